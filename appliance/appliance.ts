@@ -1,0 +1,203 @@
+/**
+ * The orchestrator: the only module that knows every stage. It opens a data directory (lock,
+ * crawl database, index), wires the crawler's events into the index, flushes the index
+ * periodically and on close, and answers status questions for the CLI and the server.
+ *
+ * The data flow, in order:
+ *   seeds → normalize + filters (crawler/urls) → frontier (crawler/frontier, SQLite)
+ *   → robots (crawler/robots) → fetch (crawler/fetch) → parse (crawler/parse)
+ *   → document store (store/) → index (indexer/, in RAM, flushed) → search server (search-ui/)
+ */
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Config } from '../config/schema.ts';
+import { Crawler, Fetcher, Frontier, HostScheduler, RobotsCache, buildScope, defaultFilters, type FetchEvent } from '../crawler/index.ts';
+import { flushIndex, IndexFormatError, loadIndex, SearchIndex, type FlushInfo } from '../indexer/index.ts';
+import { acquireLock, DocumentStore, openDb, type Db, type Lock } from '../store/index.ts';
+
+export type CrawlStatus = {
+  readonly running: boolean;
+  readonly fetched: number;
+  readonly queued: number;
+  readonly inFlight: number;
+  readonly failed: number;
+  readonly excluded: number;
+  readonly redirected: number;
+  readonly pagesPerSecond: number;
+};
+
+export type IndexStatus = { readonly documents: number; readonly lastFlushAt: string | null; readonly lastFlushMs: number | null };
+
+export type ApplianceStatus = { readonly crawl: CrawlStatus; readonly index: IndexStatus; readonly recent: readonly FetchEvent[] };
+
+export type Logger = (message: string) => void;
+
+export type OpenOptions = {
+  /** Name of the command that opens it, for the lock file; omit to open without the lock (read only use). */
+  readonly lockFor?: string;
+  readonly log?: Logger;
+};
+
+const RECENT_FETCHES = 20;
+
+export class Appliance {
+  readonly dataDir: string;
+  readonly db: Db;
+  readonly documents: DocumentStore;
+  readonly frontier: Frontier;
+  readonly index: SearchIndex;
+  crawler: Crawler | undefined;
+  private fetcher: Fetcher | undefined;
+  private lastFlush: FlushInfo | undefined;
+  private flushTimer: NodeJS.Timeout | undefined;
+  private readonly recent: FetchEvent[] = [];
+  private closed = false;
+
+  private constructor(
+    readonly config: Readonly<Config>,
+    private readonly lock: Lock | undefined,
+    private readonly log: Logger,
+  ) {
+    this.dataDir = resolve(config.dataDir);
+    this.db = openDb(join(this.dataDir, 'crawl.db'));
+    this.documents = new DocumentStore(this.db);
+    this.frontier = new Frontier(this.db);
+    this.index = new SearchIndex((id) => this.documents.get(id));
+  }
+
+  /** Opens (creating if needed) the data directory and loads the index. */
+  static open(config: Readonly<Config>, options: OpenOptions = {}): Appliance {
+    const dir = resolve(config.dataDir);
+    mkdirSync(dir, { recursive: true });
+    const lock = options.lockFor ? acquireLock(dir, options.lockFor) : undefined;
+    try {
+      const app = new Appliance(config, lock, options.log ?? (() => undefined));
+      app.loadIndex();
+      return app;
+    } catch (e) {
+      lock?.release();
+      throw e;
+    }
+  }
+
+  get indexDir(): string {
+    return join(this.dataDir, 'index');
+  }
+
+  /** Loads the last flush and replays the changes after it; rebuilds from SQLite if there is no usable flush. */
+  private loadIndex(): void {
+    const started = performance.now();
+    let manifest;
+    try {
+      manifest = loadIndex(this.indexDir, this.index);
+    } catch (e) {
+      if (!(e instanceof IndexFormatError) && !(e instanceof SyntaxError) && (e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      this.log(`index in ${this.indexDir} cannot be read (${(e as Error).message}); rebuilding it from the crawl database`);
+      manifest = undefined;
+    }
+    if (!manifest) {
+      for (const doc of this.documents.all()) this.index.upsert(doc);
+    } else {
+      let replayed = 0;
+      const last = new Map<number, 'put' | 'remove'>();
+      for (const c of this.documents.changesSince(manifest.lastSeq)) last.set(c.docId, c.op);
+      for (const [id, op] of last) {
+        const doc = op === 'put' ? this.documents.get(id) : undefined;
+        if (doc) this.index.upsert(doc);
+        else this.index.remove(id);
+        replayed++;
+      }
+      if (replayed) this.log(`index: replayed ${replayed} changes made after the last flush`);
+    }
+    const ms = Math.round(performance.now() - started);
+    if (this.index.documentCount) this.log(`index: ${this.index.documentCount} documents loaded in ${ms} ms`);
+  }
+
+  /** Builds the crawler over this data directory. Seeds given here are added to the stored ones. */
+  createCrawler(extraSeeds: readonly string[] = []): { crawler: Crawler; rejectedSeeds: { url: string; reason: string }[] } {
+    const c = this.config;
+    const seeds = [...new Set([...c.seeds, ...extraSeeds, ...this.frontier.seeds()])];
+    const scope = buildScope({ allow: c.scope.allow, exclude: c.scope.exclude, seeds });
+    const filters = defaultFilters(scope, { maxUrlLength: c.limits.maxUrlLength, maxDepth: c.limits.maxDepth });
+    this.fetcher = new Fetcher({ userAgent: c.userAgent, timeoutMs: c.limits.timeoutMs, maxBodyBytes: c.limits.maxBodyBytes });
+    const crawler = new Crawler({
+      frontier: this.frontier,
+      scheduler: new HostScheduler({ maxConnections: c.perHost.maxConnections, delayMs: c.perHost.delayMs }),
+      robots: new RobotsCache(this.db, this.fetcher, c.userAgent),
+      fetcher: this.fetcher,
+      documents: this.documents,
+      filters,
+      limits: { concurrency: c.concurrency, maxPages: c.limits.maxPages, maxRedirects: c.limits.maxRedirects },
+      userAgent: c.userAgent,
+      log: this.log,
+    });
+    // Every stored page goes into the in-RAM index at once: searchable from the first fetched page.
+    crawler.on('document', (doc) => this.index.upsert(doc));
+    crawler.on('removed', (id) => this.index.remove(id));
+    crawler.on('fetch', (e) => {
+      this.recent.unshift(e);
+      this.recent.length = Math.min(this.recent.length, RECENT_FETCHES);
+    });
+    const { rejected } = crawler.addSeeds([...c.seeds, ...extraSeeds]);
+    for (const r of rejected) this.log(`seed ${r.url} not queued: ${r.reason}`);
+    this.crawler = crawler;
+    return { crawler, rejectedSeeds: rejected };
+  }
+
+  startFlushTimer(): void {
+    this.flushTimer = setInterval(() => {
+      try {
+        this.flush();
+      } catch (e) {
+        this.log(`index flush failed (the crawl database still has every page; will retry): ${(e as Error).message}`);
+      }
+    }, this.config.index.flushIntervalMs);
+    this.flushTimer.unref();
+  }
+
+  /** Writes the in-RAM index to disk (atomically) and forgets the changes it now holds. */
+  flush(): FlushInfo {
+    // Documents are indexed synchronously as they are stored, so the index holds every change up to lastSeq.
+    const seq = this.documents.lastSeq();
+    this.lastFlush = flushIndex(this.indexDir, this.index, seq);
+    this.documents.pruneChanges(seq);
+    return this.lastFlush;
+  }
+
+  status(): ApplianceStatus {
+    const counts = this.frontier.counts();
+    return {
+      crawl: {
+        running: this.crawler?.running ?? false,
+        fetched: counts.fetched,
+        queued: counts.queued,
+        inFlight: this.crawler?.inFlight() ?? 0,
+        failed: counts.failed,
+        excluded: counts.excluded,
+        redirected: counts.redirected,
+        pagesPerSecond: this.crawler?.pagesPerSecond() ?? 0,
+      },
+      index: {
+        documents: this.index.documentCount,
+        lastFlushAt: this.lastFlush?.createdAt ?? null,
+        lastFlushMs: this.lastFlush?.ms ?? null,
+      },
+      recent: [...this.recent],
+    };
+  }
+
+  /** Graceful close: stop the crawl (in-flight work finished or put back), flush, close, unlock. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.flushTimer);
+    try {
+      await this.crawler?.stop();
+      await this.fetcher?.close();
+      if (this.lock) this.flush();
+    } finally {
+      this.db.close();
+      this.lock?.release();
+    }
+  }
+}

@@ -1,0 +1,191 @@
+// Integration: the `trawl` command as a user runs it, in child processes, against the fake web.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { startFakeWeb, type FakeWeb } from '../fakeweb/index.ts';
+
+const BIN = new URL('../bin/trawl.js', import.meta.url).pathname;
+const tmp = (name: string) => mkdtempSync(join(tmpdir(), `trawl-cli-${name}-`));
+
+type Run = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
+
+function trawl(args: string[], env: Record<string, string> = {}): { child: ChildProcess; done: Promise<Run>; output: () => string } {
+  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const done = new Promise<Run>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+  return { child, done, output: () => stdout + stderr };
+}
+
+const run = (args: string[]) => trawl(args).done;
+
+/** Resolves when `probe` returns a value (polled every 50 ms), failing after `ms`. */
+async function until<T>(probe: () => T | undefined | Promise<T | undefined>, ms = 20_000, what = 'condition'): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const countDocs = (dataDir: string): number => {
+  const file = join(dataDir, 'crawl.db');
+  if (!existsSync(file)) return 0;
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return (db.prepare('SELECT count(*) AS n FROM documents').get() as { n: number }).n;
+  } catch {
+    return 0;
+  } finally {
+    db.close();
+  }
+};
+
+describe('trawl usage errors', () => {
+  it('exits 2 and says why on a bad flag, a bad port, an unknown command', async () => {
+    const bad = await run(['start', '--nope']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /unknown option '--nope'/);
+    const port = await run(['serve', '--port', 'eighty', '--data', tmp('port')]);
+    assert.equal(port.code, 2);
+    assert.match(port.stderr, /--port must be a number from 0 to 65535/);
+    assert.equal((await run(['frobnicate'])).code, 2);
+  });
+
+  it('exits 2 on an invalid config, naming the field and how to fix it', async () => {
+    const dir = tmp('config');
+    const file = join(dir, 'bad.yaml');
+    writeFileSync(file, 'seeds: [http://127.0.0.1:9/]\nperHost:\n  delayMs: -5\nconcurency: 3\n');
+    const r = await run(['crawl', '--config', file, '--data', dir]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /`perHost\.delayMs`: Too small: expected number to be >=0/);
+    assert.match(r.stderr, /`concurency` is not a setting; did you mean `concurrency`\?/);
+  });
+
+  it('exits 2 when there is nothing to crawl', async () => {
+    const r = await run(['crawl', '--data', tmp('empty')]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /nothing to crawl: give a URL/);
+  });
+
+  it('prints help and the version with exit 0', async () => {
+    const help = await run(['--help']);
+    assert.equal(help.code, 0);
+    for (const cmd of ['start', 'crawl', 'serve', 'search', 'export', 'demo']) assert.match(help.stdout, new RegExp(`\\b${cmd}\\b`));
+    assert.match((await run(['--version'])).stdout, /^\d+\.\d+\.\d+/);
+  });
+});
+
+describe('crawl a web it has never seen, then serve, search and export it', () => {
+  let web: FakeWeb;
+  const dataDir = tmp('flow');
+  before(async () => {
+    web = await startFakeWeb({ graphSize: 6 });
+  });
+  after(() => web.close());
+
+  it('crawls with a config holding only seeds, scope, userAgent and concurrency', async () => {
+    const config = join(dataDir, 'trawl.json');
+    writeFileSync(config, JSON.stringify({ seeds: [`${web.url}graph/0`], scope: { allow: ['URL:/graph/'] }, userAgent: 'FlowBot/1.0', concurrency: 2 }));
+    const r = await run(['crawl', '--config', config, '--data', dataDir]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /done: nothing in scope is left\. 6 fetched/);
+    assert.ok(web.requests.every((q) => q.userAgent === 'FlowBot/1.0'));
+    assert.equal(existsSync(join(dataDir, 'trawl.lock')), false, 'the lock is released');
+    assert.equal(existsSync(join(dataDir, 'index', 'manifest.json')), true, 'the index was flushed');
+  });
+
+  it('serves the pages through /api/search', async () => {
+    const serve = trawl(['serve', '--data', dataDir, '--port', '0']);
+    try {
+      const url = await until(() => /Search at (\S+)/.exec(serve.output())?.[1], 20_000, 'the server address');
+      const body = (await (await fetch(`${url}api/search?q=graphword3`)).json()) as { total: number; hits: { url: string }[] };
+      assert.equal(body.total, 1);
+      assert.equal(body.hits[0]?.url, `${web.url}graph/3`);
+    } finally {
+      serve.child.kill('SIGTERM');
+      assert.equal((await serve.done).code, 0);
+    }
+  });
+
+  it('searches from the shell, as text and as JSON', async () => {
+    const text = await run(['search', 'graphword2', '--data', dataDir]);
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /1 result for "graphword2"/);
+    assert.match(text.stdout, /Graph page 2/);
+    const json = await run(['search', 'graph', 'page', '--json', '--data', dataDir]);
+    assert.equal((JSON.parse(json.stdout) as { total: number }).total, 6);
+  });
+
+  it('exports every document as one JSON object a line', async () => {
+    const r = await run(['export', '--data', dataDir]);
+    assert.equal(r.code, 0, r.stderr);
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    assert.equal(lines.length, 6);
+    for (const l of lines) for (const k of ['url', 'title', 'text', 'fetchedAt', 'httpStatus', 'contentType']) assert.ok(k in l, k);
+    assert.ok(lines.some((l) => String(l.text).includes('graphword5')));
+    assert.equal((await run(['export', '--format', 'csv', '--data', dataDir])).code, 2);
+  });
+});
+
+describe('trawl start', () => {
+  it('serves while it crawls, refuses a second writer, and stops gracefully on SIGTERM', async () => {
+    const web = await startFakeWeb({ graphSize: 30, delayMs: 20 });
+    const dataDir = tmp('start');
+    const config = join(dataDir, 'c.yaml');
+    writeFileSync(config, `scope:\n  allow: ["URL:/graph/"]\nperHost:\n  delayMs: 100\n`);
+    const start = trawl(['start', `${web.url}graph/0`, '--config', config, '--data', dataDir, '--port', '0']);
+    try {
+      const url = await until(() => /Search at (\S+)/.exec(start.output())?.[1], 20_000, 'the server address');
+      // Searchable while the crawl is still running.
+      const early = await until(async () => {
+        const s = (await (await fetch(`${url}api/status`)).json()) as { crawl: { running: boolean }; index: { documents: number } };
+        return s.index.documents >= 2 ? s : undefined;
+      }, 20_000, 'two documents');
+      assert.equal(early.crawl.running, true);
+      const hit = (await (await fetch(`${url}api/search?q=graphword0`)).json()) as { total: number };
+      assert.equal(hit.total, 1);
+
+      const second = await run(['crawl', '--data', dataDir]);
+      assert.equal(second.code, 1);
+      assert.match(second.stderr, /is in use by "trawl start" \(pid \d+/);
+    } finally {
+      start.child.kill('SIGTERM');
+      await web.close();
+    }
+    const r = await start.done;
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /SIGTERM: stopping gracefully/);
+    assert.equal(existsSync(join(dataDir, 'trawl.lock')), false);
+    assert.equal(existsSync(join(dataDir, 'index', 'manifest.json')), true, 'flushed on stop');
+  });
+});
+
+describe('kill -9', () => {
+  it('loses no stored page: the next start replays what the last flush did not hold', async () => {
+    const web = await startFakeWeb({ graphSize: 40, delayMs: 30 });
+    const dataDir = tmp('kill');
+    const config = join(dataDir, 'c.yaml');
+    writeFileSync(config, `scope:\n  allow: ["URL:/graph/"]\nperHost:\n  delayMs: 50\nindex:\n  flushIntervalMs: 600000\n`);
+    const crawl = trawl(['crawl', `${web.url}graph/0`, '--config', config, '--data', dataDir]);
+    await until(() => countDocs(dataDir) >= 6 || undefined, 30_000, 'six stored documents');
+    crawl.child.kill('SIGKILL');
+    const killed = await crawl.done;
+    await web.close();
+    assert.equal(killed.signal, 'SIGKILL');
+    assert.equal(existsSync(join(dataDir, 'index', 'manifest.json')), false, 'nothing was flushed before the kill');
+
+    const stored = countDocs(dataDir);
+    const r = await run(['search', 'graph', 'page', '--json', '--size', '100', '--data', dataDir]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal((JSON.parse(r.stdout) as { total: number }).total, stored, 'every stored page is searchable');
+  });
+});

@@ -1,0 +1,136 @@
+/** The commands themselves. Each reads as the pipeline it runs. */
+import { once } from 'node:events';
+import { Appliance } from '../appliance/index.ts';
+import { PRODUCT_VERSION, type Config } from '../config/index.ts';
+import { createApp, listen, statusLine, type RunningServer } from '../search-ui/index.ts';
+import { showProgress } from './progress.ts';
+import { configFrom, log, onStopSignal, UsageError, type CommonFlags } from './shared.ts';
+
+/** `trawl start`: crawl, index and serve at once, until a signal. */
+export async function start(urls: string[], flags: CommonFlags, preset: Record<string, unknown> = {}): Promise<RunningServer> {
+  const config = configFrom(flags, urls, preset);
+  const app = Appliance.open(config, { lockFor: 'start', log });
+  let server: RunningServer | undefined;
+  try {
+    const { crawler } = app.createCrawler();
+    requireSeeds(app, 'start');
+    server = await listen(createApp({ searcher: app.index, status: () => app.status(), version: PRODUCT_VERSION }), config.server.host, config.server.port);
+    app.startFlushTimer();
+    onStopSignal(async () => {
+      await server?.close();
+      await app.close();
+    });
+    process.stdout.write(`Trawl ${PRODUCT_VERSION}: crawling ${app.frontier.seeds().join(', ')}\nSearch at ${server.url}\n`);
+    log(`data directory: ${app.dataDir}`);
+    const summary = setInterval(() => log(statusLine(app.status())), 10_000);
+    summary.unref();
+    void crawler.run().then(({ reason }) => {
+      clearInterval(summary);
+      app.flush();
+      log(`crawl ${reason === 'exhausted' ? 'finished: nothing in scope is left' : `stopped (${reason})`}. ${statusLine(app.status())}. Still serving at ${server?.url}; Ctrl-C to stop.`);
+    });
+    return server;
+  } catch (e) {
+    await server?.close();
+    await app.close();
+    throw e;
+  }
+}
+
+/** `trawl crawl`: crawl until nothing in scope is left (or a limit), flush, exit. */
+export async function crawl(urls: string[], flags: CommonFlags): Promise<void> {
+  const config = configFrom(flags, urls);
+  const app = Appliance.open(config, { lockFor: 'crawl', log });
+  try {
+    const { crawler } = app.createCrawler();
+    requireSeeds(app, 'crawl');
+    app.startFlushTimer();
+    onStopSignal(() => app.close());
+    log(`crawling ${app.frontier.seeds().join(', ')} into ${app.dataDir}`);
+    const progress = showProgress(() => app.status());
+    const { reason } = await crawler.run();
+    progress.stop();
+    await app.close();
+    const s = app.status();
+    log(
+      `${reason === 'exhausted' ? 'done: nothing in scope is left' : reason === 'limit' ? `stopped: limits.maxPages (${config.limits.maxPages}) reached` : 'stopped'}. ` +
+        `${s.crawl.fetched} fetched, ${s.crawl.failed} failed, ${s.crawl.excluded} excluded, ${s.crawl.queued} still queued; ${s.index.documents} documents indexed.`,
+    );
+  } catch (e) {
+    await app.close();
+    throw e;
+  }
+}
+
+/** `trawl serve`: search over an existing data directory. */
+export async function serveOnly(flags: CommonFlags): Promise<void> {
+  const config = configFrom(flags);
+  const app = Appliance.open(config, { log });
+  const server = await listen(createApp({ searcher: app.index, status: () => app.status(), version: PRODUCT_VERSION }), config.server.host, config.server.port);
+  onStopSignal(async () => {
+    await server.close();
+    await app.close();
+  });
+  process.stdout.write(`Trawl ${PRODUCT_VERSION}: ${app.index.documentCount} documents from ${app.dataDir}\nSearch at ${server.url}\n`);
+}
+
+/** `trawl search`: one query from the shell. */
+export async function search(words: string[], flags: CommonFlags & { json?: boolean; page?: string; size?: string }): Promise<void> {
+  const query = words.join(' ').trim();
+  if (!query) throw new UsageError('give a query, e.g. trawl search "connection pooling"');
+  const config = configFrom(flags);
+  const app = Appliance.open(config);
+  try {
+    const page = flags.page ? Number(flags.page) : 1;
+    const size = flags.size ? Number(flags.size) : 10;
+    if (!Number.isInteger(page) || page < 1 || !Number.isInteger(size) || size < 1 || size > 100) throw new UsageError('--page must be ≥ 1 and --size from 1 to 100');
+    const r = app.index.search(query, { page, size });
+    if (flags.json) {
+      process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
+      return;
+    }
+    const plain = (s: string) => s.replace(/<\/?mark>/g, '*').replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)));
+    process.stdout.write(`${r.total} result${r.total === 1 ? '' : 's'} for "${query}" (${r.tookMs} ms)${r.partial ? ' — partial matches' : ''}\n\n`);
+    r.hits.forEach((h, i) => process.stdout.write(`${(page - 1) * size + i + 1}. ${h.title}\n   ${h.url}\n   ${plain(h.snippet)}\n\n`));
+  } finally {
+    await app.close();
+  }
+}
+
+/** `trawl export`: every indexed document as one JSON object a line. */
+export async function exportDocuments(flags: CommonFlags & { format?: string }): Promise<void> {
+  if (flags.format && flags.format !== 'jsonl') throw new UsageError(`--format ${flags.format} is not supported; use --format jsonl`);
+  const config = configFrom(flags);
+  const app = Appliance.open(config);
+  try {
+    let n = 0;
+    for (const d of app.documents.all()) {
+      const line = JSON.stringify({
+        url: d.url,
+        title: d.title,
+        text: d.text,
+        description: d.description,
+        headings: d.headings,
+        contentType: d.contentType,
+        httpStatus: d.httpStatus,
+        bytes: d.bytes,
+        truncated: d.truncated,
+        fetchedAt: new Date(d.fetchedAt).toISOString(),
+        hash: d.hash,
+      });
+      if (!process.stdout.write(`${line}\n`)) await once(process.stdout, 'drain');
+      n++;
+    }
+    log(`exported ${n} documents`);
+  } finally {
+    await app.close();
+  }
+}
+
+function requireSeeds(app: Appliance, command: string): void {
+  if (app.frontier.seeds().length === 0) {
+    throw new UsageError(`nothing to crawl: give a URL (trawl ${command} https://docs.example.org/) or "seeds" in a --config file`);
+  }
+}
+
+export type { Config };

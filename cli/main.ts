@@ -1,0 +1,77 @@
+/** `trawl`: the command line. Parses arguments, runs a command, maps errors to exit codes. */
+import { Command, CommanderError, Option } from 'commander';
+import { PRODUCT_VERSION } from '../config/index.ts';
+import { crawl, exportDocuments, search, serveOnly, start } from './commands.ts';
+import { exitCodeOf, log } from './shared.ts';
+
+const program = new Command('trawl')
+  .description('A crawler and search engine in one: point it at a site, get a search engine.')
+  .version(PRODUCT_VERSION)
+  .exitOverride()
+  .showHelpAfterError('(run trawl --help for usage)')
+  .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+
+const configOpt = () => new Option('-c, --config <file>', 'settings file (JSON or YAML); see config/README.md');
+const dataOpt = () => new Option('-d, --data <dir>', 'data directory (default: dataDir from the config, else ./trawl-data)');
+const portOpt = () => new Option('-p, --port <n>', 'port of the search server (0: any free port)');
+
+program
+  .command('start')
+  .description('crawl, index and serve at once; Ctrl-C stops gracefully')
+  .argument('[urls...]', 'seed URLs (replace the seeds of the config)')
+  .addOption(configOpt())
+  .addOption(dataOpt())
+  .addOption(portOpt())
+  .action(async (urls: string[], flags) => {
+    await start(urls, flags);
+  });
+
+program
+  .command('crawl')
+  .description('crawl until nothing in scope is left (or a limit), then exit; run again to resume')
+  .argument('[urls...]', 'seed URLs (replace the seeds of the config)')
+  .addOption(configOpt())
+  .addOption(dataOpt())
+  .action(crawl);
+
+program.command('serve').description('search over an existing data directory').addOption(configOpt()).addOption(dataOpt()).addOption(portOpt()).action(serveOnly);
+
+program
+  .command('search')
+  .description('search from the shell')
+  .argument('<query...>', 'the query: words, "quoted words", -excluded')
+  .addOption(configOpt())
+  .addOption(dataOpt())
+  .option('--json', 'print the result as JSON')
+  .option('--page <n>', 'result page', '1')
+  .option('--size <n>', 'results per page', '10')
+  .action(search);
+
+program
+  .command('export')
+  .description('write every indexed document as one JSON object a line (JSONL) to stdout')
+  .addOption(configOpt())
+  .addOption(dataOpt())
+  .option('--format <format>', 'output format (jsonl)', 'jsonl')
+  .action(exportDocuments);
+
+program
+  .command('demo')
+  .description('start a sample web on loopback, crawl it and serve search over it (what `make demo` runs)')
+  .addOption(dataOpt())
+  .addOption(portOpt())
+  .action(async (flags: { data?: string; port?: string }) => {
+    const { runDemo } = await import('../demo/run.ts');
+    await runDemo(flags);
+  });
+
+try {
+  await program.parseAsync(process.argv);
+} catch (e) {
+  if (e instanceof CommanderError) {
+    // --help and --version end here too, with exit code 0.
+    process.exit(e.exitCode === 0 ? 0 : 2);
+  }
+  log(`error: ${(e as Error).message}`);
+  process.exit(exitCodeOf(e));
+}

@@ -1,0 +1,55 @@
+/** What every command shares: turning flags into config, logging, exit codes, signals. */
+import { ConfigError, loadConfig, type Config } from '../config/index.ts';
+
+/** A mistake in how the command was called. Exit code 2, like an invalid config. */
+export class UsageError extends Error {
+  readonly code = 'ERR_USAGE';
+}
+
+export type CommonFlags = { config?: string; data?: string; port?: string };
+
+export const log = (message: string): void => {
+  process.stderr.write(`[trawl] ${message}\n`);
+};
+
+/** Loads the config: file < environment < flags. Positional URLs replace the configured seeds. */
+export function configFrom(flags: CommonFlags, urls: readonly string[] = [], extra: Record<string, unknown> = {}): Readonly<Config> {
+  const overrides: Record<string, unknown> = { ...extra };
+  if (urls.length) overrides.seeds = [...urls];
+  if (flags.data !== undefined) overrides.dataDir = flags.data;
+  if (flags.port !== undefined) {
+    if (!/^\d{1,5}$/.test(flags.port) || Number(flags.port) > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not "${flags.port}"`);
+    overrides.server = { ...(overrides.server as object | undefined), port: Number(flags.port) };
+  }
+  return loadConfig({ file: flags.config, env: process.env, overrides });
+}
+
+/** Exit code for an error that reached the top: 2 for the user's input, 1 for everything else. */
+export function exitCodeOf(e: unknown): number {
+  return e instanceof UsageError || e instanceof ConfigError ? 2 : 1;
+}
+
+/**
+ * Calls `stop` once on the first SIGINT/SIGTERM; a second signal while stopping exits at once
+ * (SQLite stays consistent: every write is a transaction).
+ */
+export function onStopSignal(stop: (signal: string) => Promise<void>): void {
+  let stopping = false;
+  const handler = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      log(`${signal} again: exiting without waiting`);
+      process.exit(130);
+    }
+    stopping = true;
+    log(`${signal}: stopping gracefully (finishing in-flight requests, flushing the index)…`);
+    stop(signal).then(
+      () => process.exit(0),
+      (e: unknown) => {
+        log(`error while stopping: ${(e as Error).message}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+}

@@ -1,0 +1,87 @@
+/**
+ * The one configuration schema. Every field is declared here once: its type, its default, the
+ * environment variable that may set it, and the doc line that `config/README.md` repeats.
+ * Nothing else in Trawl reads `process.env` or parses a config file.
+ */
+import { z } from 'zod';
+import { PRODUCT_VERSION, PROJECT_URL } from './version.ts';
+
+export const DEFAULT_USER_AGENT = `TrawlBot/${PRODUCT_VERSION} (+${PROJECT_URL})`;
+
+const int = (min: number, max: number) => z.number().int().min(min).max(max);
+
+const httpUrl = z.string().refine((s) => {
+  try {
+    const u = new URL(s);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}, 'must be an absolute http:// or https:// URL, e.g. https://docs.example.org/');
+
+/** A scope rule: `HOST:regex` (matched against the host) or `URL:regex` (the whole normalized URL). */
+const scopeRule = z.string().superRefine((s, ctx) => {
+  const m = /^(HOST|URL):(.+)$/.exec(s);
+  if (!m) {
+    ctx.addIssue({ code: 'custom', message: `"${s}" must start with HOST: or URL:, e.g. "HOST:^docs\\.example\\.org$"` });
+    return;
+  }
+  try {
+    new RegExp(m[2]!);
+  } catch (e) {
+    ctx.addIssue({ code: 'custom', message: `"${s}" is not a valid regular expression: ${(e as Error).message}` });
+  }
+});
+
+export const configSchema = z.strictObject({
+  seeds: z.array(httpUrl).default([]).describe('Start URLs. The crawl begins here; by default it stays on their hosts.'),
+  scope: z
+    .strictObject({
+      allow: z.array(scopeRule).default([]).describe('A URL is in scope if it matches any of these (`HOST:regex` or `URL:regex`). Empty: the seeds\' hosts.'),
+      exclude: z.array(scopeRule).default([]).describe('A URL matching any of these is out of scope, even if allowed.'),
+    })
+    .prefault({}),
+  userAgent: z.string().min(1).max(512).default(DEFAULT_USER_AGENT).describe('Sent with every request. Its product token (before the first `/`) selects the robots.txt group.'),
+  concurrency: int(1, 512).default(8).describe('Requests in flight at once, over all hosts.'),
+  perHost: z
+    .strictObject({
+      maxConnections: int(1, 64).default(1).describe('Requests in flight at once to one host.'),
+      delayMs: int(0, 3_600_000).default(1000).describe('Milliseconds between the end of one request to a host and the start of the next.'),
+    })
+    .prefault({}),
+  limits: z
+    .strictObject({
+      maxPages: int(0, 1_000_000_000).default(100_000).describe('Stop after this many pages have been fetched in this data directory (0: no limit).'),
+      maxDepth: int(0, 1000).default(20).describe('Links followed from a seed at most (a seed has depth 0).'),
+      maxBodyBytes: int(1024, 1_073_741_824).default(5 * 1024 * 1024).describe('Larger responses are cut off at this many bytes and the cut is recorded.'),
+      timeoutMs: int(100, 600_000).default(30_000).describe('Connect, headers and body timeout of one request, in milliseconds.'),
+      maxRedirects: int(0, 20).default(5).describe('Redirect hops followed from one URL.'),
+      maxUrlLength: int(16, 65_536).default(2048).describe('Longer URLs are rejected.'),
+    })
+    .prefault({}),
+  index: z
+    .strictObject({
+      flushIntervalMs: int(1000, 86_400_000).default(30_000).describe('How often the in-RAM index is written to the data directory (it is also written on stop).'),
+    })
+    .prefault({}),
+  server: z
+    .strictObject({
+      host: z.string().min(1).default('127.0.0.1').describe('Address the search server listens on. Keep 127.0.0.1 unless others must reach it.'),
+      port: int(0, 65_535).default(8080).describe('Port of the search server (0: any free port).'),
+    })
+    .prefault({}),
+  dataDir: z.string().min(1).default('./trawl-data').describe('Where the crawl database, the index and the lock file live.'),
+});
+
+export type ConfigInput = z.input<typeof configSchema>;
+export type Config = z.output<typeof configSchema>;
+
+/** Environment variables that may set a field; they override the file, CLI flags override them. */
+export const ENV_VARS: Readonly<Record<string, { path: string[]; type: 'string' | 'int' | 'list' }>> = {
+  TRAWL_SEEDS: { path: ['seeds'], type: 'list' },
+  TRAWL_USER_AGENT: { path: ['userAgent'], type: 'string' },
+  TRAWL_CONCURRENCY: { path: ['concurrency'], type: 'int' },
+  TRAWL_DATA_DIR: { path: ['dataDir'], type: 'string' },
+  TRAWL_HOST: { path: ['server', 'host'], type: 'string' },
+  TRAWL_PORT: { path: ['server', 'port'], type: 'int' },
+};

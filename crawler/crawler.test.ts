@@ -1,0 +1,207 @@
+// Integration: the crawler wired to real stages (through the Appliance, as in production)
+// crawling the fake web on loopback.
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Appliance } from '../appliance/index.ts';
+import { loadConfig, type ConfigInput } from '../config/index.ts';
+import { startFakeWeb, type FakeWeb } from '../fakeweb/index.ts';
+
+const UA = 'TrawlBot/9.9 (+https://example.org/test)';
+const open = (seeds: string[], extra: ConfigInput = {}, dataDir = mkdtempSync(join(tmpdir(), 'trawl-crawl-'))) =>
+  Appliance.open(
+    loadConfig({
+      overrides: {
+        seeds,
+        userAgent: UA,
+        concurrency: 4,
+        perHost: { delayMs: 0, maxConnections: 4 },
+        limits: { maxDepth: 6, maxBodyBytes: 100_000, timeoutMs: 2000 },
+        dataDir,
+        ...extra,
+      },
+    }),
+    { lockFor: 'test' },
+  );
+
+describe('a full crawl of the fake web', () => {
+  let web: FakeWeb;
+  let other: FakeWeb;
+  let app: Appliance;
+  let reason: string;
+  const count = (path: string) => web.paths().filter((p) => p === path).length;
+  const found = (q: string) => app.index.search(q).hits.map((h) => new URL(h.url).pathname);
+  const record = (path: string) => app.frontier.record(new URL(path, web.url).href);
+
+  before(async () => {
+    other = await startFakeWeb();
+    web = await startFakeWeb({ graphSize: 20, bigBytes: 300_000, otherHost: other.url });
+    app = open([web.url]);
+    ({ reason } = await app.createCrawler().crawler.run());
+  });
+  after(async () => {
+    await app.close();
+    await web.close();
+    await other.close();
+  });
+
+  it('ends because nothing in scope is left', () => assert.equal(reason, 'exhausted'));
+
+  it('indexes every page of the link graph, each searchable by its own word', () => {
+    for (let i = 0; i < 20; i++) assert.deepEqual(found(`graphword${i}`), [`/graph/${i}`], `graphword${i}`);
+  });
+
+  it('asks for robots.txt once, with the configured User-Agent on every request', () => {
+    assert.equal(count('/robots.txt'), 1);
+    assert.ok(web.requests.every((r) => r.userAgent === UA));
+  });
+
+  it('never fetches what robots.txt disallows, and records why', () => {
+    assert.equal(count('/private/secret'), 0);
+    assert.equal(record('/private/secret')?.state, 'excluded');
+    assert.match(record('/private/secret')?.reason ?? '', /robots/);
+  });
+
+  it('follows a redirect, recording the hop', () => {
+    assert.equal(record('/redirect')?.state, 'redirected');
+    assert.equal(record('/redirect')?.reason, new URL('/target', web.url).href);
+    assert.deepEqual(found('redirectedword'), ['/target']);
+  });
+
+  it('stops a redirect loop', () => {
+    assert.equal(count('/loop-a'), 1);
+    assert.equal(count('/loop-b'), 1);
+  });
+
+  it('records a broken link as failed with its status', () => {
+    assert.equal(record('/broken')?.state, 'failed');
+    assert.equal(record('/broken')?.httpStatus, 404);
+  });
+
+  it('retries a server error a bounded number of times, then records the failure', () => {
+    assert.equal(count('/error'), 3);
+    assert.equal(record('/error')?.reason, 'HTTP 500');
+  });
+
+  it('keeps noindex pages out of the index', () => {
+    assert.deepEqual(found('noindexword'), []);
+    assert.equal(record('/noindex')?.reason, 'noindex');
+  });
+
+  it('does not follow rel=nofollow links', () => assert.equal(count('/nofollowed'), 0));
+
+  it('finds pages listed only in the sitemap named by robots.txt', () => assert.deepEqual(found('sitemapword'), ['/from-sitemap']));
+
+  it('cuts an oversized body and records the cut', () => {
+    const big = app.documents.get(record('/big')!.id)!;
+    assert.equal(big.truncated, true);
+    assert.ok(big.bytes <= 100_000);
+  });
+
+  it('decodes gzip, windows-1252 and plain text', () => {
+    assert.deepEqual(found('gzipword'), ['/gzip']);
+    assert.deepEqual(found('creme latinword'), ['/latin1']);
+    assert.match(app.documents.get(record('/latin1')!.id)!.text, /café crème “quoted”/);
+    assert.deepEqual(found('plaintextword'), ['/notes.txt']);
+  });
+
+  it('skips content types it cannot index, saying which', () => {
+    assert.equal(record('/image.png')?.state, 'excluded');
+    assert.match(record('/image.png')?.reason ?? '', /unsupported content type image\/png/);
+  });
+
+  it('stops a crawler trap at limits.maxDepth', () => {
+    const trap = web.paths().filter((p) => p.startsWith('/trap/'));
+    assert.ok(trap.length > 0 && trap.length <= 6, `${trap.length} trap pages fetched`);
+  });
+
+  it('stays in scope: the other host is never asked', () => {
+    assert.equal(other.requests.length, 0);
+    assert.ok(app.frontier.rejections().some((r) => r.reason === 'out-of-scope'));
+  });
+
+  it('counts rejections and states', () => {
+    const c = app.status().crawl;
+    assert.equal(c.queued, 0);
+    assert.equal(c.inFlight, 0);
+    assert.ok(c.fetched >= 28, `fetched ${c.fetched}`);
+    assert.equal(app.status().index.documents, app.documents.count());
+  });
+});
+
+describe('politeness', () => {
+  it('keeps one request at a time per host and waits perHost.delayMs between them', async () => {
+    const web = await startFakeWeb({ graphSize: 6, delayMs: 30 });
+    const app = open([new URL('/graph/0', web.url).href], { perHost: { delayMs: 150, maxConnections: 1 }, concurrency: 8, scope: { allow: ['URL:/graph/'] } });
+    try {
+      await app.createCrawler().crawler.run();
+      const at = web.requests.map((r) => r.at);
+      assert.ok(at.length >= 7, `${at.length} requests`);
+      // Each request starts at least response time (30 ms) + delay (150 ms) after the previous one.
+      for (let i = 1; i < at.length; i++) assert.ok(at[i]! - at[i - 1]! >= 170, `gap ${at[i]! - at[i - 1]!} ms before ${web.requests[i]!.path}`);
+    } finally {
+      await app.close();
+      await web.close();
+    }
+  });
+
+  it('does not let one slow host hold up another', async () => {
+    const slow = await startFakeWeb({ graphSize: 4, delayMs: 400 });
+    const fast = await startFakeWeb({ graphSize: 8 });
+    const app = open([new URL('/graph/0', slow.url).href, new URL('/graph/0', fast.url).href], { concurrency: 2, perHost: { delayMs: 0, maxConnections: 1 }, scope: { allow: ['URL:/graph/'] } });
+    try {
+      await app.createCrawler().crawler.run();
+      const fastDone = Math.max(...fast.requests.map((r) => r.at));
+      const slowDone = Math.max(...slow.requests.map((r) => r.at));
+      assert.ok(fastDone < slowDone, 'the fast host finished while the slow one was still being crawled');
+    } finally {
+      await app.close();
+      await slow.close();
+      await fast.close();
+    }
+  });
+});
+
+describe('limits and resuming', () => {
+  it('stops at limits.maxPages', async () => {
+    const web = await startFakeWeb({ graphSize: 30 });
+    const app = open([new URL('/graph/0', web.url).href], { limits: { maxPages: 5 }, scope: { allow: ['URL:/graph/'] } });
+    try {
+      const { reason } = await app.createCrawler().crawler.run();
+      assert.equal(reason, 'limit');
+      assert.equal(app.status().crawl.fetched, 5);
+    } finally {
+      await app.close();
+      await web.close();
+    }
+  });
+
+  it('stops gracefully and resumes where it stopped, fetching nothing twice', async () => {
+    const web = await startFakeWeb({ graphSize: 30, delayMs: 20 });
+    const dataDir = mkdtempSync(join(tmpdir(), 'trawl-resume-'));
+    const seed = new URL('/graph/0', web.url).href;
+    const first = open([seed], { perHost: { delayMs: 10, maxConnections: 2 }, scope: { allow: ['URL:/graph/'] } }, dataDir);
+    const { crawler } = first.createCrawler();
+    const done = crawler.run();
+    await new Promise<void>((resolve) => crawler.on('document', () => first.index.documentCount >= 8 && resolve()));
+    await first.close();
+    assert.equal((await done).reason, 'stopped');
+    const stoppedAt = first.status().crawl;
+    assert.ok(stoppedAt.queued > 0, 'work was left');
+    assert.equal(stoppedAt.inFlight, 0);
+
+    const second = open([], { scope: { allow: ['URL:/graph/'] } }, dataDir);
+    try {
+      assert.ok(second.index.documentCount >= 8, 'the index flushed on stop is loaded again');
+      assert.equal((await second.createCrawler().crawler.run()).reason, 'exhausted');
+      for (let i = 0; i < 30; i++) assert.equal(second.index.search(`graphword${i}`).total, 1, `graphword${i}`);
+      const pages = web.paths().filter((p) => p.startsWith('/graph/'));
+      assert.equal(pages.length, new Set(pages).size, 'no page fetched twice');
+    } finally {
+      await second.close();
+      await web.close();
+    }
+  });
+});

@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import { serveHandler, type HandlerServer } from '../../fakeweb/index.ts';
+import { Fetcher, parseRetryAfter, type FetchResponse } from './fetcher.ts';
+
+describe('Fetcher', () => {
+  let web: HandlerServer;
+  const fetcher = new Fetcher({ userAgent: 'TestBot/1.0', timeoutMs: 300, maxBodyBytes: 10_000 });
+  const get = async (path: string) => fetcher.fetch(web.url + path);
+  const response = async (path: string) => {
+    const r = await get(path);
+    assert.equal(r.kind, 'response', JSON.stringify(r));
+    return r as FetchResponse;
+  };
+
+  before(async () => {
+    web = await serveHandler((req, res) => {
+      switch (req.url) {
+        case '/ua':
+          return res.end(String(req.headers['user-agent']));
+        case '/gzip':
+          res.writeHead(200, { 'content-encoding': 'gzip', 'content-type': 'text/html' });
+          return res.end(gzipSync('<p>unzipped</p>'));
+        case '/bomb':
+          // 50 MB of zeros, a few KB on the wire.
+          res.writeHead(200, { 'content-encoding': 'gzip', 'content-type': 'text/html' });
+          return res.end(gzipSync(Buffer.alloc(50_000_000)));
+        case '/big':
+          res.writeHead(200, { 'content-type': 'text/html' });
+          return res.end('x'.repeat(50_000));
+        case '/redirect':
+          res.writeHead(302, { location: '/elsewhere' });
+          return res.end('moved');
+        case '/slow-headers':
+          return void setTimeout(() => res.end('late'), 2000);
+        case '/retry':
+          res.writeHead(503, { 'retry-after': '7' });
+          return res.end();
+        default:
+          res.writeHead(404);
+          return res.end();
+      }
+    });
+  });
+  after(async () => {
+    await fetcher.close();
+    await web.close();
+  });
+
+  it('sends the configured User-Agent', async () => {
+    assert.equal((await response('/ua')).body.toString(), 'TestBot/1.0');
+  });
+
+  it('decompresses gzip', async () => {
+    const r = await response('/gzip');
+    assert.equal(r.body.toString(), '<p>unzipped</p>');
+    assert.ok(r.wireBytes > 0 && r.wireBytes < r.body.length + 40);
+  });
+
+  it('cuts a body at maxBodyBytes and says so', async () => {
+    const r = await response('/big');
+    assert.equal(r.body.length, 10_000);
+    assert.equal(r.truncated, true);
+  });
+
+  it('stops a gzip bomb at maxBodyBytes of decompressed output', async () => {
+    const r = await response('/bomb');
+    assert.equal(r.body.length, 10_000);
+    assert.equal(r.truncated, true);
+  });
+
+  it('does not follow redirects itself: it reports the Location', async () => {
+    const r = await response('/redirect');
+    assert.equal(r.status, 302);
+    assert.equal(r.location, '/elsewhere');
+    assert.equal(r.body.length, 0);
+  });
+
+  it('parses Retry-After', async () => {
+    const r = await response('/retry');
+    assert.equal(r.status, 503);
+    assert.equal(r.retryAfterMs, 7000);
+    assert.equal(parseRetryAfter('Wed, 21 Oct 2015 07:28:00 GMT', Date.parse('Wed, 21 Oct 2015 07:27:00 GMT')), 60_000);
+    assert.equal(parseRetryAfter('soon'), undefined);
+    assert.equal(parseRetryAfter('999999'), 3_600_000, 'capped at an hour');
+  });
+
+  it('times out a server that never answers, with a stable code', async () => {
+    const r = await get('/slow-headers');
+    assert.equal(r.kind, 'error');
+    assert.equal(r.kind === 'error' && r.code, 'timeout');
+  });
+
+  it('reports a refused connection', async () => {
+    const closed = await serveHandler((_q, res) => res.end());
+    const url = closed.url;
+    await closed.close();
+    const r = await fetcher.fetch(`${url}/`);
+    assert.deepEqual(r.kind === 'error' && r.code, 'refused');
+  });
+});

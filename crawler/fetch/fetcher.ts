@@ -1,0 +1,158 @@
+/**
+ * The fetcher: one GET over undici's keep-alive pools, with connect/headers/body timeouts, a body
+ * cap applied after decompression (so a gzip bomb stops at the cap), and no automatic redirects —
+ * the crawler follows each hop itself so that every hop is filtered and recorded.
+ */
+import { Agent, request } from 'undici';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import type { Readable } from 'node:stream';
+
+export type FetchOptions = {
+  readonly userAgent: string;
+  readonly timeoutMs: number;
+  readonly maxBodyBytes: number;
+};
+
+/** Stable codes for failures below HTTP; each maps to a retry policy in the crawler. */
+export type FetchErrorCode = 'timeout' | 'dns' | 'refused' | 'reset' | 'tls' | 'bad-response' | 'aborted' | 'other';
+
+export type FetchResponse = {
+  readonly kind: 'response';
+  readonly status: number;
+  readonly contentType: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Buffer;
+  /** The body was longer than `maxBodyBytes` and was cut. */
+  readonly truncated: boolean;
+  /** Raw bytes received (before decompression). */
+  readonly wireBytes: number;
+  readonly location?: string;
+  readonly retryAfterMs?: number;
+};
+
+export type FetchFailure = { readonly kind: 'error'; readonly code: FetchErrorCode; readonly message: string };
+
+export type FetchResult = FetchResponse | FetchFailure;
+
+export class Fetcher {
+  private readonly agent: Agent;
+
+  constructor(private readonly opts: FetchOptions) {
+    this.agent = new Agent({
+      connect: { timeout: opts.timeoutMs },
+      headersTimeout: opts.timeoutMs,
+      bodyTimeout: opts.timeoutMs,
+      keepAliveTimeout: 10_000,
+      connections: 8,
+    });
+  }
+
+  async fetch(url: string, signal?: AbortSignal): Promise<FetchResult> {
+    const overall = AbortSignal.timeout(this.opts.timeoutMs * 2);
+    const combined = signal ? AbortSignal.any([signal, overall]) : overall;
+    try {
+      const res = await request(url, {
+        method: 'GET',
+        dispatcher: this.agent,
+        signal: combined,
+        headers: {
+          'user-agent': this.opts.userAgent,
+          accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5',
+          'accept-encoding': 'gzip, deflate, br',
+        },
+      });
+      const headers = flattenHeaders(res.headers);
+      const location = headers['location'];
+      const retryAfterMs = parseRetryAfter(headers['retry-after']);
+      const isRedirect = res.statusCode >= 300 && res.statusCode < 400 && location !== undefined;
+      // Bodies of redirects and errors are not needed: drain a little, keep the connection.
+      const { body, truncated, wireBytes } = isRedirect || res.statusCode >= 400
+        ? (await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined), { body: Buffer.alloc(0), truncated: false, wireBytes: 0 })
+        : await readCapped(res.body, headers['content-encoding'], this.opts.maxBodyBytes);
+      return {
+        kind: 'response',
+        status: res.statusCode,
+        contentType: (headers['content-type'] ?? '').toLowerCase(),
+        headers,
+        body,
+        truncated,
+        wireBytes,
+        ...(location !== undefined ? { location } : {}),
+        ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+      };
+    } catch (e) {
+      return { kind: 'error', ...classify(e, signal) };
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close().catch(() => undefined);
+  }
+}
+
+async function readCapped(body: Readable, encoding: string | undefined, max: number): Promise<{ body: Buffer; truncated: boolean; wireBytes: number }> {
+  let wireBytes = 0;
+  body.on('data', (c: Buffer) => (wireBytes += c.length));
+  const decoder = decompressor(encoding);
+  const source: Readable = decoder ? body.pipe(decoder) : body;
+  if (decoder) body.on('error', (e) => decoder.destroy(e));
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let truncated = false;
+  for await (const chunk of source as AsyncIterable<Buffer>) {
+    if (size + chunk.length > max) {
+      chunks.push(chunk.subarray(0, max - size));
+      size = max;
+      truncated = true;
+      break;
+    }
+    chunks.push(chunk);
+    size += chunk.length;
+  }
+  if (truncated) {
+    body.destroy();
+    decoder?.destroy();
+  }
+  return { body: Buffer.concat(chunks, size), truncated, wireBytes };
+}
+
+function decompressor(encoding: string | undefined) {
+  switch (encoding?.trim().toLowerCase()) {
+    case 'gzip':
+    case 'x-gzip':
+      return createGunzip();
+    case 'deflate':
+      return createInflate();
+    case 'br':
+      return createBrotliDecompress();
+    default:
+      return undefined;
+  }
+}
+
+function flattenHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+/** Retry-After is seconds or an HTTP date; returns milliseconds, capped at one hour. */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const ms = /^\s*\d+\s*$/.test(value) ? Number(value) * 1000 : Date.parse(value) - now;
+  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), 3_600_000) : undefined;
+}
+
+function classify(e: unknown, signal?: AbortSignal): { code: FetchErrorCode; message: string } {
+  const err = e as { code?: string; name?: string; message?: string; cause?: { code?: string } };
+  const code = err.code ?? err.cause?.code ?? '';
+  const message = err.message ?? String(e);
+  if (signal?.aborted) return { code: 'aborted', message: 'stopped' };
+  if (err.name === 'TimeoutError' || /TIMEOUT/.test(code)) return { code: 'timeout', message };
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { code: 'dns', message };
+  if (code === 'ECONNREFUSED') return { code: 'refused', message };
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return { code: 'reset', message };
+  if (/CERT|SSL|TLS/.test(code)) return { code: 'tls', message };
+  if (code.startsWith('HPE_') || code === 'Z_DATA_ERROR' || code === 'ERR_PADDING_1') return { code: 'bad-response', message };
+  return { code: 'other', message: `${code ? code + ': ' : ''}${message}` };
+}

@@ -1,0 +1,1 @@
+export { Fetcher, parseRetryAfter, type FetchErrorCode, type FetchFailure, type FetchOptions, type FetchResponse, type FetchResult } from './fetcher.ts';

@@ -1,0 +1,112 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { decodeBody } from './decode.ts';
+import { parseHtml, parsePlainText } from './html.ts';
+import { parseSitemap } from './sitemap.ts';
+
+const PAGE = `<!doctype html><html lang="en"><head><title> The  Title </title>
+<meta name="description" content="What the page is about">
+<link rel="canonical" href="/canonical">
+<script>var hidden = "scriptword";</script><style>.x{color:red}</style></head>
+<body><header>Site header</header><nav><a href="/nav-link">Navigation</a></nav>
+<main><h1>Main heading</h1><p>First paragraph.</p><p>Second paragraph with <a href="other?x=1#frag">an anchor</a>.</p>
+<h2>Sub heading</h2><ul><li>one</li><li>two</li></ul>
+<a href="/nf" rel="nofollow noopener">not followed</a><a href="/img"><img src="i.png" alt="Picture link"></a>
+<a href="#local">local</a><a href="">empty</a></main><footer>Footer text</footer></body></html>`;
+
+describe('parseHtml', () => {
+  const p = parseHtml(PAGE, 'http://example.org/dir/page');
+
+  it('extracts title, description, headings and language', () => {
+    assert.equal(p.title, 'The Title');
+    assert.equal(p.description, 'What the page is about');
+    assert.deepEqual(p.headings, ['Main heading', 'Sub heading']);
+    assert.equal(p.lang, 'en');
+    assert.equal(p.canonical, 'http://example.org/canonical');
+  });
+
+  it('keeps the body text without scripts, styles, navigation, header or footer', () => {
+    assert.match(p.text, /First paragraph\./);
+    for (const boiler of ['scriptword', 'color:red', 'Navigation', 'Site header', 'Footer text']) assert.ok(!p.text.includes(boiler), boiler);
+  });
+
+  it('separates blocks so that words of adjacent blocks never glue together', () => {
+    assert.match(p.text, /First paragraph\.\nSecond paragraph/);
+    assert.match(p.text, /one\ntwo/);
+  });
+
+  it('extracts every link (navigation included) with its anchor text, resolved', () => {
+    const byUrl = new Map(p.links.map((l) => [l.url, l]));
+    assert.equal(byUrl.get('http://example.org/nav-link')?.text, 'Navigation');
+    assert.equal(byUrl.get('http://example.org/dir/other?x=1#frag')?.text, 'an anchor');
+    assert.equal(byUrl.get('http://example.org/img')?.text, 'Picture link', 'image alt text as anchor text');
+    assert.equal(byUrl.get('http://example.org/nf')?.nofollow, true);
+    assert.equal(byUrl.get('http://example.org/nav-link')?.nofollow, false);
+    assert.ok(!p.links.some((l) => l.url.endsWith('#local')), 'same-page fragments are not links');
+  });
+
+  it('honours <base href>', () => {
+    const b = parseHtml('<html><head><base href="http://cdn.example.org/base/"></head><body><a href="x">x</a></body></html>', 'http://example.org/');
+    assert.equal(b.links[0]?.url, 'http://cdn.example.org/base/x');
+  });
+
+  it('reads meta robots: noindex, nofollow, none, and the bot\'s own name', () => {
+    const meta = (content: string, name = 'robots') => parseHtml(`<html><head><meta name="${name}" content="${content}"></head><body>x</body></html>`, 'http://e.org/');
+    assert.deepEqual([meta('noindex').noindex, meta('noindex').nofollow], [true, false]);
+    assert.deepEqual([meta('nofollow').noindex, meta('nofollow').nofollow], [false, true]);
+    assert.deepEqual([meta('NONE').noindex, meta('NONE').nofollow], [true, true]);
+    assert.equal(meta('noindex', 'trawlbot').noindex, true);
+    assert.equal(meta('noindex', 'otherbot').noindex, false);
+  });
+
+  it('falls back to the first heading, then the URL, for a title', () => {
+    assert.equal(parseHtml('<h1>Heading</h1><p>x</p>', 'http://e.org/a').title, 'Heading');
+    assert.equal(parseHtml('<p>x</p>', 'http://e.org/some%20file.html').title, 'some file.html');
+  });
+
+  it('survives broken markup', () => {
+    const b = parseHtml('<html><body><p>unclosed <b>bold <a href="/x">link', 'http://e.org/');
+    assert.match(b.text, /unclosed bold link/);
+    assert.equal(b.links[0]?.url, 'http://e.org/x');
+  });
+
+  it('handles plain text pages', () => {
+    const t = parsePlainText('line one\r\nline two\n', 'http://e.org/notes.txt');
+    assert.deepEqual([t.title, t.text], ['notes.txt', 'line one\nline two']);
+  });
+});
+
+describe('decodeBody', () => {
+  it('decodes windows-1252, including its 0x80–0x9F range, from the Content-Type charset', () => {
+    const bytes = Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x20, 0x93, 0x71, 0x94, 0x20, 0x80]);
+    assert.equal(decodeBody(bytes, 'text/html; charset=windows-1252').text, 'café “q” €');
+    assert.equal(decodeBody(bytes, 'text/html; charset=ISO-8859-1').text, 'café “q” €', 'latin1 means windows-1252 on the web');
+  });
+
+  it('sniffs <meta charset> when the header has none', () => {
+    const html = Buffer.concat([Buffer.from('<meta charset="shift_jis"><p>'), Buffer.from([0x93, 0xfa, 0x96, 0x7b])]);
+    assert.match(decodeBody(html, 'text/html').text, /日本/);
+  });
+
+  it('lets a BOM win over everything', () => {
+    const b = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('héllo')]);
+    assert.equal(decodeBody(b, 'text/html; charset=windows-1252').text, 'héllo');
+  });
+
+  it('falls back to UTF-8 for unknown labels, replacing invalid bytes', () => {
+    const r = decodeBody(Buffer.from([0x61, 0xff, 0x62]), 'text/html; charset=x-unknown');
+    assert.equal(r.encoding, 'utf-8');
+    assert.equal(r.text, 'a\ufffdb');
+  });
+});
+
+describe('parseSitemap', () => {
+  it('reads a urlset and a sitemap index', () => {
+    assert.deepEqual(parseSitemap('<urlset><url><loc> http://e.org/a </loc><lastmod>2026-01-01</lastmod></url><url><loc>http://e.org/b</loc></url></urlset>'), {
+      pages: ['http://e.org/a', 'http://e.org/b'],
+      sitemaps: [],
+    });
+    assert.deepEqual(parseSitemap('<sitemapindex><sitemap><loc>http://e.org/s1.xml</loc></sitemap></sitemapindex>'), { pages: [], sitemaps: ['http://e.org/s1.xml'] });
+    assert.equal(parseSitemap('<rss><channel/></rss>'), undefined);
+  });
+});

@@ -1,0 +1,1 @@
+export { RobotsCache, productToken, type RobotsRules } from './robots.ts';

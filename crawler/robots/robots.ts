@@ -1,0 +1,109 @@
+/**
+ * robots.txt, with the fetch rules of RFC 9309 around a parser made for the job (robots-parser):
+ * 2xx → its rules; 4xx → allow all; 5xx or unreachable → nothing may be fetched now, retry later;
+ * redirects followed (up to 5 hops); only the first 500 KiB count; cached per host for 24 hours
+ * (in SQLite, so a resumed crawl does not ask again). The product token of the user agent picks
+ * the group.
+ */
+import robotsParserModule from 'robots-parser';
+import type { Db } from '../../store/db.ts';
+import type { Fetcher } from '../fetch/fetcher.ts';
+
+export type RobotsRules =
+  | { readonly state: 'rules' | 'allow-all'; isAllowed(url: string): boolean; readonly crawlDelaySeconds?: number; readonly sitemaps: readonly string[] }
+  /** robots.txt could not be had (5xx, timeout, unreachable): fetch nothing from the host for now. */
+  | { readonly state: 'unavailable'; readonly detail: string };
+
+// robots-parser is CommonJS: at run time the default import is the function its types call `.default`.
+const robotsParser = robotsParserModule as unknown as typeof robotsParserModule.default;
+
+const TTL_MS = 24 * 3600_000;
+const UNAVAILABLE_TTL_MS = 60_000;
+const MAX_BYTES = 500 * 1024;
+const MAX_HOPS = 5;
+
+export class RobotsCache {
+  private readonly memory = new Map<string, { rules: RobotsRules; at: number }>();
+  private readonly token: string;
+  private readonly stmts;
+
+  constructor(
+    db: Db,
+    private readonly fetcher: Fetcher,
+    userAgent: string,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.token = productToken(userAgent);
+    this.stmts = {
+      get: db.prepare('SELECT fetched_at AS at, status, body FROM robots WHERE host = ?'),
+      put: db.prepare('INSERT INTO robots (host, fetched_at, status, body) VALUES (?, ?, ?, ?) ON CONFLICT(host) DO UPDATE SET fetched_at = excluded.fetched_at, status = excluded.status, body = excluded.body'),
+    };
+  }
+
+  /** The rules for `origin`'s host if known and fresh; undefined means `load` must run first. */
+  cached(origin: string): RobotsRules | undefined {
+    const host = new URL(origin).host;
+    const mem = this.memory.get(host);
+    if (mem && this.fresh(mem.rules, mem.at)) return mem.rules;
+    const row = this.stmts.get.get(host) as { at: number; status: number; body: string } | undefined;
+    if (!row) return undefined;
+    const rules = this.interpret(origin, row.status, row.body);
+    if (!this.fresh(rules, row.at)) return undefined;
+    this.memory.set(host, { rules, at: row.at });
+    return rules;
+  }
+
+  /** Fetches robots.txt for `origin` (e.g. `https://example.org`) and caches the result. */
+  async load(origin: string, signal?: AbortSignal): Promise<RobotsRules> {
+    const host = new URL(origin).host;
+    let url = new URL('/robots.txt', origin).href;
+    let status = 0;
+    let body = '';
+    let detail = 'unreachable';
+    for (let hop = 0; hop <= MAX_HOPS; hop++) {
+      const res = await this.fetcher.fetch(url, signal);
+      if (res.kind === 'error') {
+        detail = `robots.txt: ${res.code}`;
+        break;
+      }
+      if (res.status >= 300 && res.status < 400 && res.location) {
+        url = new URL(res.location, url).href;
+        detail = 'too many redirects';
+        continue;
+      }
+      status = res.status;
+      body = res.status < 300 ? res.body.subarray(0, MAX_BYTES).toString('utf8') : '';
+      break;
+    }
+    const at = this.now();
+    this.stmts.put.run(host, at, status, status ? body : detail);
+    const rules = this.interpret(origin, status, status ? body : detail);
+    this.memory.set(host, { rules, at });
+    return rules;
+  }
+
+  private interpret(origin: string, status: number, body: string): RobotsRules {
+    if (status >= 200 && status < 300) {
+      const robot = robotsParser(new URL('/robots.txt', origin).href, body);
+      const delay = robot.getCrawlDelay(this.token);
+      return {
+        state: 'rules',
+        // robots-parser answers undefined for a URL of another host; those are never asked here.
+        isAllowed: (u) => robot.isAllowed(u, this.token) !== false,
+        ...(delay !== undefined ? { crawlDelaySeconds: delay } : {}),
+        sitemaps: robot.getSitemaps(),
+      };
+    }
+    if (status >= 400 && status < 500) return { state: 'allow-all', isAllowed: () => true, sitemaps: [] };
+    return { state: 'unavailable', detail: status ? `robots.txt answered ${status}` : body || 'unreachable' };
+  }
+
+  private fresh(rules: RobotsRules, at: number): boolean {
+    return this.now() - at < (rules.state === 'unavailable' ? UNAVAILABLE_TTL_MS : TTL_MS);
+  }
+}
+
+/** `TrawlBot/0.1 (+https://…)` → `TrawlBot`: what robots.txt groups are matched against. */
+export function productToken(userAgent: string): string {
+  return userAgent.trim().split(/[/\s]/)[0] || userAgent;
+}

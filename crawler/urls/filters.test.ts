@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { admit, defaultFilters } from './filters.ts';
+import { buildScope } from './scope.ts';
+
+describe('scope', () => {
+  it('defaults to the seeds\' hosts (with their ports)', () => {
+    const s = buildScope({ allow: [], exclude: [], seeds: ['http://docs.example.org/start', 'http://127.0.0.1:8080/'] });
+    assert.deepEqual(s.check(new URL('http://docs.example.org/other')), { inScope: true });
+    assert.deepEqual(s.check(new URL('http://127.0.0.1:8080/x')), { inScope: true });
+    assert.equal(s.check(new URL('http://127.0.0.1:9090/x')).inScope, false);
+    assert.equal(s.check(new URL('http://www.example.org/')).inScope, false);
+  });
+
+  it('matches HOST: rules against the host and URL: rules against the whole URL; exclude wins', () => {
+    const s = buildScope({ allow: ['HOST:\\.example\\.org$'], exclude: ['URL:/private/', 'HOST:^old\\.'], seeds: [] });
+    assert.equal(s.check(new URL('http://a.example.org/x')).inScope, true);
+    assert.deepEqual(s.check(new URL('http://a.example.org/private/x')), { inScope: false, rule: 'exclude URL:/private/' });
+    assert.equal(s.check(new URL('http://old.example.org/')).inScope, false);
+    assert.equal(s.check(new URL('http://example.com/')).inScope, false);
+  });
+});
+
+describe('the filter chain', () => {
+  const scope = buildScope({ allow: [], exclude: [], seeds: ['http://example.org/'] });
+  const filters = defaultFilters(scope, { maxUrlLength: 60, maxDepth: 2 });
+
+  it('is an ordered list of named filters', () => {
+    assert.deepEqual(filters.map((f) => f.name), ['url-length', 'scope', 'depth', 'useless-path']);
+  });
+
+  it('admits a normalized in-scope URL', () => {
+    assert.deepEqual(admit(filters, '/a/../b#top', 1, 'http://EXAMPLE.org/x/'), { ok: true, url: 'http://example.org/b' });
+  });
+
+  it('rejects each kind of URL with its reason', () => {
+    const reason = (raw: string, depth = 0) => {
+      const a = admit(filters, raw, depth, 'http://example.org/');
+      return a.ok ? 'admitted' : a.reason;
+    };
+    assert.equal(reason('mailto:x@example.org'), 'scheme');
+    assert.equal(reason(`/${'a'.repeat(80)}`), 'url-too-long');
+    assert.equal(reason('http://other.org/'), 'out-of-scope');
+    assert.equal(reason('/deep', 3), 'too-deep');
+    assert.equal(reason('/dir/?C=M;O=A'), 'useless-path');
+    assert.equal(reason('http://[bad'), 'unparsable');
+  });
+});

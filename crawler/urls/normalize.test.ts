@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { normalizeUrl } from './normalize.ts';
+
+const ok = (input: string, base?: string) => {
+  const r = normalizeUrl(input, base);
+  assert.ok(r.ok, `${input} was rejected: ${r.ok ? '' : r.reason}`);
+  return r.url;
+};
+
+describe('normalizeUrl, rule by rule', () => {
+  const table: [string, string, string][] = [
+    ['lowercases scheme and host', 'HTTP://Docs.Example.ORG/Path', 'http://docs.example.org/Path'],
+    ['converts IDN hosts to punycode', 'http://bücher.example/', 'http://xn--bcher-kva.example/'],
+    ['drops default ports', 'https://example.org:443/a', 'https://example.org/a'],
+    ['keeps other ports', 'http://example.org:8080/a', 'http://example.org:8080/a'],
+    ['drops the fragment', 'http://example.org/a#section', 'http://example.org/a'],
+    ['resolves ./ and ../', 'http://example.org/a/./b/../c', 'http://example.org/a/c'],
+    ['collapses //', 'http://example.org//a///b', 'http://example.org/a/b'],
+    ['uppercases percent-escapes', 'http://example.org/a%2fb', 'http://example.org/a%2Fb'],
+    ['decodes escaped unreserved characters', 'http://example.org/%7Euser/%41', 'http://example.org/~user/A'],
+    ['escapes spaces as %20', 'http://example.org/a b', 'http://example.org/a%20b'],
+    ['escapes non-ASCII as UTF-8', 'http://example.org/café', 'http://example.org/caf%C3%A9'],
+    ['treats http://h as http://h/', 'http://example.org', 'http://example.org/'],
+    ['drops session ids', 'http://example.org/a?x=1&PHPSESSID=abc&sid=9', 'http://example.org/a?x=1'],
+    ['drops utm_ parameters', 'http://example.org/?utm_source=x&utm_medium=y', 'http://example.org/'],
+    ['drops ;jsessionid path parameters', 'http://example.org/a;jsessionid=0AB?b=1', 'http://example.org/a?b=1'],
+    ['keeps the order of other parameters', 'http://example.org/?b=2&a=1', 'http://example.org/?b=2&a=1'],
+  ];
+  for (const [rule, input, expected] of table) it(rule, () => assert.equal(ok(input), expected));
+
+  it('resolves relative URLs against a base', () => {
+    assert.equal(ok('../c?d=1#x', 'http://example.org/a/b/'), 'http://example.org/a/c?d=1');
+  });
+
+  it('rejects with a reason, never returning the input', () => {
+    assert.deepEqual(normalizeUrl('not a url'), { ok: false, reason: 'unparsable' });
+    assert.deepEqual(normalizeUrl('mailto:a@example.org'), { ok: false, reason: 'scheme' });
+    assert.deepEqual(normalizeUrl('javascript:alert(1)'), { ok: false, reason: 'scheme' });
+    assert.deepEqual(normalizeUrl('http://user:pw@example.org/'), { ok: false, reason: 'credentials' });
+  });
+});
+
+describe('normalizeUrl, properties', () => {
+  // A deterministic generator of messy URLs (no clock, no randomness between runs).
+  let seed = 42;
+  const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+  const pick = <T>(xs: readonly T[]) => xs[rnd(xs.length)]!;
+  const parts = ['a', 'B', '.', '..', '', '%7e', '%2f', 'é', ' ', 'x y', '%41', 'index.html', '~', '%zz'];
+  const urls = Array.from({ length: 500 }, () => {
+    const path = Array.from({ length: rnd(6) }, () => pick(parts)).join('/');
+    const query = rnd(2) ? `?${Array.from({ length: rnd(4) }, () => `${pick(['q', 'utm_x', 'sid', 'P', 'a%20b'])}=${pick(parts)}`).join('&')}` : '';
+    return `${pick(['http', 'HTTPS'])}://${pick(['Example.org', 'bücher.de', 'a.b.c:8080', 'x.org:80'])}/${path}${query}#${pick(parts)}`;
+  });
+
+  it('is idempotent: normalizing twice equals normalizing once', () => {
+    for (const u of urls) {
+      const once = normalizeUrl(u);
+      if (!once.ok) continue;
+      assert.deepEqual(normalizeUrl(once.url), once, u);
+    }
+  });
+
+  it('always produces a URL that parses to itself', () => {
+    let checked = 0;
+    for (const u of urls) {
+      const r = normalizeUrl(u);
+      if (!r.ok) continue;
+      assert.equal(new URL(r.url).href, r.url, u);
+      assert.ok(!r.url.includes('#'), u);
+      checked++;
+    }
+    assert.ok(checked > 400, `only ${checked} of the generated URLs normalized`);
+  });
+});

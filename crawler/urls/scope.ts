@@ -1,0 +1,43 @@
+/**
+ * Scope rules as in Combine: `HOST:regex` is matched against the host (with its port, if any),
+ * `URL:regex` against the whole normalized URL. Allow rules say what may be crawled (default: the
+ * seeds' hosts); exclude rules win over allow rules.
+ */
+
+export type ScopeRule = { readonly kind: 'HOST' | 'URL'; readonly pattern: RegExp; readonly source: string };
+
+export type ScopeVerdict = { readonly inScope: true } | { readonly inScope: false; readonly rule: string };
+
+export type Scope = {
+  readonly allow: readonly ScopeRule[];
+  readonly exclude: readonly ScopeRule[];
+  check(url: URL): ScopeVerdict;
+};
+
+export function parseScopeRule(source: string): ScopeRule {
+  const m = /^(HOST|URL):(.+)$/.exec(source);
+  if (!m) throw new Error(`scope rule "${source}" must start with HOST: or URL:`);
+  return { kind: m[1] as 'HOST' | 'URL', pattern: new RegExp(m[2]!, 'i'), source };
+}
+
+/** The default allow rules: exactly the seeds' hosts. */
+export function seedHostRules(seeds: readonly string[]): ScopeRule[] {
+  const hosts = [...new Set(seeds.map((s) => new URL(s).host))];
+  return hosts.map((h) => parseScopeRule(`HOST:^${h.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+}
+
+export function buildScope(opts: { allow: readonly string[]; exclude: readonly string[]; seeds: readonly string[] }): Scope {
+  const allow = opts.allow.length ? opts.allow.map(parseScopeRule) : seedHostRules(opts.seeds);
+  const exclude = opts.exclude.map(parseScopeRule);
+  const matches = (rule: ScopeRule, url: URL) => rule.pattern.test(rule.kind === 'HOST' ? url.host : url.href);
+  return {
+    allow,
+    exclude,
+    check(url) {
+      const excluded = exclude.find((r) => matches(r, url));
+      if (excluded) return { inScope: false, rule: `exclude ${excluded.source}` };
+      if (!allow.some((r) => matches(r, url))) return { inScope: false, rule: 'not allowed by any scope.allow rule' };
+      return { inScope: true };
+    },
+  };
+}

@@ -1,0 +1,28 @@
+/**
+ * `trawl demo` (and `make demo`): start the sample web, then `trawl start` on it with settings
+ * that suit a local demo (a short per-host delay: the sample web is ours, on loopback).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { start } from '../cli/commands.ts';
+import { log } from '../cli/shared.ts';
+import { startSampleWeb } from './sample-web.ts';
+
+export async function runDemo(flags: { data?: string; port?: string }): Promise<void> {
+  const modulesDir = fileURLToPath(new URL('../node_modules', import.meta.url));
+  const web = await startSampleWeb({ modulesDir });
+  log(`sample web: ${web.pageCount} pages on ${web.sites.join(', ')}`);
+  const dataDir = flags.data ?? mkdtempSync(join(tmpdir(), 'trawl-demo-'));
+  if (!flags.data) process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+  process.on('exit', () => void web.close());
+  const preset = { perHost: { delayMs: 100, maxConnections: 2 }, concurrency: 6 };
+  try {
+    await start(web.sites.slice(), { data: dataDir, port: flags.port ?? '8080' }, preset);
+  } catch (e) {
+    if (flags.port !== undefined || !/already in use/.test((e as Error).message)) throw e;
+    log('port 8080 is taken; using a free port instead');
+    await start(web.sites.slice(), { data: dataDir, port: '0' }, preset);
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * E2e fixtures: the fake web and a real `trawl start` process over it, shared by a spec file's
+ * tests; and a page model of the search page. Tests wait on conditions, never on the clock.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, type Locator, type Page } from '@playwright/test';
+import { startFakeWeb, type FakeWeb, type FakeWebOptions } from '../fakeweb/index.ts';
+
+const BIN = new URL('../bin/trawl.js', import.meta.url).pathname;
+
+export type RunningTrawl = { readonly url: string; readonly web: FakeWeb; readonly log: () => string; stop(): Promise<number | null> };
+
+/** Starts the fake web and `trawl start` on it; resolves once the search server answers. */
+export async function startTrawl(opts: { web?: FakeWebOptions; seedPaths?: string[]; configYaml?: string } = {}): Promise<RunningTrawl> {
+  const web = await startFakeWeb(opts.web);
+  const dataDir = mkdtempSync(join(tmpdir(), 'trawl-e2e-'));
+  const config = join(dataDir, 'config.yaml');
+  writeFileSync(config, opts.configYaml ?? '');
+  const child: ChildProcess = spawn(process.execPath, [BIN, 'start', ...(opts.seedPaths ?? ['/']).map((p) => new URL(p, web.url).href), '--config', config, '--data', dataDir, '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const check = () => {
+      const m = /Search at (\S+)/.exec(out);
+      if (m) return resolve(m[1]!);
+      if (child.exitCode !== null) return reject(new Error(`trawl start exited early:\n${out}`));
+      setTimeout(check, 50);
+    };
+    check();
+  });
+  return {
+    url,
+    web,
+    log: () => out,
+    async stop() {
+      child.kill('SIGTERM');
+      const code = await exited;
+      await web.close();
+      return code;
+    },
+  };
+}
+
+/** The search page, as a person sees it. */
+export class SearchPage {
+  readonly box: Locator;
+  readonly submit: Locator;
+  readonly results: Locator;
+  readonly status: Locator;
+  readonly summary: Locator;
+  private readonly consoleMessages: string[] = [];
+
+  constructor(
+    readonly page: Page,
+    private readonly baseUrl: string,
+  ) {
+    this.box = page.getByRole('searchbox', { name: 'Search' });
+    this.submit = page.getByRole('button', { name: 'Search' });
+    this.results = page.getByRole('list', { name: 'Search results' }).getByRole('listitem');
+    this.status = page.getByRole('status');
+    this.summary = page.locator('#summary');
+    page.on('console', (m) => this.consoleMessages.push(`${m.type()}: ${m.text()}`));
+    page.on('pageerror', (e) => this.consoleMessages.push(`pageerror: ${e.message}`));
+  }
+
+  async open(): Promise<void> {
+    await this.page.goto(this.baseUrl);
+    await expect(this.box).toBeVisible();
+  }
+
+  async search(query: string): Promise<void> {
+    await this.box.fill(query);
+    await this.submit.click();
+    await expect(this.page).toHaveURL(/[?&]q=/);
+  }
+
+  /** The link of the result titled `title`. */
+  result(title: string | RegExp): Locator {
+    return this.results.getByRole('link', { name: title });
+  }
+
+  expectConsoleEmpty(): void {
+    expect(this.consoleMessages, 'browser console').toEqual([]);
+  }
+}

@@ -1,0 +1,197 @@
+/**
+ * The fake web: a loopback HTTP server with one route per behaviour, and a generated link graph.
+ * Unit, integration and e2e tests all crawl it. Every request is logged so tests can assert what
+ * the crawler asked for (and what it never asked for).
+ *
+ * Routes:
+ *   /                 home: links to everything below (and to another host, and a rel=nofollow link)
+ *   /robots.txt       disallows /private/, lists /sitemap.xml
+ *   /sitemap.xml      lists /from-sitemap (linked from nowhere else)
+ *   /graph/N          N in [0, graphSize): a page with a unique word `graphwordN` and 3 links
+ *   /redirect         301 → /target
+ *   /loop-a, /loop-b  redirect to each other forever
+ *   /broken           404
+ *   /private/secret   disallowed by robots.txt: must never be fetched
+ *   /xss              a page titled <script>alert(1)</script>
+ *   /noindex          <meta name="robots" content="noindex">
+ *   /nofollowed       only reachable through rel="nofollow"
+ *   /error            500, always
+ *   /big              a body of bigBytes bytes
+ *   /gzip             a gzip-encoded page
+ *   /latin1           a windows-1252 page ("café crème" in single bytes)
+ *   /notes.txt        text/plain
+ *   /image.png        a non-text type
+ *   /trap/N           an endless chain of pages (depth limit must stop it)
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+
+export type FakeWebOptions = {
+  /** Pages in the generated graph (default 20). */
+  readonly graphSize?: number;
+  /** Delay before every response, in ms (a slow server; default 0). */
+  readonly delayMs?: number;
+  /** Size of /big (default 3 MiB). */
+  readonly bigBytes?: number;
+  /** A URL on another host to link to from the home page (out of scope by default). */
+  readonly otherHost?: string;
+  /** Loopback address to listen on (default 127.0.0.1). */
+  readonly host?: string;
+};
+
+export type LoggedRequest = { readonly method: string; readonly path: string; readonly userAgent: string; readonly at: number };
+
+export type FakeWeb = {
+  readonly url: string;
+  readonly requests: LoggedRequest[];
+  /** Paths requested, in order. */
+  paths(): string[];
+  close(): Promise<void>;
+};
+
+const page = (title: string, body: string, head = '') =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>${head}</head><body>` +
+  `<nav><a href="/">Home</a> <a href="/graph/0">Graph</a></nav><main>${body}</main><footer>fake web footer boilerplate</footer></body></html>`;
+
+export async function startFakeWeb(options: FakeWebOptions = {}): Promise<FakeWeb> {
+  const graphSize = options.graphSize ?? 20;
+  const requests: LoggedRequest[] = [];
+  let base = '';
+
+  const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void> = {
+    '/': (_q, res) =>
+      html(
+        res,
+        page(
+          'Fake web home',
+          `<h1>Welcome to the fake web</h1><p>The fake web is a test fixture with one route per behaviour. Start at the graph.</p>
+<ul><li><a href="/graph/0">Graph start</a></li><li><a href="/redirect">A redirect</a></li><li><a href="/broken">A broken link</a></li>
+<li><a href="/private/secret">Private</a></li><li><a href="/xss">XSS</a></li><li><a href="/noindex">Noindex</a></li>
+<li><a href="/error">Error</a></li><li><a href="/big">Big</a></li><li><a href="/gzip">Gzip</a></li><li><a href="/latin1">Latin-1</a></li>
+<li><a href="/notes.txt">Notes</a></li><li><a href="/image.png">Image</a></li><li><a href="/trap/0">Trap</a></li><li><a href="/loop-a">Loop</a></li>
+<li><a href="/nofollowed" rel="nofollow">Nofollow</a></li><li><a href="mailto:someone@example.org">Mail</a></li>
+${options.otherHost ? `<li><a href="${options.otherHost}">Elsewhere</a></li>` : ''}</ul>`,
+          '<meta name="description" content="Home page of the fake web used by Trawl tests">',
+        ),
+      ),
+    '/robots.txt': (_q, res) => text(res, `User-agent: *\nDisallow: /private/\n\nSitemap: ${base}/sitemap.xml\n`),
+    '/sitemap.xml': (_q, res) => {
+      res.writeHead(200, { 'content-type': 'application/xml' });
+      res.end(`<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${base}/from-sitemap</loc><lastmod>2026-01-01</lastmod></url></urlset>`);
+    },
+    '/from-sitemap': (_q, res) => html(res, page('Found through the sitemap', '<p>Only the sitemap links here: sitemapword.</p>')),
+    '/redirect': (_q, res) => redirect(res, '/target'),
+    '/target': (_q, res) => html(res, page('Redirect target', '<p>You arrived after a redirect: redirectedword.</p>')),
+    '/loop-a': (_q, res) => redirect(res, '/loop-b'),
+    '/loop-b': (_q, res) => redirect(res, '/loop-a'),
+    '/broken': (_q, res) => {
+      res.writeHead(404, { 'content-type': 'text/html' });
+      res.end(page('Not found', '<p>Nothing here.</p>'));
+    },
+    '/private/secret': (_q, res) => html(res, page('Secret', '<p>secretword: robots.txt forbids this page.</p>')),
+    '/xss': (_q, res) => html(res, page('<script>alert(1)</script>', '<p>xsstest: the title of this page is a script tag. <a href="javascript:alert(2)">js link</a></p>')),
+    '/noindex': (_q, res) => html(res, page('Hidden page', '<p>noindexword must not be searchable.</p>', '<meta name="robots" content="noindex">')),
+    '/nofollowed': (_q, res) => html(res, page('Nofollowed', '<p>nofollowword</p>')),
+    '/error': (_q, res) => {
+      res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end('internal error');
+    },
+    '/big': (_q, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      const chunk = `<p>${'bigword '.repeat(1000)}</p>`;
+      let left = options.bigBytes ?? 3 * 1024 * 1024;
+      res.write('<html><head><title>Big page</title></head><body>');
+      const pump = () => {
+        while (left > 0) {
+          left -= chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        res.end('</body></html>');
+      };
+      res.on('error', () => undefined);
+      pump();
+    },
+    '/gzip': (_q, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-encoding': 'gzip' });
+      res.end(gzipSync(page('Compressed page', '<p>gzipword arrives compressed.</p>')));
+    },
+    '/latin1': (_q, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=windows-1252' });
+      res.end(encode1252(page('Caf\u00e9 page', '<p>caf\u00e9 cr\u00e8me \u201cquoted\u201d latinword</p>')));
+    },
+    // Browsers following a result ask for it; a 404 would show in the e2e console check.
+    '/favicon.ico': (_q, res) => {
+      res.writeHead(204);
+      res.end();
+    },
+    '/notes.txt': (_q, res) => text(res, 'Plain text notes.\nplaintextword lives here.'),
+    '/image.png': (_q, res) => {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.end(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+    },
+  };
+
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    requests.push({ method: req.method ?? 'GET', path: req.url ?? '/', userAgent: String(req.headers['user-agent'] ?? ''), at: Date.now() });
+    const respond = () => {
+      const route = routes[path];
+      if (route) return route(req, res);
+      const g = /^\/graph\/(\d+)$/.exec(path);
+      if (g && Number(g[1]) < graphSize) return graphPage(res, Number(g[1]), graphSize);
+      const t = /^\/trap\/(\d+)$/.exec(path);
+      if (t) return html(res, page(`Trap ${t[1]}`, `<p>trapword</p><a href="/trap/${Number(t[1]) + 1}">deeper</a>`));
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('not found');
+    };
+    if (options.delayMs) setTimeout(respond, options.delayMs);
+    else respond();
+  });
+  await new Promise<void>((resolve) => server.listen(0, options.host ?? '127.0.0.1', resolve));
+  const addr = server.address() as AddressInfo;
+  base = `http://${addr.address}:${addr.port}`;
+  return {
+    url: `${base}/`,
+    requests,
+    paths: () => requests.map((r) => r.path),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** Graph page N: a unique word, and links to three others (so every page is reachable from 0). */
+function graphPage(res: ServerResponse, n: number, size: number): void {
+  const links = [n + 1, (n * 7 + 3) % size, (n * 13 + 5) % size].filter((x) => x < size && x !== n);
+  html(
+    res,
+    `<!doctype html><html><head><title>Graph page ${n}</title><meta name="description" content="Page ${n} of the generated graph"></head><body>` +
+      `<h1>Graph page ${n}</h1><h2>Section about graphword${n}</h2><p>This page carries the word graphword${n} and links onwards.</p>` +
+      links.map((l) => `<a href="/graph/${l}">graph ${l}</a>`).join(' ') +
+      '</body></html>',
+  );
+}
+
+function html(res: ServerResponse, body: string): void {
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+  res.end(body);
+}
+
+function text(res: ServerResponse, body: string): void {
+  res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+  res.end(body);
+}
+
+function redirect(res: ServerResponse, to: string): void {
+  res.writeHead(301, { location: to });
+  res.end();
+}
+
+/** Windows-1252 bytes for text whose characters all exist in it (what a legacy server sends). */
+function encode1252(s: string): Buffer {
+  const special: Record<string, number> = { '\u201c': 0x93, '\u201d': 0x94, '\u20ac': 0x80, '\u2019': 0x92 };
+  return Buffer.from(Array.from(s, (ch) => special[ch] ?? ch.charCodeAt(0)));
+}

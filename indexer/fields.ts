@@ -1,0 +1,26 @@
+/**
+ * The fields a document is indexed by, with their BM25F weights and length normalization. Titles
+ * and headings say what a page is about, so a match there counts for more than one in the body.
+ */
+import type { PageContent } from '../store/types.ts';
+import { tokenize } from './tokenize.ts';
+
+export const FIELDS = ['title', 'headings', 'description', 'url', 'body'] as const;
+export type Field = (typeof FIELDS)[number];
+
+export const FIELD_WEIGHT: Readonly<Record<Field, number>> = { title: 3, headings: 2, description: 1.5, url: 1.5, body: 1 };
+/** BM25's b per field: short fields are normalized less. */
+export const FIELD_B: Readonly<Record<Field, number>> = { title: 0.5, headings: 0.6, description: 0.5, url: 0.4, body: 0.75 };
+export const K1 = 1.2;
+
+/** The document's tokens, field by field, in FIELDS order. */
+export function fieldTokens(doc: PageContent): string[][] {
+  let urlWords = doc.url;
+  try {
+    const u = new URL(doc.url);
+    urlWords = `${u.hostname} ${decodeURIComponent(u.pathname)}`;
+  } catch {
+    /* keep the raw string */
+  }
+  return [tokenize(doc.title), tokenize(doc.headings.join('\n')), tokenize(doc.description), tokenize(urlWords), tokenize(doc.text)];
+}

@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import type { StoredDocument } from '../store/types.ts';
+import { flushIndex, IndexFormatError, loadIndex } from './persist.ts';
+import { SearchIndex } from './search-index.ts';
+
+const store = new Map<number, StoredDocument>();
+const make = (id: number, text: string): StoredDocument => {
+  const d = { id, url: `http://e.org/${id}`, title: `Doc ${id}`, description: '', headings: ['Heading'], text, contentType: 'text/html', bytes: 1, truncated: false, httpStatus: 200, fetchedAt: 0, hash: '' };
+  store.set(id, d);
+  return d;
+};
+const newIndex = () => new SearchIndex((id) => store.get(id));
+
+describe('flushIndex / loadIndex', () => {
+  it('round-trips: the loaded index answers like the flushed one', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trawl-index-'));
+    const a = newIndex();
+    for (let i = 1; i <= 200; i++) a.upsert(make(i, `common word${i % 17} text ${i % 2 ? 'odd' : 'even'}`));
+    const info = flushIndex(dir, a, 42);
+    assert.equal(info.lastSeq, 42);
+    assert.equal(info.documents, 200);
+    const b = newIndex();
+    const m = loadIndex(dir, b);
+    assert.equal(m?.lastSeq, 42);
+    for (const q of ['common', 'word3 odd', 'even -word4', 'heading']) {
+      assert.deepEqual(
+        b.search(q, { size: 100 }).hits.map((h) => [h.id, h.score]),
+        a.search(q, { size: 100 }).hits.map((h) => [h.id, h.score]),
+        q,
+      );
+    }
+  });
+
+  it('keeps updates and removes fast and correct after a load (fastupdate restored)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trawl-index-'));
+    const a = newIndex();
+    for (let i = 1; i <= 50; i++) a.upsert(make(i, `shared unique${i}`));
+    flushIndex(dir, a, 1);
+    const b = newIndex();
+    loadIndex(dir, b);
+    assert.equal(b.postings.fastUpdate, true);
+    b.remove(7);
+    b.upsert(make(8, 'replaced'));
+    assert.equal(b.search('shared', { size: 100 }).total, 48);
+    assert.equal(b.search('unique7').total, 0);
+    assert.equal(b.search('unique8').total, 0);
+    assert.deepEqual(b.search('replaced').hits.map((h) => h.id), [8]);
+  });
+
+  it('replaces the manifest atomically and deletes older generations', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trawl-index-'));
+    const a = newIndex();
+    a.upsert(make(1, 'one'));
+    flushIndex(dir, a, 1);
+    a.upsert(make(2, 'two'));
+    const second = flushIndex(dir, a, 2);
+    assert.equal(second.generation, 2);
+    assert.deepEqual(readdirSync(dir).sort(), ['gen-2', 'manifest.json']);
+  });
+
+  it('never reads a half-written flush: files of an unfinished generation are ignored', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trawl-index-'));
+    const a = newIndex();
+    a.upsert(make(1, 'committed'));
+    flushIndex(dir, a, 1);
+    // A flush that crashed before renaming its manifest leaves gen-2 behind, half written.
+    mkdirSync(join(dir, 'gen-2'));
+    writeFileSync(join(dir, 'gen-2', 'terms.json'), '["trunc');
+    writeFileSync(join(dir, 'manifest.json.tmp'), '{"format":1,"generation":2');
+    const b = newIndex();
+    assert.equal(loadIndex(dir, b)?.generation, 1);
+    assert.deepEqual(b.search('committed').hits.map((h) => h.id), [1]);
+  });
+
+  it('refuses a format it does not know', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trawl-index-'));
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ format: 99, generation: 1 }));
+    assert.throws(() => loadIndex(dir, newIndex()), IndexFormatError);
+  });
+
+  it('returns undefined when nothing was flushed yet', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trawl-index-'));
+    assert.equal(loadIndex(dir, newIndex()), undefined);
+    assert.equal(existsSync(join(dir, 'manifest.json')), false);
+  });
+});

@@ -1,0 +1,144 @@
+/**
+ * Flushing the in-RAM index to disk and loading it back. A flush writes a new generation folder
+ * (`gen-N/`: FlexSearch's export, the term dictionary, the document vectors), then renames a small
+ * `manifest.json` into place: a reader sees the old flush or the new one, never half of one. The
+ * manifest records a format version (a loader refuses one it does not know) and the last change
+ * sequence the flush holds, from which the crawl database's change log is replayed.
+ */
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { FIELDS } from './fields.ts';
+import type { PostingsExport } from './postings.ts';
+import type { SearchIndex } from './search-index.ts';
+import type { DocVector } from './stats.ts';
+
+export const INDEX_FORMAT = 1;
+const MAGIC = 0x5452574c; // "TRWL"
+
+export type Manifest = {
+  readonly format: number;
+  readonly generation: number;
+  /** Every change with seq ≤ lastSeq is in this flush. */
+  readonly lastSeq: number;
+  readonly documents: number;
+  readonly terms: number;
+  readonly createdAt: string;
+  readonly bytes: number;
+};
+
+export class IndexFormatError extends Error {
+  readonly code = 'ERR_INDEX_FORMAT';
+}
+
+export type FlushInfo = Manifest & { readonly ms: number };
+
+export function readManifest(dir: string): Manifest | undefined {
+  const file = join(dir, 'manifest.json');
+  if (!existsSync(file)) return undefined;
+  const m = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
+  if (m.format !== INDEX_FORMAT) {
+    throw new IndexFormatError(`index in ${dir} has format ${String(m.format)}; this Trawl reads format ${INDEX_FORMAT}`);
+  }
+  return m;
+}
+
+export function flushIndex(dir: string, index: SearchIndex, lastSeq: number): FlushInfo {
+  const started = performance.now();
+  mkdirSync(dir, { recursive: true });
+  const previous = safeManifest(dir);
+  const generation = (previous?.generation ?? 0) + 1;
+  const genDir = join(dir, `gen-${generation}`);
+  rmSync(genDir, { recursive: true, force: true });
+  mkdirSync(genDir);
+
+  const { terms, docs } = index.stats.snapshot();
+  writeDurably(join(genDir, 'postings.json'), [JSON.stringify(index.postings.export())]);
+  writeDurably(join(genDir, 'terms.json'), [JSON.stringify(terms)]);
+  writeDurably(join(genDir, 'vectors.bin'), encodeVectors(docs));
+
+  const bytes = ['postings.json', 'terms.json', 'vectors.bin'].reduce((s, f) => s + statSync(join(genDir, f)).size, 0);
+  const manifest: Manifest = { format: INDEX_FORMAT, generation, lastSeq, documents: docs.size, terms: terms.length, createdAt: new Date().toISOString(), bytes };
+  writeDurably(join(dir, 'manifest.json.tmp'), [JSON.stringify(manifest, null, 2)]);
+  renameSync(join(dir, 'manifest.json.tmp'), join(dir, 'manifest.json'));
+  syncDir(dir);
+  // Older generations are unreachable now.
+  for (const name of readdirSync(dir)) if (/^gen-\d+$/.test(name) && name !== `gen-${generation}`) rmSync(join(dir, name), { recursive: true, force: true });
+  return { ...manifest, ms: Math.round(performance.now() - started) };
+}
+
+/** Loads the last flush into an empty index. Returns its manifest, or undefined when there is none. */
+export function loadIndex(dir: string, index: SearchIndex): Manifest | undefined {
+  const manifest = readManifest(dir);
+  if (!manifest) return undefined;
+  const genDir = join(dir, `gen-${manifest.generation}`);
+  const terms = JSON.parse(readFileSync(join(genDir, 'terms.json'), 'utf8')) as string[];
+  index.stats.restoreTerms(terms);
+  for (const [id, vector] of decodeVectors(readFileSync(join(genDir, 'vectors.bin')))) index.stats.insert(id, vector);
+  index.postings.import(JSON.parse(readFileSync(join(genDir, 'postings.json'), 'utf8')) as PostingsExport);
+  return manifest;
+}
+
+function safeManifest(dir: string): Manifest | undefined {
+  try {
+    return readManifest(dir);
+  } catch {
+    return undefined;
+  }
+}
+
+/** vectors.bin: a header, then per document: id, term count, F lengths, term ids, tfs (4-byte padded). */
+function encodeVectors(docs: ReadonlyMap<number, DocVector>): Buffer[] {
+  const F = FIELDS.length;
+  const header = Buffer.from(new Uint32Array([MAGIC, INDEX_FORMAT, docs.size, F]).buffer);
+  const parts: Buffer[] = [header];
+  for (const [id, v] of docs) {
+    const head = new Uint32Array(2 + F);
+    head[0] = id;
+    head[1] = v.termIds.length;
+    head.set(v.lengths, 2);
+    parts.push(Buffer.from(head.buffer), Buffer.from(v.termIds.buffer, v.termIds.byteOffset, v.termIds.byteLength), Buffer.from(v.tf.buffer, v.tf.byteOffset, v.tf.byteLength));
+    if (v.tf.byteLength % 4) parts.push(Buffer.alloc(4 - (v.tf.byteLength % 4)));
+  }
+  return parts;
+}
+
+function* decodeVectors(buf: Buffer): Generator<[number, DocVector]> {
+  // Copy into an aligned ArrayBuffer so typed arrays can view it directly.
+  const ab = buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength);
+  const [magic, format, count, F] = new Uint32Array(ab, 0, 4);
+  if (magic !== MAGIC || format !== INDEX_FORMAT || F !== FIELDS.length) throw new IndexFormatError('vectors.bin is not a Trawl index file of this format');
+  let off = 16;
+  for (let i = 0; i < count!; i++) {
+    const head = new Uint32Array(ab, off, 2 + F);
+    const n = head[1]!;
+    off += 4 * (2 + F);
+    const termIds = new Uint32Array(ab, off, n);
+    off += 4 * n;
+    const tf = new Uint16Array(ab, off, n * F);
+    off += 2 * n * F;
+    off += (4 - (off % 4)) % 4;
+    yield [head[0]!, { termIds, tf, lengths: head.subarray(2) }];
+  }
+}
+
+function writeDurably(file: string, parts: readonly (string | Buffer)[]): void {
+  const fd = openSync(file, 'w');
+  try {
+    for (const part of parts) {
+      const buf = typeof part === 'string' ? Buffer.from(part, 'utf8') : part;
+      for (let off = 0; off < buf.length; ) off += writeSync(fd, buf, off, buf.length - off);
+    }
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function syncDir(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,137 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { ApplianceStatus } from '../appliance/appliance.ts';
+import { SearchIndex } from '../indexer/index.ts';
+import type { StoredDocument } from '../store/types.ts';
+import { createApp } from './app.ts';
+
+const docs = new Map<number, StoredDocument>();
+const index = new SearchIndex((id) => docs.get(id));
+const put = (id: number, url: string, title: string, text: string) => {
+  const d: StoredDocument = { id, url, title, description: '', headings: [], text, contentType: 'text/html', bytes: 1, truncated: false, httpStatus: 200, fetchedAt: Date.UTC(2026, 0, 2), hash: '' };
+  docs.set(id, d);
+  index.upsert(d);
+};
+put(1, 'http://e.org/xss', '<script>alert(1)</script>', 'xsstest body with <img src=x onerror=alert(2)> inside');
+put(2, 'javascript:alert(3)', 'Evil link', 'evillink text');
+for (let i = 10; i < 35; i++) put(i, `http://e.org/p${i}`, `Paged ${i}`, `pagedword number ${i}`);
+
+let running = true;
+const status = (): ApplianceStatus => ({
+  crawl: { running, fetched: 12, queued: 30, inFlight: 2, failed: 1, excluded: 0, redirected: 0, pagesPerSecond: 4.5 },
+  index: { documents: index.documentCount, lastFlushAt: null, lastFlushMs: null },
+  recent: [],
+});
+const app = createApp({ searcher: index, status, version: '0.0.0-test' });
+const get = (path: string) => app.request(path);
+
+describe('GET /api/search', () => {
+  it('answers {query, total, tookMs, hits: [{url, title, snippet, score}]}', async () => {
+    const res = await get('/api/search?q=pagedword&size=5&page=2');
+    assert.equal(res.status, 200);
+    const body = (await res.json()) as { query: string; total: number; tookMs: number; hits: { url: string; title: string; snippet: string; score: number }[] };
+    assert.equal(body.query, 'pagedword');
+    assert.equal(body.total, 25);
+    assert.equal(typeof body.tookMs, 'number');
+    assert.equal(body.hits.length, 5);
+    for (const h of body.hits) {
+      assert.match(h.url, /^http:\/\/e\.org\/p\d+$/);
+      assert.match(h.snippet, /<mark>pagedword<\/mark>/);
+      assert.ok(h.score > 0);
+    }
+  });
+
+  it('refuses invalid parameters with 400 and {error, code}', async () => {
+    for (const path of ['/api/search', '/api/search?q=', '/api/search?q=x&page=0', '/api/search?q=x&page=abc', '/api/search?q=x&size=101', `/api/search?q=${'a'.repeat(600)}`, `/api/search?q=${Array.from({ length: 60 }, (_, i) => `t${i}`).join('+')}`]) {
+      const res = await get(path);
+      assert.equal(res.status, 400, path);
+      const body = (await res.json()) as { error: string; code: string };
+      assert.ok(body.error.length > 5 && body.code, path);
+    }
+  });
+
+  it('treats binary garbage and unbalanced quotes as a query, not a crash', async () => {
+    for (const q of ['%00%01%02', '%22unbalanced', '%ED%A0%80', '((((', '-']) {
+      const res = await get(`/api/search?q=${q}`);
+      assert.equal(res.status, 200, q);
+    }
+  });
+});
+
+describe('GET / (the search page)', () => {
+  it('renders results with the title linked, the URL, a highlighted snippet and the total', async () => {
+    const res = await get('/?q=pagedword');
+    assert.equal(res.status, 200);
+    const html = await res.text();
+    assert.match(html, /25 results/);
+    assert.match(html, /<a class="result-title" href="http:\/\/e\.org\/p\d+">Paged \d+<\/a>/);
+    assert.match(html, /<mark>pagedword<\/mark>/);
+    assert.match(html, /Page 1 of 3/);
+    assert.match(html, /href="\/\?q=pagedword&amp;page=2" rel="next"/);
+    assert.match(html, /<input id="q" name="q" type="search" value="pagedword"/);
+  });
+
+  it('shows crawled text as text: a script title is escaped, never executed', async () => {
+    const html = await (await get('/?q=xsstest')).text();
+    assert.ok(!html.includes('<script>alert(1)</script>'));
+    assert.match(html, /&lt;script&gt;alert\(1\)&lt;\/script&gt;/);
+    assert.ok(!html.includes('<img src=x'));
+  });
+
+  it('never makes a javascript: URL a live link', async () => {
+    const html = await (await get('/?q=evillink')).text();
+    assert.ok(!/href="javascript:/i.test(html));
+    assert.match(html, /<span class="result-title">Evil link<\/span>/);
+  });
+
+  it('escapes the query echoed back', async () => {
+    const html = await (await get('/?q=%22%3E%3Cscript%3Ex%3C%2Fscript%3E')).text();
+    assert.ok(!html.includes('"><script>x</script>'));
+  });
+
+  it('shows the crawl status line', async () => {
+    running = true;
+    assert.match(await (await get('/')).text(), /Crawling: 12 pages fetched, 30 queued, 1 failed · 4.5 pages\/s/);
+    running = false;
+    assert.match(await (await get('/')).text(), /Crawl idle · 12 pages fetched/);
+  });
+
+  it('helps when nothing is found', async () => {
+    const html = await (await get('/?q=zzzunknownzzz')).text();
+    assert.match(html, /No results for “zzzunknownzzz”/);
+  });
+
+  it('answers a bad query with a 400 page, not a 500', async () => {
+    const res = await get(`/?q=${'word '.repeat(200)}`);
+    assert.equal(res.status, 400);
+    assert.match(await res.text(), /could not be run/);
+  });
+
+  it('sends a Content-Security-Policy and the usual security headers', async () => {
+    const res = await get('/');
+    assert.match(res.headers.get('content-security-policy') ?? '', /default-src 'self'.*script-src 'self'/);
+    assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
+    assert.equal(res.headers.get('x-frame-options'), 'SAMEORIGIN');
+  });
+});
+
+describe('other endpoints', () => {
+  it('GET /api/status gives crawl and index counters and a summary line', async () => {
+    const s = (await (await get('/api/status')).json()) as { crawl: Record<string, unknown>; index: Record<string, unknown>; summary: string };
+    for (const k of ['running', 'fetched', 'queued', 'failed', 'pagesPerSecond']) assert.ok(k in s.crawl, k);
+    for (const k of ['documents', 'lastFlushAt']) assert.ok(k in s.index, k);
+    assert.equal(typeof s.summary, 'string');
+  });
+
+  it('GET /healthz', async () => {
+    assert.deepEqual(await (await get('/healthz')).json(), { ok: true, documents: index.documentCount });
+  });
+
+  it('serves its static files and 404s the rest (JSON under /api)', async () => {
+    assert.match((await get('/static/app.js')).headers.get('content-type') ?? '', /javascript/);
+    assert.equal((await get('/static/nope.js')).status, 404);
+    const api = await get('/api/nope');
+    assert.equal(api.status, 404);
+    assert.deepEqual(await api.json(), { error: 'no such endpoint', code: 'not-found' });
+  });
+});

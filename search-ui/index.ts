@@ -1,0 +1,3 @@
+export { createApp, type UiDeps } from './app.ts';
+export { listen, type RunningServer } from './server.ts';
+export { statusLine } from './status-line.ts';

@@ -1,0 +1,86 @@
+/**
+ * Server-rendered pages. `html` escapes every interpolated value; the only raw HTML inserted is a
+ * snippet, which makeSnippet builds from escaped text and <mark> tags alone.
+ */
+import { html, raw } from 'hono/html';
+import type { HtmlEscapedString } from 'hono/utils/html';
+import type { SearchResponse } from '../indexer/index.ts';
+
+type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
+
+export function layout(opts: { title: string; query?: string; status: string; version: string; body: Html }): Html {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${opts.title}</title>
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/static/style.css">
+<script src="/static/app.js" defer></script>
+</head>
+<body>
+<header>
+<a class="brand" href="/">Trawl</a>
+<form role="search" action="/" method="get">
+<label class="visually-hidden" for="q">Search</label>
+<input id="q" name="q" type="search" value="${opts.query ?? ''}" placeholder="Search the crawl" autocomplete="off" maxlength="500">
+<button type="submit">Search</button>
+</form>
+</header>
+<p id="crawl-status" role="status" aria-live="polite">${opts.status}</p>
+<main id="main">
+${opts.body}
+</main>
+<footer>Trawl ${opts.version}</footer>
+</body>
+</html>`;
+}
+
+/** Only http(s) URLs become links: a `javascript:` URL must never be clickable. */
+function safeHref(url: string): string | undefined {
+  return /^https?:\/\//i.test(url) ? url : undefined;
+}
+
+export function resultsBody(r: SearchResponse): Html {
+  if (!r.total) {
+    return html`<section class="empty" aria-labelledby="empty-h">
+<h2 id="empty-h">No results for “${r.query}”</h2>
+<p>Try fewer or different words. Every word must appear in a page; <code>-word</code> excludes pages with that word.
+The crawl may also not have reached the page yet: the index grows while it runs.</p>
+</section>`;
+  }
+  const pages = Math.ceil(r.total / r.size);
+  const link = (page: number) => `/?q=${encodeURIComponent(r.query)}${page > 1 ? `&page=${page}` : ''}`;
+  const first = (r.page - 1) * r.size + 1;
+  return html`<p class="summary" id="summary">${r.total.toLocaleString('en')} result${r.total === 1 ? '' : 's'} (${r.tookMs} ms)${r.page > 1 ? ` — page ${r.page} of ${pages}` : ''}</p>
+${r.partial ? html`<p class="notice">No page contains all of your words; these pages contain some of them.</p>` : ''}
+<ol class="results" start="${first}" aria-label="Search results">
+${r.hits.map((h) => {
+  const href = safeHref(h.url);
+  return html`<li>
+<h2 class="result-h">${href ? html`<a class="result-title" href="${href}">${h.title}</a>` : html`<span class="result-title">${h.title}</span>`}</h2>
+<div class="result-url">${h.url}</div>
+<p class="snippet">${raw(h.snippet)}</p>
+</li>`;
+})}
+</ol>
+${pages > 1
+  ? html`<nav class="pages" aria-label="Result pages">
+${r.page > 1 ? html`<a href="${link(r.page - 1)}" rel="prev">‹ Previous</a>` : ''}
+<span>Page ${r.page} of ${pages}</span>
+${r.page < pages ? html`<a href="${link(r.page + 1)}" rel="next">Next ›</a>` : ''}
+</nav>`
+  : ''}`;
+}
+
+export function homeBody(documents: number): Html {
+  return html`<section aria-labelledby="home-h">
+<h1 id="home-h" class="visually-hidden">Search</h1>
+<p class="summary">${documents.toLocaleString('en')} documents in the index. Type a few words above.</p>
+</section>`;
+}
+
+export function errorBody(message: string): Html {
+  return html`<section class="empty" aria-labelledby="err-h"><h2 id="err-h">That search could not be run</h2><p>${message}</p></section>`;
+}

@@ -1,0 +1,78 @@
+/**
+ * The crawl database: one SQLite file per data directory, the source of truth for the frontier, the
+ * URL records and the documents. WAL mode, so a reader (the search server) never blocks the writer
+ * and a crash loses at most the transaction in progress.
+ */
+import Database from 'better-sqlite3';
+
+export type Db = Database.Database;
+
+/** Bump when the schema changes; `openDb` refuses files from a newer Trawl. */
+export const SCHEMA_VERSION = 1;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS urls (
+  id            INTEGER PRIMARY KEY,
+  url           TEXT    NOT NULL UNIQUE,      -- normalized form: the URL's identity
+  host          TEXT    NOT NULL,             -- host[:port], the politeness key
+  depth         INTEGER NOT NULL,
+  state         TEXT    NOT NULL,             -- see UrlState in store/types.ts
+  reason        TEXT,                         -- why excluded/failed, or what it redirects to
+  http_status   INTEGER,
+  hops          INTEGER NOT NULL DEFAULT 0,   -- redirect hops that led to this URL
+  attempts      INTEGER NOT NULL DEFAULT 0,
+  discovered_at INTEGER NOT NULL,
+  fetched_at    INTEGER
+);
+CREATE INDEX IF NOT EXISTS urls_queue ON urls(host, depth, id) WHERE state = 'queued';
+CREATE INDEX IF NOT EXISTS urls_state ON urls(state);
+
+CREATE TABLE IF NOT EXISTS documents (
+  id           INTEGER PRIMARY KEY,           -- = urls.id
+  url          TEXT    NOT NULL,
+  title        TEXT    NOT NULL,
+  description  TEXT    NOT NULL,
+  headings     TEXT    NOT NULL,              -- one heading a line
+  text         TEXT    NOT NULL,
+  content_type TEXT    NOT NULL,
+  bytes        INTEGER NOT NULL,
+  truncated    INTEGER NOT NULL,
+  http_status  INTEGER NOT NULL,
+  fetched_at   INTEGER NOT NULL,
+  hash         TEXT    NOT NULL
+);
+
+-- Every change to documents, in order. The index records the last seq it flushed and replays the
+-- rest on start, so a crash at any moment loses no searchable page.
+CREATE TABLE IF NOT EXISTS changes (
+  seq    INTEGER PRIMARY KEY AUTOINCREMENT,
+  doc_id INTEGER NOT NULL,
+  op     TEXT    NOT NULL                     -- 'put' | 'remove'
+);
+
+CREATE TABLE IF NOT EXISTS seeds (url TEXT PRIMARY KEY, added_at INTEGER NOT NULL);
+
+CREATE TABLE IF NOT EXISTS robots (
+  host       TEXT PRIMARY KEY,
+  fetched_at INTEGER NOT NULL,
+  status     INTEGER NOT NULL,                -- HTTP status, or 0 when unreachable
+  body       TEXT    NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS rejections (reason TEXT PRIMARY KEY, count INTEGER NOT NULL);
+`;
+
+export function openDb(file: string): Db {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > SCHEMA_VERSION) {
+    db.close();
+    throw new Error(`${file} was written by a newer Trawl (schema ${version}; this one knows ${SCHEMA_VERSION}). Upgrade Trawl or use another data directory.`);
+  }
+  db.exec(SCHEMA);
+  db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  return db;
+}

@@ -1,0 +1,105 @@
+/**
+ * The document store: what was extracted from each fetched page, keyed by the URL record's id.
+ * Every put and remove is appended to `changes` in the same transaction, so the index can always
+ * catch up from SQLite alone.
+ */
+import type { Db } from './db.ts';
+import type { StoredDocument } from './types.ts';
+
+export type Change = { readonly seq: number; readonly docId: number; readonly op: 'put' | 'remove' };
+
+type Row = {
+  id: number;
+  url: string;
+  title: string;
+  description: string;
+  headings: string;
+  text: string;
+  content_type: string;
+  bytes: number;
+  truncated: number;
+  http_status: number;
+  fetched_at: number;
+  hash: string;
+};
+
+const fromRow = (r: Row): StoredDocument => ({
+  id: r.id,
+  url: r.url,
+  title: r.title,
+  description: r.description,
+  headings: r.headings ? r.headings.split('\n') : [],
+  text: r.text,
+  contentType: r.content_type,
+  bytes: r.bytes,
+  truncated: r.truncated === 1,
+  httpStatus: r.http_status,
+  fetchedAt: r.fetched_at,
+  hash: r.hash,
+});
+
+export class DocumentStore {
+  private readonly stmts;
+
+  constructor(private readonly db: Db) {
+    this.stmts = {
+      put: db.prepare(`INSERT INTO documents (id, url, title, description, headings, text, content_type, bytes, truncated, http_status, fetched_at, hash)
+        VALUES (@id, @url, @title, @description, @headings, @text, @contentType, @bytes, @truncated, @httpStatus, @fetchedAt, @hash)
+        ON CONFLICT(id) DO UPDATE SET url=excluded.url, title=excluded.title, description=excluded.description, headings=excluded.headings,
+          text=excluded.text, content_type=excluded.content_type, bytes=excluded.bytes, truncated=excluded.truncated,
+          http_status=excluded.http_status, fetched_at=excluded.fetched_at, hash=excluded.hash`),
+      remove: db.prepare('DELETE FROM documents WHERE id = ?'),
+      change: db.prepare('INSERT INTO changes (doc_id, op) VALUES (?, ?)'),
+      get: db.prepare('SELECT * FROM documents WHERE id = ?'),
+      count: db.prepare('SELECT count(*) AS n FROM documents'),
+      all: db.prepare('SELECT * FROM documents ORDER BY id'),
+      since: db.prepare('SELECT seq, doc_id AS docId, op FROM changes WHERE seq > ? ORDER BY seq'),
+      lastSeq: db.prepare("SELECT coalesce(max(seq), 0) AS seq FROM changes"),
+      prune: db.prepare('DELETE FROM changes WHERE seq <= ?'),
+    };
+  }
+
+  /** Stores (or replaces) a document and logs the change. Returns the change's sequence number. */
+  put(doc: StoredDocument): number {
+    return this.db.transaction(() => {
+      this.stmts.put.run({ ...doc, headings: doc.headings.join('\n'), truncated: doc.truncated ? 1 : 0 });
+      return Number(this.stmts.change.run(doc.id, 'put').lastInsertRowid);
+    })();
+  }
+
+  /** Removes a document (if stored) and logs the change. */
+  remove(id: number): number | undefined {
+    return this.db.transaction(() => {
+      if (this.stmts.remove.run(id).changes === 0) return undefined;
+      return Number(this.stmts.change.run(id, 'remove').lastInsertRowid);
+    })();
+  }
+
+  get(id: number): StoredDocument | undefined {
+    const row = this.stmts.get.get(id) as Row | undefined;
+    return row && fromRow(row);
+  }
+
+  count(): number {
+    return (this.stmts.count.get() as { n: number }).n;
+  }
+
+  /** Every document, streamed in id order (memory stays flat for any collection size). */
+  *all(): IterableIterator<StoredDocument> {
+    for (const row of this.stmts.all.iterate() as IterableIterator<Row>) yield fromRow(row);
+  }
+
+  /** Changes after `seq`, in order. */
+  changesSince(seq: number): Change[] {
+    return this.stmts.since.all(seq) as Change[];
+  }
+
+  lastSeq(): number {
+    return (this.stmts.lastSeq.get() as { seq: number }).seq;
+  }
+
+  /** Forgets changes the index has flushed; they are no longer needed for replay. */
+  pruneChanges(uptoSeq: number): void {
+    this.stmts.prune.run(uptoSeq);
+  }
+}

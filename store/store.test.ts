@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { openDb, SCHEMA_VERSION } from './db.ts';
+import { DocumentStore } from './documents.ts';
+import { acquireLock, LockError } from './lock.ts';
+import type { StoredDocument } from './types.ts';
+
+const tmp = () => mkdtempSync(join(tmpdir(), 'trawl-store-'));
+const doc = (id: number, text: string): StoredDocument => ({ id, url: `http://e.org/${id}`, title: 't', description: 'd', headings: ['h1', 'h2'], text, contentType: 'text/html', bytes: 3, truncated: false, httpStatus: 200, fetchedAt: 5, hash: 'x' });
+
+describe('DocumentStore', () => {
+  it('stores, replaces and removes documents, logging every change in order', () => {
+    const s = new DocumentStore(openDb(join(tmp(), 'c.db')));
+    const a = s.put(doc(1, 'one'));
+    const b = s.put(doc(2, 'two'));
+    const c = s.put(doc(1, 'one again'));
+    const d = s.remove(2);
+    assert.equal(s.remove(99), undefined, 'removing a missing document logs nothing');
+    assert.deepEqual(s.get(1), doc(1, 'one again'));
+    assert.equal(s.get(2), undefined);
+    assert.deepEqual(s.changesSince(a).map((x) => [x.seq, x.docId, x.op]), [[b, 2, 'put'], [c, 1, 'put'], [d, 2, 'remove']]);
+    assert.equal(s.lastSeq(), d);
+    s.pruneChanges(c!);
+    assert.deepEqual(s.changesSince(0).map((x) => x.op), ['remove']);
+    assert.equal(s.count(), 1);
+    assert.deepEqual([...s.all()].map((x) => x.id), [1]);
+  });
+
+  it('refuses a database written by a newer Trawl', () => {
+    const file = join(tmp(), 'c.db');
+    const raw = new Database(file);
+    raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    raw.close();
+    assert.throws(() => openDb(file), /newer Trawl/);
+  });
+});
+
+describe('the data directory lock', () => {
+  it('refuses a second writer with a message that says who holds it', () => {
+    const dir = tmp();
+    // A live process (our parent) holds the lock.
+    writeFileSync(join(dir, 'trawl.lock'), JSON.stringify({ pid: process.ppid, command: 'start', startedAt: '2026-01-01T00:00:00Z' }));
+    assert.throws(() => acquireLock(dir, 'crawl'), (e: unknown) => e instanceof LockError && /in use by "trawl start" \(pid \d+/.test(e.message) && /another --data/.test(e.message));
+  });
+
+  it('takes over a stale lock whose process is gone, and releases it', () => {
+    const dir = tmp();
+    writeFileSync(join(dir, 'trawl.lock'), JSON.stringify({ pid: 2 ** 22 + 12345, command: 'start', startedAt: 'x' }));
+    const lock = acquireLock(dir, 'crawl');
+    assert.throws(() => acquireLock(dir, 'crawl'), LockError, 'held by this process now, so a second acquire is refused');
+    lock.release();
+    acquireLock(dir, 'crawl').release();
+  });
+});
