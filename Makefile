@@ -25,7 +25,7 @@ chromium:
 	  echo "installing Debian's chromium for the e2e tests"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	fi
-	@"$(CHROMIUM)" --version
+	@"$(CHROMIUM)" --version 2>/dev/null
 
 # One gate, in order: typecheck (tests included) → unit and integration → e2e in a real browser.
 test: typecheck unit e2e

@@ -48,7 +48,7 @@ export class Appliance {
   readonly index: SearchIndex;
   crawler: Crawler | undefined;
   private fetcher: Fetcher | undefined;
-  private lastFlush: FlushInfo | undefined;
+  private lastFlush: Pick<FlushInfo, 'createdAt' | 'lastSeq'> & { ms: number | null } | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
   private readonly recent: FetchEvent[] = [];
   private closed = false;
@@ -98,6 +98,7 @@ export class Appliance {
     if (!manifest) {
       for (const doc of this.documents.all()) this.index.upsert(doc);
     } else {
+      this.lastFlush = { createdAt: manifest.createdAt, lastSeq: manifest.lastSeq, ms: null };
       let replayed = 0;
       const last = new Map<number, 'put' | 'remove'>();
       for (const c of this.documents.changesSince(manifest.lastSeq)) last.set(c.docId, c.op);
@@ -155,13 +156,18 @@ export class Appliance {
     this.flushTimer.unref();
   }
 
-  /** Writes the in-RAM index to disk (atomically) and forgets the changes it now holds. */
-  flush(): FlushInfo {
+  /**
+   * Writes the in-RAM index to disk (atomically) and forgets the changes it now holds. Returns
+   * undefined when nothing changed since the last flush (there is nothing to write).
+   */
+  flush(): FlushInfo | undefined {
     // Documents are indexed synchronously as they are stored, so the index holds every change up to lastSeq.
     const seq = this.documents.lastSeq();
-    this.lastFlush = flushIndex(this.indexDir, this.index, seq);
+    if (this.lastFlush && this.lastFlush.lastSeq === seq) return undefined;
+    const info = flushIndex(this.indexDir, this.index, seq);
+    this.lastFlush = info;
     this.documents.pruneChanges(seq);
-    return this.lastFlush;
+    return info;
   }
 
   status(): ApplianceStatus {

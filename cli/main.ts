@@ -65,6 +65,13 @@ program
     await runDemo(flags);
   });
 
+// A bug must not end the process silently or half-way: say what happened and exit non-zero.
+// (SQLite needs no cleanup: every write is a transaction, and the next start replays the change log.)
+process.on('unhandledRejection', (e) => {
+  log(`internal error: ${(e as Error)?.stack ?? String(e)}`);
+  process.exit(1);
+});
+
 try {
   await program.parseAsync(process.argv);
 } catch (e) {

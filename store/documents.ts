@@ -54,7 +54,8 @@ export class DocumentStore {
       count: db.prepare('SELECT count(*) AS n FROM documents'),
       all: db.prepare('SELECT * FROM documents ORDER BY id'),
       since: db.prepare('SELECT seq, doc_id AS docId, op FROM changes WHERE seq > ? ORDER BY seq'),
-      lastSeq: db.prepare("SELECT coalesce(max(seq), 0) AS seq FROM changes"),
+      // The last sequence number ever given out: AUTOINCREMENT keeps it after the rows are pruned.
+      lastSeq: db.prepare("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'changes'), 0) AS seq"),
       prune: db.prepare('DELETE FROM changes WHERE seq <= ?'),
     };
   }

@@ -28,6 +28,9 @@ describe('DocumentStore', () => {
     assert.deepEqual(s.changesSince(0).map((x) => x.op), ['remove']);
     assert.equal(s.count(), 1);
     assert.deepEqual([...s.all()].map((x) => x.id), [1]);
+    s.pruneChanges(d!);
+    assert.equal(s.lastSeq(), d, 'the last sequence survives pruning every change');
+    assert.ok(s.put(doc(3, 'three')) > d!);
   });
 
   it('refuses a database written by a newer Trawl', () => {

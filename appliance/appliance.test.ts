@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { loadConfig } from '../config/index.ts';
+import type { StoredDocument } from '../store/types.ts';
+import { Appliance } from './appliance.ts';
+
+const config = (dataDir: string) => loadConfig({ overrides: { dataDir } });
+const doc = (id: number, word: string): StoredDocument => ({ id, url: `http://e.org/${id}`, title: `Doc ${id}`, description: '', headings: [], text: `${word} text`, contentType: 'text/html', bytes: 1, truncated: false, httpStatus: 200, fetchedAt: 1, hash: '' });
+/** Stores a document the way the crawler does: store first, then index. */
+const store = (app: Appliance, d: StoredDocument) => {
+  app.documents.put(d);
+  app.index.upsert(d);
+};
+
+describe('Appliance', () => {
+  it('loads the last flush and replays the changes made after it (a crash between flushes loses nothing)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trawl-app-'));
+    const a = Appliance.open(config(dir), { lockFor: 'test' });
+    store(a, doc(1, 'flushedword'));
+    a.flush();
+    store(a, doc(2, 'unflushedword'));
+    a.documents.remove(1);
+    a.index.remove(1);
+    // Simulate a crash: close the database without the final flush, and drop the lock file.
+    a.db.close();
+    await import('node:fs').then((fs) => fs.unlinkSync(join(dir, 'trawl.lock')));
+
+    const b = Appliance.open(config(dir), { lockFor: 'test' });
+    try {
+      assert.equal(b.index.search('unflushedword').total, 1, 'a page stored after the flush is replayed');
+      assert.equal(b.index.search('flushedword').total, 0, 'a removal after the flush is replayed too');
+      assert.equal(b.index.documentCount, 1);
+    } finally {
+      await b.close();
+    }
+  });
+
+  it('rebuilds the index from the crawl database when the flush is unreadable', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trawl-app-'));
+    const a = Appliance.open(config(dir), { lockFor: 'test' });
+    store(a, doc(1, 'survivor'));
+    await a.close();
+    writeFileSync(join(dir, 'index', 'manifest.json'), '{"format": 1, "generation": 1');
+    const logs: string[] = [];
+    const b = Appliance.open(config(dir), { lockFor: 'test', log: (m) => logs.push(m) });
+    try {
+      assert.equal(b.index.search('survivor').total, 1);
+      assert.ok(logs.some((l) => /cannot be read .* rebuilding it from the crawl database/.test(l)), logs.join('\n'));
+    } finally {
+      await b.close();
+    }
+  });
+
+  it('flushes only when something changed, and reports the last flush', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trawl-app-'));
+    const a = Appliance.open(config(dir), { lockFor: 'test' });
+    assert.equal(a.status().index.lastFlushAt, null);
+    store(a, doc(1, 'one'));
+    const first = a.flush();
+    assert.ok(first);
+    assert.equal(a.flush(), undefined, 'nothing changed: nothing written');
+    store(a, doc(2, 'two'));
+    assert.equal(a.flush()?.generation, first.generation + 1);
+    await a.close();
+    const reader = Appliance.open(config(dir));
+    try {
+      assert.ok(reader.status().index.lastFlushAt, 'a reader reports when the index it loaded was flushed');
+      assert.equal(reader.status().crawl.running, false);
+    } finally {
+      await reader.close();
+    }
+    assert.equal(existsSync(join(dir, 'trawl.lock')), false);
+  });
+});
