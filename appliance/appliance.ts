@@ -11,7 +11,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Config } from '../config/schema.ts';
-import { Crawler, Fetcher, Frontier, HostScheduler, RobotsCache, buildScope, defaultFilters, type FetchEvent } from '../crawler/index.ts';
+import { Crawler, Fetcher, Frontier, HostScheduler, RobotsCache, buildScope, createNormalizer, defaultFilters, parseHostAlias, type FetchEvent } from '../crawler/index.ts';
 import { flushIndex, IndexFormatError, loadIndex, SearchIndex, type FlushInfo } from '../indexer/index.ts';
 import { acquireLock, DocumentStore, openDb, type Db, type Lock } from '../store/index.ts';
 
@@ -117,9 +117,31 @@ export class Appliance {
   /** Builds the crawler over this data directory. Seeds given here are added to the stored ones. */
   createCrawler(extraSeeds: readonly string[] = []): { crawler: Crawler; rejectedSeeds: { url: string; reason: string }[] } {
     const c = this.config;
-    const seeds = [...new Set([...c.seeds, ...extraSeeds, ...this.frontier.seeds()])];
+    const normalize = createNormalizer({
+      hostAliases: c.urls.hostAliases.map(parseHostAlias),
+      stripParams: c.urls.stripParams.map((p) => new RegExp(p, 'i')),
+      collapseRepeatedParams: c.urls.collapseRepeatedParams,
+      dropIndexFiles: c.urls.dropIndexFiles,
+      lowercasePath: c.urls.lowercasePath,
+    });
+    // The default scope is the seeds' hosts as identities (after host aliases), since scope is checked on identities.
+    const seeds = [...new Set([...c.seeds, ...extraSeeds, ...this.frontier.seeds()])].map((s) => {
+      const n = normalize(s);
+      return n.ok ? n.url : s;
+    });
     const scope = buildScope({ allow: c.scope.allow, exclude: c.scope.exclude, seeds });
-    const filters = defaultFilters(scope, { maxUrlLength: c.limits.maxUrlLength, maxDepth: c.limits.maxDepth });
+    const filters = defaultFilters(
+      scope,
+      {
+        maxUrlLength: c.limits.maxUrlLength,
+        maxDepth: c.limits.maxDepth,
+        maxPagesPerHost: c.limits.maxPagesPerHost,
+        maxRepeatedSegments: c.limits.maxRepeatedSegments,
+        maxQueryParams: c.limits.maxQueryParams,
+        maxParamLength: c.limits.maxParamLength,
+      },
+      (host) => this.frontier.urlsOfHost(host),
+    );
     this.fetcher = new Fetcher({ userAgent: c.userAgent, timeoutMs: c.limits.timeoutMs, maxBodyBytes: c.limits.maxBodyBytes });
     const crawler = new Crawler({
       frontier: this.frontier,
@@ -127,7 +149,7 @@ export class Appliance {
       robots: new RobotsCache(this.db, this.fetcher, c.userAgent),
       fetcher: this.fetcher,
       documents: this.documents,
-      filters,
+      policy: { normalize, filters },
       limits: { concurrency: c.concurrency, maxPages: c.limits.maxPages, maxRedirects: c.limits.maxRedirects },
       userAgent: c.userAgent,
       log: this.log,

@@ -4,6 +4,8 @@
  * Nothing else in Trawl reads `process.env` or parses a config file.
  */
 import { z } from 'zod';
+import { parseHostAlias } from '../crawler/urls/aliases.ts';
+import { DEFAULT_STRIP_PARAMS } from '../crawler/urls/normalize.ts';
 import { PRODUCT_VERSION, PROJECT_URL } from './version.ts';
 
 export const DEFAULT_USER_AGENT = `TrawlBot/${PRODUCT_VERSION} (+${PROJECT_URL})`;
@@ -33,12 +35,37 @@ const scopeRule = z.string().superRefine((s, ctx) => {
   }
 });
 
+const regex = z.string().superRefine((s, ctx) => {
+  try {
+    new RegExp(s);
+  } catch (e) {
+    ctx.addIssue({ code: 'custom', message: `"${s}" is not a valid regular expression: ${(e as Error).message}` });
+  }
+});
+
+const hostAlias = z.string().superRefine((s, ctx) => {
+  try {
+    parseHostAlias(s);
+  } catch (e) {
+    ctx.addIssue({ code: 'custom', message: (e as Error).message });
+  }
+});
+
 export const configSchema = z.strictObject({
   seeds: z.array(httpUrl).default([]).describe('Start URLs. The crawl begins here; by default it stays on their hosts.'),
   scope: z
     .strictObject({
       allow: z.array(scopeRule).default([]).describe('A URL is in scope if it matches any of these (`HOST:regex` or `URL:regex`). Empty: the seeds\' hosts.'),
       exclude: z.array(scopeRule).default([]).describe('A URL matching any of these is out of scope, even if allowed.'),
+    })
+    .prefault({}),
+  urls: z
+    .strictObject({
+      hostAliases: z.array(hostAlias).default([]).describe('Host names of one site, collapsed into one: `startsWith(www.)=`, `endsWith(.a.org)=.b.org`, `synonym(mirror.org)=main.org` (applied in that order).'),
+      stripParams: z.array(regex).default([...DEFAULT_STRIP_PARAMS]).describe('Query parameters whose names match one of these regular expressions are dropped (session ids, tracking).'),
+      collapseRepeatedParams: z.boolean().default(true).describe('Drop a query parameter that repeats an earlier one exactly (`?a=1&a=1` → `?a=1`).'),
+      dropIndexFiles: z.boolean().default(false).describe('Treat `dir/index.html` (and `index.*`, `default.*`) as `dir/` when comparing URLs.'),
+      lowercasePath: z.boolean().default(false).describe('Compare URL paths case-insensitively (for servers that ignore case).'),
     })
     .prefault({}),
   userAgent: z.string().min(1).max(512).default(DEFAULT_USER_AGENT).describe('Sent with every request. Its product token (before the first `/`) selects the robots.txt group.'),
@@ -57,6 +84,10 @@ export const configSchema = z.strictObject({
       timeoutMs: int(100, 600_000).default(30_000).describe('Connect, headers and body timeout of one request, in milliseconds.'),
       maxRedirects: int(0, 20).default(5).describe('Redirect hops followed from one URL.'),
       maxUrlLength: int(16, 65_536).default(2048).describe('Longer URLs are rejected.'),
+      maxPagesPerHost: int(0, 1_000_000_000).default(0).describe('At most this many URLs of one host are queued (0: no limit).'),
+      maxRepeatedSegments: int(1, 100).default(3).describe('A URL whose path repeats one segment more often than this is a crawler trap and is rejected.'),
+      maxQueryParams: int(1, 1000).default(16).describe('URLs with more query parameters are rejected (calendars, faceted search).'),
+      maxParamLength: int(16, 65_536).default(512).describe('URLs with a longer query parameter are rejected.'),
     })
     .prefault({}),
   index: z

@@ -164,6 +164,27 @@ describe('politeness', () => {
   });
 });
 
+describe('host aliases', () => {
+  it('fetches a page once when two host names of one site link to it', async () => {
+    const web = await startFakeWeb({ graphSize: 8 });
+    const port = new URL(web.url).port;
+    const app = open([`http://localhost:${port}/graph/0`, `http://127.0.0.1:${port}/graph/0`], {
+      urls: { hostAliases: ['synonym(localhost)=127.0.0.1'] },
+      scope: { allow: ['URL:/graph/'] },
+    });
+    try {
+      await app.createCrawler().crawler.run();
+      const pages = web.paths().filter((p) => p.startsWith('/graph/'));
+      assert.equal(pages.length, 8, pages.join(' '));
+      assert.equal(new Set(pages).size, 8, 'no page fetched twice');
+      assert.equal(app.index.search('graphword5').total, 1);
+    } finally {
+      await app.close();
+      await web.close();
+    }
+  });
+});
+
 describe('limits and resuming', () => {
   it('stops at limits.maxPages', async () => {
     const web = await startFakeWeb({ graphSize: 30 });

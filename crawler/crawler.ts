@@ -13,7 +13,7 @@ import type { Frontier, Outcome, QueuedUrl } from './frontier/frontier.ts';
 import type { HostScheduler } from './frontier/hosts.ts';
 import { decodeBody, looksLikeSitemap, parseHtml, parsePlainText, parseSitemap, type ParsedPage } from './parse/index.ts';
 import { productToken, type RobotsCache, type RobotsRules } from './robots/robots.ts';
-import { admit, type UrlFilter } from './urls/filters.ts';
+import { admit, type UrlPolicy } from './urls/filters.ts';
 
 export type CrawlerLimits = { readonly concurrency: number; readonly maxPages: number; readonly maxRedirects: number };
 
@@ -36,7 +36,8 @@ export type CrawlerDeps = {
   readonly robots: RobotsCache;
   readonly fetcher: Fetcher;
   readonly documents: DocumentStore;
-  readonly filters: readonly UrlFilter[];
+  /** Normalizer and filters: how raw links become queued URLs. */
+  readonly policy: UrlPolicy;
   readonly limits: CrawlerLimits;
   readonly userAgent: string;
   readonly now?: () => number;
@@ -74,13 +75,13 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     const queued: string[] = [];
     const rejected: { url: string; reason: string }[] = [];
     for (const raw of urls) {
-      const a = admit(this.d.filters, raw, 0);
+      const a = admit(this.d.policy, raw, 0);
       if (!a.ok) {
         rejected.push({ url: raw, reason: a.detail ? `${a.reason} (${a.detail})` : a.reason });
         continue;
       }
-      this.d.frontier.addSeeds([a.url]);
-      this.d.frontier.enqueue(a.url, 0);
+      this.d.frontier.addSeeds([a.fetchUrl]);
+      this.d.frontier.enqueue(a.url, 0, 0, a.fetchUrl);
       queued.push(a.url);
       this.d.scheduler.addWork(new URL(a.url).host);
     }
@@ -147,14 +148,14 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
         this.d.scheduler.noWork(host);
         continue;
       }
-      const origin = new URL(q.url).origin;
+      const origin = new URL(q.fetchUrl).origin;
       const rules = this.d.robots.cached(origin);
       if (!rules || rules.state === 'unavailable') {
         this.d.frontier.putBack(q.id);
         this.loadRobots(host, origin);
         continue;
       }
-      if (!rules.isAllowed(q.url)) {
+      if (!rules.isAllowed(q.fetchUrl)) {
         this.d.frontier.finish(q.id, { kind: 'excluded', reason: 'robots.txt disallows it' });
         this.d.frontier.countRejection('robots');
         continue;
@@ -235,7 +236,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   private async process(q: QueuedUrl): Promise<void> {
     const started = this.now();
     const host = q.host;
-    const res = await this.d.fetcher.fetch(q.url, this.abort.signal);
+    const res = await this.d.fetcher.fetch(q.fetchUrl, this.abort.signal);
     const ended = this.now();
     if (res.kind === 'error' && res.code === 'aborted') {
       this.d.frontier.putBack(q.id);
@@ -248,7 +249,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       outcome = res.kind === 'error' ? this.onNetworkError(q, res.code, res.message) : this.onResponse(q, res);
     } catch (e) {
       // A bug or a page that breaks the parser must cost one URL, never the crawl.
-      this.d.log?.(`${q.url}: ${(e as Error).stack ?? String(e)}`);
+      this.d.log?.(`${q.fetchUrl}: ${(e as Error).stack ?? String(e)}`);
       outcome = { kind: 'failed', reason: `internal error: ${(e as Error).message}` };
     }
     const ok = outcome !== 'retry' && !(outcome.kind === 'failed' && res.kind === 'error');
@@ -281,28 +282,29 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     if (status < 200 || status >= 300) return { kind: 'failed', status, reason: `unexpected HTTP ${status}` };
 
     const type = res.contentType.split(';')[0]!.trim();
-    if (looksLikeSitemap(type, q.url) && !/html/.test(type)) {
+    if (looksLikeSitemap(type, q.fetchUrl) && !/html/.test(type)) {
       const map = parseSitemap(decodeBody(res.body, res.contentType).text);
       if (!map) return { kind: 'excluded', status, reason: `unsupported content type ${type || '(none)'}` };
-      this.queueLinks([...map.pages, ...map.sitemaps].map((url) => ({ url, text: '', nofollow: false })), q.depth, q.url);
+      this.queueLinks([...map.pages, ...map.sitemaps].map((url) => ({ url, text: '', nofollow: false })), q.depth, q.fetchUrl);
       return { kind: 'excluded', status, reason: `sitemap with ${map.pages.length + map.sitemaps.length} URLs (not a document)` };
     }
     let page: ParsedPage;
-    if (type === 'text/html' || type === 'application/xhtml+xml' || type === '') page = parseHtml(decodeBody(res.body, res.contentType).text, q.url, this.token);
-    else if (type === 'text/plain') page = parsePlainText(decodeBody(res.body, res.contentType).text, q.url);
+    if (type === 'text/html' || type === 'application/xhtml+xml' || type === '') page = parseHtml(decodeBody(res.body, res.contentType).text, q.fetchUrl, this.token);
+    else if (type === 'text/plain') page = parsePlainText(decodeBody(res.body, res.contentType).text, q.fetchUrl);
     else return { kind: 'excluded', status, reason: `unsupported content type ${type}` };
 
     const xRobots = (res.headers['x-robots-tag'] ?? '').toLowerCase();
     const noindex = page.noindex || /\b(noindex|none)\b/.test(xRobots);
     const nofollow = page.nofollow || /\b(nofollow|none)\b/.test(xRobots);
-    if (!nofollow) this.queueLinks(page.links.filter((l) => !l.nofollow), q.depth + 1, q.url);
+    if (!nofollow) this.queueLinks(page.links.filter((l) => !l.nofollow), q.depth + 1, q.fetchUrl);
     if (noindex) {
       if (this.d.documents.remove(q.id) !== undefined) this.emit('removed', q.id);
       return { kind: 'excluded', status, reason: 'noindex' };
     }
     const doc: StoredDocument = {
       id: q.id,
-      url: q.url,
+      // The address that answered: it works in a browser even when the identity is an alias.
+      url: q.fetchUrl,
       title: page.title.slice(0, 1000),
       description: page.description.slice(0, 5000),
       headings: page.headings.map((h) => h.slice(0, 500)),
@@ -321,21 +323,21 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
 
   private onRedirect(q: QueuedUrl, location: string, status: number): Outcome {
     if (q.hops >= this.d.limits.maxRedirects) return { kind: 'failed', status, reason: `more than ${this.d.limits.maxRedirects} redirects` };
-    const a = admit(this.d.filters, location, q.depth, q.url);
+    const a = admit(this.d.policy, location, q.depth, q.fetchUrl);
     if (!a.ok) {
       this.d.frontier.countRejection(a.reason);
       return { kind: 'redirected', status, to: `${a.url} (not followed: ${a.reason})` };
     }
-    if (this.d.frontier.enqueue(a.url, q.depth, q.hops + 1)) this.d.scheduler.addWork(new URL(a.url).host);
+    if (this.d.frontier.enqueue(a.url, q.depth, q.hops + 1, a.fetchUrl)) this.d.scheduler.addWork(new URL(a.url).host);
     return { kind: 'redirected', status, to: a.url };
   }
 
   private queueLinks(links: readonly { url: string }[], depth: number, base: string | undefined): void {
-    const admitted: { url: string; depth: number }[] = [];
+    const admitted: { url: string; fetchUrl: string; depth: number }[] = [];
     const rejected = new Map<string, number>();
     for (const link of links) {
-      const a = admit(this.d.filters, link.url, depth, base);
-      if (a.ok) admitted.push({ url: a.url, depth });
+      const a = admit(this.d.policy, link.url, depth, base);
+      if (a.ok) admitted.push({ url: a.url, fetchUrl: a.fetchUrl, depth });
       else rejected.set(a.reason, (rejected.get(a.reason) ?? 0) + 1);
     }
     for (const host of this.d.frontier.enqueueMany(admitted, rejected)) this.d.scheduler.addWork(host);

@@ -3,4 +3,4 @@ export { Crawler, type CrawlerDeps, type CrawlerEvents, type CrawlerLimits, type
 export { Fetcher, type FetchResult } from './fetch/index.ts';
 export { Frontier, HostScheduler, type FrontierCounts } from './frontier/index.ts';
 export { RobotsCache } from './robots/index.ts';
-export { admit, buildScope, defaultFilters, normalizeUrl, type UrlFilter } from './urls/index.ts';
+export { admit, buildScope, createNormalizer, defaultFilters, normalizeUrl, parseHostAlias, type UrlFilter, type UrlPolicy } from './urls/index.ts';

@@ -8,12 +8,19 @@ import Database from 'better-sqlite3';
 export type Db = Database.Database;
 
 /** Bump when the schema changes; `openDb` refuses files from a newer Trawl. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
+
+/** Steps from each older schema version to the next; a fresh database gets SCHEMA directly. */
+const MIGRATIONS: Record<number, string> = {
+  // 1 → 2: the form of a URL that is fetched, when it differs from its identity (host aliases…).
+  1: 'ALTER TABLE urls ADD COLUMN fetch_url TEXT',
+};
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS urls (
   id            INTEGER PRIMARY KEY,
   url           TEXT    NOT NULL UNIQUE,      -- normalized form: the URL's identity
+  fetch_url     TEXT,                         -- what is fetched, when it differs from url
   host          TEXT    NOT NULL,             -- host[:port], the politeness key
   depth         INTEGER NOT NULL,
   state         TEXT    NOT NULL,             -- see UrlState in store/types.ts
@@ -72,7 +79,10 @@ export function openDb(file: string): Db {
     db.close();
     throw new Error(`${file} was written by a newer Trawl (schema ${version}; this one knows ${SCHEMA_VERSION}). Upgrade Trawl or use another data directory.`);
   }
-  db.exec(SCHEMA);
-  db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  db.transaction(() => {
+    for (let v = version; v > 0 && v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]!);
+    db.exec(SCHEMA);
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  })();
   return db;
 }

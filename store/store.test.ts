@@ -33,6 +33,19 @@ describe('DocumentStore', () => {
     assert.ok(s.put(doc(3, 'three')) > d!);
   });
 
+  it('migrates a version 1 database in place', () => {
+    const file = join(tmp(), 'c.db');
+    const raw = new Database(file);
+    raw.exec(`CREATE TABLE urls (id INTEGER PRIMARY KEY, url TEXT NOT NULL UNIQUE, host TEXT NOT NULL, depth INTEGER NOT NULL, state TEXT NOT NULL,
+      reason TEXT, http_status INTEGER, hops INTEGER NOT NULL DEFAULT 0, attempts INTEGER NOT NULL DEFAULT 0, discovered_at INTEGER NOT NULL, fetched_at INTEGER);
+      INSERT INTO urls (url, host, depth, state, discovered_at) VALUES ('http://e.org/', 'e.org', 0, 'queued', 1);`);
+    raw.pragma('user_version = 1');
+    raw.close();
+    const db = openDb(file);
+    assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
+    assert.deepEqual(db.prepare('SELECT url, fetch_url FROM urls').all(), [{ url: 'http://e.org/', fetch_url: null }]);
+  });
+
   it('refuses a database written by a newer Trawl', () => {
     const file = join(tmp(), 'c.db');
     const raw = new Database(file);

@@ -7,7 +7,17 @@
 import type { Db } from '../../store/db.ts';
 import type { UrlRecord, UrlState } from '../../store/types.ts';
 
-export type QueuedUrl = { readonly id: number; readonly url: string; readonly host: string; readonly depth: number; readonly hops: number; readonly attempts: number };
+export type QueuedUrl = {
+  readonly id: number;
+  /** The URL's identity (normalized). */
+  readonly url: string;
+  /** What to request: the identity, or the milder form it was found as (see crawler/urls/normalize.ts). */
+  readonly fetchUrl: string;
+  readonly host: string;
+  readonly depth: number;
+  readonly hops: number;
+  readonly attempts: number;
+};
 
 /** How a fetch of a queued URL ended; decides the record's next state. */
 export type Outcome =
@@ -37,14 +47,17 @@ type Row = {
 export class Frontier {
   private readonly stmts;
   private readonly counters: FrontierCounts;
+  /** URLs per host (for limits.maxPagesPerHost): one number per host, not per URL. */
+  private readonly perHost = new Map<string, number>();
 
   constructor(
     private readonly db: Db,
     private readonly now: () => number = Date.now,
   ) {
     this.stmts = {
-      insert: db.prepare(`INSERT INTO urls (url, host, depth, state, hops, discovered_at) VALUES (?, ?, ?, 'queued', ?, ?) ON CONFLICT(url) DO NOTHING`),
-      next: db.prepare(`SELECT id, url, host, depth, hops, attempts FROM urls WHERE host = ? AND state = 'queued' ORDER BY depth, id LIMIT 1`),
+      insert: db.prepare(`INSERT INTO urls (url, fetch_url, host, depth, state, hops, discovered_at) VALUES (?, ?, ?, ?, 'queued', ?, ?) ON CONFLICT(url) DO NOTHING`),
+      next: db.prepare(`SELECT id, url, coalesce(fetch_url, url) AS fetchUrl, host, depth, hops, attempts FROM urls WHERE host = ? AND state = 'queued' ORDER BY depth, id LIMIT 1`),
+      hostCounts: db.prepare(`SELECT host, count(*) AS n FROM urls GROUP BY host`),
       markFetching: db.prepare(`UPDATE urls SET state = 'fetching', attempts = attempts + 1 WHERE id = ?`),
       finish: db.prepare(`UPDATE urls SET state = ?, reason = ?, http_status = ?, fetched_at = ? WHERE id = ?`),
       putBack: db.prepare(`UPDATE urls SET state = 'queued', attempts = max(attempts - 1, 0) WHERE id = ? AND state = 'fetching'`),
@@ -61,24 +74,36 @@ export class Frontier {
     };
     this.counters = Object.fromEntries(STATES.map((s) => [s, 0])) as FrontierCounts;
     for (const { state, n } of this.stmts.counts.all() as { state: UrlState; n: number }[]) this.counters[state] = n;
+    for (const { host, n } of this.stmts.hostCounts.all() as { host: string; n: number }[]) this.perHost.set(host, n);
   }
 
-  /** Queues a normalized URL unless it was ever seen. Returns true when it is new. */
-  enqueue(url: string, depth: number, hops = 0): boolean {
+  /**
+   * Queues a normalized URL unless it was ever seen. `fetchUrl` is what will be requested, when it
+   * differs from the identity `url`. Returns true when the URL is new.
+   */
+  enqueue(url: string, depth: number, hops = 0, fetchUrl?: string): boolean {
     const host = new URL(url).host;
-    const added = this.stmts.insert.run(url, host, depth, hops, this.now()).changes === 1;
-    if (added) this.counters.queued++;
+    const added = this.stmts.insert.run(url, fetchUrl && fetchUrl !== url ? fetchUrl : null, host, depth, hops, this.now()).changes === 1;
+    if (added) {
+      this.counters.queued++;
+      this.perHost.set(host, (this.perHost.get(host) ?? 0) + 1);
+    }
     return added;
+  }
+
+  /** How many URLs of `host` were ever queued. */
+  urlsOfHost(host: string): number {
+    return this.perHost.get(host) ?? 0;
   }
 
   /**
    * Queues many URLs, and counts the rejections of those that were not admitted, in one
    * transaction. Returns the hosts that received new URLs.
    */
-  enqueueMany(items: readonly { url: string; depth: number; hops?: number }[], rejected: ReadonlyMap<string, number> = new Map()): Set<string> {
+  enqueueMany(items: readonly { url: string; depth: number; hops?: number; fetchUrl?: string }[], rejected: ReadonlyMap<string, number> = new Map()): Set<string> {
     const hosts = new Set<string>();
     this.db.transaction(() => {
-      for (const it of items) if (this.enqueue(it.url, it.depth, it.hops ?? 0)) hosts.add(new URL(it.url).host);
+      for (const it of items) if (this.enqueue(it.url, it.depth, it.hops ?? 0, it.fetchUrl)) hosts.add(new URL(it.url).host);
       for (const [reason, n] of rejected) this.stmts.reject.run(reason, n, n);
     })();
     return hosts;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { admit, defaultFilters } from './filters.ts';
+import { admit, defaultFilters, type UrlPolicy } from './filters.ts';
+import { normalizeUrl } from './normalize.ts';
 import { buildScope } from './scope.ts';
 
 describe('scope', () => {
@@ -23,26 +24,46 @@ describe('scope', () => {
 
 describe('the filter chain', () => {
   const scope = buildScope({ allow: [], exclude: [], seeds: ['http://example.org/'] });
-  const filters = defaultFilters(scope, { maxUrlLength: 60, maxDepth: 2 });
+  const hostUrls = new Map([['example.org', 0]]);
+  const filters = defaultFilters(scope, { maxUrlLength: 60, maxDepth: 2, maxPagesPerHost: 10, maxRepeatedSegments: 2, maxQueryParams: 3, maxParamLength: 20 }, (h) => hostUrls.get(h) ?? 0);
+  const policy: UrlPolicy = { normalize: normalizeUrl, filters };
 
   it('is an ordered list of named filters', () => {
-    assert.deepEqual(filters.map((f) => f.name), ['url-length', 'scope', 'depth', 'useless-path']);
+    assert.deepEqual(filters.map((f) => f.name), ['url-length', 'scope', 'depth', 'useless-path', 'repeated-path', 'query-params', 'host-limit']);
   });
 
   it('admits a normalized in-scope URL', () => {
-    assert.deepEqual(admit(filters, '/a/../b#top', 1, 'http://EXAMPLE.org/x/'), { ok: true, url: 'http://example.org/b' });
+    assert.deepEqual(admit(policy, '/a/../b#top', 1, 'http://EXAMPLE.org/x/'), { ok: true, url: 'http://example.org/b', fetchUrl: 'http://example.org/b' });
+  });
+
+  const reason = (raw: string, depth = 0) => {
+    const a = admit(policy, raw, depth, 'http://example.org/');
+    return a.ok ? 'admitted' : a.reason;
+  };
+
+  it('guards against crawler traps: repeated segments, too many or too long parameters', () => {
+    assert.equal(reason('/a/b/a/b/'), 'admitted');
+    assert.equal(reason('/a/b/a/b/a/'), 'repeated-path');
+    assert.equal(reason('/cal?y=1&m=2&d=3'), 'admitted');
+    assert.equal(reason('/cal?y=1&m=2&d=3&h=4'), 'too-many-params');
+    assert.equal(reason(`/s?q=${'x'.repeat(30)}`), 'param-too-long');
+  });
+
+  it('caps the URLs of one host at limits.maxPagesPerHost', () => {
+    hostUrls.set('example.org', 9);
+    assert.equal(reason('/fits'), 'admitted');
+    hostUrls.set('example.org', 10);
+    assert.equal(reason('/over'), 'host-limit');
+    hostUrls.set('example.org', 0);
   });
 
   it('rejects each kind of URL with its reason', () => {
-    const reason = (raw: string, depth = 0) => {
-      const a = admit(filters, raw, depth, 'http://example.org/');
-      return a.ok ? 'admitted' : a.reason;
-    };
     assert.equal(reason('mailto:x@example.org'), 'scheme');
     assert.equal(reason(`/${'a'.repeat(80)}`), 'url-too-long');
     assert.equal(reason('http://other.org/'), 'out-of-scope');
     assert.equal(reason('/deep', 3), 'too-deep');
     assert.equal(reason('/dir/?C=M;O=A'), 'useless-path');
+    assert.equal(reason('/dir/?C=N&O=D'), 'useless-path');
     assert.equal(reason('http://[bad'), 'unparsable');
   });
 });

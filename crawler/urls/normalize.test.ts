@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { normalizeUrl } from './normalize.ts';
+import { parseHostAlias } from './aliases.ts';
+import { createNormalizer, normalizeUrl } from './normalize.ts';
 
 const ok = (input: string, base?: string) => {
   const r = normalizeUrl(input, base);
@@ -26,6 +27,7 @@ describe('normalizeUrl, rule by rule', () => {
     ['drops utm_ parameters', 'http://example.org/?utm_source=x&utm_medium=y', 'http://example.org/'],
     ['drops ;jsessionid path parameters', 'http://example.org/a;jsessionid=0AB?b=1', 'http://example.org/a?b=1'],
     ['keeps the order of other parameters', 'http://example.org/?b=2&a=1', 'http://example.org/?b=2&a=1'],
+    ['collapses repeated parameters', 'http://example.org/?a=1&b=2&a=1&a=3', 'http://example.org/?a=1&b=2&a=3'],
   ];
   for (const [rule, input, expected] of table) it(rule, () => assert.equal(ok(input), expected));
 
@@ -38,6 +40,63 @@ describe('normalizeUrl, rule by rule', () => {
     assert.deepEqual(normalizeUrl('mailto:a@example.org'), { ok: false, reason: 'scheme' });
     assert.deepEqual(normalizeUrl('javascript:alert(1)'), { ok: false, reason: 'scheme' });
     assert.deepEqual(normalizeUrl('http://user:pw@example.org/'), { ok: false, reason: 'credentials' });
+  });
+});
+
+describe('createNormalizer, configured', () => {
+  it('drops index.* and default.* file names from the identity only', () => {
+    const n = createNormalizer({ dropIndexFiles: true })('http://e.org/docs/index.html?x=1');
+    assert.deepEqual(n, { ok: true, url: 'http://e.org/docs/?x=1', fetchUrl: 'http://e.org/docs/index.html?x=1' });
+    assert.equal((createNormalizer({ dropIndexFiles: true })('http://e.org/default.aspx') as { url: string }).url, 'http://e.org/');
+    assert.equal((createNormalizer({ dropIndexFiles: true })('http://e.org/indexes.html') as { url: string }).url, 'http://e.org/indexes.html');
+  });
+
+  it('lowercases paths when asked, keeping escapes canonical', () => {
+    const n = createNormalizer({ lowercasePath: true })('http://e.org/Docs/A%2fB');
+    assert.ok(n.ok);
+    assert.equal(n.url, 'http://e.org/docs/a%2Fb');
+    assert.equal(n.fetchUrl, 'http://e.org/Docs/A%2FB');
+  });
+
+  it('strips parameters by pattern', () => {
+    const n = createNormalizer({ stripParams: [/^ref$/i] })('http://e.org/?ref=x&utm_source=y&a=1');
+    assert.ok(n.ok);
+    assert.equal(n.url, 'http://e.org/?utm_source=y&a=1');
+  });
+
+  it('keeps repeated parameters when collapsing is off', () => {
+    assert.equal((createNormalizer({ collapseRepeatedParams: false })('http://e.org/?a=1&a=1') as { url: string }).url, 'http://e.org/?a=1&a=1');
+  });
+});
+
+describe('host aliases', () => {
+  const normalize = createNormalizer({
+    hostAliases: ['synonym(mirror.org)=main.org', 'endsWith(.a.org)=.b.org', 'startsWith(www.)='].map(parseHostAlias),
+  });
+  const id = (u: string) => {
+    const r = normalize(u);
+    assert.ok(r.ok);
+    return r;
+  };
+
+  it('applies startsWith, then endsWith, then synonym, to the identity only', () => {
+    assert.deepEqual(id('http://www.example.org/x'), { ok: true, url: 'http://example.org/x', fetchUrl: 'http://www.example.org/x' });
+    assert.equal(id('http://docs.a.org/').url, 'http://docs.b.org/');
+    assert.equal(id('http://www.docs.a.org/').url, 'http://docs.b.org/');
+    assert.equal(id('http://mirror.org/p').url, 'http://main.org/p');
+    assert.equal(id('http://www.mirror.org/p').url, 'http://main.org/p', 'www. stripped first, then the synonym');
+  });
+
+  it('is idempotent even when a rule could apply again', () => {
+    const once = id('http://www.www.example.org/');
+    assert.equal(once.url, 'http://example.org/');
+    assert.equal(id(once.url).url, once.url);
+  });
+
+  it('refuses malformed rules with a message that shows the forms', () => {
+    assert.throws(() => parseHostAlias('strip(www.)'), /startsWith\(www\.\)=/);
+    assert.throws(() => parseHostAlias('synonym(a.org)='), /needs the host/);
+    assert.throws(() => parseHostAlias('startsWith()=x'), /empty/);
   });
 });
 

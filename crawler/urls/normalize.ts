@@ -1,43 +1,99 @@
 /**
  * URL normalization: the normalized form is a URL's identity in the frontier, the seen-set and the
- * index (LARM used it like stemming). A pure function with a typed result, never the input back.
+ * index (LARM used it like stemming), while a milder form is what gets fetched. A pure function
+ * with a typed result, never the input back.
  *
  * WHATWG URL parsing already lowercases scheme and host, converts IDN hosts to punycode, drops
- * default ports, resolves `.`/`..` segments and escapes spaces and non-ASCII as UTF-8. On top of it
- * we drop the fragment, collapse `//` in the path, make percent-escapes canonical and drop
- * session-id and tracking parameters.
+ * default ports, resolves `.`/`..` segments and escapes spaces and non-ASCII as UTF-8. On top of it,
+ * both forms drop the fragment, collapse `//` in the path, make percent-escapes canonical, drop
+ * session-id and tracking parameters and collapse repeated parameters. The identity alone may also
+ * (by configuration) apply host aliases, drop `index.*`/`default.*` file names and lowercase the
+ * path: those can change what a server answers, so they are never applied to the fetched form.
  */
+import { hostAliasMapper, type HostAlias } from './aliases.ts';
 
 export type NormalizeResult =
-  | { readonly ok: true; readonly url: string }
+  | { readonly ok: true; readonly url: string; readonly fetchUrl: string }
   | { readonly ok: false; readonly reason: 'unparsable' | 'scheme' | 'credentials' };
 
-/** Query parameters that never change what a page says (session ids, campaign tracking). */
-const DROPPED_PARAMS = /^(jsessionid|phpsessid|sid|sessionid|utm_[a-z_]+)$/i;
+export type NormalizeOptions = {
+  /** `/docs/index.html` → `/docs/` (identity only). */
+  readonly dropIndexFiles: boolean;
+  /** `/Docs/A` → `/docs/a` (identity only; for case-insensitive servers). */
+  readonly lowercasePath: boolean;
+  /** Query parameters whose names match one of these are dropped (both forms). */
+  readonly stripParams: readonly RegExp[];
+  /** `?a=1&a=1` → `?a=1` (both forms). */
+  readonly collapseRepeatedParams: boolean;
+  /** Applied to the identity's host. */
+  readonly hostAliases: readonly HostAlias[];
+};
+
+export type Normalizer = (input: string, base?: string) => NormalizeResult;
+
+/** Session ids and campaign tracking: they never change what a page says. */
+export const DEFAULT_STRIP_PARAMS: readonly string[] = ['^(jsessionid|phpsessid|sid|sessionid|aspsessionid\\w*)$', '^utm_'];
+
+export const DEFAULT_NORMALIZE_OPTIONS: NormalizeOptions = {
+  dropIndexFiles: false,
+  lowercasePath: false,
+  stripParams: DEFAULT_STRIP_PARAMS.map((p) => new RegExp(p, 'i')),
+  collapseRepeatedParams: true,
+  hostAliases: [],
+};
 
 const UNRESERVED = /[A-Za-z0-9\-._~]/;
+const INDEX_FILE = /\/(index|default)\.[a-z0-9]{1,8}$/i;
 
-export function normalizeUrl(input: string, base?: string): NormalizeResult {
-  let u: URL;
-  try {
-    u = base === undefined ? new URL(input.trim()) : new URL(input.trim(), base);
-  } catch {
-    return { ok: false, reason: 'unparsable' };
+export function createNormalizer(options: Partial<NormalizeOptions> = {}): Normalizer {
+  const o = { ...DEFAULT_NORMALIZE_OPTIONS, ...options };
+  const alias = hostAliasMapper(o.hostAliases);
+  return (input, base) => {
+    let u: URL;
+    try {
+      u = base === undefined ? new URL(input.trim()) : new URL(input.trim(), base);
+    } catch {
+      return { ok: false, reason: 'unparsable' };
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return { ok: false, reason: 'scheme' };
+    if (u.username || u.password) return { ok: false, reason: 'credentials' };
+    u.hash = '';
+    // `;jsessionid=…` path parameters (Java servlets) are session ids too.
+    u.pathname = canonicalEscapes(u.pathname.replace(/;jsessionid=[^/?#]*/gi, '').replace(/\/{2,}/g, '/'));
+    if (u.search) u.search = cleanQuery(u.search.slice(1), o);
+    const fetchUrl = u.href;
+
+    const id = new URL(fetchUrl);
+    // Aliases are applied until nothing changes (bounded), so normalizing twice equals once.
+    for (let i = 0; i < 5; i++) {
+      const next = alias(id.hostname);
+      if (next === id.hostname) break;
+      id.hostname = next;
+    }
+    if (o.lowercasePath) id.pathname = canonicalEscapes(id.pathname.toLowerCase());
+    if (o.dropIndexFiles) id.pathname = id.pathname.replace(INDEX_FILE, '/');
+    return { ok: true, url: id.href, fetchUrl };
+  };
+}
+
+/** The normalizer with default options. */
+export const normalizeUrl: Normalizer = createNormalizer();
+
+function cleanQuery(query: string, o: NormalizeOptions): string {
+  const seen = new Set<string>();
+  const kept: string[] = [];
+  for (const pair of query.split('&')) {
+    if (pair === '') continue;
+    const name = decodeSafe(pair.split('=')[0] ?? '');
+    if (o.stripParams.some((p) => p.test(name))) continue;
+    const canonical = canonicalEscapes(pair);
+    if (o.collapseRepeatedParams) {
+      if (seen.has(canonical)) continue;
+      seen.add(canonical);
+    }
+    kept.push(canonical);
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return { ok: false, reason: 'scheme' };
-  if (u.username || u.password) return { ok: false, reason: 'credentials' };
-  u.hash = '';
-  // `;jsessionid=…` path parameters (Java servlets) are session ids too.
-  const path = u.pathname.replace(/;jsessionid=[^/?#]*/gi, '').replace(/\/{2,}/g, '/');
-  u.pathname = canonicalEscapes(path);
-  if (u.search) {
-    const kept = u.search
-      .slice(1)
-      .split('&')
-      .filter((pair) => pair !== '' && !DROPPED_PARAMS.test(decodeSafe(pair.split('=')[0] ?? '')));
-    u.search = kept.length ? `?${kept.map(canonicalEscapes).join('&')}` : '';
-  }
-  return { ok: true, url: u.href };
+  return kept.length ? `?${kept.join('&')}` : '';
 }
 
 /** Uppercases percent-escapes and decodes the ones that stand for unreserved characters. */
