@@ -11,7 +11,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Config } from '../config/schema.ts';
-import { Crawler, Fetcher, Frontier, HostScheduler, RobotsCache, buildScope, createNormalizer, defaultFilters, parseHostAlias, type FetchEvent } from '../crawler/index.ts';
+import { Crawler, Fetcher, Frontier, HostScheduler, ParsePool, RobotsCache, buildScope, createNormalizer, defaultFilters, defaultParseWorkers, parseHostAlias, type FetchEvent } from '../crawler/index.ts';
 import { flushIndex, IndexFormatError, loadIndex, SearchIndex, type FlushInfo } from '../indexer/index.ts';
 import { acquireLock, DocumentStore, openDb, type Db, type Lock } from '../store/index.ts';
 
@@ -48,6 +48,7 @@ export class Appliance {
   readonly index: SearchIndex;
   crawler: Crawler | undefined;
   private fetcher: Fetcher | undefined;
+  private parser: ParsePool | undefined;
   private lastFlush: Pick<FlushInfo, 'createdAt' | 'lastSeq'> & { ms: number | null } | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
   private readonly recent: FetchEvent[] = [];
@@ -143,12 +144,14 @@ export class Appliance {
       (host) => this.frontier.urlsOfHost(host),
     );
     this.fetcher = new Fetcher({ userAgent: c.userAgent, timeoutMs: c.limits.timeoutMs, maxBodyBytes: c.limits.maxBodyBytes });
+    this.parser = new ParsePool(c.parseWorkers === 'auto' ? defaultParseWorkers() : c.parseWorkers, this.log);
     const crawler = new Crawler({
       frontier: this.frontier,
       scheduler: new HostScheduler({ maxConnections: c.perHost.maxConnections, delayMs: c.perHost.delayMs }),
       robots: new RobotsCache(this.db, this.fetcher, c.userAgent),
       fetcher: this.fetcher,
       documents: this.documents,
+      parser: this.parser,
       policy: { normalize, filters },
       limits: { concurrency: c.concurrency, maxPages: c.limits.maxPages, maxRedirects: c.limits.maxRedirects },
       userAgent: c.userAgent,
@@ -222,6 +225,7 @@ export class Appliance {
     try {
       await this.crawler?.stop();
       await this.fetcher?.close();
+      await this.parser?.close();
       if (this.lock) this.flush();
     } finally {
       this.db.close();

@@ -70,6 +70,10 @@ export const configSchema = z.strictObject({
     .prefault({}),
   userAgent: z.string().min(1).max(512).default(DEFAULT_USER_AGENT).describe('Sent with every request. Its product token (before the first `/`) selects the robots.txt group.'),
   concurrency: int(1, 512).default(8).describe('Requests in flight at once, over all hosts.'),
+  parseWorkers: z
+    .union([z.literal('auto'), int(0, 16)])
+    .default('auto')
+    .describe('Worker threads that decode and parse pages: `auto` is one per spare core (at most 4); 0 parses on the main thread.'),
   perHost: z
     .strictObject({
       maxConnections: int(1, 64).default(1).describe('Requests in flight at once to one host.'),

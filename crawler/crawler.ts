@@ -11,7 +11,7 @@ import type { StoredDocument } from '../store/types.ts';
 import type { Fetcher, FetchResponse } from './fetch/fetcher.ts';
 import type { Frontier, Outcome, QueuedUrl } from './frontier/frontier.ts';
 import type { HostScheduler } from './frontier/hosts.ts';
-import { decodeBody, looksLikeSitemap, parseHtml, parsePlainText, parseSitemap, type ParsedPage } from './parse/index.ts';
+import type { Extracted, PageParser } from './parse/index.ts';
 import { productToken, type RobotsCache, type RobotsRules } from './robots/robots.ts';
 import { admit, type UrlPolicy } from './urls/filters.ts';
 
@@ -36,6 +36,8 @@ export type CrawlerDeps = {
   readonly robots: RobotsCache;
   readonly fetcher: Fetcher;
   readonly documents: DocumentStore;
+  /** Decodes and parses bodies (inline, or in worker threads). */
+  readonly parser: PageParser;
   /** Normalizer and filters: how raw links become queued URLs. */
   readonly policy: UrlPolicy;
   readonly limits: CrawlerLimits;
@@ -244,16 +246,21 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       return;
     }
     this.recent.push(ended);
+    // The request is over: the host's politeness clock starts now, not after parsing.
+    const hostOk = res.kind === 'response' && res.status !== 429 && res.status < 500;
+    this.d.scheduler.end(host, ended, { ok: hostOk, retryAfterMs: res.kind === 'response' ? res.retryAfterMs : undefined });
     let outcome: Outcome | 'retry';
     try {
-      outcome = res.kind === 'error' ? this.onNetworkError(q, res.code, res.message) : this.onResponse(q, res);
+      if (res.kind === 'error') outcome = this.onNetworkError(q, res.code, res.message);
+      else if (res.status >= 200 && res.status < 300) {
+        const extracted = await this.d.parser.parse({ body: res.body, contentType: res.contentType, url: q.fetchUrl, robotsToken: this.token.toLowerCase() });
+        outcome = this.onContent(q, res, extracted);
+      } else outcome = this.onStatus(q, res);
     } catch (e) {
       // A bug or a page that breaks the parser must cost one URL, never the crawl.
       this.d.log?.(`${q.fetchUrl}: ${(e as Error).stack ?? String(e)}`);
       outcome = { kind: 'failed', reason: `internal error: ${(e as Error).message}` };
     }
-    const ok = outcome !== 'retry' && !(outcome.kind === 'failed' && res.kind === 'error');
-    this.d.scheduler.end(host, ended, { ok, retryAfterMs: res.kind === 'response' ? res.retryAfterMs : undefined });
     if (outcome === 'retry') {
       this.d.frontier.requeue(q.id);
       this.d.scheduler.addWork(host);
@@ -274,25 +281,25 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     return { kind: 'failed', reason: `${code}: ${message}`.slice(0, 500) };
   }
 
-  private onResponse(q: QueuedUrl, res: FetchResponse): Outcome | 'retry' {
+  /** A response that is not 2xx: a redirect, a retry, or a failure. */
+  private onStatus(q: QueuedUrl, res: FetchResponse): Outcome | 'retry' {
     const { status } = res;
     if (status >= 300 && status < 400 && res.location !== undefined) return this.onRedirect(q, res.location, status);
     if (status === 429 || status >= 500) return q.attempts < MAX_ATTEMPTS ? 'retry' : { kind: 'failed', status, reason: `HTTP ${status}` };
     if (status >= 400) return { kind: 'failed', status, reason: `HTTP ${status}` };
-    if (status < 200 || status >= 300) return { kind: 'failed', status, reason: `unexpected HTTP ${status}` };
+    return { kind: 'failed', status, reason: `unexpected HTTP ${status}` };
+  }
 
-    const type = res.contentType.split(';')[0]!.trim();
-    if (looksLikeSitemap(type, q.fetchUrl) && !/html/.test(type)) {
-      const map = parseSitemap(decodeBody(res.body, res.contentType).text);
-      if (!map) return { kind: 'excluded', status, reason: `unsupported content type ${type || '(none)'}` };
-      this.queueLinks([...map.pages, ...map.sitemaps].map((url) => ({ url, text: '', nofollow: false })), q.depth, q.fetchUrl);
-      return { kind: 'excluded', status, reason: `sitemap with ${map.pages.length + map.sitemaps.length} URLs (not a document)` };
+  /** A 2xx response, parsed: store and index the page, queue its links. */
+  private onContent(q: QueuedUrl, res: FetchResponse, extracted: Extracted): Outcome {
+    const { status } = res;
+    if (extracted.kind === 'unsupported') return { kind: 'excluded', status, reason: `unsupported content type ${extracted.type}` };
+    if (extracted.kind === 'sitemap') {
+      this.queueLinks(extracted.urls.map((url) => ({ url })), q.depth, q.fetchUrl);
+      return { kind: 'excluded', status, reason: `sitemap with ${extracted.urls.length} URLs (not a document)` };
     }
-    let page: ParsedPage;
-    if (type === 'text/html' || type === 'application/xhtml+xml' || type === '') page = parseHtml(decodeBody(res.body, res.contentType).text, q.fetchUrl, this.token);
-    else if (type === 'text/plain') page = parsePlainText(decodeBody(res.body, res.contentType).text, q.fetchUrl);
-    else return { kind: 'excluded', status, reason: `unsupported content type ${type}` };
-
+    const { page } = extracted;
+    const type = res.contentType.split(';')[0]!.trim();
     const xRobots = (res.headers['x-robots-tag'] ?? '').toLowerCase();
     const noindex = page.noindex || /\b(noindex|none)\b/.test(xRobots);
     const nofollow = page.nofollow || /\b(nofollow|none)\b/.test(xRobots);

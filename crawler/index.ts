@@ -1,6 +1,7 @@
 /** The crawler's public face: the loop, and the stages the orchestrator wires into it. */
 export { Crawler, type CrawlerDeps, type CrawlerEvents, type CrawlerLimits, type FetchEvent } from './crawler.ts';
 export { Fetcher, type FetchResult } from './fetch/index.ts';
+export { defaultParseWorkers, inlineParser, ParsePool, type PageParser } from './parse/index.ts';
 export { Frontier, HostScheduler, type FrontierCounts } from './frontier/index.ts';
 export { RobotsCache } from './robots/index.ts';
 export { admit, buildScope, createNormalizer, defaultFilters, normalizeUrl, parseHostAlias, type UrlFilter, type UrlPolicy } from './urls/index.ts';

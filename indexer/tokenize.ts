@@ -8,7 +8,11 @@ export const MAX_TOKEN_LENGTH = 64;
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu;
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 export function fold(word: string): string {
+  // Most tokens are ASCII: lowercasing is all they need (Unicode normalization is the slow part).
+  if (ASCII.test(word)) return word.toLowerCase();
   return word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/ß/g, 'ss');
 }
 

@@ -1,0 +1,109 @@
+/**
+ * bench/crawl: crawl a real documentation site served from loopback by a static server in its own
+ * process, with politeness off (perHost.maxConnections 16, delayMs 0), fetch → parse → store →
+ * index included, and print pages/s, MB/s, CPU seconds and peak RSS — next to a parse-only
+ * baseline (the same pages decoded and parsed from disk) that shows how close to the CPU limit
+ * the crawl runs. Medians over --runs.
+ *
+ *   npx tsx bench/crawl.ts [--root /usr/share/doc/postgresql-doc-15/html] [--seed index.html] [--runs 3] [--workers auto|N]
+ *   (Debian: apt-get install postgresql-doc-15; for ≥ 20,000 pages, rust-doc: --root /usr/share/doc/rust-doc/html)
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Appliance } from '../appliance/index.ts';
+import { loadConfig } from '../config/index.ts';
+import { decodeBody, parseHtml } from '../crawler/parse/index.ts';
+
+const { values } = parseArgs({
+  options: {
+    root: { type: 'string', default: '/usr/share/doc/postgresql-doc-15/html' },
+    seed: { type: 'string', default: 'index.html' },
+    runs: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '16' },
+    concurrency: { type: 'string', default: '16' },
+    workers: { type: 'string', default: 'auto' },
+  },
+});
+const root = values.root!;
+if (!existsSync(root)) {
+  console.error(`${root} does not exist. On Debian: apt-get install postgresql-doc-15 (or pass --root DIR)`);
+  process.exit(2);
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const fmt = (n: number, d = 1) => n.toFixed(d);
+
+// Parse-only baseline: every HTML file under root, decoded and parsed on this thread.
+const htmlFiles: string[] = [];
+const walk = (d: string) => {
+  for (const e of readdirSync(d)) {
+    const p = join(d, e);
+    if (statSync(p).isDirectory()) walk(p);
+    else if (/\.html?$/i.test(e)) htmlFiles.push(p);
+  }
+};
+walk(root);
+const bodies = htmlFiles.map((f) => readFileSync(f));
+const baseline: number[] = [];
+for (let r = 0; r < 3; r++) {
+  const t = performance.now();
+  for (let i = 0; i < bodies.length; i++) parseHtml(decodeBody(bodies[i]!, 'text/html').text, `http://bench.invalid/${i}.html`);
+  baseline.push(bodies.length / ((performance.now() - t) / 1000));
+}
+const totalMB = bodies.reduce((s, b) => s + b.length, 0) / 1e6;
+console.log(`corpus: ${root}: ${htmlFiles.length} HTML files, ${fmt(totalMB)} MB`);
+console.log(`parse-only baseline (decode + cheerio parse, one thread): ${fmt(median(baseline))} pages/s`);
+
+const server = spawn(process.execPath, ['--import', 'tsx', new URL('./static-server.ts', import.meta.url).pathname, root], { stdio: ['ignore', 'pipe', 'inherit'] });
+const base = await new Promise<string>((resolve) => server.stdout!.on('data', (d: Buffer) => {
+  const m = /listening (\S+)/.exec(d.toString());
+  if (m) resolve(m[1]!);
+}));
+
+const runs = { pps: [] as number[], mbps: [] as number[], cpu: [] as number[], rss: [] as number[], seconds: [] as number[] };
+let pages = 0;
+for (let r = 0; r < Number(values.runs); r++) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'trawl-bench-crawl-'));
+  const app = Appliance.open(
+    loadConfig({
+      overrides: {
+        seeds: [new URL(values.seed!, base).href],
+        dataDir,
+        concurrency: Number(values.concurrency),
+        perHost: { delayMs: 0, maxConnections: Number(values.connections) },
+        limits: { maxDepth: 100 },
+        parseWorkers: values.workers === 'auto' ? 'auto' : Number(values.workers),
+      },
+    }),
+    { lockFor: 'bench' },
+  );
+  const { crawler } = app.createCrawler();
+  let bytes = 0;
+  crawler.on('fetch', (e) => (bytes += e.bytes));
+  let peakRss = process.memoryUsage.rss();
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 50);
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  await crawler.run();
+  const s = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  clearInterval(sampler);
+  peakRss = Math.max(peakRss, process.memoryUsage.rss());
+  pages = app.status().crawl.fetched;
+  runs.seconds.push(s);
+  runs.pps.push(pages / s);
+  runs.mbps.push(bytes / 1e6 / s);
+  runs.cpu.push((cpu.user + cpu.system) / 1e6);
+  runs.rss.push(peakRss / 1e6);
+  await app.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+server.kill();
+console.log(
+  `crawl (fetch → parse → store → index; maxConnections ${values.connections}, delayMs 0, parseWorkers ${values.workers}): ${pages} pages in ${fmt(median(runs.seconds), 2)} s → ` +
+    `${fmt(median(runs.pps))} pages/s, ${fmt(median(runs.mbps), 2)} MB/s, ${fmt(median(runs.cpu), 2)} CPU s, peak RSS ${fmt(median(runs.rss), 0)} MB ` +
+    `(medians of ${runs.pps.length}; crawler process only)`,
+);
+console.log(`crawl / parse-only baseline: ${fmt(median(runs.pps) / median(baseline), 2)}`);
