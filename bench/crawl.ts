@@ -8,10 +8,12 @@
  *   npx tsx bench/crawl.ts [--root /usr/share/doc/postgresql-doc-15/html] [--seed index.html] [--runs 3] [--workers auto|N]
  *   (Debian: apt-get install postgresql-doc-15; for ≥ 20,000 pages, rust-doc: --root /usr/share/doc/rust-doc/html)
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Appliance } from '../appliance/index.ts';
 import { loadConfig } from '../config/index.ts';
@@ -25,6 +27,7 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '16' },
     concurrency: { type: 'string', default: '16' },
     workers: { type: 'string', default: 'auto' },
+    server: { type: 'string', default: existsSync('/usr/sbin/nginx') ? 'nginx' : 'node' },
   },
 });
 const root = values.root!;
@@ -56,11 +59,8 @@ const totalMB = bodies.reduce((s, b) => s + b.length, 0) / 1e6;
 console.log(`corpus: ${root}: ${htmlFiles.length} HTML files, ${fmt(totalMB)} MB`);
 console.log(`parse-only baseline (decode + cheerio parse, one thread): ${fmt(median(baseline))} pages/s`);
 
-const server = spawn(process.execPath, ['--import', 'tsx', new URL('./static-server.ts', import.meta.url).pathname, root], { stdio: ['ignore', 'pipe', 'inherit'] });
-const base = await new Promise<string>((resolve) => server.stdout!.on('data', (d: Buffer) => {
-  const m = /listening (\S+)/.exec(d.toString());
-  if (m) resolve(m[1]!);
-}));
+const { server, base } = values.server === 'nginx' ? await startNginx(root) : await startNodeServer(root);
+console.log(`static server: ${values.server} at ${base}`);
 
 const runs = { pps: [] as number[], mbps: [] as number[], cpu: [] as number[], rss: [] as number[], seconds: [] as number[] };
 let pages = 0;
@@ -107,3 +107,46 @@ console.log(
     `(medians of ${runs.pps.length}; crawler process only)`,
 );
 console.log(`crawl / parse-only baseline: ${fmt(median(runs.pps) / median(baseline), 2)}`);
+
+/** Our own static server, in its own process. */
+async function startNodeServer(dir: string): Promise<{ server: ChildProcess; base: string }> {
+  const server = spawn(process.execPath, ['--import', 'tsx', new URL('./static-server.ts', import.meta.url).pathname, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const base = await new Promise<string>((resolve) =>
+    server.stdout!.on('data', (d: Buffer) => {
+      const m = /listening (\S+)/.exec(d.toString());
+      if (m) resolve(m[1]!);
+    }),
+  );
+  return { server, base };
+}
+
+/** Debian's nginx (apt-get install nginx-light), one worker, on a free loopback port. */
+async function startNginx(dir: string): Promise<{ server: ChildProcess; base: string }> {
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const p = (probe.address() as AddressInfo).port;
+      probe.close(() => resolve(p));
+    });
+  });
+  const conf = join(mkdtempSync(join(tmpdir(), 'trawl-nginx-')), 'nginx.conf');
+  writeFileSync(
+    conf,
+    `worker_processes 1; daemon off; pid ${conf}.pid; error_log stderr error;
+events { worker_connections 1024; }
+http { access_log off; sendfile on; tcp_nopush on; keepalive_requests 1000000; keepalive_timeout 60s;
+  types { text/html html htm; text/css css; text/plain txt; application/javascript js; image/svg+xml svg; image/png png; }
+  default_type application/octet-stream; charset utf-8;
+  server { listen 127.0.0.1:${port}; root ${dir}; } }\n`,
+  );
+  const server = spawn('/usr/sbin/nginx', ['-c', conf, '-p', dirname(conf)], { stdio: ['ignore', 'inherit', 'inherit'] });
+  const base = `http://127.0.0.1:${port}/`;
+  for (let i = 0; i < 100; i++) {
+    try {
+      await fetch(base, { method: 'HEAD' });
+      return { server, base };
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  throw new Error('nginx did not start');
+}
