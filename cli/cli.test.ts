@@ -130,7 +130,7 @@ describe('crawl a web it has never seen, then serve, search and export it', () =
     assert.equal(r.code, 0, r.stderr);
     const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     assert.equal(lines.length, 6);
-    for (const l of lines) for (const k of ['url', 'title', 'text', 'fetchedAt', 'httpStatus', 'contentType']) assert.ok(k in l, k);
+    for (const l of lines) for (const k of ['url', 'urls', 'title', 'text', 'fetchedAt', 'httpStatus', 'contentType']) assert.ok(k in l, k);
     assert.ok(lines.some((l) => String(l.text).includes('graphword5')));
     assert.equal((await run(['export', '--format', 'csv', '--data', dataDir])).code, 2);
   });

@@ -107,6 +107,8 @@ export async function exportDocuments(flags: CommonFlags & { format?: string }):
     for (const d of app.documents.all()) {
       const line = JSON.stringify({
         url: d.url,
+        // Every URL it was found under (the content-seen test stores one document for them all).
+        urls: app.documents.urlsOf(d),
         title: d.title,
         text: d.text,
         description: d.description,

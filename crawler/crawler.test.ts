@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Appliance } from '../appliance/index.ts';
 import { loadConfig, type ConfigInput } from '../config/index.ts';
-import { startFakeWeb, type FakeWeb } from '../fakeweb/index.ts';
+import { serveHandler, startFakeWeb, type FakeWeb } from '../fakeweb/index.ts';
 
 const UA = 'TrawlBot/9.9 (+https://example.org/test)';
 const open = (seeds: string[], extra: ConfigInput = {}, dataDir = mkdtempSync(join(tmpdir(), 'trawl-crawl-'))) =>
@@ -92,7 +92,22 @@ describe('a full crawl of the fake web', () => {
 
   it('does not follow rel=nofollow links', () => assert.equal(count('/nofollowed'), 0));
 
-  it('finds pages listed only in the sitemap named by robots.txt', () => assert.deepEqual(found('sitemapword'), ['/from-sitemap']));
+  it('stores the same content under two URLs once, and the document keeps both URLs', () => {
+    assert.equal(app.index.search('dupword').total, 1);
+    const [a, b] = [record('/dup-a')!, record('/dup-b')!];
+    const [stored, dup] = a.state === 'fetched' ? [a, b] : [b, a];
+    assert.equal(dup.state, 'excluded');
+    assert.equal(dup.reason, `duplicate of ${stored.url}`);
+    assert.deepEqual(app.documents.urlsOf(app.documents.get(stored.id)!), [stored.url, dup.url]);
+  });
+
+  it('finds pages listed only in sitemaps: robots.txt → sitemap index → plain and gzipped sitemaps', () => {
+    assert.deepEqual(found('sitemapword'), ['/from-sitemap']);
+    assert.deepEqual(found('gzsitemapword'), ['/from-gz-sitemap']);
+    assert.match(record('/sitemap-index.xml')?.reason ?? '', /sitemap with 0 pages and 2 sitemaps/);
+  });
+
+  it('keeps a sitemap\'s <lastmod> on the URL record', () => assert.equal(record('/from-sitemap')?.lastmod, '2026-01-01'));
 
   it('cuts an oversized body and records the cut', () => {
     const big = app.documents.get(record('/big')!.id)!;
@@ -160,6 +175,32 @@ describe('politeness', () => {
       await app.close();
       await slow.close();
       await fast.close();
+    }
+  });
+});
+
+describe('sitemaps without robots.txt', () => {
+  it('asks for /sitemap.xml when robots.txt names no sitemap', async () => {
+    const web = await serveHandler((req, res) => {
+      if (req.url === '/sitemap.xml') {
+        res.writeHead(200, { 'content-type': 'text/xml' });
+        return res.end(`<urlset><url><loc>http://${req.headers.host}/only-in-sitemap</loc></url></urlset>`);
+      }
+      if (req.url === '/' || req.url === '/only-in-sitemap') {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        return res.end(`<title>${req.url}</title><p>${req.url === '/' ? 'home' : 'onlyinsitemapword'}</p>`);
+      }
+      res.writeHead(404);
+      res.end();
+    });
+    const app = open([`${web.url}/`]);
+    try {
+      await app.createCrawler().crawler.run();
+      assert.ok(web.hits.includes('/sitemap.xml'));
+      assert.equal(app.index.search('onlyinsitemapword').total, 1);
+    } finally {
+      await app.close();
+      await web.close();
     }
   });
 });

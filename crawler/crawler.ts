@@ -204,7 +204,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     this.d.scheduler.begin(host);
     void this.d.robots
       .load(origin, this.abort.signal)
-      .then((rules) => this.robotsLoaded(host, rules))
+      .then((rules) => this.robotsLoaded(host, origin, rules))
       .catch((e: unknown) => this.d.log?.(`robots.txt of ${host}: ${(e as Error).message}`))
       .finally(() => {
         this.robotsLoading.delete(host);
@@ -213,7 +213,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       });
   }
 
-  private robotsLoaded(host: string, rules: RobotsRules): void {
+  private robotsLoaded(host: string, origin: string, rules: RobotsRules): void {
     const ok = rules.state !== 'unavailable';
     this.d.scheduler.end(host, this.now(), { ok });
     if (!ok) {
@@ -227,7 +227,9 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     }
     this.robotsFailures.delete(host);
     this.d.scheduler.setCrawlDelay(host, rules.crawlDelaySeconds);
-    this.queueLinks(rules.sitemaps.map((url) => ({ url, text: '', nofollow: false })), 0, undefined);
+    // Sitemaps named by robots.txt, else the conventional /sitemap.xml.
+    const sitemaps = rules.sitemaps.length ? rules.sitemaps : [new URL('/sitemap.xml', origin).href];
+    this.queueLinks(sitemaps.map((url) => ({ url })), 0, undefined);
   }
 
   private giveUpHost(host: string, reason: string): number {
@@ -295,8 +297,8 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     const { status } = res;
     if (extracted.kind === 'unsupported') return { kind: 'excluded', status, reason: `unsupported content type ${extracted.type}` };
     if (extracted.kind === 'sitemap') {
-      this.queueLinks(extracted.urls.map((url) => ({ url })), q.depth, q.fetchUrl);
-      return { kind: 'excluded', status, reason: `sitemap with ${extracted.urls.length} URLs (not a document)` };
+      this.queueLinks([...extracted.pages, ...extracted.sitemaps.map((url) => ({ url }))], q.depth, q.fetchUrl);
+      return { kind: 'excluded', status, reason: `sitemap with ${extracted.pages.length} pages and ${extracted.sitemaps.length} sitemaps (not a document)` };
     }
     const { page } = extracted;
     const type = res.contentType.split(';')[0]!.trim();
@@ -307,6 +309,14 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     if (noindex) {
       if (this.d.documents.remove(q.id) !== undefined) this.emit('removed', q.id);
       return { kind: 'excluded', status, reason: 'noindex' };
+    }
+    const hash = createHash('sha256').update(page.title).update('\0').update(page.text).digest('hex');
+    // The content-seen test (Mercator): the same content under another URL is stored once.
+    const seen = page.text ? this.d.documents.findByHash(hash) : undefined;
+    if (seen && seen.id !== q.id) {
+      this.d.documents.addDuplicate(q.id, seen.id);
+      if (this.d.documents.remove(q.id) !== undefined) this.emit('removed', q.id);
+      return { kind: 'excluded', status, reason: `duplicate of ${seen.url}` };
     }
     const doc: StoredDocument = {
       id: q.id,
@@ -321,7 +331,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       truncated: res.truncated,
       httpStatus: status,
       fetchedAt: this.now(),
-      hash: createHash('sha256').update(page.title).update('\0').update(page.text).digest('hex'),
+      hash,
     };
     this.d.documents.put(doc);
     this.emit('document', doc);
@@ -339,12 +349,12 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     return { kind: 'redirected', status, to: a.url };
   }
 
-  private queueLinks(links: readonly { url: string }[], depth: number, base: string | undefined): void {
-    const admitted: { url: string; fetchUrl: string; depth: number }[] = [];
+  private queueLinks(links: readonly { url: string; lastmod?: string }[], depth: number, base: string | undefined): void {
+    const admitted: { url: string; fetchUrl: string; depth: number; lastmod?: string }[] = [];
     const rejected = new Map<string, number>();
     for (const link of links) {
       const a = admit(this.d.policy, link.url, depth, base);
-      if (a.ok) admitted.push({ url: a.url, fetchUrl: a.fetchUrl, depth });
+      if (a.ok) admitted.push({ url: a.url, fetchUrl: a.fetchUrl, depth, ...(link.lastmod ? { lastmod: link.lastmod } : {}) });
       else rejected.set(a.reason, (rejected.get(a.reason) ?? 0) + 1);
     }
     for (const host of this.d.frontier.enqueueMany(admitted, rejected)) this.d.scheduler.addWork(host);

@@ -5,8 +5,10 @@
  *
  * Routes:
  *   /                 home: links to everything below (and to another host, and a rel=nofollow link)
- *   /robots.txt       disallows /private/, lists /sitemap.xml
- *   /sitemap.xml      lists /from-sitemap (linked from nowhere else)
+ *   /robots.txt       disallows /private/, names /sitemap-index.xml
+ *   /sitemap-index.xml  a sitemap index: /sitemap.xml and /sitemap-extra.xml.gz
+ *   /sitemap.xml      lists /from-sitemap (linked from nowhere else), with a <lastmod>
+ *   /sitemap-extra.xml.gz  a gzipped sitemap listing /from-gz-sitemap
  *   /graph/N          N in [0, graphSize): a page with a unique word `graphwordN` and 3 links
  *   /redirect         301 → /target
  *   /loop-a, /loop-b  redirect to each other forever
@@ -22,6 +24,7 @@
  *   /notes.txt        text/plain
  *   /image.png        a non-text type
  *   /trap/N           an endless chain of pages (depth limit must stop it)
+ *   /dup-a, /dup-b    the same content under two URLs (the content-seen test)
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -70,12 +73,21 @@ export async function startFakeWeb(options: FakeWebOptions = {}): Promise<FakeWe
 <li><a href="/private/secret">Private</a></li><li><a href="/xss">XSS</a></li><li><a href="/noindex">Noindex</a></li>
 <li><a href="/error">Error</a></li><li><a href="/big">Big</a></li><li><a href="/gzip">Gzip</a></li><li><a href="/latin1">Latin-1</a></li>
 <li><a href="/notes.txt">Notes</a></li><li><a href="/image.png">Image</a></li><li><a href="/trap/0">Trap</a></li><li><a href="/loop-a">Loop</a></li>
-<li><a href="/nofollowed" rel="nofollow">Nofollow</a></li><li><a href="mailto:someone@example.org">Mail</a></li>
+<li><a href="/nofollowed" rel="nofollow">Nofollow</a></li><li><a href="/dup-a">Dup A</a></li><li><a href="/dup-b">Dup B</a></li><li><a href="mailto:someone@example.org">Mail</a></li>
 ${options.otherHost ? `<li><a href="${options.otherHost}">Elsewhere</a></li>` : ''}</ul>`,
           '<meta name="description" content="Home page of the fake web used by Trawl tests">',
         ),
       ),
-    '/robots.txt': (_q, res) => text(res, `User-agent: *\nDisallow: /private/\n\nSitemap: ${base}/sitemap.xml\n`),
+    '/robots.txt': (_q, res) => text(res, `User-agent: *\nDisallow: /private/\n\nSitemap: ${base}/sitemap-index.xml\n`),
+    '/sitemap-index.xml': (_q, res) => {
+      res.writeHead(200, { 'content-type': 'application/xml' });
+      res.end(`<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${base}/sitemap.xml</loc></sitemap><sitemap><loc>${base}/sitemap-extra.xml.gz</loc></sitemap></sitemapindex>`);
+    },
+    '/sitemap-extra.xml.gz': (_q, res) => {
+      res.writeHead(200, { 'content-type': 'application/gzip' });
+      res.end(gzipSync(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${base}/from-gz-sitemap</loc></url></urlset>`));
+    },
+    '/from-gz-sitemap': (_q, res) => html(res, page('Found through a gzipped sitemap', '<p>gzsitemapword</p>')),
     '/sitemap.xml': (_q, res) => {
       res.writeHead(200, { 'content-type': 'application/xml' });
       res.end(`<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${base}/from-sitemap</loc><lastmod>2026-01-01</lastmod></url></urlset>`);
@@ -92,6 +104,8 @@ ${options.otherHost ? `<li><a href="${options.otherHost}">Elsewhere</a></li>` : 
     '/private/secret': (_q, res) => html(res, page('Secret', '<p>secretword: robots.txt forbids this page.</p>')),
     '/xss': (_q, res) => html(res, page('<script>alert(1)</script>', '<p>xsstest: the title of this page is a script tag. <a href="javascript:alert(2)">js link</a></p>')),
     '/noindex': (_q, res) => html(res, page('Hidden page', '<p>noindexword must not be searchable.</p>', '<meta name="robots" content="noindex">')),
+    '/dup-a': (_q, res) => html(res, page('Duplicated page', '<p>dupword: this text is served under two URLs.</p>')),
+    '/dup-b': (_q, res) => html(res, page('Duplicated page', '<p>dupword: this text is served under two URLs.</p>')),
     '/nofollowed': (_q, res) => html(res, page('Nofollowed', '<p>nofollowword</p>')),
     '/error': (_q, res) => {
       res.writeHead(500, { 'content-type': 'text/plain' });

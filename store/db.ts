@@ -8,12 +8,14 @@ import Database from 'better-sqlite3';
 export type Db = Database.Database;
 
 /** Bump when the schema changes; `openDb` refuses files from a newer Trawl. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** Steps from each older schema version to the next; a fresh database gets SCHEMA directly. */
 const MIGRATIONS: Record<number, string> = {
   // 1 → 2: the form of a URL that is fetched, when it differs from its identity (host aliases…).
   1: 'ALTER TABLE urls ADD COLUMN fetch_url TEXT',
+  // 2 → 3: the sitemap's <lastmod> for the URL, kept for recrawl scheduling.
+  2: 'ALTER TABLE urls ADD COLUMN lastmod TEXT',
 };
 
 const SCHEMA = `
@@ -29,7 +31,8 @@ CREATE TABLE IF NOT EXISTS urls (
   hops          INTEGER NOT NULL DEFAULT 0,   -- redirect hops that led to this URL
   attempts      INTEGER NOT NULL DEFAULT 0,
   discovered_at INTEGER NOT NULL,
-  fetched_at    INTEGER
+  fetched_at    INTEGER,
+  lastmod       TEXT                          -- <lastmod> from a sitemap, as written there
 );
 CREATE INDEX IF NOT EXISTS urls_queue ON urls(host, depth, id) WHERE state = 'queued';
 CREATE INDEX IF NOT EXISTS urls_state ON urls(state);
@@ -48,6 +51,16 @@ CREATE TABLE IF NOT EXISTS documents (
   fetched_at   INTEGER NOT NULL,
   hash         TEXT    NOT NULL
 );
+
+CREATE INDEX IF NOT EXISTS documents_hash ON documents(hash);
+
+-- The content-seen test: a URL whose content is already stored under another URL points to that
+-- document instead of becoming a second one. The document keeps all its URLs.
+CREATE TABLE IF NOT EXISTS duplicates (
+  url_id INTEGER PRIMARY KEY,                 -- the URL record that had the same content
+  doc_id INTEGER NOT NULL                     -- the document that holds it
+);
+CREATE INDEX IF NOT EXISTS duplicates_doc ON duplicates(doc_id);
 
 -- Every change to documents, in order. The index records the last seq it flushed and replays the
 -- rest on start, so a crash at any moment loses no searchable page.

@@ -57,12 +57,18 @@ export class DocumentStore {
       // The last sequence number ever given out: AUTOINCREMENT keeps it after the rows are pruned.
       lastSeq: db.prepare("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'changes'), 0) AS seq"),
       prune: db.prepare('DELETE FROM changes WHERE seq <= ?'),
+      byHash: db.prepare('SELECT id, url FROM documents WHERE hash = ? LIMIT 1'),
+      addDuplicate: db.prepare('INSERT INTO duplicates (url_id, doc_id) VALUES (?, ?) ON CONFLICT(url_id) DO UPDATE SET doc_id = excluded.doc_id'),
+      dropDuplicate: db.prepare('DELETE FROM duplicates WHERE url_id = ?'),
+      urlsOf: db.prepare('SELECT coalesce(u.fetch_url, u.url) AS url FROM duplicates d JOIN urls u ON u.id = d.url_id WHERE d.doc_id = ? ORDER BY u.id'),
     };
   }
 
   /** Stores (or replaces) a document and logs the change. Returns the change's sequence number. */
   put(doc: StoredDocument): number {
     return this.db.transaction(() => {
+      // A URL that was a duplicate and now has content of its own is a document again.
+      this.stmts.dropDuplicate.run(doc.id);
       this.stmts.put.run({ ...doc, headings: doc.headings.join('\n'), truncated: doc.truncated ? 1 : 0 });
       return Number(this.stmts.change.run(doc.id, 'put').lastInsertRowid);
     })();
@@ -74,6 +80,21 @@ export class DocumentStore {
       if (this.stmts.remove.run(id).changes === 0) return undefined;
       return Number(this.stmts.change.run(id, 'remove').lastInsertRowid);
     })();
+  }
+
+  /** The stored document with this content hash, if any (the content-seen test). */
+  findByHash(hash: string): { id: number; url: string } | undefined {
+    return this.stmts.byHash.get(hash) as { id: number; url: string } | undefined;
+  }
+
+  /** Records that URL record `urlId` has the same content as document `docId`. */
+  addDuplicate(urlId: number, docId: number): void {
+    this.stmts.addDuplicate.run(urlId, docId);
+  }
+
+  /** Every URL a document was found under: its own first, then those of its duplicates. */
+  urlsOf(doc: StoredDocument): string[] {
+    return [doc.url, ...(this.stmts.urlsOf.all(doc.id) as { url: string }[]).map((r) => r.url)];
   }
 
   get(id: number): StoredDocument | undefined {

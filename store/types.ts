@@ -37,4 +37,6 @@ export type UrlRecord = {
   readonly attempts: number;
   readonly discoveredAt: number;
   readonly fetchedAt: number | null;
+  /** `<lastmod>` from a sitemap, as written there. */
+  readonly lastmod: string | null;
 };

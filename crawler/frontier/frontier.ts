@@ -42,6 +42,7 @@ type Row = {
   attempts: number;
   discovered_at: number;
   fetched_at: number | null;
+  lastmod: string | null;
 };
 
 export class Frontier {
@@ -58,6 +59,7 @@ export class Frontier {
       insert: db.prepare(`INSERT INTO urls (url, fetch_url, host, depth, state, hops, discovered_at) VALUES (?, ?, ?, ?, 'queued', ?, ?) ON CONFLICT(url) DO NOTHING`),
       next: db.prepare(`SELECT id, url, coalesce(fetch_url, url) AS fetchUrl, host, depth, hops, attempts FROM urls WHERE host = ? AND state = 'queued' ORDER BY depth, id LIMIT 1`),
       hostCounts: db.prepare(`SELECT host, count(*) AS n FROM urls GROUP BY host`),
+      lastmod: db.prepare(`UPDATE urls SET lastmod = ? WHERE url = ?`),
       markFetching: db.prepare(`UPDATE urls SET state = 'fetching', attempts = attempts + 1 WHERE id = ?`),
       finish: db.prepare(`UPDATE urls SET state = ?, reason = ?, http_status = ?, fetched_at = ? WHERE id = ?`),
       putBack: db.prepare(`UPDATE urls SET state = 'queued', attempts = max(attempts - 1, 0) WHERE id = ? AND state = 'fetching'`),
@@ -81,9 +83,11 @@ export class Frontier {
    * Queues a normalized URL unless it was ever seen. `fetchUrl` is what will be requested, when it
    * differs from the identity `url`. Returns true when the URL is new.
    */
-  enqueue(url: string, depth: number, hops = 0, fetchUrl?: string): boolean {
+  enqueue(url: string, depth: number, hops = 0, fetchUrl?: string, lastmod?: string): boolean {
     const host = new URL(url).host;
     const added = this.stmts.insert.run(url, fetchUrl && fetchUrl !== url ? fetchUrl : null, host, depth, hops, this.now()).changes === 1;
+    // A sitemap's <lastmod> is kept whether the URL is new or not: recrawl scheduling reads it.
+    if (lastmod) this.stmts.lastmod.run(lastmod.slice(0, 40), url);
     if (added) {
       this.counters.queued++;
       this.perHost.set(host, (this.perHost.get(host) ?? 0) + 1);
@@ -100,10 +104,10 @@ export class Frontier {
    * Queues many URLs, and counts the rejections of those that were not admitted, in one
    * transaction. Returns the hosts that received new URLs.
    */
-  enqueueMany(items: readonly { url: string; depth: number; hops?: number; fetchUrl?: string }[], rejected: ReadonlyMap<string, number> = new Map()): Set<string> {
+  enqueueMany(items: readonly { url: string; depth: number; hops?: number; fetchUrl?: string; lastmod?: string }[], rejected: ReadonlyMap<string, number> = new Map()): Set<string> {
     const hosts = new Set<string>();
     this.db.transaction(() => {
-      for (const it of items) if (this.enqueue(it.url, it.depth, it.hops ?? 0, it.fetchUrl)) hosts.add(new URL(it.url).host);
+      for (const it of items) if (this.enqueue(it.url, it.depth, it.hops ?? 0, it.fetchUrl, it.lastmod)) hosts.add(new URL(it.url).host);
       for (const [reason, n] of rejected) this.stmts.reject.run(reason, n, n);
     })();
     return hosts;
@@ -160,6 +164,7 @@ export class Frontier {
       attempts: r.attempts,
       discoveredAt: r.discovered_at,
       fetchedAt: r.fetched_at,
+      lastmod: r.lastmod,
     };
   }
 

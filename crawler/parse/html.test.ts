@@ -103,7 +103,7 @@ describe('decodeBody', () => {
 describe('parseSitemap', () => {
   it('reads a urlset and a sitemap index', () => {
     assert.deepEqual(parseSitemap('<urlset><url><loc> http://e.org/a </loc><lastmod>2026-01-01</lastmod></url><url><loc>http://e.org/b</loc></url></urlset>'), {
-      pages: ['http://e.org/a', 'http://e.org/b'],
+      pages: [{ url: 'http://e.org/a', lastmod: '2026-01-01' }, { url: 'http://e.org/b' }],
       sitemaps: [],
     });
     assert.deepEqual(parseSitemap('<sitemapindex><sitemap><loc>http://e.org/s1.xml</loc></sitemap></sitemapindex>'), { pages: [], sitemaps: ['http://e.org/s1.xml'] });

@@ -4,7 +4,8 @@
  */
 import * as cheerio from 'cheerio';
 
-export type Sitemap = { readonly pages: readonly string[]; readonly sitemaps: readonly string[] };
+export type SitemapPage = { readonly url: string; readonly lastmod?: string };
+export type Sitemap = { readonly pages: readonly SitemapPage[]; readonly sitemaps: readonly string[] };
 
 const MAX_ENTRIES = 50_000; // the protocol's own per-file limit
 
@@ -16,11 +17,21 @@ export function parseSitemap(xml: string): Sitemap | undefined {
       .slice(0, MAX_ENTRIES)
       .map((e) => $(e).text().trim())
       .filter(Boolean);
-  if ($('urlset').length) return { pages: locs('urlset > url > loc'), sitemaps: [] };
+  if ($('urlset').length) {
+    const pages = $('urlset > url')
+      .toArray()
+      .slice(0, MAX_ENTRIES)
+      .flatMap((e) => {
+        const url = $(e).children('loc').first().text().trim();
+        const lastmod = $(e).children('lastmod').first().text().trim();
+        return url ? [lastmod ? { url, lastmod } : { url }] : [];
+      });
+    return { pages, sitemaps: [] };
+  }
   if ($('sitemapindex').length) return { pages: [], sitemaps: locs('sitemapindex > sitemap > loc') };
   return undefined;
 }
 
 export function looksLikeSitemap(contentType: string, url: string): boolean {
-  return /\bxml\b/.test(contentType) || /sitemap[^/]*\.xml$/i.test(new URL(url).pathname);
+  return /\bxml\b/.test(contentType) || /sitemap[^/]*\.xml(\.gz)?$/i.test(new URL(url).pathname) || /gzip/.test(contentType);
 }
