@@ -153,7 +153,7 @@ export class Appliance {
       documents: this.documents,
       parser: this.parser,
       policy: { normalize, filters },
-      limits: { concurrency: c.concurrency, maxPages: c.limits.maxPages, maxRedirects: c.limits.maxRedirects },
+      limits: { concurrency: c.concurrency, maxPages: c.limits.maxPages, maxRedirects: c.limits.maxRedirects, followNofollow: c.followNofollow },
       userAgent: c.userAgent,
       log: this.log,
     });

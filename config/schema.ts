@@ -70,6 +70,7 @@ export const configSchema = z.strictObject({
     .prefault({}),
   userAgent: z.string().min(1).max(512).default(DEFAULT_USER_AGENT).describe('Sent with every request. Its product token (before the first `/`) selects the robots.txt group.'),
   concurrency: int(1, 512).default(8).describe('Requests in flight at once, over all hosts.'),
+  followNofollow: z.boolean().default(false).describe('Follow links marked rel="nofollow" (they are skipped by default).'),
   parseWorkers: z
     .union([z.literal('auto'), int(0, 16)])
     .default('auto')

@@ -85,6 +85,22 @@ describe('a full crawl of the fake web', () => {
     assert.equal(record('/error')?.reason, 'HTTP 500');
   });
 
+  it('obeys X-Robots-Tag: noindex', () => {
+    assert.deepEqual(found('xrobotsword'), []);
+    assert.equal(record('/x-robots')?.reason, 'noindex (X-Robots-Tag)');
+  });
+
+  it('indexes the canonical page instead of a page that names another as canonical', () => {
+    assert.deepEqual(found('copyword'), []);
+    assert.deepEqual(found('canonicalword'), ['/canonical-target']);
+    assert.equal(record('/not-canonical')?.reason, `canonical is ${new URL('/canonical-target', web.url).href}`);
+  });
+
+  it('decodes Shift_JIS and GB18030 pages declared in <meta>', () => {
+    assert.match(app.documents.get(record('/sjis')!.id)!.text, /日本語のページ/);
+    assert.match(app.documents.get(record('/gb18030')!.id)!.text, /中文网页/);
+  });
+
   it('keeps noindex pages out of the index', () => {
     assert.deepEqual(found('noindexword'), []);
     assert.equal(record('/noindex')?.reason, 'noindex');
@@ -175,6 +191,20 @@ describe('politeness', () => {
       await app.close();
       await slow.close();
       await fast.close();
+    }
+  });
+});
+
+describe('rel=nofollow', () => {
+  it('is followed when followNofollow is set', async () => {
+    const web = await startFakeWeb({ graphSize: 2 });
+    const app = open([web.url], { followNofollow: true, scope: { allow: ['URL:/$', 'URL:/nofollowed$'] } });
+    try {
+      await app.createCrawler().crawler.run();
+      assert.ok(web.paths().includes('/nofollowed'));
+    } finally {
+      await app.close();
+      await web.close();
     }
   });
 });

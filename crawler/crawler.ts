@@ -15,7 +15,13 @@ import type { Extracted, PageParser } from './parse/index.ts';
 import { productToken, type RobotsCache, type RobotsRules } from './robots/robots.ts';
 import { admit, type UrlPolicy } from './urls/filters.ts';
 
-export type CrawlerLimits = { readonly concurrency: number; readonly maxPages: number; readonly maxRedirects: number };
+export type CrawlerLimits = {
+  readonly concurrency: number;
+  readonly maxPages: number;
+  readonly maxRedirects: number;
+  /** Follow rel="nofollow" links too. */
+  readonly followNofollow?: boolean;
+};
 
 export type FetchEvent = { readonly url: string; readonly status: number | string; readonly ms: number; readonly bytes: number; readonly outcome: Outcome['kind'] | 'retry' };
 
@@ -305,10 +311,17 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     const xRobots = (res.headers['x-robots-tag'] ?? '').toLowerCase();
     const noindex = page.noindex || /\b(noindex|none)\b/.test(xRobots);
     const nofollow = page.nofollow || /\b(nofollow|none)\b/.test(xRobots);
-    if (!nofollow) this.queueLinks(page.links.filter((l) => !l.nofollow), q.depth + 1, q.fetchUrl);
+    if (!nofollow) this.queueLinks(this.d.limits.followNofollow ? page.links : page.links.filter((l) => !l.nofollow), q.depth + 1, q.fetchUrl);
     if (noindex) {
       if (this.d.documents.remove(q.id) !== undefined) this.emit('removed', q.id);
-      return { kind: 'excluded', status, reason: 'noindex' };
+      return { kind: 'excluded', status, reason: page.noindex ? 'noindex' : 'noindex (X-Robots-Tag)' };
+    }
+    // <link rel="canonical"> to another page in scope: that page is indexed instead of this one.
+    const canonical = page.canonical ? admit(this.d.policy, page.canonical, q.depth) : undefined;
+    if (canonical?.ok && canonical.url !== q.url) {
+      this.queueLinks([{ url: page.canonical! }], q.depth, q.fetchUrl);
+      if (this.d.documents.remove(q.id) !== undefined) this.emit('removed', q.id);
+      return { kind: 'excluded', status, reason: `canonical is ${canonical.url}` };
     }
     const hash = createHash('sha256').update(page.title).update('\0').update(page.text).digest('hex');
     // The content-seen test (Mercator): the same content under another URL is stored once.

@@ -25,6 +25,9 @@
  *   /image.png        a non-text type
  *   /trap/N           an endless chain of pages (depth limit must stop it)
  *   /dup-a, /dup-b    the same content under two URLs (the content-seen test)
+ *   /x-robots         noindex by an X-Robots-Tag header
+ *   /not-canonical    names /canonical-target as its canonical URL
+ *   /sjis, /gb18030   Shift_JIS and GB18030 pages, declared by <meta charset> only
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -73,7 +76,8 @@ export async function startFakeWeb(options: FakeWebOptions = {}): Promise<FakeWe
 <li><a href="/private/secret">Private</a></li><li><a href="/xss">XSS</a></li><li><a href="/noindex">Noindex</a></li>
 <li><a href="/error">Error</a></li><li><a href="/big">Big</a></li><li><a href="/gzip">Gzip</a></li><li><a href="/latin1">Latin-1</a></li>
 <li><a href="/notes.txt">Notes</a></li><li><a href="/image.png">Image</a></li><li><a href="/trap/0">Trap</a></li><li><a href="/loop-a">Loop</a></li>
-<li><a href="/nofollowed" rel="nofollow">Nofollow</a></li><li><a href="/dup-a">Dup A</a></li><li><a href="/dup-b">Dup B</a></li><li><a href="mailto:someone@example.org">Mail</a></li>
+<li><a href="/nofollowed" rel="nofollow">Nofollow</a></li><li><a href="/dup-a">Dup A</a></li><li><a href="/dup-b">Dup B</a></li>
+<li><a href="/x-robots">X-Robots</a></li><li><a href="/not-canonical">Not canonical</a></li><li><a href="/sjis">SJIS</a></li><li><a href="/gb18030">GB18030</a></li><li><a href="mailto:someone@example.org">Mail</a></li>
 ${options.otherHost ? `<li><a href="${options.otherHost}">Elsewhere</a></li>` : ''}</ul>`,
           '<meta name="description" content="Home page of the fake web used by Trawl tests">',
         ),
@@ -106,6 +110,21 @@ ${options.otherHost ? `<li><a href="${options.otherHost}">Elsewhere</a></li>` : 
     '/noindex': (_q, res) => html(res, page('Hidden page', '<p>noindexword must not be searchable.</p>', '<meta name="robots" content="noindex">')),
     '/dup-a': (_q, res) => html(res, page('Duplicated page', '<p>dupword: this text is served under two URLs.</p>')),
     '/dup-b': (_q, res) => html(res, page('Duplicated page', '<p>dupword: this text is served under two URLs.</p>')),
+    '/x-robots': (_q, res) => {
+      res.writeHead(200, { 'content-type': 'text/html', 'x-robots-tag': 'noindex' });
+      res.end(page('Header noindex', '<p>xrobotsword must not be searchable.</p>'));
+    },
+    '/not-canonical': (_q, res) => html(res, page('A copy', '<p>copyword: a print view of the canonical page.</p>', '<link rel="canonical" href="/canonical-target">')),
+    '/canonical-target': (_q, res) => html(res, page('The canonical page', '<p>canonicalword: the page itself.</p>')),
+    // Shift_JIS "日本語のページ" and GB18030 "中文网页", as their bytes, declared only in <meta>.
+    '/sjis': (_q, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(Buffer.concat([Buffer.from('<html><head><meta charset="Shift_JIS"><title>sjis</title></head><body><p>sjisword '), Buffer.from([0x93, 0xfa, 0x96, 0x7b, 0x8c, 0xea, 0x82, 0xcc, 0x83, 0x79, 0x81, 0x5b, 0x83, 0x57]), Buffer.from('</p></body></html>')]));
+    },
+    '/gb18030': (_q, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(Buffer.concat([Buffer.from('<html><head><meta http-equiv="Content-Type" content="text/html; charset=gb18030"><title>gb</title></head><body><p>gbword '), Buffer.from([0xd6, 0xd0, 0xce, 0xc4, 0xcd, 0xf8, 0xd2, 0xb3]), Buffer.from('</p></body></html>')]));
+    },
     '/nofollowed': (_q, res) => html(res, page('Nofollowed', '<p>nofollowword</p>')),
     '/error': (_q, res) => {
       res.writeHead(500, { 'content-type': 'text/plain' });
