@@ -11,19 +11,28 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Config } from '../config/schema.ts';
-import { Crawler, Fetcher, Frontier, HostScheduler, ParsePool, RobotsCache, buildScope, createNormalizer, defaultFilters, defaultParseWorkers, parseHostAlias, type FetchEvent } from '../crawler/index.ts';
+import { Crawler, Fetcher, Frontier, HostScheduler, ParsePool, RobotsCache, buildScope, createNormalizer, defaultFilters, defaultParseWorkers, parseHostAlias, type CrawlStats, type FetchEvent, type HostView } from '../crawler/index.ts';
 import { flushIndex, IndexFormatError, loadIndex, SearchIndex, type FlushInfo } from '../indexer/index.ts';
 import { acquireLock, DocumentStore, openDb, type Db, type Lock } from '../store/index.ts';
 
 export type CrawlStatus = {
   readonly running: boolean;
+  /** Pages fetched with success: documents, sitemaps, not-modified. */
   readonly fetched: number;
+  readonly indexed: number;
   readonly queued: number;
   readonly inFlight: number;
+  /** Failures: those waiting for another attempt plus those given up. */
   readonly failed: number;
+  readonly retrying: number;
+  readonly dead: number;
   readonly excluded: number;
   readonly redirected: number;
   readonly pagesPerSecond: number;
+  /** Per-stage figures of this run (crawler/stats.ts). */
+  readonly stats: CrawlStats | null;
+  /** Hosts with their politeness state, the busiest first. */
+  readonly hosts: readonly HostView[];
 };
 
 export type IndexStatus = { readonly documents: number; readonly lastFlushAt: string | null; readonly lastFlushMs: number | null };
@@ -49,6 +58,8 @@ export class Appliance {
   crawler: Crawler | undefined;
   private fetcher: Fetcher | undefined;
   private parser: ParsePool | undefined;
+  private scheduler: HostScheduler | undefined;
+  private lastStats: CrawlStats | null = null;
   private lastFlush: Pick<FlushInfo, 'createdAt' | 'lastSeq'> & { ms: number | null } | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
   private readonly recent: FetchEvent[] = [];
@@ -145,21 +156,36 @@ export class Appliance {
     );
     this.fetcher = new Fetcher({ userAgent: c.userAgent, timeoutMs: c.limits.timeoutMs, maxBodyBytes: c.limits.maxBodyBytes });
     this.parser = new ParsePool(c.parseWorkers === 'auto' ? defaultParseWorkers() : c.parseWorkers, this.log);
+    this.scheduler = new HostScheduler({
+      maxConnections: c.perHost.maxConnections,
+      delayMs: c.perHost.delayMs,
+      maxCrawlDelayMs: c.perHost.maxCrawlDelayMs,
+      suspendAfterErrors: c.perHost.suspendAfterErrors,
+      suspendMs: c.perHost.suspendMs,
+    });
     const crawler = new Crawler({
       frontier: this.frontier,
-      scheduler: new HostScheduler({ maxConnections: c.perHost.maxConnections, delayMs: c.perHost.delayMs }),
+      scheduler: this.scheduler,
       robots: new RobotsCache(this.db, this.fetcher, c.userAgent),
       fetcher: this.fetcher,
       documents: this.documents,
       parser: this.parser,
       policy: { normalize, filters },
-      limits: { concurrency: c.concurrency, maxPages: c.limits.maxPages, maxRedirects: c.limits.maxRedirects, followNofollow: c.followNofollow },
+      limits: {
+        concurrency: c.concurrency,
+        maxPages: c.limits.maxPages,
+        maxRedirects: c.limits.maxRedirects,
+        followNofollow: c.followNofollow,
+        retry: c.retry,
+        maxSuspensions: c.perHost.maxSuspensions,
+      },
       userAgent: c.userAgent,
       log: this.log,
     });
     // Every stored page goes into the in-RAM index at once: searchable from the first fetched page.
     crawler.on('document', (doc) => this.index.upsert(doc));
     crawler.on('removed', (id) => this.index.remove(id));
+    crawler.on('stats', (s) => (this.lastStats = s));
     crawler.on('fetch', (e) => {
       this.recent.unshift(e);
       this.recent.length = Math.min(this.recent.length, RECENT_FETCHES);
@@ -197,16 +223,22 @@ export class Appliance {
 
   status(): ApplianceStatus {
     const counts = this.frontier.counts();
+    const now = Date.now();
     return {
       crawl: {
         running: this.crawler?.running ?? false,
-        fetched: counts.fetched,
+        fetched: this.frontier.pagesFetched(),
+        indexed: counts.indexed,
         queued: counts.queued,
         inFlight: this.crawler?.inFlight() ?? 0,
-        failed: counts.failed,
+        failed: counts.failed + counts.dead,
+        retrying: counts.failed,
+        dead: counts.dead,
         excluded: counts.excluded,
         redirected: counts.redirected,
         pagesPerSecond: this.crawler?.pagesPerSecond() ?? 0,
+        stats: this.lastStats,
+        hosts: (this.scheduler?.view(now) ?? []).sort((a, b) => b.inFlight - a.inFlight || b.errors - a.errors).slice(0, 50),
       },
       index: {
         documents: this.index.documentCount,

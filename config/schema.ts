@@ -79,6 +79,16 @@ export const configSchema = z.strictObject({
     .strictObject({
       maxConnections: int(1, 64).default(1).describe('Requests in flight at once to one host.'),
       delayMs: int(0, 3_600_000).default(1000).describe('Milliseconds between the end of one request to a host and the start of the next.'),
+      maxCrawlDelayMs: int(0, 3_600_000).default(60_000).describe('Upper bound on a robots.txt Crawl-delay, in milliseconds.'),
+      suspendAfterErrors: int(1, 1000).default(5).describe('Consecutive failures after which a host is suspended.'),
+      suspendMs: int(1000, 86_400_000).default(300_000).describe('How long a first suspension lasts; each further one lasts twice as long.'),
+      maxSuspensions: int(1, 100).default(3).describe('Suspensions after which a host is given up (its URLs are marked dead).'),
+    })
+    .prefault({}),
+  retry: z
+    .strictObject({
+      maxAttempts: int(1, 20).default(3).describe('Attempts per URL for transient errors (timeouts, resets, 429, 5xx) before it is marked dead.'),
+      baseDelayMs: int(0, 86_400_000).default(10_000).describe('Wait before the second attempt; each further attempt waits twice as long (at least what Retry-After asks).'),
     })
     .prefault({}),
   limits: z

@@ -19,6 +19,7 @@ const open = (seeds: string[], extra: ConfigInput = {}, dataDir = mkdtempSync(jo
         concurrency: 4,
         perHost: { delayMs: 0, maxConnections: 4 },
         limits: { maxDepth: 6, maxBodyBytes: 100_000, timeoutMs: 2000 },
+        retry: { maxAttempts: 3, baseDelayMs: 20 },
         dataDir,
         ...extra,
       },
@@ -75,14 +76,25 @@ describe('a full crawl of the fake web', () => {
     assert.equal(count('/loop-b'), 1);
   });
 
-  it('records a broken link as failed with its status', () => {
-    assert.equal(record('/broken')?.state, 'failed');
-    assert.equal(record('/broken')?.httpStatus, 404);
+  it('records a broken link as dead with its status, without retrying it', () => {
+    assert.deepEqual([record('/broken')?.state, record('/broken')?.httpStatus, record('/broken')?.error], ['dead', 404, 'http-4xx']);
+    assert.equal(count('/broken'), 1);
   });
 
-  it('retries a server error a bounded number of times, then records the failure', () => {
+  it('retries a server error a bounded number of times, then records it dead', () => {
     assert.equal(count('/error'), 3);
-    assert.equal(record('/error')?.reason, 'HTTP 500');
+    assert.equal(record('/error')?.state, 'dead');
+    assert.equal(record('/error')?.error, 'http-5xx');
+    assert.equal(record('/error')?.reason, 'HTTP 500 (gave up after 3 attempts)');
+  });
+
+  it('keeps what each fetch learned on the URL record', () => {
+    const r = record('/target')!;
+    assert.equal(r.state, 'indexed');
+    assert.deepEqual([r.contentType, r.charset, r.lang], ['text/html', 'utf-8', 'en']);
+    assert.ok(r.size! > 100 && r.hash!.length === 64 && r.fetchedAt! >= r.discoveredAt && r.changedAt === r.fetchedAt);
+    assert.equal(record('/latin1')?.charset, 'windows-1252');
+    assert.deepEqual([record('/graph/1')?.etag, record('/graph/1')?.lastModified], ['"graph-1"', 'Thu, 01 Jan 2026 00:00:00 GMT']);
   });
 
   it('obeys X-Robots-Tag: noindex', () => {
@@ -111,7 +123,7 @@ describe('a full crawl of the fake web', () => {
   it('stores the same content under two URLs once, and the document keeps both URLs', () => {
     assert.equal(app.index.search('dupword').total, 1);
     const [a, b] = [record('/dup-a')!, record('/dup-b')!];
-    const [stored, dup] = a.state === 'fetched' ? [a, b] : [b, a];
+    const [stored, dup] = a.state === 'indexed' ? [a, b] : [b, a];
     assert.equal(dup.state, 'excluded');
     assert.equal(dup.reason, `duplicate of ${stored.url}`);
     assert.deepEqual(app.documents.urlsOf(app.documents.get(stored.id)!), [stored.url, dup.url]);
@@ -156,6 +168,8 @@ describe('a full crawl of the fake web', () => {
   it('counts rejections and states', () => {
     const c = app.status().crawl;
     assert.equal(c.queued, 0);
+    assert.equal(c.retrying, 0);
+    assert.ok(c.stats && c.stats.stages.fetch.count >= c.fetched && c.stats.stages.parse.count > 0 && c.stats.stages.index.count === c.indexed);
     assert.equal(c.inFlight, 0);
     assert.ok(c.fetched >= 28, `fetched ${c.fetched}`);
     assert.equal(app.status().index.documents, app.documents.count());
@@ -191,6 +205,38 @@ describe('politeness', () => {
       await app.close();
       await slow.close();
       await fast.close();
+    }
+  });
+});
+
+describe('a host that keeps failing', () => {
+  it('is suspended, then given up, with the reason on its URLs', async () => {
+    const web = await serveHandler((req, res) => {
+      if (req.url === '/robots.txt') {
+        res.writeHead(404);
+        return res.end();
+      }
+      res.writeHead(503);
+      res.end();
+    });
+    const app = open([`${web.url}/a`, `${web.url}/b`, `${web.url}/c`], {
+      retry: { maxAttempts: 10, baseDelayMs: 10 },
+      perHost: { delayMs: 0, maxConnections: 1, suspendAfterErrors: 2, suspendMs: 1000, maxSuspensions: 2 },
+    });
+    try {
+      const t = Date.now();
+      await app.createCrawler().crawler.run();
+      assert.ok(Date.now() - t >= 1000, 'it waited out the first suspension');
+      const c = app.status().crawl;
+      assert.equal(c.dead, 4, 'the three pages and /sitemap.xml');
+      assert.equal(c.retrying, 0);
+      assert.equal(app.frontier.record(`${web.url}/c`)?.error, 'host-suspended');
+      assert.ok(web.hits.filter((h) => h !== '/robots.txt').length <= 5, `${web.hits.length} requests: the host was given up, not hammered`);
+      assert.equal(c.hosts[0]?.suspensions, 2);
+      assert.equal(c.hosts[0]?.lastError, 'http-5xx');
+    } finally {
+      await app.close();
+      await web.close();
     }
   });
 });

@@ -1,18 +1,21 @@
 /**
  * The crawl loop. It pulls ready hosts from the scheduler (round-robin, polite), takes each host's
- * next URL from the SQLite frontier, checks robots.txt, fetches, parses, stores the document and
- * queues the page's links. It knows nothing of the index or the server: it emits events
- * (`document`, `removed`, `fetch`, `done`) and the orchestrator routes them.
+ * next URL from the SQLite frontier, checks robots.txt, fetches, parses (in a worker when there is
+ * a spare core), stores the document and queues the page's links. It knows nothing of the index or
+ * the server: it emits events (`document`, `removed`, `fetch`, `stats`, `done`) and the
+ * orchestrator routes them.
  */
 import { EventEmitter } from 'node:events';
 import { createHash } from 'node:crypto';
 import type { DocumentStore } from '../store/documents.ts';
-import type { StoredDocument } from '../store/types.ts';
+import type { FetchMeta, StoredDocument } from '../store/types.ts';
+import { decide, ERRORS, fromFetchCode, fromHttpStatus, type ErrorCode, type RetryPolicy } from './errors.ts';
 import type { Fetcher, FetchResponse } from './fetch/fetcher.ts';
 import type { Frontier, Outcome, QueuedUrl } from './frontier/frontier.ts';
 import type { HostScheduler } from './frontier/hosts.ts';
 import type { Extracted, PageParser } from './parse/index.ts';
 import { productToken, type RobotsCache, type RobotsRules } from './robots/robots.ts';
+import { StatsRecorder, type CrawlStats } from './stats.ts';
 import { admit, type UrlPolicy } from './urls/filters.ts';
 
 export type CrawlerLimits = {
@@ -21,17 +24,23 @@ export type CrawlerLimits = {
   readonly maxRedirects: number;
   /** Follow rel="nofollow" links too. */
   readonly followNofollow?: boolean;
+  /** Attempts per URL and the back-off between them. */
+  readonly retry?: RetryPolicy;
+  /** Suspensions after which a host is given up. */
+  readonly maxSuspensions?: number;
 };
 
-export type FetchEvent = { readonly url: string; readonly status: number | string; readonly ms: number; readonly bytes: number; readonly outcome: Outcome['kind'] | 'retry' };
+export type FetchEvent = { readonly url: string; readonly status: number | string; readonly ms: number; readonly bytes: number; readonly outcome: Outcome['kind'] };
 
 export type CrawlerEvents = {
   /** A page was stored: index it. */
   document: [StoredDocument];
-  /** A stored page must leave the index (it became noindex). */
+  /** A stored page must leave the index (noindex, duplicate, canonical elsewhere). */
   removed: [number];
   /** A request ended, whatever its outcome. */
   fetch: [FetchEvent];
+  /** Per-stage figures, every second while the crawl runs. */
+  stats: [CrawlStats];
   /** Nothing in scope is left, or a limit was hit, or stop() finished. */
   done: [{ reason: 'exhausted' | 'limit' | 'stopped' }];
 };
@@ -53,29 +62,34 @@ export type CrawlerDeps = {
   readonly log?: (message: string) => void;
 };
 
-const MAX_ATTEMPTS = 3;
+const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 3, baseDelayMs: 10_000 };
 const ROBOTS_GIVE_UP_AFTER = 3;
 /** How long stop() lets in-flight requests finish before it aborts them and puts them back. */
 const STOP_GRACE_MS = 5000;
-const TRANSIENT = new Set(['timeout', 'reset', 'refused', 'dns', 'other']);
 
 export class Crawler extends EventEmitter<CrawlerEvents> {
   private active = 0;
   private stopping = false;
   private finished = false;
   private timer: NodeJS.Timeout | undefined;
+  private statsTimer: NodeJS.Timeout | undefined;
   private readonly robotsLoading = new Set<string>();
   private readonly robotsFailures = new Map<string, number>();
+  /** Hosts given up on in this run: URLs found for them later die at once instead of waking them. */
+  private readonly deadHosts = new Map<string, { error: ErrorCode; reason: string }>();
   private readonly abort = new AbortController();
-  private readonly recent: number[] = [];
   private donePromise: Promise<CrawlerEvents['done'][0]> | undefined;
   private readonly now: () => number;
   private readonly token: string;
+  private readonly retry: RetryPolicy;
+  readonly stats: StatsRecorder;
 
   constructor(private readonly d: CrawlerDeps) {
     super();
     this.now = d.now ?? Date.now;
     this.token = productToken(d.userAgent);
+    this.retry = d.limits.retry ?? DEFAULT_RETRY;
+    this.stats = new StatsRecorder(this.now);
   }
 
   /** Queues seeds (normalized and filtered; rejections are returned with their reasons). */
@@ -104,6 +118,8 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       const recovered = this.d.frontier.recoverInFlight();
       if (recovered) this.d.log?.(`resumed: ${recovered} URLs that were in flight when the last run stopped are queued again`);
       for (const host of this.d.frontier.hostsWithWork()) this.d.scheduler.addWork(host);
+      this.statsTimer = setInterval(() => this.emit('stats', this.stats.snapshot()), 1000);
+      this.statsTimer.unref();
       queueMicrotask(() => this.pump());
     });
     return this.donePromise;
@@ -133,14 +149,12 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
 
   /** Requests completed per second over the last 10 seconds. */
   pagesPerSecond(): number {
-    const cutoff = this.now() - 10_000;
-    while (this.recent.length && this.recent[0]! < cutoff) this.recent.shift();
-    return Math.round((this.recent.length / 10) * 10) / 10;
+    return this.stats.pagesPerSecond();
   }
 
   /** True when the pages fetched, plus those in flight that may still be, reach limits.maxPages. */
   private limitReached(counting = this.active): boolean {
-    return this.d.limits.maxPages > 0 && this.d.frontier.counts().fetched + counting >= this.d.limits.maxPages;
+    return this.d.limits.maxPages > 0 && this.d.frontier.pagesFetched() + counting >= this.d.limits.maxPages;
   }
 
   private pump(): void {
@@ -148,9 +162,16 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     clearTimeout(this.timer);
     this.timer = undefined;
     const now = this.now();
+    for (const host of this.d.frontier.hostsWithDueRetries()) this.d.scheduler.addWork(host);
     while (this.active < this.d.limits.concurrency && !this.limitReached()) {
       const host = this.d.scheduler.pick(now);
       if (!host) break;
+      const dead = this.deadHosts.get(host);
+      if (dead) {
+        this.d.frontier.killHost(host, dead.error, dead.reason);
+        this.d.scheduler.noWork(host);
+        continue;
+      }
       const q = this.d.frontier.next(host);
       if (!q) {
         this.d.scheduler.noWork(host);
@@ -179,26 +200,29 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     this.armTimer();
   }
 
+  /** Wakes the loop when the next host's delay is over, or the next failed URL is due. */
   private armTimer(): void {
     if (this.finished || this.stopping || this.timer) return;
-    const at = this.d.scheduler.nextReadyAt();
-    if (at === undefined || this.active >= this.d.limits.concurrency) return;
+    const candidates = [this.d.scheduler.nextReadyAt(), this.d.frontier.nextRetryAt()].filter((x): x is number => x !== undefined);
+    if (!candidates.length || this.active >= this.d.limits.concurrency) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.pump();
-    }, Math.max(5, at - this.now()));
+    }, Math.max(5, Math.min(...candidates) - this.now()));
   }
 
   private checkDone(): void {
     if (this.active > 0 || this.robotsLoading.size > 0) return;
     if (this.limitReached(0)) this.finish('limit');
-    else if (!this.d.scheduler.hasWork()) this.finish('exhausted');
+    else if (!this.d.scheduler.hasWork() && this.d.frontier.nextRetryAt() === undefined) this.finish('exhausted');
   }
 
   private finish(reason: 'exhausted' | 'limit' | 'stopped'): void {
     if (this.finished) return;
     this.finished = true;
     clearTimeout(this.timer);
+    clearInterval(this.statsTimer);
+    this.emit('stats', this.stats.snapshot());
     this.emit('done', { reason });
   }
 
@@ -221,14 +245,11 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
 
   private robotsLoaded(host: string, origin: string, rules: RobotsRules): void {
     const ok = rules.state !== 'unavailable';
-    this.d.scheduler.end(host, this.now(), { ok });
+    this.d.scheduler.end(host, this.now(), { ok, ...(ok ? {} : { error: 'robots-unavailable' }) });
     if (!ok) {
       const failures = (this.robotsFailures.get(host) ?? 0) + 1;
       this.robotsFailures.set(host, failures);
-      if (failures >= ROBOTS_GIVE_UP_AFTER) {
-        const n = this.giveUpHost(host, `robots.txt unavailable (${rules.detail})`);
-        this.d.log?.(`giving up on ${host}: robots.txt unavailable ${failures} times (${rules.detail}); ${n} URLs marked failed`);
-      }
+      if (failures >= ROBOTS_GIVE_UP_AFTER) this.giveUpHost(host, 'robots-unavailable', `robots.txt unavailable ${failures} times (${rules.detail})`);
       return;
     }
     this.robotsFailures.delete(host);
@@ -238,13 +259,16 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     this.queueLinks(sitemaps.map((url) => ({ url })), 0, undefined);
   }
 
-  private giveUpHost(host: string, reason: string): number {
+  private giveUpHost(host: string, error: ErrorCode, reason: string): void {
+    this.deadHosts.set(host, { error, reason });
     this.d.scheduler.noWork(host);
-    return this.d.frontier.failHost(host, reason);
+    const n = this.d.frontier.killHost(host, error, reason);
+    this.d.log?.(`giving up on ${host}: ${reason}; ${n} URLs marked dead`);
   }
 
   private async process(q: QueuedUrl): Promise<void> {
     const started = this.now();
+    const t0 = performance.now();
     const host = q.host;
     const res = await this.d.fetcher.fetch(q.fetchUrl, this.abort.signal);
     const ended = this.now();
@@ -253,83 +277,100 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       this.d.scheduler.end(host, ended, { ok: true });
       return;
     }
-    this.recent.push(ended);
+    this.stats.time('fetch', performance.now() - t0);
+    this.stats.request(res.kind === 'response' ? res.wireBytes : 0);
     // The request is over: the host's politeness clock starts now, not after parsing.
-    const hostOk = res.kind === 'response' && res.status !== 429 && res.status < 500;
-    this.d.scheduler.end(host, ended, { ok: hostOk, retryAfterMs: res.kind === 'response' ? res.retryAfterMs : undefined });
-    let outcome: Outcome | 'retry';
+    const error = res.kind === 'error' ? fromFetchCode(res.code) : res.status === 429 || res.status >= 500 ? fromHttpStatus(res.status) : undefined;
+    this.d.scheduler.end(host, ended, {
+      ok: !error || !ERRORS[error].hostFault,
+      retryAfterMs: res.kind === 'response' ? res.retryAfterMs : undefined,
+      ...(error ? { error } : {}),
+    });
+    if (!this.deadHosts.has(host) && this.d.scheduler.suspensions(host) >= (this.d.limits.maxSuspensions ?? 3)) {
+      this.giveUpHost(host, 'host-suspended', `suspended ${this.d.scheduler.suspensions(host)} times; last error: ${error ?? 'unknown'}`);
+    }
+    let outcome: Outcome;
     try {
-      if (res.kind === 'error') outcome = this.onNetworkError(q, res.code, res.message);
+      if (res.kind === 'error') outcome = this.failure(q, fromFetchCode(res.code), `${res.code}: ${res.message}`.slice(0, 500));
       else if (res.status >= 200 && res.status < 300) {
+        const p0 = performance.now();
         const extracted = await this.d.parser.parse({ body: res.body, contentType: res.contentType, url: q.fetchUrl, robotsToken: this.token.toLowerCase() });
+        this.stats.time('parse', performance.now() - p0);
         outcome = this.onContent(q, res, extracted);
       } else outcome = this.onStatus(q, res);
     } catch (e) {
       // A bug or a page that breaks the parser must cost one URL, never the crawl.
       this.d.log?.(`${q.fetchUrl}: ${(e as Error).stack ?? String(e)}`);
-      outcome = { kind: 'failed', reason: `internal error: ${(e as Error).message}` };
+      outcome = { kind: 'dead', error: 'internal', reason: `internal error: ${(e as Error).message}` };
     }
-    if (outcome === 'retry') {
-      this.d.frontier.requeue(q.id);
-      this.d.scheduler.addWork(host);
-    } else {
-      this.d.frontier.finish(q.id, outcome);
-    }
+    // A URL that would be retried on a host given up on dies with the host.
+    const deadHost = this.deadHosts.get(host);
+    if (outcome.kind === 'failed' && deadHost) outcome = { kind: 'dead', ...(outcome.status !== undefined ? { status: outcome.status } : {}), error: deadHost.error, reason: deadHost.reason };
+    this.d.frontier.finish(q.id, outcome);
+    if (outcome.kind === 'failed') this.d.scheduler.addWork(host);
+    this.stats.outcome(outcome.kind);
     this.emit('fetch', {
       url: q.url,
       status: res.kind === 'response' ? res.status : res.code,
       ms: ended - started,
       bytes: res.kind === 'response' ? res.wireBytes : 0,
-      outcome: outcome === 'retry' ? 'retry' : outcome.kind,
+      outcome: outcome.kind,
     });
   }
 
-  private onNetworkError(q: QueuedUrl, code: string, message: string): Outcome | 'retry' {
-    if (TRANSIENT.has(code) && q.attempts < MAX_ATTEMPTS) return 'retry';
-    return { kind: 'failed', reason: `${code}: ${message}`.slice(0, 500) };
+  /** A failure: retried later if its code allows and attempts are left, else dead. */
+  private failure(q: QueuedUrl, error: ErrorCode, reason: string, status?: number, retryAfterMs?: number): Outcome {
+    const d = decide(error, q.attempts, this.retry, this.now(), retryAfterMs);
+    const base = status !== undefined ? { status } : {};
+    if (d.state === 'failed') return { kind: 'failed', ...base, error, reason, retryAt: d.retryAt };
+    return { kind: 'dead', ...base, error, reason: ERRORS[error].retry ? `${reason} (gave up after ${q.attempts} attempts)` : reason };
   }
 
   /** A response that is not 2xx: a redirect, a retry, or a failure. */
-  private onStatus(q: QueuedUrl, res: FetchResponse): Outcome | 'retry' {
+  private onStatus(q: QueuedUrl, res: FetchResponse): Outcome {
     const { status } = res;
     if (status >= 300 && status < 400 && res.location !== undefined) return this.onRedirect(q, res.location, status);
-    if (status === 429 || status >= 500) return q.attempts < MAX_ATTEMPTS ? 'retry' : { kind: 'failed', status, reason: `HTTP ${status}` };
-    if (status >= 400) return { kind: 'failed', status, reason: `HTTP ${status}` };
-    return { kind: 'failed', status, reason: `unexpected HTTP ${status}` };
+    return this.failure(q, fromHttpStatus(status), `HTTP ${status}`, status, res.retryAfterMs);
   }
 
   /** A 2xx response, parsed: store and index the page, queue its links. */
   private onContent(q: QueuedUrl, res: FetchResponse, extracted: Extracted): Outcome {
     const { status } = res;
-    if (extracted.kind === 'unsupported') return { kind: 'excluded', status, reason: `unsupported content type ${extracted.type}` };
+    const type = res.contentType.split(';')[0]!.trim();
+    const meta: FetchMeta = {
+      contentType: type || '(none)',
+      size: res.body.length,
+      ...(res.headers['etag'] ? { etag: res.headers['etag'] } : {}),
+      ...(res.headers['last-modified'] ? { lastModified: res.headers['last-modified'] } : {}),
+    };
+    if (extracted.kind === 'unsupported') return { kind: 'excluded', status, reason: `unsupported content type ${extracted.type}`, meta };
     if (extracted.kind === 'sitemap') {
-      this.queueLinks([...extracted.pages, ...extracted.sitemaps.map((url) => ({ url }))], q.depth, q.fetchUrl);
-      return { kind: 'excluded', status, reason: `sitemap with ${extracted.pages.length} pages and ${extracted.sitemaps.length} sitemaps (not a document)` };
+      this.stats.measure('links', () => this.queueLinks([...extracted.pages, ...extracted.sitemaps.map((url) => ({ url }))], q.depth, q.fetchUrl));
+      return { kind: 'fetched', status, note: `sitemap with ${extracted.pages.length} pages and ${extracted.sitemaps.length} sitemaps`, meta };
     }
     const { page } = extracted;
-    const type = res.contentType.split(';')[0]!.trim();
+    const hash = createHash('sha256').update(page.title).update('\0').update(page.text).digest('hex');
+    const pageMeta: FetchMeta = { ...meta, charset: extracted.encoding, hash, ...(page.lang ? { lang: page.lang.slice(0, 35) } : {}) };
     const xRobots = (res.headers['x-robots-tag'] ?? '').toLowerCase();
     const noindex = page.noindex || /\b(noindex|none)\b/.test(xRobots);
     const nofollow = page.nofollow || /\b(nofollow|none)\b/.test(xRobots);
-    if (!nofollow) this.queueLinks(this.d.limits.followNofollow ? page.links : page.links.filter((l) => !l.nofollow), q.depth + 1, q.fetchUrl);
-    if (noindex) {
+    if (!nofollow) this.stats.measure('links', () => this.queueLinks(this.d.limits.followNofollow ? page.links : page.links.filter((l) => !l.nofollow), q.depth + 1, q.fetchUrl));
+    const exclude = (reason: string): Outcome => {
       if (this.d.documents.remove(q.id) !== undefined) this.emit('removed', q.id);
-      return { kind: 'excluded', status, reason: page.noindex ? 'noindex' : 'noindex (X-Robots-Tag)' };
-    }
+      return { kind: 'excluded', status, reason, meta: pageMeta };
+    };
+    if (noindex) return exclude(page.noindex ? 'noindex' : 'noindex (X-Robots-Tag)');
     // <link rel="canonical"> to another page in scope: that page is indexed instead of this one.
     const canonical = page.canonical ? admit(this.d.policy, page.canonical, q.depth) : undefined;
     if (canonical?.ok && canonical.url !== q.url) {
       this.queueLinks([{ url: page.canonical! }], q.depth, q.fetchUrl);
-      if (this.d.documents.remove(q.id) !== undefined) this.emit('removed', q.id);
-      return { kind: 'excluded', status, reason: `canonical is ${canonical.url}` };
+      return exclude(`canonical is ${canonical.url}`);
     }
-    const hash = createHash('sha256').update(page.title).update('\0').update(page.text).digest('hex');
     // The content-seen test (Mercator): the same content under another URL is stored once.
     const seen = page.text ? this.d.documents.findByHash(hash) : undefined;
     if (seen && seen.id !== q.id) {
       this.d.documents.addDuplicate(q.id, seen.id);
-      if (this.d.documents.remove(q.id) !== undefined) this.emit('removed', q.id);
-      return { kind: 'excluded', status, reason: `duplicate of ${seen.url}` };
+      return exclude(`duplicate of ${seen.url}`);
     }
     const doc: StoredDocument = {
       id: q.id,
@@ -346,13 +387,13 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       fetchedAt: this.now(),
       hash,
     };
-    this.d.documents.put(doc);
-    this.emit('document', doc);
-    return { kind: 'fetched', status };
+    this.stats.measure('store', () => this.d.documents.put(doc));
+    this.stats.measure('index', () => this.emit('document', doc));
+    return { kind: 'indexed', status, meta: pageMeta };
   }
 
   private onRedirect(q: QueuedUrl, location: string, status: number): Outcome {
-    if (q.hops >= this.d.limits.maxRedirects) return { kind: 'failed', status, reason: `more than ${this.d.limits.maxRedirects} redirects` };
+    if (q.hops >= this.d.limits.maxRedirects) return { kind: 'dead', status, error: 'too-many-redirects', reason: `more than ${this.d.limits.maxRedirects} redirects` };
     const a = admit(this.d.policy, location, q.depth, q.fetchUrl);
     if (!a.ok) {
       this.d.frontier.countRejection(a.reason);

@@ -199,6 +199,8 @@ ${options.otherHost ? `<li><a href="${options.otherHost}">Elsewhere</a></li>` : 
 /** Graph page N: a unique word, and links to three others (so every page is reachable from 0). */
 function graphPage(res: ServerResponse, n: number, size: number): void {
   const links = [n + 1, (n * 7 + 3) % size, (n * 13 + 5) % size].filter((x) => x < size && x !== n);
+  res.setHeader('etag', `"graph-${n}"`);
+  res.setHeader('last-modified', 'Thu, 01 Jan 2026 00:00:00 GMT');
   html(
     res,
     `<!doctype html><html><head><title>Graph page ${n}</title><meta name="description" content="Page ${n} of the generated graph"></head><body>` +

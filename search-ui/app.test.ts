@@ -18,7 +18,7 @@ for (let i = 10; i < 35; i++) put(i, `http://e.org/p${i}`, `Paged ${i}`, `pagedw
 
 let running = true;
 const status = (): ApplianceStatus => ({
-  crawl: { running, fetched: 12, queued: 30, inFlight: 2, failed: 1, excluded: 0, redirected: 0, pagesPerSecond: 4.5 },
+  crawl: { running, fetched: 12, indexed: 11, queued: 30, inFlight: 2, failed: 1, retrying: 0, dead: 1, excluded: 0, redirected: 0, pagesPerSecond: 4.5, stats: null, hosts: [] },
   index: { documents: index.documentCount, lastFlushAt: null, lastFlushMs: null },
   recent: [],
 });

@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 export type Db = Database.Database;
 
 /** Bump when the schema changes; `openDb` refuses files from a newer Trawl. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /** Steps from each older schema version to the next; a fresh database gets SCHEMA directly. */
 const MIGRATIONS: Record<number, string> = {
@@ -16,6 +16,20 @@ const MIGRATIONS: Record<number, string> = {
   1: 'ALTER TABLE urls ADD COLUMN fetch_url TEXT',
   // 2 → 3: the sitemap's <lastmod> for the URL, kept for recrawl scheduling.
   2: 'ALTER TABLE urls ADD COLUMN lastmod TEXT',
+  // 3 → 4: the URL record's fields for users and recrawl, and the retry schedule; states renamed
+  // (fetched → indexed for documents, failed → dead: failed now means "will be retried").
+  3: `ALTER TABLE urls ADD COLUMN error TEXT;
+      ALTER TABLE urls ADD COLUMN next_attempt_at INTEGER;
+      ALTER TABLE urls ADD COLUMN content_type TEXT;
+      ALTER TABLE urls ADD COLUMN charset TEXT;
+      ALTER TABLE urls ADD COLUMN lang TEXT;
+      ALTER TABLE urls ADD COLUMN size INTEGER;
+      ALTER TABLE urls ADD COLUMN hash TEXT;
+      ALTER TABLE urls ADD COLUMN etag TEXT;
+      ALTER TABLE urls ADD COLUMN last_modified TEXT;
+      ALTER TABLE urls ADD COLUMN changed_at INTEGER;
+      UPDATE urls SET state = 'indexed' WHERE state = 'fetched' AND id IN (SELECT id FROM documents);
+      UPDATE urls SET state = 'dead' WHERE state = 'failed';`,
 };
 
 const SCHEMA = `
@@ -26,15 +40,27 @@ CREATE TABLE IF NOT EXISTS urls (
   host          TEXT    NOT NULL,             -- host[:port], the politeness key
   depth         INTEGER NOT NULL,
   state         TEXT    NOT NULL,             -- see UrlState in store/types.ts
-  reason        TEXT,                         -- why excluded/failed, or what it redirects to
+  reason        TEXT,                         -- why excluded/failed/dead, or what it redirects to
+  error         TEXT,                         -- stable error code (crawler/errors.ts) when failed/dead
   http_status   INTEGER,
   hops          INTEGER NOT NULL DEFAULT 0,   -- redirect hops that led to this URL
   attempts      INTEGER NOT NULL DEFAULT 0,
-  discovered_at INTEGER NOT NULL,
-  fetched_at    INTEGER,
+  next_attempt_at INTEGER,                    -- when a failed URL is tried again
+  discovered_at INTEGER NOT NULL,             -- first seen
+  fetched_at    INTEGER,                      -- last fetched
+  changed_at    INTEGER,                      -- last time its content hash changed
+  content_type  TEXT,
+  charset       TEXT,
+  lang          TEXT,
+  size          INTEGER,                      -- body bytes (after decompression)
+  hash          TEXT,                         -- content hash (title and text)
+  etag          TEXT,
+  last_modified TEXT,
   lastmod       TEXT                          -- <lastmod> from a sitemap, as written there
 );
 CREATE INDEX IF NOT EXISTS urls_queue ON urls(host, depth, id) WHERE state = 'queued';
+CREATE INDEX IF NOT EXISTS urls_retry ON urls(host, next_attempt_at) WHERE state = 'failed';
+CREATE INDEX IF NOT EXISTS urls_retry_at ON urls(next_attempt_at) WHERE state = 'failed';
 CREATE INDEX IF NOT EXISTS urls_state ON urls(state);
 
 CREATE TABLE IF NOT EXISTS documents (

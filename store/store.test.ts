@@ -38,12 +38,20 @@ describe('DocumentStore', () => {
     const raw = new Database(file);
     raw.exec(`CREATE TABLE urls (id INTEGER PRIMARY KEY, url TEXT NOT NULL UNIQUE, host TEXT NOT NULL, depth INTEGER NOT NULL, state TEXT NOT NULL,
       reason TEXT, http_status INTEGER, hops INTEGER NOT NULL DEFAULT 0, attempts INTEGER NOT NULL DEFAULT 0, discovered_at INTEGER NOT NULL, fetched_at INTEGER);
-      INSERT INTO urls (url, host, depth, state, discovered_at) VALUES ('http://e.org/', 'e.org', 0, 'queued', 1);`);
+      CREATE TABLE documents (id INTEGER PRIMARY KEY, url TEXT NOT NULL, title TEXT NOT NULL, description TEXT NOT NULL, headings TEXT NOT NULL, text TEXT NOT NULL,
+        content_type TEXT NOT NULL, bytes INTEGER NOT NULL, truncated INTEGER NOT NULL, http_status INTEGER NOT NULL, fetched_at INTEGER NOT NULL, hash TEXT NOT NULL);
+      INSERT INTO urls (id, url, host, depth, state, discovered_at) VALUES (1, 'http://e.org/', 'e.org', 0, 'queued', 1),
+        (2, 'http://e.org/doc', 'e.org', 1, 'fetched', 1), (3, 'http://e.org/404', 'e.org', 1, 'failed', 1);
+      INSERT INTO documents VALUES (2, 'http://e.org/doc', 't', '', '', 'x', 'text/html', 1, 0, 200, 1, 'h');`);
     raw.pragma('user_version = 1');
     raw.close();
     const db = openDb(file);
     assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
-    assert.deepEqual(db.prepare('SELECT url, fetch_url FROM urls').all(), [{ url: 'http://e.org/', fetch_url: null }]);
+    assert.deepEqual(db.prepare('SELECT url, fetch_url, state FROM urls ORDER BY id').all(), [
+      { url: 'http://e.org/', fetch_url: null, state: 'queued' },
+      { url: 'http://e.org/doc', fetch_url: null, state: 'indexed' },
+      { url: 'http://e.org/404', fetch_url: null, state: 'dead' },
+    ]);
   });
 
   it('refuses a database written by a newer Trawl', () => {

@@ -2,10 +2,30 @@
 
 /**
  * A URL record's state (after nlpcrawl's state machine):
- * queued → fetching → fetched | failed | redirected | excluded;
- * `fetching` rows left by a crash are put back to `queued` on the next start.
+ *
+ *   queued → fetching → indexed       a page, stored and in the index
+ *                     → fetched       fetched, not a document (a sitemap)
+ *                     → not-modified  a conditional GET answered 304
+ *                     → redirected    `reason` holds the target
+ *                     → excluded      robots, noindex, duplicate, canonical, type… (`reason`)
+ *                     → failed        temporarily: `attempts`, `next_attempt_at`, `error`
+ *                     → dead          permanently (or out of attempts): `error`, `reason`
+ *   failed → fetching (when next_attempt_at is due)
+ *
+ * `fetching` rows left by a crash are queued again on the next start.
  */
-export type UrlState = 'queued' | 'fetching' | 'fetched' | 'failed' | 'redirected' | 'excluded';
+export type UrlState = 'queued' | 'fetching' | 'indexed' | 'fetched' | 'not-modified' | 'redirected' | 'excluded' | 'failed' | 'dead';
+
+/** What a fetch learned about a URL, kept on its record. */
+export type FetchMeta = {
+  readonly contentType?: string;
+  readonly charset?: string;
+  readonly lang?: string;
+  readonly size?: number;
+  readonly hash?: string;
+  readonly etag?: string;
+  readonly lastModified?: string;
+};
 
 /** What the parser extracted from a page: the unit the document store keeps and the index indexes. */
 export type PageContent = {
@@ -29,14 +49,25 @@ export type StoredDocument = PageContent & {
 export type UrlRecord = {
   readonly id: number;
   readonly url: string;
+  readonly fetchUrl: string;
   readonly host: string;
   readonly depth: number;
   readonly state: UrlState;
   readonly reason: string | null;
+  readonly error: string | null;
   readonly httpStatus: number | null;
   readonly attempts: number;
+  readonly nextAttemptAt: number | null;
   readonly discoveredAt: number;
   readonly fetchedAt: number | null;
+  readonly changedAt: number | null;
+  readonly contentType: string | null;
+  readonly charset: string | null;
+  readonly lang: string | null;
+  readonly size: number | null;
+  readonly hash: string | null;
+  readonly etag: string | null;
+  readonly lastModified: string | null;
   /** `<lastmod>` from a sitemap, as written there. */
   readonly lastmod: string | null;
 };

@@ -14,10 +14,11 @@ describe('Frontier', () => {
     assert.equal(f.enqueue('http://a.org/1', 0), true);
     assert.equal(f.enqueue('http://a.org/1', 3), false);
     const q = f.next('a.org')!;
-    f.finish(q.id, { kind: 'fetched', status: 200 });
+    f.finish(q.id, { kind: 'indexed', status: 200 });
     assert.equal(f.enqueue('http://a.org/1', 0), false, 'a fetched URL is still seen');
     assert.equal(f.counts().queued, 0);
-    assert.equal(f.counts().fetched, 1);
+    assert.equal(f.counts().indexed, 1);
+    assert.equal(f.pagesFetched(), 1);
   });
 
   it('serves each host breadth-first: lowest depth first, then oldest', () => {
@@ -51,33 +52,53 @@ describe('Frontier', () => {
     assert.equal(after.counts().queued, 2);
   });
 
-  it('counts attempts: a retried URL keeps its attempt count', () => {
-    const f = new Frontier(freshDb());
+  it('brings a failed URL back when its next attempt is due, keeping its attempt count', () => {
+    let now = 1000;
+    const f = new Frontier(freshDb(), () => now);
     f.enqueue('http://a.org/x', 0);
     const a = f.next('a.org')!;
     assert.equal(a.attempts, 1);
-    f.requeue(a.id);
-    assert.equal(f.next('a.org')!.attempts, 2);
+    f.finish(a.id, { kind: 'failed', status: 503, error: 'http-5xx', reason: 'HTTP 503', retryAt: 5000 });
+    const r = f.record('http://a.org/x')!;
+    assert.deepEqual([r.state, r.error, r.attempts, r.nextAttemptAt], ['failed', 'http-5xx', 1, 5000]);
+    assert.equal(f.nextRetryAt(), 5000);
+    assert.equal(f.next('a.org'), undefined, 'not due yet');
+    assert.deepEqual(f.hostsWithDueRetries(), []);
+    now = 5000;
+    assert.deepEqual(f.hostsWithDueRetries(), ['a.org']);
+    const again = f.next('a.org')!;
+    assert.equal(again.attempts, 2);
+    f.finish(again.id, { kind: 'indexed', status: 200 });
+    assert.equal(f.nextRetryAt(), undefined);
+    assert.deepEqual(f.counts().failed, 0);
   });
 
-  it('records outcomes with their reasons', () => {
-    const f = new Frontier(freshDb());
+  it('records outcomes with their reasons, errors and what the fetch learned', () => {
+    let now = 10;
+    const f = new Frontier(freshDb(), () => now);
     f.enqueue('http://a.org/gone', 0);
-    const q = f.next('a.org')!;
-    f.finish(q.id, { kind: 'failed', status: 404, reason: 'HTTP 404' });
+    f.finish(f.next('a.org')!.id, { kind: 'dead', status: 404, error: 'http-4xx', reason: 'HTTP 404' });
     const r = f.record('http://a.org/gone')!;
-    assert.equal(r.state, 'failed');
-    assert.equal(r.httpStatus, 404);
-    assert.equal(r.reason, 'HTTP 404');
+    assert.deepEqual([r.state, r.httpStatus, r.reason, r.error], ['dead', 404, 'HTTP 404', 'http-4xx']);
     assert.equal(f.record('http://a.org/never'), undefined);
+
+    f.enqueue('http://a.org/page', 0);
+    const meta = { contentType: 'text/html', charset: 'utf-8', lang: 'en', size: 1234, hash: 'h1', etag: '"v1"', lastModified: 'Sat, 01 Jan 2026 00:00:00 GMT' };
+    f.finish(f.next('a.org')!.id, { kind: 'indexed', status: 200, meta });
+    const p = f.record('http://a.org/page')!;
+    assert.deepEqual(
+      [p.contentType, p.charset, p.lang, p.size, p.hash, p.etag, p.lastModified, p.changedAt, p.fetchedAt],
+      ['text/html', 'utf-8', 'en', 1234, 'h1', '"v1"', 'Sat, 01 Jan 2026 00:00:00 GMT', 10, 10],
+    );
   });
 
-  it('marks a given-up host\'s queue failed', () => {
+  it('marks a given-up host\'s queued and failed URLs dead', () => {
     const f = new Frontier(freshDb());
     f.enqueueMany([{ url: 'http://a.org/1', depth: 0 }, { url: 'http://a.org/2', depth: 0 }, { url: 'http://b.org/1', depth: 0 }]);
-    assert.equal(f.failHost('a.org', 'robots.txt unavailable'), 2);
-    assert.equal(f.counts().failed, 2);
-    assert.equal(f.counts().queued, 1);
+    f.finish(f.next('a.org')!.id, { kind: 'failed', error: 'timeout', reason: 'timeout', retryAt: 0 });
+    assert.equal(f.killHost('a.org', 'host-suspended', 'suspended 3 times'), 2);
+    assert.deepEqual([f.counts().dead, f.counts().failed, f.counts().queued], [2, 0, 1]);
+    assert.equal(f.record('http://a.org/2')?.error, 'host-suspended');
   });
 
   it('counts rejection reasons', () => {

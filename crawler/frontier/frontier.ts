@@ -1,11 +1,13 @@
 /**
  * The frontier and the URL-seen test, both in SQLite: a URL is queued once in its life (the UNIQUE
  * normalized URL is the seen-set), and each host's queue is read breadth-first (lowest depth, then
- * oldest) through a partial index. Only counters live in RAM, so memory stays flat however large
- * the frontier grows.
+ * oldest) through a partial index; URLs that failed temporarily come back when their next attempt
+ * is due. Only counters live in RAM, so memory stays flat however large the frontier grows
+ * (bench/frontier-memory).
  */
 import type { Db } from '../../store/db.ts';
-import type { UrlRecord, UrlState } from '../../store/types.ts';
+import type { FetchMeta, UrlRecord, UrlState } from '../../store/types.ts';
+import type { ErrorCode } from '../errors.ts';
 
 export type QueuedUrl = {
   readonly id: number;
@@ -16,34 +18,49 @@ export type QueuedUrl = {
   readonly host: string;
   readonly depth: number;
   readonly hops: number;
+  /** Including this one. */
   readonly attempts: number;
 };
 
 /** How a fetch of a queued URL ended; decides the record's next state. */
 export type Outcome =
-  | { readonly kind: 'fetched'; readonly status: number }
-  | { readonly kind: 'failed'; readonly status?: number; readonly reason: string }
+  | { readonly kind: 'indexed' | 'fetched' | 'not-modified'; readonly status: number; readonly meta?: FetchMeta; readonly note?: string }
   | { readonly kind: 'redirected'; readonly status: number; readonly to: string }
-  | { readonly kind: 'excluded'; readonly status?: number; readonly reason: string };
+  | { readonly kind: 'excluded'; readonly status?: number; readonly reason: string; readonly meta?: FetchMeta }
+  | { readonly kind: 'failed'; readonly status?: number; readonly error: ErrorCode; readonly reason: string; readonly retryAt: number }
+  | { readonly kind: 'dead'; readonly status?: number; readonly error: ErrorCode; readonly reason: string };
 
 export type FrontierCounts = Record<UrlState, number>;
 
-const STATES: UrlState[] = ['queued', 'fetching', 'fetched', 'failed', 'redirected', 'excluded'];
+const STATES: UrlState[] = ['queued', 'fetching', 'indexed', 'fetched', 'not-modified', 'redirected', 'excluded', 'failed', 'dead'];
 
 type Row = {
   id: number;
   url: string;
+  fetch_url: string | null;
   host: string;
   depth: number;
   state: UrlState;
   reason: string | null;
+  error: string | null;
   http_status: number | null;
   hops: number;
   attempts: number;
+  next_attempt_at: number | null;
   discovered_at: number;
   fetched_at: number | null;
+  changed_at: number | null;
+  content_type: string | null;
+  charset: string | null;
+  lang: string | null;
+  size: number | null;
+  hash: string | null;
+  etag: string | null;
+  last_modified: string | null;
   lastmod: string | null;
 };
+
+const QUEUED_COLUMNS = 'id, url, coalesce(fetch_url, url) AS fetchUrl, host, depth, hops, attempts';
 
 export class Frontier {
   private readonly stmts;
@@ -57,22 +74,28 @@ export class Frontier {
   ) {
     this.stmts = {
       insert: db.prepare(`INSERT INTO urls (url, fetch_url, host, depth, state, hops, discovered_at) VALUES (?, ?, ?, ?, 'queued', ?, ?) ON CONFLICT(url) DO NOTHING`),
-      next: db.prepare(`SELECT id, url, coalesce(fetch_url, url) AS fetchUrl, host, depth, hops, attempts FROM urls WHERE host = ? AND state = 'queued' ORDER BY depth, id LIMIT 1`),
+      nextQueued: db.prepare(`SELECT ${QUEUED_COLUMNS} FROM urls WHERE host = ? AND state = 'queued' ORDER BY depth, id LIMIT 1`),
+      nextRetry: db.prepare(`SELECT ${QUEUED_COLUMNS} FROM urls WHERE host = ? AND state = 'failed' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT 1`),
+      markFetching: db.prepare(`UPDATE urls SET state = 'fetching', attempts = attempts + 1 WHERE id = ?`),
+      finish: db.prepare(`UPDATE urls SET state = @state, reason = @reason, error = @error, http_status = @status, fetched_at = @now,
+        next_attempt_at = @retryAt, attempts = CASE WHEN @state IN ('failed', 'dead') THEN attempts ELSE 0 END WHERE id = @id`),
+      meta: db.prepare(`UPDATE urls SET content_type = @contentType, charset = @charset, lang = @lang, size = @size,
+        changed_at = CASE WHEN @hash IS NOT NULL AND hash IS NOT @hash THEN @now ELSE changed_at END,
+        hash = coalesce(@hash, hash), etag = @etag, last_modified = @lastModified WHERE id = @id`),
+      putBack: db.prepare(`UPDATE urls SET state = 'queued', attempts = max(attempts - 1, 0) WHERE id = ? AND state = 'fetching'`),
+      recover: db.prepare(`UPDATE urls SET state = 'queued', attempts = max(attempts - 1, 0) WHERE state = 'fetching'`),
+      hosts: db.prepare(`SELECT DISTINCT host FROM urls WHERE state = 'queued'`),
+      retryHosts: db.prepare(`SELECT DISTINCT host FROM urls WHERE state = 'failed' AND next_attempt_at <= ?`),
+      nextRetryAt: db.prepare(`SELECT min(next_attempt_at) AS at FROM urls WHERE state = 'failed'`),
+      counts: db.prepare(`SELECT state, count(*) AS n FROM urls GROUP BY state`),
       hostCounts: db.prepare(`SELECT host, count(*) AS n FROM urls GROUP BY host`),
       lastmod: db.prepare(`UPDATE urls SET lastmod = ? WHERE url = ?`),
-      markFetching: db.prepare(`UPDATE urls SET state = 'fetching', attempts = attempts + 1 WHERE id = ?`),
-      finish: db.prepare(`UPDATE urls SET state = ?, reason = ?, http_status = ?, fetched_at = ? WHERE id = ?`),
-      putBack: db.prepare(`UPDATE urls SET state = 'queued', attempts = max(attempts - 1, 0) WHERE id = ? AND state = 'fetching'`),
-      recover: db.prepare(`UPDATE urls SET state = 'queued' WHERE state = 'fetching'`),
-      hosts: db.prepare(`SELECT DISTINCT host FROM urls WHERE state = 'queued'`),
-      counts: db.prepare(`SELECT state, count(*) AS n FROM urls GROUP BY state`),
       byUrl: db.prepare(`SELECT * FROM urls WHERE url = ?`),
       addSeed: db.prepare(`INSERT INTO seeds (url, added_at) VALUES (?, ?) ON CONFLICT(url) DO NOTHING`),
       seeds: db.prepare(`SELECT url FROM seeds ORDER BY added_at, url`),
       reject: db.prepare(`INSERT INTO rejections (reason, count) VALUES (?, ?) ON CONFLICT(reason) DO UPDATE SET count = count + ?`),
-      requeue: db.prepare(`UPDATE urls SET state = 'queued' WHERE id = ? AND state = 'fetching'`),
-      failHost: db.prepare(`UPDATE urls SET state = 'failed', reason = ?, fetched_at = ? WHERE host = ? AND state = 'queued'`),
       rejections: db.prepare(`SELECT reason, count FROM rejections ORDER BY count DESC`),
+      killHost: db.prepare(`UPDATE urls SET state = 'dead', error = ?, reason = ?, fetched_at = ? WHERE host = ? AND state IN ('queued', 'failed')`),
     };
     this.counters = Object.fromEntries(STATES.map((s) => [s, 0])) as FrontierCounts;
     for (const { state, n } of this.stmts.counts.all() as { state: UrlState; n: number }[]) this.counters[state] = n;
@@ -95,11 +118,6 @@ export class Frontier {
     return added;
   }
 
-  /** How many URLs of `host` were ever queued. */
-  urlsOfHost(host: string): number {
-    return this.perHost.get(host) ?? 0;
-  }
-
   /**
    * Queues many URLs, and counts the rejections of those that were not admitted, in one
    * transaction. Returns the hosts that received new URLs.
@@ -113,23 +131,57 @@ export class Frontier {
     return hosts;
   }
 
-  /** Takes the next URL of `host` (breadth-first) and marks it in flight. */
+  /** How many URLs of `host` were ever queued. */
+  urlsOfHost(host: string): number {
+    return this.perHost.get(host) ?? 0;
+  }
+
+  /** Takes the host's next URL — breadth-first among new ones, then retries that are due — and marks it in flight. */
   next(host: string): QueuedUrl | undefined {
-    const row = this.stmts.next.get(host) as QueuedUrl | undefined;
+    let row = this.stmts.nextQueued.get(host) as QueuedUrl | undefined;
+    let from: UrlState = 'queued';
+    if (!row && this.counters.failed > 0) {
+      row = this.stmts.nextRetry.get(host, this.now()) as QueuedUrl | undefined;
+      from = 'failed';
+    }
     if (!row) return undefined;
     this.stmts.markFetching.run(row.id);
-    this.move('queued', 'fetching');
+    this.move(from, 'fetching');
     return { ...row, attempts: row.attempts + 1 };
   }
 
   finish(id: number, outcome: Outcome): void {
-    const reason = outcome.kind === 'redirected' ? outcome.to : outcome.kind === 'failed' || outcome.kind === 'excluded' ? outcome.reason : null;
-    const status = 'status' in outcome ? (outcome.status ?? null) : null;
-    this.stmts.finish.run(outcome.kind, reason, status, this.now(), id);
+    const reason = outcome.kind === 'redirected' ? outcome.to : 'reason' in outcome ? outcome.reason : 'note' in outcome ? (outcome.note ?? null) : null;
+    const now = this.now();
+    this.db.transaction(() => {
+      this.stmts.finish.run({
+        id,
+        state: outcome.kind,
+        reason,
+        error: 'error' in outcome ? outcome.error : null,
+        status: 'status' in outcome ? (outcome.status ?? null) : null,
+        retryAt: outcome.kind === 'failed' ? outcome.retryAt : null,
+        now,
+      });
+      const meta = 'meta' in outcome ? outcome.meta : undefined;
+      if (meta) {
+        this.stmts.meta.run({
+          id,
+          now,
+          contentType: meta.contentType ?? null,
+          charset: meta.charset ?? null,
+          lang: meta.lang ?? null,
+          size: meta.size ?? null,
+          hash: meta.hash ?? null,
+          etag: meta.etag ?? null,
+          lastModified: meta.lastModified ?? null,
+        });
+      }
+    })();
     this.move('fetching', outcome.kind);
   }
 
-  /** Returns an in-flight URL to the queue (a graceful stop, or a host that is not ready after all). */
+  /** Returns an in-flight URL to the queue, not counting the attempt (a graceful stop, an unready host). */
   putBack(id: number): void {
     if (this.stmts.putBack.run(id).changes === 1) this.move('fetching', 'queued');
   }
@@ -146,8 +198,25 @@ export class Frontier {
     return (this.stmts.hosts.all() as { host: string }[]).map((r) => r.host);
   }
 
+  /** Hosts with a failed URL whose next attempt is due. */
+  hostsWithDueRetries(): string[] {
+    if (!this.counters.failed) return [];
+    return (this.stmts.retryHosts.all(this.now()) as { host: string }[]).map((r) => r.host);
+  }
+
+  /** When the earliest failed URL may be tried again, or undefined when none waits. */
+  nextRetryAt(): number | undefined {
+    if (!this.counters.failed) return undefined;
+    return (this.stmts.nextRetryAt.get() as { at: number | null }).at ?? undefined;
+  }
+
   counts(): Readonly<FrontierCounts> {
     return { ...this.counters };
+  }
+
+  /** Pages fetched with success (documents, sitemaps, not-modified): what limits.maxPages counts. */
+  pagesFetched(): number {
+    return this.counters.indexed + this.counters.fetched + this.counters['not-modified'];
   }
 
   record(url: string): UrlRecord | undefined {
@@ -156,14 +225,25 @@ export class Frontier {
     return {
       id: r.id,
       url: r.url,
+      fetchUrl: r.fetch_url ?? r.url,
       host: r.host,
       depth: r.depth,
       state: r.state,
       reason: r.reason,
+      error: r.error,
       httpStatus: r.http_status,
       attempts: r.attempts,
+      nextAttemptAt: r.next_attempt_at,
       discoveredAt: r.discovered_at,
       fetchedAt: r.fetched_at,
+      changedAt: r.changed_at,
+      contentType: r.content_type,
+      charset: r.charset,
+      lang: r.lang,
+      size: r.size,
+      hash: r.hash,
+      etag: r.etag,
+      lastModified: r.last_modified,
       lastmod: r.lastmod,
     };
   }
@@ -182,21 +262,19 @@ export class Frontier {
     this.stmts.reject.run(reason, 1, 1);
   }
 
-  /** Queues an in-flight URL again for a later attempt (its attempt is kept: retries are bounded). */
-  requeue(id: number): void {
-    if (this.stmts.requeue.run(id).changes === 1) this.move('fetching', 'queued');
-  }
-
-  /** Marks every queued URL of a host failed (a host given up on). Returns how many. */
-  failHost(host: string, reason: string): number {
-    const n = this.stmts.failHost.run(reason, this.now(), host).changes;
-    this.counters.queued -= n;
-    this.counters.failed += n;
-    return n;
-  }
-
   rejections(): { reason: string; count: number }[] {
     return this.stmts.rejections.all() as { reason: string; count: number }[];
+  }
+
+  /** Marks every queued or failed URL of a host dead (a host given up on). Returns how many. */
+  killHost(host: string, error: ErrorCode, reason: string): number {
+    const before = this.db.prepare(`SELECT state, count(*) AS n FROM urls WHERE host = ? AND state IN ('queued', 'failed') GROUP BY state`).all(host) as { state: UrlState; n: number }[];
+    const n = this.stmts.killHost.run(error, reason, this.now(), host).changes;
+    for (const { state, n: k } of before) {
+      this.counters[state] -= k;
+      this.counters.dead += k;
+    }
+    return n;
   }
 
   private move(from: UrlState, to: UrlState): void {

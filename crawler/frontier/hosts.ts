@@ -6,7 +6,28 @@
  * unsolved problem).
  */
 
-export type HostPolicy = { readonly maxConnections: number; readonly delayMs: number };
+export type HostPolicy = {
+  readonly maxConnections: number;
+  readonly delayMs: number;
+  /** Consecutive failures that suspend a host (default 5). */
+  readonly suspendAfterErrors?: number;
+  /** How long a first suspension lasts; each next one lasts twice as long (default 5 min). */
+  readonly suspendMs?: number;
+  /** Upper bound on a robots.txt Crawl-delay, in ms (default 60 s). */
+  readonly maxCrawlDelayMs?: number;
+};
+
+/** What the status page shows about a host. */
+export type HostView = {
+  readonly host: string;
+  readonly inFlight: number;
+  readonly delayMs: number;
+  readonly errors: number;
+  readonly waitingForRobots: boolean;
+  readonly suspendedUntil: number | null;
+  readonly suspensions: number;
+  readonly lastError: string | null;
+};
 
 type HostState = {
   inFlight: number;
@@ -18,10 +39,12 @@ type HostState = {
   errors: number;
   /** True while the host's robots.txt is being fetched: its URLs wait, other hosts do not. */
   waitingForRobots: boolean;
+  suspendedUntil: number;
+  suspensions: number;
+  lastError: string | null;
 };
 
 const MAX_BACKOFF_MS = 5 * 60_000;
-const MAX_CRAWL_DELAY_MS = 60_000;
 
 export class HostScheduler {
   private readonly hosts = new Map<string, HostState>();
@@ -83,13 +106,41 @@ export class HostScheduler {
    * A request to `host` ended at `now`. `retryAfterMs` (from Retry-After on 429/503) pushes the next
    * request further out; failures back off exponentially.
    */
-  end(host: string, now: number, result: { ok: boolean; retryAfterMs?: number | undefined }): void {
+  end(host: string, now: number, result: { ok: boolean; retryAfterMs?: number | undefined; error?: string }): void {
     const s = this.state(host);
     s.inFlight = Math.max(0, s.inFlight - 1);
     s.errors = result.ok ? 0 : s.errors + 1;
+    if (!result.ok && result.error) s.lastError = result.error;
     const base = Math.max(this.policy.delayMs, s.crawlDelayMs);
     const backoff = s.errors ? Math.min(MAX_BACKOFF_MS, Math.max(base, 500) * 2 ** (s.errors - 1)) : base;
     s.nextAt = Math.max(s.nextAt, now + Math.max(backoff, result.retryAfterMs ?? 0));
+    // A host that keeps failing is suspended (LARM dropped a host after 5 timeouts); each further
+    // suspension lasts twice as long. The crawler gives a host up after a few.
+    if (s.errors >= (this.policy.suspendAfterErrors ?? 5)) {
+      s.suspendedUntil = now + (this.policy.suspendMs ?? 5 * 60_000) * 2 ** s.suspensions;
+      s.suspensions++;
+      s.errors = 0;
+      s.nextAt = Math.max(s.nextAt, s.suspendedUntil);
+    }
+  }
+
+  /** How often the host has been suspended. */
+  suspensions(host: string): number {
+    return this.state(host).suspensions;
+  }
+
+  /** Every host's politeness state, for the status page. */
+  view(now: number): HostView[] {
+    return [...this.hosts].map(([host, s]) => ({
+      host,
+      inFlight: s.inFlight,
+      delayMs: Math.max(this.policy.delayMs, s.crawlDelayMs),
+      errors: s.errors,
+      waitingForRobots: s.waitingForRobots,
+      suspendedUntil: s.suspendedUntil > now ? s.suspendedUntil : null,
+      suspensions: s.suspensions,
+      lastError: s.lastError,
+    }));
   }
 
   setWaitingForRobots(host: string, waiting: boolean): void {
@@ -97,7 +148,7 @@ export class HostScheduler {
   }
 
   setCrawlDelay(host: string, seconds: number | undefined): void {
-    this.state(host).crawlDelayMs = seconds ? Math.min(MAX_CRAWL_DELAY_MS, seconds * 1000) : 0;
+    this.state(host).crawlDelayMs = seconds ? Math.min(this.policy.maxCrawlDelayMs ?? 60_000, seconds * 1000) : 0;
   }
 
   inFlight(): number {
@@ -109,7 +160,7 @@ export class HostScheduler {
   private state(host: string): HostState {
     let s = this.hosts.get(host);
     if (!s) {
-      s = { inFlight: 0, nextAt: 0, crawlDelayMs: 0, errors: 0, waitingForRobots: false };
+      s = { inFlight: 0, nextAt: 0, crawlDelayMs: 0, errors: 0, waitingForRobots: false, suspendedUntil: 0, suspensions: 0, lastError: null };
       this.hosts.set(host, s);
     }
     return s;

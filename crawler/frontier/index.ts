@@ -1,2 +1,2 @@
 export { Frontier, type FrontierCounts, type Outcome, type QueuedUrl } from './frontier.ts';
-export { HostScheduler, type HostPolicy } from './hosts.ts';
+export { HostScheduler, type HostPolicy, type HostView } from './hosts.ts';
