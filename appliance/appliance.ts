@@ -14,6 +14,7 @@ import type { Config } from '../config/schema.ts';
 import { Crawler, Fetcher, Frontier, HostScheduler, ParsePool, RobotsCache, buildScope, createNormalizer, defaultFilters, defaultParseWorkers, parseHostAlias, type CrawlStats, type FetchEvent, type HostView } from '../crawler/index.ts';
 import { flushIndex, IndexFormatError, loadIndex, SearchIndex, type FlushInfo } from '../indexer/index.ts';
 import { acquireLock, DocumentStore, openDb, type Db, type Lock } from '../store/index.ts';
+import { extract as extractForIndex } from './extract-for-index.ts';
 
 export type CrawlStatus = {
   readonly running: boolean;
@@ -155,7 +156,10 @@ export class Appliance {
       (host) => this.frontier.urlsOfHost(host),
     );
     this.fetcher = new Fetcher({ userAgent: c.userAgent, timeoutMs: c.limits.timeoutMs, maxBodyBytes: c.limits.maxBodyBytes });
-    this.parser = new ParsePool(c.parseWorkers === 'auto' ? defaultParseWorkers() : c.parseWorkers, this.log);
+    this.parser = new ParsePool(c.parseWorkers === 'auto' ? defaultParseWorkers() : c.parseWorkers, {
+      log: this.log,
+      extractor: { module: new URL('./extract-for-index.ts', import.meta.url), extract: extractForIndex },
+    });
     this.scheduler = new HostScheduler({
       maxConnections: c.perHost.maxConnections,
       delayMs: c.perHost.delayMs,
@@ -183,7 +187,7 @@ export class Appliance {
       log: this.log,
     });
     // Every stored page goes into the in-RAM index at once: searchable from the first fetched page.
-    crawler.on('document', (doc) => this.index.upsert(doc));
+    crawler.on('document', (doc, analysis) => this.index.upsert(doc, analysis));
     crawler.on('removed', (id) => this.index.remove(id));
     crawler.on('stats', (s) => (this.lastStats = s));
     crawler.on('fetch', (e) => {

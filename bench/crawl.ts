@@ -6,7 +6,8 @@
  * the crawl runs. Medians over --runs.
  *
  *   npx tsx bench/crawl.ts [--root /usr/share/doc/postgresql-doc-15/html] [--seed index.html] [--runs 3] [--workers auto|N]
- *   (Debian: apt-get install postgresql-doc-15; for ≥ 20,000 pages, rust-doc: --root /usr/share/doc/rust-doc/html)
+ *   (Debian: apt-get install postgresql-doc-15 nginx-light; for ≥ 20,000 pages, rust-doc: --root /usr/share/doc/rust-doc/html --runs 1)
+ *   npx tsx bench/crawl.ts --hosts 20 --seconds 30 --runs 1   (20 hosts, default politeness)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -27,6 +28,10 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '16' },
     concurrency: { type: 'string', default: '16' },
     workers: { type: 'string', default: 'auto' },
+    'baseline-sample': { type: 'string', default: '2000' },
+    hosts: { type: 'string', default: '0' },
+    'max-pages': { type: 'string', default: '0' },
+    seconds: { type: 'string', default: '0' },
     server: { type: 'string', default: existsSync('/usr/sbin/nginx') ? 'nginx' : 'node' },
   },
 });
@@ -48,32 +53,41 @@ const walk = (d: string) => {
   }
 };
 walk(root);
-const bodies = htmlFiles.map((f) => readFileSync(f));
+// The baseline parses an evenly spread sample (all files of a small corpus).
+const sampleSize = Math.min(htmlFiles.length, Number(values['baseline-sample']));
+const sample = Array.from({ length: sampleSize }, (_, i) => htmlFiles[Math.floor((i * htmlFiles.length) / sampleSize)]!);
+const bodies = sample.map((f) => readFileSync(f));
 const baseline: number[] = [];
 for (let r = 0; r < 3; r++) {
   const t = performance.now();
   for (let i = 0; i < bodies.length; i++) parseHtml(decodeBody(bodies[i]!, 'text/html').text, `http://bench.invalid/${i}.html`);
   baseline.push(bodies.length / ((performance.now() - t) / 1000));
 }
-const totalMB = bodies.reduce((s, b) => s + b.length, 0) / 1e6;
+const totalMB = htmlFiles.reduce((s, f) => s + statSync(f).size, 0) / 1e6;
 console.log(`corpus: ${root}: ${htmlFiles.length} HTML files, ${fmt(totalMB)} MB`);
-console.log(`parse-only baseline (decode + cheerio parse, one thread): ${fmt(median(baseline))} pages/s`);
+console.log(`parse-only baseline (decode + parse, one thread, ${bodies.length} pages): ${fmt(median(baseline))} pages/s`);
 
-const { server, base } = values.server === 'nginx' ? await startNginx(root) : await startNodeServer(root);
-console.log(`static server: ${values.server} at ${base}`);
+// --hosts N: the same corpus on N loopback addresses (127.0.1.1…), crawled with DEFAULT politeness
+// (1 connection and 1 s between requests per host): the figure a polite crawl of N sites gets.
+const hostCount = Number(values.hosts);
+const polite = hostCount > 0;
+const { server, bases } = values.server === 'nginx' || polite ? await startNginx(root, hostCount) : await startNodeServer(root);
+const base = bases[0]!;
+console.log(`static server: ${polite ? 'nginx' : values.server} at ${bases.length > 1 ? `${bases.length} addresses (${bases[0]} …)` : base}`);
 
 const runs = { pps: [] as number[], mbps: [] as number[], cpu: [] as number[], rss: [] as number[], seconds: [] as number[] };
 let pages = 0;
+let requests = 0;
 for (let r = 0; r < Number(values.runs); r++) {
   const dataDir = mkdtempSync(join(tmpdir(), 'trawl-bench-crawl-'));
   const app = Appliance.open(
     loadConfig({
       overrides: {
-        seeds: [new URL(values.seed!, base).href],
+        seeds: bases.map((b) => new URL(values.seed!, b).href),
         dataDir,
-        concurrency: Number(values.concurrency),
-        perHost: { delayMs: 0, maxConnections: Number(values.connections) },
-        limits: { maxDepth: 100 },
+        concurrency: polite ? Math.max(8, hostCount) : Number(values.concurrency),
+        ...(polite ? {} : { perHost: { delayMs: 0, maxConnections: Number(values.connections) } }),
+        limits: { maxDepth: 100, maxPages: Number(values['max-pages']) },
         parseWorkers: values.workers === 'auto' ? 'auto' : Number(values.workers),
       },
     }),
@@ -86,8 +100,12 @@ for (let r = 0; r < Number(values.runs); r++) {
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 50);
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
+  // --seconds: stop after a fixed time (a polite crawl of a big corpus would take hours).
+  const limit = Number(values.seconds) > 0 ? setTimeout(() => void crawler.stop(), Number(values.seconds) * 1000) : undefined;
   await crawler.run();
+  clearTimeout(limit);
   const s = (performance.now() - t0) / 1000;
+  requests = crawler.stats.snapshot().requests;
   const cpu = process.cpuUsage(cpu0);
   clearInterval(sampler);
   peakRss = Math.max(peakRss, process.memoryUsage.rss());
@@ -102,14 +120,19 @@ for (let r = 0; r < Number(values.runs); r++) {
 }
 server.kill();
 console.log(
-  `crawl (fetch → parse → store → index; maxConnections ${values.connections}, delayMs 0, parseWorkers ${values.workers}): ${pages} pages in ${fmt(median(runs.seconds), 2)} s → ` +
+  `crawl (fetch → parse → store → index; ${polite ? `${hostCount} hosts, default politeness (1 connection, 1000 ms per host)` : `maxConnections ${values.connections}, delayMs 0`}, parseWorkers ${values.workers}): ${pages} pages in ${fmt(median(runs.seconds), 2)} s → ` +
     `${fmt(median(runs.pps))} pages/s, ${fmt(median(runs.mbps), 2)} MB/s, ${fmt(median(runs.cpu), 2)} CPU s, peak RSS ${fmt(median(runs.rss), 0)} MB ` +
     `(medians of ${runs.pps.length}; crawler process only)`,
 );
-console.log(`crawl / parse-only baseline: ${fmt(median(runs.pps) / median(baseline), 2)}`);
+if (polite) {
+  // Every host serves the same corpus, so most pages are duplicates (stored once): requests/s is the figure.
+  const rps = requests / median(runs.seconds);
+  console.log(`politeness bound: ${hostCount} hosts × 1 request/s = ${hostCount} requests/s; made ${fmt(rps)} requests/s (${fmt((rps / hostCount) * 100, 0)} % of it, robots.txt and sitemap requests included)`);
+}
+else console.log(`crawl / parse-only baseline: ${fmt(median(runs.pps) / median(baseline), 2)}`);
 
 /** Our own static server, in its own process. */
-async function startNodeServer(dir: string): Promise<{ server: ChildProcess; base: string }> {
+async function startNodeServer(dir: string): Promise<{ server: ChildProcess; bases: string[] }> {
   const server = spawn(process.execPath, ['--import', 'tsx', new URL('./static-server.ts', import.meta.url).pathname, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
   const base = await new Promise<string>((resolve) =>
     server.stdout!.on('data', (d: Buffer) => {
@@ -117,33 +140,34 @@ async function startNodeServer(dir: string): Promise<{ server: ChildProcess; bas
       if (m) resolve(m[1]!);
     }),
   );
-  return { server, base };
+  return { server, bases: [base] };
 }
 
 /** Debian's nginx (apt-get install nginx-light), one worker, on a free loopback port. */
-async function startNginx(dir: string): Promise<{ server: ChildProcess; base: string }> {
+async function startNginx(dir: string, hostCount: number): Promise<{ server: ChildProcess; bases: string[] }> {
   const port = await new Promise<number>((resolve) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {
       const p = (probe.address() as AddressInfo).port;
       probe.close(() => resolve(p));
     });
   });
+  const addresses = hostCount > 0 ? Array.from({ length: hostCount }, (_, i) => `127.0.1.${i + 1}`) : ['127.0.0.1'];
   const conf = join(mkdtempSync(join(tmpdir(), 'trawl-nginx-')), 'nginx.conf');
   writeFileSync(
     conf,
-    `worker_processes 1; daemon off; pid ${conf}.pid; error_log stderr error;
+    `worker_processes 1; daemon off; pid ${conf}.pid; error_log stderr crit;
 events { worker_connections 1024; }
 http { access_log off; sendfile on; tcp_nopush on; keepalive_requests 1000000; keepalive_timeout 60s;
   types { text/html html htm; text/css css; text/plain txt; application/javascript js; image/svg+xml svg; image/png png; }
   default_type application/octet-stream; charset utf-8;
-  server { listen 127.0.0.1:${port}; root ${dir}; } }\n`,
+  server { ${addresses.map((a) => `listen ${a}:${port};`).join(' ')} root ${dir}; } }\n`,
   );
   const server = spawn('/usr/sbin/nginx', ['-c', conf, '-p', dirname(conf)], { stdio: ['ignore', 'inherit', 'inherit'] });
-  const base = `http://127.0.0.1:${port}/`;
+  const bases = addresses.map((a) => `http://${a}:${port}/`);
   for (let i = 0; i < 100; i++) {
     try {
-      await fetch(base, { method: 'HEAD' });
-      return { server, base };
+      await fetch(bases[0]!, { method: 'HEAD' });
+      return { server, bases };
     } catch {
       await new Promise((r) => setTimeout(r, 50));
     }

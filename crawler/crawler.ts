@@ -33,8 +33,8 @@ export type CrawlerLimits = {
 export type FetchEvent = { readonly url: string; readonly status: number | string; readonly ms: number; readonly bytes: number; readonly outcome: Outcome['kind'] };
 
 export type CrawlerEvents = {
-  /** A page was stored: index it. */
-  document: [StoredDocument];
+  /** A page was stored: index it. `analysis` is what the extractor added for the index, if anything. */
+  document: [StoredDocument, unknown];
   /** A stored page must leave the index (noindex, duplicate, canonical elsewhere). */
   removed: [number];
   /** A request ended, whatever its outcome. */
@@ -291,22 +291,29 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     }
     let outcome: Outcome;
     try {
-      if (res.kind === 'error') outcome = this.failure(q, fromFetchCode(res.code), `${res.code}: ${res.message}`.slice(0, 500));
-      else if (res.status >= 200 && res.status < 300) {
+      let extracted: Extracted | undefined;
+      if (res.kind === 'response' && res.status >= 200 && res.status < 300) {
         const p0 = performance.now();
-        const extracted = await this.d.parser.parse({ body: res.body, contentType: res.contentType, url: q.fetchUrl, robotsToken: this.token.toLowerCase() });
+        extracted = await this.d.parser.parse({ body: res.body, contentType: res.contentType, url: q.fetchUrl, robotsToken: this.token.toLowerCase() });
         this.stats.time('parse', performance.now() - p0);
-        outcome = this.onContent(q, res, extracted);
-      } else outcome = this.onStatus(q, res);
+      }
+      outcome = this.d.frontier.atomically(() => {
+        let o: Outcome;
+        if (res.kind === 'error') o = this.failure(q, fromFetchCode(res.code), `${res.code}: ${res.message}`.slice(0, 500));
+        else if (extracted) o = this.onContent(q, res, extracted);
+        else o = this.onStatus(q, res);
+        // A URL that would be retried on a host given up on dies with the host.
+        const deadHost = this.deadHosts.get(host);
+        if (o.kind === 'failed' && deadHost) o = { kind: 'dead', ...(o.status !== undefined ? { status: o.status } : {}), error: deadHost.error, reason: deadHost.reason };
+        this.d.frontier.finish(q.id, o);
+        return o;
+      });
     } catch (e) {
       // A bug or a page that breaks the parser must cost one URL, never the crawl.
       this.d.log?.(`${q.fetchUrl}: ${(e as Error).stack ?? String(e)}`);
       outcome = { kind: 'dead', error: 'internal', reason: `internal error: ${(e as Error).message}` };
+      this.d.frontier.finish(q.id, outcome);
     }
-    // A URL that would be retried on a host given up on dies with the host.
-    const deadHost = this.deadHosts.get(host);
-    if (outcome.kind === 'failed' && deadHost) outcome = { kind: 'dead', ...(outcome.status !== undefined ? { status: outcome.status } : {}), error: deadHost.error, reason: deadHost.reason };
-    this.d.frontier.finish(q.id, outcome);
     if (outcome.kind === 'failed') this.d.scheduler.addWork(host);
     this.stats.outcome(outcome.kind);
     this.emit('fetch', {
@@ -376,9 +383,9 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       id: q.id,
       // The address that answered: it works in a browser even when the identity is an alias.
       url: q.fetchUrl,
-      title: page.title.slice(0, 1000),
-      description: page.description.slice(0, 5000),
-      headings: page.headings.map((h) => h.slice(0, 500)),
+      title: page.title,
+      description: page.description,
+      headings: page.headings,
       text: page.text,
       contentType: type || 'text/html',
       bytes: res.body.length,
@@ -388,7 +395,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       hash,
     };
     this.stats.measure('store', () => this.d.documents.put(doc));
-    this.stats.measure('index', () => this.emit('document', doc));
+    this.stats.measure('index', () => this.emit('document', doc, extracted.analysis));
     return { kind: 'indexed', status, meta: pageMeta };
   }
 

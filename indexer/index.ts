@@ -4,3 +4,4 @@ export { flushIndex, loadIndex, readManifest, IndexFormatError, INDEX_FORMAT, ty
 export { parseQuery, QueryError, MAX_QUERY_LENGTH, MAX_QUERY_TERMS, type ParsedQuery } from './query.ts';
 export { escapeHtml, makeSnippet } from './snippet.ts';
 export { tokenize, fold } from './tokenize.ts';
+export { analyze, isAnalysis, type Analysis } from './analyze.ts';

@@ -4,7 +4,7 @@
  * delivers them, so a page is searchable the moment its event is handled.
  */
 import type { PageContent, StoredDocument } from '../store/types.ts';
-import { fieldTokens } from './fields.ts';
+import { analyze, isAnalysis } from './analyze.ts';
 import { Postings } from './postings.ts';
 import { parseQuery, type ParsedQuery } from './query.ts';
 import { makeSnippet } from './snippet.ts';
@@ -52,10 +52,14 @@ export class SearchIndex implements Searcher {
     return this.stats.documentCount;
   }
 
-  /** Adds or replaces a document. */
-  upsert(doc: PageContent & { readonly id: number }): void {
-    const vector = this.stats.add(doc.id, fieldTokens(doc));
-    this.postings.set(doc.id, this.stats.termsOf(vector));
+  /**
+   * Adds or replaces a document. `analysis` may come precomputed (from a parse worker); it must be
+   * `analyze(doc)` — anything else is ignored and the document is analyzed here.
+   */
+  upsert(doc: PageContent & { readonly id: number }, analysis?: unknown): void {
+    const a = isAnalysis(analysis) ? analysis : analyze(doc);
+    this.stats.add(doc.id, a);
+    this.postings.set(doc.id, a.terms);
   }
 
   remove(id: number): void {

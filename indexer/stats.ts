@@ -4,6 +4,7 @@
  * per-field term frequencies, per-field lengths). Updated incrementally on every add and remove;
  * BM25F is computed from it.
  */
+import type { Analysis } from './analyze.ts';
 import { FIELDS, FIELD_B, FIELD_WEIGHT, K1 } from './fields.ts';
 
 const F = FIELDS.length;
@@ -45,24 +46,22 @@ export class TermStats {
     return id === undefined ? 0 : this.df[id]!;
   }
 
-  /** Builds a document's vector from its per-field tokens (FIELDS order) and records it. */
-  add(docId: number, fields: readonly (readonly string[])[]): DocVector {
-    this.remove(docId);
-    const counts = new Map<number, Uint16Array>();
-    const lengths = new Uint32Array(F);
-    fields.forEach((tokens, f) => {
-      lengths[f] = tokens.length;
-      for (const t of tokens) {
-        const id = this.intern(t);
-        let row = counts.get(id);
-        if (!row) counts.set(id, (row = new Uint16Array(F)));
-        if (row[f]! < 65535) row[f]!++;
-      }
+  /**
+   * Records a document from its analysis (distinct terms with per-field frequencies): only the
+   * distinct terms are interned, then the rows are put in term-id order for binary search.
+   */
+  add(docId: number, analysis: Analysis): DocVector {
+    const n = analysis.terms.length;
+    const ids = new Uint32Array(n);
+    for (let i = 0; i < n; i++) ids[i] = this.intern(analysis.terms[i]!);
+    const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => ids[a]! - ids[b]!);
+    const termIds = new Uint32Array(n);
+    const tf = new Uint16Array(n * F);
+    order.forEach((from, to) => {
+      termIds[to] = ids[from]!;
+      tf.set(analysis.tf.subarray(from * F, from * F + F), to * F);
     });
-    const termIds = Uint32Array.from(counts.keys()).sort();
-    const tf = new Uint16Array(termIds.length * F);
-    termIds.forEach((id, i) => tf.set(counts.get(id)!, i * F));
-    const vector = { termIds, tf, lengths };
+    const vector = { termIds, tf, lengths: analysis.lengths };
     this.insert(docId, vector);
     return vector;
   }

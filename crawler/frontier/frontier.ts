@@ -131,6 +131,14 @@ export class Frontier {
     return hosts;
   }
 
+  /**
+   * Runs `fn` in one transaction (nested ones become savepoints): a page's document, its record and
+   * its new links commit together — one commit instead of three, and all or nothing on a crash.
+   */
+  atomically<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
   /** How many URLs of `host` were ever queued. */
   urlsOfHost(host: string): number {
     return this.perHost.get(host) ?? 0;

@@ -19,7 +19,8 @@ export type ParseJob = {
 };
 
 export type Extracted =
-  | { readonly kind: 'page'; readonly page: ParsedPage; readonly encoding: string }
+  /** `analysis`: whatever the orchestrator's extractor adds for the index (opaque to the crawler). */
+  | { readonly kind: 'page'; readonly page: ParsedPage; readonly encoding: string; readonly analysis?: unknown }
   | { readonly kind: 'sitemap'; readonly pages: readonly SitemapPage[]; readonly sitemaps: readonly string[] }
   | { readonly kind: 'unsupported'; readonly type: string };
 

@@ -35,6 +35,10 @@ const HEADING = new Set(['h1', 'h2', 'h3']);
 
 const MAX_LINKS = 5000;
 const MAX_HEADINGS = 200;
+/** Field caps: what is stored and indexed (a page is never cut anywhere else). */
+const MAX_TITLE = 1000;
+const MAX_DESCRIPTION = 5000;
+const MAX_HEADING = 500;
 
 /** The few fields of a DOM node (cheerio's domhandler) that the walk reads. */
 type DomNode = { type: string; name?: string; data?: string; attribs?: Record<string, string>; children?: DomNode[] };
@@ -69,7 +73,7 @@ export function parseHtml(html: string, pageUrl: string, robotsToken = 'trawlbot
       if (f.exit === 'block') {
         if (!f.boiler && !f.noText) (f.main ? mainText : bodyText).push('\n');
       } else if (f.exit === 'heading' && f.heading) {
-        const h = squash(f.heading.join(''));
+        const h = squash(f.heading.join('')).slice(0, MAX_HEADING);
         if (h && headings.length < MAX_HEADINGS) headings.push(h);
       }
       continue;
@@ -148,8 +152,8 @@ export function parseHtml(html: string, pageUrl: string, robotsToken = 'trawlbot
   const robotsAll = robots.join(',');
   return {
     url: pageUrl,
-    title: title || headings[0] || fallbackTitle(pageUrl),
-    description: squash(description || ogDescription),
+    title: (title || headings[0] || fallbackTitle(pageUrl)).slice(0, MAX_TITLE),
+    description: squash(description || ogDescription).slice(0, MAX_DESCRIPTION),
     headings,
     text,
     links,
@@ -162,7 +166,7 @@ export function parseHtml(html: string, pageUrl: string, robotsToken = 'trawlbot
 
 /** Plain text pages: the text is the content, the file name the title. */
 export function parsePlainText(text: string, pageUrl: string): ParsedPage {
-  return { url: pageUrl, title: fallbackTitle(pageUrl), description: '', headings: [], text: text.replace(/\r\n?/g, '\n').trim(), links: [], noindex: false, nofollow: false };
+  return { url: pageUrl, title: fallbackTitle(pageUrl).slice(0, MAX_TITLE), description: '', headings: [], text: text.replace(/\r\n?/g, '\n').trim(), links: [], noindex: false, nofollow: false };
 }
 
 function textOf(node: DomNode): string {

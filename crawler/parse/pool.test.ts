@@ -68,7 +68,7 @@ describe('ParsePool', () => {
     const broken = join(dir, 'broken.mjs');
     writeFileSync(broken, 'throw new Error("broken worker");\n');
     const logs: string[] = [];
-    const pool = new ParsePool(1, (m) => logs.push(m), pathToFileURL(broken));
+    const pool = new ParsePool(1, { log: (m) => logs.push(m), entry: pathToFileURL(broken) });
     pools.push(pool);
     const results = await Promise.all(Array.from({ length: 5 }, (_, i) => pool.parse(job(i))));
     results.forEach((r, i) => assert.deepEqual(r, extract(job(i))));

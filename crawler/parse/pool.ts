@@ -28,23 +28,38 @@ type Slot = { worker: Worker; pending: Map<number, Pending> };
 /** After this many worker failures, the pool stops starting workers and parses inline. */
 const MAX_FAILURES = 3;
 
+export type ParsePoolOptions = {
+  readonly log?: (m: string) => void;
+  /**
+   * A module exporting `extract(job): Extracted`, run in the workers, and the same function for
+   * inline use. Default: this folder's `extract`. The orchestrator passes one that also analyzes
+   * pages for the index, so that tokenizing leaves the main thread too.
+   */
+  readonly extractor?: { readonly module: URL; readonly extract: (job: ParseJob) => Extracted };
+  /** The worker's entry file (tests pass a broken one). */
+  readonly entry?: URL;
+};
+
 export class ParsePool implements PageParser {
   private readonly slots: Slot[] = [];
   private nextId = 0;
   private closed = false;
   private failures = 0;
+  private readonly log: (m: string) => void;
+  private readonly extract: (job: ParseJob) => Extracted;
+  private readonly module: URL;
+  private readonly entry: URL;
 
-  constructor(
-    private readonly size: number,
-    private readonly log: (m: string) => void = () => undefined,
-    /** The worker's entry module (tests pass a broken one). */
-    private readonly entry: URL = new URL('./worker-entry.mjs', import.meta.url),
-  ) {
+  constructor(size: number, options: ParsePoolOptions = {}) {
+    this.log = options.log ?? (() => undefined);
+    this.extract = options.extractor?.extract ?? extract;
+    this.module = options.extractor?.module ?? new URL('./extract.ts', import.meta.url);
+    this.entry = options.entry ?? new URL('./worker-entry.mjs', import.meta.url);
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
   }
 
   parse(job: ParseJob): Promise<Extracted> {
-    if (this.closed || this.slots.length === 0) return Promise.resolve().then(() => extract(job));
+    if (this.closed || this.slots.length === 0) return Promise.resolve().then(() => this.extract(job));
     // The least busy worker takes the job.
     const slot = this.slots.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
     const id = this.nextId++;
@@ -68,7 +83,7 @@ export class ParsePool implements PageParser {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(this.entry);
+    const worker = new Worker(this.entry, { workerData: { module: this.module.href } });
     worker.unref();
     const slot: Slot = { worker, pending: new Map() };
     worker.on('message', (msg: { id: number; result?: Extracted; error?: string }) => {
@@ -103,7 +118,7 @@ export class ParsePool implements PageParser {
     }
     for (const p of slot.pending.values()) {
       try {
-        p.resolve(extract(p.job));
+        p.resolve(this.extract(p.job));
       } catch (err) {
         p.reject(err as Error);
       }

@@ -1,6 +1,13 @@
-/** A parse worker: receives ParseJobs, answers with what `extract` found (or the error). */
-import { parentPort } from 'node:worker_threads';
-import { extract, type ParseJob } from './extract.ts';
+/**
+ * A parse worker: loads the module named in workerData (by default ./extract.ts; the orchestrator
+ * may name one that also analyzes pages for the index), then answers each ParseJob with what that
+ * module's `extract` returns, or with the error.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { Extracted, ParseJob } from './extract.ts';
+
+const module = (workerData as { module?: string } | undefined)?.module ?? new URL('./extract.ts', import.meta.url).href;
+const { extract } = (await import(module)) as { extract: (job: ParseJob) => Extracted };
 
 parentPort!.on('message', (msg: { id: number; job: ParseJob }) => {
   try {

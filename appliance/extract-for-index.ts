@@ -1,0 +1,12 @@
+/**
+ * What the parse workers run: the crawler's extraction, then the indexer's analysis of the page
+ * (tokens and term frequencies), so that tokenizing leaves the main thread as well. Only the
+ * orchestrator knows both stages; the crawler passes the analysis through without reading it.
+ */
+import { extract as extractPage, type Extracted, type ParseJob } from '../crawler/parse/extract.ts';
+import { analyze } from '../indexer/analyze.ts';
+
+export function extract(job: ParseJob): Extracted {
+  const e = extractPage(job);
+  return e.kind === 'page' && !e.page.noindex ? { ...e, analysis: analyze(e.page) } : e;
+}

@@ -1,0 +1,46 @@
+/**
+ * A document's analysis: its distinct terms, their frequency in each field, and each field's
+ * length. Pure and cheap to send between threads (an array and two typed arrays), so parse
+ * workers compute it and the main thread only interns terms and updates the postings.
+ */
+import type { PageContent } from '../store/types.ts';
+import { fieldTokens, FIELDS } from './fields.ts';
+
+export type Analysis = {
+  /** Distinct terms, in first-seen order. */
+  readonly terms: readonly string[];
+  /** terms.length × FIELDS.length frequencies, row-major by term. */
+  readonly tf: Uint16Array;
+  /** Token count per field. */
+  readonly lengths: Uint32Array;
+};
+
+const F = FIELDS.length;
+
+export function analyze(doc: PageContent): Analysis {
+  const index = new Map<string, number>();
+  const terms: string[] = [];
+  const rows: number[] = [];
+  const lengths = new Uint32Array(F);
+  fieldTokens(doc).forEach((tokens, f) => {
+    lengths[f] = tokens.length;
+    for (const t of tokens) {
+      let i = index.get(t);
+      if (i === undefined) {
+        i = terms.length;
+        index.set(t, i);
+        terms.push(t);
+        for (let k = 0; k < F; k++) rows.push(0);
+      }
+      const at = i * F + f;
+      if (rows[at]! < 65535) rows[at]!++;
+    }
+  });
+  return { terms, tf: Uint16Array.from(rows), lengths };
+}
+
+/** A value received from another thread that has the shape of an Analysis. */
+export function isAnalysis(x: unknown): x is Analysis {
+  const a = x as Analysis | undefined;
+  return !!a && Array.isArray(a.terms) && a.tf instanceof Uint16Array && a.lengths instanceof Uint32Array && a.tf.length === a.terms.length * F && a.lengths.length === F;
+}
