@@ -6,6 +6,9 @@ import { describe, it } from 'node:test';
 import { loadConfig } from '../config/index.ts';
 import type { StoredDocument } from '../store/types.ts';
 import { Appliance } from './appliance.ts';
+import { extract as extractForIndex } from './extract-for-index.ts';
+import { ParsePool } from '../crawler/index.ts';
+import { analyze, isAnalysis } from '../indexer/index.ts';
 
 const config = (dataDir: string) => loadConfig({ overrides: { dataDir } });
 const doc = (id: number, word: string): StoredDocument => ({ id, url: `http://e.org/${id}`, title: `Doc ${id}`, description: '', headings: [], text: `${word} text`, contentType: 'text/html', bytes: 1, truncated: false, httpStatus: 200, fetchedAt: 1, hash: '' });
@@ -14,6 +17,22 @@ const store = (app: Appliance, d: StoredDocument) => {
   app.documents.put(d);
   app.index.upsert(d);
 };
+
+describe('the parse workers the appliance runs', () => {
+  it('return each page with its analysis for the index', async () => {
+    const pool = new ParsePool(1, { extractor: { module: new URL('./extract-for-index.ts', import.meta.url), extract: extractForIndex } });
+    try {
+      const body = Buffer.from('<title>Pooling</title><p>connection pool size</p>');
+      const r = await pool.parse({ body, contentType: 'text/html', url: 'http://e.org/p', robotsToken: 'trawlbot' });
+      assert.ok(r.kind === 'page' && isAnalysis(r.analysis));
+      assert.deepEqual(r.analysis, analyze(r.page));
+      const noindex = await pool.parse({ body: Buffer.from('<meta name="robots" content="noindex"><p>x</p>'), contentType: 'text/html', url: 'http://e.org/n', robotsToken: 'trawlbot' });
+      assert.ok(noindex.kind === 'page' && noindex.analysis === undefined, 'no work for pages that will not be indexed');
+    } finally {
+      await pool.close();
+    }
+  });
+});
 
 describe('Appliance', () => {
   it('loads the last flush and replays the changes made after it (a crash between flushes loses nothing)', async () => {

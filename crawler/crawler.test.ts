@@ -192,6 +192,28 @@ describe('politeness', () => {
     }
   });
 
+  it('lets a host whose robots.txt is slow wait without holding up any other host', async () => {
+    const slowRobots = await serveHandler((req, res) => {
+      if (req.url === '/robots.txt') return void setTimeout(() => res.end('User-agent: *\nDisallow:\n'), 1500);
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<title>slow host page</title><p>slowhostword</p>');
+    });
+    const fast = await startFakeWeb({ graphSize: 6 });
+    const app = open([`${slowRobots.url}/page`, new URL('/graph/0', fast.url).href], { scope: { allow: ['URL:/graph/', 'URL:/page$'] } });
+    try {
+      const t0 = Date.now();
+      await app.createCrawler().crawler.run();
+      const fastPages = fast.requests.filter((r) => r.path.startsWith('/graph/'));
+      assert.equal(fastPages.length, 6);
+      assert.ok(fastPages.every((r) => r.at - t0 < 1400), 'the fast host was crawled while the slow robots.txt loaded');
+      assert.equal(app.index.search('slowhostword').total, 1, 'the slow host was crawled once its robots.txt came');
+    } finally {
+      await app.close();
+      await slowRobots.close();
+      await fast.close();
+    }
+  });
+
   it('does not let one slow host hold up another', async () => {
     const slow = await startFakeWeb({ graphSize: 4, delayMs: 400 });
     const fast = await startFakeWeb({ graphSize: 8 });

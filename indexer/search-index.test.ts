@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { StoredDocument } from '../store/types.ts';
+import { analyze } from './analyze.ts';
 import { QueryError } from './query.ts';
 import { SearchIndex } from './search-index.ts';
 
@@ -123,6 +124,23 @@ describe('SearchIndex', () => {
     assert.match(h.snippet, /<mark>needle<\/mark>/);
     assert.match(h.snippet, /&#60;script&#62; tag &#38; the/);
     assert.ok(!h.snippet.includes('<script>'));
+  });
+
+  it('answers the same with a precomputed analysis (from a parse worker), and ignores a malformed one', () => {
+    const a = fresh();
+    const b = new SearchIndex((id) => docs.get(id));
+    const pages = [doc(1, 'Connection pooling', 'pool size and timeouts'), doc(2, 'Timeouts', 'statement timeout and lock timeout'), doc(3, 'Other', 'nothing')];
+    for (const d of pages) {
+      add(a, d);
+      b.upsert(d, analyze(d));
+    }
+    for (const q of ['timeout', 'pool timeouts', 'connection', 'lock -statement']) {
+      assert.deepEqual(b.search(q).hits.map((h) => [h.id, h.score]), a.search(q).hits.map((h) => [h.id, h.score]), q);
+    }
+    const c = new SearchIndex((id) => docs.get(id));
+    c.upsert(pages[0]!, { terms: ['bogus'], tf: new Uint16Array(1), lengths: new Uint32Array(5) });
+    assert.equal(c.search('bogus').total, 0, 'a malformed analysis is not trusted');
+    assert.equal(c.search('pooling').total, 1);
   });
 
   it('refuses hostile queries with a QueryError', () => {
