@@ -1,7 +1,7 @@
 /** The crawler's public face: the loop, and the stages the orchestrator wires into it. */
 export { Crawler, type CrawlerDeps, type CrawlerEvents, type CrawlerLimits, type FetchEvent } from './crawler.ts';
 export { Fetcher, type FetchResult } from './fetch/index.ts';
-export { defaultParseWorkers, inlineParser, ParsePool, type PageParser } from './parse/index.ts';
+export { defaultParseWorkers, ParsePool, type PageParser } from './parse/index.ts';
 export { Frontier, HostScheduler, type FrontierCounts, type HostView } from './frontier/index.ts';
 export { ERRORS, decide, type ErrorCode, type RetryPolicy } from './errors.ts';
 export { StatsRecorder, type CrawlStats } from './stats.ts';

@@ -83,11 +83,6 @@ export class TermStats {
     return true;
   }
 
-  /** The distinct terms of a document (what FlexSearch indexes for it). */
-  termsOf(vector: DocVector): string[] {
-    return Array.from(vector.termIds, (id) => this.terms[id]!);
-  }
-
   /** True when the document contains the term (in any field). */
   contains(docId: number, termId: number): boolean {
     const v = this.docs.get(docId);

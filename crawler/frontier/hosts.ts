@@ -151,12 +151,6 @@ export class HostScheduler {
     this.state(host).crawlDelayMs = seconds ? Math.min(this.policy.maxCrawlDelayMs ?? 60_000, seconds * 1000) : 0;
   }
 
-  inFlight(): number {
-    let n = 0;
-    for (const s of this.hosts.values()) n += s.inFlight;
-    return n;
-  }
-
   private state(host: string): HostState {
     let s = this.hosts.get(host);
     if (!s) {

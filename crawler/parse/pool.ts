@@ -10,12 +10,6 @@ import { extract, type Extracted, type ParseJob } from './extract.ts';
 
 export type PageParser = { parse(job: ParseJob): Promise<Extracted>; close(): Promise<void> };
 
-/** Parses on the calling thread. */
-export const inlineParser: PageParser = {
-  parse: async (job) => extract(job),
-  close: async () => undefined,
-};
-
 /** One worker per spare core, at most 4 (more buys nothing: the main thread becomes the limit). */
 export function defaultParseWorkers(): number {
   return Math.max(0, Math.min(4, availableParallelism() - 1));
