@@ -97,6 +97,13 @@ describe('a full crawl of the fake web', () => {
     assert.deepEqual([record('/graph/1')?.etag, record('/graph/1')?.lastModified], ['"graph-1"', 'Thu, 01 Jan 2026 00:00:00 GMT']);
   });
 
+  it('waits what Retry-After asks after a 429, then gets the page', () => {
+    const busy = web.requests.filter((r) => r.path === '/busy');
+    assert.equal(busy.length, 2);
+    assert.ok(busy[1]!.at - busy[0]!.at >= 1000, `retried after ${busy[1]!.at - busy[0]!.at} ms`);
+    assert.deepEqual(found('busyword'), ['/busy']);
+  });
+
   it('obeys X-Robots-Tag: noindex', () => {
     assert.deepEqual(found('xrobotsword'), []);
     assert.equal(record('/x-robots')?.reason, 'noindex (X-Robots-Tag)');
@@ -162,7 +169,8 @@ describe('a full crawl of the fake web', () => {
 
   it('stays in scope: the other host is never asked', () => {
     assert.equal(other.requests.length, 0);
-    assert.ok(app.frontier.rejections().some((r) => r.reason === 'out-of-scope'));
+    const reasons = app.frontier.rejections().map((r) => r.reason);
+    for (const r of ['out-of-scope', 'scheme', 'robots', 'already-seen', 'too-deep']) assert.ok(reasons.includes(r), `${r} counted (${reasons.join(', ')})`);
   });
 
   it('counts rejections and states', () => {

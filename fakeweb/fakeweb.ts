@@ -28,6 +28,7 @@
  *   /x-robots         noindex by an X-Robots-Tag header
  *   /not-canonical    names /canonical-target as its canonical URL
  *   /sjis, /gb18030   Shift_JIS and GB18030 pages, declared by <meta charset> only
+ *   /busy             429 with Retry-After: 1 on the first request, then the page
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -77,7 +78,7 @@ export async function startFakeWeb(options: FakeWebOptions = {}): Promise<FakeWe
 <li><a href="/error">Error</a></li><li><a href="/big">Big</a></li><li><a href="/gzip">Gzip</a></li><li><a href="/latin1">Latin-1</a></li>
 <li><a href="/notes.txt">Notes</a></li><li><a href="/image.png">Image</a></li><li><a href="/trap/0">Trap</a></li><li><a href="/loop-a">Loop</a></li>
 <li><a href="/nofollowed" rel="nofollow">Nofollow</a></li><li><a href="/dup-a">Dup A</a></li><li><a href="/dup-b">Dup B</a></li>
-<li><a href="/x-robots">X-Robots</a></li><li><a href="/not-canonical">Not canonical</a></li><li><a href="/sjis">SJIS</a></li><li><a href="/gb18030">GB18030</a></li><li><a href="mailto:someone@example.org">Mail</a></li>
+<li><a href="/busy">Busy</a></li><li><a href="/x-robots">X-Robots</a></li><li><a href="/not-canonical">Not canonical</a></li><li><a href="/sjis">SJIS</a></li><li><a href="/gb18030">GB18030</a></li><li><a href="mailto:someone@example.org">Mail</a></li>
 ${options.otherHost ? `<li><a href="${options.otherHost}">Elsewhere</a></li>` : ''}</ul>`,
           '<meta name="description" content="Home page of the fake web used by Trawl tests">',
         ),
@@ -110,6 +111,13 @@ ${options.otherHost ? `<li><a href="${options.otherHost}">Elsewhere</a></li>` : 
     '/noindex': (_q, res) => html(res, page('Hidden page', '<p>noindexword must not be searchable.</p>', '<meta name="robots" content="noindex">')),
     '/dup-a': (_q, res) => html(res, page('Duplicated page', '<p>dupword: this text is served under two URLs.</p>')),
     '/dup-b': (_q, res) => html(res, page('Duplicated page', '<p>dupword: this text is served under two URLs.</p>')),
+    '/busy': (_q, res) => {
+      if (requests.filter((r) => r.path === '/busy').length === 1) {
+        res.writeHead(429, { 'retry-after': '1', 'content-type': 'text/plain' });
+        return res.end('slow down');
+      }
+      html(res, page('Busy page', '<p>busyword: served on the second request.</p>'));
+    },
     '/x-robots': (_q, res) => {
       res.writeHead(200, { 'content-type': 'text/html', 'x-robots-tag': 'noindex' });
       res.end(page('Header noindex', '<p>xrobotsword must not be searchable.</p>'));

@@ -106,6 +106,7 @@ describe('Frontier', () => {
     f.enqueueMany([], new Map([['out-of-scope', 3]]));
     f.countRejection('out-of-scope');
     f.countRejection('robots');
-    assert.deepEqual(f.rejections(), [{ reason: 'out-of-scope', count: 4 }, { reason: 'robots', count: 1 }]);
+    f.enqueueMany([{ url: 'http://a.org/1', depth: 0 }, { url: 'http://a.org/1', depth: 1 }, { url: 'http://a.org/2', depth: 1 }]);
+    assert.deepEqual(f.rejections(), [{ reason: 'out-of-scope', count: 4 }, { reason: 'already-seen', count: 1 }, { reason: 'robots', count: 1 }]);
   });
 });

@@ -94,7 +94,7 @@ export class Frontier {
       addSeed: db.prepare(`INSERT INTO seeds (url, added_at) VALUES (?, ?) ON CONFLICT(url) DO NOTHING`),
       seeds: db.prepare(`SELECT url FROM seeds ORDER BY added_at, url`),
       reject: db.prepare(`INSERT INTO rejections (reason, count) VALUES (?, ?) ON CONFLICT(reason) DO UPDATE SET count = count + ?`),
-      rejections: db.prepare(`SELECT reason, count FROM rejections ORDER BY count DESC`),
+      rejections: db.prepare(`SELECT reason, count FROM rejections ORDER BY count DESC, reason`),
       killHost: db.prepare(`UPDATE urls SET state = 'dead', error = ?, reason = ?, fetched_at = ? WHERE host = ? AND state IN ('queued', 'failed')`),
     };
     this.counters = Object.fromEntries(STATES.map((s) => [s, 0])) as FrontierCounts;
@@ -125,7 +125,13 @@ export class Frontier {
   enqueueMany(items: readonly { url: string; depth: number; hops?: number; fetchUrl?: string; lastmod?: string }[], rejected: ReadonlyMap<string, number> = new Map()): Set<string> {
     const hosts = new Set<string>();
     this.db.transaction(() => {
-      for (const it of items) if (this.enqueue(it.url, it.depth, it.hops ?? 0, it.fetchUrl, it.lastmod)) hosts.add(new URL(it.url).host);
+      let seen = 0;
+      for (const it of items) {
+        if (this.enqueue(it.url, it.depth, it.hops ?? 0, it.fetchUrl, it.lastmod)) hosts.add(new URL(it.url).host);
+        else seen++;
+      }
+      // The seen-set is the last filter: its rejections are counted like the others'.
+      if (seen) this.stmts.reject.run('already-seen', seen, seen);
       for (const [reason, n] of rejected) this.stmts.reject.run(reason, n, n);
     })();
     return hosts;

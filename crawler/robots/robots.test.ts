@@ -56,6 +56,14 @@ describe('RobotsCache', () => {
     assert.equal(c.cached(s.url), undefined, 'stale: load again');
   });
 
+  it('reads only the first 500 KiB', async () => {
+    const s = await robotsServer(200, `User-agent: *\nDisallow: /early/\n${'# padding\n'.repeat(60_000)}Disallow: /late/\n`);
+    const rules = await cache().load(s.url);
+    assert.ok(rules.state === 'rules');
+    assert.equal(rules.isAllowed(`${s.url}/early/x`), false);
+    assert.equal(rules.isAllowed(`${s.url}/late/x`), true, 'a rule past 500 KiB does not count');
+  });
+
   it('follows redirects to the robots.txt', async () => {
     const s = await robotsServer(301, '', { location: '/moved-robots' });
     const rules = await cache().load(s.url);
