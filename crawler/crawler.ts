@@ -80,6 +80,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   private readonly abort = new AbortController();
   private donePromise: Promise<CrawlerEvents['done'][0]> | undefined;
   private readonly now: () => number;
+  /** The user agent's product token, lowercased: `<meta name="TOKEN">` counts like robots. */
   private readonly token: string;
   private readonly retry: RetryPolicy;
   readonly stats: StatsRecorder;
@@ -87,7 +88,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   constructor(private readonly d: CrawlerDeps) {
     super();
     this.now = d.now ?? Date.now;
-    this.token = productToken(d.userAgent);
+    this.token = productToken(d.userAgent).toLowerCase();
     this.retry = d.limits.retry ?? DEFAULT_RETRY;
     this.stats = new StatsRecorder(this.now);
   }
@@ -294,7 +295,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       let extracted: Extracted | undefined;
       if (res.kind === 'response' && res.status >= 200 && res.status < 300) {
         const p0 = performance.now();
-        extracted = await this.d.parser.parse({ body: res.body, contentType: res.contentType, url: q.fetchUrl, robotsToken: this.token.toLowerCase() });
+        extracted = await this.d.parser.parse({ body: res.body, contentType: res.contentType, url: q.fetchUrl, robotsToken: this.token });
         this.stats.time('parse', performance.now() - p0);
       }
       outcome = this.d.frontier.atomically(() => {

@@ -96,6 +96,7 @@ export class Frontier {
       reject: db.prepare(`INSERT INTO rejections (reason, count) VALUES (?, ?) ON CONFLICT(reason) DO UPDATE SET count = count + ?`),
       rejections: db.prepare(`SELECT reason, count FROM rejections ORDER BY count DESC, reason`),
       killHost: db.prepare(`UPDATE urls SET state = 'dead', error = ?, reason = ?, fetched_at = ? WHERE host = ? AND state IN ('queued', 'failed')`),
+      pendingOfHost: db.prepare(`SELECT state, count(*) AS n FROM urls WHERE host = ? AND state IN ('queued', 'failed') GROUP BY state`),
     };
     this.counters = Object.fromEntries(STATES.map((s) => [s, 0])) as FrontierCounts;
     for (const { state, n } of this.stmts.counts.all() as { state: UrlState; n: number }[]) this.counters[state] = n;
@@ -282,13 +283,15 @@ export class Frontier {
 
   /** Marks every queued or failed URL of a host dead (a host given up on). Returns how many. */
   killHost(host: string, error: ErrorCode, reason: string): number {
-    const before = this.db.prepare(`SELECT state, count(*) AS n FROM urls WHERE host = ? AND state IN ('queued', 'failed') GROUP BY state`).all(host) as { state: UrlState; n: number }[];
-    const n = this.stmts.killHost.run(error, reason, this.now(), host).changes;
-    for (const { state, n: k } of before) {
-      this.counters[state] -= k;
-      this.counters.dead += k;
-    }
-    return n;
+    return this.db.transaction(() => {
+      const before = this.stmts.pendingOfHost.all(host) as { state: UrlState; n: number }[];
+      const n = this.stmts.killHost.run(error, reason, this.now(), host).changes;
+      for (const { state, n: k } of before) {
+        this.counters[state] -= k;
+        this.counters.dead += k;
+      }
+      return n;
+    })();
   }
 
   private move(from: UrlState, to: UrlState): void {

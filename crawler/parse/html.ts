@@ -64,7 +64,6 @@ export function parseHtml(html: string, pageUrl: string, robotsToken = 'trawlbot
   // Iterative depth-first walk (deep documents must not overflow the stack).
   type Frame = { node: DomNode; boiler: boolean; noText: boolean; main: boolean; anchor: RawLink | undefined; heading: string[] | undefined; exit?: string };
   const stack: Frame[] = [{ node: $.root()[0] as unknown as DomNode, boiler: false, noText: false, main: false, anchor: undefined, heading: undefined }];
-  const push = (out: string[], s: string) => out.push(s);
   while (stack.length) {
     const f = stack.pop()!;
     const { node } = f;
@@ -84,8 +83,8 @@ export function parseHtml(html: string, pageUrl: string, robotsToken = 'trawlbot
       if (f.noText) continue;
       if (f.heading) f.heading.push(t);
       if (!f.boiler) {
-        push(bodyText, t);
-        if (f.main) push(mainText, t);
+        bodyText.push(t);
+        if (f.main) mainText.push(t);
       }
       continue;
     }
