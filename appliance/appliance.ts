@@ -155,7 +155,7 @@ export class Appliance {
       },
       (host) => this.frontier.urlsOfHost(host),
     );
-    this.fetcher = new Fetcher({ userAgent: c.userAgent, timeoutMs: c.limits.timeoutMs, maxBodyBytes: c.limits.maxBodyBytes });
+    this.fetcher = new Fetcher({ userAgent: c.userAgent, timeoutMs: c.limits.timeoutMs, maxBodyBytes: c.limits.maxBodyBytes, connectionsPerOrigin: c.perHost.maxConnections });
     this.parser = new ParsePool(c.parseWorkers === 'auto' ? defaultParseWorkers() : c.parseWorkers, {
       log: this.log,
       extractor: { module: new URL('./extract-for-index.ts', import.meta.url), extract: extractForIndex },

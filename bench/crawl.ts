@@ -12,12 +12,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Appliance } from '../appliance/index.ts';
-import { loadConfig } from '../config/index.ts';
+import type { CrawlOnceFigures, CrawlOnceSettings } from './crawl-once.ts';
 import { decodeBody, parseHtml } from '../crawler/parse/index.ts';
 
 const { values } = parseArgs({
@@ -79,50 +78,30 @@ const runs = { pps: [] as number[], mbps: [] as number[], cpu: [] as number[], r
 let pages = 0;
 let requests = 0;
 for (let r = 0; r < Number(values.runs); r++) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'trawl-bench-crawl-'));
-  const app = Appliance.open(
-    loadConfig({
-      overrides: {
-        seeds: bases.map((b) => new URL(values.seed!, b).href),
-        dataDir,
-        concurrency: polite ? Math.max(8, hostCount) : Number(values.concurrency),
-        ...(polite ? {} : { perHost: { delayMs: 0, maxConnections: Number(values.connections) } }),
-        limits: { maxDepth: 100, maxPages: Number(values['max-pages']) },
-        parseWorkers: values.workers === 'auto' ? 'auto' : Number(values.workers),
-      },
-    }),
-    { lockFor: 'bench' },
-  );
-  const { crawler } = app.createCrawler();
-  let bytes = 0;
-  crawler.on('fetch', (e) => (bytes += e.bytes));
-  let peakRss = process.memoryUsage.rss();
-  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 50);
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  // --seconds: stop after a fixed time (a polite crawl of a big corpus would take hours).
-  const limit = Number(values.seconds) > 0 ? setTimeout(() => void crawler.stop(), Number(values.seconds) * 1000) : undefined;
-  await crawler.run();
-  clearTimeout(limit);
-  const s = (performance.now() - t0) / 1000;
-  requests = crawler.stats.snapshot().requests;
-  const cpu = process.cpuUsage(cpu0);
-  clearInterval(sampler);
-  peakRss = Math.max(peakRss, process.memoryUsage.rss());
-  pages = app.status().crawl.fetched;
-  runs.seconds.push(s);
-  runs.pps.push(pages / s);
-  runs.mbps.push(bytes / 1e6 / s);
-  runs.cpu.push((cpu.user + cpu.system) / 1e6);
-  runs.rss.push(peakRss / 1e6);
-  await app.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  const settings: CrawlOnceSettings = {
+    seeds: bases.map((b) => new URL(values.seed!, b).href),
+    concurrency: polite ? Math.max(8, hostCount) : Number(values.concurrency),
+    ...(polite ? {} : { perHost: { delayMs: 0, maxConnections: Number(values.connections) } }),
+    maxPages: Number(values['max-pages']),
+    parseWorkers: values.workers === 'auto' ? 'auto' : Number(values.workers),
+    seconds: Number(values.seconds),
+  };
+  // Each run in a fresh process: as cold as a real crawl, with nothing left over from the last run.
+  const f = await crawlOnce(settings);
+  pages = f.pages;
+  requests = f.requests;
+  runs.seconds.push(f.seconds);
+  runs.pps.push(f.pages / f.seconds);
+  runs.mbps.push(f.bytes / 1e6 / f.seconds);
+  runs.cpu.push(f.cpuSeconds);
+  runs.rss.push(f.peakRssMB);
+  console.log(`  run ${r + 1}: ${f.pages} pages in ${fmt(f.seconds, 2)} s → ${fmt(f.pages / f.seconds)} pages/s, ${fmt(f.cpuSeconds, 2)} CPU s, peak RSS ${fmt(f.peakRssMB, 0)} MB (${fmt(f.startRssMB, 0)} MB before the crawl)`);
 }
 server.kill();
 console.log(
   `crawl (fetch → parse → store → index; ${polite ? `${hostCount} hosts, default politeness (1 connection, 1000 ms per host)` : `maxConnections ${values.connections}, delayMs 0`}, parseWorkers ${values.workers}): ${pages} pages in ${fmt(median(runs.seconds), 2)} s → ` +
     `${fmt(median(runs.pps))} pages/s, ${fmt(median(runs.mbps), 2)} MB/s, ${fmt(median(runs.cpu), 2)} CPU s, peak RSS ${fmt(median(runs.rss), 0)} MB ` +
-    `(medians of ${runs.pps.length}; crawler process only)`,
+    `(medians of ${runs.pps.length} runs, each in a fresh process; crawler process only)`,
 );
 if (polite) {
   // Every host serves the same corpus, so most pages are duplicates (stored once): requests/s is the figure.
@@ -130,6 +109,17 @@ if (polite) {
   console.log(`politeness bound: ${hostCount} hosts × 1 request/s = ${hostCount} requests/s; made ${fmt(rps)} requests/s (${fmt((rps / hostCount) * 100, 0)} % of it, robots.txt and sitemap requests included)`);
 }
 else console.log(`crawl / parse-only baseline: ${fmt(median(runs.pps) / median(baseline), 2)}`);
+
+/** Runs bench/crawl-once.ts in a child process and returns its figures. */
+async function crawlOnce(settings: CrawlOnceSettings): Promise<CrawlOnceFigures> {
+  const child = spawn(process.execPath, ['--import', 'tsx', new URL('./crawl-once.ts', import.meta.url).pathname, JSON.stringify(settings)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const line = out.trim().split('\n').pop() ?? '';
+  if (code !== 0 || !line.startsWith('{')) throw new Error(`crawl run failed (exit code ${code}): ${out.slice(-500)}`);
+  return JSON.parse(line) as CrawlOnceFigures;
+}
 
 /** Our own static server, in its own process. */
 async function startNodeServer(dir: string): Promise<{ server: ChildProcess; bases: string[] }> {

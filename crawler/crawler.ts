@@ -68,7 +68,10 @@ const ROBOTS_GIVE_UP_AFTER = 3;
 const STOP_GRACE_MS = 5000;
 
 export class Crawler extends EventEmitter<CrawlerEvents> {
+  /** URLs being handled: fetched, parsed or stored. */
   private active = 0;
+  /** Of those, requests in flight: `limits.concurrency` caps these, not parsing. */
+  private fetching = 0;
   private stopping = false;
   private finished = false;
   private timer: NodeJS.Timeout | undefined;
@@ -144,8 +147,9 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     return !this.finished && this.donePromise !== undefined;
   }
 
+  /** Requests in flight now. */
   inFlight(): number {
-    return this.active;
+    return this.fetching;
   }
 
   /** Requests completed per second over the last 10 seconds. */
@@ -164,7 +168,10 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     this.timer = undefined;
     const now = this.now();
     for (const host of this.d.frontier.hostsWithDueRetries()) this.d.scheduler.addWork(host);
-    while (this.active < this.d.limits.concurrency && !this.limitReached()) {
+    // Pages waiting to be parsed and stored do not hold a connection; the bound on them (as many
+    // again as requests) keeps bodies in memory bounded when parsing is the slower stage.
+    const { concurrency } = this.d.limits;
+    while (this.fetching < concurrency && this.active < concurrency * 2 && !this.limitReached()) {
       const host = this.d.scheduler.pick(now);
       if (!host) break;
       const dead = this.deadHosts.get(host);
@@ -191,6 +198,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
         continue;
       }
       this.active++;
+      this.fetching++;
       this.d.scheduler.begin(host);
       void this.process(q).finally(() => {
         this.active--;
@@ -205,7 +213,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   private armTimer(): void {
     if (this.finished || this.stopping || this.timer) return;
     const candidates = [this.d.scheduler.nextReadyAt(), this.d.frontier.nextRetryAt()].filter((x): x is number => x !== undefined);
-    if (!candidates.length || this.active >= this.d.limits.concurrency) return;
+    if (!candidates.length || this.fetching >= this.d.limits.concurrency || this.active >= this.d.limits.concurrency * 2) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.pump();
@@ -271,7 +279,12 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     const started = this.now();
     const t0 = performance.now();
     const host = q.host;
-    const res = await this.d.fetcher.fetch(q.fetchUrl, this.abort.signal);
+    let res: Awaited<ReturnType<Fetcher['fetch']>>;
+    try {
+      res = await this.d.fetcher.fetch(q.fetchUrl, this.abort.signal);
+    } finally {
+      this.fetching--;
+    }
     const ended = this.now();
     if (res.kind === 'error' && res.code === 'aborted') {
       this.d.frontier.putBack(q.id);
@@ -290,6 +303,8 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     if (!this.deadHosts.has(host) && this.d.scheduler.suspensions(host) >= (this.d.limits.maxSuspensions ?? 3)) {
       this.giveUpHost(host, 'host-suspended', `suspended ${this.d.scheduler.suspensions(host)} times; last error: ${error ?? 'unknown'}`);
     }
+    // The connection is free: the next request starts while this page is parsed.
+    this.pump();
     let outcome: Outcome;
     try {
       let extracted: Extracted | undefined;

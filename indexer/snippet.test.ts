@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { makeSnippet } from './snippet.ts';
 import { parseQuery } from './query.ts';
-import { tokenize } from './tokenize.ts';
 
 describe('makeSnippet', () => {
   it('picks the passage with the most distinct query terms', () => {
@@ -22,14 +21,10 @@ describe('makeSnippet', () => {
   });
 });
 
-describe('parseQuery and tokenize', () => {
+describe('parseQuery', () => {
   it('splits words, phrases and exclusions', () => {
     const q = parseQuery('Foo "bar baz" -qux -"no way" foo');
     assert.deepEqual(q.terms, ['foo', 'bar', 'baz']);
     assert.deepEqual(q.excluded, ['qux', 'no', 'way']);
-  });
-
-  it('tokenizes Unicode letters and digits, folding case and diacritics', () => {
-    assert.deepEqual(tokenize('Straße, ÉCOLE! max_wal_size 15712 naïve'), ['strasse', 'ecole', 'max', 'wal', 'size', '15712', 'naive']);
   });
 });

@@ -11,6 +11,8 @@ export type FetchOptions = {
   readonly userAgent: string;
   readonly timeoutMs: number;
   readonly maxBodyBytes: number;
+  /** Sockets kept per origin: as many as the scheduler lets run at once (perHost.maxConnections). */
+  readonly connectionsPerOrigin?: number;
 };
 
 /** Stable codes for failures below HTTP; each maps to a retry policy in the crawler. */
@@ -43,7 +45,7 @@ export class Fetcher {
       headersTimeout: opts.timeoutMs,
       bodyTimeout: opts.timeoutMs,
       keepAliveTimeout: 10_000,
-      connections: 8,
+      connections: opts.connectionsPerOrigin ?? 8,
     });
   }
 

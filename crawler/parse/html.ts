@@ -8,7 +8,7 @@
  * A CSS selector per field walked the whole tree a dozen times and was a quarter of the crawl's
  * CPU time (bench/crawl).
  */
-import * as cheerio from 'cheerio';
+import * as cheerio from 'cheerio/slim';
 import type { PageContent } from '../../store/types.ts';
 
 export type Link = { readonly url: string; readonly text: string; readonly nofollow: boolean };

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,13 +45,27 @@ describe('ParsePool', () => {
     const pool = new ParsePool(2);
     pools.push(pool);
     assert.equal(pool.workers, 2);
+    await pool.ready();
     const results = await Promise.all(Array.from({ length: 40 }, (_, i) => pool.parse(job(i))));
     results.forEach((r, i) => assert.deepEqual(r, extract(job(i)), `page ${i}`));
+    assert.deepEqual(pool.parsed, { inWorkers: 40, inline: 0 });
+  });
+
+  it('parses inline while its workers are still loading, then hands pages to them', async () => {
+    const pool = new ParsePool(1);
+    pools.push(pool);
+    const first = await pool.parse(job(1));
+    assert.deepEqual(first, extract(job(1)));
+    assert.deepEqual(pool.parsed, { inWorkers: 0, inline: 1 }, 'a worker takes far longer than this to load');
+    await pool.ready();
+    assert.deepEqual(await pool.parse(job(2)), extract(job(2)));
+    assert.deepEqual(pool.parsed, { inWorkers: 1, inline: 1 });
   });
 
   it('does not disturb the caller\'s buffer (it is copied before transfer)', async () => {
     const pool = new ParsePool(1);
     pools.push(pool);
+    await pool.ready();
     const body = html(7);
     await pool.parse(job(7, body));
     assert.equal(body.length, html(7).length);
@@ -61,6 +76,29 @@ describe('ParsePool', () => {
     const pool = new ParsePool(0);
     pools.push(pool);
     assert.deepEqual(await pool.parse(job(1)), extract(job(1)));
+  });
+
+  it('starts its workers when Node runs with a flag that workers refuse (--trace-gc)', () => {
+    const script = `import { ParsePool } from ${JSON.stringify(new URL('./pool.ts', import.meta.url).href)};
+const pool = new ParsePool(1); await pool.ready();
+const r = await pool.parse({ body: Buffer.from('<title>flagged</title>'), contentType: 'text/html', url: 'http://e.org/', robotsToken: 'trawlbot' });
+console.log(JSON.stringify({ title: r.page.title, parsed: pool.parsed })); await pool.close();`;
+    const out = execFileSync(process.execPath, ['--trace-gc', '--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    const result = out.trim().split('\n').filter((l) => l.startsWith('{')).pop();
+    assert.deepEqual(JSON.parse(result ?? '{}'), { title: 'flagged', parsed: { inWorkers: 1, inline: 0 } });
+  });
+
+  it('loads the workers through tsx when their code cannot be bundled, and says so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trawl-pool-'));
+    const module = join(dir, 'unbundlable.ts');
+    writeFileSync(module, 'export function extract( {\n');
+    const logs: string[] = [];
+    const pool = new ParsePool(1, { log: (m) => logs.push(m), extractor: { module: pathToFileURL(module), extract } });
+    pools.push(pool);
+    await pool.ready();
+    assert.ok(logs.some((l) => /could not bundle their code .*loading it through tsx/.test(l)), logs.join('\n'));
+    // The tsx entry cannot load the broken module either: the pool ends up parsing inline, correctly.
+    assert.deepEqual(await pool.parse(job(3)), extract(job(3)));
   });
 
   it('falls back to parsing inline when workers keep failing, and says so', async () => {

@@ -2,7 +2,7 @@
  * Sitemaps (sitemaps.org): a `<urlset>` lists pages, a `<sitemapindex>` lists more sitemaps. Both are
  * only sources of URLs for the frontier; neither is a document.
  */
-import * as cheerio from 'cheerio';
+import * as cheerio from 'cheerio/slim';
 
 export type SitemapPage = { readonly url: string; readonly lastmod?: string };
 export type Sitemap = { readonly pages: readonly SitemapPage[]; readonly sitemaps: readonly string[] };

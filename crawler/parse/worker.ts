@@ -1,18 +1,21 @@
 /**
- * A parse worker: loads the module named in workerData (by default ./extract.ts; the orchestrator
- * may name one that also analyzes pages for the index), then answers each ParseJob with what that
- * module's `extract` returns, or with the error.
+ * The message loop of a parse worker: answers each ParseJob with what `extract` returns, or with
+ * the error, and says `ready` once loaded. The worker's code is a bundle of this loop and the
+ * extractor module (bundle.ts); without a bundler, worker-entry.mjs loads both through tsx.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import type { Extracted, ParseJob } from './extract.ts';
 
-const module = (workerData as { module?: string } | undefined)?.module ?? new URL('./extract.ts', import.meta.url).href;
-const { extract } = (await import(module)) as { extract: (job: ParseJob) => Extracted };
-
-parentPort!.on('message', (msg: { id: number; job: ParseJob }) => {
-  try {
-    parentPort!.postMessage({ id: msg.id, result: extract(msg.job) });
-  } catch (e) {
-    parentPort!.postMessage({ id: msg.id, error: (e as Error).message || String(e) });
-  }
-});
+export function serve(extract: (job: ParseJob) => Extracted): void {
+  const port = parentPort;
+  if (!port) throw new Error('serve() runs in a worker thread');
+  port.on('message', (msg: { id: number; job: ParseJob }) => {
+    try {
+      port.postMessage({ id: msg.id, result: extract(msg.job) });
+    } catch (e) {
+      port.postMessage({ id: msg.id, error: (e as Error).message || String(e) });
+    }
+  });
+  // Loaded: from now on the pool sends this worker pages.
+  port.postMessage({ ready: true });
+}

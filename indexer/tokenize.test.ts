@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { fold, MAX_TOKEN_LENGTH, tokenize, tokenizeWithOffsets } from './tokenize.ts';
+
+/** The definition the fast scanner must match exactly: the Unicode regular expression, folded. */
+function reference(text: string): { term: string; start: number; end: number }[] {
+  const out: { term: string; start: number; end: number }[] = [];
+  for (const m of text.matchAll(/[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu)) {
+    const term = fold(m[0]);
+    if (term && term.length <= MAX_TOKEN_LENGTH) out.push({ term, start: m.index, end: m.index + m[0].length });
+  }
+  return out;
+}
+
+// Pieces that meet at every kind of boundary: ASCII words and punctuation, accented letters
+// precomposed and decomposed, superscripts, CJK, letters outside the BMP (surrogate pairs), emoji,
+// Arabic digits, ß, the Turkish dotted I, lone surrogates and a long run.
+const PIECES = ['a', 'Z', '9', 'max_wal_size', ' ', '\n', '-', '.', 'é', 'e\u0301', '\u0301', 'x²', '²', 'Straße', 'İstanbul', '東京都', '𝐀𝐁', '😀', '١٢٣', 'ÉCOLE', 'naïve', '\ud800', '\udc00', 'A'.repeat(70), 'b'.repeat(64), 'Ω', 'ﬁ'];
+
+/** A small deterministic generator (the test must be reproducible). */
+function random(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+}
+
+describe('tokenize', () => {
+  it('tokenizes Unicode letters and digits, folding case and diacritics', () => {
+    assert.deepEqual(tokenize('Straße, ÉCOLE! max_wal_size 15712 naïve'), ['strasse', 'ecole', 'max', 'wal', 'size', '15712', 'naive']);
+    assert.deepEqual(tokenize('東京 x² e\u0301te 𝐀b'), ['東京', 'x2', 'ete', 'ab']);
+  });
+
+  it('drops tokens longer than the limit', () => {
+    assert.deepEqual(tokenize(`${'a'.repeat(MAX_TOKEN_LENGTH)} ${'b'.repeat(MAX_TOKEN_LENGTH + 1)} c`), ['a'.repeat(MAX_TOKEN_LENGTH), 'c']);
+  });
+
+  it('gives exactly what the regular expression gives, with offsets, on 5,000 generated strings', () => {
+    const next = random(42);
+    for (let n = 0; n < 5000; n++) {
+      const parts = Array.from({ length: 1 + Math.floor(next() * 12) }, () => PIECES[Math.floor(next() * PIECES.length)]!);
+      const text = parts.join('');
+      assert.deepEqual(tokenizeWithOffsets(text), reference(text), JSON.stringify(text));
+      assert.deepEqual(tokenize(text), reference(text).map((t) => t.term), JSON.stringify(text));
+    }
+  });
+
+  it('gives exactly what the regular expression gives on every code point of the BMP', () => {
+    const all = Array.from({ length: 0x10000 }, (_, c) => String.fromCharCode(c)).join('');
+    for (let i = 0; i < all.length; i += 4096) {
+      const chunk = all.slice(i, i + 4096);
+      assert.deepEqual(tokenizeWithOffsets(chunk), reference(chunk));
+    }
+  });
+});
