@@ -13,6 +13,7 @@ import { decide, ERRORS, fromFetchCode, fromHttpStatus, type ErrorCode, type Ret
 import type { Fetcher, FetchResponse } from './fetch/fetcher.ts';
 import type { Frontier, Outcome, QueuedUrl } from './frontier/frontier.ts';
 import type { HostScheduler } from './frontier/hosts.ts';
+import { SeenCache } from './frontier/seen-cache.ts';
 import type { Extracted, PageParser } from './parse/index.ts';
 import { productToken, type RobotsCache, type RobotsRules } from './robots/robots.ts';
 import { StatsRecorder, type CrawlStats } from './stats.ts';
@@ -62,6 +63,7 @@ export type CrawlerDeps = {
   readonly log?: (message: string) => void;
 };
 
+const ABSOLUTE = /^https?:\/\//i;
 const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 3, baseDelayMs: 10_000 };
 const ROBOTS_GIVE_UP_AFTER = 3;
 /** How long stop() lets in-flight requests finish before it aborts them and puts them back. */
@@ -86,6 +88,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   /** The user agent's product token, lowercased: `<meta name="TOKEN">` counts like robots. */
   private readonly token: string;
   private readonly retry: RetryPolicy;
+  private readonly seen = new SeenCache();
   readonly stats: StatsRecorder;
 
   constructor(private readonly d: CrawlerDeps) {
@@ -429,11 +432,26 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   private queueLinks(links: readonly { url: string; lastmod?: string }[], depth: number, base: string | undefined): void {
     const admitted: { url: string; fetchUrl: string; depth: number; lastmod?: string }[] = [];
     const rejected = new Map<string, number>();
+    // Links known to be in the frontier skip normalization and SQLite (counted as already seen).
+    // Only absolute links without a sitemap lastmod (which must be recorded) are cached.
+    const remember = new Set<string>();
+    let cached = 0;
     for (const link of links) {
+      const cacheable = link.lastmod === undefined && ABSOLUTE.test(link.url);
+      if (cacheable && (this.seen.has(link.url) || remember.has(link.url))) {
+        cached++;
+        continue;
+      }
       const a = admit(this.d.policy, link.url, depth, base);
-      if (a.ok) admitted.push({ url: a.url, fetchUrl: a.fetchUrl, depth, ...(link.lastmod ? { lastmod: link.lastmod } : {}) });
-      else rejected.set(a.reason, (rejected.get(a.reason) ?? 0) + 1);
+      if (a.ok) {
+        admitted.push({ url: a.url, fetchUrl: a.fetchUrl, depth, ...(link.lastmod ? { lastmod: link.lastmod } : {}) });
+        if (cacheable) remember.add(link.url);
+      } else rejected.set(a.reason, (rejected.get(a.reason) ?? 0) + 1);
     }
+    if (cached) rejected.set('already-seen', (rejected.get('already-seen') ?? 0) + cached);
     for (const host of this.d.frontier.enqueueMany(admitted, rejected)) this.d.scheduler.addWork(host);
+    // In the frontier now (new or not): remembered only once the transaction went through.
+    for (const link of remember) this.seen.add(link);
   }
+
 }

@@ -18,7 +18,7 @@ import { buildScope, createNormalizer, defaultFilters } from './urls/index.ts';
 
 const PAGES = 40;
 const page = (i: number) =>
-  Buffer.from(`<title>page ${i}</title><p>pipelineword${i}</p>${[1, 2, 3].map((k) => `<a href="/p/${(i * 3 + k) % PAGES}">next</a>`).join('')}`);
+  Buffer.from(`<title>page ${i}</title><p>pipelineword${i}</p>${[1, 2, 3, 1].map((k) => `<a href="/p/${(i * 3 + k) % PAGES}">next</a>`).join('')}`);
 
 describe('the crawl pipeline', () => {
   it('caps requests in flight at `concurrency` while more pages wait for the parser', async () => {
@@ -54,8 +54,9 @@ describe('the crawl pipeline', () => {
     const robots = { cached: () => allowAll, load: async () => allowAll } as unknown as RobotsCache;
     const normalize = createNormalizer();
     const seed = 'http://pipeline.test/p/0';
+    const frontier = new Frontier(db);
     const crawler = new Crawler({
-      frontier: new Frontier(db),
+      frontier,
       scheduler: new HostScheduler({ maxConnections: 16, delayMs: 0 }),
       robots,
       fetcher,
@@ -69,7 +70,11 @@ describe('the crawl pipeline', () => {
     crawler.on('document', (doc) => stored.push(doc.id));
     crawler.addSeeds([seed]);
     assert.equal((await crawler.run()).reason, 'exhausted');
+    // 40 pages × 4 links reach 39 new URLs (the seed is linked too): every other link was already
+    // seen, whether SQLite or the crawler's cache of seen links said so.
+    const rejections = frontier.rejections();
     db.close();
+    assert.deepEqual(rejections, [{ reason: 'already-seen', count: PAGES * 4 - (PAGES - 1) }]);
     assert.equal(stored.length, PAGES, 'every page crawled');
     assert.equal(maxInFlight, 3, 'never more requests in flight than `concurrency`');
     assert.ok(maxPipeline > 3, `requests went on while pages waited for the parser (at most ${maxPipeline} pages in the pipeline)`);

@@ -27,6 +27,9 @@ type Slot = { worker: Worker; pending: Map<number, Pending>; ready: boolean };
  */
 const WORKER_YOUNG_GENERATION_MB = 64;
 
+const STEAL_AT = Number(process.env.STEAL_AT ?? 0);
+const STEAL_BYTES = Number(process.env.STEAL_BYTES ?? 262144);
+
 /** After this many worker failures, the pool stops starting workers and parses inline. */
 const MAX_FAILURES = 3;
 
@@ -75,7 +78,7 @@ export class ParsePool implements PageParser {
     // Workers take a moment to start; the first pages of a crawl are parsed inline meanwhile
     // rather than waiting in a queue.
     const ready = this.closed ? [] : this.slots.filter((s) => s.ready);
-    if (ready.length === 0) {
+    if (ready.length === 0 || (STEAL_AT > 0 && job.body.length <= STEAL_BYTES && ready.every((s) => s.pending.size >= STEAL_AT))) {
       this.parsed.inline++;
       return Promise.resolve().then(() => this.extract(job));
     }
