@@ -14,7 +14,7 @@ import type { Fetcher, FetchResponse } from './fetch/fetcher.ts';
 import type { Frontier, Outcome, QueuedUrl } from './frontier/frontier.ts';
 import type { HostScheduler } from './frontier/hosts.ts';
 import { SeenCache } from './frontier/seen-cache.ts';
-import type { Extracted, PageParser } from './parse/index.ts';
+import { ParseFailure, type Extracted, type PageParser } from './parse/index.ts';
 import { productToken, type RobotsCache, type RobotsRules } from './robots/robots.ts';
 import { StatsRecorder, type CrawlStats } from './stats.ts';
 import { admit, type UrlPolicy } from './urls/filters.ts';
@@ -329,8 +329,11 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       });
     } catch (e) {
       // A bug or a page that breaks the parser must cost one URL, never the crawl.
-      this.d.log?.(`${q.fetchUrl}: ${(e as Error).stack ?? String(e)}`);
-      outcome = { kind: 'dead', error: 'internal', reason: `internal error: ${(e as Error).message}` };
+      if (e instanceof ParseFailure) outcome = { kind: 'dead', error: 'unparsable', reason: e.message };
+      else {
+        this.d.log?.(`${q.fetchUrl}: ${(e as Error).stack ?? String(e)}`);
+        outcome = { kind: 'dead', error: 'internal', reason: `internal error: ${(e as Error).message}` };
+      }
       this.d.frontier.finish(q.id, outcome);
     }
     if (outcome.kind === 'failed') this.d.scheduler.addWork(host);

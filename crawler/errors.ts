@@ -20,6 +20,7 @@ export type ErrorCode =
   | 'too-many-redirects'
   | 'robots-unavailable'
   | 'host-suspended'
+  | 'unparsable'
   | 'internal';
 
 type Policy = { readonly retry: boolean; readonly hostFault: boolean; readonly describe: string };
@@ -40,6 +41,7 @@ export const ERRORS: Readonly<Record<ErrorCode, Policy>> = {
   'too-many-redirects': { retry: false, hostFault: false, describe: 'too many redirects' },
   'robots-unavailable': { retry: false, hostFault: true, describe: 'robots.txt could not be fetched, so nothing may be' },
   'host-suspended': { retry: false, hostFault: true, describe: 'the host kept failing and was given up' },
+  unparsable: { retry: false, hostFault: false, describe: 'parsing the page killed the parse worker (its memory limit, or a bug)' },
   internal: { retry: false, hostFault: false, describe: 'a bug in Trawl (logged)' },
 };
 

@@ -4,10 +4,10 @@ import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { extract, type ParseJob } from './extract.ts';
-import { ParsePool } from './pool.ts';
+import { ParseFailure, ParsePool } from './pool.ts';
 
 const html = (i: number) => Buffer.from(`<html><head><title>Page ${i}</title></head><body><main><h1>H ${i}</h1><p>word${i} text</p><a href="/next/${i}">next</a></main></body></html>`);
 const job = (i: number, body: Buffer = html(i), contentType = 'text/html; charset=utf-8'): ParseJob => ({ body, contentType, url: `http://e.org/${i}`, robotsToken: 'trawlbot' });
@@ -99,6 +99,43 @@ console.log(JSON.stringify({ title: r.page.title, parsed: pool.parsed })); await
     assert.ok(logs.some((l) => /could not bundle their code .*loading it through tsx/.test(l)), logs.join('\n'));
     // The tsx entry cannot load the broken module either: the pool ends up parsing inline, correctly.
     assert.deepEqual(await pool.parse(job(3)), extract(job(3)));
+  });
+
+  it('fails the page that killed its worker, alone, and goes on with a new worker', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trawl-pool-'));
+    const module = join(dir, 'deadly.ts');
+    // Extracts like the real one, except that a page saying KILL ends the worker thread (as a crash
+    // would), and a page saying BLOAT allocates without end (past the worker's heap limit).
+    writeFileSync(
+      module,
+      `import { extract as real } from ${JSON.stringify(fileURLToPath(new URL('./extract.ts', import.meta.url)))};
+export function extract(job) {
+  const text = Buffer.from(job.body).toString();
+  if (text.includes('KILL')) process.exit(1);
+  if (text.includes('BLOAT')) { const hoard = []; for (;;) hoard.push(new Array(100000).fill(hoard.length)); }
+  return real(job);
+}\n`,
+    );
+    const logs: string[] = [];
+    const pool = new ParsePool(1, { log: (m) => logs.push(m), extractor: { module: pathToFileURL(module), extract }, maxHeapMb: 64 });
+    pools.push(pool);
+    await pool.ready();
+    for (const [word, reason] of [['KILL', /exited with code 1/], ['BLOAT', /memory/i]] as const) {
+      const bad = job(100, Buffer.from(`<title>${word}</title>`));
+      const jobs = [pool.parse(job(1)), pool.parse(bad), pool.parse(job(2)), pool.parse(job(3))];
+      const settled = await Promise.allSettled(jobs);
+      assert.equal(settled[1]!.status, 'rejected', `${word}: ${logs.join(' | ')}`);
+      const err = (settled[1] as PromiseRejectedResult).reason as Error;
+      assert.ok(err instanceof ParseFailure, `${word}: ${err}`);
+      assert.match(err.message, reason);
+      for (const i of [0, 2, 3]) assert.deepEqual((settled[i] as PromiseFulfilledResult<unknown>).value, extract([job(1), bad, job(2), job(3)][i]!), `${word}: page ${i} still parsed`);
+      await pool.ready();
+      assert.equal(pool.workers, 1, 'a new worker took its place');
+    }
+    assert.ok(logs.some((l) => /while parsing http:\/\/e\.org\/100/.test(l)), logs.join('\n'));
+    // Worker deaths caused by pages never make the pool give up its workers.
+    assert.deepEqual(await pool.parse(job(5)), extract(job(5)));
+    assert.ok(pool.parsed.inWorkers > 4);
   });
 
   it('falls back to parsing inline when workers keep failing, and says so', async () => {

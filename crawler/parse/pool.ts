@@ -19,7 +19,7 @@ export function defaultParseWorkers(): number {
 type Pending = { resolve: (e: Extracted) => void; reject: (e: Error) => void; job: ParseJob };
 
 /** `ready` once the worker has loaded its module: until then its share of pages is parsed inline. */
-type Slot = { worker: Worker; pending: Map<number, Pending>; ready: boolean };
+type Slot = { worker: Worker; pending: Map<number, Pending>; ready: boolean; current: Int32Array };
 
 /**
  * A parse worker allocates a whole DOM per page and drops it at once: with V8's default young
@@ -27,8 +27,12 @@ type Slot = { worker: Worker; pending: Map<number, Pending>; ready: boolean };
  */
 const WORKER_YOUNG_GENERATION_MB = 64;
 
-const STEAL_AT = Number(process.env.STEAL_AT ?? 0);
-const STEAL_BYTES = Number(process.env.STEAL_BYTES ?? 262144);
+/**
+ * A worker's heap limit. A DOM takes 20–60 times its HTML's size, so a 5 MB page (the default
+ * limits.maxBodyBytes) of pathological markup can need a few hundred MB; a page that needs more
+ * fails alone (ParseFailure) instead of taking the process's memory.
+ */
+export const DEFAULT_WORKER_HEAP_MB = 768;
 
 /** After this many worker failures, the pool stops starting workers and parses inline. */
 const MAX_FAILURES = 3;
@@ -43,6 +47,8 @@ export type ParsePoolOptions = {
   readonly extractor?: { readonly module: URL; readonly extract: (job: ParseJob) => Extracted };
   /** The worker's entry file (tests pass a broken one). */
   readonly entry?: URL;
+  /** Each worker's heap limit (old generation), in MB. */
+  readonly maxHeapMb?: number;
 };
 
 export class ParsePool implements PageParser {
@@ -53,6 +59,7 @@ export class ParsePool implements PageParser {
   private readonly log: (m: string) => void;
   private readonly extract: (job: ParseJob) => Extracted;
   private readonly module: URL;
+  private readonly maxHeapMb: number;
   /** The workers' code once known (bundled, or the tsx entry); workers start only then. */
   private code: URL | undefined;
   private starting: number;
@@ -64,6 +71,7 @@ export class ParsePool implements PageParser {
     this.log = options.log ?? (() => undefined);
     this.extract = options.extractor?.extract ?? extract;
     this.module = options.extractor?.module ?? new URL('./extract.ts', import.meta.url);
+    this.maxHeapMb = options.maxHeapMb ?? DEFAULT_WORKER_HEAP_MB;
     this.starting = size;
     if (size > 0)
       void this.workerCode(options.entry).then((code) => {
@@ -78,7 +86,7 @@ export class ParsePool implements PageParser {
     // Workers take a moment to start; the first pages of a crawl are parsed inline meanwhile
     // rather than waiting in a queue.
     const ready = this.closed ? [] : this.slots.filter((s) => s.ready);
-    if (ready.length === 0 || (STEAL_AT > 0 && job.body.length <= STEAL_BYTES && ready.every((s) => s.pending.size >= STEAL_AT))) {
+    if (ready.length === 0) {
       this.parsed.inline++;
       return Promise.resolve().then(() => this.extract(job));
     }
@@ -126,13 +134,17 @@ export class ParsePool implements PageParser {
       const source = await bundleWorker(this.module);
       return new URL(`data:text/javascript;base64,${Buffer.from(source).toString('base64')}`);
     } catch (e) {
-      this.log(`parse workers: could not bundle their code (${(e as Error).message.split('\n')[0]}); loading it through tsx instead, which starts slower`);
+      // esbuild's BuildFailure lists its errors; its message's first line names none.
+      const first = (e as { errors?: { text: string }[] }).errors?.[0]?.text ?? (e as Error).message.split('\n')[0];
+      this.log(`parse workers: could not bundle their code (${first}); loading it through tsx instead, which starts slower`);
       return new URL('./worker-entry.mjs', import.meta.url);
     }
   }
 
   private spawn(code: URL): Slot {
-    const options = { workerData: { module: this.module.href }, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } };
+    // The job the worker is parsing (-1: none), written by the worker (worker.ts).
+    const current = new Int32Array(new SharedArrayBuffer(4)).fill(-1);
+    const options = { workerData: { module: this.module.href, current }, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB, maxOldGenerationSizeMb: this.maxHeapMb } };
     let worker: Worker;
     try {
       // The parent's loader flags (--import tsx) would load tsx into every worker for nothing.
@@ -142,7 +154,7 @@ export class ParsePool implements PageParser {
       worker = new Worker(code, { ...options, execArgv: [] });
     }
     worker.unref();
-    const slot: Slot = { worker, pending: new Map(), ready: false };
+    const slot: Slot = { worker, pending: new Map(), ready: false, current };
     worker.on('message', (msg: { id: number; result?: Extracted; error?: string; ready?: true }) => {
       if (msg.ready) {
         slot.ready = true;
@@ -163,31 +175,38 @@ export class ParsePool implements PageParser {
   }
 
   /**
-   * A worker died (a bug, or memory): its jobs are parsed inline, and a new worker takes its
-   * place — unless workers keep failing, in which case parsing stays inline from now on.
+   * A worker died. If it was parsing a page, that page is the likely cause (a page too big for the
+   * worker's heap limit, or one that trips a bug): it fails with ParseFailure and is not parsed
+   * again anywhere — least of all on the main thread, which has no such limit. The worker's other
+   * pages are handed out again (some may have been done: their results, sent before the death,
+   * are ignored), and a new worker takes its place. Workers that die with no page
+   * in hand cannot start at all: after MAX_FAILURES of those, parsing stays inline.
    */
   private replace(slot: Slot, e: Error): void {
     const i = this.slots.indexOf(slot);
     if (i < 0 || this.closed) return;
-    this.failures++;
+    const working = Atomics.load(slot.current, 0);
+    const culprit = slot.pending.get(working);
+    const others = [...slot.pending.values()].filter((p) => p !== culprit);
+    slot.pending.clear();
+    if (!culprit) this.failures++;
     if (this.failures >= MAX_FAILURES) {
       this.log(`parse worker failed (${e.message}); ${this.failures} failures: parsing on the main thread from now on`);
       this.slots.splice(i, 1);
       void slot.worker.terminate();
       this.notifyReady();
     } else {
-      this.log(`parse worker failed (${e.message}); starting a new one`);
+      this.log(`parse worker failed${culprit ? ` while parsing ${culprit.job.url}` : ''} (${e.message}); starting a new one`);
       this.slots[i] = this.spawn(this.code!);
     }
-    for (const p of slot.pending.values()) {
-      try {
-        p.resolve(this.extract(p.job));
-      } catch (err) {
-        p.reject(err as Error);
-      }
-    }
-    slot.pending.clear();
+    culprit?.reject(new ParseFailure(`the parse worker died while parsing it (${e.message})`));
+    for (const p of others) this.parse(p.job).then(p.resolve, p.reject);
   }
+}
+
+/** A page that could not be parsed because parsing it killed the worker (memory, or a bug). */
+export class ParseFailure extends Error {
+  override readonly name = 'ParseFailure';
 }
 
 /** Node flags without the module loaders (`--import X`, `--loader X`, `--experimental-loader X`). */
