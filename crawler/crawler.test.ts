@@ -71,6 +71,12 @@ describe('a full crawl of the fake web', () => {
     assert.deepEqual(found('redirectedword'), ['/target']);
   });
 
+  it('follows a meta refresh like a redirect, and does not index the stub', () => {
+    assert.deepEqual([record('/meta-refresh')?.state, record('/meta-refresh')?.reason], ['redirected', new URL('/refresh-target', web.url).href]);
+    assert.deepEqual(found('refreshedword'), ['/refresh-target']);
+    assert.deepEqual(found('stubword'), []);
+  });
+
   it('stops a redirect loop', () => {
     assert.equal(count('/loop-a'), 1);
     assert.equal(count('/loop-b'), 1);

@@ -383,6 +383,12 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     const xRobots = (res.headers['x-robots-tag'] ?? '').toLowerCase();
     const noindex = page.noindex || /\b(noindex|none)\b/.test(xRobots);
     const nofollow = page.nofollow || /\b(nofollow|none)\b/.test(xRobots);
+    // A meta refresh forwards like an HTTP redirect: the target is queued as the next hop, and
+    // this page (a "Redirecting to …" stub, typically) is not indexed.
+    if (page.refresh && !nofollow) {
+      if (this.d.documents.remove(q.id) !== undefined) this.emit('removed', q.id);
+      return this.onRedirect(q, page.refresh, status);
+    }
     if (!nofollow) this.stats.measure('links', () => this.queueLinks(this.d.limits.followNofollow ? page.links : page.links.filter((l) => !l.nofollow), q.depth + 1, q.fetchUrl));
     const exclude = (reason: string): Outcome => {
       if (this.d.documents.remove(q.id) !== undefined) this.emit('removed', q.id);

@@ -25,6 +25,20 @@ describe('parseHtml', () => {
     assert.equal(p.canonical, 'http://example.org/canonical');
   });
 
+  it('reads a meta refresh within 10 seconds as a forward to its URL, in every spelling', () => {
+    const refresh = (content: string) => parseHtml(`<meta http-equiv="Refresh" content="${content}"><p>Redirecting</p>`, 'http://example.org/dir/page').refresh;
+    assert.equal(refresh('0; url=next.html'), 'http://example.org/dir/next.html');
+    assert.equal(refresh('0;URL=/abs'), 'http://example.org/abs');
+    assert.equal(refresh("3; url='quoted.html'"), 'http://example.org/dir/quoted.html');
+    assert.equal(refresh('1, other.html'), 'http://example.org/dir/other.html');
+    assert.equal(refresh('5.5; URL = http://other.org/x'), 'http://other.org/x');
+    assert.equal(refresh('0'), undefined, 'a reload of the page itself');
+    assert.equal(refresh('0; url=page'), undefined, 'a refresh to the page itself');
+    assert.equal(refresh('600; url=next.html'), undefined, 'a slow refresh is not a redirect');
+    assert.equal(refresh('soon; url=next.html'), undefined);
+    assert.equal(p.refresh, undefined);
+  });
+
   it('keeps the body text without scripts, styles, navigation, header or footer', () => {
     assert.match(p.text, /First paragraph\./);
     for (const boiler of ['scriptword', 'color:red', 'Navigation', 'Site header', 'Footer text']) assert.ok(!p.text.includes(boiler), boiler);

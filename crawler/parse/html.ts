@@ -20,8 +20,13 @@ export type ParsedPage = PageContent & {
   /** `<meta name="robots" content="nofollow">` (or none): do not follow this page's links. */
   readonly nofollow: boolean;
   readonly canonical?: string;
+  /** `<meta http-equiv="refresh" content="N; url=…">` with N ≤ 10 s: the page forwards there (absolute). */
+  readonly refresh?: string;
   readonly lang?: string;
 };
+
+/** A refresh slower than this is a page that reloads itself now and then, not a redirect. */
+const MAX_REFRESH_SECONDS = 10;
 
 const LOAD_OPTIONS = { xml: { xmlMode: false, decodeEntities: true } } as const;
 
@@ -53,6 +58,7 @@ export function parseHtml(html: string, pageUrl: string, robotsToken = 'trawlbot
   let description = '';
   let ogDescription = '';
   let canonical: string | undefined;
+  let refresh: string | undefined;
   let lang: string | undefined;
   const robots: string[] = [];
   const headings: string[] = [];
@@ -107,6 +113,7 @@ export function parseHtml(html: string, pageUrl: string, robotsToken = 'trawlbot
         if (metaName === 'robots' || metaName === token) robots.push((a.content ?? '').toLowerCase());
         else if (metaName === 'description') description = a.content ?? '';
         else if ((a.property ?? '').toLowerCase() === 'og:description') ogDescription = a.content ?? '';
+        else if (refresh === undefined && (a['http-equiv'] ?? '').toLowerCase() === 'refresh') refresh = refreshTarget(a.content ?? '');
         continue;
       }
       case 'link':
@@ -148,6 +155,7 @@ export function parseHtml(html: string, pageUrl: string, robotsToken = 'trawlbot
   }
   const text = lines(sawMain ? mainText : bodyText);
   const canonicalUrl = canonical ? resolve(canonical, base) : undefined;
+  const refreshUrl = refresh ? resolve(refresh, base) : undefined;
   const robotsAll = robots.join(',');
   return {
     url: pageUrl,
@@ -159,6 +167,7 @@ export function parseHtml(html: string, pageUrl: string, robotsToken = 'trawlbot
     noindex: /\b(noindex|none)\b/.test(robotsAll),
     nofollow: /\b(nofollow|none)\b/.test(robotsAll),
     ...(canonicalUrl ? { canonical: canonicalUrl } : {}),
+    ...(refreshUrl && refreshUrl !== pageUrl ? { refresh: refreshUrl } : {}),
     ...(lang ? { lang } : {}),
   };
 }
@@ -182,6 +191,19 @@ function lines(parts: string[]): string {
     .replace(/[^\S\n]+/g, ' ')
     .replace(/ ?\n[\s]*/g, '\n')
     .trim();
+}
+
+/**
+ * The URL of a meta refresh's content (`5; url='next.html'`, `0;URL=x`), per the HTML standard's
+ * shared declarative refresh steps, when it comes within MAX_REFRESH_SECONDS.
+ */
+function refreshTarget(content: string): string | undefined {
+  const m = /^\s*(\d+)(?:\.[\d.]*)?\s*(?:[;,]\s*(?:url\s*=\s*)?(.*))?$/is.exec(content);
+  if (!m || Number(m[1]) > MAX_REFRESH_SECONDS || !m[2]) return undefined;
+  let url = m[2].trim();
+  const quote = url[0];
+  if (quote === '"' || quote === "'") url = url.slice(1, url.indexOf(quote, 1) < 0 ? undefined : url.indexOf(quote, 1));
+  return url.trim() || undefined;
 }
 
 function squash(s: string): string {
