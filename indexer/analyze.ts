@@ -16,8 +16,13 @@ export type Analysis = {
 };
 
 const F = FIELDS.length;
+/**
+ * Distinct terms indexed per document. Prose has a few thousand; a 5 MB page about 100,000. Beyond
+ * this (a page of random tokens), new terms are not indexed; the field lengths still count them.
+ */
+export const MAX_DISTINCT_TERMS = 1 << 20;
 
-export function analyze(doc: PageContent): Analysis {
+export function analyze(doc: PageContent, maxTerms = MAX_DISTINCT_TERMS): Analysis {
   const index = new Map<string, number>();
   const terms: string[] = [];
   const rows: number[] = [];
@@ -27,6 +32,7 @@ export function analyze(doc: PageContent): Analysis {
     for (const t of tokens) {
       let i = index.get(t);
       if (i === undefined) {
+        if (terms.length >= maxTerms) continue;
         i = terms.length;
         index.set(t, i);
         terms.push(t);
@@ -42,5 +48,5 @@ export function analyze(doc: PageContent): Analysis {
 /** A value received from another thread that has the shape of an Analysis. */
 export function isAnalysis(x: unknown): x is Analysis {
   const a = x as Analysis | undefined;
-  return !!a && Array.isArray(a.terms) && a.tf instanceof Uint16Array && a.lengths instanceof Uint32Array && a.tf.length === a.terms.length * F && a.lengths.length === F;
+  return !!a && Array.isArray(a.terms) && a.tf instanceof Uint16Array && a.lengths instanceof Uint32Array && a.terms.length <= MAX_DISTINCT_TERMS && a.tf.length === a.terms.length * F && a.lengths.length === F;
 }

@@ -8,6 +8,8 @@ import type { Analysis } from './analyze.ts';
 import { FIELDS, FIELD_B, FIELD_WEIGHT, K1 } from './fields.ts';
 
 const F = FIELDS.length;
+/** Above analyze()'s MAX_DISTINCT_TERMS rows per document. */
+const ROW_SPACE = 2 ** 21;
 
 export type DocVector = {
   /** Sorted ascending: binary-searched when scoring. */
@@ -52,15 +54,21 @@ export class TermStats {
    */
   add(docId: number, analysis: Analysis): DocVector {
     const n = analysis.terms.length;
-    const ids = new Uint32Array(n);
-    for (let i = 0; i < n; i++) ids[i] = this.intern(analysis.terms[i]!);
-    const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => ids[a]! - ids[b]!);
+    // Sort (term id, row) pairs packed into doubles — id × 2^21 + row is exact below 2^53 — with
+    // the native numeric sort of a typed array: no comparator calls, no boxed indexes.
+    const keys = new Float64Array(n);
+    for (let i = 0; i < n; i++) keys[i] = this.intern(analysis.terms[i]!) * ROW_SPACE + i;
+    if (n < ROW_SPACE) keys.sort();
+    else throw new RangeError(`a document with ${n} distinct terms (at most ${ROW_SPACE - 1})`);
     const termIds = new Uint32Array(n);
     const tf = new Uint16Array(n * F);
-    order.forEach((from, to) => {
-      termIds[to] = ids[from]!;
-      tf.set(analysis.tf.subarray(from * F, from * F + F), to * F);
-    });
+    const src = analysis.tf;
+    for (let to = 0; to < n; to++) {
+      const key = keys[to]!;
+      const from = key % ROW_SPACE;
+      termIds[to] = (key - from) / ROW_SPACE;
+      for (let f = 0; f < F; f++) tf[to * F + f] = src[from * F + f]!;
+    }
     const vector = { termIds, tf, lengths: analysis.lengths };
     this.insert(docId, vector);
     return vector;

@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { analyze } from './analyze.ts';
+import { FIELDS } from './fields.ts';
+import { TermStats } from './stats.ts';
+
+const doc = (id: number, text: string, title = 'T') => ({ id, url: `http://e.org/${id}`, title, description: '', headings: [], text });
+const BODY = FIELDS.indexOf('body');
+
+describe('TermStats', () => {
+  it('stores each document as a vector sorted by term id, with the frequencies of each term', () => {
+    const s = new TermStats();
+    // Interned in this order, so the second document's terms arrive out of id order.
+    s.add(1, analyze(doc(1, 'zeta eta theta iota kappa')));
+    const words = ['kappa', 'alpha', 'zeta', 'beta', 'iota', 'gamma', 'eta'];
+    const text = words.map((w, i) => Array(i + 1).fill(w).join(' ')).join(' ');
+    const v = s.add(2, analyze(doc(2, text)));
+    assert.deepEqual([...v.termIds], [...v.termIds].sort((a, b) => a - b));
+    words.forEach((w, i) => {
+      const at = v.termIds.indexOf(s.termId(w)!);
+      assert.equal(v.tf[at * FIELDS.length + BODY], i + 1, w);
+      assert.ok(s.contains(2, s.termId(w)!), w);
+    });
+    assert.ok(!s.contains(2, s.termId('theta')!));
+    assert.equal(s.docFrequency('zeta'), 2);
+    assert.equal(s.docFrequency('alpha'), 1);
+  });
+
+  it('keeps document frequencies right through updates and removals', () => {
+    const s = new TermStats();
+    s.add(1, analyze(doc(1, 'one two')));
+    s.add(2, analyze(doc(2, 'two three')));
+    s.add(1, analyze(doc(1, 'three four')));
+    assert.deepEqual(['one', 'two', 'three', 'four'].map((t) => s.docFrequency(t)), [0, 1, 2, 1]);
+    s.remove(2);
+    assert.deepEqual(['one', 'two', 'three', 'four'].map((t) => s.docFrequency(t)), [0, 0, 1, 1]);
+    assert.equal(s.documentCount, 1);
+  });
+});
+
+describe('analyze', () => {
+  it('indexes at most maxTerms distinct terms, still counting every token in the field length', () => {
+    const a = analyze(doc(1, 'a b c d e a', ''), 5);
+    // Fields in order: the URL's words (e, org, 1), then the body's (a, b; c, d and e are not new).
+    assert.deepEqual(a.terms, ['e', 'org', '1', 'a', 'b']);
+    assert.equal(a.lengths[BODY], 6);
+  });
+});
