@@ -12,8 +12,8 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Config } from '../config/schema.ts';
 import { Crawler, Fetcher, Frontier, HostScheduler, ParsePool, RobotsCache, buildScope, createNormalizer, defaultFilters, defaultParseWorkers, parseHostAlias, type CrawlStats, type FetchEvent, type HostView } from '../crawler/index.ts';
-import { flushIndex, IndexFormatError, loadIndex, SearchIndex, type FlushInfo } from '../indexer/index.ts';
-import { acquireLock, DocumentStore, openDb, type Db, type Lock } from '../store/index.ts';
+import { flushIndex, IndexFormatError, loadIndex, SearchIndex, setStemming, type FlushInfo } from '../indexer/index.ts';
+import { acquireLock, AnchorStore, DocumentStore, openDb, type Db, type Lock } from '../store/index.ts';
 import { extract as extractForIndex } from './extract-for-index.ts';
 
 export type CrawlStatus = {
@@ -64,6 +64,12 @@ export class Appliance {
   private lastFlush: Pick<FlushInfo, 'createdAt' | 'lastSeq'> & { ms: number | null } | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
   private readonly recent: FetchEvent[] = [];
+  readonly anchors: AnchorStore;
+  /** Identities of pages that gained inbound anchor text since their anchor field was last read. */
+  private readonly staleAnchors = new Set<string>();
+  private anchorRefresh: Promise<number> | undefined;
+  /** The index changed without a document change (anchor refresh): the next flush must write. */
+  private indexChanged = false;
   private closed = false;
 
   private constructor(
@@ -72,10 +78,16 @@ export class Appliance {
     private readonly log: Logger,
   ) {
     this.dataDir = resolve(config.dataDir);
+    // Documents and queries must be tokenized alike (parse workers get the same setting).
+    setStemming(config.index.stemming);
     this.db = openDb(join(this.dataDir, 'crawl.db'));
     this.documents = new DocumentStore(this.db);
     this.frontier = new Frontier(this.db);
-    this.index = new SearchIndex((id) => this.documents.get(id));
+    this.anchors = new AnchorStore(this.db);
+    this.index = new SearchIndex(
+      (id) => this.documents.get(id),
+      (id) => this.anchors.of(id),
+    );
   }
 
   /** Opens (creating if needed) the data directory and loads the index. */
@@ -158,7 +170,7 @@ export class Appliance {
     this.fetcher = new Fetcher({ userAgent: c.userAgent, timeoutMs: c.limits.timeoutMs, maxBodyBytes: c.limits.maxBodyBytes, connectionsPerOrigin: c.perHost.maxConnections });
     this.parser = new ParsePool(c.parseWorkers === 'auto' ? defaultParseWorkers() : c.parseWorkers, {
       log: this.log,
-      extractor: { module: new URL('./extract-for-index.ts', import.meta.url), extract: extractForIndex },
+      extractor: { module: new URL('./extract-for-index.ts', import.meta.url), extract: extractForIndex, config: { stemming: c.index.stemming } },
     });
     this.scheduler = new HostScheduler({
       maxConnections: c.perHost.maxConnections,
@@ -173,6 +185,7 @@ export class Appliance {
       robots: new RobotsCache(this.db, this.fetcher, c.userAgent),
       fetcher: this.fetcher,
       documents: this.documents,
+      anchors: this.anchors,
       parser: this.parser,
       policy: { normalize, filters },
       limits: {
@@ -189,6 +202,11 @@ export class Appliance {
     // Every stored page goes into the in-RAM index at once: searchable from the first fetched page.
     crawler.on('document', (doc, analysis) => this.index.upsert(doc, analysis));
     crawler.on('removed', (id) => this.index.remove(id));
+    crawler.on('anchors', (targets) => {
+      for (const t of targets) this.staleAnchors.add(t);
+    });
+    // Pages crawled early were indexed before most links to them were seen.
+    crawler.on('done', () => void this.refreshAnchors());
     crawler.on('stats', (s) => (this.lastStats = s));
     crawler.on('fetch', (e) => {
       this.recent.unshift(e);
@@ -202,13 +220,40 @@ export class Appliance {
 
   startFlushTimer(): void {
     this.flushTimer = setInterval(() => {
-      try {
-        this.flush();
-      } catch (e) {
-        this.log(`index flush failed (the crawl database still has every page; will retry): ${(e as Error).message}`);
-      }
+      void this.refreshAnchors().then(() => {
+        if (this.closed) return;
+        try {
+          this.flush();
+        } catch (e) {
+          this.log(`index flush failed (the crawl database still has every page; will retry): ${(e as Error).message}`);
+        }
+      });
     }, this.config.index.flushIntervalMs);
     this.flushTimer.unref();
+  }
+
+  /**
+   * Brings the anchor field and in-link count of indexed pages up to date with the links recorded
+   * since they were indexed, ~10 ms at a time so that searches never wait longer. Resolves with
+   * the number of pages updated.
+   */
+  refreshAnchors(): Promise<number> {
+    this.anchorRefresh ??= (async () => {
+      let updated = 0;
+      while (this.staleAnchors.size && !this.closed) {
+        const sliceStart = performance.now();
+        for (const target of this.staleAnchors) {
+          this.staleAnchors.delete(target);
+          const id = this.frontier.idOf(target);
+          if (id !== undefined && this.index.refreshAnchors(id)) updated++;
+          if (performance.now() - sliceStart > 10) break;
+        }
+        await new Promise((r) => setImmediate(r));
+      }
+      if (updated) this.indexChanged = true;
+      return updated;
+    })().finally(() => (this.anchorRefresh = undefined));
+    return this.anchorRefresh;
   }
 
   /**
@@ -218,9 +263,10 @@ export class Appliance {
   flush(): FlushInfo | undefined {
     // Documents are indexed synchronously as they are stored, so the index holds every change up to lastSeq.
     const seq = this.documents.lastSeq();
-    if (this.lastFlush && this.lastFlush.lastSeq === seq) return undefined;
+    if (this.lastFlush && this.lastFlush.lastSeq === seq && !this.indexChanged) return undefined;
     const info = flushIndex(this.indexDir, this.index, seq);
     this.lastFlush = info;
+    this.indexChanged = false;
     this.documents.pruneChanges(seq);
     return info;
   }

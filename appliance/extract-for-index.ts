@@ -5,6 +5,12 @@
  */
 import { extract as extractPage, type Extracted, type ParseJob } from '../crawler/parse/extract.ts';
 import { analyze } from '../indexer/analyze.ts';
+import { setStemming, type Stemming } from '../indexer/tokenize.ts';
+
+/** Called in each parse worker before its first page: the index's analysis settings. */
+export function configure(config: { stemming?: Stemming } | undefined): void {
+  if (config?.stemming) setStemming(config.stemming);
+}
 
 export function extract(job: ParseJob): Extracted {
   const e = extractPage(job);

@@ -9,13 +9,11 @@
  *   (Debian: apt-get install postgresql-doc-15 nginx-light; for ≥ 20,000 pages, rust-doc: --root /usr/share/doc/rust-doc/html --runs 1)
  *   npx tsx bench/crawl.ts --hosts 20 --seconds 30 --runs 1   (20 hosts, default politeness)
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { startNginx, startNodeServer } from './corpus-server.ts';
 import type { CrawlOnceFigures, CrawlOnceSettings } from './crawl-once.ts';
 import { decodeBody, parseHtml } from '../crawler/parse/index.ts';
 
@@ -95,7 +93,7 @@ for (let r = 0; r < Number(values.runs); r++) {
   runs.mbps.push(f.bytes / 1e6 / f.seconds);
   runs.cpu.push(f.cpuSeconds);
   runs.rss.push(f.peakRssMB);
-  console.log(`  run ${r + 1}: ${f.pages} pages in ${fmt(f.seconds, 2)} s → ${fmt(f.pages / f.seconds)} pages/s, ${fmt(f.cpuSeconds, 2)} CPU s, peak RSS ${fmt(f.peakRssMB, 0)} MB (${fmt(f.startRssMB, 0)} MB before the crawl)`);
+  console.log(`  run ${r + 1}: ${f.pages} pages (${f.requests} requests) in ${fmt(f.seconds, 2)} s → ${fmt(f.pages / f.seconds)} pages/s, ${fmt(f.cpuSeconds, 2)} CPU s, peak RSS ${fmt(f.peakRssMB, 0)} MB (${fmt(f.startRssMB, 0)} MB before the crawl)`);
 }
 server.kill();
 console.log(
@@ -119,48 +117,4 @@ async function crawlOnce(settings: CrawlOnceSettings): Promise<CrawlOnceFigures>
   const line = out.trim().split('\n').pop() ?? '';
   if (code !== 0 || !line.startsWith('{')) throw new Error(`crawl run failed (exit code ${code}): ${out.slice(-500)}`);
   return JSON.parse(line) as CrawlOnceFigures;
-}
-
-/** Our own static server, in its own process. */
-async function startNodeServer(dir: string): Promise<{ server: ChildProcess; bases: string[] }> {
-  const server = spawn(process.execPath, ['--import', 'tsx', new URL('./static-server.ts', import.meta.url).pathname, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const base = await new Promise<string>((resolve) =>
-    server.stdout!.on('data', (d: Buffer) => {
-      const m = /listening (\S+)/.exec(d.toString());
-      if (m) resolve(m[1]!);
-    }),
-  );
-  return { server, bases: [base] };
-}
-
-/** Debian's nginx (apt-get install nginx-light), one worker, on a free loopback port. */
-async function startNginx(dir: string, hostCount: number): Promise<{ server: ChildProcess; bases: string[] }> {
-  const port = await new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const p = (probe.address() as AddressInfo).port;
-      probe.close(() => resolve(p));
-    });
-  });
-  const addresses = hostCount > 0 ? Array.from({ length: hostCount }, (_, i) => `127.0.1.${i + 1}`) : ['127.0.0.1'];
-  const conf = join(mkdtempSync(join(tmpdir(), 'trawl-nginx-')), 'nginx.conf');
-  writeFileSync(
-    conf,
-    `worker_processes 1; daemon off; pid ${conf}.pid; error_log stderr crit;
-events { worker_connections 1024; }
-http { access_log off; sendfile on; tcp_nopush on; keepalive_requests 1000000; keepalive_timeout 60s;
-  types { text/html html htm; text/css css; text/plain txt; application/javascript js; image/svg+xml svg; image/png png; }
-  default_type application/octet-stream; charset utf-8;
-  server { ${addresses.map((a) => `listen ${a}:${port};`).join(' ')} root ${dir}; } }\n`,
-  );
-  const server = spawn('/usr/sbin/nginx', ['-c', conf, '-p', dirname(conf)], { stdio: ['ignore', 'inherit', 'inherit'] });
-  const bases = addresses.map((a) => `http://${a}:${port}/`);
-  for (let i = 0; i < 100; i++) {
-    try {
-      await fetch(bases[0]!, { method: 'HEAD' });
-      return { server, bases };
-    } catch {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  throw new Error('nginx did not start');
 }

@@ -108,6 +108,7 @@ export const configSchema = z.strictObject({
   index: z
     .strictObject({
       flushIntervalMs: int(1000, 86_400_000).default(30_000).describe('How often the in-RAM index is written to the data directory (it is also written on stop).'),
+      stemming: z.enum(['english', 'none']).default('english').describe('Reduce words to their stems ("indexes" finds "index") with the Porter stemmer, or match words only as written.'),
     })
     .prefault({}),
   server: z

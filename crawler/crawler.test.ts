@@ -71,6 +71,13 @@ describe('a full crawl of the fake web', () => {
     assert.deepEqual(found('redirectedword'), ['/target']);
   });
 
+  it('finds a page by the text of the links to it', async () => {
+    await app.refreshAnchors();
+    // The page never says these words; the home page, which links to it, does (as link text).
+    assert.deepEqual(found('zanzibar cartography').sort(), ['/', '/anchored']);
+    assert.equal(app.anchors.of(record('/anchored')!.id).sources, 1);
+  });
+
   it('follows a meta refresh like a redirect, and does not index the stub', () => {
     assert.deepEqual([record('/meta-refresh')?.state, record('/meta-refresh')?.reason], ['redirected', new URL('/refresh-target', web.url).href]);
     assert.deepEqual(found('refreshedword'), ['/refresh-target']);

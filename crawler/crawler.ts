@@ -38,6 +38,8 @@ export type CrawlerEvents = {
   document: [StoredDocument, unknown];
   /** A stored page must leave the index (noindex, duplicate, canonical elsewhere). */
   removed: [number];
+  /** Links with anchor text to these URLs (identities) were recorded: their pages' anchor field is stale. */
+  anchors: [string[]];
   /** A request ended, whatever its outcome. */
   fetch: [FetchEvent];
   /** Per-stage figures, every second while the crawl runs. */
@@ -54,6 +56,8 @@ export type CrawlerDeps = {
   readonly documents: DocumentStore;
   /** Decodes and parses bodies (inline, or in worker threads). */
   readonly parser: PageParser;
+  /** Where the anchor text of links is recorded (for the index's anchor field); none: not recorded. */
+  readonly anchors?: { add(source: number, links: readonly { target: string; text: string }[]): void };
   /** Normalizer and filters: how raw links become queued URLs. */
   readonly policy: UrlPolicy;
   readonly limits: CrawlerLimits;
@@ -389,7 +393,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       if (this.d.documents.remove(q.id) !== undefined) this.emit('removed', q.id);
       return this.onRedirect(q, page.refresh, status);
     }
-    if (!nofollow) this.stats.measure('links', () => this.queueLinks(this.d.limits.followNofollow ? page.links : page.links.filter((l) => !l.nofollow), q.depth + 1, q.fetchUrl));
+    if (!nofollow) this.stats.measure('links', () => this.queueLinks(this.d.limits.followNofollow ? page.links : page.links.filter((l) => !l.nofollow), q.depth + 1, q.fetchUrl, q.id));
     const exclude = (reason: string): Outcome => {
       if (this.d.documents.remove(q.id) !== undefined) this.emit('removed', q.id);
       return { kind: 'excluded', status, reason, meta: pageMeta };
@@ -438,29 +442,46 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     return { kind: 'redirected', status, to: a.url };
   }
 
-  private queueLinks(links: readonly { url: string; lastmod?: string }[], depth: number, base: string | undefined): void {
+  /**
+   * Normalizes, filters and queues links found on a page (or in a sitemap). With `source` (the
+   * page's URL id), the links' anchor text is recorded for the index.
+   */
+  private queueLinks(links: readonly { url: string; lastmod?: string; text?: string }[], depth: number, base: string | undefined, source?: number): void {
     const admitted: { url: string; fetchUrl: string; depth: number; lastmod?: string }[] = [];
     const rejected = new Map<string, number>();
+    const anchors: { target: string; text: string }[] = [];
     // Links known to be in the frontier skip normalization and SQLite (counted as already seen).
     // Only absolute links without a sitemap lastmod (which must be recorded) are cached.
-    const remember = new Set<string>();
+    const remember = new Map<string, string>();
     let cached = 0;
     for (const link of links) {
       const cacheable = link.lastmod === undefined && ABSOLUTE.test(link.url);
-      if (cacheable && (this.seen.has(link.url) || remember.has(link.url))) {
+      const known = cacheable ? (this.seen.get(link.url) ?? remember.get(link.url)) : undefined;
+      let identity: string;
+      if (known !== undefined) {
         cached++;
-        continue;
-      }
-      const a = admit(this.d.policy, link.url, depth, base);
-      if (a.ok) {
+        identity = known;
+      } else {
+        const a = admit(this.d.policy, link.url, depth, base);
+        if (!a.ok) {
+          rejected.set(a.reason, (rejected.get(a.reason) ?? 0) + 1);
+          continue;
+        }
         admitted.push({ url: a.url, fetchUrl: a.fetchUrl, depth, ...(link.lastmod ? { lastmod: link.lastmod } : {}) });
-        if (cacheable) remember.add(link.url);
-      } else rejected.set(a.reason, (rejected.get(a.reason) ?? 0) + 1);
+        if (cacheable) remember.set(link.url, a.url);
+        identity = a.url;
+      }
+      if (source !== undefined && link.text) anchors.push({ target: identity, text: link.text });
     }
     if (cached) rejected.set('already-seen', (rejected.get('already-seen') ?? 0) + cached);
     for (const host of this.d.frontier.enqueueMany(admitted, rejected)) this.d.scheduler.addWork(host);
+    if (anchors.length && this.d.anchors) {
+      this.d.anchors.add(source!, anchors);
+      this.emit('anchors', [...new Set(anchors.map((a) => a.target))]);
+    }
     // In the frontier now (new or not): remembered only once the transaction went through.
-    for (const link of remember) this.seen.add(link);
+    for (const [link, identity] of remember) this.seen.add(link, identity);
   }
+
 
 }

@@ -12,6 +12,7 @@
  *   /graph/N          N in [0, graphSize): a page with a unique word `graphwordN` and 3 links
  *   /redirect         301 → /target
  *   /loop-a, /loop-b  redirect to each other forever
+ *   /anchored         a page found only by its inbound link text ("Zanzibar cartography", on /)
  *   /meta-refresh     a "Redirecting…" stub whose <meta http-equiv="refresh"> forwards to /refresh-target
  *   /broken           404
  *   /private/secret   disallowed by robots.txt: must never be fetched
@@ -79,7 +80,7 @@ export async function startFakeWeb(options: FakeWebOptions = {}): Promise<FakeWe
 <li><a href="/error">Error</a></li><li><a href="/big">Big</a></li><li><a href="/gzip">Gzip</a></li><li><a href="/latin1">Latin-1</a></li>
 <li><a href="/notes.txt">Notes</a></li><li><a href="/image.png">Image</a></li><li><a href="/trap/0">Trap</a></li><li><a href="/loop-a">Loop</a></li>
 <li><a href="/nofollowed" rel="nofollow">Nofollow</a></li><li><a href="/dup-a">Dup A</a></li><li><a href="/dup-b">Dup B</a></li>
-<li><a href="/busy">Busy</a></li><li><a href="/x-robots">X-Robots</a></li><li><a href="/not-canonical">Not canonical</a></li><li><a href="/sjis">SJIS</a></li><li><a href="/gb18030">GB18030</a></li><li><a href="/meta-refresh">Moved</a></li><li><a href="mailto:someone@example.org">Mail</a></li>
+<li><a href="/busy">Busy</a></li><li><a href="/x-robots">X-Robots</a></li><li><a href="/not-canonical">Not canonical</a></li><li><a href="/sjis">SJIS</a></li><li><a href="/gb18030">GB18030</a></li><li><a href="/meta-refresh">Moved</a></li><li><a href="/anchored">Zanzibar cartography</a></li><li><a href="mailto:someone@example.org">Mail</a></li>
 ${options.otherHost ? `<li><a href="${options.otherHost}">Elsewhere</a></li>` : ''}</ul>`,
           '<meta name="description" content="Home page of the fake web used by Trawl tests">',
         ),
@@ -101,6 +102,7 @@ ${options.otherHost ? `<li><a href="${options.otherHost}">Elsewhere</a></li>` : 
     '/from-sitemap': (_q, res) => html(res, page('Found through the sitemap', '<p>Only the sitemap links here: sitemapword.</p>')),
     '/redirect': (_q, res) => redirect(res, '/target'),
     '/target': (_q, res) => html(res, page('Redirect target', '<p>You arrived after a redirect: redirectedword.</p>')),
+    '/anchored': (_q, res) => html(res, page('Maps', '<p>This page describes nothing in particular.</p>')),
     '/meta-refresh': (_q, res) => html(res, page('Redirecting', '<p>Redirecting to the new page: stubword.</p>', '<meta http-equiv="refresh" content="0; url=/refresh-target">')),
     '/refresh-target': (_q, res) => html(res, page('Refresh target', '<p>You arrived after a meta refresh: refreshedword.</p>')),
     '/loop-a': (_q, res) => redirect(res, '/loop-b'),

@@ -50,3 +50,26 @@ export function isAnalysis(x: unknown): x is Analysis {
   const a = x as Analysis | undefined;
   return !!a && Array.isArray(a.terms) && a.tf instanceof Uint16Array && a.lengths instanceof Uint32Array && a.terms.length <= MAX_DISTINCT_TERMS && a.tf.length === a.terms.length * F && a.lengths.length === F;
 }
+
+/** The analysis with one field's tokens replaced by `tokens` (the anchor text, on the main thread). */
+export function withField(a: Analysis, field: number, tokens: readonly string[]): Analysis {
+  const index = new Map<string, number>();
+  a.terms.forEach((t, i) => index.set(t, i));
+  const terms = [...a.terms];
+  const rows = Array.from(a.tf);
+  for (let i = 0; i < terms.length; i++) rows[i * F + field] = 0;
+  for (const t of tokens) {
+    let i = index.get(t);
+    if (i === undefined) {
+      if (terms.length >= MAX_DISTINCT_TERMS) continue;
+      i = terms.length;
+      index.set(t, i);
+      terms.push(t);
+      for (let k = 0; k < F; k++) rows.push(0);
+    }
+    if (rows[i * F + field]! < 65535) rows[i * F + field]!++;
+  }
+  const lengths = Uint32Array.from(a.lengths);
+  lengths[field] = tokens.length;
+  return { terms, tf: Uint16Array.from(rows), lengths };
+}

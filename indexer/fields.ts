@@ -5,15 +5,25 @@
 import type { PageContent } from '../store/types.ts';
 import { tokenize } from './tokenize.ts';
 
-export const FIELDS = ['title', 'headings', 'description', 'url', 'body'] as const;
+export const FIELDS = ['title', 'headings', 'description', 'url', 'anchor', 'body'] as const;
 export type Field = (typeof FIELDS)[number];
 
-export const FIELD_WEIGHT: Readonly<Record<Field, number>> = { title: 3, headings: 2, description: 1.5, url: 1.5, body: 1 };
+/** `anchor`: the text of links to the page from other pages (store/anchors.ts). */
+export const FIELD_WEIGHT: Readonly<Record<Field, number>> = { title: 3, headings: 2, description: 1.5, url: 1.5, anchor: 2, body: 1 };
 /** BM25's b per field: short fields are normalized less. */
-export const FIELD_B: Readonly<Record<Field, number>> = { title: 0.5, headings: 0.6, description: 0.5, url: 0.4, body: 0.75 };
+export const FIELD_B: Readonly<Record<Field, number>> = { title: 0.5, headings: 0.6, description: 0.5, url: 0.4, anchor: 0.6, body: 0.75 };
 export const K1 = 1.2;
+/** Weight of the title bonus (stats.ts), relative to the query's IDF mass. */
+export const TITLE_BONUS = 0.5;
+/** Weight of the link prior: log(1 + pages linking in), added to the score. */
+export const LINK_PRIOR = 0.3;
+/** Weight of the per-field part of a term's score next to its BM25F part (stats.ts). */
+export const FIELD_MATCH = 0.1;
 
-/** The document's tokens, field by field, in FIELDS order. */
+/**
+ * The document's tokens, field by field, in FIELDS order. Anchor text is not part of a page: it is
+ * empty here and filled in by the index from the links to the page (SearchIndex.upsert).
+ */
 export function fieldTokens(doc: PageContent): string[][] {
   let urlWords = doc.url;
   try {
@@ -22,5 +32,5 @@ export function fieldTokens(doc: PageContent): string[][] {
   } catch {
     /* keep the raw string */
   }
-  return [tokenize(doc.title), tokenize(doc.headings.join('\n')), tokenize(doc.description), tokenize(urlWords), tokenize(doc.text)];
+  return [tokenize(doc.title), tokenize(doc.headings.join('\n')), tokenize(doc.description), tokenize(urlWords), [], tokenize(doc.text)];
 }

@@ -3,5 +3,5 @@ export { SearchIndex, type DocumentLookup, type Searcher, type SearchHit, type S
 export { flushIndex, loadIndex, readManifest, IndexFormatError, INDEX_FORMAT, type FlushInfo, type Manifest } from './persist.ts';
 export { parseQuery, QueryError, MAX_QUERY_LENGTH, MAX_QUERY_TERMS, type ParsedQuery } from './query.ts';
 export { escapeHtml, makeSnippet } from './snippet.ts';
-export { tokenize, fold } from './tokenize.ts';
+export { currentStemming, fold, setStemming, tokenize, type Stemming } from './tokenize.ts';
 export { analyze, isAnalysis, type Analysis } from './analyze.ts';

@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import type { StoredDocument } from '../store/types.ts';
 import { flushIndex, IndexFormatError, loadIndex } from './persist.ts';
 import { SearchIndex } from './search-index.ts';
+import { setStemming } from './tokenize.ts';
 
 const store = new Map<number, StoredDocument>();
 const make = (id: number, text: string): StoredDocument => {
@@ -80,6 +81,33 @@ describe('flushIndex / loadIndex', () => {
     const dir = mkdtempSync(join(tmpdir(), 'trawl-index-'));
     writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ format: 99, generation: 1 }));
     assert.throws(() => loadIndex(dir, newIndex()), IndexFormatError);
+  });
+
+  it('refuses an index built with another stemming (the appliance then rebuilds it)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trawl-index-'));
+    const a = newIndex();
+    a.upsert(make(1, 'indexes everywhere'));
+    flushIndex(dir, a, 1);
+    setStemming('none');
+    try {
+      assert.throws(() => loadIndex(dir, newIndex()), /stemming "english"; index.stemming is now "none"/);
+    } finally {
+      setStemming('english');
+    }
+    assert.deepEqual(loadIndex(dir, newIndex())?.stemming, 'english');
+  });
+
+  it('keeps in-link counts and anchor text through a flush', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trawl-index-'));
+    const anchors = (id: number) => (id === 1 ? { texts: ['linkedword'], sources: 7 } : { texts: [], sources: 0 });
+    const a = new SearchIndex((id) => store.get(id), anchors);
+    a.upsert(make(1, 'alpha'));
+    a.upsert(make(2, 'alpha'));
+    flushIndex(dir, a, 2);
+    const b = new SearchIndex((id) => store.get(id), anchors);
+    loadIndex(dir, b);
+    assert.deepEqual(b.search('linkedword').hits.map((h) => h.id), [1]);
+    assert.deepEqual(b.search('alpha').hits.map((h) => h.id), [1, 2], 'the much-linked page first');
   });
 
   it('returns undefined when nothing was flushed yet', () => {

@@ -11,8 +11,9 @@ import { FIELDS } from './fields.ts';
 import type { PostingsExport } from './postings.ts';
 import type { SearchIndex } from './search-index.ts';
 import type { DocVector } from './stats.ts';
+import { currentStemming, type Stemming } from './tokenize.ts';
 
-export const INDEX_FORMAT = 1;
+export const INDEX_FORMAT = 2;
 const MAGIC = 0x5452574c; // "TRWL"
 
 export type Manifest = {
@@ -24,6 +25,8 @@ export type Manifest = {
   readonly terms: number;
   readonly createdAt: string;
   readonly bytes: number;
+  /** The tokenizer's stemming when the index was built: another one needs a rebuild. */
+  readonly stemming: Stemming;
 };
 
 export class IndexFormatError extends Error {
@@ -39,6 +42,7 @@ export function readManifest(dir: string): Manifest | undefined {
   if (m.format !== INDEX_FORMAT) {
     throw new IndexFormatError(`index in ${dir} has format ${String(m.format)}; this Trawl reads format ${INDEX_FORMAT}`);
   }
+  if (m.stemming !== currentStemming()) throw new IndexFormatError(`index in ${dir} was built with stemming "${m.stemming}"; index.stemming is now "${currentStemming()}"`);
   return m;
 }
 
@@ -57,7 +61,7 @@ export function flushIndex(dir: string, index: SearchIndex, lastSeq: number): Fl
   writeDurably(join(genDir, 'vectors.bin'), encodeVectors(docs));
 
   const bytes = ['postings.json', 'terms.json', 'vectors.bin'].reduce((s, f) => s + statSync(join(genDir, f)).size, 0);
-  const manifest: Manifest = { format: INDEX_FORMAT, generation, lastSeq, documents: docs.size, terms: terms.length, createdAt: new Date().toISOString(), bytes };
+  const manifest: Manifest = { format: INDEX_FORMAT, generation, lastSeq, documents: docs.size, terms: terms.length, createdAt: new Date().toISOString(), bytes, stemming: currentStemming() };
   writeDurably(join(dir, 'manifest.json.tmp'), [JSON.stringify(manifest, null, 2)]);
   renameSync(join(dir, 'manifest.json.tmp'), join(dir, 'manifest.json'));
   syncDir(dir);
@@ -86,16 +90,17 @@ function safeManifest(dir: string): Manifest | undefined {
   }
 }
 
-/** vectors.bin: a header, then per document: id, term count, F lengths, term ids, tfs (4-byte padded). */
+/** vectors.bin: a header, then per document: id, term count, in-links, F lengths, term ids, tfs (4-byte padded). */
 function encodeVectors(docs: ReadonlyMap<number, DocVector>): Buffer[] {
   const F = FIELDS.length;
   const header = Buffer.from(new Uint32Array([MAGIC, INDEX_FORMAT, docs.size, F]).buffer);
   const parts: Buffer[] = [header];
   for (const [id, v] of docs) {
-    const head = new Uint32Array(2 + F);
+    const head = new Uint32Array(3 + F);
     head[0] = id;
     head[1] = v.termIds.length;
-    head.set(v.lengths, 2);
+    head[2] = v.inlinks;
+    head.set(v.lengths, 3);
     parts.push(Buffer.from(head.buffer), Buffer.from(v.termIds.buffer, v.termIds.byteOffset, v.termIds.byteLength), Buffer.from(v.tf.buffer, v.tf.byteOffset, v.tf.byteLength));
     if (v.tf.byteLength % 4) parts.push(Buffer.alloc(4 - (v.tf.byteLength % 4)));
   }
@@ -109,15 +114,15 @@ function* decodeVectors(buf: Buffer): Generator<[number, DocVector]> {
   if (magic !== MAGIC || format !== INDEX_FORMAT || F !== FIELDS.length) throw new IndexFormatError('vectors.bin is not a Trawl index file of this format');
   let off = 16;
   for (let i = 0; i < count!; i++) {
-    const head = new Uint32Array(ab, off, 2 + F);
+    const head = new Uint32Array(ab, off, 3 + F);
     const n = head[1]!;
-    off += 4 * (2 + F);
+    off += 4 * (3 + F);
     const termIds = new Uint32Array(ab, off, n);
     off += 4 * n;
     const tf = new Uint16Array(ab, off, n * F);
     off += 2 * n * F;
     off += (4 - (off % 4)) % 4;
-    yield [head[0]!, { termIds, tf, lengths: head.subarray(2) }];
+    yield [head[0]!, { termIds, tf, lengths: head.subarray(3), inlinks: head[2]! }];
   }
 }
 

@@ -30,6 +30,11 @@ export class Postings {
     else this.index.add(docId, terms.join(' '));
   }
 
+  /** Adds terms to a document already in the index. */
+  append(docId: number, terms: readonly string[]): void {
+    if (terms.length) this.index.append(docId, terms.join(' '));
+  }
+
   remove(docId: number): void {
     this.index.remove(docId);
   }

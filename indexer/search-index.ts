@@ -4,8 +4,11 @@
  * delivers them, so a page is searchable the moment its event is handled.
  */
 import type { PageContent, StoredDocument } from '../store/types.ts';
-import { analyze, isAnalysis } from './analyze.ts';
+import { analyze, isAnalysis, withField } from './analyze.ts';
+import { FIELDS } from './fields.ts';
+import { tokenize } from './tokenize.ts';
 import { Postings } from './postings.ts';
+import { phraseEvidence } from './proximity.ts';
 import { parseQuery, type ParsedQuery } from './query.ts';
 import { makeSnippet } from './snippet.ts';
 import { TermStats } from './stats.ts';
@@ -42,11 +45,22 @@ export interface Searcher {
 
 export type DocumentLookup = (id: number) => StoredDocument | undefined;
 
+/** The text of links to a page, and how many pages link to it (store/anchors.ts). */
+export type AnchorLookup = (id: number) => { readonly texts: readonly string[]; readonly sources: number };
+
+const ANCHOR = FIELDS.indexOf('anchor');
+/** Candidates re-scored with phrase evidence, and how much it can add (× 1 + weight × evidence). */
+const RERANK = 30;
+const PHRASE_WEIGHT = 0.2;
+
 export class SearchIndex implements Searcher {
   readonly stats = new TermStats();
   readonly postings = new Postings();
 
-  constructor(private readonly lookup: DocumentLookup) {}
+  constructor(
+    private readonly lookup: DocumentLookup,
+    private readonly anchorsOf: AnchorLookup = () => ({ texts: [], sources: 0 }),
+  ) {}
 
   get documentCount(): number {
     return this.stats.documentCount;
@@ -57,9 +71,26 @@ export class SearchIndex implements Searcher {
    * `analyze(doc)` — anything else is ignored and the document is analyzed here.
    */
   upsert(doc: PageContent & { readonly id: number }, analysis?: unknown): void {
-    const a = isAnalysis(analysis) ? analysis : analyze(doc);
-    this.stats.add(doc.id, a);
+    const base = isAnalysis(analysis) ? analysis : analyze(doc);
+    const anchors = this.anchorsOf(doc.id);
+    const a = anchors.texts.length ? withField(base, ANCHOR, tokenize(anchors.texts.join('\n'))) : base;
+    this.stats.add(doc.id, a, anchors.sources);
     this.postings.set(doc.id, a.terms);
+  }
+
+  /**
+   * Re-reads the anchor text and in-link count of an indexed page (links to it found after it was
+   * indexed). Cheap: only that field of its vector changes. Returns false when it is not indexed.
+   */
+  refreshAnchors(id: number): boolean {
+    if (!this.stats.has(id)) return false;
+    const anchors = this.anchorsOf(id);
+    const { added, removed } = this.stats.setField(id, ANCHOR, tokenize(anchors.texts.join('\n')), anchors.sources);
+    // Postings stay exact (a term's list is as long as its document frequency): a term that left
+    // the page means re-adding it whole; new terms are appended.
+    if (removed.length) this.postings.set(id, this.stats.termsOf(id));
+    else this.postings.append(id, added);
+    return true;
   }
 
   remove(id: number): void {
@@ -73,10 +104,23 @@ export class SearchIndex implements Searcher {
     const q = parseQuery(query);
     const { ids, partial } = this.match(q);
     const termIds = q.terms.map((t) => this.stats.termId(t)).filter((x): x is number => x !== undefined);
-    const ranked = ids.map((id) => ({ id, score: this.stats.score(id, termIds) })).sort((a, b) => b.score - a.score || a.id - b.id);
+    const byScore = (a: { id: number; score: number }, b: { id: number; score: number }) => b.score - a.score || a.id - b.id;
+    const ranked = ids.map((id) => ({ id, score: this.stats.score(id, termIds) })).sort(byScore);
+    // Phrase evidence re-scores the best candidates (it needs their text, so only a few).
+    const docs = new Map<number, StoredDocument | undefined>();
+    if (q.terms.length > 1) {
+      const top = ranked.slice(0, RERANK);
+      for (const r of top) {
+        const doc = this.lookup(r.id);
+        docs.set(r.id, doc);
+        if (doc) r.score *= 1 + PHRASE_WEIGHT * phraseEvidence(doc, q.terms);
+      }
+      top.sort(byScore);
+      ranked.splice(0, top.length, ...top);
+    }
     const hits: SearchHit[] = [];
     for (const { id, score } of ranked.slice((page - 1) * size, page * size)) {
-      const doc = this.lookup(id);
+      const doc = docs.has(id) ? docs.get(id) : this.lookup(id);
       if (!doc) continue;
       hits.push({
         id,

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
+import { setStemming } from './tokenize.ts';
 import { makeSnippet } from './snippet.ts';
 import { parseQuery } from './query.ts';
 
 describe('makeSnippet', () => {
   it('picks the passage with the most distinct query terms', () => {
     const text = `${'intro words here. '.repeat(40)}Configure the connection pool size carefully. ${'outro filler. '.repeat(40)}pool alone`;
-    const s = makeSnippet(text, ['connection', 'pool']);
+    const s = makeSnippet(text, parseQuery('connection pool').terms);
     assert.match(s, /<mark>connection<\/mark> <mark>pool<\/mark>/);
     assert.ok(s.startsWith('… '), s);
     assert.ok(s.endsWith(' …'), s);
@@ -22,6 +23,9 @@ describe('makeSnippet', () => {
 });
 
 describe('parseQuery', () => {
+  before(() => setStemming('none'));
+  after(() => setStemming('english'));
+
   it('splits words, phrases and exclusions', () => {
     const q = parseQuery('Foo "bar baz" -qux -"no way" foo');
     assert.deepEqual(q.terms, ['foo', 'bar', 'baz']);

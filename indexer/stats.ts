@@ -5,9 +5,10 @@
  * BM25F is computed from it.
  */
 import type { Analysis } from './analyze.ts';
-import { FIELDS, FIELD_B, FIELD_WEIGHT, K1 } from './fields.ts';
+import { FIELD_MATCH, FIELDS, FIELD_B, FIELD_WEIGHT, K1, LINK_PRIOR, TITLE_BONUS } from './fields.ts';
 
 const F = FIELDS.length;
+const TITLE = FIELDS.indexOf('title');
 /** Above analyze()'s MAX_DISTINCT_TERMS rows per document. */
 const ROW_SPACE = 2 ** 21;
 
@@ -18,6 +19,8 @@ export type DocVector = {
   readonly tf: Uint16Array;
   /** Token count per field. */
   readonly lengths: Uint32Array;
+  /** Pages linking to this one (the link prior). */
+  readonly inlinks: number;
 };
 
 export class TermStats {
@@ -52,7 +55,7 @@ export class TermStats {
    * Records a document from its analysis (distinct terms with per-field frequencies): only the
    * distinct terms are interned, then the rows are put in term-id order for binary search.
    */
-  add(docId: number, analysis: Analysis): DocVector {
+  add(docId: number, analysis: Analysis, inlinks = 0): DocVector {
     const n = analysis.terms.length;
     // Sort (term id, row) pairs packed into doubles — id × 2^21 + row is exact below 2^53 — with
     // the native numeric sort of a typed array: no comparator calls, no boxed indexes.
@@ -69,9 +72,65 @@ export class TermStats {
       termIds[to] = (key - from) / ROW_SPACE;
       for (let f = 0; f < F; f++) tf[to * F + f] = src[from * F + f]!;
     }
-    const vector = { termIds, tf, lengths: analysis.lengths };
+    const vector = { termIds, tf, lengths: analysis.lengths, inlinks };
     this.insert(docId, vector);
     return vector;
+  }
+
+  /**
+   * Replaces one field of a stored document with `tokens` (anchor text that arrived after the page
+   * was indexed) and sets its in-link count. Returns the terms the document did not hold before
+   * and those it no longer holds, which the postings must learn.
+   */
+  setField(docId: number, field: number, tokens: readonly string[], inlinks: number): { added: string[]; removed: string[] } {
+    const v = this.docs.get(docId);
+    if (!v) return { added: [], removed: [] };
+    const counts = new Map<number, number>();
+    for (const t of tokens) {
+      const id = this.intern(t);
+      counts.set(id, Math.min(65535, (counts.get(id) ?? 0) + 1));
+    }
+    const ids: number[] = [];
+    const rows: number[] = [];
+    const removed: string[] = [];
+    for (let i = 0; i < v.termIds.length; i++) {
+      const id = v.termIds[i]!;
+      let any = false;
+      for (let f = 0; f < F; f++) {
+        const tf = f === field ? (counts.get(id) ?? 0) : v.tf[i * F + f]!;
+        rows.push(tf);
+        if (tf) any = true;
+      }
+      counts.delete(id);
+      if (any) ids.push(id);
+      else {
+        rows.length -= F;
+        removed.push(this.terms[id]!);
+      }
+    }
+    const added: string[] = [];
+    for (const [id, tf] of counts) {
+      ids.push(id);
+      for (let f = 0; f < F; f++) rows.push(f === field ? tf : 0);
+      added.push(this.terms[id]!);
+    }
+    // Back into term-id order (new terms were appended).
+    const order = ids.map((_, i) => i).sort((a, b) => ids[a]! - ids[b]!);
+    const termIds = Uint32Array.from(order, (i) => ids[i]!);
+    const tf = new Uint16Array(order.length * F);
+    order.forEach((from, to) => {
+      for (let f = 0; f < F; f++) tf[to * F + f] = rows[from * F + f]!;
+    });
+    const lengths = Uint32Array.from(v.lengths);
+    lengths[field] = tokens.length;
+    this.insert(docId, { termIds, tf, lengths, inlinks });
+    return { added, removed };
+  }
+
+  /** The document's distinct terms. */
+  termsOf(docId: number): string[] {
+    const v = this.docs.get(docId);
+    return v ? Array.from(v.termIds, (id) => this.terms[id]!) : [];
   }
 
   /** Records a vector as is (used when loading a flushed index). */
@@ -99,17 +158,30 @@ export class TermStats {
 
   /**
    * BM25F: per term, field frequencies are length-normalized and weighted into one pseudo-frequency,
-   * saturated once with k1, and multiplied by the term's IDF.
+   * saturated once with k1, and multiplied by the term's IDF. Saturating all fields together means
+   * a term in the title adds almost nothing to the same term all over the body, so a small
+   * per-field part (each field saturated on its own and weighted, as Lucene's multi-field queries
+   * and MiniSearch score) gives credit for every field a term is found in. Plus a title bonus: BM25 saturates a
+   * title match as fast as a body match, so a page titled exactly what was asked ("CREATE TABLE")
+   * ranks no higher than pages that mention those words in a longer title ("CREATE TABLE AS") or
+   * all over. The bonus is the query's IDF mass times how much of the query the title holds and
+   * how much of the title the query holds.
    */
   score(docId: number, termIds: readonly number[]): number {
     const v = this.docs.get(docId);
     if (!v) return 0;
     const n = this.docs.size;
     let score = 0;
+    let idfSum = 0;
+    let inTitle = 0;
     for (const id of termIds) {
+      const df = this.df[id]!;
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      idfSum += idf;
       const i = indexOf(v.termIds, id);
       if (i < 0) continue;
       let pseudo = 0;
+      let perField = 0;
       for (let f = 0; f < F; f++) {
         const tf = v.tf[i * F + f]!;
         if (!tf) continue;
@@ -117,12 +189,15 @@ export class TermStats {
         const avg = this.lengthSum[f]! / n || 1;
         const norm = 1 - FIELD_B[field] + FIELD_B[field] * (v.lengths[f]! / avg);
         pseudo += (FIELD_WEIGHT[field] * tf) / norm;
+        perField += (FIELD_WEIGHT[field] * tf * (K1 + 1)) / (tf + K1 * norm);
       }
-      const df = this.df[id]!;
-      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      score += (idf * pseudo) / (K1 + pseudo);
+      if (v.tf[i * F + TITLE]) inTitle++;
+      score += idf * (pseudo / (K1 + pseudo) + FIELD_MATCH * perField);
     }
-    return score;
+    const titleLength = v.lengths[TITLE]!;
+    if (inTitle && termIds.length) score += TITLE_BONUS * idfSum * (inTitle / termIds.length) * Math.min(1, inTitle / titleLength);
+    // Link evidence: a page many pages link to is more often the one meant.
+    return score + LINK_PRIOR * Math.log1p(v.inlinks);
   }
 
   /** Every term and document vector, for a flush. */

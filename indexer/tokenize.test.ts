@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
-import { fold, MAX_TOKEN_LENGTH, tokenize, tokenizeWithOffsets } from './tokenize.ts';
+import { after, before, describe, it } from 'node:test';
+import { currentStemming, fold, MAX_TOKEN_LENGTH, setStemming, tokenize, tokenizeWithOffsets } from './tokenize.ts';
 
 /** The definition the fast scanner must match exactly: the Unicode regular expression, folded. */
 function reference(text: string): { term: string; start: number; end: number }[] {
@@ -23,7 +23,24 @@ function random(seed: number): () => number {
   return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
 }
 
+describe('tokenize with stemming (the default)', () => {
+  it('reduces English words to their Porter stems, in documents and queries alike', () => {
+    assert.equal(currentStemming(), 'english');
+    assert.deepEqual(tokenize('Indexes on Expressions'), ['index', 'on', 'express']);
+    assert.deepEqual(tokenize('index expression'), ['index', 'express']);
+    assert.deepEqual(tokenizeWithOffsets('Running').map((t) => t.term), ['run']);
+  });
+
+  it('leaves alone what is not an English word: digits, identifiers with digits, other scripts', () => {
+    assert.deepEqual(tokenize('utf8mb4 15712 東京 naïve'), ['utf8mb4', '15712', '東京', 'naiv']);
+  });
+});
+
 describe('tokenize', () => {
+  // The scanner against the regular expression: words as written.
+  before(() => setStemming('none'));
+  after(() => setStemming('english'));
+
   it('tokenizes Unicode letters and digits, folding case and diacritics', () => {
     assert.deepEqual(tokenize('Straße, ÉCOLE! max_wal_size 15712 naïve'), ['strasse', 'ecole', 'max', 'wal', 'size', '15712', 'naive']);
     assert.deepEqual(tokenize('東京 x² e\u0301te 𝐀b'), ['東京', 'x2', 'ete', 'ab']);

@@ -2,13 +2,16 @@
  * One tokenizer for documents and queries, so that what is indexed is what is asked: a token is a
  * Unicode letter or digit followed by letters, digits and combining marks
  * (`[\p{L}\p{N}][\p{L}\p{N}\p{M}]*`), with case and diacritics folded ("Ü" → "u", "Straße" →
- * "strasse"). Tokens keep their offsets in the original text for snippets.
+ * "strasse"), then stemmed (Porter, English; `index.stemming`). Tokens keep their offsets in the
+ * original text for snippets.
  *
  * Tokenizing is a third of a parse worker's time per page, so the scan reads char codes: runs of
  * ASCII letters and digits (most of any page) are sliced directly, and only a word that holds other
  * characters goes through the Unicode regular expression. tokenize.test.ts checks that the result
  * is exactly the regular expression's, on generated text and on every character of the BMP.
  */
+
+import { stemmer } from 'stemmer';
 
 export const MAX_TOKEN_LENGTH = 64;
 
@@ -80,10 +83,38 @@ function unicodeWord(text: string, i: number, emit: (term: string, start: number
   return end;
 }
 
+export type Stemming = 'english' | 'none';
+
+/**
+ * The stemming of this thread's tokenizer: documents and queries must be tokenized alike, so the
+ * appliance sets it once at start, in the main thread and in every parse worker.
+ */
+let stemming: Stemming = 'english';
+export function setStemming(s: Stemming): void {
+  stemming = s;
+}
+export function currentStemming(): Stemming {
+  return stemming;
+}
+
+// Stemming is a few string operations per token; documentation repeats its words, so stems are cached.
+const stems = new Map<string, string>();
+const MAX_CACHED_STEMS = 200_000;
+function stem(t: string): string {
+  if (stemming === 'none') return t;
+  let s = stems.get(t);
+  if (s === undefined) {
+    // Porter's rules are for English words: tokens with digits or other letters are left alone.
+    s = /^[a-z]+$/.test(t) ? stemmer(t) : t;
+    if (stems.size < MAX_CACHED_STEMS) stems.set(t, s);
+  }
+  return s;
+}
+
 /** Folded tokens of `text`, in order (duplicates kept). */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
-  scan(text, (t) => out.push(t));
+  scan(text, (t) => out.push(stem(t)));
   return out;
 }
 
@@ -92,6 +123,6 @@ export type PositionedToken = { readonly term: string; readonly start: number; r
 /** Tokens with their offsets in `text`. */
 export function tokenizeWithOffsets(text: string): PositionedToken[] {
   const out: PositionedToken[] = [];
-  scan(text, (term, start, end) => out.push({ term, start, end }));
+  scan(text, (term, start, end) => out.push({ term: stem(term), start, end }));
   return out;
 }

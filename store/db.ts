@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 export type Db = Database.Database;
 
 /** Bump when the schema changes; `openDb` refuses files from a newer Trawl. */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /** Steps from each older schema version to the next; a fresh database gets SCHEMA directly. */
 const MIGRATIONS: Record<number, string> = {
@@ -30,6 +30,8 @@ const MIGRATIONS: Record<number, string> = {
       ALTER TABLE urls ADD COLUMN changed_at INTEGER;
       UPDATE urls SET state = 'indexed' WHERE state = 'fetched' AND id IN (SELECT id FROM documents);
       UPDATE urls SET state = 'dead' WHERE state = 'failed';`,
+  // 4 → 5: the anchors table (inbound link text), which SCHEMA creates.
+  4: 'SELECT 1',
 };
 
 const SCHEMA = `
@@ -106,6 +108,14 @@ CREATE TABLE IF NOT EXISTS robots (
 );
 
 CREATE TABLE IF NOT EXISTS rejections (reason TEXT PRIMARY KEY, count INTEGER NOT NULL);
+-- Inbound links: the text of each link from page \`source\` (a URL id) to the URL \`target\` (an
+-- identity, known or not yet fetched). The index reads a page's inbound anchor text from here.
+CREATE TABLE IF NOT EXISTS anchors (
+  target TEXT NOT NULL,
+  source INTEGER NOT NULL,
+  text TEXT NOT NULL,
+  PRIMARY KEY (target, source, text)
+) WITHOUT ROWID;
 `;
 
 export function openDb(file: string): Db {

@@ -91,6 +91,7 @@ export class Frontier {
       hostCounts: db.prepare(`SELECT host, count(*) AS n FROM urls GROUP BY host`),
       lastmod: db.prepare(`UPDATE urls SET lastmod = ? WHERE url = ?`),
       byUrl: db.prepare(`SELECT * FROM urls WHERE url = ?`),
+      idOf: db.prepare(`SELECT id FROM urls WHERE url = ?`),
       addSeed: db.prepare(`INSERT INTO seeds (url, added_at) VALUES (?, ?) ON CONFLICT(url) DO NOTHING`),
       seeds: db.prepare(`SELECT url FROM seeds ORDER BY added_at, url`),
       reject: db.prepare(`INSERT INTO rejections (reason, count) VALUES (?, ?) ON CONFLICT(reason) DO UPDATE SET count = count + ?`),
@@ -232,6 +233,11 @@ export class Frontier {
   /** Pages fetched with success (documents, sitemaps, not-modified): what limits.maxPages counts. */
   pagesFetched(): number {
     return this.counters.indexed + this.counters.fetched + this.counters['not-modified'];
+  }
+
+  /** The id of a URL's record (its identity), if Trawl has seen it. */
+  idOf(url: string): number | undefined {
+    return (this.stmts.idOf.get(url) as { id: number } | undefined)?.id;
   }
 
   record(url: string): UrlRecord | undefined {

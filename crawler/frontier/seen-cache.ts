@@ -1,5 +1,6 @@
 /**
- * A bounded memory of links already known to be in the frontier, in front of the SQLite seen-set
+ * A bounded memory of links already known to be in the frontier (each with the identity URL it
+ * normalized to), in front of the SQLite seen-set
  * (Mercator kept such a cache of popular URLs in front of its disk-based URL-seen test). Pages
  * repeat the same navigation links: on rust-doc most of the links of a page were seen before,
  * and normalizing them and asking SQLite again was a third of the main thread's time.
@@ -9,24 +10,30 @@
  * Memory stays bounded however long the crawl runs.
  */
 export class SeenCache {
-  private current = new Set<string>();
-  private previous = new Set<string>();
+  private current = new Map<string, string>();
+  private previous = new Map<string, string>();
 
   constructor(private readonly capacity = 50_000) {}
 
-  has(link: string): boolean {
-    if (this.current.has(link)) return true;
-    if (!this.previous.has(link)) return false;
-    this.add(link);
-    return true;
+  /** The identity of a link known to be in the frontier, or undefined. */
+  get(link: string): string | undefined {
+    const hit = this.current.get(link);
+    if (hit !== undefined) return hit;
+    const old = this.previous.get(link);
+    if (old !== undefined) this.add(link, old);
+    return old;
   }
 
-  /** Remember a link whose URL is in the frontier now. */
-  add(link: string): void {
-    this.current.add(link);
+  has(link: string): boolean {
+    return this.get(link) !== undefined;
+  }
+
+  /** Remember a link whose URL (`identity`) is in the frontier now. */
+  add(link: string, identity: string): void {
+    this.current.set(link, identity);
     if (this.current.size >= this.capacity / 2) {
       this.previous = this.current;
-      this.current = new Set();
+      this.current = new Map();
     }
   }
 

@@ -13,7 +13,7 @@ export async function bundleWorker(module: URL): Promise<string> {
   const loop = fileURLToPath(new URL('./worker.ts', import.meta.url));
   const result = await build({
     stdin: {
-      contents: `import { serve } from ${JSON.stringify(loop)};\nimport { extract } from ${JSON.stringify(fileURLToPath(module))};\nserve(extract);\n`,
+      contents: `import { serve } from ${JSON.stringify(loop)};\nimport * as extractor from ${JSON.stringify(fileURLToPath(module))};\nserve(extractor.extract, extractor.configure);\n`,
       resolveDir: fileURLToPath(new URL('.', import.meta.url)),
       loader: 'ts',
       sourcefile: 'parse-worker.ts',

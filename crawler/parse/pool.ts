@@ -44,7 +44,12 @@ export type ParsePoolOptions = {
    * inline use. Default: this folder's `extract`. The orchestrator passes one that also analyzes
    * pages for the index, so that tokenizing leaves the main thread too.
    */
-  readonly extractor?: { readonly module: URL; readonly extract: (job: ParseJob) => Extracted };
+  readonly extractor?: {
+    readonly module: URL;
+    readonly extract: (job: ParseJob) => Extracted;
+    /** Passed to the module's `configure(config)` export in each worker (structured-cloneable). */
+    readonly config?: unknown;
+  };
   /** The worker's entry file (tests pass a broken one). */
   readonly entry?: URL;
   /** Each worker's heap limit (old generation), in MB. */
@@ -59,6 +64,7 @@ export class ParsePool implements PageParser {
   private readonly log: (m: string) => void;
   private readonly extract: (job: ParseJob) => Extracted;
   private readonly module: URL;
+  private readonly config: unknown;
   private readonly maxHeapMb: number;
   /** The workers' code once known (bundled, or the tsx entry); workers start only then. */
   private code: URL | undefined;
@@ -71,6 +77,7 @@ export class ParsePool implements PageParser {
     this.log = options.log ?? (() => undefined);
     this.extract = options.extractor?.extract ?? extract;
     this.module = options.extractor?.module ?? new URL('./extract.ts', import.meta.url);
+    this.config = options.extractor?.config;
     this.maxHeapMb = options.maxHeapMb ?? DEFAULT_WORKER_HEAP_MB;
     this.starting = size;
     if (size > 0)
@@ -144,7 +151,7 @@ export class ParsePool implements PageParser {
   private spawn(code: URL): Slot {
     // The job the worker is parsing (-1: none), written by the worker (worker.ts).
     const current = new Int32Array(new SharedArrayBuffer(4)).fill(-1);
-    const options = { workerData: { module: this.module.href, current }, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB, maxOldGenerationSizeMb: this.maxHeapMb } };
+    const options = { workerData: { module: this.module.href, current, config: this.config }, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB, maxOldGenerationSizeMb: this.maxHeapMb } };
     let worker: Worker;
     try {
       // The parent's loader flags (--import tsx) would load tsx into every worker for nothing.

@@ -6,5 +6,5 @@ import { workerData } from 'node:worker_threads';
 
 register();
 const { serve } = await import('./worker.ts');
-const { extract } = await import(workerData.module);
-serve(extract);
+const { extract, configure } = await import(workerData.module);
+serve(extract, configure);

@@ -6,9 +6,14 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Extracted, ParseJob } from './extract.ts';
 
-export function serve(extract: (job: ParseJob) => Extracted): void {
+/**
+ * `configure`, if the extractor module exports one, is called first with the pool's `config`
+ * (settings the extraction depends on, such as the index's stemming).
+ */
+export function serve(extract: (job: ParseJob) => Extracted, configure?: (config: unknown) => void): void {
   const port = parentPort;
   if (!port) throw new Error('serve() runs in a worker thread');
+  configure?.((workerData as { config?: unknown } | undefined)?.config);
   // The id of the job being parsed, shared with the pool: if this thread dies, the pool knows
   // which page it was working on (messages sent before death may arrive after it).
   const current = (workerData as { current?: Int32Array } | undefined)?.current ?? new Int32Array(1);

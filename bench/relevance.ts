@@ -1,0 +1,111 @@
+/**
+ * bench/relevance: known-item search quality. Crawls a documentation corpus from loopback with
+ * Trawl (a real crawl, politeness off), then asks each query of a query set through Trawl's own
+ * search, and — over the same stored pages and the same fields with the same weights — of SQLite
+ * FTS5 (bm25) and of MiniSearch. Prints MRR@10 and recall@10 for each.
+ *
+ *   npx tsx bench/relevance.ts [--queries bench/relevance/postgresql.json] [--root /usr/share/doc/postgresql-doc-15/html] [--show]
+ *   (Debian: apt-get install postgresql-doc-15 nginx-light)
+ *
+ * All three get the same treatment: all words must match, and if no page has them all, pages with
+ * any of them are ranked instead (what Trawl does by itself).
+ */
+import Database from 'better-sqlite3';
+import MiniSearch from 'minisearch';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Appliance } from '../appliance/index.ts';
+import { loadConfig } from '../config/index.ts';
+import { FIELD_WEIGHT, FIELDS } from '../indexer/fields.ts';
+import { tokenize } from '../indexer/tokenize.ts';
+import { startNginx, startNodeServer } from './corpus-server.ts';
+
+const { values } = parseArgs({
+  options: {
+    queries: { type: 'string', default: new URL('./relevance/postgresql.json', import.meta.url).pathname },
+    root: { type: 'string', default: '/usr/share/doc/postgresql-doc-15/html' },
+    seed: { type: 'string', default: 'index.html' },
+    show: { type: 'boolean', default: false },
+  },
+});
+if (!existsSync(values.root!)) {
+  console.error(`${values.root} does not exist. On Debian: apt-get install postgresql-doc-15 (or pass --root DIR)`);
+  process.exit(2);
+}
+type QuerySet = { corpus: string; queries: { q: string; answers: string[] }[] };
+const set = JSON.parse(readFileSync(values.queries!, 'utf8')) as QuerySet;
+const K = 10;
+
+// 1. A real crawl with Trawl.
+const { server, bases } = existsSync('/usr/sbin/nginx') ? await startNginx(values.root!, 0) : await startNodeServer(values.root!);
+const dataDir = mkdtempSync(join(tmpdir(), 'trawl-bench-relevance-'));
+const app = Appliance.open(
+  loadConfig({ overrides: { seeds: [new URL(values.seed!, bases[0]).href], dataDir, concurrency: 16, perHost: { delayMs: 0, maxConnections: 16 }, limits: { maxDepth: 100 } } }),
+  { lockFor: 'bench' },
+);
+const t0 = performance.now();
+await app.createCrawler().crawler.run();
+server.kill();
+// Links found after a page was indexed reach its anchor field now.
+const refreshed = await app.refreshAnchors();
+const docs = [...app.documents.all()];
+console.log(`corpus: ${set.corpus}: ${docs.length} pages crawled in ${((performance.now() - t0) / 1000).toFixed(1)} s (anchor text of ${refreshed} updated after the crawl)`);
+console.log(`queries: ${set.queries.length} from ${values.queries}`);
+
+// 2. The same pages and fields in SQLite FTS5 and in MiniSearch.
+const urlWords = (url: string) => {
+  const u = new URL(url);
+  return `${u.hostname} ${decodeURIComponent(u.pathname)}`;
+};
+const fields = (d: (typeof docs)[number]) => ({ title: d.title, headings: d.headings.join('\n'), description: d.description, url: urlWords(d.url), anchor: app.anchors.of(d.id).texts.join('\n'), body: d.text });
+const fts = new Database(':memory:');
+// FTS5 stems with its own Porter tokenizer when Trawl stems (index.stemming), so it gets raw words.
+const stemming = app.config.index.stemming === 'english';
+fts.exec(`CREATE VIRTUAL TABLE pages USING fts5(${FIELDS.join(', ')}, tokenize = '${stemming ? 'porter ' : ''}unicode61 remove_diacritics 2')`);
+const insert = fts.prepare(`INSERT INTO pages (rowid, ${FIELDS.join(', ')}) VALUES (@id, ${FIELDS.map((f) => `@${f}`).join(', ')})`);
+fts.transaction(() => docs.forEach((d) => insert.run({ id: d.id, ...fields(d) })))();
+const bm25 = `bm25(pages, ${FIELDS.map((f) => FIELD_WEIGHT[f]).join(', ')})`;
+const ftsSearch = (q: string, op: 'AND' | 'OR') => {
+  const terms = (q.match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => w.toLowerCase());
+  if (!terms.length) return [];
+  const match = terms.map((t) => `"${t}"`).join(` ${op} `);
+  return (fts.prepare(`SELECT rowid AS id FROM pages WHERE pages MATCH ? ORDER BY ${bm25} LIMIT ${K}`).all(match) as { id: number }[]).map((r) => r.id);
+};
+// MiniSearch gets Trawl's tokenizer (stemming included): the same terms, only the ranking differs.
+const mini = new MiniSearch({ fields: [...FIELDS], idField: 'id', tokenize: (s) => tokenize(s), processTerm: (t) => t });
+mini.addAll(docs.map((d) => ({ id: d.id, ...fields(d) })));
+const boost = Object.fromEntries(FIELDS.map((f) => [f, FIELD_WEIGHT[f]]));
+const miniSearch = (q: string, combineWith: 'AND' | 'OR') => mini.search(q, { boost, combineWith }).slice(0, K).map((r) => r.id as number);
+const urlOf = new Map(docs.map((d) => [d.id, d.url]));
+
+type Engine = { name: string; search: (q: string) => string[] };
+const engines: Engine[] = [
+  { name: 'Trawl', search: (q) => app.index.search(q, { size: K }).hits.map((h) => h.url) },
+  { name: 'SQLite FTS5 bm25', search: (q) => (ftsSearch(q, 'AND').length ? ftsSearch(q, 'AND') : ftsSearch(q, 'OR')).map((id) => urlOf.get(id)!) },
+  { name: 'MiniSearch', search: (q) => (miniSearch(q, 'AND').length ? miniSearch(q, 'AND') : miniSearch(q, 'OR')).map((id) => urlOf.get(id)!) },
+];
+
+// 3. Known-item metrics.
+console.log(`\n${'engine'.padEnd(18)} ${'MRR@10'.padStart(7)} ${'recall@10'.padStart(10)} ${'found@1'.padStart(8)}`);
+for (const engine of engines) {
+  let rr = 0;
+  let recall = 0;
+  let first = 0;
+  const misses: string[] = [];
+  for (const { q, answers } of set.queries) {
+    const got = engine.search(q).map((u) => basename(new URL(u).pathname));
+    const rank = got.findIndex((g) => answers.includes(g));
+    rr += rank >= 0 ? 1 / (rank + 1) : 0;
+    if (rank === 0) first++;
+    recall += answers.filter((a) => got.includes(a)).length / answers.length;
+    if (rank !== 0) misses.push(`  ${JSON.stringify(q)}: answer at ${rank < 0 ? '>10' : rank + 1}; top: ${got.slice(0, 3).join(', ')}`);
+  }
+  const n = set.queries.length;
+  console.log(`${engine.name.padEnd(18)} ${(rr / n).toFixed(3).padStart(7)} ${(recall / n).toFixed(3).padStart(10)} ${`${first}/${n}`.padStart(8)}`);
+  if (values.show) console.log(misses.join('\n'));
+}
+fts.close();
+await app.close();
+rmSync(dataDir, { recursive: true, force: true });

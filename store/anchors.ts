@@ -1,0 +1,47 @@
+/**
+ * Inbound link text. The words other pages use to link to a page are often the words people search
+ * for it by (the PostgreSQL docs link `shared_buffers` to the page that defines it): the index
+ * gives them a field of their own, and the number of pages linking in is a prior.
+ *
+ * Rows are keyed by the target's identity URL, so that links to pages not fetched yet count too;
+ * one row per (target, source page, text).
+ */
+import type { Db } from './db.ts';
+
+/** Anchor texts kept per link (longer ones are cut). */
+export const MAX_ANCHOR_TEXT = 120;
+/** Anchor texts read per page (its most linked-in page would otherwise cost a scan). */
+const MAX_ANCHORS_READ = 300;
+
+export type Anchors = {
+  /** Anchor texts of links to the page, one per (source page, text). */
+  readonly texts: readonly string[];
+  /** Distinct pages linking to it. */
+  readonly sources: number;
+};
+
+export class AnchorStore {
+  private readonly stmts;
+
+  constructor(db: Db) {
+    this.stmts = {
+      add: db.prepare('INSERT INTO anchors (target, source, text) VALUES (?, ?, ?) ON CONFLICT DO NOTHING'),
+      texts: db.prepare(`SELECT a.text FROM urls u JOIN anchors a ON a.target = u.url WHERE u.id = ? AND a.source != u.id LIMIT ${MAX_ANCHORS_READ}`),
+      sources: db.prepare('SELECT count(DISTINCT a.source) AS n FROM urls u JOIN anchors a ON a.target = u.url WHERE u.id = ? AND a.source != u.id'),
+    };
+  }
+
+  /** Records the links of page `source` (call inside the page's transaction). Empty texts are skipped. */
+  add(source: number, links: Iterable<{ readonly target: string; readonly text: string }>): void {
+    for (const { target, text } of links) {
+      const t = text.trim().slice(0, MAX_ANCHOR_TEXT);
+      if (t) this.stmts.add.run(target, source, t);
+    }
+  }
+
+  /** The anchors of links to the page with URL id `id` (its own links to itself excluded). */
+  of(id: number): Anchors {
+    const texts = (this.stmts.texts.all(id) as { text: string }[]).map((r) => r.text);
+    return { texts, sources: texts.length ? (this.stmts.sources.get(id) as { n: number }).n : 0 };
+  }
+}
