@@ -39,7 +39,7 @@ program.command('serve').description('search over an existing data directory').a
 program
   .command('search')
   .description('search from the shell')
-  .argument('<query...>', 'the query: words, "quoted words", -excluded')
+  .argument('<query...>', 'the query: words, "an exact phrase", a OR b, -excluded, site:host')
   .addOption(configOpt())
   .addOption(dataOpt())
   .option('--json', 'print the result as JSON')

@@ -55,9 +55,9 @@ export function flushIndex(dir: string, index: SearchIndex, lastSeq: number): Fl
   rmSync(genDir, { recursive: true, force: true });
   mkdirSync(genDir);
 
-  const { terms, docs } = index.stats.snapshot();
+  const { terms, hosts, docs } = index.stats.snapshot();
   writeDurably(join(genDir, 'postings.json'), [JSON.stringify(index.postings.export())]);
-  writeDurably(join(genDir, 'terms.json'), [JSON.stringify(terms)]);
+  writeDurably(join(genDir, 'terms.json'), [JSON.stringify({ terms, hosts })]);
   writeDurably(join(genDir, 'vectors.bin'), encodeVectors(docs));
 
   const bytes = ['postings.json', 'terms.json', 'vectors.bin'].reduce((s, f) => s + statSync(join(genDir, f)).size, 0);
@@ -75,8 +75,8 @@ export function loadIndex(dir: string, index: SearchIndex): Manifest | undefined
   const manifest = readManifest(dir);
   if (!manifest) return undefined;
   const genDir = join(dir, `gen-${manifest.generation}`);
-  const terms = JSON.parse(readFileSync(join(genDir, 'terms.json'), 'utf8')) as string[];
-  index.stats.restoreTerms(terms);
+  const { terms, hosts } = JSON.parse(readFileSync(join(genDir, 'terms.json'), 'utf8')) as { terms: string[]; hosts: string[] };
+  index.stats.restoreTerms(terms, hosts);
   for (const [id, vector] of decodeVectors(readFileSync(join(genDir, 'vectors.bin')))) index.stats.insert(id, vector);
   index.postings.import(JSON.parse(readFileSync(join(genDir, 'postings.json'), 'utf8')) as PostingsExport);
   return manifest;
@@ -90,17 +90,18 @@ function safeManifest(dir: string): Manifest | undefined {
   }
 }
 
-/** vectors.bin: a header, then per document: id, term count, in-links, F lengths, term ids, tfs (4-byte padded). */
+/** vectors.bin: a header, then per document: id, term count, in-links, host, F lengths, term ids, tfs (4-byte padded). */
 function encodeVectors(docs: ReadonlyMap<number, DocVector>): Buffer[] {
   const F = FIELDS.length;
   const header = Buffer.from(new Uint32Array([MAGIC, INDEX_FORMAT, docs.size, F]).buffer);
   const parts: Buffer[] = [header];
   for (const [id, v] of docs) {
-    const head = new Uint32Array(3 + F);
+    const head = new Uint32Array(4 + F);
     head[0] = id;
     head[1] = v.termIds.length;
     head[2] = v.inlinks;
-    head.set(v.lengths, 3);
+    head[3] = v.host;
+    head.set(v.lengths, 4);
     parts.push(Buffer.from(head.buffer), Buffer.from(v.termIds.buffer, v.termIds.byteOffset, v.termIds.byteLength), Buffer.from(v.tf.buffer, v.tf.byteOffset, v.tf.byteLength));
     if (v.tf.byteLength % 4) parts.push(Buffer.alloc(4 - (v.tf.byteLength % 4)));
   }
@@ -114,15 +115,15 @@ function* decodeVectors(buf: Buffer): Generator<[number, DocVector]> {
   if (magic !== MAGIC || format !== INDEX_FORMAT || F !== FIELDS.length) throw new IndexFormatError('vectors.bin is not a Trawl index file of this format');
   let off = 16;
   for (let i = 0; i < count!; i++) {
-    const head = new Uint32Array(ab, off, 3 + F);
+    const head = new Uint32Array(ab, off, 4 + F);
     const n = head[1]!;
-    off += 4 * (3 + F);
+    off += 4 * (4 + F);
     const termIds = new Uint32Array(ab, off, n);
     off += 4 * n;
     const tf = new Uint16Array(ab, off, n * F);
     off += 2 * n * F;
     off += (4 - (off % 4)) % 4;
-    yield [head[0]!, { termIds, tf, lengths: head.subarray(3), inlinks: head[2]! }];
+    yield [head[0]!, { termIds, tf, lengths: head.subarray(4), inlinks: head[2]!, host: head[3]! }];
   }
 }
 

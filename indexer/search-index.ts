@@ -6,10 +6,10 @@
 import type { PageContent, StoredDocument } from '../store/types.ts';
 import { analyze, isAnalysis, withField } from './analyze.ts';
 import { FIELDS } from './fields.ts';
-import { tokenize } from './tokenize.ts';
+import { tokenize, tokenizeWithOffsets } from './tokenize.ts';
 import { Postings } from './postings.ts';
 import { phraseEvidence } from './proximity.ts';
-import { parseQuery, type ParsedQuery } from './query.ts';
+import { containsPhrase, hostMatches, parseQuery, type ParsedQuery } from './query.ts';
 import { makeSnippet } from './snippet.ts';
 import { TermStats } from './stats.ts';
 
@@ -32,7 +32,13 @@ export type SearchResponse = {
   readonly size: number;
   /** No document matched every word: these match some of them. */
   readonly partial: boolean;
+  /** Set when an exact phrase was checked on only the best results: there may be more. */
+  readonly totalIsLowerBound?: boolean;
   readonly hits: readonly SearchHit[];
+  /** Result counts by host (a site: filter narrows to one). */
+  readonly facets: { readonly host: readonly { readonly value: string; readonly count: number }[] };
+  /** The query with unknown words corrected ("did you mean"), when some word is unknown. */
+  readonly suggestion?: string;
 };
 
 export type SearchOptions = { readonly page?: number; readonly size?: number };
@@ -49,6 +55,14 @@ export type DocumentLookup = (id: number) => StoredDocument | undefined;
 export type AnchorLookup = (id: number) => { readonly texts: readonly string[]; readonly sources: number };
 
 const ANCHOR = FIELDS.indexOf('anchor');
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host.toLowerCase();
+  } catch {
+    return '';
+  }
+}
 /** Candidates re-scored with phrase evidence, and how much it can add (× 1 + weight × evidence). */
 const RERANK = 30;
 const PHRASE_WEIGHT = 0.2;
@@ -74,7 +88,7 @@ export class SearchIndex implements Searcher {
     const base = isAnalysis(analysis) ? analysis : analyze(doc);
     const anchors = this.anchorsOf(doc.id);
     const a = anchors.texts.length ? withField(base, ANCHOR, tokenize(anchors.texts.join('\n'))) : base;
-    this.stats.add(doc.id, a, anchors.sources);
+    this.stats.add(doc.id, a, { inlinks: anchors.sources, host: hostOf(doc.url) });
     this.postings.set(doc.id, a.terms);
   }
 
@@ -104,56 +118,210 @@ export class SearchIndex implements Searcher {
     const q = parseQuery(query);
     const { ids, partial } = this.match(q);
     const termIds = q.terms.map((t) => this.stats.termId(t)).filter((x): x is number => x !== undefined);
-    const byScore = (a: { id: number; score: number }, b: { id: number; score: number }) => b.score - a.score || a.id - b.id;
-    const ranked = ids.map((id) => ({ id, score: this.stats.score(id, termIds) })).sort(byScore);
-    // Phrase evidence re-scores the best candidates (it needs their text, so only a few).
+    const byScore = (a: Ranked, b: Ranked) => b.score - a.score || a.id - b.id;
+    let ranked: Ranked[] = ids.map((id) => ({ id, score: this.stats.score(id, termIds) })).sort(byScore);
     const docs = new Map<number, StoredDocument | undefined>();
+    const doc = (id: number) => {
+      if (!docs.has(id)) docs.set(id, this.lookup(id));
+      return docs.get(id);
+    };
+    // Exact phrases are checked on the text of the best candidates (the index keeps no positions).
+    let capped = false;
+    if (q.phrases.length) {
+      capped = ranked.length > PHRASE_CHECKS;
+      ranked = ranked.slice(0, PHRASE_CHECKS).filter((r) => {
+        const d = doc(r.id);
+        if (!d) return false;
+        const fields = [d.title, d.headings.join('\n'), d.description, d.text].map((f) => tokenize(f));
+        return q.phrases.every((p) => fields.some((tokens) => containsPhrase(tokens, p)));
+      });
+    }
+    // Phrase evidence re-scores the best candidates (it needs their text, so only a few).
     if (q.terms.length > 1) {
       const top = ranked.slice(0, RERANK);
       for (const r of top) {
-        const doc = this.lookup(r.id);
-        docs.set(r.id, doc);
-        if (doc) r.score *= 1 + PHRASE_WEIGHT * phraseEvidence(doc, q.terms);
+        const d = doc(r.id);
+        if (d) r.score *= 1 + PHRASE_WEIGHT * phraseEvidence(d, q.terms);
       }
       top.sort(byScore);
       ranked.splice(0, top.length, ...top);
     }
     const hits: SearchHit[] = [];
     for (const { id, score } of ranked.slice((page - 1) * size, page * size)) {
-      const doc = docs.has(id) ? docs.get(id) : this.lookup(id);
-      if (!doc) continue;
+      const d = doc(id);
+      if (!d) continue;
       hits.push({
         id,
-        url: doc.url,
-        title: doc.title,
-        snippet: makeSnippet(doc.text, q.terms, doc.description),
+        url: d.url,
+        title: d.title,
+        snippet: makeSnippet(d.text, q.terms, d.description),
         score: Math.round(score * 1000) / 1000,
-        fetchedAt: doc.fetchedAt,
+        fetchedAt: d.fetchedAt,
       });
     }
-    return { query, total: ranked.length, tookMs: Math.round((performance.now() - started) * 100) / 100, page, size, partial, hits };
+    const suggestion = ranked.length === 0 || partial ? this.suggest(q) : undefined;
+    return {
+      query,
+      total: ranked.length,
+      ...(capped ? { totalIsLowerBound: true } : {}),
+      tookMs: Math.round((performance.now() - started) * 100) / 100,
+      page,
+      size,
+      partial,
+      hits,
+      facets: { host: this.hostFacet(ranked) },
+      ...(suggestion ? { suggestion } : {}),
+    };
   }
 
   /**
-   * Every document holding all query terms (none of the excluded ones). Candidates come from the
-   * rarest term's postings and are checked against the other terms in their vectors. When no
-   * document holds them all, documents holding any of them are returned and `partial` is set.
+   * The documents that match: every group (any of its terms), no excluded term, on a site: host
+   * if given. Candidates come from the rarest group's postings and are checked against the other
+   * groups in their vectors. When nothing matches all groups, documents matching any term are
+   * returned and `partial` is set.
    */
   private match(q: ParsedQuery): { ids: number[]; partial: boolean } {
-    if (!q.terms.length) return { ids: [], partial: false };
-    const byRarity = [...q.terms].sort((a, b) => this.stats.docFrequency(a) - this.stats.docFrequency(b));
     const excludedIds = q.excluded.map((t) => this.stats.termId(t)).filter((x): x is number => x !== undefined);
-    const keep = (id: number) => !excludedIds.some((t) => this.stats.contains(id, t));
-
-    const rarest = byRarity[0]!;
-    if (this.stats.docFrequency(rarest) > 0) {
-      const others = byRarity.slice(1).map((t) => this.stats.termId(t)!);
-      const ids = this.postings.docsWith(rarest, this.stats.docFrequency(rarest)).filter((id) => others.every((t) => this.stats.contains(id, t)) && keep(id));
-      if (ids.length || q.terms.length === 1) return { ids, partial: false };
+    const onSite = this.siteFilter(q.sites);
+    const keep = (id: number) => !excludedIds.some((t) => this.stats.contains(id, t)) && onSite(id);
+    if (!q.groups.length) {
+      // Only filters (site:): every page they allow, best linked first.
+      return { ids: q.sites.length ? [...this.stats.documentIds()].filter(keep) : [], partial: false };
     }
-    if (q.terms.length === 1) return { ids: [], partial: false };
+    const groups = q.groups
+      .map((g) => ({ terms: g, ids: g.map((t) => this.stats.termId(t)).filter((x): x is number => x !== undefined), df: g.reduce((n, t) => n + this.stats.docFrequency(t), 0) }))
+      .sort((a, b) => a.df - b.df);
+    const [rarest, ...others] = groups;
+    if (rarest!.df > 0) {
+      const candidates = new Set<number>();
+      for (const t of rarest!.terms) for (const id of this.postings.docsWith(t, this.stats.docFrequency(t))) candidates.add(id);
+      const ids = [...candidates].filter((id) => others.every((g) => g.ids.some((t) => this.stats.contains(id, t))) && keep(id));
+      if (ids.length || q.groups.length === 1) return { ids, partial: false };
+    }
+    if (q.groups.length === 1) return { ids: [], partial: false };
     const any = new Set<number>();
-    for (const t of byRarity) for (const id of this.postings.docsWith(t, this.stats.docFrequency(t))) any.add(id);
-    return { ids: [...any].filter(keep), partial: any.size > 0 };
+    for (const t of q.terms) for (const id of this.postings.docsWith(t, this.stats.docFrequency(t))) any.add(id);
+    const ids = [...any].filter(keep);
+    return { ids, partial: ids.length > 0 };
   }
+
+  private siteFilter(sites: readonly string[]): (id: number) => boolean {
+    if (!sites.length) return () => true;
+    const cache = new Map<number, boolean>();
+    return (id) => {
+      const host = this.stats.vector(id)?.host;
+      if (host === undefined) return false;
+      let ok = cache.get(host);
+      if (ok === undefined) {
+        const name = this.stats.hostName(host).replace(/:\d+$/, '');
+        ok = sites.some((s) => hostMatches(name, s.replace(/:\d+$/, '')));
+        cache.set(host, ok);
+      }
+      return ok;
+    };
+  }
+
+  /** Result counts by host, most first (at most FACET_VALUES). */
+  private hostFacet(ranked: readonly Ranked[]): { value: string; count: number }[] {
+    const counts = new Map<number, number>();
+    for (const { id } of ranked) {
+      const h = this.stats.vector(id)?.host;
+      if (h !== undefined) counts.set(h, (counts.get(h) ?? 0) + 1);
+    }
+    return [...counts]
+      .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+      .slice(0, FACET_VALUES)
+      .map(([h, count]) => ({ value: this.stats.hostName(h), count }));
+  }
+
+  /**
+   * "Did you mean": the query with each word the index does not know replaced by the closest
+   * known one (edit distance ≤ 2, the most frequent of the closest), spelled as a page spells it.
+   * Undefined when no word can be corrected.
+   */
+  private suggest(q: ParsedQuery): string | undefined {
+    const unknown = new Set(q.terms.filter((t) => this.stats.docFrequency(t) === 0));
+    if (!unknown.size) return undefined;
+    let changed = false;
+    // Rewrite the query as typed: each word whose term is unknown is replaced by the closest
+    // known term, spelled as a page spells it (its stem may not be a word).
+    const out = q.raw.replace(/[\p{L}\p{N}][\p{L}\p{N}\p{M}_]*/gu, (word) => {
+      const tokens = tokenize(word);
+      if (tokens.length !== 1 || !unknown.has(tokens[0]!)) return word;
+      const best = closestTerm(tokens[0]!, this.stats.dictionary());
+      if (!best) return word;
+      changed = true;
+      return this.surfaceOf(best, word.toLowerCase()) ?? best;
+    });
+    return changed ? out : undefined;
+  }
+
+  /** How a page holding `term` writes it: of its spellings there, the one closest to `typed`. */
+  private surfaceOf(term: string, typed: string): string | undefined {
+    const [id] = this.postings.docsWith(term, 1);
+    const d = id === undefined ? undefined : this.lookup(id);
+    if (!d) return undefined;
+    let best: string | undefined;
+    let bestDistance = Infinity;
+    for (const text of [d.title, d.headings.join('\n'), d.text.slice(0, 100_000)]) {
+      for (const t of tokenizeWithOffsets(text)) {
+        if (t.term !== term) continue;
+        const surface = text.slice(t.start, t.end).toLowerCase();
+        const distance = editDistance(surface, typed, 8);
+        if (distance < bestDistance) {
+          best = surface;
+          bestDistance = distance;
+        }
+      }
+    }
+    return best;
+  }
+}
+
+type Ranked = { id: number; score: number };
+
+/** Results checked for an exact phrase at most (best first); beyond, the total is a lower bound. */
+const PHRASE_CHECKS = 1000;
+const FACET_VALUES = 20;
+
+/** The most frequent term at the smallest edit distance (1 or 2) from `word`, if any. */
+function closestTerm(word: string, dictionary: Iterable<[string, number]>): string | undefined {
+  if (word.length < 3) return undefined;
+  let best: string | undefined;
+  let bestDistance = 3;
+  let bestDf = 0;
+  const max = word.length <= 4 ? 1 : 2;
+  for (const [term, df] of dictionary) {
+    if (Math.abs(term.length - word.length) > max || term[0] !== word[0]) continue;
+    const d = editDistance(word, term, Math.min(max, bestDistance));
+    if (d < bestDistance || (d === bestDistance && df > bestDf)) {
+      best = term;
+      bestDistance = d;
+      bestDf = df;
+    }
+  }
+  return bestDistance <= max ? best : undefined;
+}
+
+/** Damerau–Levenshtein (optimal string alignment) distance, or limit + 1 once it exceeds `limit`. */
+export function editDistance(a: string, b: string, limit: number): number {
+  const n = a.length;
+  const m = b.length;
+  let prev2: number[] = [];
+  let prev = Array.from({ length: m + 1 }, (_, j) => j);
+  for (let i = 1; i <= n; i++) {
+    const cur = [i];
+    let rowMin = i;
+    for (let j = 1; j <= m; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2]! + 1);
+      cur.push(v);
+      if (v < rowMin) rowMin = v;
+    }
+    if (rowMin > limit) return limit + 1;
+    prev2 = prev;
+    prev = cur;
+  }
+  return prev[m]! > limit ? limit + 1 : prev[m]!;
 }

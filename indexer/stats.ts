@@ -21,6 +21,8 @@ export type DocVector = {
   readonly lengths: Uint32Array;
   /** Pages linking to this one (the link prior). */
   readonly inlinks: number;
+  /** The page's host, as an index into the host dictionary (for site: and facets). */
+  readonly host: number;
 };
 
 export class TermStats {
@@ -29,6 +31,8 @@ export class TermStats {
   private df: Int32Array = new Int32Array(1024);
   private readonly docs = new Map<number, DocVector>();
   private readonly lengthSum = new Float64Array(F);
+  private readonly hostIds = new Map<string, number>();
+  private readonly hostNames: string[] = [];
 
   get documentCount(): number {
     return this.docs.size;
@@ -55,7 +59,7 @@ export class TermStats {
    * Records a document from its analysis (distinct terms with per-field frequencies): only the
    * distinct terms are interned, then the rows are put in term-id order for binary search.
    */
-  add(docId: number, analysis: Analysis, inlinks = 0): DocVector {
+  add(docId: number, analysis: Analysis, meta: { readonly inlinks: number; readonly host: string } = { inlinks: 0, host: '' }): DocVector {
     const n = analysis.terms.length;
     // Sort (term id, row) pairs packed into doubles — id × 2^21 + row is exact below 2^53 — with
     // the native numeric sort of a typed array: no comparator calls, no boxed indexes.
@@ -72,7 +76,7 @@ export class TermStats {
       termIds[to] = (key - from) / ROW_SPACE;
       for (let f = 0; f < F; f++) tf[to * F + f] = src[from * F + f]!;
     }
-    const vector = { termIds, tf, lengths: analysis.lengths, inlinks };
+    const vector = { termIds, tf, lengths: analysis.lengths, inlinks: meta.inlinks, host: this.internHost(meta.host) };
     this.insert(docId, vector);
     return vector;
   }
@@ -123,7 +127,7 @@ export class TermStats {
     });
     const lengths = Uint32Array.from(v.lengths);
     lengths[field] = tokens.length;
-    this.insert(docId, { termIds, tf, lengths, inlinks });
+    this.insert(docId, { termIds, tf, lengths, inlinks, host: v.host });
     return { added, removed };
   }
 
@@ -200,14 +204,44 @@ export class TermStats {
     return score + LINK_PRIOR * Math.log1p(v.inlinks);
   }
 
-  /** Every term and document vector, for a flush. */
-  snapshot(): { terms: readonly string[]; docs: ReadonlyMap<number, DocVector> } {
-    return { terms: this.terms, docs: this.docs };
+  /** The vector of a document, if indexed. */
+  vector(docId: number): DocVector | undefined {
+    return this.docs.get(docId);
   }
 
-  /** Restores the dictionary of a flushed index (before its vectors are inserted). */
-  restoreTerms(terms: readonly string[]): void {
+  /** Every indexed document id. */
+  documentIds(): IterableIterator<number> {
+    return this.docs.keys();
+  }
+
+  hostName(id: number): string {
+    return this.hostNames[id] ?? '';
+  }
+
+  /** Every term with its document frequency (for "did you mean"). */
+  *dictionary(): IterableIterator<[string, number]> {
+    for (let id = 0; id < this.terms.length; id++) if (this.df[id]! > 0) yield [this.terms[id]!, this.df[id]!];
+  }
+
+  /** Every term, host and document vector, for a flush. */
+  snapshot(): { terms: readonly string[]; hosts: readonly string[]; docs: ReadonlyMap<number, DocVector> } {
+    return { terms: this.terms, hosts: this.hostNames, docs: this.docs };
+  }
+
+  /** Restores the dictionaries of a flushed index (before its vectors are inserted). */
+  restoreTerms(terms: readonly string[], hosts: readonly string[] = []): void {
     for (const t of terms) this.intern(t);
+    for (const h of hosts) this.internHost(h);
+  }
+
+  private internHost(host: string): number {
+    let id = this.hostIds.get(host);
+    if (id === undefined) {
+      id = this.hostNames.length;
+      this.hostNames.push(host);
+      this.hostIds.set(host, id);
+    }
+    return id;
   }
 
   private intern(term: string): number {

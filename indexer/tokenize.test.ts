@@ -1,13 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { currentStemming, fold, MAX_TOKEN_LENGTH, setStemming, tokenize, tokenizeWithOffsets } from './tokenize.ts';
+import { cjkWords, currentStemming, fold, MAX_TOKEN_LENGTH, setStemming, tokenize, tokenizeWithOffsets } from './tokenize.ts';
 
 /** The definition the fast scanner must match exactly: the Unicode regular expression, folded. */
 function reference(text: string): { term: string; start: number; end: number }[] {
   const out: { term: string; start: number; end: number }[] = [];
+  const push = (word: string, start: number) => {
+    const term = fold(word);
+    if (term && term.length <= MAX_TOKEN_LENGTH) out.push({ term, start, end: start + word.length });
+  };
   for (const m of text.matchAll(/[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/gu)) {
-    const term = fold(m[0]);
-    if (term && term.length <= MAX_TOKEN_LENGTH) out.push({ term, start: m.index, end: m.index + m[0].length });
+    // A word holding CJK characters is split by the segmenter.
+    if (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(m[0])) for (const s of cjkWords(m[0])) push(s.segment, m.index + s.index);
+    else push(m[0], m.index);
   }
   return out;
 }
@@ -44,6 +49,12 @@ describe('tokenize', () => {
   it('tokenizes Unicode letters and digits, folding case and diacritics', () => {
     assert.deepEqual(tokenize('Straße, ÉCOLE! max_wal_size 15712 naïve'), ['strasse', 'ecole', 'max', 'wal', 'size', '15712', 'naive']);
     assert.deepEqual(tokenize('東京 x² e\u0301te 𝐀b'), ['東京', 'x2', 'ete', 'ab']);
+  });
+
+  it('splits Chinese and Japanese text into words', () => {
+    const ja = tokenize('東京都に住んでいます');
+    assert.deepEqual(ja.slice(0, 3), ['東京', '都', 'に'], ja.join(' '));
+    assert.deepEqual(tokenize('我喜欢搜索引擎'), ['我', '喜欢', '搜索', '引擎']);
   });
 
   it('drops tokens longer than the limit', () => {

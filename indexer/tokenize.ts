@@ -78,9 +78,26 @@ function unicodeWord(text: string, i: number, emit: (term: string, start: number
     return c >= 0xd800 && c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? i + 2 : i + 1;
   }
   const end = i + m[0].length;
+  if (CJK.test(m[0])) {
+    // Chinese and Japanese put no spaces between words: a dictionary segmenter finds them.
+    for (const seg of cjkWords(m[0])) {
+      const term = fold(seg.segment);
+      if (term && term.length <= MAX_TOKEN_LENGTH) emit(term, i + seg.index, i + seg.index + seg.segment.length);
+    }
+    return end;
+  }
   const term = fold(m[0]);
   if (term && term.length <= MAX_TOKEN_LENGTH) emit(term, i, end);
   return end;
+}
+
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+let segmenter: Intl.Segmenter | undefined;
+
+/** The words of a run of letters holding CJK characters (Intl.Segmenter, ICU's dictionaries). */
+export function cjkWords(run: string): Intl.SegmentData[] {
+  segmenter ??= new Intl.Segmenter('ja', { granularity: 'word' });
+  return [...segmenter.segment(run)].filter((s) => s.isWordLike);
 }
 
 export type Stemming = 'english' | 'none';

@@ -25,6 +25,13 @@ const status = (): ApplianceStatus => ({
 const app = createApp({ searcher: index, status, version: '0.0.0-test' });
 const get = (path: string) => app.request(path);
 
+describe('GET / with a query', () => {
+  it('links the corrected query when a word is unknown', async () => {
+    const page = await (await get('/?q=pagedwrd')).text();
+    assert.match(page, /Did you mean <a href="\/\?q=pagedword">pagedword<\/a>\?/);
+  });
+});
+
 describe('GET /api/search', () => {
   it('answers {query, total, tookMs, hits: [{url, title, snippet, score}]}', async () => {
     const res = await get('/api/search?q=pagedword&size=5&page=2');
@@ -39,6 +46,14 @@ describe('GET /api/search', () => {
       assert.match(h.snippet, /<mark>pagedword<\/mark>/);
       assert.ok(h.score > 0);
     }
+  });
+
+  it('gives facets by host and a "did you mean" for an unknown word', async () => {
+    const body = (await (await get('/api/search?q=pagedwrd')).json()) as { total: number; suggestion?: string; facets: { host: { value: string; count: number }[] } };
+    assert.equal(body.total, 0);
+    assert.equal(body.suggestion, 'pagedword');
+    const hits = (await (await get('/api/search?q=pagedword')).json()) as { facets: { host: { value: string; count: number }[] } };
+    assert.deepEqual(hits.facets.host, [{ value: 'e.org', count: 25 }]);
   });
 
   it('refuses invalid parameters with 400 and {error, code}', async () => {

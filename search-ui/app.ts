@@ -78,6 +78,9 @@ export function createApp(deps: UiDeps): Hono {
       page: r.page,
       size: r.size,
       partial: r.partial,
+      ...(r.totalIsLowerBound ? { totalIsLowerBound: true } : {}),
+      ...(r.suggestion ? { suggestion: r.suggestion } : {}),
+      facets: r.facets,
       hits: r.hits.map((h) => ({ url: h.url, title: h.title, snippet: h.snippet, score: h.score, fetchedAt: new Date(h.fetchedAt).toISOString() })),
     });
   });

@@ -42,19 +42,36 @@ function safeHref(url: string): string | undefined {
   return /^https?:\/\//i.test(url) ? url : undefined;
 }
 
+/** "Did you mean …?", linking to the corrected query. */
+function suggestionLine(r: SearchResponse): Html | string {
+  return r.suggestion ? html`<p class="suggestion">Did you mean <a href="/?q=${encodeURIComponent(r.suggestion)}">${r.suggestion}</a>?</p>` : '';
+}
+
+/** Result counts by host; each narrows the query to that host (site:). */
+function hostFacets(r: SearchResponse): Html | string {
+  if (r.facets.host.length < 2) return '';
+  return html`<nav class="facets" aria-label="Filter by site"><h2>Sites</h2><ul>
+${r.facets.host.map((f) => html`<li><a href="/?q=${encodeURIComponent(`${r.query} site:${f.value}`)}">${f.value}</a> <span class="count">${f.count.toLocaleString('en')}</span></li>`)}
+</ul></nav>`;
+}
+
 export function resultsBody(r: SearchResponse): Html {
   if (!r.total) {
     return html`<section class="empty" aria-labelledby="empty-h">
 <h2 id="empty-h">No results for “${r.query}”</h2>
-<p>Try fewer or different words. Every word must appear in a page; <code>-word</code> excludes pages with that word.
+${suggestionLine(r)}
+<p>Try fewer or different words. Every word must appear in a page; <code>-word</code> excludes pages with that word,
+<code>"two words"</code> asks for a phrase, <code>a OR b</code> for either word, <code>site:host</code> for one site.
 The crawl may also not have reached the page yet: the index grows while it runs.</p>
 </section>`;
   }
   const pages = Math.ceil(r.total / r.size);
   const link = (page: number) => `/?q=${encodeURIComponent(r.query)}${page > 1 ? `&page=${page}` : ''}`;
   const first = (r.page - 1) * r.size + 1;
-  return html`<p class="summary" id="summary">${r.total.toLocaleString('en')} result${r.total === 1 ? '' : 's'} (${r.tookMs} ms)${r.page > 1 ? ` — page ${r.page} of ${pages}` : ''}</p>
+  return html`<p class="summary" id="summary">${r.totalIsLowerBound ? 'At least ' : ''}${r.total.toLocaleString('en')} result${r.total === 1 ? '' : 's'} (${r.tookMs} ms)${r.page > 1 ? ` — page ${r.page} of ${pages}` : ''}</p>
+${suggestionLine(r)}
 ${r.partial ? html`<p class="notice">No page contains all of your words; these pages contain some of them.</p>` : ''}
+${hostFacets(r)}
 <ol class="results" start="${first}" aria-label="Search results">
 ${r.hits.map((h) => {
   const href = safeHref(h.url);

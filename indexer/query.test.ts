@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { StoredDocument } from '../store/types.ts';
+import { containsPhrase, hostMatches, MAX_QUERY_LENGTH, parseQuery, QueryError } from './query.ts';
+import { editDistance, SearchIndex } from './search-index.ts';
+
+describe('parseQuery', () => {
+  it('reads words, phrases, OR, exclusions and site:', () => {
+    const q = parseQuery('Vacuum OR analyze "point in time" -Deprecated site:Docs.Example.org tables');
+    assert.deepEqual(q.groups, [['vacuum', 'analyz'], ['point'], ['in'], ['time'], ['tabl']]);
+    assert.deepEqual(q.phrases, [['point', 'in', 'time']]);
+    assert.deepEqual(q.excluded, ['deprec']);
+    assert.deepEqual(q.sites, ['docs.example.org']);
+    assert.deepEqual(q.terms, ['vacuum', 'analyz', 'point', 'in', 'time', 'tabl']);
+  });
+
+  it('treats a lowercase or as a word, and a leading OR as nothing', () => {
+    assert.deepEqual(parseQuery('this or that').groups, [['thi'], ['or'], ['that']]);
+    assert.deepEqual(parseQuery('OR alone').groups, [['alon']]);
+  });
+
+  it('refuses what it cannot run quickly or at all, with a clear message', () => {
+    assert.throws(() => parseQuery('x'.repeat(MAX_QUERY_LENGTH + 1)), QueryError);
+    assert.throws(() => parseQuery(Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ')), /too many terms/);
+    assert.throws(() => parseQuery('site:'), /site: needs a host/);
+    assert.throws(() => parseQuery('x -site:a.org'), /-site: is not supported/);
+  });
+
+  it('survives garbage: control characters, lone surrogates, unbalanced quotes', () => {
+    assert.deepEqual(parseQuery('\u0000\ud800 "unclosed phrase here').phrases, [['unclos', 'phrase', 'here']]);
+    assert.deepEqual(parseQuery('"" --- OR').groups, []);
+  });
+});
+
+describe('phrase and host helpers', () => {
+  it('containsPhrase needs the words adjacent and in order', () => {
+    assert.ok(containsPhrase(['a', 'b', 'c'], ['b', 'c']));
+    assert.ok(!containsPhrase(['a', 'b', 'c'], ['c', 'b']));
+    assert.ok(!containsPhrase(['b'], ['b', 'c']));
+  });
+  it('hostMatches takes subdomains, not look-alikes', () => {
+    assert.ok(hostMatches('docs.example.org', 'example.org'));
+    assert.ok(!hostMatches('badexample.org', 'example.org'));
+  });
+  it('editDistance counts a transposition as one edit', () => {
+    assert.equal(editDistance('vacuum', 'vacuum', 2), 0);
+    assert.equal(editDistance('vacum', 'vacuum', 2), 1);
+    assert.equal(editDistance('vacuum', 'vacuum'.replace('cu', 'uc'), 2), 1);
+    assert.equal(editDistance('abcdef', 'uvwxyz', 2), 3);
+  });
+});
+
+describe('the query language against an index', () => {
+  const pages: StoredDocument[] = [
+    [1, 'http://a.org/vacuum', 'Routine vacuuming', 'Run vacuum regularly to reclaim space. Point in time recovery is elsewhere.'],
+    [2, 'http://a.org/analyze', 'Analyze', 'Analyze collects statistics about tables.'],
+    [3, 'http://b.org/pitr', 'Recovery', 'Continuous archiving allows point in time recovery of the cluster.'],
+    [4, 'http://docs.b.org/time', 'Time types', 'A point of time, in time zones.'],
+  ].map(([id, url, title, text]) => ({ id: id as number, url: url as string, title: title as string, description: '', headings: [], text: text as string, contentType: 'text/html', bytes: 1, truncated: false, httpStatus: 200, fetchedAt: 0, hash: String(id) }));
+  const byId = new Map(pages.map((p) => [p.id, p]));
+  const index = new SearchIndex((id) => byId.get(id));
+  for (const p of pages) index.upsert(p);
+  const ids = (q: string) => index.search(q).hits.map((h) => h.id).sort();
+
+  it('OR widens, exclusion narrows', () => {
+    assert.deepEqual(ids('vacuum OR analyze'), [1, 2]);
+    assert.deepEqual(ids('recovery -archiving'), [1]);
+  });
+
+  it('an exact phrase needs its words adjacent and in order', () => {
+    assert.deepEqual(ids('point time'), [1, 3, 4]);
+    assert.deepEqual(ids('"point in time"'), [1, 3]);
+    assert.deepEqual(ids('"time in point"'), []);
+  });
+
+  it('site: keeps one host and its subdomains, and facets count results by host', () => {
+    assert.deepEqual(ids('time site:b.org'), [3, 4]);
+    assert.deepEqual(ids('site:a.org'), [1, 2], 'a filter alone lists the host\u2019s pages');
+    assert.deepEqual(index.search('time').facets.host, [
+      { value: 'a.org', count: 1 },
+      { value: 'b.org', count: 1 },
+      { value: 'docs.b.org', count: 1 },
+    ]);
+  });
+
+  it('suggests the closest known word, as pages spell it, when a word is unknown', () => {
+    const r = index.search('vacum regularly');
+    assert.ok(r.partial, 'no page has both words: pages with one of them, flagged');
+    assert.equal(r.suggestion, 'vacuum regularly');
+    assert.equal(index.search('Recovry').suggestion, 'recovery');
+    assert.equal(index.search('vacuum').suggestion, undefined);
+    assert.equal(index.search('zzzzzzzz').suggestion, undefined, 'nothing close enough');
+  });
+});
+
+describe('CJK search', () => {
+  it('finds a Japanese or Chinese page by a word inside a sentence without spaces', () => {
+    const page = (id: number, text: string): StoredDocument => ({ id, url: `http://jp.example/${id}`, title: 'ページ', description: '', headings: [], text, contentType: 'text/html', bytes: 1, truncated: false, httpStatus: 200, fetchedAt: 0, hash: String(id) });
+    const pages = [page(1, '東京都に住んでいます。'), page(2, '我喜欢搜索引擎。'), page(3, '京都の寺')];
+    const byId = new Map(pages.map((p) => [p.id, p]));
+    const index = new SearchIndex((id) => byId.get(id));
+    for (const p of pages) index.upsert(p);
+    assert.deepEqual(index.search('東京').hits.map((h) => h.id), [1]);
+    assert.deepEqual(index.search('搜索').hits.map((h) => h.id), [2]);
+    assert.deepEqual(index.search('京都').hits.map((h) => h.id), [3], 'not the 京 of 東京都');
+  });
+});
