@@ -10,7 +10,7 @@ import { tokenize } from './tokenize.ts';
 /** How much each field's phrase matches count. */
 const FIELD_PHRASE_WEIGHT = { title: 1, headings: 0.5, body: 0.3 } as const;
 /** The body is read this far (a phrase on a page is usually near its start; this bounds the cost). */
-const BODY_CHARS = 20_000;
+const BODY_CHARS = 5000;
 
 /** 0 (no adjacent pair of query words is adjacent in the page) up to 1.8 (all of them, in every field). */
 export function phraseEvidence(doc: PageContent, terms: readonly string[]): number {

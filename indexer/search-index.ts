@@ -64,7 +64,7 @@ function hostOf(url: string): string {
   }
 }
 /** Candidates re-scored with phrase evidence, and how much it can add (× 1 + weight × evidence). */
-const RERANK = 30;
+const RERANK = 20;
 const PHRASE_WEIGHT = 0.2;
 
 export class SearchIndex implements Searcher {
@@ -119,7 +119,8 @@ export class SearchIndex implements Searcher {
     const { ids, partial } = this.match(q);
     const termIds = q.terms.map((t) => this.stats.termId(t)).filter((x): x is number => x !== undefined);
     const byScore = (a: Ranked, b: Ranked) => b.score - a.score || a.id - b.id;
-    let ranked: Ranked[] = ids.map((id) => ({ id, score: this.stats.score(id, termIds) })).sort(byScore);
+    const score = this.stats.scorer(termIds);
+    let ranked: Ranked[] = ids.map((id) => ({ id, score: score(id) })).sort(byScore);
     const docs = new Map<number, StoredDocument | undefined>();
     const doc = (id: number) => {
       if (!docs.has(id)) docs.set(id, this.lookup(id));
@@ -193,9 +194,11 @@ export class SearchIndex implements Searcher {
       .sort((a, b) => a.df - b.df);
     const [rarest, ...others] = groups;
     if (rarest!.df > 0) {
-      const candidates = new Set<number>();
-      for (const t of rarest!.terms) for (const id of this.postings.docsWith(t, this.stats.docFrequency(t))) candidates.add(id);
-      const ids = [...candidates].filter((id) => others.every((g) => g.ids.some((t) => this.stats.contains(id, t))) && keep(id));
+      // One term: its postings as they are; several (OR): their union.
+      const lists = rarest!.terms.map((t) => this.postings.docsWith(t, this.stats.docFrequency(t)));
+      const candidates = lists.length === 1 ? lists[0]! : [...new Set(lists.flat())];
+      const filtering = others.length > 0 || excludedIds.length > 0 || q.sites.length > 0;
+      const ids = filtering ? candidates.filter((id) => others.every((g) => g.ids.some((t) => this.stats.contains(id, t))) && keep(id)) : candidates;
       if (ids.length || q.groups.length === 1) return { ids, partial: false };
     }
     if (q.groups.length === 1) return { ids: [], partial: false };
@@ -281,7 +284,7 @@ export class SearchIndex implements Searcher {
 type Ranked = { id: number; score: number };
 
 /** Results checked for an exact phrase at most (best first); beyond, the total is a lower bound. */
-const PHRASE_CHECKS = 1000;
+const PHRASE_CHECKS = 300;
 const FACET_VALUES = 20;
 
 /** The most frequent term at the smallest edit distance (1 or 2) from `word`, if any. */

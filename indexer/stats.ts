@@ -172,36 +172,48 @@ export class TermStats {
    * how much of the title the query holds.
    */
   score(docId: number, termIds: readonly number[]): number {
-    const v = this.docs.get(docId);
-    if (!v) return 0;
+    return this.scorer(termIds)(docId);
+  }
+
+  /**
+   * A scoring function for one query: what depends only on the query (IDFs, average field
+   * lengths, the weights) is computed once, not once per candidate.
+   */
+  scorer(termIds: readonly number[]): (docId: number) => number {
     const n = this.docs.size;
-    let score = 0;
-    let idfSum = 0;
-    let inTitle = 0;
-    for (const id of termIds) {
+    const q = termIds.length;
+    const idf = termIds.map((id) => {
       const df = this.df[id]!;
-      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      idfSum += idf;
-      const i = indexOf(v.termIds, id);
-      if (i < 0) continue;
-      let pseudo = 0;
-      let perField = 0;
-      for (let f = 0; f < F; f++) {
-        const tf = v.tf[i * F + f]!;
-        if (!tf) continue;
-        const field = FIELDS[f]!;
-        const avg = this.lengthSum[f]! / n || 1;
-        const norm = 1 - FIELD_B[field] + FIELD_B[field] * (v.lengths[f]! / avg);
-        pseudo += (FIELD_WEIGHT[field] * tf) / norm;
-        perField += (FIELD_WEIGHT[field] * tf * (K1 + 1)) / (tf + K1 * norm);
+      return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    });
+    const idfSum = idf.reduce((a, b) => a + b, 0);
+    const avg = Array.from({ length: F }, (_, f) => this.lengthSum[f]! / n || 1);
+    const weight = FIELDS.map((f) => FIELD_WEIGHT[f]);
+    const b = FIELDS.map((f) => FIELD_B[f]);
+    return (docId) => {
+      const v = this.docs.get(docId);
+      if (!v) return 0;
+      let score = 0;
+      let inTitle = 0;
+      for (let k = 0; k < q; k++) {
+        const i = indexOf(v.termIds, termIds[k]!);
+        if (i < 0) continue;
+        let pseudo = 0;
+        let perField = 0;
+        for (let f = 0; f < F; f++) {
+          const tf = v.tf[i * F + f]!;
+          if (!tf) continue;
+          const norm = 1 - b[f]! + (b[f]! * v.lengths[f]!) / avg[f]!;
+          pseudo += (weight[f]! * tf) / norm;
+          perField += (weight[f]! * tf * (K1 + 1)) / (tf + K1 * norm);
+        }
+        if (v.tf[i * F + TITLE]) inTitle++;
+        score += idf[k]! * (pseudo / (K1 + pseudo) + FIELD_MATCH * perField);
       }
-      if (v.tf[i * F + TITLE]) inTitle++;
-      score += idf * (pseudo / (K1 + pseudo) + FIELD_MATCH * perField);
-    }
-    const titleLength = v.lengths[TITLE]!;
-    if (inTitle && termIds.length) score += TITLE_BONUS * idfSum * (inTitle / termIds.length) * Math.min(1, inTitle / titleLength);
-    // Link evidence: a page many pages link to is more often the one meant.
-    return score + LINK_PRIOR * Math.log1p(v.inlinks);
+      if (inTitle) score += TITLE_BONUS * idfSum * (inTitle / q) * Math.min(1, inTitle / v.lengths[TITLE]!);
+      // Link evidence: a page many pages link to is more often the one meant.
+      return score + LINK_PRIOR * Math.log1p(v.inlinks);
+    };
   }
 
   /** The vector of a document, if indexed. */

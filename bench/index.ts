@@ -1,0 +1,129 @@
+/**
+ * bench/index: the in-RAM index on its own. Builds a corpus of N documents from the sentences of a
+ * real documentation corpus (deterministic; each document's text is regenerated from its id when
+ * needed, so that only the index takes memory), then prints:
+ * indexing docs/s (analysis and ranking statistics included), query latency p50/p99 for single
+ * words, two words and phrases — idle and while documents are being indexed between queries —,
+ * heap per document, flush time and size, load time.
+ *
+ *   node --expose-gc --import tsx bench/index.ts [--docs 10000] [--root /usr/share/doc/postgresql-doc-15/html]
+ *   node --expose-gc --import tsx bench/index.ts --docs 100000
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { decodeBody, parseHtml } from '../crawler/parse/index.ts';
+import { analyze } from '../indexer/analyze.ts';
+import { flushIndex, loadIndex } from '../indexer/persist.ts';
+import { SearchIndex } from '../indexer/search-index.ts';
+import { tokenize } from '../indexer/tokenize.ts';
+import type { StoredDocument } from '../store/types.ts';
+
+const { values } = parseArgs({
+  options: {
+    docs: { type: 'string', default: '10000' },
+    root: { type: 'string', default: '/usr/share/doc/postgresql-doc-15/html' },
+    queries: { type: 'string', default: '300' },
+  },
+});
+const N = Number(values.docs);
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!gc) console.warn('(run with node --expose-gc for heap figures)');
+const heap = () => {
+  gc?.();
+  gc?.();
+  return process.memoryUsage().heapUsed;
+};
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+const ms = (x: number) => `${x.toFixed(2)} ms`;
+
+// Sentences and headings of the real corpus.
+const sentences: string[] = [];
+const headings: string[] = [];
+for (const f of readdirSync(values.root!).filter((f) => f.endsWith('.html'))) {
+  const p = parseHtml(decodeBody(readFileSync(join(values.root!, f)), 'text/html').text, `http://x/${f}`);
+  headings.push(...p.headings);
+  for (const s of p.text.split(/(?<=[.!?])\s+|\n+/)) if (s.length > 30 && s.length < 400) sentences.push(s);
+}
+console.log(`sentences: ${sentences.length}, headings: ${headings.length} from ${values.root}`);
+
+/** Document `id`, the same every time: ~3.8 KB of sentences under a heading. */
+function makeDoc(id: number): StoredDocument {
+  let s = Math.imul(id + 1, 2654435761) >>> 0;
+  const next = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const parts: string[] = [];
+  let length = 0;
+  while (length < 3800) {
+    const sentence = sentences[Math.floor(next() * sentences.length)]!;
+    parts.push(sentence);
+    length += sentence.length + 1;
+  }
+  const text = parts.join(' ');
+  return { id, url: `http://host${id % 50}.bench.invalid/doc/${id}`, title: headings[Math.floor(next() * headings.length)]!, description: '', headings: [headings[Math.floor(next() * headings.length)]!], text, contentType: 'text/html', bytes: text.length, truncated: false, httpStatus: 200, fetchedAt: 0, hash: String(id) };
+}
+
+const index = new SearchIndex((id) => (id >= 0 && id < N ? makeDoc(id) : undefined));
+const heap0 = heap();
+// Index 90 % now; the rest is indexed between queries below ("while indexing").
+const first = Math.floor(N * 0.9);
+let t = performance.now();
+for (let id = 0; id < first; id++) {
+  const d = makeDoc(id);
+  index.upsert(d, analyze(d));
+}
+const indexSeconds = (performance.now() - t) / 1000;
+const heapPerDoc = (heap() - heap0) / first;
+console.log(`indexing: ${first} docs in ${indexSeconds.toFixed(1)} s → ${Math.round(first / indexSeconds)} docs/s (analysis, postings and ranking statistics; documents generated on the fly)`);
+console.log(`heap: ${(heapPerDoc / 1024).toFixed(2)} KB per document (${((heapPerDoc * first) / 1e6).toFixed(0)} MB for ${first})`);
+
+// Queries: words of mid frequency, pairs from the same document, and phrases taken from documents.
+let s = 12345;
+const rnd = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+const Q = Number(values.queries);
+const words = (id: number) => makeDoc(id).text.split(/\s+/).filter((w) => /^[a-z]{4,}$/i.test(w));
+const sets: Record<string, string[]> = { 'one word': [], 'two words': [], phrase: [] };
+for (let i = 0; i < Q; i++) {
+  const w = words(Math.floor(rnd() * first));
+  const a = Math.floor(rnd() * (w.length - 2));
+  sets['one word']!.push(w[a]!);
+  sets['two words']!.push(`${w[a]} ${w[Math.floor(rnd() * w.length)]}`);
+  sets.phrase!.push(`"${w[a]} ${w[a + 1]}"`);
+}
+const time = (q: string) => {
+  const t0 = performance.now();
+  index.search(q);
+  return performance.now() - t0;
+};
+for (const [name, qs] of Object.entries(sets)) {
+  qs.forEach(time); // warm
+  const lat = qs.map(time);
+  console.log(`query (${name}), idle: p50 ${ms(pct(lat, 50))}, p99 ${ms(pct(lat, 99))}`);
+}
+// While indexing: the remaining documents go in between queries, one at a time.
+let next = first;
+const during: number[] = [];
+const upserts: number[] = [];
+for (let round = 0; next < N; round++) {
+  const t0 = performance.now();
+  const d = makeDoc(next++);
+  index.upsert(d, analyze(d));
+  upserts.push(performance.now() - t0);
+  const qs = sets[Object.keys(sets)[round % 3]!]!;
+  during.push(time(qs[round % qs.length]!));
+}
+console.log(`query while indexing (${during.length} queries, one document indexed before each): p50 ${ms(pct(during, 50))}, p99 ${ms(pct(during, 99))}; one document's indexing: p50 ${ms(pct(upserts, 50))}, p99 ${ms(pct(upserts, 99))}, max ${ms(Math.max(...upserts))}`);
+
+// Flush and load.
+const dir = mkdtempSync(join(tmpdir(), 'trawl-bench-index-'));
+t = performance.now();
+const info = flushIndex(dir, index, 1);
+const flushMs = performance.now() - t;
+console.log(`flush: ${ms(flushMs)} (synchronous: a query waits that long), ${(info.bytes / 1e6).toFixed(1)} MB on disk for ${info.documents} documents`);
+const loaded = new SearchIndex((id) => (id >= 0 && id < N ? makeDoc(id) : undefined));
+const heapBeforeLoad = heap();
+t = performance.now();
+loadIndex(dir, loaded);
+console.log(`load: ${ms(performance.now() - t)}, heap ${((heap() - heapBeforeLoad) / 1e6).toFixed(0)} MB; answers the same: ${JSON.stringify(loaded.search(sets['two words']![0]!).hits.map((h) => h.id)) === JSON.stringify(index.search(sets['two words']![0]!).hits.map((h) => h.id))}`);
+rmSync(dir, { recursive: true, force: true });
+console.log(`tokens in a document: ~${tokenize(makeDoc(0).text).length}`);
