@@ -39,7 +39,7 @@ describe('Appliance', () => {
     const dir = mkdtempSync(join(tmpdir(), 'trawl-app-'));
     const a = Appliance.open(config(dir), { lockFor: 'test' });
     store(a, doc(1, 'flushedword'));
-    a.flush();
+    await a.flush();
     store(a, doc(2, 'unflushedword'));
     a.documents.remove(1);
     a.index.remove(1);
@@ -78,11 +78,11 @@ describe('Appliance', () => {
     const a = Appliance.open(config(dir), { lockFor: 'test' });
     assert.equal(a.status().index.lastFlushAt, null);
     store(a, doc(1, 'one'));
-    const first = a.flush();
+    const first = await a.flush();
     assert.ok(first);
-    assert.equal(a.flush(), undefined, 'nothing changed: nothing written');
+    assert.equal(await a.flush(), undefined, 'nothing changed: nothing written');
     store(a, doc(2, 'two'));
-    assert.equal(a.flush()?.generation, first.generation + 1);
+    assert.equal((await a.flush())?.generation, first.generation + 1);
     await a.close();
     const reader = Appliance.open(config(dir));
     try {

@@ -70,6 +70,8 @@ export class Appliance {
   private anchorRefresh: Promise<number> | undefined;
   /** The index changed without a document change (anchor refresh): the next flush must write. */
   private indexChanged = false;
+  /** The flush being written, if any. */
+  private flushing: Promise<unknown> | undefined;
   private closed = false;
 
   private constructor(
@@ -220,14 +222,9 @@ export class Appliance {
 
   startFlushTimer(): void {
     this.flushTimer = setInterval(() => {
-      void this.refreshAnchors().then(() => {
-        if (this.closed) return;
-        try {
-          this.flush();
-        } catch (e) {
-          this.log(`index flush failed (the crawl database still has every page; will retry): ${(e as Error).message}`);
-        }
-      });
+      void this.refreshAnchors()
+        .then(() => (this.closed ? undefined : this.flush()))
+        .catch((e: unknown) => this.log(`index flush failed (the crawl database still has every page; will retry): ${(e as Error).message}`));
     }, this.config.index.flushIntervalMs);
     this.flushTimer.unref();
   }
@@ -257,18 +254,33 @@ export class Appliance {
   }
 
   /**
-   * Writes the in-RAM index to disk (atomically) and forgets the changes it now holds. Returns
-   * undefined when nothing changed since the last flush (there is nothing to write).
+   * Writes the in-RAM index to disk (atomically, a slice at a time: searches go on meanwhile) and
+   * forgets the changes it now holds. Resolves to undefined when nothing changed since the last
+   * flush. One flush at a time: a call during a flush waits for it, then flushes what is new.
    */
-  flush(): FlushInfo | undefined {
+  flush(): Promise<FlushInfo | undefined> {
+    const next = (this.flushing ?? Promise.resolve()).then(
+      () => this.flushNow(),
+      () => this.flushNow(),
+    );
+    this.flushing = next.catch(() => undefined);
+    return next;
+  }
+
+  private async flushNow(): Promise<FlushInfo | undefined> {
     // Documents are indexed synchronously as they are stored, so the index holds every change up to lastSeq.
     const seq = this.documents.lastSeq();
     if (this.lastFlush && this.lastFlush.lastSeq === seq && !this.indexChanged) return undefined;
-    const info = flushIndex(this.indexDir, this.index, seq);
-    this.lastFlush = info;
     this.indexChanged = false;
-    this.documents.pruneChanges(seq);
-    return info;
+    try {
+      const info = await flushIndex(this.indexDir, this.index, seq);
+      this.lastFlush = info;
+      if (this.db.open) this.documents.pruneChanges(seq);
+      return info;
+    } catch (e) {
+      this.indexChanged = true;
+      throw e;
+    }
   }
 
   status(): ApplianceStatus {
@@ -308,7 +320,7 @@ export class Appliance {
       await this.crawler?.stop();
       await this.fetcher?.close();
       await this.parser?.close();
-      if (this.lock) this.flush();
+      if (this.lock) await this.flush();
     } finally {
       this.db.close();
       this.lock?.release();

@@ -73,7 +73,7 @@ for (let i = 0; i < 5; i++) {
   const changed = { ...first, text: `${first.text} revision${i}` };
   reader.documents.put(changed);
   reader.index.upsert(changed);
-  flushes.push(reader.flush()!.ms);
+  flushes.push((await reader.flush())!.ms);
 }
 const documents = reader.index.documentCount;
 await reader.close();

@@ -65,8 +65,8 @@ function makeDoc(id: number): StoredDocument {
 
 const index = new SearchIndex((id) => (id >= 0 && id < N ? makeDoc(id) : undefined));
 const heap0 = heap();
-// Index 90 % now; the rest is indexed between queries below ("while indexing").
-const first = Math.floor(N * 0.9);
+// Index all but 300 now; those are indexed between queries below ("while indexing").
+const first = N - Math.min(300, Math.floor(N * 0.1));
 let t = performance.now();
 for (let id = 0; id < first; id++) {
   const d = makeDoc(id);
@@ -104,7 +104,8 @@ for (const [name, qs] of Object.entries(sets)) {
 let next = first;
 const during: number[] = [];
 const upserts: number[] = [];
-for (let round = 0; next < N; round++) {
+// (At most 300 rounds with queries; any documents left are indexed after them, without.)
+for (let round = 0; next < N && round < 300; round++) {
   const t0 = performance.now();
   const d = makeDoc(next++);
   index.upsert(d, analyze(d));
@@ -112,14 +113,31 @@ for (let round = 0; next < N; round++) {
   const qs = sets[Object.keys(sets)[round % 3]!]!;
   during.push(time(qs[round % qs.length]!));
 }
+for (; next < N; next++) {
+  const d = makeDoc(next);
+  index.upsert(d, analyze(d));
+}
 console.log(`query while indexing (${during.length} queries, one document indexed before each): p50 ${ms(pct(during, 50))}, p99 ${ms(pct(during, 99))}; one document's indexing: p50 ${ms(pct(upserts, 50))}, p99 ${ms(pct(upserts, 99))}, max ${ms(Math.max(...upserts))}`);
 
 // Flush and load.
 const dir = mkdtempSync(join(tmpdir(), 'trawl-bench-index-'));
 t = performance.now();
-const info = flushIndex(dir, index, 1);
-const flushMs = performance.now() - t;
-console.log(`flush: ${ms(flushMs)} (synchronous: a query waits that long), ${(info.bytes / 1e6).toFixed(1)} MB on disk for ${info.documents} documents`);
+// Queries keep coming while the flush writes: how long does one wait at most?
+let flushing = true;
+const waits: number[] = [];
+const prober = (async () => {
+  while (flushing) {
+    const asked = performance.now();
+    await new Promise((r) => setImmediate(r));
+    const t0 = performance.now();
+    index.search(sets['two words']![waits.length % Q]!);
+    waits.push(t0 - asked);
+  }
+})();
+const info = await flushIndex(dir, index, 1);
+flushing = false;
+await prober;
+console.log(`flush: ${ms(performance.now() - t)} in all, the thread held at most ${ms(info.maxPauseMs)} at a time; ${waits.length} queries during it waited at most ${ms(Math.max(0, ...waits))}; ${(info.bytes / 1e6).toFixed(1)} MB on disk for ${info.documents} documents`);
 const loaded = new SearchIndex((id) => (id >= 0 && id < N ? makeDoc(id) : undefined));
 const heapBeforeLoad = heap();
 t = performance.now();

@@ -24,9 +24,10 @@ export async function start(urls: string[], flags: CommonFlags, preset: Record<s
     log(`data directory: ${app.dataDir}`);
     const summary = setInterval(() => log(statusLine(app.status())), 10_000);
     summary.unref();
-    void crawler.run().then(({ reason }) => {
+    void crawler.run().then(async ({ reason }) => {
       clearInterval(summary);
-      app.flush();
+      await app.refreshAnchors();
+      await app.flush().catch((e: unknown) => log(`index flush failed (the crawl database still has every page): ${(e as Error).message}`));
       log(`crawl ${reason === 'exhausted' ? 'finished: nothing in scope is left' : `stopped (${reason})`}. ${statusLine(app.status())}. Still serving at ${server?.url}; Ctrl-C to stop.`);
     });
     return server;

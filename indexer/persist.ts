@@ -1,6 +1,6 @@
 /**
  * Flushing the in-RAM index to disk and loading it back. A flush writes a new generation folder
- * (`gen-N/`: FlexSearch's export, the term dictionary, the document vectors), then renames a small
+ * (`gen-N/`: the term and host dictionaries, the document vectors), then renames a small
  * `manifest.json` into place: a reader sees the old flush or the new one, never half of one. The
  * manifest records a format version (a loader refuses one it does not know) and the last change
  * sequence the flush holds, from which the crawl database's change log is replayed.
@@ -8,12 +8,11 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIELDS } from './fields.ts';
-import type { PostingsExport } from './postings.ts';
 import type { SearchIndex } from './search-index.ts';
 import type { DocVector } from './stats.ts';
 import { currentStemming, type Stemming } from './tokenize.ts';
 
-export const INDEX_FORMAT = 2;
+export const INDEX_FORMAT = 3;
 const MAGIC = 0x5452574c; // "TRWL"
 
 export type Manifest = {
@@ -33,7 +32,7 @@ export class IndexFormatError extends Error {
   readonly code = 'ERR_INDEX_FORMAT';
 }
 
-export type FlushInfo = Manifest & { readonly ms: number };
+export type FlushInfo = Manifest & { readonly ms: number; readonly maxPauseMs: number };
 
 export function readManifest(dir: string): Manifest | undefined {
   const file = join(dir, 'manifest.json');
@@ -46,8 +45,33 @@ export function readManifest(dir: string): Manifest | undefined {
   return m;
 }
 
-export function flushIndex(dir: string, index: SearchIndex, lastSeq: number): FlushInfo {
+/** How long a flush may hold the thread before it lets searches run. */
+const SLICE_MS = 8;
+
+/**
+ * Writes the index: the term and host dictionaries and every document's vector — the postings are
+ * not written, they follow from the vectors and are rebuilt on load. The snapshot is taken at once
+ * (vectors are never changed in place, dictionaries only grow), then written a slice at a time,
+ * so that a search never waits on a flush for more than ~SLICE_MS; `maxPauseMs` says how long
+ * the longest slice held the thread.
+ */
+export async function flushIndex(dir: string, index: SearchIndex, lastSeq: number): Promise<FlushInfo> {
   const started = performance.now();
+  let sliceStart = started;
+  let maxPauseMs = 0;
+  const yieldIfDue = async () => {
+    const now = performance.now();
+    if (now - sliceStart < SLICE_MS) return;
+    maxPauseMs = Math.max(maxPauseMs, now - sliceStart);
+    await new Promise((r) => setImmediate(r));
+    sliceStart = performance.now();
+  };
+  const snap = index.stats.snapshot();
+  const docs = [...snap.docs];
+  const termCount = snap.terms.length;
+  const hosts = [...snap.hosts];
+  const stemming = currentStemming();
+
   mkdirSync(dir, { recursive: true });
   const previous = safeManifest(dir);
   const generation = (previous?.generation ?? 0) + 1;
@@ -55,19 +79,31 @@ export function flushIndex(dir: string, index: SearchIndex, lastSeq: number): Fl
   rmSync(genDir, { recursive: true, force: true });
   mkdirSync(genDir);
 
-  const { terms, hosts, docs } = index.stats.snapshot();
-  writeDurably(join(genDir, 'postings.json'), [JSON.stringify(index.postings.export())]);
-  writeDurably(join(genDir, 'terms.json'), [JSON.stringify({ terms, hosts })]);
-  writeDurably(join(genDir, 'vectors.bin'), encodeVectors(docs));
+  await writeSliced(join(genDir, 'terms.json'), async (write) => {
+    write(`{"hosts":${JSON.stringify(hosts)},"terms":[`);
+    for (let i = 0; i < termCount; i += 10_000) {
+      write((i ? ',' : '') + snap.terms.slice(i, Math.min(termCount, i + 10_000)).map((t) => JSON.stringify(t)).join(','));
+      await yieldIfDue();
+    }
+    write(']}');
+  });
+  await writeSliced(join(genDir, 'vectors.bin'), async (write) => {
+    write(Buffer.from(new Uint32Array([MAGIC, INDEX_FORMAT, docs.length, FIELDS.length]).buffer));
+    for (let i = 0; i < docs.length; i += 500) {
+      for (const part of encodeVectors(docs.slice(i, i + 500))) write(part);
+      await yieldIfDue();
+    }
+  });
 
-  const bytes = ['postings.json', 'terms.json', 'vectors.bin'].reduce((s, f) => s + statSync(join(genDir, f)).size, 0);
-  const manifest: Manifest = { format: INDEX_FORMAT, generation, lastSeq, documents: docs.size, terms: terms.length, createdAt: new Date().toISOString(), bytes, stemming: currentStemming() };
+  const bytes = ['terms.json', 'vectors.bin'].reduce((s, f) => s + statSync(join(genDir, f)).size, 0);
+  const manifest: Manifest = { format: INDEX_FORMAT, generation, lastSeq, documents: docs.length, terms: termCount, createdAt: new Date().toISOString(), bytes, stemming };
   writeDurably(join(dir, 'manifest.json.tmp'), [JSON.stringify(manifest, null, 2)]);
   renameSync(join(dir, 'manifest.json.tmp'), join(dir, 'manifest.json'));
   syncDir(dir);
   // Older generations are unreachable now.
   for (const name of readdirSync(dir)) if (/^gen-\d+$/.test(name) && name !== `gen-${generation}`) rmSync(join(dir, name), { recursive: true, force: true });
-  return { ...manifest, ms: Math.round(performance.now() - started) };
+  maxPauseMs = Math.max(maxPauseMs, performance.now() - sliceStart);
+  return { ...manifest, ms: Math.round(performance.now() - started), maxPauseMs: Math.round(maxPauseMs * 10) / 10 };
 }
 
 /** Loads the last flush into an empty index. Returns its manifest, or undefined when there is none. */
@@ -78,7 +114,7 @@ export function loadIndex(dir: string, index: SearchIndex): Manifest | undefined
   const { terms, hosts } = JSON.parse(readFileSync(join(genDir, 'terms.json'), 'utf8')) as { terms: string[]; hosts: string[] };
   index.stats.restoreTerms(terms, hosts);
   for (const [id, vector] of decodeVectors(readFileSync(join(genDir, 'vectors.bin')))) index.stats.insert(id, vector);
-  index.postings.import(JSON.parse(readFileSync(join(genDir, 'postings.json'), 'utf8')) as PostingsExport);
+  index.postings.rebuild(index.stats.snapshot().docs, terms);
   return manifest;
 }
 
@@ -91,10 +127,9 @@ function safeManifest(dir: string): Manifest | undefined {
 }
 
 /** vectors.bin: a header, then per document: id, term count, in-links, host, F lengths, term ids, tfs (4-byte padded). */
-function encodeVectors(docs: ReadonlyMap<number, DocVector>): Buffer[] {
+function encodeVectors(docs: readonly (readonly [number, DocVector])[]): Buffer[] {
   const F = FIELDS.length;
-  const header = Buffer.from(new Uint32Array([MAGIC, INDEX_FORMAT, docs.size, F]).buffer);
-  const parts: Buffer[] = [header];
+  const parts: Buffer[] = [];
   for (const [id, v] of docs) {
     const head = new Uint32Array(4 + F);
     head[0] = id;
@@ -124,6 +159,20 @@ function* decodeVectors(buf: Buffer): Generator<[number, DocVector]> {
     off += 2 * n * F;
     off += (4 - (off % 4)) % 4;
     yield [head[0]!, { termIds, tf, lengths: head.subarray(4), inlinks: head[2]!, host: head[3]! }];
+  }
+}
+
+/** Writes a file from a producer that may yield between writes, then syncs it. */
+async function writeSliced(file: string, produce: (write: (part: string | Buffer) => void) => Promise<void>): Promise<void> {
+  const fd = openSync(file, 'w');
+  try {
+    await produce((part) => {
+      const buf = typeof part === 'string' ? Buffer.from(part, 'utf8') : part;
+      for (let off = 0; off < buf.length; ) off += writeSync(fd, buf, off, buf.length - off);
+    });
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -7,20 +7,15 @@
  * - `fastupdate` makes update/remove cheap; without it they scan the whole index.
  * - `resolution: 1` puts every term in slot 0; we never use FlexSearch's order, and the
  *   remove-then-search crash of 0.8.212 only hits terms in non-zero slots. We still guard it.
- * - `import` drops `fastupdate` (and throws if it is on): `restoreFastUpdate` rebuilds the
- *   id → posting-lists register from the imported map, the structure `fastupdate` keeps.
+ * - Its export blocks for seconds on a large index and its import drops `fastupdate`: a flush
+ *   writes our vectors instead, and `rebuild` makes the postings from them on load.
  */
 import { Index } from 'flexsearch';
-
-export type PostingsExport = [key: string, data: string][];
 
 const OPTIONS = { encode: (s: string) => s.split(' ').filter(Boolean), resolution: 1, tokenize: 'strict' as const };
 
 export class Postings {
   private index: Index;
-  /** False when a loaded index could not get fastupdate back (updates then scan, but stay correct). */
-  fastUpdate = true;
-
   constructor() {
     this.index = new Index({ ...OPTIONS, fastupdate: true });
   }
@@ -53,47 +48,34 @@ export class Postings {
     }
   }
 
-  export(): PostingsExport {
-    const out: PostingsExport = [];
-    this.index.export((key: string, data: string) => {
-      out.push([key, data]);
-    });
-    return out;
-  }
-
-  /** Replaces the contents with an export, and turns fastupdate back on. */
-  import(chunks: PostingsExport): void {
-    const fresh = new Index({ ...OPTIONS, fastupdate: false });
-    for (const [key, data] of chunks) fresh.import(key, data);
-    this.index = fresh;
-    this.fastUpdate = restoreFastUpdate(fresh);
-  }
-}
-
-type Internals = { fastupdate: boolean; map: Map<string, unknown>; reg: Set<number> | Map<number, unknown[][]>; depth?: number };
-
-/**
- * Rebuilds what `fastupdate: true` keeps — for every id, the posting arrays that hold it — from the
- * imported term map. Checks the shapes it relies on first; if they differ (another FlexSearch
- * version), it leaves the index as imported and says so.
- */
-function restoreFastUpdate(index: Index): boolean {
-  const x = index as unknown as Internals;
-  if (!(x.map instanceof Map) || !(x.reg instanceof Set) || x.fastupdate !== false || x.depth) return false;
-  const reg = new Map<number, unknown[][]>();
-  for (const slots of x.map.values()) {
-    if (!Array.isArray(slots)) return false;
-    for (const postings of slots) {
-      if (!Array.isArray(postings)) continue;
-      for (const id of postings as number[]) {
-        let refs = reg.get(id);
-        if (!refs) reg.set(id, (refs = []));
-        refs.push(postings);
-      }
+  /**
+   * Replaces the contents with the postings of `docs` (a loaded index's vectors). FlexSearch's own
+   * export is not used: it blocks for seconds on a large index, and its import drops fastupdate.
+   * Adding every document through the API takes ~20 s at 100,000 documents, so the term map and
+   * the fastupdate register are built directly — in FlexSearch 0.8's shapes (term → [ids] for
+   * resolution 1, id → the id arrays holding it), checked first on an empty index; if they differ
+   * (another FlexSearch version), documents are added through the API instead.
+   */
+  rebuild(docs: ReadonlyMap<number, { readonly termIds: Uint32Array }>, terms: readonly string[]): void {
+    const fresh = new Index({ ...OPTIONS, fastupdate: true });
+    const x = fresh as unknown as Internals;
+    if (!(x.map instanceof Map) || !(x.reg instanceof Map) || x.map.size || x.reg.size || x.depth || x.resolution !== 1) {
+      for (const [id, v] of docs) fresh.add(id, Array.from(v.termIds, (t) => terms[t]!).join(' '));
+      this.index = fresh;
+      return;
     }
+    const lists: number[][] = [];
+    for (const [id, v] of docs) for (const t of v.termIds) (lists[t] ??= []).push(id);
+    const reg = new Map<number, number[][]>();
+    for (const id of docs.keys()) reg.set(id, []);
+    lists.forEach((ids, t) => {
+      if (!ids?.length) return;
+      x.map.set(terms[t]!, [ids]);
+      for (const id of ids) reg.get(id)!.push(ids);
+    });
+    x.reg = reg;
+    this.index = fresh;
   }
-  for (const id of x.reg) if (!reg.has(id)) reg.set(id, []);
-  x.reg = reg;
-  x.fastupdate = true;
-  return true;
 }
+
+type Internals = { map: Map<string, unknown>; reg: Map<number, unknown[][]> | Set<number>; depth?: number; resolution?: number };
