@@ -5,7 +5,8 @@
  * manifest records a format version (a loader refuses one it does not know) and the last change
  * sequence the flush holds, from which the crawl database's change log is replayed.
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { open, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FIELDS } from './fields.ts';
 import type { SearchIndex } from './search-index.ts';
@@ -57,15 +58,8 @@ const SLICE_MS = 8;
  */
 export async function flushIndex(dir: string, index: SearchIndex, lastSeq: number): Promise<FlushInfo> {
   const started = performance.now();
-  let sliceStart = started;
-  let maxPauseMs = 0;
-  const yieldIfDue = async () => {
-    const now = performance.now();
-    if (now - sliceStart < SLICE_MS) return;
-    maxPauseMs = Math.max(maxPauseMs, now - sliceStart);
-    await new Promise((r) => setImmediate(r));
-    sliceStart = performance.now();
-  };
+  const pacer = new Pacer();
+  const yieldIfDue = () => pacer.yieldIfDue();
   const snap = index.stats.snapshot();
   const docs = [...snap.docs];
   const termCount = snap.terms.length;
@@ -79,31 +73,31 @@ export async function flushIndex(dir: string, index: SearchIndex, lastSeq: numbe
   rmSync(genDir, { recursive: true, force: true });
   mkdirSync(genDir);
 
-  await writeSliced(join(genDir, 'terms.json'), async (write) => {
-    write(`{"hosts":${JSON.stringify(hosts)},"terms":[`);
-    for (let i = 0; i < termCount; i += 10_000) {
-      write((i ? ',' : '') + snap.terms.slice(i, Math.min(termCount, i + 10_000)).map((t) => JSON.stringify(t)).join(','));
+  await writeSliced(pacer, join(genDir, 'terms.json'), async (write) => {
+    await write(`{"hosts":${JSON.stringify(hosts)},"terms":[`);
+    for (let i = 0; i < termCount; i += 5000) {
+      await write((i ? ',' : '') + snap.terms.slice(i, Math.min(termCount, i + 5000)).map((t) => JSON.stringify(t)).join(','));
       await yieldIfDue();
     }
-    write(']}');
+    await write(']}');
   });
-  await writeSliced(join(genDir, 'vectors.bin'), async (write) => {
-    write(Buffer.from(new Uint32Array([MAGIC, INDEX_FORMAT, docs.length, FIELDS.length]).buffer));
-    for (let i = 0; i < docs.length; i += 500) {
-      for (const part of encodeVectors(docs.slice(i, i + 500))) write(part);
+  await writeSliced(pacer, join(genDir, 'vectors.bin'), async (write) => {
+    await write(Buffer.from(new Uint32Array([MAGIC, INDEX_FORMAT, docs.length, FIELDS.length]).buffer));
+    for (let i = 0; i < docs.length; i += 100) {
+      for (const part of encodeVectors(docs.slice(i, i + 100))) await write(part);
       await yieldIfDue();
     }
   });
 
-  const bytes = ['terms.json', 'vectors.bin'].reduce((s, f) => s + statSync(join(genDir, f)).size, 0);
+  let bytes = 0;
+  for (const f of ['terms.json', 'vectors.bin']) bytes += (await pacer.io(stat(join(genDir, f)))).size;
   const manifest: Manifest = { format: INDEX_FORMAT, generation, lastSeq, documents: docs.length, terms: termCount, createdAt: new Date().toISOString(), bytes, stemming };
   writeDurably(join(dir, 'manifest.json.tmp'), [JSON.stringify(manifest, null, 2)]);
   renameSync(join(dir, 'manifest.json.tmp'), join(dir, 'manifest.json'));
   syncDir(dir);
   // Older generations are unreachable now.
-  for (const name of readdirSync(dir)) if (/^gen-\d+$/.test(name) && name !== `gen-${generation}`) rmSync(join(dir, name), { recursive: true, force: true });
-  maxPauseMs = Math.max(maxPauseMs, performance.now() - sliceStart);
-  return { ...manifest, ms: Math.round(performance.now() - started), maxPauseMs: Math.round(maxPauseMs * 10) / 10 };
+  for (const name of readdirSync(dir)) if (/^gen-\d+$/.test(name) && name !== `gen-${generation}`) await pacer.io(rm(join(dir, name), { recursive: true, force: true }));
+  return { ...manifest, ms: Math.round(performance.now() - started), maxPauseMs: Math.round(pacer.done() * 10) / 10 };
 }
 
 /** Loads the last flush into an empty index. Returns its manifest, or undefined when there is none. */
@@ -162,17 +156,63 @@ function* decodeVectors(buf: Buffer): Generator<[number, DocVector]> {
   }
 }
 
-/** Writes a file from a producer that may yield between writes, then syncs it. */
-async function writeSliced(file: string, produce: (write: (part: string | Buffer) => void) => Promise<void>): Promise<void> {
-  const fd = openSync(file, 'w');
+/**
+ * Writes a file from a producer that may yield between parts, then syncs it. The writes and the
+ * sync are asynchronous (libuv's threads), so the disk never holds up the event loop; parts are
+ * buffered up to ~1 MB per write.
+ */
+async function writeSliced(pacer: Pacer, file: string, produce: (write: (part: string | Buffer) => Promise<void>) => Promise<void>): Promise<void> {
+  const fh = await pacer.io(open(file, 'w'));
   try {
-    await produce((part) => {
+    let pending: Buffer[] = [];
+    let size = 0;
+    const drain = async () => {
+      if (!pending.length) return;
+      const buf = pending.length === 1 ? pending[0]! : Buffer.concat(pending, size);
+      pending = [];
+      size = 0;
+      for (let off = 0; off < buf.length; ) off += (await pacer.io(fh.write(buf, off, buf.length - off))).bytesWritten;
+    };
+    await produce(async (part) => {
       const buf = typeof part === 'string' ? Buffer.from(part, 'utf8') : part;
-      for (let off = 0; off < buf.length; ) off += writeSync(fd, buf, off, buf.length - off);
+      pending.push(buf);
+      size += buf.length;
+      if (size >= 1 << 20) await drain();
     });
-    fsyncSync(fd);
+    await drain();
+    await pacer.io(fh.sync());
   } finally {
-    closeSync(fd);
+    await pacer.io(fh.close());
+  }
+}
+
+/**
+ * Paces a long job on the event loop: it runs in slices of at most ~SLICE_MS between which other
+ * work (searches) runs, and records the longest time it held the thread.
+ */
+class Pacer {
+  private sliceStart = performance.now();
+  private maxPause = 0;
+
+  /** Lets other work run if this slice has lasted SLICE_MS. */
+  async yieldIfDue(): Promise<void> {
+    if (performance.now() - this.sliceStart < SLICE_MS) return;
+    await this.io(new Promise((r) => setImmediate(r)));
+  }
+
+  /** Awaits I/O: the thread is free meanwhile, so the slice ends here. */
+  async io<T>(p: Promise<T>): Promise<T> {
+    this.maxPause = Math.max(this.maxPause, performance.now() - this.sliceStart);
+    try {
+      return await p;
+    } finally {
+      this.sliceStart = performance.now();
+    }
+  }
+
+  /** The longest slice, in ms. */
+  done(): number {
+    return Math.max(this.maxPause, performance.now() - this.sliceStart);
   }
 }
 
