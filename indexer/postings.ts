@@ -64,15 +64,23 @@ export class Postings {
       this.index = fresh;
       return;
     }
-    const lists: number[][] = [];
-    for (const [id, v] of docs) for (const t of v.termIds) (lists[t] ??= []).push(id);
+    // Count first, then fill arrays of the exact size (a sparse array of a million terms is slow).
+    const counts = new Uint32Array(terms.length);
+    for (const v of docs.values()) for (const t of v.termIds) counts[t]!++;
+    const lists: number[][] = Array.from(counts, (n) => new Array<number>(n));
+    const filled = new Uint32Array(terms.length);
     const reg = new Map<number, number[][]>();
-    for (const id of docs.keys()) reg.set(id, []);
-    lists.forEach((ids, t) => {
-      if (!ids?.length) return;
-      x.map.set(terms[t]!, [ids]);
-      for (const id of ids) reg.get(id)!.push(ids);
-    });
+    for (const [id, v] of docs) {
+      const refs: number[][] = new Array(v.termIds.length);
+      let k = 0;
+      for (const t of v.termIds) {
+        const list = lists[t]!;
+        list[filled[t]!++] = id;
+        refs[k++] = list;
+      }
+      reg.set(id, refs);
+    }
+    for (let t = 0; t < terms.length; t++) if (counts[t]) x.map.set(terms[t]!, [lists[t]!]);
     x.reg = reg;
     this.index = fresh;
   }

@@ -119,8 +119,11 @@ export class SearchIndex implements Searcher {
     const { ids, partial } = this.match(q);
     const termIds = q.terms.map((t) => this.stats.termId(t)).filter((x): x is number => x !== undefined);
     const byScore = (a: Ranked, b: Ranked) => b.score - a.score || a.id - b.id;
-    const score = this.stats.scorer(termIds);
-    let ranked: Ranked[] = ids.map((id) => ({ id, score: score(id) })).sort(byScore);
+    const { scores, hosts } = this.stats.scoreAll(ids, termIds);
+    // Only the best are needed in order: those shown, those re-scored, those checked for a phrase.
+    const wanted = q.phrases.length ? PHRASE_CHECKS : Math.max(page * size, RERANK);
+    let ranked = topK(ids, scores, wanted);
+    const total = q.phrases.length ? undefined : ids.length;
     const docs = new Map<number, StoredDocument | undefined>();
     const doc = (id: number) => {
       if (!docs.has(id)) docs.set(id, this.lookup(id));
@@ -129,8 +132,8 @@ export class SearchIndex implements Searcher {
     // Exact phrases are checked on the text of the best candidates (the index keeps no positions).
     let capped = false;
     if (q.phrases.length) {
-      capped = ranked.length > PHRASE_CHECKS;
-      ranked = ranked.slice(0, PHRASE_CHECKS).filter((r) => {
+      capped = ids.length > PHRASE_CHECKS;
+      ranked = ranked.filter((r) => {
         const d = doc(r.id);
         if (!d) return false;
         const fields = [d.title, d.headings.join('\n'), d.description, d.text].map((f) => tokenize(f));
@@ -163,14 +166,14 @@ export class SearchIndex implements Searcher {
     const suggestion = ranked.length === 0 || partial ? this.suggest(q) : undefined;
     return {
       query,
-      total: ranked.length,
+      total: total ?? ranked.length,
       ...(capped ? { totalIsLowerBound: true } : {}),
       tookMs: Math.round((performance.now() - started) * 100) / 100,
       page,
       size,
       partial,
       hits,
-      facets: { host: this.hostFacet(ranked) },
+      facets: { host: q.phrases.length ? this.hostFacet(ranked.map((r) => this.stats.vector(r.id)?.host ?? -1)) : this.hostFacet(hosts) },
       ...(suggestion ? { suggestion } : {}),
     };
   }
@@ -224,12 +227,12 @@ export class SearchIndex implements Searcher {
     };
   }
 
-  /** Result counts by host, most first (at most FACET_VALUES). */
-  private hostFacet(ranked: readonly Ranked[]): { value: string; count: number }[] {
+  /** Result counts by host (given the host of each result), most first (at most FACET_VALUES). */
+  private hostFacet(hosts: ArrayLike<number>): { value: string; count: number }[] {
     const counts = new Map<number, number>();
-    for (const { id } of ranked) {
-      const h = this.stats.vector(id)?.host;
-      if (h !== undefined) counts.set(h, (counts.get(h) ?? 0) + 1);
+    for (let i = 0; i < hosts.length; i++) {
+      const h = hosts[i]!;
+      if (h >= 0) counts.set(h, (counts.get(h) ?? 0) + 1);
     }
     return [...counts]
       .sort((a, b) => b[1] - a[1] || a[0] - b[0])
@@ -282,6 +285,40 @@ export class SearchIndex implements Searcher {
 }
 
 type Ranked = { id: number; score: number };
+
+/** The k best of `ids` by score (ties: lower id first), best first — without sorting them all. */
+function topK(ids: readonly number[], scores: Float64Array, k: number): Ranked[] {
+  const better = (i: number, j: number) => scores[i]! > scores[j]! || (scores[i] === scores[j] && ids[i]! < ids[j]!);
+  // A min-heap of indexes: its root is the worst of the best k so far.
+  const heap: number[] = [];
+  const down = (at: number) => {
+    for (;;) {
+      const l = 2 * at + 1;
+      const r = l + 1;
+      let worst = at;
+      if (l < heap.length && better(heap[worst]!, heap[l]!)) worst = l;
+      if (r < heap.length && better(heap[worst]!, heap[r]!)) worst = r;
+      if (worst === at) return;
+      [heap[at], heap[worst]] = [heap[worst]!, heap[at]!];
+      at = worst;
+    }
+  };
+  for (let i = 0; i < ids.length; i++) {
+    if (heap.length < k) {
+      heap.push(i);
+      for (let at = heap.length - 1; at > 0; ) {
+        const parent = (at - 1) >> 1;
+        if (!better(heap[parent]!, heap[at]!)) break;
+        [heap[parent], heap[at]] = [heap[at]!, heap[parent]!];
+        at = parent;
+      }
+    } else if (k > 0 && better(i, heap[0]!)) {
+      heap[0] = i;
+      down(0);
+    }
+  }
+  return heap.map((i) => ({ id: ids[i]!, score: scores[i]! })).sort((a, b) => b.score - a.score || a.id - b.id);
+}
 
 /** Results checked for an exact phrase at most (best first); beyond, the total is a lower bound. */
 const PHRASE_CHECKS = 300;

@@ -179,7 +179,20 @@ export class TermStats {
    * A scoring function for one query: what depends only on the query (IDFs, average field
    * lengths, the weights) is computed once, not once per candidate.
    */
-  scorer(termIds: readonly number[]): (docId: number) => number {
+  /** Scores of `ids` for the query, and each one's host (-1: not indexed), in one pass. */
+  scoreAll(ids: readonly number[], termIds: readonly number[]): { scores: Float64Array; hosts: Int32Array } {
+    const score = this.scorer(termIds);
+    const scores = new Float64Array(ids.length);
+    const hosts = new Int32Array(ids.length);
+    for (let i = 0; i < ids.length; i++) {
+      const v = this.docs.get(ids[i]!);
+      hosts[i] = v ? v.host : -1;
+      scores[i] = v ? score(ids[i]!, v) : 0;
+    }
+    return { scores, hosts };
+  }
+
+  scorer(termIds: readonly number[]): (docId: number, vector?: DocVector) => number {
     const n = this.docs.size;
     const q = termIds.length;
     const idf = termIds.map((id) => {
@@ -190,8 +203,8 @@ export class TermStats {
     const avg = Array.from({ length: F }, (_, f) => this.lengthSum[f]! / n || 1);
     const weight = FIELDS.map((f) => FIELD_WEIGHT[f]);
     const b = FIELDS.map((f) => FIELD_B[f]);
-    return (docId) => {
-      const v = this.docs.get(docId);
+    return (docId, vector) => {
+      const v = vector ?? this.docs.get(docId);
       if (!v) return 0;
       let score = 0;
       let inTitle = 0;
