@@ -30,4 +30,16 @@ describe('AnchorStore', () => {
     assert.deepEqual(anchors.of(frontier.idOf('http://a.org/not-fetched-yet')!), { texts: ['later'], sources: 1 });
     db.close();
   });
+
+  it('records a page with hundreds of links (several multi-row inserts), each once', () => {
+    const db = openDb(join(mkdtempSync(join(tmpdir(), 'trawl-anchors-')), 'crawl.db'));
+    const frontier = new Frontier(db);
+    frontier.enqueue('http://a.org/', 0);
+    frontier.enqueue('http://a.org/t', 0);
+    const anchors = new AnchorStore(db);
+    const links = Array.from({ length: 300 }, (_, i) => ({ target: 'http://a.org/t', text: `text ${i % 150}` }));
+    anchors.add(frontier.idOf('http://a.org/')!, links);
+    assert.equal(anchors.of(frontier.idOf('http://a.org/t')!).texts.length, 150);
+    db.close();
+  });
 });

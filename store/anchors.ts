@@ -6,10 +6,13 @@
  * Rows are keyed by the target's identity URL, so that links to pages not fetched yet count too;
  * one row per (target, source page, text).
  */
+import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.ts';
 
 /** Anchor texts kept per link (longer ones are cut). */
 export const MAX_ANCHOR_TEXT = 120;
+/** Rows per INSERT statement (3 parameters each; SQLite allows 32,766). */
+const ROWS_PER_INSERT = 64;
 /** Anchor texts read per page (its most linked-in page would otherwise cost a scan). */
 const MAX_ANCHORS_READ = 300;
 
@@ -22,21 +25,44 @@ export type Anchors = {
 
 export class AnchorStore {
   private readonly stmts;
+  private readonly inserts = new Map<number, Statement>();
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     this.stmts = {
-      add: db.prepare('INSERT INTO anchors (target, source, text) VALUES (?, ?, ?) ON CONFLICT DO NOTHING'),
       texts: db.prepare(`SELECT a.text FROM urls u JOIN anchors a ON a.target = u.url WHERE u.id = ? AND a.source != u.id LIMIT ${MAX_ANCHORS_READ}`),
       sources: db.prepare('SELECT count(DISTINCT a.source) AS n FROM urls u JOIN anchors a ON a.target = u.url WHERE u.id = ? AND a.source != u.id'),
     };
   }
 
-  /** Records the links of page `source` (call inside the page's transaction). Empty texts are skipped. */
+  /**
+   * Records the links of page `source` (call inside the page's transaction). Empty texts are
+   * skipped. Rows go in by INSERTs of up to ROWS_PER_INSERT rows: one call into SQLite per batch
+   * instead of one per link (a page has dozens).
+   */
   add(source: number, links: Iterable<{ readonly target: string; readonly text: string }>): void {
+    const values: (string | number)[] = [];
+    const flush = () => {
+      const rows = values.length / 3;
+      if (rows) this.insert(rows).run(...values);
+      values.length = 0;
+    };
     for (const { target, text } of links) {
       const t = text.trim().slice(0, MAX_ANCHOR_TEXT);
-      if (t) this.stmts.add.run(target, source, t);
+      if (!t) continue;
+      values.push(target, source, t);
+      if (values.length === ROWS_PER_INSERT * 3) flush();
     }
+    flush();
+  }
+
+  /** The INSERT statement for `rows` rows (prepared once per size). */
+  private insert(rows: number): Statement {
+    let stmt = this.inserts.get(rows);
+    if (!stmt) {
+      stmt = this.db.prepare(`INSERT INTO anchors (target, source, text) VALUES ${Array(rows).fill('(?, ?, ?)').join(', ')} ON CONFLICT DO NOTHING`);
+      this.inserts.set(rows, stmt);
+    }
+    return stmt;
   }
 
   /** The anchors of links to the page with URL id `id` (its own links to itself excluded). */
