@@ -72,6 +72,7 @@ export class Appliance {
   private indexChanged = false;
   /** The flush being written, if any. */
   private flushing: Promise<unknown> | undefined;
+  private anchorTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
   private constructor(
@@ -209,6 +210,15 @@ export class Appliance {
     });
     // Pages crawled early were indexed before most links to them were seen.
     crawler.on('done', () => void this.refreshAnchors());
+    // Buffered anchor rows reach the database at least every second.
+    this.anchorTimer = setInterval(() => {
+      try {
+        this.anchors.write();
+      } catch (e) {
+        this.log(`anchor text could not be written (the ranking misses it; pages are not affected): ${(e as Error).message}`);
+      }
+    }, 1000);
+    this.anchorTimer.unref();
     crawler.on('stats', (s) => (this.lastStats = s));
     crawler.on('fetch', (e) => {
       this.recent.unshift(e);
@@ -236,6 +246,7 @@ export class Appliance {
    */
   refreshAnchors(): Promise<number> {
     this.anchorRefresh ??= (async () => {
+      this.anchors.write();
       let updated = 0;
       while (this.staleAnchors.size && !this.closed) {
         const sliceStart = performance.now();
@@ -316,11 +327,15 @@ export class Appliance {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.flushTimer);
+    clearInterval(this.anchorTimer);
     try {
       await this.crawler?.stop();
       await this.fetcher?.close();
       await this.parser?.close();
-      if (this.lock) await this.flush();
+      if (this.lock) {
+        this.anchors.write();
+        await this.flush();
+      }
     } finally {
       this.db.close();
       this.lock?.release();

@@ -53,23 +53,26 @@ export function isAnalysis(x: unknown): x is Analysis {
 
 /** The analysis with one field's tokens replaced by `tokens` (the anchor text, on the main thread). */
 export function withField(a: Analysis, field: number, tokens: readonly string[]): Analysis {
+  // Count the field's terms; those the page does not have already become new rows.
+  const counts = new Map<string, number>();
+  for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + 1);
   const index = new Map<string, number>();
-  a.terms.forEach((t, i) => index.set(t, i));
-  const terms = [...a.terms];
-  const rows = Array.from(a.tf);
-  for (let i = 0; i < terms.length; i++) rows[i * F + field] = 0;
-  for (const t of tokens) {
-    let i = index.get(t);
-    if (i === undefined) {
-      if (terms.length >= MAX_DISTINCT_TERMS) continue;
-      i = terms.length;
-      index.set(t, i);
-      terms.push(t);
-      for (let k = 0; k < F; k++) rows.push(0);
-    }
-    if (rows[i * F + field]! < 65535) rows[i * F + field]!++;
+  for (let i = 0; i < a.terms.length; i++) if (counts.has(a.terms[i]!)) index.set(a.terms[i]!, i);
+  const added: string[] = [];
+  for (const t of counts.keys()) {
+    if (index.has(t) || a.terms.length + added.length >= MAX_DISTINCT_TERMS) continue;
+    index.set(t, a.terms.length + added.length);
+    added.push(t);
+  }
+  const n = a.terms.length + added.length;
+  const tf = new Uint16Array(n * F);
+  tf.set(a.tf);
+  for (let i = 0; i < a.terms.length; i++) tf[i * F + field] = 0;
+  for (const [t, c] of counts) {
+    const i = index.get(t);
+    if (i !== undefined) tf[i * F + field] = Math.min(65535, c);
   }
   const lengths = Uint32Array.from(a.lengths);
   lengths[field] = tokens.length;
-  return { terms, tf: Uint16Array.from(rows), lengths };
+  return { terms: added.length ? [...a.terms, ...added] : a.terms, tf, lengths };
 }

@@ -46,3 +46,24 @@ describe('analyze', () => {
     assert.equal(a.lengths[BODY], 6);
   });
 });
+
+describe('withField', () => {
+  it('replaces one field\u2019s counts, adds the terms that are new, and keeps the rest', async () => {
+    const { withField } = await import('./analyze.ts');
+    const ANCHOR = FIELDS.indexOf('anchor');
+    const a = analyze(doc(1, 'alpha beta beta', 'Title'));
+    const b = withField(a, ANCHOR, ['beta', 'gamma', 'gamma']);
+    assert.deepEqual(b.terms, [...a.terms, 'gamma']);
+    const row = (t: string) => Array.from(b.tf.subarray(b.terms.indexOf(t) * FIELDS.length, b.terms.indexOf(t) * FIELDS.length + FIELDS.length));
+    assert.equal(row('beta')[BODY], 2);
+    assert.equal(row('beta')[ANCHOR], 1);
+    assert.equal(row('gamma')[ANCHOR], 2);
+    assert.equal(row('alpha')[ANCHOR], 0);
+    assert.equal(b.lengths[ANCHOR], 3);
+    assert.equal(b.lengths[BODY], a.lengths[BODY]);
+    // Replacing again with nothing empties the field; the new term's row stays, all zero.
+    const c = withField(b, ANCHOR, []);
+    assert.equal(c.lengths[ANCHOR], 0);
+    assert.ok(Array.from(c.tf).every((v, i) => i % FIELDS.length !== ANCHOR || v === 0));
+  });
+});

@@ -21,6 +21,10 @@ describe('AnchorStore', () => {
       { target: 'http://a.org/not-fetched-yet', text: 'later' },
     ]);
     anchors.add(y!, [{ target: 'http://a.org/x', text: 'x again' }, { target: 'http://a.org/y', text: 'myself' }, { target: 'http://a.org/x', text: 'z'.repeat(500) }]);
+    assert.deepEqual(anchors.of(x!), { texts: [], sources: 0 }, 'buffered, not written yet');
+    assert.equal(anchors.buffered, 6);
+    anchors.write();
+    assert.equal(anchors.buffered, 0);
     const ofX = anchors.of(x!);
     assert.deepEqual([...ofX.texts].sort(), ['The X page', 'x again', 'z'.repeat(MAX_ANCHOR_TEXT)].sort());
     assert.equal(ofX.sources, 2);
@@ -39,6 +43,7 @@ describe('AnchorStore', () => {
     const anchors = new AnchorStore(db);
     const links = Array.from({ length: 300 }, (_, i) => ({ target: 'http://a.org/t', text: `text ${i % 150}` }));
     anchors.add(frontier.idOf('http://a.org/')!, links);
+    anchors.write();
     assert.equal(anchors.of(frontier.idOf('http://a.org/t')!).texts.length, 150);
     db.close();
   });
