@@ -81,12 +81,16 @@ export class ParsePool implements PageParser {
     this.maxHeapMb = options.maxHeapMb ?? DEFAULT_WORKER_HEAP_MB;
     this.starting = size;
     if (size > 0)
-      void this.workerCode(options.entry).then((code) => {
-        this.code = code;
-        this.starting = 0;
-        if (!this.closed) for (let i = 0; i < size; i++) this.slots.push(this.spawn(code));
-        this.notifyReady();
-      });
+      void this.workerCode(options.entry)
+        .then((code) => {
+          this.code = code;
+          if (!this.closed) for (let i = 0; i < size; i++) this.slots.push(this.spawn(code));
+        })
+        .catch((e: unknown) => this.log(`parse workers could not start (${(e as Error).message}); parsing on the main thread`))
+        .finally(() => {
+          this.starting = 0;
+          this.notifyReady();
+        });
   }
 
   parse(job: ParseJob): Promise<Extracted> {
