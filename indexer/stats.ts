@@ -200,27 +200,37 @@ export class TermStats {
       return Math.log(1 + (n - df + 0.5) / (df + 0.5));
     });
     const idfSum = idf.reduce((a, b) => a + b, 0);
-    const avg = Array.from({ length: F }, (_, f) => this.lengthSum[f]! / n || 1);
-    const weight = FIELDS.map((f) => FIELD_WEIGHT[f]);
-    const b = FIELDS.map((f) => FIELD_B[f]);
+    // Per field: norm = 1 − b + b · length / average length = base + slope · length.
+    const base = new Float64Array(F);
+    const slope = new Float64Array(F);
+    const weight = new Float64Array(F);
+    FIELDS.forEach((field, f) => {
+      base[f] = 1 - FIELD_B[field];
+      slope[f] = FIELD_B[field] / (this.lengthSum[f]! / n || 1);
+      weight[f] = FIELD_WEIGHT[field];
+    });
+    const ids = Uint32Array.from(termIds);
     return (docId, vector) => {
       const v = vector ?? this.docs.get(docId);
       if (!v) return 0;
+      const { tf, lengths } = v;
       let score = 0;
       let inTitle = 0;
       for (let k = 0; k < q; k++) {
-        const i = indexOf(v.termIds, termIds[k]!);
+        const i = indexOf(v.termIds, ids[k]!);
         if (i < 0) continue;
         let pseudo = 0;
         let perField = 0;
+        const row = i * F;
         for (let f = 0; f < F; f++) {
-          const tf = v.tf[i * F + f]!;
-          if (!tf) continue;
-          const norm = 1 - b[f]! + (b[f]! * v.lengths[f]!) / avg[f]!;
-          pseudo += (weight[f]! * tf) / norm;
-          perField += (weight[f]! * tf * (K1 + 1)) / (tf + K1 * norm);
+          const t = tf[row + f]!;
+          if (t === 0) continue;
+          const norm = base[f]! + slope[f]! * lengths[f]!;
+          const wt = weight[f]! * t;
+          pseudo += wt / norm;
+          perField += (wt * (K1 + 1)) / (t + K1 * norm);
         }
-        if (v.tf[i * F + TITLE]) inTitle++;
+        if (tf[row + TITLE]) inTitle++;
         score += idf[k]! * (pseudo / (K1 + pseudo) + FIELD_MATCH * perField);
       }
       if (inTitle) score += TITLE_BONUS * idfSum * (inTitle / q) * Math.min(1, inTitle / v.lengths[TITLE]!);
