@@ -73,6 +73,7 @@ export class Appliance {
   /** The flush being written, if any. */
   private flushing: Promise<unknown> | undefined;
   private anchorTimer: NodeJS.Timeout | undefined;
+  private closingRefresh = false;
   private closed = false;
 
   private constructor(
@@ -244,11 +245,11 @@ export class Appliance {
    * since they were indexed, ~10 ms at a time so that searches never wait longer. Resolves with
    * the number of pages updated.
    */
-  refreshAnchors(): Promise<number> {
+  refreshAnchors(closing = false): Promise<number> {
     this.anchorRefresh ??= (async () => {
       this.anchors.write();
       let updated = 0;
-      while (this.staleAnchors.size && !this.closed) {
+      while (this.staleAnchors.size && (!this.closed || closing || this.closingRefresh)) {
         const sliceStart = performance.now();
         for (const target of this.staleAnchors) {
           this.staleAnchors.delete(target);
@@ -261,6 +262,8 @@ export class Appliance {
       if (updated) this.indexChanged = true;
       return updated;
     })().finally(() => (this.anchorRefresh = undefined));
+    // A refresh already running when close() asks for one must finish too.
+    if (closing) this.closingRefresh = true;
     return this.anchorRefresh;
   }
 
@@ -333,7 +336,9 @@ export class Appliance {
       await this.fetcher?.close();
       await this.parser?.close();
       if (this.lock) {
-        this.anchors.write();
+        // Links found late reach their pages' anchor field before the last flush (a refresh
+        // started by the crawl's end is awaited, not cut short).
+        await this.refreshAnchors(true);
         await this.flush();
       }
     } finally {

@@ -345,6 +345,27 @@ describe('host aliases', () => {
   });
 });
 
+describe('anchor text across a restart', () => {
+  it('reaches the flushed index even when the appliance is closed right after the crawl', async () => {
+    const web = await startFakeWeb({ graphSize: 3 });
+    const dataDir = mkdtempSync(join(tmpdir(), 'trawl-crawl-'));
+    const app = open([web.url], { scope: { allow: ['URL:/$', 'URL:/anchored$'] } }, dataDir);
+    try {
+      await app.createCrawler().crawler.run();
+    } finally {
+      await app.close();
+      await web.close();
+    }
+    // A later process loads the flush (no crawl, no refresh of its own).
+    const reader = open([web.url], {}, dataDir);
+    try {
+      assert.ok(reader.index.search('zanzibar').hits.some((h) => new URL(h.url).pathname === '/anchored'));
+    } finally {
+      await reader.close();
+    }
+  });
+});
+
 describe('limits and resuming', () => {
   it('stops at limits.maxPages', async () => {
     const web = await startFakeWeb({ graphSize: 30 });
