@@ -4,7 +4,8 @@
  * workers compute it and the main thread only interns terms and updates the postings.
  */
 import type { PageContent } from '../store/types.ts';
-import { fieldTokens, FIELDS } from './fields.ts';
+import { fieldWords, FIELDS } from './fields.ts';
+import { stem } from './tokenize.ts';
 
 export type Analysis = {
   /** Distinct terms, in first-seen order. */
@@ -23,21 +24,31 @@ const F = FIELDS.length;
 export const MAX_DISTINCT_TERMS = 1 << 20;
 
 export function analyze(doc: PageContent, maxTerms = MAX_DISTINCT_TERMS): Analysis {
-  const index = new Map<string, number>();
+  // Rows by word as written (folded) and by term (stemmed): each distinct word is stemmed once.
+  const byWord = new Map<string, number>();
+  const byTerm = new Map<string, number>();
   const terms: string[] = [];
   const rows: number[] = [];
   const lengths = new Uint32Array(F);
-  fieldTokens(doc).forEach((tokens, f) => {
+  fieldWords(doc).forEach((tokens, f) => {
     lengths[f] = tokens.length;
-    for (const t of tokens) {
-      let i = index.get(t);
+    for (const w of tokens) {
+      let i = byWord.get(w);
       if (i === undefined) {
-        if (terms.length >= maxTerms) continue;
-        i = terms.length;
-        index.set(t, i);
-        terms.push(t);
-        for (let k = 0; k < F; k++) rows.push(0);
+        const t = stem(w);
+        i = byTerm.get(t);
+        if (i === undefined) {
+          // Past maxTerms, new terms are not indexed (-1).
+          i = terms.length < maxTerms ? terms.length : -1;
+          if (i >= 0) {
+            byTerm.set(t, i);
+            terms.push(t);
+            for (let k = 0; k < F; k++) rows.push(0);
+          }
+        }
+        byWord.set(w, i);
       }
+      if (i < 0) continue;
       const at = i * F + f;
       if (rows[at]! < 65535) rows[at]!++;
     }

@@ -3,7 +3,7 @@
  * and headings say what a page is about, so a match there counts for more than one in the body.
  */
 import type { PageContent } from '../store/types.ts';
-import { tokenize } from './tokenize.ts';
+import { words } from './tokenize.ts';
 
 export const FIELDS = ['title', 'headings', 'description', 'url', 'anchor', 'body'] as const;
 export type Field = (typeof FIELDS)[number];
@@ -21,10 +21,11 @@ export const LINK_PRIOR = 0.3;
 export const FIELD_MATCH = 0.1;
 
 /**
- * The document's tokens, field by field, in FIELDS order. Anchor text is not part of a page: it is
- * empty here and filled in by the index from the links to the page (SearchIndex.upsert).
+ * The document's words (folded, not yet stemmed: analyze stems each distinct word once), field by
+ * field, in FIELDS order. Anchor text is not part of a page: it is empty here and filled in by the
+ * index from the links to the page (SearchIndex.upsert).
  */
-export function fieldTokens(doc: PageContent): string[][] {
+export function fieldWords(doc: PageContent): string[][] {
   let urlWords = doc.url;
   try {
     const u = new URL(doc.url);
@@ -32,5 +33,5 @@ export function fieldTokens(doc: PageContent): string[][] {
   } catch {
     /* keep the raw string */
   }
-  return [tokenize(doc.title), tokenize(doc.headings.join('\n')), tokenize(doc.description), tokenize(urlWords), [], tokenize(doc.text)];
+  return [words(doc.title), words(doc.headings.join('\n')), words(doc.description), words(urlWords), [], words(doc.text)];
 }

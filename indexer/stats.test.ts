@@ -67,3 +67,24 @@ describe('withField', () => {
     assert.ok(Array.from(c.tf).every((v, i) => i % FIELDS.length !== ANCHOR || v === 0));
   });
 });
+
+describe('analyze (each distinct word stemmed once)', () => {
+  it('counts exactly what tokenizing every field with stemming counts', async () => {
+    const { tokenize } = await import('./tokenize.ts');
+    const d = { id: 1, url: 'http://e.org/Indexes/running-Tests', title: 'Running indexes: INDEXES and indexing', description: 'Runs, ran, runner', headings: ['Creating indexes', 'Café crème'], text: 'The indexes index indexed documents. Running runs; ran 15712 times. 東京都に住んでいます. Straße straße' };
+    const reference = new Map<string, number[]>();
+    const urlWords = 'e.org /Indexes/running-Tests';
+    const fields = [d.title, d.headings.join('\n'), d.description, urlWords, '', d.text];
+    fields.forEach((text, f) => {
+      for (const t of tokenize(text)) {
+        const row = reference.get(t) ?? Array(FIELDS.length).fill(0);
+        row[f]++;
+        reference.set(t, row);
+      }
+    });
+    const a = analyze(d);
+    assert.deepEqual(a.terms, [...reference.keys()]);
+    a.terms.forEach((t, i) => assert.deepEqual(Array.from(a.tf.subarray(i * FIELDS.length, (i + 1) * FIELDS.length)), reference.get(t), t));
+    assert.deepEqual(Array.from(a.lengths), fields.map((t) => tokenize(t).length));
+  });
+});

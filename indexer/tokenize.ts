@@ -117,7 +117,8 @@ export function currentStemming(): Stemming {
 // Stemming is a few string operations per token; documentation repeats its words, so stems are cached.
 const stems = new Map<string, string>();
 const MAX_CACHED_STEMS = 200_000;
-function stem(t: string): string {
+/** The stem of a folded word (itself when stemming is off or it is not an English word). */
+export function stem(t: string): string {
   if (stemming === 'none') return t;
   let s = stems.get(t);
   if (s === undefined) {
@@ -126,6 +127,13 @@ function stem(t: string): string {
     if (stems.size < MAX_CACHED_STEMS) stems.set(t, s);
   }
   return s;
+}
+
+/** Folded words of `text`, not stemmed, in order (`tokenize` is `stem` of each). */
+export function words(text: string): string[] {
+  const out: string[] = [];
+  scan(text, (t) => out.push(t));
+  return out;
 }
 
 /** Folded tokens of `text`, in order (duplicates kept). */
