@@ -282,6 +282,9 @@ export class Appliance {
   }
 
   private async flushNow(): Promise<FlushInfo | undefined> {
+    // What the flush holds must be committed first: a crash must never leave an index on disk
+    // with pages the database does not have.
+    this.frontier.commit();
     // Documents are indexed synchronously as they are stored, so the index holds every change up to lastSeq.
     const seq = this.documents.lastSeq();
     if (this.lastFlush && this.lastFlush.lastSeq === seq && !this.indexChanged) return undefined;
@@ -342,6 +345,7 @@ export class Appliance {
         await this.flush();
       }
     } finally {
+      this.frontier.commit();
       this.db.close();
       this.lock?.release();
     }

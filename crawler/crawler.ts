@@ -236,6 +236,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   private finish(reason: 'exhausted' | 'limit' | 'stopped'): void {
     if (this.finished) return;
     this.finished = true;
+    this.d.frontier.commit();
     clearTimeout(this.timer);
     clearInterval(this.statsTimer);
     this.emit('stats', this.stats.snapshot());
@@ -320,7 +321,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
         extracted = await this.d.parser.parse({ body: res.body, contentType: res.contentType, url: q.fetchUrl, robotsToken: this.token });
         this.stats.time('parse', performance.now() - p0);
       }
-      outcome = this.d.frontier.atomically(() => {
+      outcome = this.d.frontier.inGroup(() => {
         let o: Outcome;
         if (res.kind === 'error') o = this.failure(q, fromFetchCode(res.code), `${res.code}: ${res.message}`.slice(0, 500));
         else if (extracted) o = this.onContent(q, res, extracted);
@@ -341,6 +342,9 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       this.d.frontier.finish(q.id, outcome);
     }
     if (outcome.kind === 'failed') this.d.scheduler.addWork(host);
+    // Alone in the pipeline: nothing to share a commit with, so commit now (a slow, polite crawl
+    // then loses nothing but what is in flight); otherwise the group's timer commits.
+    if (this.active <= 1) this.d.frontier.commit();
     this.stats.outcome(outcome.kind);
     this.emit('fetch', {
       url: q.url,

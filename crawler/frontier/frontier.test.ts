@@ -110,3 +110,51 @@ describe('Frontier', () => {
     assert.deepEqual(f.rejections(), [{ reason: 'out-of-scope', count: 4 }, { reason: 'already-seen', count: 1 }, { reason: 'robots', count: 1 }]);
   });
 });
+
+describe('Frontier group commit', () => {
+  const setup = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trawl-frontier-'));
+    const db = openDb(join(dir, 'crawl.db'));
+    // Another connection sees only what is committed (as a process after a crash would).
+    const other = openDb(join(dir, 'crawl.db'));
+    const committed = () => (other.prepare('SELECT count(*) AS n FROM urls').get() as { n: number }).n;
+    return { f: new Frontier(db), db, other, committed };
+  };
+
+  it('shares one transaction between the pages of a group, committed by commit()', () => {
+    const { f, db, other, committed } = setup();
+    f.inGroup(() => f.enqueue('http://a.org/1', 0));
+    f.inGroup(() => f.enqueue('http://a.org/2', 0));
+    assert.equal(committed(), 0, 'not committed yet');
+    f.commit();
+    assert.equal(committed(), 2);
+    f.commit(); // nothing open: nothing happens
+    db.close();
+    other.close();
+  });
+
+  it('commits on its own within GROUP_COMMIT_MS', async () => {
+    const { f, db, other, committed } = setup();
+    f.inGroup(() => f.enqueue('http://a.org/1', 0));
+    await new Promise((r) => setTimeout(r, 150));
+    assert.equal(committed(), 1);
+    db.close();
+    other.close();
+  });
+
+  it('rolls back only the page that failed', () => {
+    const { f, db, other, committed } = setup();
+    f.inGroup(() => f.enqueue('http://a.org/ok', 0));
+    assert.throws(() =>
+      f.inGroup(() => {
+        f.enqueue('http://a.org/broken', 0);
+        throw new Error('page failed');
+      }),
+    );
+    f.commit();
+    assert.equal(committed(), 1);
+    assert.equal(f.idOf('http://a.org/broken'), undefined);
+    db.close();
+    other.close();
+  });
+});

@@ -60,6 +60,9 @@ type Row = {
   lastmod: string | null;
 };
 
+/** How long a group transaction stays open at most (inGroup). */
+const GROUP_COMMIT_MS = 50;
+
 const QUEUED_COLUMNS = 'id, url, coalesce(fetch_url, url) AS fetchUrl, host, depth, hops, attempts';
 
 export class Frontier {
@@ -67,6 +70,9 @@ export class Frontier {
   private readonly counters: FrontierCounts;
   /** URLs per host (for limits.maxPagesPerHost): one number per host, not per URL. */
   private readonly perHost = new Map<string, number>();
+  /** A group transaction is open (inGroup), committed by its timer or commit(). */
+  private group = false;
+  private groupTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly db: Db,
@@ -145,6 +151,31 @@ export class Frontier {
    */
   atomically<T>(fn: () => T): T {
     return this.db.transaction(fn)();
+  }
+
+  /**
+   * Group commit: runs `fn` as a savepoint of a transaction shared by the pages handled within
+   * GROUP_COMMIT_MS, so that many pages pay for one commit (a commit was ~0.15 ms a page, a tenth
+   * of the crawl's main thread). All or nothing per page still holds (a failing page rolls back
+   * its savepoint only). A crash loses the pages of the open group: their URLs are fetched again
+   * on resume, like those in flight. `commit()` ends the group at once.
+   */
+  inGroup<T>(fn: () => T): T {
+    if (!this.db.inTransaction) {
+      this.db.exec('BEGIN');
+      this.group = true;
+      this.groupTimer = setTimeout(() => this.commit(), GROUP_COMMIT_MS);
+    }
+    return this.db.transaction(fn)();
+  }
+
+  /** Commits the open group, if any. */
+  commit(): void {
+    clearTimeout(this.groupTimer);
+    this.groupTimer = undefined;
+    if (!this.group) return;
+    this.group = false;
+    if (this.db.inTransaction) this.db.exec('COMMIT');
   }
 
   /** How many URLs of `host` were ever queued. */
