@@ -57,7 +57,7 @@ export type CrawlerDeps = {
   /** Decodes and parses bodies (inline, or in worker threads). */
   readonly parser: PageParser;
   /** Where the anchor text of links is recorded (for the index's anchor field); none: not recorded. */
-  readonly anchors?: { add(source: number, links: readonly { target: string; text: string }[]): void };
+  readonly anchors?: { add(source: string, links: readonly { target: string; text: string }[]): void };
   /** Normalizer and filters: how raw links become queued URLs. */
   readonly policy: UrlPolicy;
   readonly limits: CrawlerLimits;
@@ -397,7 +397,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       if (this.d.documents.remove(q.id) !== undefined) this.emit('removed', q.id);
       return this.onRedirect(q, page.refresh, status);
     }
-    if (!nofollow) this.stats.measure('links', () => this.queueLinks(this.d.limits.followNofollow ? page.links : page.links.filter((l) => !l.nofollow), q.depth + 1, q.fetchUrl, q.id));
+    if (!nofollow) this.stats.measure('links', () => this.queueLinks(this.d.limits.followNofollow ? page.links : page.links.filter((l) => !l.nofollow), q.depth + 1, q.fetchUrl, q.url));
     const exclude = (reason: string): Outcome => {
       if (this.d.documents.remove(q.id) !== undefined) this.emit('removed', q.id);
       return { kind: 'excluded', status, reason, meta: pageMeta };
@@ -448,9 +448,9 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
 
   /**
    * Normalizes, filters and queues links found on a page (or in a sitemap). With `source` (the
-   * page's URL id), the links' anchor text is recorded for the index.
+   * page's identity URL), the links' anchor text is recorded for the index.
    */
-  private queueLinks(links: readonly { url: string; lastmod?: string; text?: string }[], depth: number, base: string | undefined, source?: number): void {
+  private queueLinks(links: readonly { url: string; lastmod?: string; text?: string }[], depth: number, base: string | undefined, source?: string): void {
     const admitted: { url: string; fetchUrl: string; depth: number; lastmod?: string }[] = [];
     const rejected = new Map<string, number>();
     const anchors: { target: string; text: string }[] = [];

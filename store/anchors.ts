@@ -1,10 +1,11 @@
 /**
  * Inbound link text. The words other pages use to link to a page are often the words people search
  * for it by (the PostgreSQL docs link `shared_buffers` to the page that defines it): the index
- * gives them a field of their own, and the number of pages linking in is a prior.
+ * gives them a field of their own, and the number of links in is a prior.
  *
- * Rows are keyed by the target's identity URL, so that links to pages not fetched yet count too;
- * one row per (target, source page, text).
+ * One row per (target, text) with the number of links that carry it, keyed by the target's
+ * identity URL, so that links to pages not fetched yet count too. Navigation repeats the same
+ * links on every page: on rust-doc, 3.4 million links are ~200,000 rows.
  */
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.ts';
@@ -13,77 +14,89 @@ import type { Db } from './db.ts';
 export const MAX_ANCHOR_TEXT = 120;
 /** Rows per INSERT statement (3 parameters each; SQLite allows 32,766). */
 const ROWS_PER_INSERT = 64;
-/** Buffered rows that trigger a write. */
+/** Buffered distinct rows that trigger a write. */
 const WRITE_EVERY_ROWS = 20_000;
-/** Anchor texts read per page (its most linked-in page would otherwise cost a scan). */
+/** Anchor texts read per page, the most used first (a much-linked page would otherwise cost a scan). */
 const MAX_ANCHORS_READ = 300;
 
 export type Anchors = {
-  /** Anchor texts of links to the page, one per (source page, text). */
+  /** Distinct anchor texts of links to the page, the most used first. */
   readonly texts: readonly string[];
-  /** Distinct pages linking to it. */
+  /** Links to it from other pages. */
   readonly sources: number;
 };
 
 export class AnchorStore {
   private readonly stmts;
   private readonly inserts = new Map<number, Statement>();
-  private buffer: (string | number)[] = [];
+  /** Links waiting to be written: "target\0text" → count. */
+  private buffer = new Map<string, number>();
 
   constructor(private readonly db: Db) {
     this.stmts = {
-      texts: db.prepare(`SELECT a.text FROM urls u JOIN anchors a ON a.target = u.url WHERE u.id = ? AND a.source != u.id LIMIT ${MAX_ANCHORS_READ}`),
-      sources: db.prepare('SELECT count(DISTINCT a.source) AS n FROM urls u JOIN anchors a ON a.target = u.url WHERE u.id = ? AND a.source != u.id'),
+      texts: db.prepare(`SELECT a.text, a.links FROM urls u JOIN anchors a ON a.target = u.url WHERE u.id = ? ORDER BY a.links DESC, a.text LIMIT ${MAX_ANCHORS_READ}`),
+      links: db.prepare('SELECT coalesce(sum(a.links), 0) AS n FROM urls u JOIN anchors a ON a.target = u.url WHERE u.id = ?'),
     };
   }
 
   /**
-   * Records the links of page `source`. Empty texts are skipped. Rows are buffered and written by
-   * `write()` in one transaction of multi-row INSERTs: anchors are a ranking signal derived from
-   * pages, and writing them with each page's own transaction cost a tenth of the crawl's main
-   * thread (bench/crawl). A crash loses at most the buffered rows (WRITE_EVERY_ROWS, or what came
-   * since the last write — the appliance writes at least every second).
+   * Records the links of the page whose identity is `source` (its links to itself do not count).
+   * Empty texts are skipped. Links are counted in memory and written by `write()` in one
+   * transaction of multi-row upserts: anchors are a ranking signal derived from pages, and writing
+   * them with each page cost a tenth of the crawl's main thread (bench/crawl). A crash loses what
+   * came since the last write (the appliance writes at least every second).
    */
-  add(source: number, links: Iterable<{ readonly target: string; readonly text: string }>): void {
+  add(source: string, links: Iterable<{ readonly target: string; readonly text: string }>): void {
     for (const { target, text } of links) {
+      if (target === source) continue;
       const t = text.trim().slice(0, MAX_ANCHOR_TEXT);
-      if (t) this.buffer.push(target, source, t);
+      if (!t) continue;
+      const key = `${target}\0${t}`;
+      this.buffer.set(key, (this.buffer.get(key) ?? 0) + 1);
     }
-    if (this.buffer.length >= WRITE_EVERY_ROWS * 3) this.write();
+    if (this.buffer.size >= WRITE_EVERY_ROWS) this.write();
   }
 
-  /** Writes the buffered rows. */
+  /** Writes the counted links. */
   write(): void {
-    if (!this.buffer.length) return;
-    const values = this.buffer;
-    this.buffer = [];
+    if (!this.buffer.size) return;
+    const rows = this.buffer;
+    this.buffer = new Map();
     this.db.transaction(() => {
-      const chunk = ROWS_PER_INSERT * 3;
-      for (let i = 0; i < values.length; i += chunk) {
-        const part = values.slice(i, i + chunk);
-        this.insert(part.length / 3).run(...part);
+      let values: (string | number)[] = [];
+      const flush = () => {
+        if (values.length) this.insert(values.length / 3).run(...values);
+        values = [];
+      };
+      for (const [key, n] of rows) {
+        const cut = key.indexOf('\0');
+        values.push(key.slice(0, cut), key.slice(cut + 1), n);
+        if (values.length === ROWS_PER_INSERT * 3) flush();
       }
+      flush();
     })();
   }
 
-  /** Rows waiting to be written. */
+  /** Distinct (target, text) pairs waiting to be written. */
   get buffered(): number {
-    return this.buffer.length / 3;
+    return this.buffer.size;
   }
 
-  /** The INSERT statement for `rows` rows (prepared once per size). */
+  /** The anchors of links to the page with URL id `id` (written rows only). */
+  of(id: number): Anchors {
+    const rows = this.stmts.texts.all(id) as { text: string; links: number }[];
+    if (!rows.length) return { texts: [], sources: 0 };
+    const sources = rows.length < MAX_ANCHORS_READ ? rows.reduce((s, r) => s + r.links, 0) : (this.stmts.links.get(id) as { n: number }).n;
+    return { texts: rows.map((r) => r.text), sources };
+  }
+
+  /** The upsert for `rows` rows (prepared once per size). */
   private insert(rows: number): Statement {
     let stmt = this.inserts.get(rows);
     if (!stmt) {
-      stmt = this.db.prepare(`INSERT INTO anchors (target, source, text) VALUES ${Array(rows).fill('(?, ?, ?)').join(', ')} ON CONFLICT DO NOTHING`);
+      stmt = this.db.prepare(`INSERT INTO anchors (target, text, links) VALUES ${Array(rows).fill('(?, ?, ?)').join(', ')} ON CONFLICT (target, text) DO UPDATE SET links = links + excluded.links`);
       this.inserts.set(rows, stmt);
     }
     return stmt;
-  }
-
-  /** The anchors of links to the page with URL id `id` (its own links to itself excluded; written rows only). */
-  of(id: number): Anchors {
-    const texts = (this.stmts.texts.all(id) as { text: string }[]).map((r) => r.text);
-    return { texts, sources: texts.length ? (this.stmts.sources.get(id) as { n: number }).n : 0 };
   }
 }

@@ -108,13 +108,13 @@ CREATE TABLE IF NOT EXISTS robots (
 );
 
 CREATE TABLE IF NOT EXISTS rejections (reason TEXT PRIMARY KEY, count INTEGER NOT NULL);
--- Inbound links: the text of each link from page \`source\` (a URL id) to the URL \`target\` (an
--- identity, known or not yet fetched). The index reads a page's inbound anchor text from here.
+-- Inbound links: how many links carry \`text\` to the URL \`target\` (an identity, known or not
+-- yet fetched). The index reads a page's inbound anchor text from here.
 CREATE TABLE IF NOT EXISTS anchors (
   target TEXT NOT NULL,
-  source INTEGER NOT NULL,
   text TEXT NOT NULL,
-  PRIMARY KEY (target, source, text)
+  links INTEGER NOT NULL,
+  PRIMARY KEY (target, text)
 ) WITHOUT ROWID;
 `;
 
