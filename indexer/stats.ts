@@ -9,6 +9,8 @@ import { FIELD_MATCH, FIELDS, FIELD_B, FIELD_WEIGHT, K1, LINK_PRIOR, TITLE_BONUS
 
 const F = FIELDS.length;
 const TITLE = FIELDS.indexOf('title');
+/** Document ids below this are also kept in an array (ids are URL record ids: dense, from 1). */
+const DENSE_IDS = 50_000_000;
 /** Above analyze()'s MAX_DISTINCT_TERMS rows per document. */
 const ROW_SPACE = 2 ** 21;
 
@@ -31,6 +33,8 @@ export class TermStats {
   private df: Int32Array = new Int32Array(1024);
   private readonly docs = new Map<number, DocVector>();
   private readonly lengthSum = new Float64Array(F);
+  /** The same vectors by id in an array, for the per-candidate lookups of a query (ids are dense). */
+  private readonly dense: (DocVector | undefined)[] = [];
   private readonly hostIds = new Map<string, number>();
   private readonly hostNames: string[] = [];
 
@@ -141,6 +145,7 @@ export class TermStats {
   insert(docId: number, vector: DocVector): void {
     this.remove(docId);
     this.docs.set(docId, vector);
+    if (docId >= 0 && docId < DENSE_IDS) this.dense[docId] = vector;
     for (const id of vector.termIds) this.df[id]!++;
     for (let f = 0; f < F; f++) this.lengthSum[f]! += vector.lengths[f]!;
   }
@@ -151,6 +156,7 @@ export class TermStats {
     for (const id of v.termIds) this.df[id]!--;
     for (let f = 0; f < F; f++) this.lengthSum[f]! -= v.lengths[f]!;
     this.docs.delete(docId);
+    if (docId >= 0 && docId < DENSE_IDS) this.dense[docId] = undefined;
     return true;
   }
 
@@ -185,7 +191,8 @@ export class TermStats {
     const scores = new Float64Array(ids.length);
     const hosts = new Int32Array(ids.length);
     for (let i = 0; i < ids.length; i++) {
-      const v = this.docs.get(ids[i]!);
+      const id = ids[i]!;
+      const v = id >= 0 && id < DENSE_IDS ? this.dense[id] : this.docs.get(id);
       hosts[i] = v ? v.host : -1;
       scores[i] = v ? score(ids[i]!, v) : 0;
     }
