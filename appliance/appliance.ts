@@ -73,7 +73,6 @@ export class Appliance {
   /** The flush being written, if any. */
   private flushing: Promise<unknown> | undefined;
   private anchorTimer: NodeJS.Timeout | undefined;
-  private closingRefresh = false;
   private closed = false;
 
   private constructor(
@@ -245,11 +244,12 @@ export class Appliance {
    * since they were indexed, ~10 ms at a time so that searches never wait longer. Resolves with
    * the number of pages updated.
    */
-  refreshAnchors(closing = false): Promise<number> {
+  refreshAnchors(): Promise<number> {
     this.anchorRefresh ??= (async () => {
       this.anchors.write();
       let updated = 0;
-      while (this.staleAnchors.size && (!this.closed || closing || this.closingRefresh)) {
+      // close() awaits a refresh before it closes the database; the check guards the slices anyway.
+      while (this.staleAnchors.size && this.db.open) {
         const sliceStart = performance.now();
         for (const target of this.staleAnchors) {
           this.staleAnchors.delete(target);
@@ -262,8 +262,6 @@ export class Appliance {
       if (updated) this.indexChanged = true;
       return updated;
     })().finally(() => (this.anchorRefresh = undefined));
-    // A refresh already running when close() asks for one must finish too.
-    if (closing) this.closingRefresh = true;
     return this.anchorRefresh;
   }
 
@@ -338,10 +336,11 @@ export class Appliance {
       await this.crawler?.stop();
       await this.fetcher?.close();
       await this.parser?.close();
+      await this.anchorRefresh;
       if (this.lock) {
         // Links found late reach their pages' anchor field before the last flush (a refresh
         // started by the crawl's end is awaited, not cut short).
-        await this.refreshAnchors(true);
+        await this.refreshAnchors();
         await this.flush();
       }
     } finally {

@@ -5,8 +5,8 @@
  * manifest records a format version (a loader refuses one it does not know) and the last change
  * sequence the flush holds, from which the crawl database's change log is replayed.
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { open, rm, stat } from 'node:fs/promises';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FIELDS } from './fields.ts';
 import type { SearchIndex } from './search-index.ts';
@@ -59,7 +59,6 @@ const SLICE_MS = 8;
 export async function flushIndex(dir: string, index: SearchIndex, lastSeq: number): Promise<FlushInfo> {
   const started = performance.now();
   const pacer = new Pacer();
-  const yieldIfDue = () => pacer.yieldIfDue();
   const snap = index.stats.snapshot();
   const docs = [...snap.docs];
   const termCount = snap.terms.length;
@@ -73,26 +72,24 @@ export async function flushIndex(dir: string, index: SearchIndex, lastSeq: numbe
   rmSync(genDir, { recursive: true, force: true });
   mkdirSync(genDir);
 
-  await writeSliced(pacer, join(genDir, 'terms.json'), async (write) => {
+  let bytes = await writeSliced(pacer, join(genDir, 'terms.json'), async (write) => {
     await write(`{"hosts":${JSON.stringify(hosts)},"terms":[`);
     for (let i = 0; i < termCount; i += 5000) {
       await write((i ? ',' : '') + snap.terms.slice(i, Math.min(termCount, i + 5000)).map((t) => JSON.stringify(t)).join(','));
-      await yieldIfDue();
+      await pacer.yieldIfDue();
     }
     await write(']}');
   });
-  await writeSliced(pacer, join(genDir, 'vectors.bin'), async (write) => {
+  bytes += await writeSliced(pacer, join(genDir, 'vectors.bin'), async (write) => {
     await write(Buffer.from(new Uint32Array([MAGIC, INDEX_FORMAT, docs.length, FIELDS.length]).buffer));
     for (let i = 0; i < docs.length; i += 100) {
       for (const part of encodeVectors(docs.slice(i, i + 100))) await write(part);
-      await yieldIfDue();
+      await pacer.yieldIfDue();
     }
   });
 
-  let bytes = 0;
-  for (const f of ['terms.json', 'vectors.bin']) bytes += (await pacer.io(stat(join(genDir, f)))).size;
   const manifest: Manifest = { format: INDEX_FORMAT, generation, lastSeq, documents: docs.length, terms: termCount, createdAt: new Date().toISOString(), bytes, stemming };
-  writeDurably(join(dir, 'manifest.json.tmp'), [JSON.stringify(manifest, null, 2)]);
+  await writeSliced(pacer, join(dir, 'manifest.json.tmp'), (write) => write(JSON.stringify(manifest, null, 2)));
   renameSync(join(dir, 'manifest.json.tmp'), join(dir, 'manifest.json'));
   syncDir(dir);
   // Older generations are unreachable now.
@@ -157,18 +154,20 @@ function* decodeVectors(buf: Buffer): Generator<[number, DocVector]> {
 }
 
 /**
- * Writes a file from a producer that may yield between parts, then syncs it. The writes and the
- * sync are asynchronous (libuv's threads), so the disk never holds up the event loop; parts are
- * buffered up to ~1 MB per write.
+ * Writes a file from a producer that may yield between parts, then syncs it; returns its size.
+ * The writes and the sync are asynchronous (libuv's threads), so the disk never holds up the
+ * event loop; parts are buffered up to ~1 MB per write.
  */
-async function writeSliced(pacer: Pacer, file: string, produce: (write: (part: string | Buffer) => Promise<void>) => Promise<void>): Promise<void> {
+async function writeSliced(pacer: Pacer, file: string, produce: (write: (part: string | Buffer) => Promise<void>) => Promise<void>): Promise<number> {
   const fh = await pacer.io(open(file, 'w'));
+  let written = 0;
   try {
     let pending: Buffer[] = [];
     let size = 0;
     const drain = async () => {
       if (!pending.length) return;
       const buf = pending.length === 1 ? pending[0]! : Buffer.concat(pending, size);
+      written += buf.length;
       pending = [];
       size = 0;
       for (let off = 0; off < buf.length; ) off += (await pacer.io(fh.write(buf, off, buf.length - off))).bytesWritten;
@@ -184,6 +183,7 @@ async function writeSliced(pacer: Pacer, file: string, produce: (write: (part: s
   } finally {
     await pacer.io(fh.close());
   }
+  return written;
 }
 
 /**
@@ -213,19 +213,6 @@ class Pacer {
   /** The longest slice, in ms. */
   done(): number {
     return Math.max(this.maxPause, performance.now() - this.sliceStart);
-  }
-}
-
-function writeDurably(file: string, parts: readonly (string | Buffer)[]): void {
-  const fd = openSync(file, 'w');
-  try {
-    for (const part of parts) {
-      const buf = typeof part === 'string' ? Buffer.from(part, 'utf8') : part;
-      for (let off = 0; off < buf.length; ) off += writeSync(fd, buf, off, buf.length - off);
-    }
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
   }
 }
 

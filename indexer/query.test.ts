@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import type { StoredDocument } from '../store/types.ts';
 import { containsPhrase, hostMatches, MAX_QUERY_LENGTH, parseQuery, QueryError } from './query.ts';
 import { editDistance, SearchIndex } from './search-index.ts';
+import { storedDocument } from './test-document.ts';
 
 describe('parseQuery', () => {
   it('reads words, phrases, OR, exclusions and site:', () => {
@@ -56,7 +57,7 @@ describe('the query language against an index', () => {
     [2, 'http://a.org/analyze', 'Analyze', 'Analyze collects statistics about tables.'],
     [3, 'http://b.org/pitr', 'Recovery', 'Continuous archiving allows point in time recovery of the cluster.'],
     [4, 'http://docs.b.org/time', 'Time types', 'A point of time, in time zones.'],
-  ].map(([id, url, title, text]) => ({ id: id as number, url: url as string, title: title as string, description: '', headings: [], text: text as string, contentType: 'text/html', bytes: 1, truncated: false, httpStatus: 200, fetchedAt: 0, hash: String(id) }));
+  ].map(([id, url, title, text]) => storedDocument(id as number, { url: url as string, title: title as string, text: text as string, bytes: 1 }));
   const byId = new Map(pages.map((p) => [p.id, p]));
   const index = new SearchIndex((id) => byId.get(id));
   for (const p of pages) index.upsert(p);
@@ -95,7 +96,7 @@ describe('the query language against an index', () => {
 
 describe('CJK search', () => {
   it('finds a Japanese or Chinese page by a word inside a sentence without spaces', () => {
-    const page = (id: number, text: string): StoredDocument => ({ id, url: `http://jp.example/${id}`, title: 'ページ', description: '', headings: [], text, contentType: 'text/html', bytes: 1, truncated: false, httpStatus: 200, fetchedAt: 0, hash: String(id) });
+    const page = (id: number, text: string): StoredDocument => storedDocument(id, { url: `http://jp.example/${id}`, title: 'ページ', text, bytes: 1 });
     const pages = [page(1, '東京都に住んでいます。'), page(2, '我喜欢搜索引擎。'), page(3, '京都の寺')];
     const byId = new Map(pages.map((p) => [p.id, p]));
     const index = new SearchIndex((id) => byId.get(id));

@@ -4,22 +4,11 @@ import { describe, it } from 'node:test';
 import type { StoredDocument } from '../store/types.ts';
 import { phraseEvidence } from './proximity.ts';
 import { SearchIndex } from './search-index.ts';
+import { storedDocument } from './test-document.ts';
 import { tokenize } from './tokenize.ts';
 
-const doc = (id: number, title: string, text: string, headings: string[] = []): StoredDocument => ({
-  id,
-  url: `http://example.org/page${id}`,
-  title,
-  description: '',
-  headings,
-  text,
-  contentType: 'text/html',
-  bytes: text.length,
-  truncated: false,
-  httpStatus: 200,
-  fetchedAt: 0,
-  hash: String(id),
-});
+const doc = (id: number, title: string, text: string, headings: string[] = []): StoredDocument =>
+  storedDocument(id, { url: `http://example.org/page${id}`, title, text, headings });
 
 /** An index over `pages`, with the given inbound anchors per page id. */
 function indexOf(pages: StoredDocument[], anchors: Record<number, { texts: string[]; sources: number }> = {}) {

@@ -4,23 +4,11 @@ import type { StoredDocument } from '../store/types.ts';
 import { analyze } from './analyze.ts';
 import { QueryError } from './query.ts';
 import { SearchIndex } from './search-index.ts';
+import { storedDocument } from './test-document.ts';
 
 const docs = new Map<number, StoredDocument>();
-const doc = (id: number, title: string, text: string, extra: Partial<StoredDocument> = {}): StoredDocument => ({
-  id,
-  url: `http://example.org/${id}`,
-  title,
-  description: '',
-  headings: [],
-  text,
-  contentType: 'text/html',
-  bytes: text.length,
-  truncated: false,
-  httpStatus: 200,
-  fetchedAt: 0,
-  hash: String(id),
-  ...extra,
-});
+const doc = (id: number, title: string, text: string, extra: Partial<StoredDocument> = {}): StoredDocument =>
+  storedDocument(id, { url: `http://example.org/${id}`, title, text, ...extra });
 const fresh = () => {
   docs.clear();
   return new SearchIndex((id) => docs.get(id));

@@ -56,6 +56,11 @@ export type AnchorLookup = (id: number) => { readonly texts: readonly string[]; 
 
 const ANCHOR = FIELDS.indexOf('anchor');
 
+/** The anchor field's tokens: every distinct text of links to the page. */
+function anchorTokens(anchors: { readonly texts: readonly string[] }): string[] {
+  return tokenize(anchors.texts.join('\n'));
+}
+
 function hostOf(url: string): string {
   try {
     return new URL(url).host.toLowerCase();
@@ -87,7 +92,7 @@ export class SearchIndex implements Searcher {
   upsert(doc: PageContent & { readonly id: number }, analysis?: unknown): void {
     const base = isAnalysis(analysis) ? analysis : analyze(doc);
     const anchors = this.anchorsOf(doc.id);
-    const a = anchors.texts.length ? withField(base, ANCHOR, tokenize(anchors.texts.join('\n'))) : base;
+    const a = anchors.texts.length ? withField(base, ANCHOR, anchorTokens(anchors)) : base;
     this.stats.add(doc.id, a, { inlinks: anchors.sources, host: hostOf(doc.url) });
     this.postings.set(doc.id, a.terms);
   }
@@ -99,7 +104,7 @@ export class SearchIndex implements Searcher {
   refreshAnchors(id: number): boolean {
     if (!this.stats.has(id)) return false;
     const anchors = this.anchorsOf(id);
-    const { added, removed } = this.stats.setField(id, ANCHOR, tokenize(anchors.texts.join('\n')), anchors.sources);
+    const { added, removed } = this.stats.setField(id, ANCHOR, anchorTokens(anchors), anchors.sources);
     // Postings stay exact (a term's list is as long as its document frequency): a term that left
     // the page means re-adding it whole; new terms are appended.
     if (removed.length) this.postings.set(id, this.stats.termsOf(id));
@@ -117,7 +122,7 @@ export class SearchIndex implements Searcher {
     const size = Math.min(100, Math.max(1, options.size ?? 10));
     const q = parseQuery(query);
     const { ids, partial } = this.match(q);
-    const termIds = q.terms.map((t) => this.stats.termId(t)).filter((x): x is number => x !== undefined);
+    const termIds = this.knownTermIds(q.terms);
     const byScore = (a: Ranked, b: Ranked) => b.score - a.score || a.id - b.id;
     const { scores, hosts } = this.stats.scoreAll(ids, termIds);
     // Only the best are needed in order: those shown, those re-scored, those checked for a phrase.
@@ -185,7 +190,7 @@ export class SearchIndex implements Searcher {
    * returned and `partial` is set.
    */
   private match(q: ParsedQuery): { ids: number[]; partial: boolean } {
-    const excludedIds = q.excluded.map((t) => this.stats.termId(t)).filter((x): x is number => x !== undefined);
+    const excludedIds = this.knownTermIds(q.excluded);
     const onSite = this.siteFilter(q.sites);
     const keep = (id: number) => !excludedIds.some((t) => this.stats.contains(id, t)) && onSite(id);
     if (!q.groups.length) {
@@ -193,7 +198,7 @@ export class SearchIndex implements Searcher {
       return { ids: q.sites.length ? [...this.stats.documentIds()].filter(keep) : [], partial: false };
     }
     const groups = q.groups
-      .map((g) => ({ terms: g, ids: g.map((t) => this.stats.termId(t)).filter((x): x is number => x !== undefined), df: g.reduce((n, t) => n + this.stats.docFrequency(t), 0) }))
+      .map((g) => ({ terms: g, ids: this.knownTermIds(g), df: g.reduce((n, t) => n + this.stats.docFrequency(t), 0) }))
       .sort((a, b) => a.df - b.df);
     const [rarest, ...others] = groups;
     if (rarest!.df > 0) {
@@ -209,6 +214,11 @@ export class SearchIndex implements Searcher {
     for (const t of q.terms) for (const id of this.postings.docsWith(t, this.stats.docFrequency(t))) any.add(id);
     const ids = [...any].filter(keep);
     return { ids, partial: ids.length > 0 };
+  }
+
+  /** The ids of the terms the index knows (unknown terms match nothing). */
+  private knownTermIds(terms: readonly string[]): number[] {
+    return terms.map((t) => this.stats.termId(t)).filter((x): x is number => x !== undefined);
   }
 
   private siteFilter(sites: readonly string[]): (id: number) => boolean {

@@ -162,8 +162,21 @@ export class TermStats {
 
   /** True when the document contains the term (in any field). */
   contains(docId: number, termId: number): boolean {
-    const v = this.docs.get(docId);
+    const v = this.get(docId);
     return v !== undefined && indexOf(v.termIds, termId) >= 0;
+  }
+
+  /** Scores of `ids` for the query, and each one's host (-1: not indexed), in one pass. */
+  scoreAll(ids: readonly number[], termIds: readonly number[]): { scores: Float64Array; hosts: Int32Array } {
+    const score = this.scorer(termIds);
+    const scores = new Float64Array(ids.length);
+    const hosts = new Int32Array(ids.length);
+    for (let i = 0; i < ids.length; i++) {
+      const v = this.get(ids[i]!);
+      hosts[i] = v ? v.host : -1;
+      scores[i] = v ? score(v) : 0;
+    }
+    return { scores, hosts };
   }
 
   /**
@@ -176,30 +189,11 @@ export class TermStats {
    * ranks no higher than pages that mention those words in a longer title ("CREATE TABLE AS") or
    * all over. The bonus is the query's IDF mass times how much of the query the title holds and
    * how much of the title the query holds.
+   *
+   * What depends only on the query (IDFs, length normalization, weights) is computed once here,
+   * not once per candidate.
    */
-  score(docId: number, termIds: readonly number[]): number {
-    return this.scorer(termIds)(docId);
-  }
-
-  /**
-   * A scoring function for one query: what depends only on the query (IDFs, average field
-   * lengths, the weights) is computed once, not once per candidate.
-   */
-  /** Scores of `ids` for the query, and each one's host (-1: not indexed), in one pass. */
-  scoreAll(ids: readonly number[], termIds: readonly number[]): { scores: Float64Array; hosts: Int32Array } {
-    const score = this.scorer(termIds);
-    const scores = new Float64Array(ids.length);
-    const hosts = new Int32Array(ids.length);
-    for (let i = 0; i < ids.length; i++) {
-      const id = ids[i]!;
-      const v = id >= 0 && id < DENSE_IDS ? this.dense[id] : this.docs.get(id);
-      hosts[i] = v ? v.host : -1;
-      scores[i] = v ? score(ids[i]!, v) : 0;
-    }
-    return { scores, hosts };
-  }
-
-  scorer(termIds: readonly number[]): (docId: number, vector?: DocVector) => number {
+  private scorer(termIds: readonly number[]): (v: DocVector) => number {
     const n = this.docs.size;
     const q = termIds.length;
     const idf = termIds.map((id) => {
@@ -217,9 +211,7 @@ export class TermStats {
       weight[f] = FIELD_WEIGHT[field];
     });
     const ids = Uint32Array.from(termIds);
-    return (docId, vector) => {
-      const v = vector ?? this.docs.get(docId);
-      if (!v) return 0;
+    return (v) => {
       const { tf, lengths } = v;
       let score = 0;
       let inTitle = 0;
@@ -248,7 +240,7 @@ export class TermStats {
 
   /** The vector of a document, if indexed. */
   vector(docId: number): DocVector | undefined {
-    return this.docs.get(docId);
+    return this.get(docId);
   }
 
   /** Every indexed document id. */
@@ -274,6 +266,11 @@ export class TermStats {
   restoreTerms(terms: readonly string[], hosts: readonly string[] = []): void {
     for (const t of terms) this.intern(t);
     for (const h of hosts) this.internHost(h);
+  }
+
+  /** The vector of a document: from the array for dense ids (the hot path of a query), else the map. */
+  private get(docId: number): DocVector | undefined {
+    return docId >= 0 && docId < DENSE_IDS ? this.dense[docId] : this.docs.get(docId);
   }
 
   private internHost(host: string): number {

@@ -146,19 +146,11 @@ export class Frontier {
   }
 
   /**
-   * Runs `fn` in one transaction (nested ones become savepoints): a page's document, its record and
-   * its new links commit together — one commit instead of three, and all or nothing on a crash.
-   */
-  atomically<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
-  }
-
-  /**
-   * Group commit: runs `fn` as a savepoint of a transaction shared by the pages handled within
-   * GROUP_COMMIT_MS, so that many pages pay for one commit (a commit was ~0.15 ms a page, a tenth
-   * of the crawl's main thread). All or nothing per page still holds (a failing page rolls back
-   * its savepoint only). A crash loses the pages of the open group: their URLs are fetched again
-   * on resume, like those in flight. `commit()` ends the group at once.
+   * Group commit: a page's document, record and new links are written together, all or nothing
+   * (a failing page rolls back its savepoint only), in a transaction shared by the pages handled
+   * within GROUP_COMMIT_MS, so that many pages pay for one commit (a commit was ~0.15 ms a page, a
+   * tenth of the crawl's main thread). A crash loses the pages of the open group: their URLs are
+   * fetched again on resume, like those in flight. `commit()` ends the group at once.
    */
   inGroup<T>(fn: () => T): T {
     if (!this.db.inTransaction) {

@@ -220,12 +220,12 @@ export class ParseFailure extends Error {
   override readonly name = 'ParseFailure';
 }
 
-/** Node flags without the module loaders (`--import X`, `--loader X`, `--experimental-loader X`). */
+/** Node flags without the module loaders (`--import X`, `--loader X`, `--experimental-loader X`, `--require X`/`-r X`). */
 function withoutLoaders(argv: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    if (/^--(import|loader|experimental-loader|require|r)$/.test(a)) i++;
+    if (/^(--(import|loader|experimental-loader|require)|-r)$/.test(a)) i++;
     else if (!/^--(import|loader|experimental-loader|require)=/.test(a)) out.push(a);
   }
   return out;
