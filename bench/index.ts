@@ -4,7 +4,8 @@
  * needed, so that only the index takes memory), then prints:
  * indexing docs/s (analysis and ranking statistics included), query latency p50/p99 for single
  * words, two words and phrases — idle and while documents are being indexed between queries —,
- * heap per document, flush time and size, load time.
+ * how often the two-pass search's top ten equals exhaustive scoring's, heap per document, flush
+ * time and size, load time.
  *
  *   node --expose-gc --import tsx bench/index.ts [--docs 10000] [--root /usr/share/doc/postgresql-doc-15/html]
  *   node --expose-gc --import tsx bench/index.ts --docs 100000
@@ -100,9 +101,25 @@ for (const [name, qs] of Object.entries(sets)) {
   const lat = qs.map(time);
   console.log(`query (${name}), idle: p50 ${ms(pct(lat, 50))}, p99 ${ms(pct(lat, 99))}`);
 }
+// The same queries scored exhaustively (every candidate from its vector): how often is the top ten
+// of the two-pass search (impact lists, then the best few hundred exactly) the same, and how slow
+// would exhaustive scoring be?
+{
+  const lists = index.impacts.size();
+  console.log(`impact lists: ${lists.terms} terms, ${lists.entries} entries (${((lists.entries * 8) / 1e6).toFixed(0)} MB)`);
+  const top = (q: string) => JSON.stringify(index.search(q).hits.map((h) => h.id));
+  const fast = Object.values(sets).flat().map(top);
+  const limit = index.tuning.exactLimit;
+  index.tuning.exactLimit = Infinity;
+  const exhaustive = Object.values(sets).flat().map(top);
+  const slow = sets['two words']!.map(time);
+  index.tuning.exactLimit = limit;
+  const same = fast.filter((f, i) => f === exhaustive[i]).length;
+  console.log(`two-pass top ten = exhaustive top ten: ${same} of ${fast.length} queries; exhaustive scoring, two words: p50 ${ms(pct(slow, 50))}, p99 ${ms(pct(slow, 99))}`);
+}
 // While indexing: the remaining documents go in between queries, one at a time.
 let next = first;
-const during: number[] = [];
+const during: Record<string, number[]> = { 'one word': [], 'two words': [], phrase: [] };
 const upserts: number[] = [];
 // (At most 300 rounds with queries; any documents left are indexed after them, without.)
 for (let round = 0; next < N && round < 300; round++) {
@@ -110,14 +127,15 @@ for (let round = 0; next < N && round < 300; round++) {
   const d = makeDoc(next++);
   index.upsert(d, analyze(d));
   upserts.push(performance.now() - t0);
-  const qs = sets[Object.keys(sets)[round % 3]!]!;
-  during.push(time(qs[round % qs.length]!));
+  const kind = Object.keys(sets)[round % 3]!;
+  const qs = sets[kind]!;
+  during[kind]!.push(time(qs[Math.floor(round / 3) % qs.length]!));
 }
 for (; next < N; next++) {
   const d = makeDoc(next);
   index.upsert(d, analyze(d));
 }
-console.log(`query while indexing (${during.length} queries, one document indexed before each): p50 ${ms(pct(during, 50))}, p99 ${ms(pct(during, 99))}; one document's indexing: p50 ${ms(pct(upserts, 50))}, p99 ${ms(pct(upserts, 99))}, max ${ms(Math.max(...upserts))}`);
+console.log(`query while indexing (a document indexed before each query): ${Object.entries(during).map(([k, v]) => `${k} p50 ${ms(pct(v, 50))}, p99 ${ms(pct(v, 99))}`).join('; ')}; one document's indexing: p50 ${ms(pct(upserts, 50))}, p99 ${ms(pct(upserts, 99))}, max ${ms(Math.max(...upserts))}`);
 
 // Flush and load.
 const dir = mkdtempSync(join(tmpdir(), 'trawl-bench-index-'));

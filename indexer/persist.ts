@@ -13,7 +13,7 @@ import type { SearchIndex } from './search-index.ts';
 import type { DocVector } from './stats.ts';
 import { currentStemming, type Stemming } from './tokenize.ts';
 
-export const INDEX_FORMAT = 3;
+export const INDEX_FORMAT = 4;
 const MAGIC = 0x5452574c; // "TRWL"
 
 export type Manifest = {
@@ -106,6 +106,7 @@ export function loadIndex(dir: string, index: SearchIndex): Manifest | undefined
   index.stats.restoreTerms(terms, hosts);
   for (const [id, vector] of decodeVectors(readFileSync(join(genDir, 'vectors.bin')))) index.stats.insert(id, vector);
   index.postings.rebuild(index.stats.snapshot().docs, terms);
+  index.impacts.rebuild();
   return manifest;
 }
 
@@ -146,8 +147,8 @@ function* decodeVectors(buf: Buffer): Generator<[number, DocVector]> {
     off += 4 * (4 + F);
     const termIds = new Uint32Array(ab, off, n);
     off += 4 * n;
-    const tf = new Uint16Array(ab, off, n * F);
-    off += 2 * n * F;
+    const tf = new Uint8Array(ab, off, n * F);
+    off += n * F;
     off += (4 - (off % 4)) % 4;
     yield [head[0]!, { termIds, tf, lengths: head.subarray(4), inlinks: head[2]!, host: head[3]! }];
   }

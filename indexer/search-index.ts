@@ -6,12 +6,13 @@
 import type { PageContent, StoredDocument } from '../store/types.ts';
 import { analyze, isAnalysis, withField } from './analyze.ts';
 import { FIELDS } from './fields.ts';
-import { tokenize, tokenizeWithOffsets } from './tokenize.ts';
+import { stemmerFor, tokenize, tokenizeWithOffsets, type PositionedToken } from './tokenize.ts';
+import { ImpactLists } from './impacts.ts';
 import { Postings } from './postings.ts';
-import { phraseEvidence } from './proximity.ts';
+import { BODY_CHARS, bodyStartTokens, phraseEvidence } from './proximity.ts';
 import { containsPhrase, hostMatches, parseQuery, type ParsedQuery } from './query.ts';
 import { makeSnippet } from './snippet.ts';
-import { TermStats } from './stats.ts';
+import { indexOf, TermStats } from './stats.ts';
 
 export type SearchHit = {
   readonly id: number;
@@ -42,6 +43,18 @@ export type SearchResponse = {
 };
 
 export type SearchOptions = { readonly page?: number; readonly size?: number };
+
+/**
+ * When a query is scored candidate by candidate, and when in two passes (impacts.ts). The defaults
+ * keep an exactly scored query under ~2 ms; tests lower them to exercise both ways on small data.
+ */
+export type IndexTuning = {
+  /** A query whose rarest word is in at most this many documents is scored exactly, candidate by candidate. */
+  exactLimit: number;
+  /** Terms in at least this many documents get an impact list (at most exactLimit). */
+  readonly headDf: number;
+};
+export const DEFAULT_TUNING: IndexTuning = { exactLimit: 4000, headDf: 2000 };
 
 /** What the search server may see of the index: reading only. */
 export interface Searcher {
@@ -75,11 +88,22 @@ const PHRASE_WEIGHT = 0.2;
 export class SearchIndex implements Searcher {
   readonly stats = new TermStats();
   readonly postings = new Postings();
+  readonly impacts: ImpactLists;
+  readonly tuning: IndexTuning;
+  /** A first pass's per-document sums and match bits, by dense id; zero between queries. */
+  private acc = new Float64Array(0);
+  private mask = new Uint32Array(0);
+  private titles = new Uint8Array(0);
 
   constructor(
     private readonly lookup: DocumentLookup,
     private readonly anchorsOf: AnchorLookup = () => ({ texts: [], sources: 0 }),
-  ) {}
+    tuning: Partial<IndexTuning> = {},
+  ) {
+    this.tuning = { ...DEFAULT_TUNING, ...tuning };
+    if (this.tuning.headDf > this.tuning.exactLimit) throw new RangeError('headDf must be at most exactLimit');
+    this.impacts = new ImpactLists(this.stats, (t) => this.postings.docsWith(this.stats.term(t), this.stats.docFrequencyOf(t)), this.tuning.headDf);
+  }
 
   get documentCount(): number {
     return this.stats.documentCount;
@@ -93,8 +117,10 @@ export class SearchIndex implements Searcher {
     const base = isAnalysis(analysis) ? analysis : analyze(doc);
     const anchors = this.anchorsOf(doc.id);
     const a = anchors.texts.length ? withField(base, ANCHOR, anchorTokens(anchors)) : base;
-    this.stats.add(doc.id, a, { inlinks: anchors.sources, host: hostOf(doc.url) });
+    this.impacts.removing(doc.id, this.stats.vector(doc.id));
+    const v = this.stats.add(doc.id, a, { inlinks: anchors.sources, host: hostOf(doc.url) });
     this.postings.set(doc.id, a.terms);
+    this.impacts.added(doc.id, v);
   }
 
   /**
@@ -104,16 +130,22 @@ export class SearchIndex implements Searcher {
   refreshAnchors(id: number): boolean {
     if (!this.stats.has(id)) return false;
     const anchors = this.anchorsOf(id);
+    this.impacts.removing(id, this.stats.vector(id));
     const { added, removed } = this.stats.setField(id, ANCHOR, anchorTokens(anchors), anchors.sources);
     // Postings stay exact (a term's list is as long as its document frequency): a term that left
     // the page means re-adding it whole; new terms are appended.
     if (removed.length) this.postings.set(id, this.stats.termsOf(id));
     else this.postings.append(id, added);
+    this.impacts.added(id, this.stats.vector(id)!);
     return true;
   }
 
   remove(id: number): void {
-    if (this.stats.remove(id)) this.postings.remove(id);
+    const old = this.stats.vector(id);
+    if (!old) return;
+    this.impacts.removing(id, old);
+    this.stats.remove(id);
+    this.postings.remove(id);
   }
 
   search(query: string, options: SearchOptions = {}): SearchResponse {
@@ -121,36 +153,50 @@ export class SearchIndex implements Searcher {
     const page = Math.max(1, options.page ?? 1);
     const size = Math.min(100, Math.max(1, options.size ?? 10));
     const q = parseQuery(query);
-    const { ids, partial } = this.match(q);
+    const { ids, partial, estimates } = this.match(q);
     const termIds = this.knownTermIds(q.terms);
     const byScore = (a: Ranked, b: Ranked) => b.score - a.score || a.id - b.id;
-    const { scores, hosts } = this.stats.scoreAll(ids, termIds);
     // Only the best are needed in order: those shown, those re-scored, those checked for a phrase.
-    const wanted = q.phrases.length ? PHRASE_CHECKS : Math.max(page * size, RERANK);
-    let ranked = topK(ids, scores, wanted);
-    const total = q.phrases.length ? undefined : ids.length;
+    const shown = Math.max(page * size, RERANK);
+    const wanted = q.phrases.length ? PHRASE_CHECKS : shown;
+    let ranked: Ranked[];
+    if (estimates) {
+      // Two passes: the best by the impacts' estimate, then those scored exactly.
+      const first = topK(ids, estimates, Math.max(FIRST_PASS_MIN, FIRST_PASS_FACTOR * wanted)).map((r) => r.id);
+
+      ranked = topK(first, this.stats.scoreAll(first, termIds), wanted);
+    } else ranked = topK(ids, this.stats.scoreAll(ids, termIds), wanted);
     const docs = new Map<number, StoredDocument | undefined>();
     const doc = (id: number) => {
       if (!docs.has(id)) docs.set(id, this.lookup(id));
       return docs.get(id);
     };
-    // Exact phrases are checked on the text of the best candidates (the index keeps no positions).
+    // Exact phrases are checked on the text of the best candidates (the index keeps no positions),
+    // best first, until the page is full: unless all were checked, the total is a lower bound.
     let capped = false;
     if (q.phrases.length) {
-      capped = ids.length > PHRASE_CHECKS;
-      ranked = ranked.filter((r) => {
+      const verified: Ranked[] = [];
+      let checked = 0;
+      for (const r of ranked) {
+        if (verified.length >= shown) break;
+        checked++;
         const d = doc(r.id);
-        if (!d) return false;
-        const fields = [d.title, d.headings.join('\n'), d.description, d.text].map((f) => tokenize(f));
-        return q.phrases.every((p) => fields.some((tokens) => containsPhrase(tokens, p)));
-      });
+        if (d && holdsPhrases(d, q.phrases)) verified.push(r);
+      }
+      capped = checked < ids.length;
+      ranked = verified;
     }
-    // Phrase evidence re-scores the best candidates (it needs their text, so only a few).
+    // Phrase evidence re-scores the best candidates (it needs their text, so only a few). Their
+    // bodies' first tokens are kept: a short page's snippet is made from them.
+    const bodyStart = new Map<number, PositionedToken[]>();
     if (q.terms.length > 1) {
       const top = ranked.slice(0, RERANK);
       for (const r of top) {
         const d = doc(r.id);
-        if (d) r.score *= 1 + PHRASE_WEIGHT * phraseEvidence(d, q.terms);
+        if (!d) continue;
+        const body = bodyStartTokens(d.text, q.terms);
+        bodyStart.set(r.id, body);
+        r.score *= 1 + PHRASE_WEIGHT * phraseEvidence(d, q.terms, body);
       }
       top.sort(byScore);
       ranked.splice(0, top.length, ...top);
@@ -163,7 +209,7 @@ export class SearchIndex implements Searcher {
         id,
         url: d.url,
         title: d.title,
-        snippet: makeSnippet(d.text, q.terms, d.description),
+        snippet: makeSnippet(d.text, q.terms, d.description, d.text.length <= BODY_CHARS ? bodyStart.get(id) : undefined),
         score: Math.round(score * 1000) / 1000,
         fetchedAt: d.fetchedAt,
       });
@@ -171,25 +217,26 @@ export class SearchIndex implements Searcher {
     const suggestion = ranked.length === 0 || partial ? this.suggest(q) : undefined;
     return {
       query,
-      total: total ?? ranked.length,
+      total: q.phrases.length ? ranked.length : ids.length,
       ...(capped ? { totalIsLowerBound: true } : {}),
       tookMs: Math.round((performance.now() - started) * 100) / 100,
       page,
       size,
       partial,
       hits,
-      facets: { host: q.phrases.length ? this.hostFacet(ranked.map((r) => this.stats.vector(r.id)?.host ?? -1)) : this.hostFacet(hosts) },
+      facets: { host: this.hostFacet(q.phrases.length ? ranked.map((r) => r.id) : ids) },
       ...(suggestion ? { suggestion } : {}),
     };
   }
 
   /**
    * The documents that match: every group (any of its terms), no excluded term, on a site: host
-   * if given. Candidates come from the rarest group's postings and are checked against the other
-   * groups in their vectors. When nothing matches all groups, documents matching any term are
-   * returned and `partial` is set.
+   * if given. When nothing matches all groups, documents matching any term are returned and
+   * `partial` is set. With few candidates, they come from the rarest group's postings and are
+   * checked against the other groups in their vectors; with many, by the impact lists, which
+   * also give each one an estimated score.
    */
-  private match(q: ParsedQuery): { ids: number[]; partial: boolean } {
+  private match(q: ParsedQuery): Match {
     const excludedIds = this.knownTermIds(q.excluded);
     const onSite = this.siteFilter(q.sites);
     const keep = (id: number) => !excludedIds.some((t) => this.stats.contains(id, t)) && onSite(id);
@@ -201,6 +248,8 @@ export class SearchIndex implements Searcher {
       .map((g) => ({ terms: g, ids: this.knownTermIds(g), df: g.reduce((n, t) => n + this.stats.docFrequency(t), 0) }))
       .sort((a, b) => a.df - b.df);
     const [rarest, ...others] = groups;
+    const twoPass = groups.length <= MAX_GROUPS && this.stats.allDense;
+    if (rarest!.df > this.tuning.exactLimit && twoPass) return this.matchByImpacts(groups, excludedIds, q.sites.length ? onSite : undefined, false);
     if (rarest!.df > 0) {
       // One term: its postings as they are; several (OR): their union.
       const lists = rarest!.terms.map((t) => this.postings.docsWith(t, this.stats.docFrequency(t)));
@@ -210,10 +259,127 @@ export class SearchIndex implements Searcher {
       if (ids.length || q.groups.length === 1) return { ids, partial: false };
     }
     if (q.groups.length === 1) return { ids: [], partial: false };
+    if (twoPass && groups.reduce((n, g) => n + g.df, 0) > this.tuning.exactLimit) return this.matchByImpacts(groups, excludedIds, q.sites.length ? onSite : undefined, true);
     const any = new Set<number>();
     for (const t of q.terms) for (const id of this.postings.docsWith(t, this.stats.docFrequency(t))) any.add(id);
     const ids = [...any].filter(keep);
     return { ids, partial: ids.length > 0 };
+  }
+
+  /**
+   * The first pass over many candidates: each query term adds IDF × impact to a per-document sum,
+   * counts title matches and sets the bits of the groups it is in; excluded terms set another
+   * bit. The candidates are then read off the rarest group's documents (or, `partial`, every
+   * group's), with an estimate that is the exact score's formula (stats.ts `scorer`) on the
+   * lists' figures. Terms without an impact list (rare ones, in an OR) are read from their
+   * vectors. Arrays by document id, not maps: a common word touches every document.
+   */
+  private matchByImpacts(groups: readonly { terms: readonly string[] }[], excludedIds: readonly number[], onSite: ((id: number) => boolean) | undefined, partialOnly: boolean): Match {
+    const { host, prior, titleLength, version } = this.stats.byId();
+    if (this.acc.length < host.length) {
+      this.acc = new Float64Array(host.length);
+      this.mask = new Uint32Array(host.length);
+      this.titles = new Uint8Array(host.length);
+    }
+    const { acc, mask, titles, impacts } = this;
+    if (groups.length === 1 && groups[0]!.terms.length === 1 && !excludedIds.length && !onSite && !partialOnly) {
+      // One word: its list is the answer, and the estimates come straight off it.
+      const t = this.stats.termId(groups[0]!.terms[0]!);
+      if (t !== undefined && impacts.has(t)) return { ...impacts.estimate(t, this.stats.idf(t)), partial: false };
+    }
+    // Each term's documents, in segments: to read candidates off, and to clear the arrays after.
+    // An impact list is read in place, block by block: entries of two words (id, then version and
+    // impact), its versions telling stale entries. Postings are one segment of bare ids.
+    type Segment = { readonly ids: ArrayLike<number>; readonly length: number; readonly versioned: boolean };
+    const sources = new Map<number, readonly Segment[]>();
+    const docsOf = (t: number): readonly Segment[] => {
+      let docs = sources.get(t);
+      if (!docs) {
+        if (impacts.has(t)) docs = impacts.blocks(t).map((b) => ({ ids: b.data, length: b.length, versioned: true }));
+        else {
+          const ids = this.postings.docsWith(this.stats.term(t), this.stats.docFrequencyOf(t));
+          docs = [{ ids, length: ids.length, versioned: false }];
+        }
+        sources.set(t, docs);
+      }
+      return docs;
+    };
+    /** The i-th document of a segment, or -1 for a stale entry. */
+    const docAt = (seg: Segment, i: number): number => {
+      if (!seg.versioned) return seg.ids[i]!;
+      const id = seg.ids[2 * i]!;
+      return seg.ids[2 * i + 1]! >>> 16 === version[id] && host[id]! >= 0 ? id : -1;
+    };
+    // Each distinct term once, with the bits of every group it is in.
+    const bitsOf = new Map<number, number>();
+    groups.forEach((g, bit) => {
+      for (const term of g.terms) {
+        const t = this.stats.termId(term);
+        if (t !== undefined && this.stats.docFrequencyOf(t) > 0) bitsOf.set(t, (bitsOf.get(t) ?? 0) | (1 << bit));
+      }
+    });
+    let idfSum = 0;
+    for (const [t, bits] of bitsOf) {
+      const w = this.stats.idf(t);
+      idfSum += w;
+      const docs = docsOf(t);
+      if (impacts.has(t)) impacts.accumulate(t, w, bits, acc, mask, titles);
+      else {
+        const impact = this.stats.impactFunction();
+        const { ids } = docs[0]!; // (postings: one segment)
+        for (let i = 0; i < ids.length; i++) {
+          const id = ids[i]!;
+          const v = this.stats.vector(id)!;
+          const row = indexOf(v.termIds, t);
+          acc[id]! += w * impact(v, row);
+          mask[id]! |= bits;
+          if (TermStats.inTitle(v, row)) titles[id]!++;
+        }
+      }
+    }
+    for (const t of excludedIds) {
+      for (const seg of docsOf(t)) {
+        for (let i = 0; i < seg.length; i++) {
+          const id = docAt(seg, i);
+          if (id >= 0) mask[id]! |= EXCLUDED;
+        }
+      }
+    }
+    // The exact scorer's q: every query term the dictionary knows.
+    const q = this.knownTermIds([...new Set(groups.flatMap((g) => g.terms))]).length;
+    const all = (1 << groups.length) - 1;
+    const read = (terms: readonly string[], seen: number, full: boolean): Match => {
+      const lists = this.knownTermIds(terms).filter((t) => bitsOf.has(t)).map(docsOf);
+      const room = lists.reduce((n, l) => n + l.reduce((m, seg) => m + seg.length, 0), 0);
+      const ids = new Uint32Array(room);
+      const estimates = new Float64Array(room);
+      let n = 0;
+      for (const seg of lists.flat()) {
+        for (let i = 0; i < seg.length; i++) {
+          const id = docAt(seg, i);
+          if (id < 0) continue;
+          const m = mask[id]!;
+          if (m & seen) continue;
+          mask[id] = m | seen;
+          if (m & EXCLUDED || (full ? (m & all) !== all : (m & all) === 0) || (onSite && !onSite(id))) continue;
+          estimates[n] = acc[id]! + TermStats.titleBonus(idfSum, titles[id]!, q, titleLength[id]!) + prior[id]!;
+          ids[n++] = id;
+        }
+      }
+      return { ids: ids.subarray(0, n), partial: !full && n > 0, estimates: estimates.subarray(0, n) };
+    };
+    let result = partialOnly ? undefined : read(groups[0]!.terms, SEEN, true);
+    if (!result?.ids.length && groups.length > 1) result = read(groups.flatMap((g) => g.terms), SEEN_ANY, false);
+    for (const seg of [...sources.values()].flat()) {
+      const stride = seg.versioned ? 2 : 1;
+      for (let i = 0; i < seg.length; i++) {
+        const id = seg.ids[stride * i]!;
+        acc[id] = 0;
+        mask[id] = 0;
+        titles[id] = 0;
+      }
+    }
+    return result ?? { ids: [], partial: false };
   }
 
   /** The ids of the terms the index knows (unknown terms match nothing). */
@@ -225,8 +391,8 @@ export class SearchIndex implements Searcher {
     if (!sites.length) return () => true;
     const cache = new Map<number, boolean>();
     return (id) => {
-      const host = this.stats.vector(id)?.host;
-      if (host === undefined) return false;
+      const host = this.stats.hostOf(id);
+      if (host < 0) return false;
       let ok = cache.get(host);
       if (ok === undefined) {
         const name = this.stats.hostName(host).replace(/:\d+$/, '');
@@ -237,14 +403,15 @@ export class SearchIndex implements Searcher {
     };
   }
 
-  /** Result counts by host (given the host of each result), most first (at most FACET_VALUES). */
-  private hostFacet(hosts: ArrayLike<number>): { value: string; count: number }[] {
-    const counts = new Map<number, number>();
-    for (let i = 0; i < hosts.length; i++) {
-      const h = hosts[i]!;
-      if (h >= 0) counts.set(h, (counts.get(h) ?? 0) + 1);
+  /** Result counts by host, most first (at most FACET_VALUES). */
+  private hostFacet(ids: ArrayLike<number>): { value: string; count: number }[] {
+    const counts = new Int32Array(this.stats.hostCount);
+    for (let i = 0; i < ids.length; i++) {
+      const h = this.stats.hostOf(ids[i]!);
+      if (h >= 0) counts[h]!++;
     }
-    return [...counts]
+    return [...counts.entries()]
+      .filter(([, n]) => n > 0)
       .sort((a, b) => b[1] - a[1] || a[0] - b[0])
       .slice(0, FACET_VALUES)
       .map(([h, count]) => ({ value: this.stats.hostName(h), count }));
@@ -295,9 +462,28 @@ export class SearchIndex implements Searcher {
 }
 
 type Ranked = { id: number; score: number };
+/** Matching documents; with `estimates` (a first pass's scores, aligned) when there were many. */
+type Match = { ids: ArrayLike<number>; partial: boolean; estimates?: Float64Array };
+
+/** The first pass keeps this many candidates for exact scoring (or FIRST_PASS_FACTOR × those needed). */
+const FIRST_PASS_MIN = 200;
+const FIRST_PASS_FACTOR = 4;
+/** Bits of the first pass's mask: one per group (so at most MAX_GROUPS), excluded, seen. */
+const MAX_GROUPS = 28;
+const EXCLUDED = 1 << 31;
+const SEEN = 1 << 30;
+const SEEN_ANY = 1 << 29;
+
+/** An exact phrase in any field of the document (the short fields first: the body is the cost). */
+function holdsPhrases(d: StoredDocument, phrases: readonly (readonly string[])[]): boolean {
+  const fields: (() => string)[] = [() => d.title, () => d.headings.join('\n'), () => d.description, () => d.text];
+  const tokens: (string[] | undefined)[] = [];
+  const stemWith = stemmerFor(phrases.flat());
+  return phrases.every((p) => fields.some((text, i) => containsPhrase((tokens[i] ??= tokenize(text(), stemWith)), p)));
+}
 
 /** The k best of `ids` by score (ties: lower id first), best first — without sorting them all. */
-function topK(ids: readonly number[], scores: Float64Array, k: number): Ranked[] {
+function topK(ids: ArrayLike<number>, scores: Float64Array, k: number): Ranked[] {
   const better = (i: number, j: number) => scores[i]! > scores[j]! || (scores[i] === scores[j] && ids[i]! < ids[j]!);
   // A min-heap of indexes: its root is the worst of the best k so far.
   const heap: number[] = [];
@@ -313,7 +499,10 @@ function topK(ids: readonly number[], scores: Float64Array, k: number): Ranked[]
       at = worst;
     }
   };
+  // Most candidates score below the worst kept: one comparison rejects them.
+  let floor = -Infinity;
   for (let i = 0; i < ids.length; i++) {
+    if (scores[i]! < floor) continue;
     if (heap.length < k) {
       heap.push(i);
       for (let at = heap.length - 1; at > 0; ) {
@@ -322,9 +511,11 @@ function topK(ids: readonly number[], scores: Float64Array, k: number): Ranked[]
         [heap[parent], heap[at]] = [heap[at]!, heap[parent]!];
         at = parent;
       }
+      if (heap.length === k) floor = scores[heap[0]!]!;
     } else if (k > 0 && better(i, heap[0]!)) {
       heap[0] = i;
       down(0);
+      floor = scores[heap[0]!]!;
     }
   }
   return heap.map((i) => ({ id: ids[i]!, score: scores[i]! })).sort((a, b) => b.score - a.score || a.id - b.id);

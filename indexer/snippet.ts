@@ -2,7 +2,7 @@
  * Snippets: the passage of a document that holds the most distinct query terms, with those terms
  * wrapped in <mark> and everything else HTML-escaped. The web page and the JSON API both use it.
  */
-import { tokenizeWithOffsets } from './tokenize.ts';
+import { stemmerFor, tokenizeWithOffsets, type PositionedToken } from './tokenize.ts';
 
 const WINDOW_TOKENS = 32;
 /** Only the start of very long pages is scanned: snippets must stay cheap. */
@@ -12,9 +12,10 @@ export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-export function makeSnippet(text: string, terms: readonly string[], fallback = ''): string {
+/** `tokens`: the text's tokens, if already made (all of them: the snippet may be anywhere). */
+export function makeSnippet(text: string, terms: readonly string[], fallback = '', tokens?: readonly PositionedToken[]): string {
   const body = text.length > MAX_SCAN_CHARS ? text.slice(0, MAX_SCAN_CHARS) : text;
-  const tokens = tokenizeWithOffsets(body);
+  tokens ??= tokenizeWithOffsets(body, stemmerFor(terms));
   const wanted = new Set(terms);
   if (!tokens.length || !wanted.size) return escapeHtml(clip(fallback || body, 240));
 

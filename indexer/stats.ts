@@ -13,12 +13,14 @@ const TITLE = FIELDS.indexOf('title');
 const DENSE_IDS = 50_000_000;
 /** Above analyze()'s MAX_DISTINCT_TERMS rows per document. */
 const ROW_SPACE = 2 ** 21;
+/** A stored term frequency saturates here: one byte per field and term. */
+export const MAX_TF = 255;
 
 export type DocVector = {
   /** Sorted ascending: binary-searched when scoring. */
   readonly termIds: Uint32Array;
-  /** termIds.length × F term frequencies, row-major by term. */
-  readonly tf: Uint16Array;
+  /** termIds.length × F term frequencies, row-major by term, at most 255 (BM25 has long saturated by then). */
+  readonly tf: Uint8Array;
   /** Token count per field. */
   readonly lengths: Uint32Array;
   /** Pages linking to this one (the link prior). */
@@ -37,6 +39,17 @@ export class TermStats {
   private readonly dense: (DocVector | undefined)[] = [];
   private readonly hostIds = new Map<string, number>();
   private readonly hostNames: string[] = [];
+  /**
+   * Per dense document id, in typed arrays that a query can read for every candidate without
+   * touching the vectors: the host (-1: not indexed), the link prior, and a version that changes
+   * each time the document's vector is replaced (impacts.ts tells stale entries by it).
+   */
+  private hostById = new Int32Array(0);
+  private priorById = new Float32Array(0);
+  private versionById = new Uint16Array(0);
+  private titleLengthById = new Uint16Array(0);
+  /** Indexed documents whose id is not dense (not in the arrays above). */
+  private sparseCount = 0;
 
   get documentCount(): number {
     return this.docs.size;
@@ -52,6 +65,10 @@ export class TermStats {
 
   termId(term: string): number | undefined {
     return this.ids.get(term);
+  }
+
+  docFrequencyOf(termId: number): number {
+    return this.df[termId] ?? 0;
   }
 
   docFrequency(term: string): number {
@@ -72,13 +89,13 @@ export class TermStats {
     if (n < ROW_SPACE) keys.sort();
     else throw new RangeError(`a document with ${n} distinct terms (at most ${ROW_SPACE - 1})`);
     const termIds = new Uint32Array(n);
-    const tf = new Uint16Array(n * F);
+    const tf = new Uint8Array(n * F);
     const src = analysis.tf;
     for (let to = 0; to < n; to++) {
       const key = keys[to]!;
       const from = key % ROW_SPACE;
       termIds[to] = (key - from) / ROW_SPACE;
-      for (let f = 0; f < F; f++) tf[to * F + f] = src[from * F + f]!;
+      for (let f = 0; f < F; f++) tf[to * F + f] = Math.min(MAX_TF, src[from * F + f]!);
     }
     const vector = { termIds, tf, lengths: analysis.lengths, inlinks: meta.inlinks, host: this.internHost(meta.host) };
     this.insert(docId, vector);
@@ -96,7 +113,7 @@ export class TermStats {
     const counts = new Map<number, number>();
     for (const t of tokens) {
       const id = this.intern(t);
-      counts.set(id, Math.min(65535, (counts.get(id) ?? 0) + 1));
+      counts.set(id, Math.min(MAX_TF, (counts.get(id) ?? 0) + 1));
     }
     const ids: number[] = [];
     const rows: number[] = [];
@@ -125,7 +142,7 @@ export class TermStats {
     // Back into term-id order (new terms were appended).
     const order = ids.map((_, i) => i).sort((a, b) => ids[a]! - ids[b]!);
     const termIds = Uint32Array.from(order, (i) => ids[i]!);
-    const tf = new Uint16Array(order.length * F);
+    const tf = new Uint8Array(order.length * F);
     order.forEach((from, to) => {
       for (let f = 0; f < F; f++) tf[to * F + f] = rows[from * F + f]!;
     });
@@ -135,17 +152,34 @@ export class TermStats {
     return { added, removed };
   }
 
+  /** A term by its id. */
+  term(termId: number): string {
+    return this.terms[termId] ?? '';
+  }
+
   /** The document's distinct terms. */
   termsOf(docId: number): string[] {
     const v = this.docs.get(docId);
     return v ? Array.from(v.termIds, (id) => this.terms[id]!) : [];
   }
 
+  /** True when the term (its row in the vector) is in the document's title. */
+  static inTitle(v: DocVector, row: number): boolean {
+    return v.tf[row * F + TITLE] !== 0;
+  }
+
   /** Records a vector as is (used when loading a flushed index). */
   insert(docId: number, vector: DocVector): void {
     this.remove(docId);
     this.docs.set(docId, vector);
-    if (docId >= 0 && docId < DENSE_IDS) this.dense[docId] = vector;
+    if (isDense(docId)) {
+      this.dense[docId] = vector;
+      this.growTo(docId);
+      this.hostById[docId] = vector.host;
+      this.priorById[docId] = LINK_PRIOR * Math.log1p(vector.inlinks);
+      this.versionById[docId] = (this.versionById[docId]! + 1) & 0xffff;
+      this.titleLengthById[docId] = Math.min(0xffff, vector.lengths[TITLE]!);
+    } else this.sparseCount++;
     for (const id of vector.termIds) this.df[id]!++;
     for (let f = 0; f < F; f++) this.lengthSum[f]! += vector.lengths[f]!;
   }
@@ -156,8 +190,30 @@ export class TermStats {
     for (const id of v.termIds) this.df[id]!--;
     for (let f = 0; f < F; f++) this.lengthSum[f]! -= v.lengths[f]!;
     this.docs.delete(docId);
-    if (docId >= 0 && docId < DENSE_IDS) this.dense[docId] = undefined;
+    if (isDense(docId)) {
+      this.dense[docId] = undefined;
+      this.hostById[docId] = -1;
+    } else this.sparseCount--;
     return true;
+  }
+
+  /** True when every indexed document has a dense id (the per-id arrays cover them all). */
+  get allDense(): boolean {
+    return this.docs.size === 0 || this.sparseCount === 0;
+  }
+
+  /**
+   * The per-id arrays (see hostById): read-only views for a query's inner loops. Ids at or past
+   * their length are not indexed.
+   */
+  byId(): { readonly host: Int32Array; readonly prior: Float32Array; readonly version: Uint16Array; readonly titleLength: Uint16Array } {
+    return { host: this.hostById, prior: this.priorById, version: this.versionById, titleLength: this.titleLengthById };
+  }
+
+  /** The host of an indexed document (-1: not indexed). */
+  hostOf(docId: number): number {
+    if (isDense(docId)) return docId < this.hostById.length ? this.hostById[docId]! : -1;
+    return this.docs.get(docId)?.host ?? -1;
   }
 
   /** True when the document contains the term (in any field). */
@@ -166,17 +222,70 @@ export class TermStats {
     return v !== undefined && indexOf(v.termIds, termId) >= 0;
   }
 
-  /** Scores of `ids` for the query, and each one's host (-1: not indexed), in one pass. */
-  scoreAll(ids: readonly number[], termIds: readonly number[]): { scores: Float64Array; hosts: Int32Array } {
+  /** Scores of `ids` for the query (0 for one not indexed). */
+  scoreAll(ids: ArrayLike<number>, termIds: readonly number[]): Float64Array {
     const score = this.scorer(termIds);
     const scores = new Float64Array(ids.length);
-    const hosts = new Int32Array(ids.length);
     for (let i = 0; i < ids.length; i++) {
       const v = this.get(ids[i]!);
-      hosts[i] = v ? v.host : -1;
       scores[i] = v ? score(v) : 0;
     }
-    return { scores, hosts };
+    return scores;
+  }
+
+  /** A term's inverse document frequency, as BM25 weighs it. */
+  idf(termId: number): number {
+    const df = this.df[termId] ?? 0;
+    return Math.log(1 + (this.docs.size - df + 0.5) / (df + 0.5));
+  }
+
+  /**
+   * What a term adds to a document's score before it is multiplied by the term's IDF, apart from
+   * the title bonus (which depends on the whole query): its BM25F and per-field parts. `row` is
+   * the term's index in the vector. With these, whether the term is in the title, the title's
+   * length and the link prior, a query's score is computed as `scorer` does — from lists read in
+   * sequence instead of vectors all over the heap (impacts.ts). Length norms are today's: the
+   * function is made once and used for many rows.
+   */
+  impactFunction(): (v: DocVector, row: number) => number {
+    const { base, slope, weight } = this.norms();
+    // (Constants copied into locals: an imported binding may be read through a getter.)
+    const k1 = K1;
+    const fieldMatch = FIELD_MATCH;
+    return (v, row) => {
+      const { tf, lengths } = v;
+      let pseudo = 0;
+      let perField = 0;
+      const at = row * F;
+      for (let f = 0; f < F; f++) {
+        const t = tf[at + f]!;
+        if (t === 0) continue;
+        const norm = base[f]! + slope[f]! * lengths[f]!;
+        const wt = weight[f]! * t;
+        pseudo += wt / norm;
+        perField += (wt * (k1 + 1)) / (t + k1 * norm);
+      }
+      return pseudo / (k1 + pseudo) + fieldMatch * perField;
+    };
+  }
+
+  /** The title bonus (see `scorer`): `inTitle` of the query's `q` terms are in a title of `titleLength` tokens. */
+  static titleBonus(idfSum: number, inTitle: number, q: number, titleLength: number): number {
+    return inTitle ? TITLE_BONUS * idfSum * (inTitle / q) * Math.min(1, inTitle / titleLength) : 0;
+  }
+
+  /** Per field: norm = 1 − b + b · length / average length = base + slope · length; and its weight. */
+  private norms(): { base: Float64Array; slope: Float64Array; weight: Float64Array } {
+    const n = this.docs.size;
+    const base = new Float64Array(F);
+    const slope = new Float64Array(F);
+    const weight = new Float64Array(F);
+    FIELDS.forEach((field, f) => {
+      base[f] = 1 - FIELD_B[field];
+      slope[f] = FIELD_B[field] / (this.lengthSum[f]! / n || 1);
+      weight[f] = FIELD_WEIGHT[field];
+    });
+    return { base, slope, weight };
   }
 
   /**
@@ -194,22 +303,10 @@ export class TermStats {
    * not once per candidate.
    */
   private scorer(termIds: readonly number[]): (v: DocVector) => number {
-    const n = this.docs.size;
     const q = termIds.length;
-    const idf = termIds.map((id) => {
-      const df = this.df[id]!;
-      return Math.log(1 + (n - df + 0.5) / (df + 0.5));
-    });
+    const idf = termIds.map((id) => this.idf(id));
     const idfSum = idf.reduce((a, b) => a + b, 0);
-    // Per field: norm = 1 − b + b · length / average length = base + slope · length.
-    const base = new Float64Array(F);
-    const slope = new Float64Array(F);
-    const weight = new Float64Array(F);
-    FIELDS.forEach((field, f) => {
-      base[f] = 1 - FIELD_B[field];
-      slope[f] = FIELD_B[field] / (this.lengthSum[f]! / n || 1);
-      weight[f] = FIELD_WEIGHT[field];
-    });
+    const { base, slope, weight } = this.norms();
     const ids = Uint32Array.from(termIds);
     return (v) => {
       const { tf, lengths } = v;
@@ -232,7 +329,7 @@ export class TermStats {
         if (tf[row + TITLE]) inTitle++;
         score += idf[k]! * (pseudo / (K1 + pseudo) + FIELD_MATCH * perField);
       }
-      if (inTitle) score += TITLE_BONUS * idfSum * (inTitle / q) * Math.min(1, inTitle / v.lengths[TITLE]!);
+      score += TermStats.titleBonus(idfSum, inTitle, q, v.lengths[TITLE]!);
       // Link evidence: a page many pages link to is more often the one meant.
       return score + LINK_PRIOR * Math.log1p(v.inlinks);
     };
@@ -246,6 +343,11 @@ export class TermStats {
   /** Every indexed document id. */
   documentIds(): IterableIterator<number> {
     return this.docs.keys();
+  }
+
+  /** Hosts in the host dictionary (ids 0 … hostCount − 1). */
+  get hostCount(): number {
+    return this.hostNames.length;
   }
 
   hostName(id: number): string {
@@ -270,7 +372,25 @@ export class TermStats {
 
   /** The vector of a document: from the array for dense ids (the hot path of a query), else the map. */
   private get(docId: number): DocVector | undefined {
-    return docId >= 0 && docId < DENSE_IDS ? this.dense[docId] : this.docs.get(docId);
+    return isDense(docId) ? this.dense[docId] : this.docs.get(docId);
+  }
+
+  /** Makes the per-id arrays cover `docId` (doubling, so that growing is rare). */
+  private growTo(docId: number): void {
+    if (docId < this.hostById.length) return;
+    const size = Math.min(DENSE_IDS, Math.max(1024, docId + 1, this.hostById.length * 2));
+    const host = new Int32Array(size).fill(-1);
+    host.set(this.hostById);
+    const prior = new Float32Array(size);
+    prior.set(this.priorById);
+    const version = new Uint16Array(size);
+    version.set(this.versionById);
+    const titleLength = new Uint16Array(size);
+    titleLength.set(this.titleLengthById);
+    this.titleLengthById = titleLength;
+    this.hostById = host;
+    this.priorById = prior;
+    this.versionById = version;
   }
 
   private internHost(host: string): number {
@@ -299,7 +419,12 @@ export class TermStats {
   }
 }
 
-function indexOf(sorted: Uint32Array, x: number): number {
+function isDense(docId: number): boolean {
+  return docId >= 0 && docId < DENSE_IDS && Number.isInteger(docId);
+}
+
+/** The index of `x` in a sorted array, or -1. */
+export function indexOf(sorted: Uint32Array, x: number): number {
   let lo = 0;
   let hi = sorted.length - 1;
   while (lo <= hi) {

@@ -136,18 +136,29 @@ export function words(text: string): string[] {
   return out;
 }
 
-/** Folded tokens of `text`, in order (duplicates kept). */
-export function tokenize(text: string): string[] {
+/**
+ * A stemmer for reading documents in search of a few terms (snippets, phrases): a word that
+ * cannot stem to one of them — its first letter is none of theirs; Porter's rules only change
+ * endings — is left unstemmed, as it cannot match anyway. Stems are looked up in a cache of
+ * some 100,000 words, a cache miss each; most words of a page are skipped.
+ */
+export function stemmerFor(terms: readonly string[]): (word: string) => string {
+  const first = new Set(terms.map((t) => t.charCodeAt(0)));
+  return (w) => (first.has(w.charCodeAt(0)) ? stem(w) : w);
+}
+
+/** Folded tokens of `text`, in order (duplicates kept). `stemWith`: see stemmerFor. */
+export function tokenize(text: string, stemWith: (word: string) => string = stem): string[] {
   const out: string[] = [];
-  scan(text, (t) => out.push(stem(t)));
+  scan(text, (t) => out.push(stemWith(t)));
   return out;
 }
 
 export type PositionedToken = { readonly term: string; readonly start: number; readonly end: number };
 
-/** Tokens with their offsets in `text`. */
-export function tokenizeWithOffsets(text: string): PositionedToken[] {
+/** Tokens with their offsets in `text`. `stemWith`: see stemmerFor. */
+export function tokenizeWithOffsets(text: string, stemWith: (word: string) => string = stem): PositionedToken[] {
   const out: PositionedToken[] = [];
-  scan(text, (term, start, end) => out.push({ term: stem(term), start, end }));
+  scan(text, (term, start, end) => out.push({ term: stemWith(term), start, end }));
   return out;
 }

@@ -1,0 +1,125 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import type { StoredDocument } from '../store/types.ts';
+import { flushIndex, loadIndex } from './persist.ts';
+import { SearchIndex, type IndexTuning } from './search-index.ts';
+import { storedDocument } from './test-document.ts';
+
+// A small vocabulary, so that most words are in many documents (the two-pass case).
+const VOCABULARY = 'alpha beta gamma delta epsilon zeta theta kappa lambda sigma omega river stone cloud table index query shard'.split(' ');
+
+function corpus(count: number, seed: number, lengthOf = (r: () => number) => 20 + Math.floor(r() * 60)): StoredDocument[] {
+  let s = seed;
+  const r = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const word = () => VOCABULARY[Math.floor(r() ** 1.7 * VOCABULARY.length)]!;
+  return Array.from({ length: count }, (_, i) => {
+    const id = i + 1;
+    // Now and then a rare word: a term without an impact list, in an OR or next to common ones.
+    const text = Array.from({ length: lengthOf(r) }, word).join(' ') + (r() < 0.15 ? ` rare${id % 7}` : '');
+    const title = Array.from({ length: 1 + Math.floor(r() * 3) }, word).join(' ');
+    return storedDocument(id, { url: `http://h${id % 3}.example/${id}`, title, text, headings: r() < 0.5 ? [word()] : [] });
+  });
+}
+
+/** The same documents in an index scored exactly and in one using impact lists with low thresholds. */
+function pair(twoPass: Partial<IndexTuning>) {
+  const docs = new Map<number, StoredDocument>();
+  const inlinks = new Map<number, { texts: string[]; sources: number }>();
+  const anchorsOf = (id: number) => inlinks.get(id) ?? { texts: [], sources: 0 };
+  const exact = new SearchIndex((id) => docs.get(id), anchorsOf, { exactLimit: 1e9, headDf: 1e9 });
+  const fast = new SearchIndex((id) => docs.get(id), anchorsOf, twoPass);
+  return {
+    docs,
+    exact,
+    fast,
+    upsert(d: StoredDocument) {
+      docs.set(d.id, d);
+      exact.upsert(d);
+      fast.upsert(d);
+    },
+    remove(id: number) {
+      exact.remove(id);
+      fast.remove(id);
+    },
+    link(id: number, text: string) {
+      const a = inlinks.get(id) ?? { texts: [], sources: 0 };
+      inlinks.set(id, { texts: [...a.texts, text], sources: a.sources + 1 });
+      exact.refreshAnchors(id);
+      fast.refreshAnchors(id);
+    },
+  };
+}
+
+const QUERIES = [
+  'alpha', 'beta', 'river', 'shard', 'alpha beta', 'stone cloud', 'alpha beta gamma', 'alpha OR shard', 'river OR cloud stone',
+  'alpha -beta', 'beta -alpha -gamma', 'site:h1.example alpha', 'alpha site:h2.example', '"alpha beta"', '"stone cloud" river',
+  'alpha nosuchword', 'shard query index table', 'omega -omega', 'alpha OR beta -gamma',
+  'alpha OR rare3', 'rare3 OR rare4 beta', 'alpha -rare2', 'rare5 nosuchword', 'rare1 -alpha', 'cloud rare6',
+];
+
+const answer = (index: SearchIndex, q: string, page = 1) => {
+  const r = index.search(q, { page, size: 10 });
+  return { total: r.total, partial: r.partial, hosts: r.facets.host, hits: r.hits.map((h) => [h.id, h.score]) };
+};
+
+describe('two-pass scoring with impact lists', () => {
+  it('answers exactly like scoring every candidate while documents are added, replaced, linked and removed', () => {
+    // Fewer documents than the first pass keeps: the answers must be the same to the last digit.
+    const p = pair({ exactLimit: 12, headDf: 12 });
+    const docs = corpus(180, 7);
+    docs.forEach((d) => p.upsert(d));
+    // Replace a third with other text, remove some, link some (anchor text changes their vectors).
+    for (const d of corpus(60, 99)) p.upsert({ ...d, id: d.id * 3 });
+    for (let id = 5; id <= 180; id += 11) p.remove(id);
+    for (let id = 2; id <= 180; id += 7) p.link(id, id % 2 ? 'river guide' : 'shard');
+    assert.ok(p.fast.impacts.size().terms >= 10, 'the common words have impact lists');
+    const listed = (w: string) => p.fast.impacts.has(p.fast.stats.termId(w)!);
+    assert.ok(listed('alpha') && !listed('rare3') && !listed('rare4'), 'rare words have none: they are read from their vectors');
+    for (const q of QUERIES) {
+      for (const page of [1, 2]) assert.deepEqual(answer(p.fast, q, page), answer(p.exact, q, page), `${q} (page ${page})`);
+    }
+  });
+
+  it('keeps the exact best ten when there are more candidates than the first pass keeps', () => {
+    const p = pair({ exactLimit: 50, headDf: 30 });
+    corpus(3000, 3).forEach((d) => p.upsert(d));
+    let checked = 0;
+    for (const q of QUERIES) {
+      const exact = answer(p.exact, q);
+      if (exact.total <= 200) continue;
+      checked++;
+      assert.deepEqual(answer(p.fast, q), exact, q);
+    }
+    assert.ok(checked >= 10, `${checked} queries had more candidates than the first pass keeps`);
+  });
+
+  it('drops stale entries: lists stay about as long as the postings through many updates', () => {
+    const p = pair({ exactLimit: 6, headDf: 4 });
+    const docs = corpus(100, 11);
+    for (let round = 0; round < 30; round++) for (const d of docs) p.upsert({ ...d, text: `${d.text} round${round % 2}` });
+    const live = [...p.fast.stats.documentIds()].reduce((n, id) => n + p.fast.stats.vector(id)!.termIds.length, 0);
+    const { entries } = p.fast.impacts.size();
+    assert.ok(entries <= live * 1.4 + 64 * p.fast.impacts.size().terms, `${entries} entries for ${live} postings`);
+    // Round 29 wrote "round1": no document still matches "round0".
+    assert.equal(p.fast.search('round0').total, 0);
+    assert.equal(p.fast.search('round1 alpha').total, p.exact.search('round1 alpha').total);
+  });
+
+  it('rebuilds the lists when a flushed index is loaded', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trawl-impacts-'));
+    try {
+      const p = pair({ exactLimit: 6, headDf: 4 });
+      corpus(150, 5).forEach((d) => p.upsert(d));
+      await flushIndex(dir, p.fast, 1);
+      const loaded = new SearchIndex((id) => p.docs.get(id), undefined, { exactLimit: 6, headDf: 4 });
+      loadIndex(dir, loaded);
+      assert.deepEqual(loaded.impacts.size(), p.fast.impacts.size());
+      for (const q of QUERIES) assert.deepEqual(answer(loaded, q), answer(p.exact, q), q);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

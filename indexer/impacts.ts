@@ -1,0 +1,237 @@
+/**
+ * Impact lists: for each frequent term, the documents holding it with what the term adds to each
+ * one's score (stats.ts `impactFunction`, quantized to 15 bits) and whether it is in the title,
+ * side by side in typed arrays.
+ *
+ * Why: a query for a common word has tens of thousands of candidates, and scoring each one from
+ * its vector costs a few hundred nanoseconds — the vectors lie all over the heap, and each costs
+ * several cache misses. Summing impacts read in sequence costs a few nanoseconds per candidate;
+ * the best few hundred by that estimate are then scored exactly (search-index.ts), so that the
+ * estimate's small errors (quantization, length norms that drifted) cannot reorder what is shown.
+ *
+ * FlexSearch still holds every term's postings; these lists exist only for terms in at least
+ * `headDf` documents (a few thousand terms hold most postings: 8 bytes per entry; the vectors'
+ * frequencies went from two bytes to one to pay for it).
+ *
+ * Updating: a document added appends an entry to the lists of its frequent terms. An entry names
+ * the document's version (stats.ts): when a document is replaced or removed, its old entries no
+ * longer match its version and are skipped, and a list is compacted once a quarter of it is stale.
+ * Impacts are computed with the length norms of the moment they are added; the exact second pass
+ * makes up for their drift.
+ */
+import { indexOf, TermStats, type DocVector } from './stats.ts';
+
+/** Impacts are quantized over [0, MAX_IMPACT] (the BM25F part < 1, the per-field part ≤ ~2.4) in 15 bits. */
+const MAX_IMPACT = 4;
+const LEVELS = 0x7fff;
+const STEP = MAX_IMPACT / LEVELS;
+/** The top bit of an impact: the term is in the document's title. */
+const IN_TITLE = 0x8000;
+
+/** Entries in blocks that are never resized: appending never copies a long list. */
+const FIRST_BLOCK = 256;
+const MAX_BLOCK = 4096;
+
+/**
+ * A run of entries, two 32-bit words each — the document id, then its version (high 16 bits) and
+ * the impact (low 16: 15 bits of impact, plus IN_TITLE) — interleaved, so that appending or
+ * reading an entry touches one place in memory, not three.
+ */
+export type Block = { readonly data: Uint32Array; length: number };
+
+/** The next block of a list that has `blocks` blocks: 256, 512, … up to MAX_BLOCK entries. */
+function newBlock(blocks: number): Block {
+  return { data: new Uint32Array(2 * (blocks >= 4 ? MAX_BLOCK : FIRST_BLOCK << blocks)), length: 0 };
+}
+
+class List {
+  blocks: Block[] = [];
+  length = 0;
+  /** Entries known to be stale (their document was replaced or removed since). */
+  stale = 0;
+
+  push(id: number, version: number, impact: number, inTitle: boolean): void {
+    this.pushWord(id, ((version << 16) | Math.min(LEVELS, Math.round(impact / STEP)) | (inTitle ? IN_TITLE : 0)) >>> 0);
+  }
+
+  /** Drops stale entries, keeping the order of the others. */
+  compact(version: Uint16Array, host: Int32Array): void {
+    const old = this.blocks;
+    this.blocks = [];
+    this.length = 0;
+    this.stale = 0;
+    for (const { data, length } of old) {
+      for (let i = 0; i < length; i++) {
+        const id = data[2 * i]!;
+        const word = data[2 * i + 1]!;
+        if (host[id]! >= 0 && version[id] === word >>> 16) this.pushWord(id, word);
+      }
+    }
+  }
+
+  private pushWord(id: number, word: number): void {
+    let last = this.blocks[this.blocks.length - 1];
+    if (!last || 2 * last.length === last.data.length) {
+      last = newBlock(this.blocks.length);
+      this.blocks.push(last);
+    }
+    last.data[2 * last.length] = id;
+    last.data[2 * last.length++ + 1] = word;
+    this.length++;
+  }
+}
+
+export class ImpactLists {
+  private lists: (List | undefined)[] = [];
+
+  /**
+   * `docsWith(termId)`: every document holding the term (the postings), to build a term's list
+   * when it becomes frequent.
+   */
+  constructor(
+    private readonly stats: TermStats,
+    private readonly docsWith: (termId: number) => readonly number[],
+    readonly headDf: number,
+  ) {}
+
+  /** True when the term has a list (it is, or was, in at least headDf documents). */
+  has(termId: number): boolean {
+    return this.lists[termId] !== undefined;
+  }
+
+  /** How many lists there are, and the entries they hold (stale included). */
+  size(): { terms: number; entries: number } {
+    let terms = 0;
+    let entries = 0;
+    for (const l of this.lists) if (l) (terms++, (entries += l.length));
+    return { terms, entries };
+  }
+
+  /**
+   * Call right before a document's vector is replaced or removed: its entries go stale. Before its
+   * version counter wraps, every list is compacted, so that no stale entry can match it again.
+   */
+  removing(docId: number, old: DocVector | undefined): void {
+    if (!old) return;
+    if (this.stats.byId().version[docId] === 0xffff) this.compactAll();
+    const { version, host } = this.stats.byId();
+    for (const t of old.termIds) {
+      const list = this.lists[t];
+      if (list && ++list.stale > 64 && list.stale * 4 > list.length) list.compact(version, host);
+    }
+  }
+
+  /** Call after a document's vector is stored (stats) and its postings are set. */
+  added(docId: number, v: DocVector): void {
+    const { version } = this.stats.byId();
+    if (docId >= version.length) return; // not a dense id: the exact path handles such an index
+    let impact: ((v: DocVector, row: number) => number) | undefined;
+    for (let row = 0; row < v.termIds.length; row++) {
+      const t = v.termIds[row]!;
+      const list = this.lists[t];
+      if (list) list.push(docId, version[docId]!, (impact ??= this.stats.impactFunction())(v, row), TermStats.inTitle(v, row));
+      else if (this.stats.docFrequencyOf(t) >= this.headDf) this.build(t);
+    }
+  }
+
+  /** Builds every list from scratch (after an index is loaded): counted first, then filled in one block each. */
+  rebuild(): void {
+    this.lists = [];
+    const impact = this.stats.impactFunction();
+    const { version } = this.stats.byId();
+    const counts = new Uint32Array(this.stats.termCount);
+    for (let t = 0; t < counts.length; t++) if (this.stats.docFrequencyOf(t) >= this.headDf) counts[t] = 1;
+    const heads = counts.slice();
+    counts.fill(0);
+    const dense = [...this.stats.documentIds()].filter((id) => id < version.length);
+    for (const id of dense) for (const t of this.stats.vector(id)!.termIds) if (heads[t]) counts[t]!++;
+    for (let t = 0; t < counts.length; t++) {
+      if (!heads[t]) continue;
+      const list = new List();
+      list.blocks.push({ data: new Uint32Array(2 * counts[t]!), length: 0 });
+      this.setList(t, list);
+    }
+    for (const id of dense) {
+      const v = this.stats.vector(id)!;
+      for (let row = 0; row < v.termIds.length; row++) {
+        const t = v.termIds[row]!;
+        if (heads[t]) this.lists[t]!.push(id, version[id]!, impact(v, row), TermStats.inTitle(v, row));
+      }
+    }
+  }
+
+  /**
+   * For every document holding the term: adds `weight` × impact to `acc`, sets `bits` in `mask`,
+   * and counts it in `titles` if it is in the title. (A current document is in a list once: each
+   * time it is stored, its version changes.)
+   */
+  accumulate(termId: number, weight: number, bits: number, acc: Float64Array, mask: Uint32Array, titles: Uint8Array): void {
+    const { version, host } = this.stats.byId();
+    const w = weight * STEP;
+    for (const { data, length } of this.lists[termId]!.blocks) {
+      for (let i = 0; i < length; i++) {
+        const id = data[2 * i]!;
+        const x = data[2 * i + 1]!;
+        if (version[id] !== x >>> 16 || host[id]! < 0) continue;
+        acc[id]! += w * (x & LEVELS);
+        mask[id]! |= bits;
+        if (x & IN_TITLE) titles[id]!++;
+      }
+    }
+  }
+
+  /**
+   * A one-word query's candidates: the term's current documents, each with its score as
+   * stats.ts `scorer` computes it for that word alone (IDF × impact, title bonus, link prior).
+   */
+  estimate(termId: number, idf: number): { ids: Uint32Array; estimates: Float64Array } {
+    const list = this.lists[termId]!;
+    const { version, host, prior, titleLength } = this.stats.byId();
+    const out = new Uint32Array(list.length);
+    const estimates = new Float64Array(list.length);
+    const w = idf * STEP;
+    let n = 0;
+    for (const { data, length } of list.blocks) {
+      for (let i = 0; i < length; i++) {
+        const id = data[2 * i]!;
+        const x = data[2 * i + 1]!;
+        if (version[id] !== x >>> 16 || host[id]! < 0) continue;
+        out[n] = id;
+        estimates[n++] = w * (x & LEVELS) + (x & IN_TITLE ? TermStats.titleBonus(idf, 1, 1, titleLength[id]!) : 0) + prior[id]!;
+      }
+    }
+    return { ids: out.subarray(0, n), estimates: estimates.subarray(0, n) };
+  }
+
+  /**
+   * A term's list as it is, stale entries included (an entry is current when its version is the
+   * document's and the document is indexed), in blocks: read in place, not copied, by a query.
+   */
+  blocks(termId: number): readonly Block[] {
+    return this.lists[termId]!.blocks;
+  }
+
+  private build(termId: number): void {
+    const list = new List();
+    const impact = this.stats.impactFunction();
+    const { version } = this.stats.byId();
+    for (const id of this.docsWith(termId)) {
+      const v = this.stats.vector(id);
+      if (!v || id >= version.length) continue;
+      const row = indexOf(v.termIds, termId);
+      if (row >= 0) list.push(id, version[id]!, impact(v, row), TermStats.inTitle(v, row));
+    }
+    this.setList(termId, list);
+  }
+
+  /** Keeps `lists` a dense array (a far index would turn it into a slow dictionary). */
+  private setList(termId: number, list: List): void {
+    while (this.lists.length <= termId) this.lists.push(undefined);
+    this.lists[termId] = list;
+  }
+
+  private compactAll(): void {
+    const { version, host } = this.stats.byId();
+    for (const l of this.lists) l?.compact(version, host);
+  }
+}
