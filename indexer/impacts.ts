@@ -39,6 +39,17 @@ const MAX_BLOCK = 4096;
  */
 export type Block = { readonly data: Uint32Array; length: number };
 
+/** The document of a block's i-th entry if the entry is current, else -1 (the one place that reads an entry's version). */
+export function currentDoc(block: Block, i: number, version: Uint16Array, host: Int32Array): number {
+  const id = block.data[2 * i]!;
+  return version[id] === block.data[2 * i + 1]! >>> 16 && host[id]! >= 0 ? id : -1;
+}
+
+/** The document of a block's i-th entry, current or not. */
+export function entryDoc(block: Block, i: number): number {
+  return block.data[2 * i]!;
+}
+
 /** The next block of a list that has `blocks` blocks: 256, 512, … up to MAX_BLOCK entries. */
 function newBlock(blocks: number): Block {
   return { data: new Uint32Array(2 * (blocks >= 4 ? MAX_BLOCK : FIRST_BLOCK << blocks)), length: 0 };
@@ -60,11 +71,10 @@ class List {
     this.blocks = [];
     this.length = 0;
     this.stale = 0;
-    for (const { data, length } of old) {
-      for (let i = 0; i < length; i++) {
-        const id = data[2 * i]!;
-        const word = data[2 * i + 1]!;
-        if (host[id]! >= 0 && version[id] === word >>> 16) this.pushWord(id, word);
+    for (const b of old) {
+      for (let i = 0; i < b.length; i++) {
+        const id = currentDoc(b, i, version, host);
+        if (id >= 0) this.pushWord(id, b.data[2 * i + 1]!);
       }
     }
   }
@@ -168,11 +178,11 @@ export class ImpactLists {
   accumulate(termId: number, weight: number, bits: number, acc: Float64Array, mask: Uint32Array, titles: Uint8Array): void {
     const { version, host } = this.stats.byId();
     const w = weight * STEP;
-    for (const { data, length } of this.lists[termId]!.blocks) {
-      for (let i = 0; i < length; i++) {
-        const id = data[2 * i]!;
-        const x = data[2 * i + 1]!;
-        if (version[id] !== x >>> 16 || host[id]! < 0) continue;
+    for (const b of this.lists[termId]!.blocks) {
+      for (let i = 0; i < b.length; i++) {
+        const id = currentDoc(b, i, version, host);
+        if (id < 0) continue;
+        const x = b.data[2 * i + 1]!;
         acc[id]! += w * (x & LEVELS);
         mask[id]! |= bits;
         if (x & IN_TITLE) titles[id]!++;
@@ -191,11 +201,11 @@ export class ImpactLists {
     const estimates = new Float64Array(list.length);
     const w = idf * STEP;
     let n = 0;
-    for (const { data, length } of list.blocks) {
-      for (let i = 0; i < length; i++) {
-        const id = data[2 * i]!;
-        const x = data[2 * i + 1]!;
-        if (version[id] !== x >>> 16 || host[id]! < 0) continue;
+    for (const b of list.blocks) {
+      for (let i = 0; i < b.length; i++) {
+        const id = currentDoc(b, i, version, host);
+        if (id < 0) continue;
+        const x = b.data[2 * i + 1]!;
         out[n] = id;
         estimates[n++] = w * (x & LEVELS) + (x & IN_TITLE ? TermStats.titleBonus(idf, 1, 1, titleLength[id]!) : 0) + prior[id]!;
       }

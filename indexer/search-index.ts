@@ -7,7 +7,7 @@ import type { PageContent, StoredDocument } from '../store/types.ts';
 import { analyze, isAnalysis, withField } from './analyze.ts';
 import { FIELDS } from './fields.ts';
 import { stemmerFor, tokenize, tokenizeWithOffsets, type PositionedToken } from './tokenize.ts';
-import { ImpactLists } from './impacts.ts';
+import { currentDoc, entryDoc, ImpactLists, type Block } from './impacts.ts';
 import { Postings } from './postings.ts';
 import { BODY_CHARS, bodyStartTokens, phraseEvidence } from './proximity.ts';
 import { containsPhrase, hostMatches, parseQuery, type ParsedQuery } from './query.ts';
@@ -153,8 +153,8 @@ export class SearchIndex implements Searcher {
     const page = Math.max(1, options.page ?? 1);
     const size = Math.min(100, Math.max(1, options.size ?? 10));
     const q = parseQuery(query);
-    const { ids, partial, estimates } = this.match(q);
     const termIds = this.knownTermIds(q.terms);
+    const { ids, partial, estimates } = this.match(q, termIds);
     const byScore = (a: Ranked, b: Ranked) => b.score - a.score || a.id - b.id;
     // Only the best are needed in order: those shown, those re-scored, those checked for a phrase.
     const shown = Math.max(page * size, RERANK);
@@ -163,7 +163,6 @@ export class SearchIndex implements Searcher {
     if (estimates) {
       // Two passes: the best by the impacts' estimate, then those scored exactly.
       const first = topK(ids, estimates, Math.max(FIRST_PASS_MIN, FIRST_PASS_FACTOR * wanted)).map((r) => r.id);
-
       ranked = topK(first, this.stats.scoreAll(first, termIds), wanted);
     } else ranked = topK(ids, this.stats.scoreAll(ids, termIds), wanted);
     const docs = new Map<number, StoredDocument | undefined>();
@@ -236,7 +235,7 @@ export class SearchIndex implements Searcher {
    * checked against the other groups in their vectors; with many, by the impact lists, which
    * also give each one an estimated score.
    */
-  private match(q: ParsedQuery): Match {
+  private match(q: ParsedQuery, termIds: readonly number[]): Match {
     const excludedIds = this.knownTermIds(q.excluded);
     const onSite = this.siteFilter(q.sites);
     const keep = (id: number) => !excludedIds.some((t) => this.stats.contains(id, t)) && onSite(id);
@@ -249,7 +248,7 @@ export class SearchIndex implements Searcher {
       .sort((a, b) => a.df - b.df);
     const [rarest, ...others] = groups;
     const twoPass = groups.length <= MAX_GROUPS && this.stats.allDense;
-    if (rarest!.df > this.tuning.exactLimit && twoPass) return this.matchByImpacts(groups, excludedIds, q.sites.length ? onSite : undefined, false);
+    if (rarest!.df > this.tuning.exactLimit && twoPass) return this.matchByImpacts(groups, termIds, excludedIds, q.sites.length ? onSite : undefined, false);
     if (rarest!.df > 0) {
       // One term: its postings as they are; several (OR): their union.
       const lists = rarest!.terms.map((t) => this.postings.docsWith(t, this.stats.docFrequency(t)));
@@ -259,7 +258,7 @@ export class SearchIndex implements Searcher {
       if (ids.length || q.groups.length === 1) return { ids, partial: false };
     }
     if (q.groups.length === 1) return { ids: [], partial: false };
-    if (twoPass && groups.reduce((n, g) => n + g.df, 0) > this.tuning.exactLimit) return this.matchByImpacts(groups, excludedIds, q.sites.length ? onSite : undefined, true);
+    if (twoPass && groups.reduce((n, g) => n + g.df, 0) > this.tuning.exactLimit) return this.matchByImpacts(groups, termIds, excludedIds, q.sites.length ? onSite : undefined, true);
     const any = new Set<number>();
     for (const t of q.terms) for (const id of this.postings.docsWith(t, this.stats.docFrequency(t))) any.add(id);
     const ids = [...any].filter(keep);
@@ -274,7 +273,7 @@ export class SearchIndex implements Searcher {
    * lists' figures. Terms without an impact list (rare ones, in an OR) are read from their
    * vectors. Arrays by document id, not maps: a common word touches every document.
    */
-  private matchByImpacts(groups: readonly { terms: readonly string[] }[], excludedIds: readonly number[], onSite: ((id: number) => boolean) | undefined, partialOnly: boolean): Match {
+  private matchByImpacts(groups: readonly { terms: readonly string[] }[], termIds: readonly number[], excludedIds: readonly number[], onSite: ((id: number) => boolean) | undefined, partialOnly: boolean): Match {
     const { host, prior, titleLength, version } = this.stats.byId();
     if (this.acc.length < host.length) {
       this.acc = new Float64Array(host.length);
@@ -288,28 +287,24 @@ export class SearchIndex implements Searcher {
       if (t !== undefined && impacts.has(t)) return { ...impacts.estimate(t, this.stats.idf(t)), partial: false };
     }
     // Each term's documents, in segments: to read candidates off, and to clear the arrays after.
-    // An impact list is read in place, block by block: entries of two words (id, then version and
-    // impact), its versions telling stale entries. Postings are one segment of bare ids.
-    type Segment = { readonly ids: ArrayLike<number>; readonly length: number; readonly versioned: boolean };
+    // An impact list is read in place, block by block (stale entries are told by their version);
+    // postings are one segment of bare ids.
+    type Segment = { readonly block: Block; readonly length: number } | { readonly ids: readonly number[]; readonly length: number };
     const sources = new Map<number, readonly Segment[]>();
     const docsOf = (t: number): readonly Segment[] => {
       let docs = sources.get(t);
       if (!docs) {
-        if (impacts.has(t)) docs = impacts.blocks(t).map((b) => ({ ids: b.data, length: b.length, versioned: true }));
+        if (impacts.has(t)) docs = impacts.blocks(t).map((block) => ({ block, length: block.length }));
         else {
           const ids = this.postings.docsWith(this.stats.term(t), this.stats.docFrequencyOf(t));
-          docs = [{ ids, length: ids.length, versioned: false }];
+          docs = [{ ids, length: ids.length }];
         }
         sources.set(t, docs);
       }
       return docs;
     };
     /** The i-th document of a segment, or -1 for a stale entry. */
-    const docAt = (seg: Segment, i: number): number => {
-      if (!seg.versioned) return seg.ids[i]!;
-      const id = seg.ids[2 * i]!;
-      return seg.ids[2 * i + 1]! >>> 16 === version[id] && host[id]! >= 0 ? id : -1;
-    };
+    const docAt = (seg: Segment, i: number): number => ('ids' in seg ? seg.ids[i]! : currentDoc(seg.block, i, version, host));
     // Each distinct term once, with the bits of every group it is in.
     const bitsOf = new Map<number, number>();
     groups.forEach((g, bit) => {
@@ -318,17 +313,17 @@ export class SearchIndex implements Searcher {
         if (t !== undefined && this.stats.docFrequencyOf(t) > 0) bitsOf.set(t, (bitsOf.get(t) ?? 0) | (1 << bit));
       }
     });
-    let idfSum = 0;
+    // The exact scorer's q and IDF mass (stats.ts `scorer`): over every query term the dictionary knows.
+    const q = termIds.length;
+    const idfSum = termIds.reduce((sum, t) => sum + this.stats.idf(t), 0);
     for (const [t, bits] of bitsOf) {
       const w = this.stats.idf(t);
-      idfSum += w;
       const docs = docsOf(t);
       if (impacts.has(t)) impacts.accumulate(t, w, bits, acc, mask, titles);
       else {
         const impact = this.stats.impactFunction();
-        const { ids } = docs[0]!; // (postings: one segment)
-        for (let i = 0; i < ids.length; i++) {
-          const id = ids[i]!;
+        for (let i = 0; i < docs[0]!.length; i++) {
+          const id = docAt(docs[0]!, i); // (postings: one segment)
           const v = this.stats.vector(id)!;
           const row = indexOf(v.termIds, t);
           acc[id]! += w * impact(v, row);
@@ -345,8 +340,6 @@ export class SearchIndex implements Searcher {
         }
       }
     }
-    // The exact scorer's q: every query term the dictionary knows.
-    const q = this.knownTermIds([...new Set(groups.flatMap((g) => g.terms))]).length;
     const all = (1 << groups.length) - 1;
     const read = (terms: readonly string[], seen: number, full: boolean): Match => {
       const lists = this.knownTermIds(terms).filter((t) => bitsOf.has(t)).map(docsOf);
@@ -371,9 +364,8 @@ export class SearchIndex implements Searcher {
     let result = partialOnly ? undefined : read(groups[0]!.terms, SEEN, true);
     if (!result?.ids.length && groups.length > 1) result = read(groups.flatMap((g) => g.terms), SEEN_ANY, false);
     for (const seg of [...sources.values()].flat()) {
-      const stride = seg.versioned ? 2 : 1;
       for (let i = 0; i < seg.length; i++) {
-        const id = seg.ids[stride * i]!;
+        const id = 'ids' in seg ? seg.ids[i]! : entryDoc(seg.block, i);
         acc[id] = 0;
         mask[id] = 0;
         titles[id] = 0;

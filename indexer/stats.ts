@@ -199,7 +199,7 @@ export class TermStats {
 
   /** True when every indexed document has a dense id (the per-id arrays cover them all). */
   get allDense(): boolean {
-    return this.docs.size === 0 || this.sparseCount === 0;
+    return this.sparseCount === 0;
   }
 
   /**
@@ -300,34 +300,22 @@ export class TermStats {
    * how much of the title the query holds.
    *
    * What depends only on the query (IDFs, length normalization, weights) is computed once here,
-   * not once per candidate.
+   * not once per candidate. A term's part is `impactFunction`'s, the same the impact lists hold.
    */
   private scorer(termIds: readonly number[]): (v: DocVector) => number {
     const q = termIds.length;
     const idf = termIds.map((id) => this.idf(id));
     const idfSum = idf.reduce((a, b) => a + b, 0);
-    const { base, slope, weight } = this.norms();
+    const impact = this.impactFunction();
     const ids = Uint32Array.from(termIds);
     return (v) => {
-      const { tf, lengths } = v;
       let score = 0;
       let inTitle = 0;
       for (let k = 0; k < q; k++) {
-        const i = indexOf(v.termIds, ids[k]!);
-        if (i < 0) continue;
-        let pseudo = 0;
-        let perField = 0;
-        const row = i * F;
-        for (let f = 0; f < F; f++) {
-          const t = tf[row + f]!;
-          if (t === 0) continue;
-          const norm = base[f]! + slope[f]! * lengths[f]!;
-          const wt = weight[f]! * t;
-          pseudo += wt / norm;
-          perField += (wt * (K1 + 1)) / (t + K1 * norm);
-        }
-        if (tf[row + TITLE]) inTitle++;
-        score += idf[k]! * (pseudo / (K1 + pseudo) + FIELD_MATCH * perField);
+        const row = indexOf(v.termIds, ids[k]!);
+        if (row < 0) continue;
+        if (TermStats.inTitle(v, row)) inTitle++;
+        score += idf[k]! * impact(v, row);
       }
       score += TermStats.titleBonus(idfSum, inTitle, q, v.lengths[TITLE]!);
       // Link evidence: a page many pages link to is more often the one meant.
