@@ -66,8 +66,8 @@ function makeDoc(id: number): StoredDocument {
 
 const index = new SearchIndex((id) => (id >= 0 && id < N ? makeDoc(id) : undefined));
 const heap0 = heap();
-// Index all but 300 now; those are indexed between queries below ("while indexing").
-const first = N - Math.min(300, Math.floor(N * 0.1));
+// Index all but 600 now; those are indexed between queries below ("while indexing").
+const first = N - Math.min(600, Math.floor(N * 0.1));
 let t = performance.now();
 for (let id = 0; id < first; id++) {
   const d = makeDoc(id);
@@ -121,8 +121,8 @@ for (const [name, qs] of Object.entries(sets)) {
 let next = first;
 const during: Record<string, number[]> = { 'one word': [], 'two words': [], phrase: [] };
 const upserts: number[] = [];
-// (At most 300 rounds with queries; any documents left are indexed after them, without.)
-for (let round = 0; next < N && round < 300; round++) {
+// (At most 600 rounds with queries, 200 of each kind; any documents left are indexed after them, without.)
+for (let round = 0; next < N && round < 600; round++) {
   const t0 = performance.now();
   const d = makeDoc(next++);
   index.upsert(d, analyze(d));

@@ -170,6 +170,17 @@ describe('a full crawl of the fake web', () => {
     assert.deepEqual(found('plaintextword'), ['/notes.txt']);
   });
 
+  it('keeps a page\u2019s language (<html lang>, else Content-Language) and type, for the lang: and type: filters', () => {
+    assert.equal(app.documents.get(record('/fr')!.id)!.lang, 'fr-FR');
+    assert.equal(app.documents.get(record('/notes.txt')!.id)!.lang, 'de');
+    assert.equal(record('/notes.txt')?.lang, 'de');
+    assert.deepEqual(found('frenchword lang:fr'), ['/fr']);
+    assert.deepEqual(found('frenchword lang:en'), []);
+    assert.deepEqual(found('plaintextword type:text lang:de'), ['/notes.txt']);
+    assert.deepEqual(found('plaintextword type:html'), []);
+    assert.deepEqual(app.index.search('fake').facets.lang[0], { value: 'en', count: app.index.search('fake lang:en').total });
+  });
+
   it('skips content types it cannot index, saying which', () => {
     assert.equal(record('/image.png')?.state, 'excluded');
     assert.match(record('/image.png')?.reason ?? '', /unsupported content type image\/png/);

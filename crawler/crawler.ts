@@ -387,7 +387,9 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     }
     const { page } = extracted;
     const hash = createHash('sha256').update(page.title).update('\0').update(page.text).digest('hex');
-    const pageMeta: FetchMeta = { ...meta, charset: extracted.encoding, hash, ...(page.lang ? { lang: page.lang.slice(0, 35) } : {}) };
+    // The page's language: <html lang>, else the first of the Content-Language header's.
+    const lang = (page.lang ?? res.headers['content-language']?.split(',')[0]?.trim())?.slice(0, 35) || undefined;
+    const pageMeta: FetchMeta = { ...meta, charset: extracted.encoding, hash, ...(lang ? { lang } : {}) };
     const xRobots = (res.headers['x-robots-tag'] ?? '').toLowerCase();
     const noindex = page.noindex || /\b(noindex|none)\b/.test(xRobots);
     const nofollow = page.nofollow || /\b(nofollow|none)\b/.test(xRobots);
@@ -424,6 +426,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       headings: page.headings,
       text: page.text,
       contentType: type || 'text/html',
+      ...(lang ? { lang } : {}),
       bytes: res.body.length,
       truncated: res.truncated,
       httpStatus: status,

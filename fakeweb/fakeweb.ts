@@ -23,7 +23,8 @@
  *   /big              a body of bigBytes bytes
  *   /gzip             a gzip-encoded page
  *   /latin1           a windows-1252 page ("café crème" in single bytes)
- *   /notes.txt        text/plain
+ *   /notes.txt        text/plain, in German by its Content-Language header
+ *   /fr               a page in French (<html lang="fr-FR">)
  *   /image.png        a non-text type
  *   /trap/N           an endless chain of pages (depth limit must stop it)
  *   /dup-a, /dup-b    the same content under two URLs (the content-seen test)
@@ -59,8 +60,8 @@ export type FakeWeb = {
   close(): Promise<void>;
 };
 
-const page = (title: string, body: string, head = '') =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>${head}</head><body>` +
+const page = (title: string, body: string, head = '', lang = 'en') =>
+  `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>${title}</title>${head}</head><body>` +
   `<nav><a href="/">Home</a> <a href="/graph/0">Graph</a></nav><main>${body}</main><footer>fake web footer boilerplate</footer></body></html>`;
 
 export async function startFakeWeb(options: FakeWebOptions = {}): Promise<FakeWeb> {
@@ -78,7 +79,7 @@ export async function startFakeWeb(options: FakeWebOptions = {}): Promise<FakeWe
 <ul><li><a href="/graph/0">Graph start</a></li><li><a href="/redirect">A redirect</a></li><li><a href="/broken">A broken link</a></li>
 <li><a href="/private/secret">Private</a></li><li><a href="/xss">XSS</a></li><li><a href="/noindex">Noindex</a></li>
 <li><a href="/error">Error</a></li><li><a href="/big">Big</a></li><li><a href="/gzip">Gzip</a></li><li><a href="/latin1">Latin-1</a></li>
-<li><a href="/notes.txt">Notes</a></li><li><a href="/image.png">Image</a></li><li><a href="/trap/0">Trap</a></li><li><a href="/loop-a">Loop</a></li>
+<li><a href="/notes.txt">Notes</a></li><li><a href="/fr">Français</a></li><li><a href="/image.png">Image</a></li><li><a href="/trap/0">Trap</a></li><li><a href="/loop-a">Loop</a></li>
 <li><a href="/nofollowed" rel="nofollow">Nofollow</a></li><li><a href="/dup-a">Dup A</a></li><li><a href="/dup-b">Dup B</a></li>
 <li><a href="/busy">Busy</a></li><li><a href="/x-robots">X-Robots</a></li><li><a href="/not-canonical">Not canonical</a></li><li><a href="/sjis">SJIS</a></li><li><a href="/gb18030">GB18030</a></li><li><a href="/meta-refresh">Moved</a></li><li><a href="/anchored">Zanzibar cartography</a></li><li><a href="mailto:someone@example.org">Mail</a></li>
 ${options.otherHost ? `<li><a href="${options.otherHost}">Elsewhere</a></li>` : ''}</ul>`,
@@ -171,7 +172,11 @@ ${options.otherHost ? `<li><a href="${options.otherHost}">Elsewhere</a></li>` : 
       res.writeHead(204);
       res.end();
     },
-    '/notes.txt': (_q, res) => text(res, 'Plain text notes.\nplaintextword lives here.'),
+    '/notes.txt': (_q, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'content-language': 'de, en' });
+      res.end('Plain text notes.\nplaintextword lives here.');
+    },
+    '/fr': (_q, res) => html(res, page('Page en français', '<p>Bonjour, frenchword habite ici.</p>', '', 'fr-FR')),
     '/image.png': (_q, res) => {
       res.writeHead(200, { 'content-type': 'image/png' });
       res.end(Buffer.from([0x89, 0x50, 0x4e, 0x47]));

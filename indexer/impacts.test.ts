@@ -83,6 +83,15 @@ describe('two-pass scoring with impact lists', () => {
     }
   });
 
+  it('leaves nothing of one query to the next, also when it read a small part of a large index', () => {
+    // Many documents without the vocabulary's words: a query touches a few of the per-document
+    // sums, which are cleared one by one instead of all at once.
+    const p = pair({ exactLimit: 12, headDf: 12 });
+    corpus(150, 13).forEach((d) => p.upsert(d));
+    for (let id = 1000; id < 5000; id++) p.upsert(storedDocument(id, { url: `http://h9.example/${id}`, title: 'filler', text: 'filler words only' }));
+    for (const q of [...QUERIES, ...QUERIES.slice().reverse()]) assert.deepEqual(answer(p.fast, q), answer(p.exact, q), q);
+  });
+
   it('keeps the exact best ten when there are more candidates than the first pass keeps', () => {
     const p = pair({ exactLimit: 50, headDf: 30 });
     corpus(3000, 3).forEach((d) => p.upsert(d));

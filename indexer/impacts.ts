@@ -40,9 +40,9 @@ const MAX_BLOCK = 4096;
 export type Block = { readonly data: Uint32Array; length: number };
 
 /** The document of a block's i-th entry if the entry is current, else -1 (the one place that reads an entry's version). */
-export function currentDoc(block: Block, i: number, version: Uint16Array, host: Int32Array): number {
+export function currentDoc(block: Block, i: number, version: Uint16Array, source: Int32Array): number {
   const id = block.data[2 * i]!;
-  return version[id] === block.data[2 * i + 1]! >>> 16 && host[id]! >= 0 ? id : -1;
+  return version[id] === block.data[2 * i + 1]! >>> 16 && source[id]! >= 0 ? id : -1;
 }
 
 /** The document of a block's i-th entry, current or not. */
@@ -66,14 +66,14 @@ class List {
   }
 
   /** Drops stale entries, keeping the order of the others. */
-  compact(version: Uint16Array, host: Int32Array): void {
+  compact(version: Uint16Array, source: Int32Array): void {
     const old = this.blocks;
     this.blocks = [];
     this.length = 0;
     this.stale = 0;
     for (const b of old) {
       for (let i = 0; i < b.length; i++) {
-        const id = currentDoc(b, i, version, host);
+        const id = currentDoc(b, i, version, source);
         if (id >= 0) this.pushWord(id, b.data[2 * i + 1]!);
       }
     }
@@ -124,10 +124,10 @@ export class ImpactLists {
   removing(docId: number, old: DocVector | undefined): void {
     if (!old) return;
     if (this.stats.byId().version[docId] === 0xffff) this.compactAll();
-    const { version, host } = this.stats.byId();
+    const { version, source } = this.stats.byId();
     for (const t of old.termIds) {
       const list = this.lists[t];
-      if (list && ++list.stale > 64 && list.stale * 4 > list.length) list.compact(version, host);
+      if (list && ++list.stale > 64 && list.stale * 4 > list.length) list.compact(version, source);
     }
   }
 
@@ -176,11 +176,11 @@ export class ImpactLists {
    * time it is stored, its version changes.)
    */
   accumulate(termId: number, weight: number, bits: number, acc: Float64Array, mask: Uint32Array, titles: Uint8Array): void {
-    const { version, host } = this.stats.byId();
+    const { version, source } = this.stats.byId();
     const w = weight * STEP;
     for (const b of this.lists[termId]!.blocks) {
       for (let i = 0; i < b.length; i++) {
-        const id = currentDoc(b, i, version, host);
+        const id = currentDoc(b, i, version, source);
         if (id < 0) continue;
         const x = b.data[2 * i + 1]!;
         acc[id]! += w * (x & LEVELS);
@@ -193,17 +193,17 @@ export class ImpactLists {
   /**
    * A one-word query's candidates: the term's current documents, each with its score as
    * stats.ts `scorer` computes it for that word alone (IDF × impact, title bonus, link prior).
+   * Written into `into` (as long as there are documents); the views returned are into it.
    */
-  estimate(termId: number, idf: number): { ids: Uint32Array; estimates: Float64Array } {
+  estimate(termId: number, idf: number, into: { readonly ids: Uint32Array; readonly estimates: Float64Array }): { ids: Uint32Array; estimates: Float64Array } {
     const list = this.lists[termId]!;
-    const { version, host, prior, titleLength } = this.stats.byId();
-    const out = new Uint32Array(list.length);
-    const estimates = new Float64Array(list.length);
+    const { version, source, prior, titleLength } = this.stats.byId();
+    const { ids: out, estimates } = into;
     const w = idf * STEP;
     let n = 0;
     for (const b of list.blocks) {
       for (let i = 0; i < b.length; i++) {
-        const id = currentDoc(b, i, version, host);
+        const id = currentDoc(b, i, version, source);
         if (id < 0) continue;
         const x = b.data[2 * i + 1]!;
         out[n] = id;
@@ -219,6 +219,20 @@ export class ImpactLists {
    */
   blocks(termId: number): readonly Block[] {
     return this.lists[termId]!.blocks;
+  }
+
+  /**
+   * A block of documents at their current versions, with no impacts: a term without a list (its
+   * postings) read by the same loops as a list.
+   */
+  blockOf(ids: readonly number[]): Block {
+    const { version } = this.stats.byId();
+    const data = new Uint32Array(2 * ids.length);
+    for (let i = 0; i < ids.length; i++) {
+      data[2 * i] = ids[i]!;
+      data[2 * i + 1] = version[ids[i]!]! << 16;
+    }
+    return { data, length: ids.length };
   }
 
   private build(termId: number): void {
@@ -241,7 +255,7 @@ export class ImpactLists {
   }
 
   private compactAll(): void {
-    const { version, host } = this.stats.byId();
-    for (const l of this.lists) l?.compact(version, host);
+    const { version, source } = this.stats.byId();
+    for (const l of this.lists) l?.compact(version, source);
   }
 }

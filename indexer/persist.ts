@@ -1,6 +1,6 @@
 /**
  * Flushing the in-RAM index to disk and loading it back. A flush writes a new generation folder
- * (`gen-N/`: the term and host dictionaries, the document vectors), then renames a small
+ * (`gen-N/`: the term and source dictionaries, the document vectors), then renames a small
  * `manifest.json` into place: a reader sees the old flush or the new one, never half of one. The
  * manifest records a format version (a loader refuses one it does not know) and the last change
  * sequence the flush holds, from which the crawl database's change log is replayed.
@@ -10,10 +10,10 @@ import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FIELDS } from './fields.ts';
 import type { SearchIndex } from './search-index.ts';
-import type { DocVector } from './stats.ts';
+import type { DocVector, Source } from './stats.ts';
 import { currentStemming, type Stemming } from './tokenize.ts';
 
-export const INDEX_FORMAT = 4;
+export const INDEX_FORMAT = 5;
 const MAGIC = 0x5452574c; // "TRWL"
 
 export type Manifest = {
@@ -47,10 +47,10 @@ export function readManifest(dir: string): Manifest | undefined {
 }
 
 /** How long a flush may hold the thread before it lets searches run. */
-const SLICE_MS = 8;
+const SLICE_MS = 5;
 
 /**
- * Writes the index: the term and host dictionaries and every document's vector — the postings are
+ * Writes the index: the term and source dictionaries and every document's vector — the postings are
  * not written, they follow from the vectors and are rebuilt on load. The snapshot is taken at once
  * (vectors are never changed in place, dictionaries only grow), then written a slice at a time,
  * so that a search never waits on a flush for more than ~SLICE_MS; `maxPauseMs` says how long
@@ -60,9 +60,12 @@ export async function flushIndex(dir: string, index: SearchIndex, lastSeq: numbe
   const started = performance.now();
   const pacer = new Pacer();
   const snap = index.stats.snapshot();
-  const docs = [...snap.docs];
+  // Ids and vectors in two arrays: a copy of the map as [id, vector] pairs would hold the thread
+  // for a hundred thousand small allocations.
+  const ids = Array.from(snap.docs.keys());
+  const vectors = Array.from(snap.docs.values());
   const termCount = snap.terms.length;
-  const hosts = [...snap.hosts];
+  const sources = [...snap.sources];
   const stemming = currentStemming();
 
   mkdirSync(dir, { recursive: true });
@@ -73,7 +76,7 @@ export async function flushIndex(dir: string, index: SearchIndex, lastSeq: numbe
   mkdirSync(genDir);
 
   let bytes = await writeSliced(pacer, join(genDir, 'terms.json'), async (write) => {
-    await write(`{"hosts":${JSON.stringify(hosts)},"terms":[`);
+    await write(`{"sources":${JSON.stringify(sources)},"terms":[`);
     for (let i = 0; i < termCount; i += 5000) {
       await write((i ? ',' : '') + snap.terms.slice(i, Math.min(termCount, i + 5000)).map((t) => JSON.stringify(t)).join(','));
       await pacer.yieldIfDue();
@@ -81,14 +84,14 @@ export async function flushIndex(dir: string, index: SearchIndex, lastSeq: numbe
     await write(']}');
   });
   bytes += await writeSliced(pacer, join(genDir, 'vectors.bin'), async (write) => {
-    await write(Buffer.from(new Uint32Array([MAGIC, INDEX_FORMAT, docs.length, FIELDS.length]).buffer));
-    for (let i = 0; i < docs.length; i += 100) {
-      for (const part of encodeVectors(docs.slice(i, i + 100))) await write(part);
+    await write(Buffer.from(new Uint32Array([MAGIC, INDEX_FORMAT, ids.length, FIELDS.length]).buffer));
+    for (let i = 0; i < ids.length; i += 100) {
+      for (const part of encodeVectors(ids.slice(i, i + 100), vectors.slice(i, i + 100))) await write(part);
       await pacer.yieldIfDue();
     }
   });
 
-  const manifest: Manifest = { format: INDEX_FORMAT, generation, lastSeq, documents: docs.length, terms: termCount, createdAt: new Date().toISOString(), bytes, stemming };
+  const manifest: Manifest = { format: INDEX_FORMAT, generation, lastSeq, documents: ids.length, terms: termCount, createdAt: new Date().toISOString(), bytes, stemming };
   await writeSliced(pacer, join(dir, 'manifest.json.tmp'), (write) => write(JSON.stringify(manifest, null, 2)));
   renameSync(join(dir, 'manifest.json.tmp'), join(dir, 'manifest.json'));
   syncDir(dir);
@@ -102,8 +105,8 @@ export function loadIndex(dir: string, index: SearchIndex): Manifest | undefined
   const manifest = readManifest(dir);
   if (!manifest) return undefined;
   const genDir = join(dir, `gen-${manifest.generation}`);
-  const { terms, hosts } = JSON.parse(readFileSync(join(genDir, 'terms.json'), 'utf8')) as { terms: string[]; hosts: string[] };
-  index.stats.restoreTerms(terms, hosts);
+  const { terms, sources } = JSON.parse(readFileSync(join(genDir, 'terms.json'), 'utf8')) as { terms: string[]; sources: Source[] };
+  index.stats.restoreTerms(terms, sources);
   for (const [id, vector] of decodeVectors(readFileSync(join(genDir, 'vectors.bin')))) index.stats.insert(id, vector);
   index.postings.rebuild(index.stats.snapshot().docs, terms);
   index.impacts.rebuild();
@@ -118,16 +121,18 @@ function safeManifest(dir: string): Manifest | undefined {
   }
 }
 
-/** vectors.bin: a header, then per document: id, term count, in-links, host, F lengths, term ids, tfs (4-byte padded). */
-function encodeVectors(docs: readonly (readonly [number, DocVector])[]): Buffer[] {
+/** vectors.bin: a header, then per document: id, term count, in-links, source, F lengths, term ids, tfs (4-byte padded). */
+function encodeVectors(ids: readonly number[], vectors: readonly DocVector[]): Buffer[] {
   const F = FIELDS.length;
   const parts: Buffer[] = [];
-  for (const [id, v] of docs) {
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i]!;
+    const v = vectors[i]!;
     const head = new Uint32Array(4 + F);
     head[0] = id;
     head[1] = v.termIds.length;
     head[2] = v.inlinks;
-    head[3] = v.host;
+    head[3] = v.source;
     head.set(v.lengths, 4);
     parts.push(Buffer.from(head.buffer), Buffer.from(v.termIds.buffer, v.termIds.byteOffset, v.termIds.byteLength), Buffer.from(v.tf.buffer, v.tf.byteOffset, v.tf.byteLength));
     if (v.tf.byteLength % 4) parts.push(Buffer.alloc(4 - (v.tf.byteLength % 4)));
@@ -150,7 +155,7 @@ function* decodeVectors(buf: Buffer): Generator<[number, DocVector]> {
     const tf = new Uint8Array(ab, off, n * F);
     off += n * F;
     off += (4 - (off % 4)) % 4;
-    yield [head[0]!, { termIds, tf, lengths: head.subarray(4), inlinks: head[2]!, host: head[3]! }];
+    yield [head[0]!, { termIds, tf, lengths: head.subarray(4), inlinks: head[2]!, source: head[3]! }];
   }
 }
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { StoredDocument } from '../store/types.ts';
-import { containsPhrase, hostMatches, MAX_QUERY_LENGTH, parseQuery, QueryError } from './query.ts';
+import { hostMatches, MAX_QUERY_LENGTH, parseQuery, QueryError } from './query.ts';
 import { editDistance, SearchIndex } from './search-index.ts';
 import { storedDocument } from './test-document.ts';
 
@@ -13,6 +13,18 @@ describe('parseQuery', () => {
     assert.deepEqual(q.excluded, ['deprec']);
     assert.deepEqual(q.sites, ['docs.example.org']);
     assert.deepEqual(q.terms, ['vacuum', 'analyz', 'point', 'in', 'time', 'tabl']);
+  });
+
+  it('reads lang: (its primary subtag) and type: filters, each kind ORed', () => {
+    const q = parseQuery('vacuum lang:en-US type:HTML lang:FR type:text lang:en');
+    assert.deepEqual(q.langs, ['en', 'fr']);
+    assert.deepEqual(q.types, ['html', 'text']);
+    assert.deepEqual(q.groups, [['vacuum']], 'filters are not words');
+    assert.throws(() => parseQuery('x lang:'), /lang: needs a language code/);
+    assert.throws(() => parseQuery('x lang:123'), /lang: needs a language code/);
+    assert.throws(() => parseQuery('x type:'), /type: needs a page type/);
+    assert.throws(() => parseQuery('x -lang:de'), /-lang: is not supported/);
+    assert.throws(() => parseQuery(Array.from({ length: 9 }, (_, i) => `type:t${i}`).join(' ')), /too many type: filters/);
   });
 
   it('treats a lowercase or as a word, and a leading OR as nothing', () => {
@@ -33,12 +45,7 @@ describe('parseQuery', () => {
   });
 });
 
-describe('phrase and host helpers', () => {
-  it('containsPhrase needs the words adjacent and in order', () => {
-    assert.ok(containsPhrase(['a', 'b', 'c'], ['b', 'c']));
-    assert.ok(!containsPhrase(['a', 'b', 'c'], ['c', 'b']));
-    assert.ok(!containsPhrase(['b'], ['b', 'c']));
-  });
+describe('host and spelling helpers', () => {
   it('hostMatches takes subdomains, not look-alikes', () => {
     assert.ok(hostMatches('docs.example.org', 'example.org'));
     assert.ok(!hostMatches('badexample.org', 'example.org'));

@@ -6,6 +6,10 @@
  *   vacuum OR analyze        either word (OR binds the words on each side of it)
  *   -deprecated              no page with this word (or -"a phrase": with these words)
  *   site:docs.example.org    only pages of this host (or its subdomains); several site: are ORed
+ *   lang:en                  only pages in this language (the primary subtag of <html lang>)
+ *   type:html                only pages of this type: html, text (plain), …
+ *
+ * Several filters of one kind are ORed; filters of different kinds must all hold.
  *
  * Words are tokenized like documents (case and diacritics folded, stemmed). Bounded: a query that
  * is too long or has too many terms is refused with a QueryError (HTTP 400), never run slowly.
@@ -30,10 +34,14 @@ export type ParsedQuery = {
   readonly excluded: readonly string[];
   /** Hosts (lowercase) the results must come from; empty: any. */
   readonly sites: readonly string[];
+  /** Languages (primary subtags: `en`) the results must be in; empty: any. */
+  readonly langs: readonly string[];
+  /** Types (`html`, `text`) the results must have; empty: any. */
+  readonly types: readonly string[];
 };
 
 /** One item of the query as typed: a word, a quoted phrase, OR, or a filter. */
-const ITEM = /(-?)"([^"]*)"?|(-?)(site):(\S*)|(\S+)/gi;
+const ITEM = /(-?)"([^"]*)"?|(-?)(site|lang|type):(\S*)|(\S+)/gi;
 
 export function parseQuery(raw: string): ParsedQuery {
   if (raw.length > MAX_QUERY_LENGTH) throw new QueryError(`query is too long (${raw.length} characters; at most ${MAX_QUERY_LENGTH})`);
@@ -43,6 +51,8 @@ export function parseQuery(raw: string): ParsedQuery {
   const phrases: string[][] = [];
   const excluded: string[] = [];
   const sites: string[] = [];
+  const langs: string[] = [];
+  const types: string[] = [];
   let orPending = false;
   const addGroup = (words: string[]) => {
     if (!words.length) return;
@@ -66,10 +76,22 @@ export function parseQuery(raw: string): ParsedQuery {
         groups.push(...words.map((w) => [w]));
       }
     } else if (m[4] !== undefined) {
-      const host = m[5]!.toLowerCase().replace(/^https?:\/\//, '').replace(/\/.*$/, '');
-      if (!host) throw new QueryError('site: needs a host name, e.g. site:docs.example.org');
-      if (m[3] === '-') throw new QueryError('-site: is not supported; use site: to keep one host');
-      sites.push(host);
+      const kind = m[4].toLowerCase();
+      const value = m[5]!.toLowerCase();
+      if (m[3] === '-') throw new QueryError(`-${kind}: is not supported; use ${kind}: to keep what you want`);
+      if (kind === 'site') {
+        const host = value.replace(/^https?:\/\//, '').replace(/\/.*$/, '');
+        if (!host) throw new QueryError('site: needs a host name, e.g. site:docs.example.org');
+        sites.push(host);
+      } else if (kind === 'lang') {
+        // A tag like en-US keeps to its primary subtag, as pages are indexed.
+        const lang = value.split(/[-_]/)[0]!;
+        if (!/^[a-z]{2,3}$/.test(lang)) throw new QueryError('lang: needs a language code, e.g. lang:en');
+        langs.push(lang);
+      } else {
+        if (!/^[a-z0-9.+-]{1,40}$/.test(value)) throw new QueryError('type: needs a page type, e.g. type:html or type:text');
+        types.push(value);
+      }
     } else {
       const word = m[6]!;
       if (word === 'OR') {
@@ -86,17 +108,10 @@ export function parseQuery(raw: string): ParsedQuery {
   const terms = [...new Set(unique.flat())];
   const excludedUnique = [...new Set(excluded)];
   if (terms.length + excludedUnique.length > MAX_QUERY_TERMS) throw new QueryError(`query has too many terms (at most ${MAX_QUERY_TERMS})`);
-  if (sites.length > 8) throw new QueryError('query has too many site: filters (at most 8)');
-  return { raw, terms, groups: unique, phrases, excluded: excludedUnique, sites: [...new Set(sites)] };
-}
-
-/** True when `tokens` holds `phrase` as a run of adjacent tokens. */
-export function containsPhrase(tokens: readonly string[], phrase: readonly string[]): boolean {
-  outer: for (let i = 0; i + phrase.length <= tokens.length; i++) {
-    for (let k = 0; k < phrase.length; k++) if (tokens[i + k] !== phrase[k]) continue outer;
-    return true;
+  for (const [kind, values] of [['site', sites], ['lang', langs], ['type', types]] as const) {
+    if (values.length > 8) throw new QueryError(`query has too many ${kind}: filters (at most 8)`);
   }
-  return false;
+  return { raw, terms, groups: unique, phrases, excluded: excludedUnique, sites: [...new Set(sites)], langs: [...new Set(langs)], types: [...new Set(types)] };
 }
 
 /** True when `host` is `site` or one of its subdomains. */

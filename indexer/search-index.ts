@@ -6,12 +6,14 @@
 import type { PageContent, StoredDocument } from '../store/types.ts';
 import { analyze, isAnalysis, withField } from './analyze.ts';
 import { FIELDS } from './fields.ts';
-import { stemmerFor, tokenize, tokenizeWithOffsets, type PositionedToken } from './tokenize.ts';
+import { tokenize, tokenizeWithOffsets } from './tokenize.ts';
+import { hasPhrase, locate, type Occurrences } from './locate.ts';
 import { currentDoc, entryDoc, ImpactLists, type Block } from './impacts.ts';
 import { Postings } from './postings.ts';
-import { BODY_CHARS, bodyStartTokens, phraseEvidence } from './proximity.ts';
-import { containsPhrase, hostMatches, parseQuery, type ParsedQuery } from './query.ts';
+import { BODY_CHARS, bodyStart, phraseEvidence } from './proximity.ts';
+import { parseQuery, type ParsedQuery } from './query.ts';
 import { makeSnippet } from './snippet.ts';
+import { countFacets, sourceFilter, sourceOf, type Facets, type SourceFields } from './sources.ts';
 import { indexOf, TermStats } from './stats.ts';
 
 export type SearchHit = {
@@ -36,8 +38,8 @@ export type SearchResponse = {
   /** Set when an exact phrase was checked on only the best results: there may be more. */
   readonly totalIsLowerBound?: boolean;
   readonly hits: readonly SearchHit[];
-  /** Result counts by host (a site: filter narrows to one). */
-  readonly facets: { readonly host: readonly { readonly value: string; readonly count: number }[] };
+  /** Result counts by host, language and type (sources.ts). */
+  readonly facets: Facets;
   /** The query with unknown words corrected ("did you mean"), when some word is unknown. */
   readonly suggestion?: string;
 };
@@ -54,7 +56,7 @@ export type IndexTuning = {
   /** Terms in at least this many documents get an impact list (at most exactLimit). */
   readonly headDf: number;
 };
-export const DEFAULT_TUNING: IndexTuning = { exactLimit: 4000, headDf: 2000 };
+export const DEFAULT_TUNING: IndexTuning = { exactLimit: 2000, headDf: 2000 };
 
 /** What the search server may see of the index: reading only. */
 export interface Searcher {
@@ -74,13 +76,6 @@ function anchorTokens(anchors: { readonly texts: readonly string[] }): string[] 
   return tokenize(anchors.texts.join('\n'));
 }
 
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host.toLowerCase();
-  } catch {
-    return '';
-  }
-}
 /** Candidates re-scored with phrase evidence, and how much it can add (× 1 + weight × evidence). */
 const RERANK = 20;
 const PHRASE_WEIGHT = 0.2;
@@ -94,6 +89,11 @@ export class SearchIndex implements Searcher {
   private acc = new Float64Array(0);
   private mask = new Uint32Array(0);
   private titles = new Uint8Array(0);
+  /**
+   * A first pass's candidates and their estimates (each document once at most), valid until the
+   * next query: made once, as fresh arrays of this size cost page faults and collections.
+   */
+  private firstPass = { ids: new Uint32Array(0), estimates: new Float64Array(0) };
 
   constructor(
     private readonly lookup: DocumentLookup,
@@ -113,12 +113,12 @@ export class SearchIndex implements Searcher {
    * Adds or replaces a document. `analysis` may come precomputed (from a parse worker); it must be
    * `analyze(doc)` — anything else is ignored and the document is analyzed here.
    */
-  upsert(doc: PageContent & { readonly id: number }, analysis?: unknown): void {
+  upsert(doc: PageContent & SourceFields & { readonly id: number }, analysis?: unknown): void {
     const base = isAnalysis(analysis) ? analysis : analyze(doc);
     const anchors = this.anchorsOf(doc.id);
     const a = anchors.texts.length ? withField(base, ANCHOR, anchorTokens(anchors)) : base;
     this.impacts.removing(doc.id, this.stats.vector(doc.id));
-    const v = this.stats.add(doc.id, a, { inlinks: anchors.sources, host: hostOf(doc.url) });
+    const v = this.stats.add(doc.id, a, { inlinks: anchors.sources, source: sourceOf(doc) });
     this.postings.set(doc.id, a.terms);
     this.impacts.added(doc.id, v);
   }
@@ -186,15 +186,15 @@ export class SearchIndex implements Searcher {
       ranked = verified;
     }
     // Phrase evidence re-scores the best candidates (it needs their text, so only a few). Their
-    // bodies' first tokens are kept: a short page's snippet is made from them.
-    const bodyStart = new Map<number, PositionedToken[]>();
+    // bodies' occurrences are kept: a short page's snippet is made from them.
+    const bodies = new Map<number, Occurrences>();
     if (q.terms.length > 1) {
       const top = ranked.slice(0, RERANK);
       for (const r of top) {
         const d = doc(r.id);
         if (!d) continue;
-        const body = bodyStartTokens(d.text, q.terms);
-        bodyStart.set(r.id, body);
+        const body = bodyStart(d.text, q.terms);
+        bodies.set(r.id, body);
         r.score *= 1 + PHRASE_WEIGHT * phraseEvidence(d, q.terms, body);
       }
       top.sort(byScore);
@@ -208,7 +208,7 @@ export class SearchIndex implements Searcher {
         id,
         url: d.url,
         title: d.title,
-        snippet: makeSnippet(d.text, q.terms, d.description, d.text.length <= BODY_CHARS ? bodyStart.get(id) : undefined),
+        snippet: makeSnippet(d.text, q.terms, d.description, d.text.length <= BODY_CHARS ? bodies.get(id) : undefined),
         score: Math.round(score * 1000) / 1000,
         fetchedAt: d.fetchedAt,
       });
@@ -223,42 +223,42 @@ export class SearchIndex implements Searcher {
       size,
       partial,
       hits,
-      facets: { host: this.hostFacet(q.phrases.length ? ranked.map((r) => r.id) : ids) },
+      facets: countFacets(this.stats, q.phrases.length ? ranked.map((r) => r.id) : ids, FACET_VALUES),
       ...(suggestion ? { suggestion } : {}),
     };
   }
 
   /**
-   * The documents that match: every group (any of its terms), no excluded term, on a site: host
-   * if given. When nothing matches all groups, documents matching any term are returned and
+   * The documents that match: every group (any of its terms), no excluded term, and the site:,
+   * lang: and type: filters if given. When nothing matches all groups, documents matching any term are returned and
    * `partial` is set. With few candidates, they come from the rarest group's postings and are
    * checked against the other groups in their vectors; with many, by the impact lists, which
    * also give each one an estimated score.
    */
   private match(q: ParsedQuery, termIds: readonly number[]): Match {
     const excludedIds = this.knownTermIds(q.excluded);
-    const onSite = this.siteFilter(q.sites);
-    const keep = (id: number) => !excludedIds.some((t) => this.stats.contains(id, t)) && onSite(id);
+    const onSource = sourceFilter(this.stats, q);
+    const keep = (id: number) => !excludedIds.some((t) => this.stats.contains(id, t)) && (!onSource || onSource(id));
     if (!q.groups.length) {
       // Only filters (site:): every page they allow, best linked first.
-      return { ids: q.sites.length ? [...this.stats.documentIds()].filter(keep) : [], partial: false };
+      return { ids: onSource ? [...this.stats.documentIds()].filter(keep) : [], partial: false };
     }
     const groups = q.groups
       .map((g) => ({ terms: g, ids: this.knownTermIds(g), df: g.reduce((n, t) => n + this.stats.docFrequency(t), 0) }))
       .sort((a, b) => a.df - b.df);
     const [rarest, ...others] = groups;
     const twoPass = groups.length <= MAX_GROUPS && this.stats.allDense;
-    if (rarest!.df > this.tuning.exactLimit && twoPass) return this.matchByImpacts(groups, termIds, excludedIds, q.sites.length ? onSite : undefined, false);
+    if (rarest!.df > this.tuning.exactLimit && twoPass) return this.matchByImpacts(groups, termIds, excludedIds, onSource, false);
     if (rarest!.df > 0) {
       // One term: its postings as they are; several (OR): their union.
       const lists = rarest!.terms.map((t) => this.postings.docsWith(t, this.stats.docFrequency(t)));
       const candidates = lists.length === 1 ? lists[0]! : [...new Set(lists.flat())];
-      const filtering = others.length > 0 || excludedIds.length > 0 || q.sites.length > 0;
+      const filtering = others.length > 0 || excludedIds.length > 0 || onSource !== undefined;
       const ids = filtering ? candidates.filter((id) => others.every((g) => g.ids.some((t) => this.stats.contains(id, t))) && keep(id)) : candidates;
       if (ids.length || q.groups.length === 1) return { ids, partial: false };
     }
     if (q.groups.length === 1) return { ids: [], partial: false };
-    if (twoPass && groups.reduce((n, g) => n + g.df, 0) > this.tuning.exactLimit) return this.matchByImpacts(groups, termIds, excludedIds, q.sites.length ? onSite : undefined, true);
+    if (twoPass && groups.reduce((n, g) => n + g.df, 0) > this.tuning.exactLimit) return this.matchByImpacts(groups, termIds, excludedIds, onSource, true);
     const any = new Set<number>();
     for (const t of q.terms) for (const id of this.postings.docsWith(t, this.stats.docFrequency(t))) any.add(id);
     const ids = [...any].filter(keep);
@@ -273,38 +273,32 @@ export class SearchIndex implements Searcher {
    * lists' figures. Terms without an impact list (rare ones, in an OR) are read from their
    * vectors. Arrays by document id, not maps: a common word touches every document.
    */
-  private matchByImpacts(groups: readonly { terms: readonly string[] }[], termIds: readonly number[], excludedIds: readonly number[], onSite: ((id: number) => boolean) | undefined, partialOnly: boolean): Match {
-    const { host, prior, titleLength, version } = this.stats.byId();
-    if (this.acc.length < host.length) {
-      this.acc = new Float64Array(host.length);
-      this.mask = new Uint32Array(host.length);
-      this.titles = new Uint8Array(host.length);
+  private matchByImpacts(groups: readonly { terms: readonly string[] }[], termIds: readonly number[], excludedIds: readonly number[], onSource: ((id: number) => boolean) | undefined, partialOnly: boolean): Match {
+    const { source, prior, titleLength, version } = this.stats.byId();
+    if (this.acc.length < source.length) {
+      this.acc = new Float64Array(source.length);
+      this.mask = new Uint32Array(source.length);
+      this.titles = new Uint8Array(source.length);
+      this.firstPass = { ids: new Uint32Array(source.length), estimates: new Float64Array(source.length) };
     }
-    const { acc, mask, titles, impacts } = this;
-    if (groups.length === 1 && groups[0]!.terms.length === 1 && !excludedIds.length && !onSite && !partialOnly) {
+    const { acc, mask, titles, impacts, firstPass } = this;
+    if (groups.length === 1 && groups[0]!.terms.length === 1 && !excludedIds.length && !onSource && !partialOnly) {
       // One word: its list is the answer, and the estimates come straight off it.
       const t = this.stats.termId(groups[0]!.terms[0]!);
-      if (t !== undefined && impacts.has(t)) return { ...impacts.estimate(t, this.stats.idf(t)), partial: false };
+      if (t !== undefined && impacts.has(t)) return { ...impacts.estimate(t, this.stats.idf(t), firstPass), partial: false };
     }
-    // Each term's documents, in segments: to read candidates off, and to clear the arrays after.
-    // An impact list is read in place, block by block (stale entries are told by their version);
-    // postings are one segment of bare ids.
-    type Segment = { readonly block: Block; readonly length: number } | { readonly ids: readonly number[]; readonly length: number };
-    const sources = new Map<number, readonly Segment[]>();
-    const docsOf = (t: number): readonly Segment[] => {
-      let docs = sources.get(t);
+    // Each term's documents, in blocks: to read candidates off, and to clear the arrays after.
+    // An impact list is read in place (stale entries are told by their version); a term without
+    // one has its postings made into a block, so that every term is read by the same loops.
+    const blocksByTerm = new Map<number, readonly Block[]>();
+    const docsOf = (t: number): readonly Block[] => {
+      let docs = blocksByTerm.get(t);
       if (!docs) {
-        if (impacts.has(t)) docs = impacts.blocks(t).map((block) => ({ block, length: block.length }));
-        else {
-          const ids = this.postings.docsWith(this.stats.term(t), this.stats.docFrequencyOf(t));
-          docs = [{ ids, length: ids.length }];
-        }
-        sources.set(t, docs);
+        docs = impacts.has(t) ? impacts.blocks(t) : [impacts.blockOf(this.postings.docsWith(this.stats.term(t), this.stats.docFrequencyOf(t)))];
+        blocksByTerm.set(t, docs);
       }
       return docs;
     };
-    /** The i-th document of a segment, or -1 for a stale entry. */
-    const docAt = (seg: Segment, i: number): number => ('ids' in seg ? seg.ids[i]! : currentDoc(seg.block, i, version, host));
     // Each distinct term once, with the bits of every group it is in.
     const bitsOf = new Map<number, number>();
     groups.forEach((g, bit) => {
@@ -318,12 +312,13 @@ export class SearchIndex implements Searcher {
     const idfSum = termIds.reduce((sum, t) => sum + this.stats.idf(t), 0);
     for (const [t, bits] of bitsOf) {
       const w = this.stats.idf(t);
-      const docs = docsOf(t);
+      // (docsOf also records what to clear after.)
+      const [block] = docsOf(t);
       if (impacts.has(t)) impacts.accumulate(t, w, bits, acc, mask, titles);
       else {
         const impact = this.stats.impactFunction();
-        for (let i = 0; i < docs[0]!.length; i++) {
-          const id = docAt(docs[0]!, i); // (postings: one segment)
+        for (let i = 0; i < block!.length; i++) {
+          const id = entryDoc(block!, i);
           const v = this.stats.vector(id)!;
           const row = indexOf(v.termIds, t);
           acc[id]! += w * impact(v, row);
@@ -333,28 +328,27 @@ export class SearchIndex implements Searcher {
       }
     }
     for (const t of excludedIds) {
-      for (const seg of docsOf(t)) {
-        for (let i = 0; i < seg.length; i++) {
-          const id = docAt(seg, i);
+      for (const block of docsOf(t)) {
+        for (let i = 0; i < block.length; i++) {
+          const id = currentDoc(block, i, version, source);
           if (id >= 0) mask[id]! |= EXCLUDED;
         }
       }
     }
     const all = (1 << groups.length) - 1;
     const read = (terms: readonly string[], seen: number, full: boolean): Match => {
-      const lists = this.knownTermIds(terms).filter((t) => bitsOf.has(t)).map(docsOf);
-      const room = lists.reduce((n, l) => n + l.reduce((m, seg) => m + seg.length, 0), 0);
-      const ids = new Uint32Array(room);
-      const estimates = new Float64Array(room);
+      const blocks = this.knownTermIds(terms).filter((t) => bitsOf.has(t)).flatMap(docsOf);
+      const { ids, estimates } = firstPass;
       let n = 0;
-      for (const seg of lists.flat()) {
-        for (let i = 0; i < seg.length; i++) {
-          const id = docAt(seg, i);
-          if (id < 0) continue;
+      for (const b of blocks) {
+        for (let i = 0; i < b.length; i++) {
+          // A document once (it may be in several lists), if it matches. (Its version need not be
+          // checked: only current entries set its bits, and it is read once, at whichever entry.)
+          const id = entryDoc(b, i);
           const m = mask[id]!;
           if (m & seen) continue;
           mask[id] = m | seen;
-          if (m & EXCLUDED || (full ? (m & all) !== all : (m & all) === 0) || (onSite && !onSite(id))) continue;
+          if (m & EXCLUDED || (full ? (m & all) !== all : (m & all) === 0) || (onSource && !onSource(id))) continue;
           estimates[n] = acc[id]! + TermStats.titleBonus(idfSum, titles[id]!, q, titleLength[id]!) + prior[id]!;
           ids[n++] = id;
         }
@@ -363,12 +357,20 @@ export class SearchIndex implements Searcher {
     };
     let result = partialOnly ? undefined : read(groups[0]!.terms, SEEN, true);
     if (!result?.ids.length && groups.length > 1) result = read(groups.flatMap((g) => g.terms), SEEN_ANY, false);
-    for (const seg of [...sources.values()].flat()) {
-      for (let i = 0; i < seg.length; i++) {
-        const id = 'ids' in seg ? seg.ids[i]! : entryDoc(seg.block, i);
-        acc[id] = 0;
-        mask[id] = 0;
-        titles[id] = 0;
+    // Clear what was touched: entry by entry, or — when that is a good part of the index — all at once.
+    const touched = [...blocksByTerm.values()].flat();
+    if (touched.reduce((n, b) => n + b.length, 0) * 8 > source.length) {
+      acc.fill(0, 0, source.length);
+      mask.fill(0, 0, source.length);
+      titles.fill(0, 0, source.length);
+    } else {
+      for (const b of touched) {
+        for (let i = 0; i < b.length; i++) {
+          const id = entryDoc(b, i);
+          acc[id] = 0;
+          mask[id] = 0;
+          titles[id] = 0;
+        }
       }
     }
     return result ?? { ids: [], partial: false };
@@ -377,36 +379,6 @@ export class SearchIndex implements Searcher {
   /** The ids of the terms the index knows (unknown terms match nothing). */
   private knownTermIds(terms: readonly string[]): number[] {
     return terms.map((t) => this.stats.termId(t)).filter((x): x is number => x !== undefined);
-  }
-
-  private siteFilter(sites: readonly string[]): (id: number) => boolean {
-    if (!sites.length) return () => true;
-    const cache = new Map<number, boolean>();
-    return (id) => {
-      const host = this.stats.hostOf(id);
-      if (host < 0) return false;
-      let ok = cache.get(host);
-      if (ok === undefined) {
-        const name = this.stats.hostName(host).replace(/:\d+$/, '');
-        ok = sites.some((s) => hostMatches(name, s.replace(/:\d+$/, '')));
-        cache.set(host, ok);
-      }
-      return ok;
-    };
-  }
-
-  /** Result counts by host, most first (at most FACET_VALUES). */
-  private hostFacet(ids: ArrayLike<number>): { value: string; count: number }[] {
-    const counts = new Int32Array(this.stats.hostCount);
-    for (let i = 0; i < ids.length; i++) {
-      const h = this.stats.hostOf(ids[i]!);
-      if (h >= 0) counts[h]!++;
-    }
-    return [...counts.entries()]
-      .filter(([, n]) => n > 0)
-      .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-      .slice(0, FACET_VALUES)
-      .map(([h, count]) => ({ value: this.stats.hostName(h), count }));
   }
 
   /**
@@ -469,9 +441,9 @@ const SEEN_ANY = 1 << 29;
 /** An exact phrase in any field of the document (the short fields first: the body is the cost). */
 function holdsPhrases(d: StoredDocument, phrases: readonly (readonly string[])[]): boolean {
   const fields: (() => string)[] = [() => d.title, () => d.headings.join('\n'), () => d.description, () => d.text];
-  const tokens: (string[] | undefined)[] = [];
-  const stemWith = stemmerFor(phrases.flat());
-  return phrases.every((p) => fields.some((text, i) => containsPhrase((tokens[i] ??= tokenize(text(), stemWith)), p)));
+  const found: (Occurrences | undefined)[] = [];
+  const terms = [...new Set(phrases.flat())];
+  return phrases.every((p) => fields.some((text, i) => hasPhrase((found[i] ??= locate(text(), terms, false)), p)));
 }
 
 /** The k best of `ids` by score (ties: lower id first), best first — without sorting them all. */

@@ -2,7 +2,7 @@
  * Snippets: the passage of a document that holds the most distinct query terms, with those terms
  * wrapped in <mark> and everything else HTML-escaped. The web page and the JSON API both use it.
  */
-import { stemmerFor, tokenizeWithOffsets, type PositionedToken } from './tokenize.ts';
+import { locate, type Occurrences } from './locate.ts';
 
 const WINDOW_TOKENS = 32;
 /** Only the start of very long pages is scanned: snippets must stay cheap. */
@@ -12,51 +12,43 @@ export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** `tokens`: the text's tokens, if already made (all of them: the snippet may be anywhere). */
-export function makeSnippet(text: string, terms: readonly string[], fallback = '', tokens?: readonly PositionedToken[]): string {
+/** `found`: the terms' occurrences in `text`, if already located (in all of it: the snippet may be anywhere). */
+export function makeSnippet(text: string, terms: readonly string[], fallback = '', found?: Occurrences): string {
   const body = text.length > MAX_SCAN_CHARS ? text.slice(0, MAX_SCAN_CHARS) : text;
-  tokens ??= tokenizeWithOffsets(body, stemmerFor(terms));
-  const wanted = new Set(terms);
-  if (!tokens.length || !wanted.size) return escapeHtml(clip(fallback || body, 240));
+  const o = found ?? locate(body, terms);
+  if (!o.at.length) return escapeHtml(clip(fallback || body, 240));
 
-  // Slide a window of WINDOW_TOKENS tokens; keep the one with the most distinct terms, then most hits.
+  // The window of WINDOW_TOKENS tokens with the most distinct terms, then the most occurrences:
+  // the first such window ends at an occurrence, so only windows ending at one are tried.
   const inWindow = new Map<string, number>();
   let best = { start: 0, distinct: -1, hits: 0 };
-  let hits = 0;
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i]!.term;
-    if (wanted.has(t)) {
-      inWindow.set(t, (inWindow.get(t) ?? 0) + 1);
-      hits++;
+  for (let k = 0, out = 0; k < o.at.length; k++) {
+    inWindow.set(o.terms[k]!, (inWindow.get(o.terms[k]!) ?? 0) + 1);
+    for (; o.at[out]! <= o.at[k]! - WINDOW_TOKENS; out++) {
+      const n = inWindow.get(o.terms[out]!)! - 1;
+      if (n) inWindow.set(o.terms[out]!, n);
+      else inWindow.delete(o.terms[out]!);
     }
-    const out = i - WINDOW_TOKENS;
-    if (out >= 0 && wanted.has(tokens[out]!.term)) {
-      const o = tokens[out]!.term;
-      const n = inWindow.get(o)! - 1;
-      if (n) inWindow.set(o, n);
-      else inWindow.delete(o);
-      hits--;
-    }
+    const hits = k - out + 1;
     if (inWindow.size > best.distinct || (inWindow.size === best.distinct && hits > best.hits)) {
-      best = { start: Math.max(0, i - WINDOW_TOKENS + 1), distinct: inWindow.size, hits };
+      best = { start: Math.max(0, o.at[k]! - WINDOW_TOKENS + 1), distinct: inWindow.size, hits };
     }
   }
-  if (best.distinct === 0) return escapeHtml(clip(fallback || body, 240));
-  // Centre the window a little: begin a few tokens before the first hit in it.
-  let first = best.start;
-  while (first < tokens.length && !wanted.has(tokens[first]!.term)) first++;
-  const startTok = Math.max(0, Math.min(first - 6, tokens.length - WINDOW_TOKENS));
-  const endTok = Math.min(tokens.length - 1, startTok + WINDOW_TOKENS - 1);
-  const from = tokens[startTok]!.start;
-  const to = tokens[endTok]!.end;
+  // Centre the window a little: begin a few tokens before the first occurrence in it.
+  let first = 0;
+  while (o.at[first]! < best.start) first++;
+  const startTok = Math.max(0, Math.min(o.at[first]! - 6, o.tokens - WINDOW_TOKENS));
+  const endTok = Math.min(o.tokens - 1, startTok + WINDOW_TOKENS - 1);
+  const from = o.starts[startTok]!;
+  const to = o.ends[endTok]!;
 
   let html = from > 0 ? '… ' : '';
   let cursor = from;
-  for (let i = startTok; i <= endTok; i++) {
-    const tok = tokens[i]!;
-    if (!wanted.has(tok.term)) continue;
-    html += escapeHtml(body.slice(cursor, tok.start)) + '<mark>' + escapeHtml(body.slice(tok.start, tok.end)) + '</mark>';
-    cursor = tok.end;
+  for (let k = 0; k < o.at.length; k++) {
+    const i = o.at[k]!;
+    if (i < startTok || i > endTok) continue;
+    html += escapeHtml(body.slice(cursor, o.starts[i])) + '<mark>' + escapeHtml(body.slice(o.starts[i], o.ends[i])) + '</mark>';
+    cursor = o.ends[i]!;
   }
   html += escapeHtml(body.slice(cursor, to));
   if (to < text.length) html += ' …';

@@ -25,9 +25,14 @@ export type DocVector = {
   readonly lengths: Uint32Array;
   /** Pages linking to this one (the link prior). */
   readonly inlinks: number;
-  /** The page's host, as an index into the host dictionary (for site: and facets). */
-  readonly host: number;
+  /** Where the page is from: its host, language and type, as an index into the source dictionary (for filters and facets). */
+  readonly source: number;
 };
+
+/** What a page's filters and facets read: its host (host[:port]), language (`en`; '' unknown) and type (`html`, `text`). */
+export type Source = { readonly host: string; readonly lang: string; readonly type: string };
+
+const NO_SOURCE: Source = { host: '', lang: '', type: '' };
 
 export class TermStats {
   private readonly ids = new Map<string, number>();
@@ -37,14 +42,15 @@ export class TermStats {
   private readonly lengthSum = new Float64Array(F);
   /** The same vectors by id in an array, for the per-candidate lookups of a query (ids are dense). */
   private readonly dense: (DocVector | undefined)[] = [];
-  private readonly hostIds = new Map<string, number>();
-  private readonly hostNames: string[] = [];
+  /** Distinct sources (few: most pages of a host share a language and a type), and their ids by key. */
+  private readonly sourceIds = new Map<string, number>();
+  private readonly sources: Source[] = [];
   /**
    * Per dense document id, in typed arrays that a query can read for every candidate without
-   * touching the vectors: the host (-1: not indexed), the link prior, and a version that changes
+   * touching the vectors: the source (-1: not indexed), the link prior, and a version that changes
    * each time the document's vector is replaced (impacts.ts tells stale entries by it).
    */
-  private hostById = new Int32Array(0);
+  private sourceById = new Int32Array(0);
   private priorById = new Float32Array(0);
   private versionById = new Uint16Array(0);
   private titleLengthById = new Uint16Array(0);
@@ -80,7 +86,7 @@ export class TermStats {
    * Records a document from its analysis (distinct terms with per-field frequencies): only the
    * distinct terms are interned, then the rows are put in term-id order for binary search.
    */
-  add(docId: number, analysis: Analysis, meta: { readonly inlinks: number; readonly host: string } = { inlinks: 0, host: '' }): DocVector {
+  add(docId: number, analysis: Analysis, meta: { readonly inlinks: number; readonly source: Source } = { inlinks: 0, source: NO_SOURCE }): DocVector {
     const n = analysis.terms.length;
     // Sort (term id, row) pairs packed into doubles — id × 2^21 + row is exact below 2^53 — with
     // the native numeric sort of a typed array: no comparator calls, no boxed indexes.
@@ -97,7 +103,7 @@ export class TermStats {
       termIds[to] = (key - from) / ROW_SPACE;
       for (let f = 0; f < F; f++) tf[to * F + f] = Math.min(MAX_TF, src[from * F + f]!);
     }
-    const vector = { termIds, tf, lengths: analysis.lengths, inlinks: meta.inlinks, host: this.internHost(meta.host) };
+    const vector = { termIds, tf, lengths: analysis.lengths, inlinks: meta.inlinks, source: this.internSource(meta.source) };
     this.insert(docId, vector);
     return vector;
   }
@@ -148,7 +154,7 @@ export class TermStats {
     });
     const lengths = Uint32Array.from(v.lengths);
     lengths[field] = tokens.length;
-    this.insert(docId, { termIds, tf, lengths, inlinks, host: v.host });
+    this.insert(docId, { termIds, tf, lengths, inlinks, source: v.source });
     return { added, removed };
   }
 
@@ -175,7 +181,7 @@ export class TermStats {
     if (isDense(docId)) {
       this.dense[docId] = vector;
       this.growTo(docId);
-      this.hostById[docId] = vector.host;
+      this.sourceById[docId] = vector.source;
       this.priorById[docId] = LINK_PRIOR * Math.log1p(vector.inlinks);
       this.versionById[docId] = (this.versionById[docId]! + 1) & 0xffff;
       this.titleLengthById[docId] = Math.min(0xffff, vector.lengths[TITLE]!);
@@ -192,7 +198,7 @@ export class TermStats {
     this.docs.delete(docId);
     if (isDense(docId)) {
       this.dense[docId] = undefined;
-      this.hostById[docId] = -1;
+      this.sourceById[docId] = -1;
     } else this.sparseCount--;
     return true;
   }
@@ -203,17 +209,17 @@ export class TermStats {
   }
 
   /**
-   * The per-id arrays (see hostById): read-only views for a query's inner loops. Ids at or past
+   * The per-id arrays (see sourceById): read-only views for a query's inner loops. Ids at or past
    * their length are not indexed.
    */
-  byId(): { readonly host: Int32Array; readonly prior: Float32Array; readonly version: Uint16Array; readonly titleLength: Uint16Array } {
-    return { host: this.hostById, prior: this.priorById, version: this.versionById, titleLength: this.titleLengthById };
+  byId(): { readonly source: Int32Array; readonly prior: Float32Array; readonly version: Uint16Array; readonly titleLength: Uint16Array } {
+    return { source: this.sourceById, prior: this.priorById, version: this.versionById, titleLength: this.titleLengthById };
   }
 
-  /** The host of an indexed document (-1: not indexed). */
-  hostOf(docId: number): number {
-    if (isDense(docId)) return docId < this.hostById.length ? this.hostById[docId]! : -1;
-    return this.docs.get(docId)?.host ?? -1;
+  /** The source id of an indexed document (-1: not indexed). */
+  sourceOf(docId: number): number {
+    if (isDense(docId)) return docId < this.sourceById.length ? this.sourceById[docId]! : -1;
+    return this.docs.get(docId)?.source ?? -1;
   }
 
   /** True when the document contains the term (in any field). */
@@ -333,13 +339,13 @@ export class TermStats {
     return this.docs.keys();
   }
 
-  /** Hosts in the host dictionary (ids 0 … hostCount − 1). */
-  get hostCount(): number {
-    return this.hostNames.length;
+  /** Sources in the source dictionary (ids 0 … sourceCount − 1). */
+  get sourceCount(): number {
+    return this.sources.length;
   }
 
-  hostName(id: number): string {
-    return this.hostNames[id] ?? '';
+  source(id: number): Source {
+    return this.sources[id] ?? NO_SOURCE;
   }
 
   /** Every term with its document frequency (for "did you mean"). */
@@ -347,15 +353,15 @@ export class TermStats {
     for (let id = 0; id < this.terms.length; id++) if (this.df[id]! > 0) yield [this.terms[id]!, this.df[id]!];
   }
 
-  /** Every term, host and document vector, for a flush. */
-  snapshot(): { terms: readonly string[]; hosts: readonly string[]; docs: ReadonlyMap<number, DocVector> } {
-    return { terms: this.terms, hosts: this.hostNames, docs: this.docs };
+  /** Every term, source and document vector, for a flush. */
+  snapshot(): { terms: readonly string[]; sources: readonly Source[]; docs: ReadonlyMap<number, DocVector> } {
+    return { terms: this.terms, sources: this.sources, docs: this.docs };
   }
 
   /** Restores the dictionaries of a flushed index (before its vectors are inserted). */
-  restoreTerms(terms: readonly string[], hosts: readonly string[] = []): void {
+  restoreTerms(terms: readonly string[], sources: readonly Source[] = []): void {
     for (const t of terms) this.intern(t);
-    for (const h of hosts) this.internHost(h);
+    for (const s of sources) this.internSource(s);
   }
 
   /** The vector of a document: from the array for dense ids (the hot path of a query), else the map. */
@@ -365,10 +371,10 @@ export class TermStats {
 
   /** Makes the per-id arrays cover `docId` (doubling, so that growing is rare). */
   private growTo(docId: number): void {
-    if (docId < this.hostById.length) return;
-    const size = Math.min(DENSE_IDS, Math.max(1024, docId + 1, this.hostById.length * 2));
-    const host = new Int32Array(size).fill(-1);
-    host.set(this.hostById);
+    if (docId < this.sourceById.length) return;
+    const size = Math.min(DENSE_IDS, Math.max(1024, docId + 1, this.sourceById.length * 2));
+    const source = new Int32Array(size).fill(-1);
+    source.set(this.sourceById);
     const prior = new Float32Array(size);
     prior.set(this.priorById);
     const version = new Uint16Array(size);
@@ -376,17 +382,18 @@ export class TermStats {
     const titleLength = new Uint16Array(size);
     titleLength.set(this.titleLengthById);
     this.titleLengthById = titleLength;
-    this.hostById = host;
+    this.sourceById = source;
     this.priorById = prior;
     this.versionById = version;
   }
 
-  private internHost(host: string): number {
-    let id = this.hostIds.get(host);
+  private internSource(source: Source): number {
+    const key = `${source.host}\n${source.lang}\n${source.type}`;
+    let id = this.sourceIds.get(key);
     if (id === undefined) {
-      id = this.hostNames.length;
-      this.hostNames.push(host);
-      this.hostIds.set(host, id);
+      id = this.sources.length;
+      this.sources.push({ host: source.host, lang: source.lang, type: source.type });
+      this.sourceIds.set(key, id);
     }
     return id;
   }

@@ -30,8 +30,12 @@ export function fold(word: string): string {
 const ASCII_CLASS = new Uint8Array(128);
 for (let c = 0; c < 128; c++) ASCII_CLASS[c] = (c >= 48 && c <= 57) || (c >= 97 && c <= 122) ? 1 : c >= 65 && c <= 90 ? 2 : 0;
 
-/** Calls `emit(term, start, end)` for each token of `text`, in order. */
-function scan(text: string, emit: (term: string, start: number, end: number) => void): void {
+/**
+ * Calls `emit(term, start, end)` for each token of `text`, in order. A word of ASCII letters and
+ * digits whose first character (lowercased) is flagged in `skip` is emitted as '' — not sliced
+ * nor lowercased: a reader looking for a few terms (locate.ts) only counts it.
+ */
+export function scanTokens(text: string, emit: (term: string, start: number, end: number) => void, skip?: Uint8Array): void {
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -57,8 +61,11 @@ function scan(text: string, emit: (term: string, start: number, end: number) => 
         continue;
       }
       if (j - i <= MAX_TOKEN_LENGTH) {
-        const w = text.slice(i, j);
-        emit(upper ? w.toLowerCase() : w, i, j);
+        if (skip !== undefined && skip[c | 0x20] === 1) emit('', i, j);
+        else {
+          const w = text.slice(i, j);
+          emit(upper ? w.toLowerCase() : w, i, j);
+        }
       }
       i = j;
     } else {
@@ -132,33 +139,22 @@ export function stem(t: string): string {
 /** Folded words of `text`, not stemmed, in order (`tokenize` is `stem` of each). */
 export function words(text: string): string[] {
   const out: string[] = [];
-  scan(text, (t) => out.push(t));
+  scanTokens(text, (t) => out.push(t));
   return out;
 }
 
-/**
- * A stemmer for reading documents in search of a few terms (snippets, phrases): a word that
- * cannot stem to one of them — its first letter is none of theirs; Porter's rules only change
- * endings — is left unstemmed, as it cannot match anyway. Stems are looked up in a cache of
- * some 100,000 words, a cache miss each; most words of a page are skipped.
- */
-export function stemmerFor(terms: readonly string[]): (word: string) => string {
-  const first = new Set(terms.map((t) => t.charCodeAt(0)));
-  return (w) => (first.has(w.charCodeAt(0)) ? stem(w) : w);
-}
-
-/** Folded tokens of `text`, in order (duplicates kept). `stemWith`: see stemmerFor. */
-export function tokenize(text: string, stemWith: (word: string) => string = stem): string[] {
+/** Folded tokens of `text`, in order (duplicates kept). */
+export function tokenize(text: string): string[] {
   const out: string[] = [];
-  scan(text, (t) => out.push(stemWith(t)));
+  scanTokens(text, (t) => out.push(stem(t)));
   return out;
 }
 
 export type PositionedToken = { readonly term: string; readonly start: number; readonly end: number };
 
-/** Tokens with their offsets in `text`. `stemWith`: see stemmerFor. */
-export function tokenizeWithOffsets(text: string, stemWith: (word: string) => string = stem): PositionedToken[] {
+/** Tokens with their offsets in `text`. */
+export function tokenizeWithOffsets(text: string): PositionedToken[] {
   const out: PositionedToken[] = [];
-  scan(text, (term, start, end) => out.push({ term: stemWith(term), start, end }));
+  scanTokens(text, (term, start, end) => out.push({ term: stem(term), start, end }));
   return out;
 }

@@ -7,14 +7,17 @@ import { createApp } from './app.ts';
 
 const docs = new Map<number, StoredDocument>();
 const index = new SearchIndex((id) => docs.get(id));
-const put = (id: number, url: string, title: string, text: string) => {
-  const d: StoredDocument = { id, url, title, description: '', headings: [], text, contentType: 'text/html', bytes: 1, truncated: false, httpStatus: 200, fetchedAt: Date.UTC(2026, 0, 2), hash: '' };
+const put = (id: number, url: string, title: string, text: string, lang?: string) => {
+  const d: StoredDocument = { id, url, title, description: '', headings: [], text, contentType: 'text/html', bytes: 1, truncated: false, httpStatus: 200, fetchedAt: Date.UTC(2026, 0, 2), hash: '', ...(lang ? { lang } : {}) };
   docs.set(id, d);
   index.upsert(d);
 };
 put(1, 'http://e.org/xss', '<script>alert(1)</script>', 'xsstest body with <img src=x onerror=alert(2)> inside');
 put(2, 'javascript:alert(3)', 'Evil link', 'evillink text');
 for (let i = 10; i < 35; i++) put(i, `http://e.org/p${i}`, `Paged ${i}`, `pagedword number ${i}`);
+put(40, 'http://e.org/en', 'In English', 'linguaword', 'en-US');
+put(41, 'http://e.org/de', 'Auf Deutsch', 'linguaword', 'de');
+put(42, 'http://e.org/de2', 'Auch Deutsch', 'linguaword', 'de-AT');
 
 let running = true;
 const status = (): ApplianceStatus => ({
@@ -26,6 +29,17 @@ const app = createApp({ searcher: index, status, version: '0.0.0-test' });
 const get = (path: string) => app.request(path);
 
 describe('GET / with a query', () => {
+  it('lists languages as facets when there is a choice, each narrowing the query with lang:', async () => {
+    const page = await (await get('/?q=linguaword')).text();
+    assert.match(page, /<nav class="facets" aria-label="Filter by language"><h2>Languages<\/h2>/);
+    assert.match(page, /<a href="\/\?q=linguaword%20lang%3Ade">de<\/a> <span class="count">2<\/span>/);
+    assert.match(page, /<a href="\/\?q=linguaword%20lang%3Aen">en<\/a> <span class="count">1<\/span>/);
+    assert.doesNotMatch(page, /Filter by site/, 'one site: no choice to offer');
+    const narrowed = (await (await get('/api/search?q=linguaword+lang:de')).json()) as { total: number; facets: { lang: unknown } };
+    assert.equal(narrowed.total, 2);
+    assert.deepEqual(narrowed.facets.lang, [{ value: 'de', count: 2 }]);
+  });
+
   it('links the corrected query when a word is unknown', async () => {
     const page = await (await get('/?q=pagedwrd')).text();
     assert.match(page, /Did you mean <a href="\/\?q=pagedword">pagedword<\/a>\?/);

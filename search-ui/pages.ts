@@ -47,12 +47,20 @@ function suggestionLine(r: SearchResponse): Html | string {
   return r.suggestion ? html`<p class="suggestion">Did you mean <a href="/?q=${encodeURIComponent(r.suggestion)}">${r.suggestion}</a>?</p>` : '';
 }
 
-/** Result counts by host; each narrows the query to that host (site:). */
-function hostFacets(r: SearchResponse): Html | string {
-  if (r.facets.host.length < 2) return '';
-  return html`<nav class="facets" aria-label="Filter by site"><h2>Sites</h2><ul>
-${r.facets.host.map((f) => html`<li><a href="/?q=${encodeURIComponent(`${r.query} site:${f.value}`)}">${f.value}</a> <span class="count">${f.count.toLocaleString('en')}</span></li>`)}
-</ul></nav>`;
+/** The facets shown, each with the filter its values add to the query. */
+const FACETS = [
+  { key: 'host', filter: 'site', label: 'Sites', name: 'site' },
+  { key: 'lang', filter: 'lang', label: 'Languages', name: 'language' },
+  { key: 'type', filter: 'type', label: 'Types', name: 'type' },
+] as const;
+
+/** Result counts by host, language and type (when there is a choice); each narrows the query with its filter. */
+function facetLists(r: SearchResponse): Html[] {
+  return FACETS.filter((f) => r.facets[f.key].length > 1).map(
+    (f) => html`<nav class="facets" aria-label="Filter by ${f.name}"><h2>${f.label}</h2><ul>
+${r.facets[f.key].map((v) => html`<li><a href="/?q=${encodeURIComponent(`${r.query} ${f.filter}:${v.value}`)}">${v.value}</a> <span class="count">${v.count.toLocaleString('en')}</span></li>`)}
+</ul></nav>`,
+  );
 }
 
 export function resultsBody(r: SearchResponse): Html {
@@ -61,7 +69,8 @@ export function resultsBody(r: SearchResponse): Html {
 <h2 id="empty-h">No results for “${r.query}”</h2>
 ${suggestionLine(r)}
 <p>Try fewer or different words. Every word must appear in a page; <code>-word</code> excludes pages with that word,
-<code>"two words"</code> asks for a phrase, <code>a OR b</code> for either word, <code>site:host</code> for one site.
+<code>"two words"</code> asks for a phrase, <code>a OR b</code> for either word, <code>site:host</code> for one site,
+<code>lang:en</code> for one language, <code>type:html</code> or <code>type:text</code> for one kind of page.
 The crawl may also not have reached the page yet: the index grows while it runs.</p>
 </section>`;
   }
@@ -71,7 +80,7 @@ The crawl may also not have reached the page yet: the index grows while it runs.
   return html`<p class="summary" id="summary">${r.totalIsLowerBound ? 'At least ' : ''}${r.total.toLocaleString('en')} result${r.total === 1 ? '' : 's'} (${r.tookMs} ms)${r.page > 1 ? ` — page ${r.page} of ${pages}` : ''}</p>
 ${suggestionLine(r)}
 ${r.partial ? html`<p class="notice">No page contains all of your words; these pages contain some of them.</p>` : ''}
-${hostFacets(r)}
+${facetLists(r)}
 <ol class="results" start="${first}" aria-label="Search results">
 ${r.hits.map((h) => {
   const href = safeHref(h.url);

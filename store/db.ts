@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 export type Db = Database.Database;
 
 /** Bump when the schema changes; `openDb` refuses files from a newer Trawl. */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 /** Steps from each older schema version to the next; a fresh database gets SCHEMA directly. */
 const MIGRATIONS: Record<number, string> = {
@@ -32,6 +32,8 @@ const MIGRATIONS: Record<number, string> = {
       UPDATE urls SET state = 'dead' WHERE state = 'failed';`,
   // 4 → 5: the anchors table (inbound link text), which SCHEMA creates.
   4: 'SELECT 1',
+  // 5 → 6: a document's language, for the lang: filter and facet.
+  5: 'ALTER TABLE documents ADD COLUMN lang TEXT',
 };
 
 const SCHEMA = `
@@ -77,7 +79,8 @@ CREATE TABLE IF NOT EXISTS documents (
   truncated    INTEGER NOT NULL,
   http_status  INTEGER NOT NULL,
   fetched_at   INTEGER NOT NULL,
-  hash         TEXT    NOT NULL
+  hash         TEXT    NOT NULL,
+  lang         TEXT                           -- <html lang> or Content-Language, as given
 );
 
 CREATE INDEX IF NOT EXISTS documents_hash ON documents(hash);

@@ -21,6 +21,7 @@ type Row = {
   http_status: number;
   fetched_at: number;
   hash: string;
+  lang: string | null;
 };
 
 const fromRow = (r: Row): StoredDocument => ({
@@ -36,6 +37,7 @@ const fromRow = (r: Row): StoredDocument => ({
   httpStatus: r.http_status,
   fetchedAt: r.fetched_at,
   hash: r.hash,
+  ...(r.lang ? { lang: r.lang } : {}),
 });
 
 export class DocumentStore {
@@ -43,11 +45,11 @@ export class DocumentStore {
 
   constructor(private readonly db: Db) {
     this.stmts = {
-      put: db.prepare(`INSERT INTO documents (id, url, title, description, headings, text, content_type, bytes, truncated, http_status, fetched_at, hash)
-        VALUES (@id, @url, @title, @description, @headings, @text, @contentType, @bytes, @truncated, @httpStatus, @fetchedAt, @hash)
+      put: db.prepare(`INSERT INTO documents (id, url, title, description, headings, text, content_type, bytes, truncated, http_status, fetched_at, hash, lang)
+        VALUES (@id, @url, @title, @description, @headings, @text, @contentType, @bytes, @truncated, @httpStatus, @fetchedAt, @hash, @lang)
         ON CONFLICT(id) DO UPDATE SET url=excluded.url, title=excluded.title, description=excluded.description, headings=excluded.headings,
           text=excluded.text, content_type=excluded.content_type, bytes=excluded.bytes, truncated=excluded.truncated,
-          http_status=excluded.http_status, fetched_at=excluded.fetched_at, hash=excluded.hash`),
+          http_status=excluded.http_status, fetched_at=excluded.fetched_at, hash=excluded.hash, lang=excluded.lang`),
       remove: db.prepare('DELETE FROM documents WHERE id = ?'),
       change: db.prepare('INSERT INTO changes (doc_id, op) VALUES (?, ?)'),
       get: db.prepare('SELECT * FROM documents WHERE id = ?'),
@@ -69,7 +71,7 @@ export class DocumentStore {
     return this.db.transaction(() => {
       // A URL that was a duplicate and now has content of its own is a document again.
       this.stmts.dropDuplicate.run(doc.id);
-      this.stmts.put.run({ ...doc, headings: doc.headings.join('\n'), truncated: doc.truncated ? 1 : 0 });
+      this.stmts.put.run({ ...doc, headings: doc.headings.join('\n'), truncated: doc.truncated ? 1 : 0, lang: doc.lang ?? null });
       return Number(this.stmts.change.run(doc.id, 'put').lastInsertRowid);
     })();
   }

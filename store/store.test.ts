@@ -33,6 +33,14 @@ describe('DocumentStore', () => {
     assert.ok(s.put(doc(3, 'three')) > d!);
   });
 
+  it('keeps a document\u2019s language, and its absence', () => {
+    const s = new DocumentStore(openDb(join(tmp(), 'c.db')));
+    s.put({ ...doc(3, 'trois'), lang: 'fr-CA' });
+    assert.deepEqual(s.get(3), { ...doc(3, 'trois'), lang: 'fr-CA' });
+    s.put(doc(3, 'three'));
+    assert.deepEqual(s.get(3), doc(3, 'three'));
+  });
+
   it('migrates a version 1 database in place', () => {
     const file = join(tmp(), 'c.db');
     const raw = new Database(file);
@@ -47,6 +55,7 @@ describe('DocumentStore', () => {
     raw.close();
     const db = openDb(file);
     assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
+    assert.equal(new DocumentStore(db).get(2)?.lang, undefined, 'documents stored before languages were kept have none');
     assert.deepEqual(db.prepare('SELECT url, fetch_url, state FROM urls ORDER BY id').all(), [
       { url: 'http://e.org/', fetch_url: null, state: 'queued' },
       { url: 'http://e.org/doc', fetch_url: null, state: 'indexed' },

@@ -39,6 +39,8 @@ export type PageContent = {
 export type StoredDocument = PageContent & {
   readonly id: number;
   readonly contentType: string;
+  /** The page's language tag as it gave it (`<html lang>` or Content-Language), if it did. */
+  readonly lang?: string;
   readonly bytes: number;
   readonly truncated: boolean;
   readonly httpStatus: number;
