@@ -10,16 +10,15 @@
  *   node --expose-gc --import tsx bench/index.ts [--docs 10000] [--root /usr/share/doc/postgresql-doc-15/html]
  *   node --expose-gc --import tsx bench/index.ts --docs 100000
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { decodeBody, parseHtml } from '../crawler/parse/index.ts';
 import { analyze } from '../indexer/analyze.ts';
 import { flushIndex, loadIndex } from '../indexer/persist.ts';
 import { SearchIndex } from '../indexer/search-index.ts';
 import { tokenize } from '../indexer/tokenize.ts';
-import type { StoredDocument } from '../store/types.ts';
+import { indexedBeforeQueries, QUERY_KINDS, syntheticCorpus } from './synthetic-corpus.ts';
 
 const { values } = parseArgs({
   options: {
@@ -39,35 +38,14 @@ const heap = () => {
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 const ms = (x: number) => `${x.toFixed(2)} ms`;
 
-// Sentences and headings of the real corpus.
-const sentences: string[] = [];
-const headings: string[] = [];
-for (const f of readdirSync(values.root!).filter((f) => f.endsWith('.html'))) {
-  const p = parseHtml(decodeBody(readFileSync(join(values.root!, f)), 'text/html').text, `http://x/${f}`);
-  headings.push(...p.headings);
-  for (const s of p.text.split(/(?<=[.!?])\s+|\n+/)) if (s.length > 30 && s.length < 400) sentences.push(s);
-}
-console.log(`sentences: ${sentences.length}, headings: ${headings.length} from ${values.root}`);
-
-/** Document `id`, the same every time: ~3.8 KB of sentences under a heading. */
-function makeDoc(id: number): StoredDocument {
-  let s = Math.imul(id + 1, 2654435761) >>> 0;
-  const next = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
-  const parts: string[] = [];
-  let length = 0;
-  while (length < 3800) {
-    const sentence = sentences[Math.floor(next() * sentences.length)]!;
-    parts.push(sentence);
-    length += sentence.length + 1;
-  }
-  const text = parts.join(' ');
-  return { id, url: `http://host${id % 50}.bench.invalid/doc/${id}`, title: headings[Math.floor(next() * headings.length)]!, description: '', headings: [headings[Math.floor(next() * headings.length)]!], text, contentType: 'text/html', bytes: text.length, truncated: false, httpStatus: 200, fetchedAt: 0, hash: String(id) };
-}
+const corpus = syntheticCorpus(values.root!);
+const makeDoc = corpus.makeDoc;
+console.log(`sentences: ${corpus.sentences}, headings: ${corpus.headings} from ${values.root}`);
 
 const index = new SearchIndex((id) => (id >= 0 && id < N ? makeDoc(id) : undefined));
 const heap0 = heap();
 // Index all but 600 now; those are indexed between queries below ("while indexing").
-const first = N - Math.min(600, Math.floor(N * 0.1));
+const first = indexedBeforeQueries(N);
 let t = performance.now();
 for (let id = 0; id < first; id++) {
   const d = makeDoc(id);
@@ -78,19 +56,9 @@ const heapPerDoc = (heap() - heap0) / first;
 console.log(`indexing: ${first} docs in ${indexSeconds.toFixed(1)} s → ${Math.round(first / indexSeconds)} docs/s (analysis, postings and ranking statistics; documents generated on the fly)`);
 console.log(`heap: ${(heapPerDoc / 1024).toFixed(2)} KB per document (${((heapPerDoc * first) / 1e6).toFixed(0)} MB for ${first})`);
 
-// Queries: words of mid frequency, pairs from the same document, and phrases taken from documents.
-let s = 12345;
-const rnd = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+// Queries: words of the documents, pairs from the same document, and phrases taken from documents.
 const Q = Number(values.queries);
-const words = (id: number) => makeDoc(id).text.split(/\s+/).filter((w) => /^[a-z]{4,}$/i.test(w));
-const sets: Record<string, string[]> = { 'one word': [], 'two words': [], phrase: [] };
-for (let i = 0; i < Q; i++) {
-  const w = words(Math.floor(rnd() * first));
-  const a = Math.floor(rnd() * (w.length - 2));
-  sets['one word']!.push(w[a]!);
-  sets['two words']!.push(`${w[a]} ${w[Math.floor(rnd() * w.length)]}`);
-  sets.phrase!.push(`"${w[a]} ${w[a + 1]}"`);
-}
+const sets = corpus.querySets(first, Q);
 const time = (q: string) => {
   const t0 = performance.now();
   index.search(q);
@@ -127,8 +95,8 @@ for (let round = 0; next < N && round < 600; round++) {
   const d = makeDoc(next++);
   index.upsert(d, analyze(d));
   upserts.push(performance.now() - t0);
-  const kind = Object.keys(sets)[round % 3]!;
-  const qs = sets[kind]!;
+  const kind = QUERY_KINDS[round % 3]!;
+  const qs = sets[kind];
   during[kind]!.push(time(qs[Math.floor(round / 3) % qs.length]!));
 }
 for (; next < N; next++) {

@@ -10,7 +10,7 @@
  * the word's first two, but for a y made an i: "ays" → "ai"). The result is exactly what filtering `tokenize(text)` would give
  * (locate.test.ts).
  */
-import { scanTokens, stem } from './tokenize.ts';
+import { MAX_TOKEN_LENGTH, scanTokens, stem } from './tokenize.ts';
 
 export type Occurrences = {
   /** How many tokens the text has (matching or not). */
@@ -100,4 +100,61 @@ export function adjacentPairs(o: Occurrences, pairs: ReadonlySet<string>): numbe
     if (pairs.has(pair)) found.add(pair);
   }
   return found.size;
+}
+
+const NON_ASCII = /[^\x00-\x7f]+/g;
+const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
+const ALNUM = /[A-Za-z0-9]+/y;
+
+/** True when the text has a letter, digit or mark outside ASCII: its words may need Unicode rules (locate). */
+function hasNonAsciiWord(text: string): boolean {
+  // Most non-ASCII characters in documentation are punctuation and spaces: runs of them are few.
+  NON_ASCII.lastIndex = 0;
+  for (let m = NON_ASCII.exec(text); m; m = NON_ASCII.exec(text)) if (WORD_CHAR.test(m[0])) return true;
+  return false;
+}
+
+/**
+ * A quick test of a text for a phrase (terms), for the common case of a text whose words are all
+ * ASCII letters and digits: the regular-expression engine jumps to the words that may be its
+ * first term (their first two letters; see `locate`), and only those and the words right after
+ * them are stemmed. Answers undefined for a text it cannot judge so (non-ASCII letters, an overlong
+ * run after a first word): `hasPhrase(locate(…))` can. Same answers as that one (locate.test.ts).
+ */
+export function phraseTest(phrase: readonly string[]): (text: string) => boolean | undefined {
+  if (!phrase.length || phrase.some((t) => !/^[a-z0-9]+$/.test(t))) return () => undefined;
+  const [first] = phrase as [string, ...string[]];
+  const either = (c: string) => (/[a-z]/.test(c) ? `[${c}${c.toUpperCase()}]` : c);
+  // The first term's first letter, and its second (or a y that Porter made an i).
+  const second = first.length < 2 ? '' : first[1] === 'i' ? '[iIyY]' : either(first[1]!);
+  const starts = new RegExp(`(?<![A-Za-z0-9])${either(first[0]!)}${second}[A-Za-z0-9]*`, 'g');
+  const wordAt = (text: string, from: number): string | undefined => {
+    let i = from;
+    while (i < text.length && !isAlnum(text.charCodeAt(i))) i++;
+    ALNUM.lastIndex = i;
+    return ALNUM.exec(text)?.[0];
+  };
+  return (text) => {
+    if (hasNonAsciiWord(text)) return undefined;
+    starts.lastIndex = 0;
+    for (let m = starts.exec(text); m; m = starts.exec(text)) {
+      // (A run too long to be a token is no word; after a phrase's first word, one would join
+      // its neighbours, a case left to locate.)
+      if (m[0].length > MAX_TOKEN_LENGTH || stem(m[0].toLowerCase()) !== first) continue;
+      let at = m.index + m[0].length;
+      let k = 1;
+      for (; k < phrase.length; k++) {
+        const w = wordAt(text, at);
+        if (w !== undefined && w.length > MAX_TOKEN_LENGTH) return undefined;
+        if (w === undefined || stem(w.toLowerCase()) !== phrase[k]) break;
+        at = ALNUM.lastIndex;
+      }
+      if (k === phrase.length) return true;
+    }
+    return false;
+  };
+}
+
+function isAlnum(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 }

@@ -7,7 +7,7 @@ import type { PageContent, StoredDocument } from '../store/types.ts';
 import { analyze, isAnalysis, withField } from './analyze.ts';
 import { FIELDS } from './fields.ts';
 import { tokenize, tokenizeWithOffsets } from './tokenize.ts';
-import { hasPhrase, locate, type Occurrences } from './locate.ts';
+import { hasPhrase, locate, phraseTest, type Occurrences } from './locate.ts';
 import { currentDoc, entryDoc, ImpactLists, type Block } from './impacts.ts';
 import { Postings } from './postings.ts';
 import { BODY_CHARS, bodyStart, phraseEvidence } from './proximity.ts';
@@ -174,13 +174,14 @@ export class SearchIndex implements Searcher {
     // best first, until the page is full: unless all were checked, the total is a lower bound.
     let capped = false;
     if (q.phrases.length) {
+      const holdsPhrases = phraseChecker(q.phrases);
       const verified: Ranked[] = [];
       let checked = 0;
       for (const r of ranked) {
         if (verified.length >= shown) break;
         checked++;
         const d = doc(r.id);
-        if (d && holdsPhrases(d, q.phrases)) verified.push(r);
+        if (d && holdsPhrases(d)) verified.push(r);
       }
       capped = checked < ids.length;
       ranked = verified;
@@ -438,12 +439,25 @@ const EXCLUDED = 1 << 31;
 const SEEN = 1 << 30;
 const SEEN_ANY = 1 << 29;
 
-/** An exact phrase in any field of the document (the short fields first: the body is the cost). */
-function holdsPhrases(d: StoredDocument, phrases: readonly (readonly string[])[]): boolean {
-  const fields: (() => string)[] = [() => d.title, () => d.headings.join('\n'), () => d.description, () => d.text];
-  const found: (Occurrences | undefined)[] = [];
+/**
+ * A test of a document for a query's exact phrases, each in some field (the short fields first:
+ * the body is the cost): the quick test of ASCII text (locate.ts `phraseTest`), else the terms'
+ * occurrences.
+ */
+function phraseChecker(phrases: readonly (readonly string[])[]): (d: StoredDocument) => boolean {
+  const quick = phrases.map(phraseTest);
   const terms = [...new Set(phrases.flat())];
-  return phrases.every((p) => fields.some((text, i) => hasPhrase((found[i] ??= locate(text(), terms, false)), p)));
+  return (d) => {
+    const fields: (() => string)[] = [() => d.title, () => d.headings.join('\n'), () => d.description, () => d.text];
+    const texts: (string | undefined)[] = [];
+    const found: (Occurrences | undefined)[] = [];
+    return phrases.every((p, k) =>
+      fields.some((field, i) => {
+        const text = (texts[i] ??= field());
+        return quick[k]!(text) ?? hasPhrase((found[i] ??= locate(text, terms, false)), p);
+      }),
+    );
+  };
 }
 
 /** The k best of `ids` by score (ties: lower id first), best first — without sorting them all. */
