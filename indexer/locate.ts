@@ -7,8 +7,8 @@
  * whose first letter is none of the terms' cannot be one of them — Porter's rules only change a
  * word's ending (tokenize.test.ts checks this) — so it is only counted, never sliced or stemmed;
  * nor is one whose first two letters are none of the terms' (a stem of two letters or more keeps
- * the word's first two, but for a y made an i: "ays" → "ai"). The result is exactly what filtering `tokenize(text)` would give
- * (locate.test.ts).
+ * the word's first two, but for a y made an i: "ays" → "ai"). The result is exactly what
+ * filtering `tokenize(text)` would give (locate.test.ts).
  */
 import { MAX_TOKEN_LENGTH, scanTokens, stem } from './tokenize.ts';
 
