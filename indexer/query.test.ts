@@ -24,6 +24,7 @@ describe('parseQuery', () => {
     assert.throws(() => parseQuery('x lang:123'), /lang: needs a language code/);
     assert.throws(() => parseQuery('x type:'), /type: needs a page type/);
     assert.throws(() => parseQuery('x -lang:de'), /-lang: is not supported/);
+    assert.throws(() => parseQuery('coins topic:numismatics'), /topic: filters need a focused crawl/);
     assert.throws(() => parseQuery(Array.from({ length: 9 }, (_, i) => `type:t${i}`).join(' ')), /too many type: filters/);
   });
 
