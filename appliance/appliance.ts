@@ -12,7 +12,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Config } from '../config/schema.ts';
 import { Crawler, Fetcher, Frontier, HostScheduler, ParsePool, RobotsCache, buildScope, createNormalizer, defaultFilters, defaultParseWorkers, parseHostAlias, type CrawlStats, type FetchEvent, type HostView } from '../crawler/index.ts';
-import { flushIndex, IndexFormatError, loadIndex, SearchIndex, setStemming, type FlushInfo } from '../indexer/index.ts';
+import { flushIndex, IndexFormatError, isAnalysis, loadIndex, SearchIndex, setStemming, type FlushInfo } from '../indexer/index.ts';
 import { acquireLock, AnchorStore, DocumentStore, openDb, type Db, type Lock } from '../store/index.ts';
 import { extract as extractForIndex } from './extract-for-index.ts';
 
@@ -87,9 +87,12 @@ export class Appliance {
     this.documents = new DocumentStore(this.db);
     this.frontier = new Frontier(this.db);
     this.anchors = new AnchorStore(this.db);
+    const stemming = config.index.stemming;
     this.index = new SearchIndex(
       (id) => this.documents.get(id),
       (id) => this.anchors.of(id),
+      {},
+      (id) => this.documents.sequenceOf(id, stemming),
     );
   }
 
@@ -203,7 +206,11 @@ export class Appliance {
       log: this.log,
     });
     // Every stored page goes into the in-RAM index at once: searchable from the first fetched page.
-    crawler.on('document', (doc, analysis) => this.index.upsert(doc, analysis));
+    // Its token sequence is kept beside it (in the page's transaction), for exact phrases.
+    crawler.on('document', (doc, analysis) => {
+      this.index.upsert(doc, analysis);
+      if (isAnalysis(analysis)) this.documents.putSequence(doc.id, analysis.sequence, c.index.stemming);
+    });
     crawler.on('removed', (id) => this.index.remove(id));
     crawler.on('anchors', (targets) => {
       for (const t of targets) this.staleAnchors.add(t);

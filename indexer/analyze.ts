@@ -5,6 +5,7 @@
  */
 import type { PageContent } from '../store/types.ts';
 import { fieldWords, FIELDS } from './fields.ts';
+import { PHRASE_FIELD, termHash } from './sequence.ts';
 import { stem } from './tokenize.ts';
 
 export type Analysis = {
@@ -14,6 +15,8 @@ export type Analysis = {
   readonly tf: Uint16Array;
   /** Token count per field. */
   readonly lengths: Uint32Array;
+  /** The page's terms in order, hashed (sequence.ts): kept beside the document for exact phrases. */
+  readonly sequence: Uint32Array;
 };
 
 const F = FIELDS.length;
@@ -30,8 +33,15 @@ export function analyze(doc: PageContent, maxTerms = MAX_DISTINCT_TERMS): Analys
   const terms: string[] = [];
   const rows: number[] = [];
   const lengths = new Uint32Array(F);
-  fieldWords(doc).forEach((tokens, f) => {
+  const words = fieldWords(doc);
+  // The phrase fields' tokens as term hashes, each field after a 0 (sequence.ts); by row, the hash of its term.
+  const sequence = new Uint32Array(words.reduce((n, tokens, f) => (PHRASE_FIELD[f] ? n + 1 + tokens.length : n), 0));
+  const hashes: number[] = [];
+  let at = 0; // (in sequence)
+  words.forEach((tokens, f) => {
     lengths[f] = tokens.length;
+    const inSequence = PHRASE_FIELD[f]!;
+    if (inSequence) sequence[at++] = 0;
     for (const w of tokens) {
       let i = byWord.get(w);
       if (i === undefined) {
@@ -43,23 +53,25 @@ export function analyze(doc: PageContent, maxTerms = MAX_DISTINCT_TERMS): Analys
           if (i >= 0) {
             byTerm.set(t, i);
             terms.push(t);
+            hashes.push(termHash(t));
             for (let k = 0; k < F; k++) rows.push(0);
           }
         }
         byWord.set(w, i);
       }
+      if (inSequence) sequence[at++] = i >= 0 ? hashes[i]! : termHash(stem(w));
       if (i < 0) continue;
-      const at = i * F + f;
-      if (rows[at]! < 65535) rows[at]!++;
+      const cell = i * F + f;
+      if (rows[cell]! < 65535) rows[cell]!++;
     }
   });
-  return { terms, tf: Uint16Array.from(rows), lengths };
+  return { terms, tf: Uint16Array.from(rows), lengths, sequence };
 }
 
 /** A value received from another thread that has the shape of an Analysis. */
 export function isAnalysis(x: unknown): x is Analysis {
   const a = x as Analysis | undefined;
-  return !!a && Array.isArray(a.terms) && a.tf instanceof Uint16Array && a.lengths instanceof Uint32Array && a.terms.length <= MAX_DISTINCT_TERMS && a.tf.length === a.terms.length * F && a.lengths.length === F;
+  return !!a && Array.isArray(a.terms) && a.tf instanceof Uint16Array && a.lengths instanceof Uint32Array && a.sequence instanceof Uint32Array && a.terms.length <= MAX_DISTINCT_TERMS && a.tf.length === a.terms.length * F && a.lengths.length === F;
 }
 
 /** The analysis with one field's tokens replaced by `tokens` (the anchor text, on the main thread). */
@@ -85,5 +97,5 @@ export function withField(a: Analysis, field: number, tokens: readonly string[])
   }
   const lengths = Uint32Array.from(a.lengths);
   lengths[field] = tokens.length;
-  return { terms: added.length ? [...a.terms, ...added] : a.terms, tf, lengths };
+  return { terms: added.length ? [...a.terms, ...added] : a.terms, tf, lengths, sequence: a.sequence };
 }

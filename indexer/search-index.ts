@@ -10,6 +10,7 @@ import { tokenize, tokenizeWithOffsets } from './tokenize.ts';
 import { hasPhrase, locate, phraseTest, type Occurrences } from './locate.ts';
 import { currentDoc, entryDoc, ImpactLists, type Block } from './impacts.ts';
 import { Postings } from './postings.ts';
+import { sequenceHas, termHash } from './sequence.ts';
 import { BODY_CHARS, bodyStart, phraseEvidence } from './proximity.ts';
 import { parseQuery, type ParsedQuery } from './query.ts';
 import { makeSnippet } from './snippet.ts';
@@ -66,6 +67,9 @@ export interface Searcher {
 
 export type DocumentLookup = (id: number) => StoredDocument | undefined;
 
+/** A document's token sequence (sequence.ts), if one was kept: exact phrases are checked on it first. */
+export type SequenceLookup = (id: number) => Uint32Array | undefined;
+
 /** The text of links to a page, and how many pages link to it (store/anchors.ts). */
 export type AnchorLookup = (id: number) => { readonly texts: readonly string[]; readonly sources: number };
 
@@ -99,6 +103,7 @@ export class SearchIndex implements Searcher {
     private readonly lookup: DocumentLookup,
     private readonly anchorsOf: AnchorLookup = () => ({ texts: [], sources: 0 }),
     tuning: Partial<IndexTuning> = {},
+    private readonly sequenceOf: SequenceLookup = () => undefined,
   ) {
     this.tuning = { ...DEFAULT_TUNING, ...tuning };
     if (this.tuning.headDf > this.tuning.exactLimit) throw new RangeError('headDf must be at most exactLimit');
@@ -171,16 +176,21 @@ export class SearchIndex implements Searcher {
       if (!docs.has(id)) docs.set(id, this.lookup(id));
       return docs.get(id);
     };
-    // Exact phrases are checked on the text of the best candidates (the index keeps no positions),
-    // best first, until the page is full: unless all were checked, the total is a lower bound.
+    // Exact phrases are checked on the best candidates (the index keeps no positions: their token
+    // sequences, else their text), best first, until the page is full: unless all were checked,
+    // the total is a lower bound.
     let capped = false;
     if (q.phrases.length) {
       const holdsPhrases = phraseChecker(q.phrases);
+      const hashes = q.phrases.map((p) => p.map(termHash));
       const verified: Ranked[] = [];
       let checked = 0;
       for (const r of ranked) {
         if (verified.length >= shown) break;
         checked++;
+        // A sequence rules a page out without its text; a match by hashes is confirmed on the text.
+        const sequence = this.sequenceOf(r.id);
+        if (sequence && !hashes.every((p) => sequenceHas(sequence, p))) continue;
         const d = doc(r.id);
         if (d && holdsPhrases(d)) verified.push(r);
       }

@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 export type Db = Database.Database;
 
 /** Bump when the schema changes; `openDb` refuses files from a newer Trawl. */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 /** Steps from each older schema version to the next; a fresh database gets SCHEMA directly. */
 const MIGRATIONS: Record<number, string> = {
@@ -34,6 +34,8 @@ const MIGRATIONS: Record<number, string> = {
   4: 'SELECT 1',
   // 5 → 6: a document's language, for the lang: filter and facet.
   5: 'ALTER TABLE documents ADD COLUMN lang TEXT',
+  // 6 → 7: the sequences table (token hashes for exact phrases), which SCHEMA creates.
+  6: 'SELECT 1',
 };
 
 const SCHEMA = `
@@ -84,6 +86,15 @@ CREATE TABLE IF NOT EXISTS documents (
 );
 
 CREATE INDEX IF NOT EXISTS documents_hash ON documents(hash);
+
+-- A document's terms in order, hashed (indexer/sequence.ts), for exact phrases: written with the
+-- index's analysis, dropped whenever the document is replaced or removed. \`stemming\`: the
+-- tokenizing it was made with (index.stemming); another is not used.
+CREATE TABLE IF NOT EXISTS sequences (
+  id       INTEGER PRIMARY KEY,               -- = documents.id
+  stemming TEXT NOT NULL,
+  tokens   BLOB NOT NULL                      -- 32-bit hashes, little-endian
+);
 
 -- The content-seen test: a URL whose content is already stored under another URL points to that
 -- document instead of becoming a second one. The document keeps all its URLs.

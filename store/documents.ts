@@ -51,6 +51,9 @@ export class DocumentStore {
           text=excluded.text, content_type=excluded.content_type, bytes=excluded.bytes, truncated=excluded.truncated,
           http_status=excluded.http_status, fetched_at=excluded.fetched_at, hash=excluded.hash, lang=excluded.lang`),
       remove: db.prepare('DELETE FROM documents WHERE id = ?'),
+      dropSequence: db.prepare('DELETE FROM sequences WHERE id = ?'),
+      putSequence: db.prepare('INSERT OR REPLACE INTO sequences (id, stemming, tokens) VALUES (?, ?, ?)'),
+      sequence: db.prepare('SELECT tokens FROM sequences WHERE id = ? AND stemming = ?').pluck(),
       change: db.prepare('INSERT INTO changes (doc_id, op) VALUES (?, ?)'),
       get: db.prepare('SELECT * FROM documents WHERE id = ?'),
       count: db.prepare('SELECT count(*) AS n FROM documents'),
@@ -71,6 +74,8 @@ export class DocumentStore {
     return this.db.transaction(() => {
       // A URL that was a duplicate and now has content of its own is a document again.
       this.stmts.dropDuplicate.run(doc.id);
+      // The sequence of the document's old text, if any, no longer holds.
+      this.stmts.dropSequence.run(doc.id);
       this.stmts.put.run({ ...doc, headings: doc.headings.join('\n'), truncated: doc.truncated ? 1 : 0, lang: doc.lang ?? null });
       return Number(this.stmts.change.run(doc.id, 'put').lastInsertRowid);
     })();
@@ -80,6 +85,7 @@ export class DocumentStore {
   remove(id: number): number | undefined {
     return this.db.transaction(() => {
       if (this.stmts.remove.run(id).changes === 0) return undefined;
+      this.stmts.dropSequence.run(id);
       return Number(this.stmts.change.run(id, 'remove').lastInsertRowid);
     })();
   }
@@ -97,6 +103,21 @@ export class DocumentStore {
   /** Every URL a document was found under: its own first, then those of its duplicates. */
   urlsOf(doc: StoredDocument): string[] {
     return [doc.url, ...(this.stmts.urlsOf.all(doc.id) as { url: string }[]).map((r) => r.url)];
+  }
+
+  /** Keeps a stored document's token sequence (indexer/sequence.ts), made with `stemming`. */
+  putSequence(id: number, tokens: Uint32Array, stemming: string): void {
+    this.stmts.putSequence.run(id, stemming, Buffer.from(tokens.buffer, tokens.byteOffset, tokens.byteLength));
+  }
+
+  /** A document's token sequence, if one was kept with this stemming. */
+  sequenceOf(id: number, stemming: string): Uint32Array | undefined {
+    const blob = this.stmts.sequence.get(id, stemming) as Buffer | undefined;
+    if (!blob || blob.byteLength % 4) return undefined;
+    // (Copied: a Buffer from SQLite need not be aligned for a Uint32Array view.)
+    const tokens = new Uint32Array(blob.byteLength / 4);
+    new Uint8Array(tokens.buffer).set(blob);
+    return tokens;
   }
 
   get(id: number): StoredDocument | undefined {

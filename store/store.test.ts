@@ -41,6 +41,19 @@ describe('DocumentStore', () => {
     assert.deepEqual(s.get(3), doc(3, 'three'));
   });
 
+  it('keeps a document\u2019s token sequence with its stemming, until the document changes or goes', () => {
+    const s = new DocumentStore(openDb(join(tmp(), 'c.db')));
+    s.put(doc(4, 'four'));
+    s.putSequence(4, Uint32Array.from([0, 7, 0xffffffff]), 'english');
+    assert.deepEqual(s.sequenceOf(4, 'english'), Uint32Array.from([0, 7, 0xffffffff]));
+    assert.equal(s.sequenceOf(4, 'none'), undefined, 'made with another stemming: not used');
+    s.put(doc(4, 'four again'));
+    assert.equal(s.sequenceOf(4, 'english'), undefined, 'the new text has not been analyzed yet');
+    s.putSequence(4, Uint32Array.from([0, 8]), 'english');
+    s.remove(4);
+    assert.equal(s.sequenceOf(4, 'english'), undefined);
+  });
+
   it('migrates a version 1 database in place', () => {
     const file = join(tmp(), 'c.db');
     const raw = new Database(file);
