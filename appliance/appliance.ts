@@ -92,7 +92,7 @@ export class Appliance {
       (id) => this.documents.get(id),
       (id) => this.anchors.of(id),
       {},
-      (id) => this.documents.sequenceOf(id, stemming),
+      (ids) => this.documents.sequencesOf(ids, stemming),
     );
   }
 

@@ -55,7 +55,7 @@ const writeSequences = db.transaction(() => {
   pending.length = 0;
 });
 const lookup = (id: number) => (id >= 0 && id < N ? makeDoc(id) : undefined);
-const index = new SearchIndex(lookup, undefined, {}, (id) => store.sequenceOf(id, 'english'));
+const index = new SearchIndex(lookup, undefined, {}, (ids) => store.sequencesOf(ids, 'english'));
 const heap0 = heap();
 // Index all but 600 now; those are indexed between queries below ("while indexing").
 const first = indexedBeforeQueries(N);
@@ -154,7 +154,7 @@ const expected = JSON.stringify(index.search(sets['two words']![0]!).hits.map((h
 // Drop the index that was built, as a process starting up would not have it.
 (index as unknown as { stats: unknown; postings: unknown }).stats = undefined;
 (index as unknown as { stats: unknown; postings: unknown }).postings = undefined;
-const loaded = new SearchIndex(lookup, undefined, {}, (id) => store.sequenceOf(id, 'english'));
+const loaded = new SearchIndex(lookup, undefined, {}, (ids) => store.sequencesOf(ids, 'english'));
 const heapBeforeLoad = heap();
 t = performance.now();
 loadIndex(dir, loaded);

@@ -176,7 +176,7 @@ describe('a full crawl of the fake web', () => {
     assert.equal(record('/notes.txt')?.lang, 'de');
     assert.deepEqual(found('frenchword lang:fr'), ['/fr']);
     assert.deepEqual(found('"bonjour frenchword"'), ['/fr'], 'a phrase, checked on the token sequence kept with the page');
-    assert.ok(app.documents.sequenceOf(record('/fr')!.id, 'english')!.length > 5);
+    assert.ok(app.documents.sequencesOf([record('/fr')!.id], 'english').get(record('/fr')!.id)!.length > 5);
     assert.deepEqual(found('frenchword lang:en'), []);
     assert.deepEqual(found('plaintextword type:text lang:de'), ['/notes.txt']);
     assert.deepEqual(found('plaintextword type:html'), []);

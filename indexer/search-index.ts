@@ -67,8 +67,11 @@ export interface Searcher {
 
 export type DocumentLookup = (id: number) => StoredDocument | undefined;
 
-/** A document's token sequence (sequence.ts), if one was kept: exact phrases are checked on it first. */
-export type SequenceLookup = (id: number) => Uint32Array | undefined;
+/**
+ * The token sequences (sequence.ts) kept of some documents, by id (those without one are left
+ * out): exact phrases are checked on them first. Asked for a few dozen at a time (one read each).
+ */
+export type SequenceLookup = (ids: readonly number[]) => ReadonlyMap<number, Uint32Array>;
 
 /** The text of links to a page, and how many pages link to it (store/anchors.ts). */
 export type AnchorLookup = (id: number) => { readonly texts: readonly string[]; readonly sources: number };
@@ -103,7 +106,7 @@ export class SearchIndex implements Searcher {
     private readonly lookup: DocumentLookup,
     private readonly anchorsOf: AnchorLookup = () => ({ texts: [], sources: 0 }),
     tuning: Partial<IndexTuning> = {},
-    private readonly sequenceOf: SequenceLookup = () => undefined,
+    private readonly sequencesOf: SequenceLookup = () => new Map(),
   ) {
     this.tuning = { ...DEFAULT_TUNING, ...tuning };
     if (this.tuning.headDf > this.tuning.exactLimit) throw new RangeError('headDf must be at most exactLimit');
@@ -185,11 +188,13 @@ export class SearchIndex implements Searcher {
       const hashes = q.phrases.map((p) => p.map(termHash));
       const verified: Ranked[] = [];
       let checked = 0;
+      let sequences: ReadonlyMap<number, Uint32Array> = new Map();
       for (const r of ranked) {
         if (verified.length >= shown) break;
+        if (checked % SEQUENCE_BATCH === 0) sequences = this.sequencesOf(ranked.slice(checked, checked + SEQUENCE_BATCH).map((x) => x.id));
         checked++;
         // A sequence rules a page out without its text; a match by hashes is confirmed on the text.
-        const sequence = this.sequenceOf(r.id);
+        const sequence = sequences.get(r.id);
         if (sequence && !hashes.every((p) => sequenceHas(sequence, p))) continue;
         const d = doc(r.id);
         if (d && holdsPhrases(d)) verified.push(r);
@@ -518,6 +523,8 @@ function topK(ids: ArrayLike<number>, scores: Float64Array, k: number): Ranked[]
 
 /** Results checked for an exact phrase at most (best first); beyond, the total is a lower bound. */
 const PHRASE_CHECKS = 300;
+/** Token sequences read at once for phrase checks (a statement per batch, not per page). */
+const SEQUENCE_BATCH = 32;
 const FACET_VALUES = 20;
 
 /** The most frequent term at the smallest edit distance (1 or 2) from `word`, if any. */

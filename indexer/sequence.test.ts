@@ -46,7 +46,7 @@ describe('exact phrases checked on token sequences', () => {
   let textReads = 0;
   const lookup = (id: number) => (textReads++, docs.get(id));
   const sequences = new Map([...docs].map(([id, d]) => [id, analyze(d).sequence]));
-  const withSequences = new SearchIndex(lookup, undefined, {}, (id) => sequences.get(id));
+  const withSequences = new SearchIndex(lookup, undefined, {}, (ids) => new Map(ids.filter((id) => sequences.has(id)).map((id) => [id, sequences.get(id)!])));
   const withoutSequences = new SearchIndex((id) => docs.get(id));
   for (const d of docs.values()) (withSequences.upsert(d), withoutSequences.upsert(d));
   const answer = (index: SearchIndex, q: string) => {
@@ -68,7 +68,7 @@ describe('exact phrases checked on token sequences', () => {
 
   it('never show a page whose hashes match by accident: the text decides', () => {
     // Every page's sequence claims the phrase, as a collision would.
-    const claims = new SearchIndex((id) => docs.get(id), undefined, {}, () => Uint32Array.from([0, ...hashes('alpha beta')]));
+    const claims = new SearchIndex((id) => docs.get(id), undefined, {}, (ids) => new Map(ids.map((id) => [id, Uint32Array.from([0, ...hashes('alpha beta')])])));
     for (const d of docs.values()) claims.upsert(d);
     const truth = answer(withoutSequences, '"alpha beta"');
     assert.ok(truth.hits.length > 0 && withoutSequences.search('alpha beta').total > truth.total, 'some pages have both words, not the phrase');
@@ -76,7 +76,7 @@ describe('exact phrases checked on token sequences', () => {
   });
 
   it('rule a page out by its sequence alone', () => {
-    const denies = new SearchIndex((id) => docs.get(id), undefined, {}, () => Uint32Array.from([0, ...hashes('never written anywhere')]));
+    const denies = new SearchIndex((id) => docs.get(id), undefined, {}, (ids) => new Map(ids.map((id) => [id, Uint32Array.from([0, ...hashes('never written anywhere')])])));
     for (const d of docs.values()) denies.upsert(d);
     assert.deepEqual(answer(denies, '"alpha beta"').hits, []);
   });

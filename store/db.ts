@@ -137,6 +137,10 @@ export function openDb(file: string): Db {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
+  // Queries read documents and token sequences row by row (a phrase query, a few hundred): mapped
+  // into memory, a read costs no system call (bench/index: phrase p50 ~6 → ~5 ms at 100,000
+  // documents). Up to 1 GiB is mapped; the rest is read as usual.
+  db.pragma('mmap_size = 1073741824');
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > SCHEMA_VERSION) {
     db.close();

@@ -53,7 +53,7 @@ export class DocumentStore {
       remove: db.prepare('DELETE FROM documents WHERE id = ?'),
       dropSequence: db.prepare('DELETE FROM sequences WHERE id = ?'),
       putSequence: db.prepare('INSERT OR REPLACE INTO sequences (id, stemming, tokens) VALUES (?, ?, ?)'),
-      sequence: db.prepare('SELECT tokens FROM sequences WHERE id = ? AND stemming = ?').pluck(),
+      sequences: db.prepare('SELECT id, tokens FROM sequences WHERE id IN (SELECT value FROM json_each(?)) AND stemming = ?').raw(),
       change: db.prepare('INSERT INTO changes (doc_id, op) VALUES (?, ?)'),
       get: db.prepare('SELECT * FROM documents WHERE id = ?'),
       count: db.prepare('SELECT count(*) AS n FROM documents'),
@@ -110,14 +110,17 @@ export class DocumentStore {
     this.stmts.putSequence.run(id, stemming, Buffer.from(tokens.buffer, tokens.byteOffset, tokens.byteLength));
   }
 
-  /** A document's token sequence, if one was kept with this stemming. */
-  sequenceOf(id: number, stemming: string): Uint32Array | undefined {
-    const blob = this.stmts.sequence.get(id, stemming) as Buffer | undefined;
-    if (!blob || blob.byteLength % 4) return undefined;
-    // (Copied: a Buffer from SQLite need not be aligned for a Uint32Array view.)
-    const tokens = new Uint32Array(blob.byteLength / 4);
-    new Uint8Array(tokens.buffer).set(blob);
-    return tokens;
+  /** The token sequences kept with this stemming of some documents, by id (one statement for all). */
+  sequencesOf(ids: readonly number[], stemming: string): Map<number, Uint32Array> {
+    const found = new Map<number, Uint32Array>();
+    for (const [id, blob] of this.stmts.sequences.all(JSON.stringify(ids), stemming) as [number, Buffer][]) {
+      if (blob.byteLength % 4) continue;
+      // (Copied: a Buffer from SQLite need not be aligned for a Uint32Array view.)
+      const tokens = new Uint32Array(blob.byteLength / 4);
+      new Uint8Array(tokens.buffer).set(blob);
+      found.set(id, tokens);
+    }
+    return found;
   }
 
   get(id: number): StoredDocument | undefined {

@@ -45,13 +45,16 @@ describe('DocumentStore', () => {
     const s = new DocumentStore(openDb(join(tmp(), 'c.db')));
     s.put(doc(4, 'four'));
     s.putSequence(4, Uint32Array.from([0, 7, 0xffffffff]), 'english');
-    assert.deepEqual(s.sequenceOf(4, 'english'), Uint32Array.from([0, 7, 0xffffffff]));
-    assert.equal(s.sequenceOf(4, 'none'), undefined, 'made with another stemming: not used');
+    assert.deepEqual(s.sequencesOf([4], 'english').get(4), Uint32Array.from([0, 7, 0xffffffff]));
+    assert.equal(s.sequencesOf([4], 'none').get(4), undefined, 'made with another stemming: not used');
     s.put(doc(4, 'four again'));
-    assert.equal(s.sequenceOf(4, 'english'), undefined, 'the new text has not been analyzed yet');
+    assert.equal(s.sequencesOf([4], 'english').get(4), undefined, 'the new text has not been analyzed yet');
     s.putSequence(4, Uint32Array.from([0, 8]), 'english');
+    s.put(doc(5, 'five'));
+    s.putSequence(5, Uint32Array.from([0, 9]), 'english');
+    assert.deepEqual([...s.sequencesOf([5, 99, 4], 'english')], [[4, Uint32Array.from([0, 8])], [5, Uint32Array.from([0, 9])]], 'several at once; none for a page without');
     s.remove(4);
-    assert.equal(s.sequenceOf(4, 'english'), undefined);
+    assert.equal(s.sequencesOf([4], 'english').get(4), undefined);
   });
 
   it('migrates a version 1 database in place', () => {
