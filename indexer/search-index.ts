@@ -69,7 +69,7 @@ export type DocumentLookup = (id: number) => StoredDocument | undefined;
 
 /**
  * The token sequences (sequence.ts) kept of some documents, by id (those without one are left
- * out): exact phrases are checked on them first. Asked for a few dozen at a time (one read each).
+ * out): exact phrases are checked on them first. Asked for a few dozen at a time (one read for all).
  */
 export type SequenceLookup = (ids: readonly number[]) => ReadonlyMap<number, Uint32Array>;
 
