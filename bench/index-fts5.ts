@@ -10,23 +10,14 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { FIELD_WEIGHT } from '../indexer/fields.ts';
-import { indexedBeforeQueries, QUERY_KINDS, syntheticCorpus } from './synthetic-corpus.ts';
+import { benchOptions, indexedBeforeQueries, ms, percentile, QUERY_KINDS, syntheticCorpus } from './synthetic-corpus.ts';
 
-const { values } = parseArgs({
-  options: {
-    docs: { type: 'string', default: '10000' },
-    root: { type: 'string', default: '/usr/share/doc/postgresql-doc-15/html' },
-    queries: { type: 'string', default: '300' },
-  },
-});
-const N = Number(values.docs);
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
-const ms = (x: number) => `${x.toFixed(2)} ms`;
+const options = benchOptions();
+const N = options.docs;
 
-const corpus = syntheticCorpus(values.root!);
+const corpus = syntheticCorpus(options.root);
 const dir = mkdtempSync(join(tmpdir(), 'trawl-bench-fts5-'));
 const file = join(dir, 'fts.db');
 const db = new Database(file);
@@ -64,7 +55,7 @@ const weights = FIELDS.map((f) => FIELD_WEIGHT[f]).join(', ');
 const top = db.prepare(`SELECT rowid, snippet(pages, 4, '<mark>', '</mark>', '…', 32) AS snippet FROM pages WHERE pages MATCH ? ORDER BY bm25(pages, ${weights}) LIMIT 10`);
 const count = db.prepare('SELECT count(*) AS n FROM pages WHERE pages MATCH ?');
 // The queries of bench/index (drawn from the documents it indexes first).
-const sets = corpus.querySets(indexedBeforeQueries(N), Number(values.queries));
+const sets = corpus.querySets(indexedBeforeQueries(N), options.queries);
 for (const kind of QUERY_KINDS) {
   const run = (q: string) => {
     const t0 = performance.now();
@@ -75,7 +66,7 @@ for (const kind of QUERY_KINDS) {
   };
   sets[kind].forEach(run); // warm
   const lat = sets[kind].map(run);
-  console.log(`FTS5 query (${kind}): p50 ${ms(pct(lat, 50))}, p99 ${ms(pct(lat, 99))}`);
+  console.log(`FTS5 query (${kind}): p50 ${ms(percentile(lat, 50))}, p99 ${ms(percentile(lat, 99))}`);
 }
 db.close();
 rmSync(dir, { recursive: true, force: true });

@@ -13,23 +13,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { analyze } from '../indexer/analyze.ts';
 import { flushIndex, loadIndex } from '../indexer/persist.ts';
 import { SearchIndex } from '../indexer/search-index.ts';
 import { tokenize } from '../indexer/tokenize.ts';
 import { openDb } from '../store/db.ts';
 import { DocumentStore } from '../store/documents.ts';
-import { indexedBeforeQueries, QUERY_KINDS, syntheticCorpus } from './synthetic-corpus.ts';
+import { benchOptions, indexedBeforeQueries, ms, percentile, QUERY_KINDS, syntheticCorpus } from './synthetic-corpus.ts';
 
-const { values } = parseArgs({
-  options: {
-    docs: { type: 'string', default: '10000' },
-    root: { type: 'string', default: '/usr/share/doc/postgresql-doc-15/html' },
-    queries: { type: 'string', default: '300' },
-  },
-});
-const N = Number(values.docs);
+const options = benchOptions();
+const N = options.docs;
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) console.warn('(run with node --expose-gc for heap figures)');
 const heap = () => {
@@ -37,12 +30,10 @@ const heap = () => {
   gc?.();
   return process.memoryUsage().heapUsed;
 };
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
-const ms = (x: number) => `${x.toFixed(2)} ms`;
 
-const corpus = syntheticCorpus(values.root!);
+const corpus = syntheticCorpus(options.root);
 const makeDoc = corpus.makeDoc;
-console.log(`sentences: ${corpus.sentences}, headings: ${corpus.headings} from ${values.root}`);
+console.log(`sentences: ${corpus.sentences}, headings: ${corpus.headings} from ${options.root}`);
 
 // The documents' token sequences (for exact phrases) live in SQLite, as in the appliance, where the
 // crawler writes them with the page. Here they are written a thousand at a time, off the clock.
@@ -79,7 +70,7 @@ console.log(`indexing: ${first} docs in ${indexSeconds.toFixed(1)} s → ${Math.
 console.log(`heap: ${(heapPerDoc / 1024).toFixed(2)} KB per document (${((heapPerDoc * first) / 1e6).toFixed(0)} MB for ${first})`);
 
 // Queries: words of the documents, pairs from the same document, and phrases taken from documents.
-const Q = Number(values.queries);
+const Q = options.queries;
 const sets = corpus.querySets(first, Q);
 const time = (q: string) => {
   const t0 = performance.now();
@@ -89,7 +80,7 @@ const time = (q: string) => {
 for (const [name, qs] of Object.entries(sets)) {
   qs.forEach(time); // warm
   const lat = qs.map(time);
-  console.log(`query (${name}), idle: p50 ${ms(pct(lat, 50))}, p99 ${ms(pct(lat, 99))}`);
+  console.log(`query (${name}), idle: p50 ${ms(percentile(lat, 50))}, p99 ${ms(percentile(lat, 99))}`);
 }
 // The same queries scored exhaustively (every candidate from its vector): how often is the top ten
 // of the two-pass search (impact lists, then the best few hundred exactly) the same, and how slow
@@ -105,7 +96,7 @@ for (const [name, qs] of Object.entries(sets)) {
   const slow = sets['two words']!.map(time);
   index.tuning.exactLimit = limit;
   const same = fast.filter((f, i) => f === exhaustive[i]).length;
-  console.log(`two-pass top ten = exhaustive top ten: ${same} of ${fast.length} queries; exhaustive scoring, two words: p50 ${ms(pct(slow, 50))}, p99 ${ms(pct(slow, 99))}`);
+  console.log(`two-pass top ten = exhaustive top ten: ${same} of ${fast.length} queries; exhaustive scoring, two words: p50 ${ms(percentile(slow, 50))}, p99 ${ms(percentile(slow, 99))}`);
 }
 // While indexing: the remaining documents go in between queries, one at a time.
 let next = first;
@@ -129,7 +120,7 @@ for (; next < N; next++) {
   index.upsert(d, analysis);
   store.putSequence(d.id, analysis.sequence, 'english');
 }
-console.log(`query while indexing (a document indexed before each query): ${Object.entries(during).map(([k, v]) => `${k} p50 ${ms(pct(v, 50))}, p99 ${ms(pct(v, 99))}`).join('; ')}; one document's indexing: p50 ${ms(pct(upserts, 50))}, p99 ${ms(pct(upserts, 99))}, max ${ms(Math.max(...upserts))}`);
+console.log(`query while indexing (a document indexed before each query): ${Object.entries(during).map(([k, v]) => `${k} p50 ${ms(percentile(v, 50))}, p99 ${ms(percentile(v, 99))}`).join('; ')}; one document's indexing: p50 ${ms(percentile(upserts, 50))}, p99 ${ms(percentile(upserts, 99))}, max ${ms(Math.max(...upserts))}`);
 
 // Flush and load.
 const dir = mkdtempSync(join(tmpdir(), 'trawl-bench-index-'));

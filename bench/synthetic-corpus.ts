@@ -6,11 +6,28 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { decodeBody, parseHtml } from '../crawler/parse/index.ts';
 import type { StoredDocument } from '../store/types.ts';
 
 export type QueryKind = 'one word' | 'two words' | 'phrase';
 export const QUERY_KINDS: readonly QueryKind[] = ['one word', 'two words', 'phrase'];
+
+/** The command line both benches take: --docs N, --root (the corpus of sentences), --queries per kind. */
+export function benchOptions(): { docs: number; root: string; queries: number } {
+  const { values } = parseArgs({
+    options: {
+      docs: { type: 'string', default: '10000' },
+      root: { type: 'string', default: '/usr/share/doc/postgresql-doc-15/html' },
+      queries: { type: 'string', default: '300' },
+    },
+  });
+  return { docs: Number(values.docs), root: values.root!, queries: Number(values.queries) };
+}
+
+/** The p-th percentile of some latencies, and a latency as printed. */
+export const percentile = (xs: readonly number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+export const ms = (x: number) => `${x.toFixed(2)} ms`;
 
 /** bench/index indexes all but this many documents before its queries (the rest go in between them). */
 export function indexedBeforeQueries(docs: number): number {

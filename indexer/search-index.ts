@@ -247,8 +247,8 @@ export class SearchIndex implements Searcher {
 
   /**
    * The documents that match: every group (any of its terms), no excluded term, and the site:,
-   * lang: and type: filters if given. When nothing matches all groups, documents matching any term are returned and
-   * `partial` is set. With few candidates, they come from the rarest group's postings and are
+   * lang: and type: filters if given. When nothing matches all groups, documents matching any
+   * term are returned and `partial` is set. With few candidates, they come from the rarest group's postings and are
    * checked against the other groups in their vectors; with many, by the impact lists, which
    * also give each one an estimated score.
    */
