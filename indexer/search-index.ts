@@ -168,10 +168,11 @@ export class SearchIndex implements Searcher {
     const shown = Math.max(page * size, RERANK);
     const wanted = q.phrases.length ? PHRASE_CHECKS : shown;
     let ranked: Ranked[];
-    if (estimates) {
-      // Two passes: the best by the impacts' estimate, then those scored exactly.
-      const factor = q.phrases.length ? PHRASE_FIRST_PASS_FACTOR : FIRST_PASS_FACTOR;
-      const first = topK(ids, estimates, Math.max(FIRST_PASS_MIN, factor * wanted)).map((r) => r.id);
+    // Two passes: the best by the impacts' estimate, then those scored exactly. For phrases, the
+    // first pass's order is the order of the checks: only pages that hold the phrase are scored.
+    if (estimates && q.phrases.length) ranked = topK(ids, estimates, wanted);
+    else if (estimates) {
+      const first = topK(ids, estimates, Math.max(FIRST_PASS_MIN, FIRST_PASS_FACTOR * wanted)).map((r) => r.id);
       ranked = topK(first, this.stats.scoreAll(first, termIds), wanted);
     } else ranked = topK(ids, this.stats.scoreAll(ids, termIds), wanted);
     const docs = new Map<number, StoredDocument | undefined>();
@@ -184,23 +185,13 @@ export class SearchIndex implements Searcher {
     // the total is a lower bound.
     let capped = false;
     if (q.phrases.length) {
-      const holdsPhrases = phraseChecker(q.phrases);
-      const hashes = q.phrases.map((p) => p.map(termHash));
-      const verified: Ranked[] = [];
-      let checked = 0;
-      let sequences: ReadonlyMap<number, Uint32Array> = new Map();
-      for (const r of ranked) {
-        if (verified.length >= shown) break;
-        if (checked % SEQUENCE_BATCH === 0) sequences = this.sequencesOf(ranked.slice(checked, checked + SEQUENCE_BATCH).map((x) => x.id));
-        checked++;
-        // A sequence rules a page out without its text; a match by hashes is confirmed on the text.
-        const sequence = sequences.get(r.id);
-        if (sequence && !hashes.every((p) => sequenceHas(sequence, p))) continue;
-        const d = doc(r.id);
-        if (d && holdsPhrases(d)) verified.push(r);
-      }
-      capped = checked < ids.length;
-      ranked = verified;
+      const ordered = ranked;
+      const check = (trustHashes: boolean) => this.withPhrases(q.phrases, ordered, shown, estimates ? termIds : undefined, doc, trustHashes);
+      // Hashes that match are confirmed on the text of the pages shown only; if one was wrong (a
+      // collision: never seen but possible), all are checked again, every match confirmed.
+      const found = check(true) ?? check(false)!;
+      capped = found.checked < ids.length;
+      ranked = found.ranked;
     }
     // Phrase evidence re-scores the best candidates (it needs their text, so only a few). Their
     // bodies' occurrences are kept: a short page's snippet is made from them.
@@ -243,6 +234,50 @@ export class SearchIndex implements Searcher {
       facets: countFacets(this.stats, q.phrases.length ? ranked.map((r) => r.id) : ids, FACET_VALUES),
       ...(suggestion ? { suggestion } : {}),
     };
+  }
+
+  /**
+   * The best of `ordered` (best first, by exact score, or by estimate when `rescore` gives the
+   * query's terms) that hold every phrase, until `shown` are found, and how many were checked.
+   * A page's token sequence rules it out alone; a page without one is checked on its text. In
+   * estimate order, PHRASE_MARGIN × `shown` are found, then scored exactly and the best kept.
+   * A match by hashes is confirmed on the text once it is among those kept: when `trustHashes`
+   * and a confirmation fails, the answer is undefined (check again with it off, which confirms
+   * each match as it is found).
+   */
+  private withPhrases(phrases: readonly (readonly string[])[], ordered: readonly Ranked[], shown: number, rescore: readonly number[] | undefined, doc: (id: number) => StoredDocument | undefined, trustHashes: boolean): { ranked: Ranked[]; checked: number } | undefined {
+    const holdsPhrases = phraseChecker(phrases);
+    const hashes = phrases.map((p) => p.map(termHash));
+    const found: Ranked[] = [];
+    const byHashes = new Set<number>();
+    const enough = rescore ? PHRASE_MARGIN * shown : shown;
+    let checked = 0;
+    let sequences: ReadonlyMap<number, Uint32Array> = new Map();
+    for (const r of ordered) {
+      if (found.length >= enough) break;
+      if (checked % SEQUENCE_BATCH === 0) sequences = this.sequencesOf(ordered.slice(checked, checked + SEQUENCE_BATCH).map((x) => x.id));
+      checked++;
+      const sequence = sequences.get(r.id);
+      if (sequence && !hashes.every((p) => sequenceHas(sequence, p))) continue;
+      if (sequence && trustHashes) byHashes.add(r.id);
+      else {
+        const d = doc(r.id);
+        if (!d || !holdsPhrases(d)) continue;
+      }
+      found.push(r);
+    }
+    if (rescore) {
+      const exact = this.stats.scoreAll(found.map((r) => r.id), rescore);
+      found.forEach((r, i) => (r.score = exact[i]!));
+      found.sort((a, b) => b.score - a.score || a.id - b.id);
+    }
+    const ranked = found.slice(0, shown);
+    for (const r of ranked) {
+      if (!byHashes.has(r.id)) continue;
+      const d = doc(r.id);
+      if (!d || !holdsPhrases(d)) return undefined;
+    }
+    return { ranked, checked };
   }
 
   /**
@@ -450,11 +485,12 @@ type Match = { ids: ArrayLike<number>; partial: boolean; estimates?: Float64Arra
 const FIRST_PASS_MIN = 200;
 const FIRST_PASS_FACTOR = 4;
 /**
- * A phrase query needs its best PHRASE_CHECKS in order only to check them best first; twice as
- * many by estimate hold them (bench/index compares the top ten with exhaustive scoring), and
- * scoring 1,200 candidates exactly was a quarter of a phrase query's time.
+ * A phrase query with many candidates checks them in the order of their estimates and scores
+ * exactly only those that hold the phrase (scoring 600 candidates exactly was a third of a phrase
+ * query's time): PHRASE_MARGIN × those shown are found, and the best of them by exact score shown
+ * (bench/index compares the top ten with exhaustive scoring).
  */
-const PHRASE_FIRST_PASS_FACTOR = 2;
+const PHRASE_MARGIN = 2;
 /** Bits of the first pass's mask: one per group (so at most MAX_GROUPS), excluded, seen. */
 const MAX_GROUPS = 28;
 const EXCLUDED = 1 << 31;

@@ -68,11 +68,15 @@ describe('exact phrases checked on token sequences', () => {
 
   it('never show a page whose hashes match by accident: the text decides', () => {
     // Every page's sequence claims the phrase, as a collision would.
-    const claims = new SearchIndex((id) => docs.get(id), undefined, {}, (ids) => new Map(ids.map((id) => [id, Uint32Array.from([0, ...hashes('alpha beta')])])));
-    for (const d of docs.values()) claims.upsert(d);
+    const claim = (ids: readonly number[]) => new Map(ids.map((id) => [id, Uint32Array.from([0, ...hashes('alpha beta')])]));
+    const claims = new SearchIndex((id) => docs.get(id), undefined, {}, claim);
+    // The same where candidates are many (the two-pass path, which confirms matches late).
+    const claimsTwoPass = new SearchIndex((id) => docs.get(id), undefined, { exactLimit: 5, headDf: 5 }, claim);
+    for (const d of docs.values()) (claims.upsert(d), claimsTwoPass.upsert(d));
     const truth = answer(withoutSequences, '"alpha beta"');
     assert.ok(truth.hits.length > 0 && withoutSequences.search('alpha beta').total > truth.total, 'some pages have both words, not the phrase');
     assert.deepEqual(answer(claims, '"alpha beta"'), truth);
+    assert.deepEqual(answer(claimsTwoPass, '"alpha beta"'), truth);
   });
 
   it('rule a page out by its sequence alone', () => {

@@ -115,10 +115,13 @@ export class DocumentStore {
     const found = new Map<number, Uint32Array>();
     for (const [id, blob] of this.stmts.sequences.all(JSON.stringify(ids), stemming) as [number, Buffer][]) {
       if (blob.byteLength % 4) continue;
-      // (Copied: a Buffer from SQLite need not be aligned for a Uint32Array view.)
-      const tokens = new Uint32Array(blob.byteLength / 4);
-      new Uint8Array(tokens.buffer).set(blob);
-      found.set(id, tokens);
+      // A view when the Buffer is aligned (as SQLite's copies are), else a copy: no second allocation.
+      if (blob.byteOffset % 4 === 0) found.set(id, new Uint32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4));
+      else {
+        const tokens = new Uint32Array(blob.byteLength / 4);
+        new Uint8Array(tokens.buffer).set(blob);
+        found.set(id, tokens);
+      }
     }
     return found;
   }
