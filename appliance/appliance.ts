@@ -11,13 +11,15 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Config } from '../config/schema.ts';
-import { Crawler, Fetcher, Frontier, HostScheduler, ParsePool, RobotsCache, buildScope, createNormalizer, defaultFilters, defaultParseWorkers, parseHostAlias, type CrawlStats, type FetchEvent, type HostView } from '../crawler/index.ts';
+import { admit, Crawler, Fetcher, Frontier, HostScheduler, ParsePool, RobotsCache, buildScope, createNormalizer, defaultFilters, defaultParseWorkers, parseHostAlias, type CrawlStats, type FetchEvent, type HostView, type Target, type UrlPolicy } from '../crawler/index.ts';
 import { flushIndex, IndexFormatError, isAnalysis, loadIndex, SearchIndex, setStemming, type FlushInfo } from '../indexer/index.ts';
 import { acquireLock, AnchorStore, DocumentStore, openDb, type Db, type Lock } from '../store/index.ts';
 import { extract as extractForIndex } from './extract-for-index.ts';
 
 export type CrawlStatus = {
   readonly running: boolean;
+  /** Paused by an admin (POST /api/pause). */
+  readonly paused: boolean;
   /** Pages fetched with success: documents, sitemaps, not-modified. */
   readonly fetched: number;
   readonly indexed: number;
@@ -32,11 +34,35 @@ export type CrawlStatus = {
   readonly pagesPerSecond: number;
   /** Per-stage figures of this run (crawler/stats.ts). */
   readonly stats: CrawlStats | null;
-  /** Hosts with their politeness state, the busiest first. */
-  readonly hosts: readonly HostView[];
+  /** Hosts with their politeness state and queued URLs, the busiest first. */
+  readonly hosts: readonly (HostView & { readonly queued: number })[];
+  /** Why URLs were not queued (out of scope, robots.txt, limits…), with counts, most first. */
+  readonly rejections: readonly { readonly reason: string; readonly count: number }[];
 };
 
-export type IndexStatus = { readonly documents: number; readonly lastFlushAt: string | null; readonly lastFlushMs: number | null };
+export type IndexStatus = { readonly documents: number; readonly terms: number; readonly lastFlushAt: string | null; readonly lastFlushMs: number | null; readonly lastFlushBytes: number | null };
+
+/** What Trawl knows of a URL ("why is this page not in the index?"). */
+export type UrlExplanation =
+  | { readonly known: false; readonly url: string; readonly reason: string }
+  | {
+      readonly known: true;
+      /** The URL as Trawl keeps it (normalized). */
+      readonly url: string;
+      readonly state: string;
+      readonly indexed: boolean;
+      /** Why it was excluded, failed or given up, or where it redirects. */
+      readonly reason: string | null;
+      readonly error: string | null;
+      readonly httpStatus: number | null;
+      readonly attempts: number;
+      readonly depth: number;
+      readonly discoveredAt: string;
+      readonly fetchedAt: string | null;
+      readonly nextAttemptAt: string | null;
+      readonly contentType: string | null;
+      readonly lang: string | null;
+    };
 
 export type ApplianceStatus = { readonly crawl: CrawlStatus; readonly index: IndexStatus; readonly recent: readonly FetchEvent[] };
 
@@ -60,8 +86,10 @@ export class Appliance {
   private fetcher: Fetcher | undefined;
   private parser: ParsePool | undefined;
   private scheduler: HostScheduler | undefined;
+  /** The URL normalizer and filters of the crawl, once createCrawler built them. */
+  private policy: UrlPolicy | undefined;
   private lastStats: CrawlStats | null = null;
-  private lastFlush: Pick<FlushInfo, 'createdAt' | 'lastSeq'> & { ms: number | null } | undefined;
+  private lastFlush: Pick<FlushInfo, 'createdAt' | 'lastSeq'> & { ms: number | null; bytes: number | null } | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
   private readonly recent: FetchEvent[] = [];
   readonly anchors: AnchorStore;
@@ -129,7 +157,7 @@ export class Appliance {
     if (!manifest) {
       for (const doc of this.documents.all()) this.index.upsert(doc);
     } else {
-      this.lastFlush = { createdAt: manifest.createdAt, lastSeq: manifest.lastSeq, ms: null };
+      this.lastFlush = { createdAt: manifest.createdAt, lastSeq: manifest.lastSeq, ms: null, bytes: manifest.bytes ?? null };
       let replayed = 0;
       const last = new Map<number, 'put' | 'remove'>();
       for (const c of this.documents.changesSince(manifest.lastSeq)) last.set(c.docId, c.op);
@@ -185,6 +213,7 @@ export class Appliance {
       suspendAfterErrors: c.perHost.suspendAfterErrors,
       suspendMs: c.perHost.suspendMs,
     });
+    this.policy = { normalize, filters };
     const crawler = new Crawler({
       frontier: this.frontier,
       scheduler: this.scheduler,
@@ -193,7 +222,7 @@ export class Appliance {
       documents: this.documents,
       anchors: this.anchors,
       parser: this.parser,
-      policy: { normalize, filters },
+      policy: this.policy,
       limits: {
         concurrency: c.concurrency,
         maxPages: c.limits.maxPages,
@@ -308,9 +337,12 @@ export class Appliance {
   status(): ApplianceStatus {
     const counts = this.frontier.counts();
     const now = Date.now();
+    // (The CLI reports the status after close(): what is read from the database is then left out.)
+    const open = this.db.open;
     return {
       crawl: {
         running: this.crawler?.running ?? false,
+        paused: this.crawler?.paused ?? false,
         fetched: this.frontier.pagesFetched(),
         indexed: counts.indexed,
         queued: counts.queued,
@@ -322,15 +354,94 @@ export class Appliance {
         redirected: counts.redirected,
         pagesPerSecond: this.crawler?.pagesPerSecond() ?? 0,
         stats: this.lastStats,
-        hosts: (this.scheduler?.view(now) ?? []).sort((a, b) => b.inFlight - a.inFlight || b.errors - a.errors).slice(0, 50),
+        hosts: (this.scheduler?.view(now) ?? [])
+          .sort((a, b) => b.inFlight - a.inFlight || b.errors - a.errors)
+          .slice(0, 50)
+          .map((h) => ({ ...h, queued: open ? this.frontier.queuedOf(h.host) : 0 })),
+        rejections: open ? this.frontier.rejections().slice(0, 20) : [],
       },
       index: {
         documents: this.index.documentCount,
+        terms: this.index.stats.termCount,
         lastFlushAt: this.lastFlush?.createdAt ?? null,
         lastFlushMs: this.lastFlush?.ms ?? null,
+        lastFlushBytes: this.lastFlush?.bytes ?? null,
       },
       recent: [...this.recent],
     };
+  }
+
+  /** What Trawl knows of `url`: its record, or why it has none. */
+  explain(url: string): UrlExplanation {
+    const n = this.policy?.normalize(url) ?? { ok: true as const, url };
+    if (!n.ok) return { known: false, url, reason: `not a URL Trawl can crawl: ${n.reason}` };
+    const r = this.frontier.record(n.url);
+    if (!r) {
+      const a = this.policy ? admit(this.policy, url, 0) : undefined;
+      const reason = a && !a.ok ? `never queued: it is rejected (${a.detail ? `${a.reason}: ${a.detail}` : a.reason})` : 'never seen: no crawled page links to it yet (add it as a seed to crawl it)';
+      return { known: false, url: n.url, reason };
+    }
+    const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
+    return {
+      known: true,
+      url: r.url,
+      state: r.state,
+      indexed: this.index.stats.has(r.id),
+      reason: r.reason,
+      error: r.error,
+      httpStatus: r.httpStatus,
+      attempts: r.attempts,
+      depth: r.depth,
+      discoveredAt: new Date(r.discoveredAt).toISOString(),
+      fetchedAt: iso(r.fetchedAt),
+      nextAttemptAt: iso(r.nextAttemptAt),
+      contentType: r.contentType,
+      lang: r.lang,
+    };
+  }
+
+  /** Adds seeds to the crawl (and runs it again if it had finished). */
+  addSeeds(urls: readonly string[]): { queued: string[]; rejected: { url: string; reason: string }[] } {
+    if (!this.crawler) throw new Error('no crawl is running here (trawl serve): start one with trawl start');
+    return this.crawler.addSeeds(urls);
+  }
+
+  pause(): void {
+    this.crawler?.pause();
+  }
+
+  resume(): void {
+    this.crawler?.resume();
+  }
+
+  /** Queues pages again: one URL, a host's, or all (the crawl runs again if it had finished). */
+  recrawl(target: Target): { queued: number } {
+    if (!this.crawler || !this.scheduler) throw new Error('no crawl is running here (trawl serve): start one with trawl start');
+    const t = 'url' in target ? { url: this.identity(target.url) } : target;
+    const { count, hosts } = this.frontier.requeue(t);
+    for (const h of hosts) this.scheduler.addWork(h);
+    if (count) this.crawler.wake();
+    return { queued: count };
+  }
+
+  /**
+   * Removes a URL's or a host's pages from the index and the document store, and marks their URLs
+   * excluded ("removed by an admin") so that the crawl does not bring them back.
+   */
+  remove(target: { url: string } | { host: string }): { removed: number } {
+    const t = 'url' in target ? { url: this.identity(target.url) } : target;
+    let removed = 0;
+    for (const id of this.frontier.exclude(t)) {
+      if (this.documents.remove(id) !== undefined) removed++;
+      this.index.remove(id);
+    }
+    return { removed };
+  }
+
+  /** A URL as the frontier keeps it (normalized), or as given when it cannot be normalized. */
+  private identity(url: string): string {
+    const n = this.policy?.normalize(url);
+    return n?.ok ? n.url : url;
   }
 
   /** Graceful close: stop the crawl (in-flight work finished or put back), flush, close, unlock. */

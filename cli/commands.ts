@@ -14,13 +14,15 @@ export async function start(urls: string[], flags: CommonFlags, preset: Record<s
   try {
     const { crawler } = app.createCrawler();
     requireSeeds(app, 'start');
-    server = await listen(createApp({ searcher: app.index, status: () => app.status(), version: PRODUCT_VERSION }), config.server.host, config.server.port);
+    const ui = createApp({ searcher: app.index, status: () => app.status(), version: PRODUCT_VERSION, explain: (url) => app.explain(url), admin: app, adminToken: config.server.adminToken });
+    server = await listen(ui, config.server.host, config.server.port);
     app.startFlushTimer();
     onStopSignal(async () => {
       await server?.close();
       await app.close();
     });
-    process.stdout.write(`Trawl ${PRODUCT_VERSION}: crawling ${app.frontier.seeds().join(', ')}\nSearch at ${server.url}\n`);
+    process.stdout.write(`Trawl ${PRODUCT_VERSION}: crawling ${app.frontier.seeds().join(', ')}\nSearch at ${server.url}\nCrawl status at ${server.url}status\n`);
+    log(config.server.adminToken ? 'admin actions are on (server.adminToken is set)' : 'admin actions are off (set server.adminToken or TRAWL_ADMIN_TOKEN to turn them on)');
     log(`data directory: ${app.dataDir}`);
     const summary = setInterval(() => log(statusLine(app.status())), 10_000);
     summary.unref();
@@ -67,7 +69,8 @@ export async function crawl(urls: string[], flags: CommonFlags): Promise<void> {
 export async function serveOnly(flags: CommonFlags): Promise<void> {
   const config = configFrom(flags);
   const app = Appliance.open(config, { log });
-  const server = await listen(createApp({ searcher: app.index, status: () => app.status(), version: PRODUCT_VERSION }), config.server.host, config.server.port);
+  // (No crawl runs here: no admin actions, which act on one.)
+  const server = await listen(createApp({ searcher: app.index, status: () => app.status(), version: PRODUCT_VERSION, explain: (url) => app.explain(url) }), config.server.host, config.server.port);
   onStopSignal(async () => {
     await server.close();
     await app.close();

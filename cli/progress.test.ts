@@ -4,8 +4,8 @@ import type { ApplianceStatus } from '../appliance/appliance.ts';
 import { stageLine } from './progress.ts';
 
 const status = (stats: ApplianceStatus['crawl']['stats']): ApplianceStatus => ({
-  crawl: { running: true, fetched: 4, indexed: 4, queued: 1, inFlight: 0, failed: 0, retrying: 0, dead: 0, excluded: 0, redirected: 0, pagesPerSecond: 2, stats, hosts: [] },
-  index: { documents: 4, lastFlushAt: null, lastFlushMs: null },
+  crawl: { running: true, fetched: 4, indexed: 4, queued: 1, inFlight: 0, failed: 0, retrying: 0, dead: 0, excluded: 0, redirected: 0, pagesPerSecond: 2, stats, hosts: [], paused: false, rejections: [] },
+  index: { documents: 4, lastFlushAt: null, lastFlushMs: null, terms: 0, lastFlushBytes: null },
   recent: [],
 });
 

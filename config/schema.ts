@@ -115,6 +115,12 @@ export const configSchema = z.strictObject({
     .strictObject({
       host: z.string().min(1).default('127.0.0.1').describe('Address the search server listens on. Keep 127.0.0.1 unless others must reach it.'),
       port: int(0, 65_535).default(8080).describe('Port of the search server (0: any free port).'),
+      adminToken: z
+        .string()
+        .min(16, 'server.adminToken must be at least 16 characters (a guessable token guards nothing)')
+        .regex(/^[\x21-\x7e]+$/, 'server.adminToken must be printable ASCII without spaces')
+        .optional()
+        .describe('Bearer token for the admin API and the admin form (add seeds, pause, resume, recrawl, remove). Unset: admin actions are off. Prefer the environment variable TRAWL_ADMIN_TOKEN.'),
     })
     .prefault({}),
   dataDir: z.string().min(1).default('./trawl-data').describe('Where the crawl database, the index and the lock file live.'),
@@ -131,4 +137,5 @@ export const ENV_VARS: Readonly<Record<string, { path: string[]; type: 'string' 
   TRAWL_DATA_DIR: { path: ['dataDir'], type: 'string' },
   TRAWL_HOST: { path: ['server', 'host'], type: 'string' },
   TRAWL_PORT: { path: ['server', 'port'], type: 'int' },
+  TRAWL_ADMIN_TOKEN: { path: ['server', 'adminToken'], type: 'string' },
 };

@@ -80,6 +80,8 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   private fetching = 0;
   private stopping = false;
   private finished = false;
+  /** Paused by an admin: no new requests; those in flight finish. */
+  private pausedFlag = false;
   private timer: NodeJS.Timeout | undefined;
   private statsTimer: NodeJS.Timeout | undefined;
   private readonly robotsLoading = new Set<string>();
@@ -118,8 +120,40 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       queued.push(a.url);
       this.d.scheduler.addWork(new URL(a.url).host);
     }
-    if (this.donePromise && !this.finished) this.pump();
+    if (queued.length) this.wake();
     return { queued, rejected };
+  }
+
+  /**
+   * New work arrived (seeds, pages to recrawl): if the crawl had run out of work, it runs again
+   * (and emits 'done' again when it runs out); if it is running, it looks for the work now.
+   * A crawl stopped by stop() or never run stays as it is.
+   */
+  wake(): void {
+    if (!this.donePromise || this.stopping) return;
+    if (this.finished) {
+      this.finished = false;
+      this.statsTimer = setInterval(() => this.emit('stats', this.stats.snapshot()), 1000);
+      this.statsTimer.unref();
+    }
+    queueMicrotask(() => this.pump());
+  }
+
+  /** No new requests until resume(); requests in flight finish. The crawl does not end while paused. */
+  pause(): void {
+    this.pausedFlag = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  resume(): void {
+    if (!this.pausedFlag) return;
+    this.pausedFlag = false;
+    this.wake();
+  }
+
+  get paused(): boolean {
+    return this.pausedFlag;
   }
 
   /** Runs until nothing in scope is left, a limit is hit, or stop() is called. */
@@ -170,7 +204,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   }
 
   private pump(): void {
-    if (this.stopping || this.finished) return;
+    if (this.stopping || this.finished || this.pausedFlag) return;
     clearTimeout(this.timer);
     this.timer = undefined;
     const now = this.now();

@@ -11,15 +11,23 @@ import { startFakeWeb, type FakeWeb, type FakeWebOptions } from '../fakeweb/inde
 
 const BIN = new URL('../bin/trawl.js', import.meta.url).pathname;
 
-export type RunningTrawl = { readonly url: string; readonly web: FakeWeb; readonly log: () => string; stop(): Promise<number | null> };
+export type RunningTrawl = { readonly url: string; readonly web: FakeWeb; readonly other: FakeWeb | undefined; readonly log: () => string; stop(): Promise<number | null> };
 
-/** Starts the fake web and `trawl start` on it; resolves once the search server answers. */
-export async function startTrawl(opts: { web?: FakeWebOptions; seedPaths?: string[]; configYaml?: string } = {}): Promise<RunningTrawl> {
+/**
+ * Starts the fake web (and, with `otherWeb`, a second one on 127.0.0.2: another host) and
+ * `trawl start` on it; resolves once the search server answers. Seeds: `seedPaths` on the first
+ * web, or `seeds` of both.
+ */
+export async function startTrawl(
+  opts: { web?: FakeWebOptions; otherWeb?: FakeWebOptions; seedPaths?: string[]; seeds?: (web: FakeWeb, other: FakeWeb | undefined) => string[]; configYaml?: string } = {},
+): Promise<RunningTrawl> {
   const web = await startFakeWeb(opts.web);
+  const other = opts.otherWeb ? await startFakeWeb({ ...opts.otherWeb, host: '127.0.0.2' }) : undefined;
+  const seeds = opts.seeds ? opts.seeds(web, other) : (opts.seedPaths ?? ['/']).map((p) => new URL(p, web.url).href);
   const dataDir = mkdtempSync(join(tmpdir(), 'trawl-e2e-'));
   const config = join(dataDir, 'config.yaml');
   writeFileSync(config, opts.configYaml ?? '');
-  const child: ChildProcess = spawn(process.execPath, [BIN, 'start', ...(opts.seedPaths ?? ['/']).map((p) => new URL(p, web.url).href), '--config', config, '--data', dataDir, '--port', '0'], {
+  const child: ChildProcess = spawn(process.execPath, [BIN, 'start', ...seeds, '--config', config, '--data', dataDir, '--port', '0'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -38,11 +46,13 @@ export async function startTrawl(opts: { web?: FakeWebOptions; seedPaths?: strin
   return {
     url,
     web,
+    other,
     log: () => out,
     async stop() {
       child.kill('SIGTERM');
       const code = await exited;
       await web.close();
+      await other?.close();
       return code;
     },
   };
@@ -88,5 +98,52 @@ export class SearchPage {
 
   expectConsoleEmpty(): void {
     expect(this.consoleMessages, 'browser console').toEqual([]);
+  }
+}
+
+/** The crawl dashboard (/status), as a person sees it. */
+export class StatusPage {
+  readonly state: Locator;
+  readonly hosts: Locator;
+  readonly recent: Locator;
+  readonly lookup: Locator;
+  readonly token: Locator;
+  readonly adminResult: Locator;
+  private readonly consoleMessages: string[] = [];
+
+  constructor(
+    readonly page: Page,
+    private readonly baseUrl: string,
+  ) {
+    this.state = page.locator('.state');
+    this.hosts = page.getByRole('table').filter({ has: page.getByRole('columnheader', { name: 'Host' }) });
+    this.recent = page.getByRole('table').filter({ has: page.getByRole('columnheader', { name: 'Outcome' }) });
+    this.lookup = page.getByRole('textbox', { name: 'URL to look up' });
+    this.token = page.getByLabel('Admin token');
+    this.adminResult = page.locator('#admin-result');
+    page.on('console', (m) => this.consoleMessages.push(`${m.type()}: ${m.text()}`));
+    page.on('pageerror', (e) => this.consoleMessages.push(`pageerror: ${e.message}`));
+  }
+
+  async open(): Promise<void> {
+    await this.page.goto(new URL('/status', this.baseUrl).href);
+    await expect(this.page.getByRole('heading', { level: 1, name: 'Crawl status' })).toBeVisible();
+  }
+
+  /** A figure of the dashboard ("Fetched", "Queued"…), as shown. */
+  figure(name: string): Locator {
+    return this.page.locator('.figures div').filter({ has: this.page.locator('dt', { hasText: new RegExp(`^${name}$`) }) }).locator('dd');
+  }
+
+  async figureValue(name: string): Promise<number> {
+    return Number((await this.figure(name).textContent())?.replace(/,/g, ''));
+  }
+
+  async admin(button: string): Promise<void> {
+    await this.page.getByRole('button', { name: button }).click();
+  }
+
+  expectConsoleEmpty(allowed: RegExp[] = []): void {
+    expect(this.consoleMessages.filter((m) => !allowed.some((a) => a.test(m))), 'browser console').toEqual([]);
   }
 }

@@ -48,6 +48,8 @@ export type FakeWebOptions = {
   readonly otherHost?: string;
   /** Loopback address to listen on (default 127.0.0.1). */
   readonly host?: string;
+  /** A word added to every graph page, so that two fake webs' pages are not duplicates of each other. */
+  readonly graphLabel?: string;
 };
 
 export type LoggedRequest = { readonly method: string; readonly path: string; readonly userAgent: string; readonly at: number };
@@ -190,7 +192,7 @@ ${options.otherHost ? `<li><a href="${options.otherHost}">Elsewhere</a></li>` : 
       const route = routes[path];
       if (route) return route(req, res);
       const g = /^\/graph\/(\d+)$/.exec(path);
-      if (g && Number(g[1]) < graphSize) return graphPage(res, Number(g[1]), graphSize);
+      if (g && Number(g[1]) < graphSize) return graphPage(res, Number(g[1]), graphSize, options.graphLabel);
       const t = /^\/trap\/(\d+)$/.exec(path);
       if (t) return html(res, page(`Trap ${t[1]}`, `<p>trapword</p><a href="/trap/${Number(t[1]) + 1}">deeper</a>`));
       res.writeHead(404, { 'content-type': 'text/plain' });
@@ -215,14 +217,14 @@ ${options.otherHost ? `<li><a href="${options.otherHost}">Elsewhere</a></li>` : 
 }
 
 /** Graph page N: a unique word, and links to three others (so every page is reachable from 0). */
-function graphPage(res: ServerResponse, n: number, size: number): void {
+function graphPage(res: ServerResponse, n: number, size: number, label = ''): void {
   const links = [n + 1, (n * 7 + 3) % size, (n * 13 + 5) % size].filter((x) => x < size && x !== n);
   res.setHeader('etag', `"graph-${n}"`);
   res.setHeader('last-modified', 'Thu, 01 Jan 2026 00:00:00 GMT');
   html(
     res,
     `<!doctype html><html><head><title>Graph page ${n}</title><meta name="description" content="Page ${n} of the generated graph"></head><body>` +
-      `<h1>Graph page ${n}</h1><h2>Section about graphword${n}</h2><p>This page carries the word graphword${n} and links onwards.</p>` +
+      `<h1>Graph page ${n}</h1><h2>Section about graphword${n}</h2><p>This page carries the word graphword${n} and links onwards.${label ? ` ${label}` : ''}</p>` +
       links.map((l) => `<a href="/graph/${l}">graph ${l}</a>`).join(' ') +
       '</body></html>',
   );

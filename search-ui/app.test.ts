@@ -21,8 +21,8 @@ put(42, 'http://e.org/de2', 'Auch Deutsch', 'linguaword', 'de-AT');
 
 let running = true;
 const status = (): ApplianceStatus => ({
-  crawl: { running, fetched: 12, indexed: 11, queued: 30, inFlight: 2, failed: 1, retrying: 0, dead: 1, excluded: 0, redirected: 0, pagesPerSecond: 4.5, stats: null, hosts: [] },
-  index: { documents: index.documentCount, lastFlushAt: null, lastFlushMs: null },
+  crawl: { running, fetched: 12, indexed: 11, queued: 30, inFlight: 2, failed: 1, retrying: 0, dead: 1, excluded: 0, redirected: 0, pagesPerSecond: 4.5, stats: null, hosts: [], paused: false, rejections: [] },
+  index: { documents: index.documentCount, lastFlushAt: null, lastFlushMs: null, terms: 0, lastFlushBytes: null },
   recent: [],
 });
 const app = createApp({ searcher: index, status, version: '0.0.0-test' });

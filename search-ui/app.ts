@@ -1,19 +1,37 @@
 /**
- * The search server (Hono). It sees a read-only Searcher and a status function, never the
- * crawler. Errors are turned into JSON (`/api/*`) or HTML in one place each.
+ * The search server (Hono): the search pages, the crawl dashboard and the JSON API. It sees a
+ * read-only Searcher, a status function, a URL lookup and the admin actions (admin.ts), never the
+ * crawler itself. Errors are turned into JSON (`/api/*`) or HTML in one place each.
  */
 import { readFileSync } from 'node:fs';
+import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono, type Context } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
-import type { ApplianceStatus } from '../appliance/appliance.ts';
+import { streamSSE } from 'hono/streaming';
+import type { ApplianceStatus, UrlExplanation } from '../appliance/appliance.ts';
 import { QueryError, type Searcher } from '../indexer/index.ts';
+import { adminRoutes, type AdminActions } from './admin.ts';
+import { SearchMetrics } from './metrics.ts';
+import { openApi } from './openapi.ts';
+import { OPENSEARCH_TYPE, openSearchDescription } from './opensearch.ts';
 import { errorBody, homeBody, layout, resultsBody } from './pages.ts';
+import { RateLimiter } from './rate-limit.ts';
+import { History, liveStatus, statusBody } from './status-page.ts';
 import { statusLine } from './status-line.ts';
 
 export type UiDeps = {
   readonly searcher: Searcher;
   readonly status: () => ApplianceStatus;
   readonly version: string;
+  /** What Trawl knows of a URL (/api/document, the dashboard's lookup). */
+  readonly explain?: (url: string) => UrlExplanation;
+  /** The admin actions; they are on only with `adminToken` too. */
+  readonly admin?: AdminActions;
+  readonly adminToken?: string | undefined;
+  /** Requests per second (and twice that at once) that one address may make to /api/*. */
+  readonly apiRate?: number;
+  /** How often /api/events sends the status, in ms (tests make it quick). */
+  readonly eventIntervalMs?: number;
 };
 
 /** A request the server refuses, with a stable code. */
@@ -51,26 +69,92 @@ export function createApp(deps: UiDeps): Hono {
     }),
   );
 
+  const metrics = new SearchMetrics();
+  const history = new History();
+  const status = () => {
+    const s = deps.status();
+    history.add(s);
+    return s;
+  };
+  const adminOn = Boolean(deps.admin && deps.adminToken);
+  /** A search, counted in the metrics (refused ones too). */
+  const search = (q: string, page: number, size: number) => {
+    try {
+      const r = deps.searcher.search(q, { page, size });
+      metrics.observe(r.tookMs);
+      return r;
+    } catch (e) {
+      if (e instanceof QueryError) metrics.refused();
+      throw e;
+    }
+  };
+
+  // The JSON API, per client address: a token bucket (the web pages are not limited: a person
+  // cannot type that fast, and the instant search asks /, debounced).
+  const limiter = new RateLimiter(deps.apiRate ?? 20);
+  app.use('/api/*', async (c, next) => {
+    const wait = limiter.take(clientOf(c));
+    if (wait > 0) return c.json({ error: 'too many requests from this address: slow down', code: 'rate-limited' }, 429, { 'retry-after': String(Math.ceil(wait / 1000)) });
+    await next();
+  });
+
   app.get('/', (c) => {
-    const status = statusLine(deps.status());
+    const line = statusLine(status());
     const q = c.req.query('q')?.trim() ?? '';
-    if (!q) return c.html(layout({ title: 'Trawl search', status, version: deps.version, body: homeBody(deps.searcher.documentCount) }));
+    if (!q) return c.html(layout({ title: 'Trawl search', status: line, version: deps.version, body: homeBody(deps.searcher.documentCount) }));
     try {
       const page = intParam(c.req.query('page'), 'page', 1, 1000, 1);
-      const result = deps.searcher.search(q, { page, size: 10 });
-      return c.html(layout({ title: `${q} — Trawl search`, query: q, status, version: deps.version, body: resultsBody(result) }));
+      const result = search(q, page, 10);
+      return c.html(layout({ title: `${q} — Trawl search`, query: q, status: line, version: deps.version, body: resultsBody(result) }));
     } catch (e) {
       if (!(e instanceof QueryError || e instanceof BadRequest)) throw e;
-      return c.html(layout({ title: 'Trawl search', query: q.slice(0, 500), status, version: deps.version, body: errorBody(e.message) }), 400);
+      return c.html(layout({ title: 'Trawl search', query: q.slice(0, 500), status: line, version: deps.version, body: errorBody(e.message) }), 400);
     }
   });
+
+  app.get('/status', (c) => {
+    const url = c.req.query('url')?.trim();
+    const lookup = url && deps.explain ? { url: url.slice(0, 2048), answer: deps.explain(url.slice(0, 2048)) } : undefined;
+    const s = status();
+    return c.html(layout({ title: 'Crawl status — Trawl', status: statusLine(s), version: deps.version, wide: true, body: statusBody({ live: liveStatus(s, history.all), ...(lookup ? { lookup } : {}), admin: adminOn }) }));
+  });
+
+  app.get('/api/events', (c) =>
+    streamSSE(c, async (stream) => {
+      let open = true;
+      stream.onAbort(() => {
+        open = false;
+      });
+      while (open) {
+        const s = status();
+        await stream.writeSSE({ event: 'status', data: JSON.stringify({ summary: statusLine(s), running: s.crawl.running, html: await liveStatus(s, history.all) }) });
+        await stream.sleep(deps.eventIntervalMs ?? 1000);
+      }
+    }),
+  );
+
+  app.get('/api/document', (c) => {
+    const url = c.req.query('url');
+    if (!url || url.length > 2048) throw new BadRequest('bad-parameter', 'parameter url is required (at most 2,048 characters), e.g. /api/document?url=https://example.org/');
+    if (!deps.explain) throw new BadRequest('bad-parameter', 'URL records are not available here');
+    const answer = deps.explain(url);
+    return answer.known ? c.json(answer) : c.json({ error: answer.reason, code: 'unknown-url', url: answer.url }, 404);
+  });
+
+  app.route('/api', adminRoutes(deps.admin, deps.adminToken));
+
+  app.get('/api/openapi.json', (c) => c.json(openApi(deps.version)));
+
+  app.get('/opensearch.xml', (c) => c.body(openSearchDescription(new URL(c.req.url).origin), 200, { 'content-type': `${OPENSEARCH_TYPE}; charset=utf-8` }));
+
+  app.get('/metrics', (c) => c.body(metrics.render(status()), 200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' }));
 
   app.get('/api/search', (c) => {
     const q = c.req.query('q');
     if (q === undefined || !q.trim()) throw new BadRequest('missing-query', 'parameter q is required, e.g. /api/search?q=install');
     const page = intParam(c.req.query('page'), 'page', 1, 1000, 1);
     const size = intParam(c.req.query('size'), 'size', 1, 100, 10);
-    const r = deps.searcher.search(q, { page, size });
+    const r = search(q, page, size);
     return c.json({
       query: r.query,
       total: r.total,
@@ -86,7 +170,7 @@ export function createApp(deps: UiDeps): Hono {
   });
 
   app.get('/api/status', (c) => {
-    const s = deps.status();
+    const s = status();
     return c.json({ ...s, summary: statusLine(s) });
   });
 
@@ -113,6 +197,15 @@ export function createApp(deps: UiDeps): Hono {
   });
 
   return app;
+}
+
+/** The client's address (node:http), or one key for all when there is none (app.request in tests). */
+function clientOf(c: Context): string {
+  try {
+    return getConnInfo(c).remote.address ?? 'local';
+  } catch {
+    return 'local';
+  }
 }
 
 function isApi(c: Context): boolean {

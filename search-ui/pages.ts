@@ -8,7 +8,7 @@ import type { SearchResponse } from '../indexer/index.ts';
 
 type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 
-export function layout(opts: { title: string; query?: string; status: string; version: string; body: Html }): Html {
+export function layout(opts: { title: string; query?: string; status: string; version: string; body: Html; wide?: boolean }): Html {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -17,6 +17,7 @@ export function layout(opts: { title: string; query?: string; status: string; ve
 <title>${opts.title}</title>
 <link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/static/style.css">
+<link rel="search" type="application/opensearchdescription+xml" href="/opensearch.xml" title="Trawl">
 <script src="/static/app.js" defer></script>
 </head>
 <body>
@@ -27,9 +28,10 @@ export function layout(opts: { title: string; query?: string; status: string; ve
 <input id="q" name="q" type="search" value="${opts.query ?? ''}" placeholder="Search the crawl" autocomplete="off" maxlength="500">
 <button type="submit">Search</button>
 </form>
+<nav aria-label="Site"><a href="/status">Crawl status</a></nav>
 </header>
 <p id="crawl-status" role="status" aria-live="polite">${opts.status}</p>
-<main id="main">
+<main id="main"${opts.wide ? raw(' class="wide"') : ''}>
 ${opts.body}
 </main>
 <footer>Trawl ${opts.version}</footer>
@@ -40,6 +42,25 @@ ${opts.body}
 /** Only http(s) URLs become links: a `javascript:` URL must never be clickable. */
 function safeHref(url: string): string | undefined {
   return /^https?:\/\//i.test(url) ? url : undefined;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '';
+  }
+}
+
+/** When a page was crawled, as a person says it ("3 minutes ago"; a date after a week). */
+export function crawledAgo(at: number, now = Date.now()): string {
+  const s = Math.max(0, Math.round((now - at) / 1000));
+  const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'} ago`;
+  if (s < 60) return 'just now';
+  if (s < 3600) return unit(Math.floor(s / 60), 'minute');
+  if (s < 86_400) return unit(Math.floor(s / 3600), 'hour');
+  if (s < 7 * 86_400) return unit(Math.floor(s / 86_400), 'day');
+  return new Date(at).toISOString().slice(0, 10);
 }
 
 /** "Did you mean …?", linking to the corrected query. */
@@ -87,6 +108,7 @@ ${r.hits.map((h) => {
   return html`<li>
 <h2 class="result-h">${href ? html`<a class="result-title" href="${href}">${h.title}</a>` : html`<span class="result-title">${h.title}</span>`}</h2>
 <div class="result-url">${h.url}</div>
+<div class="result-meta"><span class="result-host">${hostOf(h.url)}</span> · crawled <time datetime="${new Date(h.fetchedAt).toISOString()}">${crawledAgo(h.fetchedAt)}</time></div>
 <p class="snippet">${raw(h.snippet)}</p>
 </li>`;
 })}

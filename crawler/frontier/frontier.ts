@@ -32,6 +32,12 @@ export type Outcome =
 
 export type FrontierCounts = Record<UrlState, number>;
 
+/** A URL, a host, or everything: what an admin action applies to. */
+export type Target = { readonly url: string } | { readonly host: string } | { readonly all: true };
+
+/** The reason recorded on URLs an admin removed from the index (DELETE /api/documents). */
+export const REMOVED_BY_ADMIN = 'removed by an admin';
+
 const STATES: UrlState[] = ['queued', 'fetching', 'indexed', 'fetched', 'not-modified', 'redirected', 'excluded', 'failed', 'dead'];
 
 type Row = {
@@ -103,6 +109,13 @@ export class Frontier {
       reject: db.prepare(`INSERT INTO rejections (reason, count) VALUES (?, ?) ON CONFLICT(reason) DO UPDATE SET count = count + ?`),
       rejections: db.prepare(`SELECT reason, count FROM rejections ORDER BY count DESC, reason`),
       killHost: db.prepare(`UPDATE urls SET state = 'dead', error = ?, reason = ?, fetched_at = ? WHERE host = ? AND state IN ('queued', 'failed')`),
+      requeueUrl: db.prepare(`UPDATE urls SET state = 'queued', attempts = 0, next_attempt_at = NULL WHERE url = ? AND state NOT IN ('queued', 'fetching')`),
+      requeueHost: db.prepare(`UPDATE urls SET state = 'queued', attempts = 0, next_attempt_at = NULL WHERE host = ? AND state NOT IN ('queued', 'fetching') AND reason IS NOT '${REMOVED_BY_ADMIN}'`),
+      requeueAll: db.prepare(`UPDATE urls SET state = 'queued', attempts = 0, next_attempt_at = NULL WHERE state NOT IN ('queued', 'fetching') AND reason IS NOT '${REMOVED_BY_ADMIN}'`),
+      idsOfHost: db.prepare(`SELECT id FROM urls WHERE host = ?`),
+      queuedOfHost: db.prepare(`SELECT count(*) AS n FROM urls WHERE host = ? AND state = 'queued'`),
+      excludeUrl: db.prepare(`UPDATE urls SET state = 'excluded', reason = '${REMOVED_BY_ADMIN}', error = NULL, next_attempt_at = NULL WHERE url = ? AND state != 'fetching'`),
+      excludeHost: db.prepare(`UPDATE urls SET state = 'excluded', reason = '${REMOVED_BY_ADMIN}', error = NULL, next_attempt_at = NULL WHERE host = ? AND state != 'fetching'`),
       pendingOfHost: db.prepare(`SELECT state, count(*) AS n FROM urls WHERE host = ? AND state IN ('queued', 'failed') GROUP BY state`),
     };
     this.counters = Object.fromEntries(STATES.map((s) => [s, 0])) as FrontierCounts;
@@ -321,6 +334,43 @@ export class Frontier {
       }
       return n;
     })();
+  }
+
+  /**
+   * Queues again the URLs of `target` that are not queued or in flight (a recrawl); a URL or host
+   * removed by an admin is queued again only when named by its URL. Returns how many, and their hosts.
+   */
+  requeue(target: Target): { count: number; hosts: string[] } {
+    return this.db.transaction(() => {
+      const run = 'url' in target ? this.stmts.requeueUrl.run(target.url) : 'host' in target ? this.stmts.requeueHost.run(target.host) : this.stmts.requeueAll.run();
+      this.recount();
+      return { count: run.changes, hosts: run.changes ? (this.stmts.hosts.all() as { host: string }[]).map((r) => r.host) : [] };
+    })();
+  }
+
+  /**
+   * Marks the URLs of `target` excluded, "removed by an admin", so that the crawl does not bring
+   * them back (a URL in flight is left alone). Returns the ids of the URLs that were known.
+   */
+  exclude(target: { url: string } | { host: string }): number[] {
+    return this.db.transaction(() => {
+      const ids = 'url' in target ? [this.idOf(target.url)].filter((x): x is number => x !== undefined) : (this.stmts.idsOfHost.all(target.host) as { id: number }[]).map((r) => r.id);
+      if ('url' in target) this.stmts.excludeUrl.run(target.url);
+      else this.stmts.excludeHost.run(target.host);
+      this.recount();
+      return ids;
+    })();
+  }
+
+  /** URLs of a host waiting to be fetched (read from the queue's index). */
+  queuedOf(host: string): number {
+    return (this.stmts.queuedOfHost.get(host) as { n: number }).n;
+  }
+
+  /** The counters again from the table, after a change to many rows. */
+  private recount(): void {
+    for (const state of STATES) this.counters[state] = 0;
+    for (const { state, n } of this.stmts.counts.all() as { state: UrlState; n: number }[]) this.counters[state] = n;
   }
 
   private move(from: UrlState, to: UrlState): void {

@@ -1,0 +1,153 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { ApplianceStatus, UrlExplanation } from '../appliance/appliance.ts';
+import { SearchIndex } from '../indexer/index.ts';
+import type { StoredDocument } from '../store/types.ts';
+import { createApp } from './app.ts';
+import { crawledAgo } from './pages.ts';
+
+const HOSTILE = 'http://e.org/"><script>alert(1)</script>';
+let fetched = 40;
+const status = (): ApplianceStatus => ({
+  crawl: {
+    running: true,
+    paused: false,
+    fetched,
+    indexed: 38,
+    queued: 120,
+    inFlight: 3,
+    failed: 2,
+    retrying: 1,
+    dead: 1,
+    excluded: 7,
+    redirected: 0,
+    pagesPerSecond: 12.5,
+    stats: { requests: 44, bytes: 90_000, pagesPerSecond: 12.5, stages: { fetch: { count: 44, ms: 880 }, parse: { count: 40, ms: 120 }, store: { count: 40, ms: 8 }, index: { count: 38, ms: 30 }, links: { count: 40, ms: 6 } }, outcomes: { indexed: 38, failed: 2 } },
+    hosts: [{ host: 'docs.e.org', queued: 99, inFlight: 2, delayMs: 1000, errors: 4, waitingForRobots: false, suspendedUntil: Date.now() + 60_000, suspensions: 1, lastError: 'timeout' }],
+    rejections: [{ reason: 'out of scope', count: 31 }, { reason: 'robots "txt"', count: 2 }],
+  },
+  index: { documents: 38, terms: 1234, lastFlushAt: '2026-11-22T10:00:00.000Z', lastFlushMs: 12, lastFlushBytes: 2_500_000 },
+  recent: [{ url: HOSTILE, status: 200, ms: 35, bytes: 1200, outcome: 'indexed' }],
+});
+const docs = new Map<number, StoredDocument>();
+const index = new SearchIndex((id) => docs.get(id));
+const d: StoredDocument = { id: 1, url: 'http://docs.e.org/intro', title: 'Intro', description: '', headings: [], text: 'welcome words here', contentType: 'text/html', bytes: 1, truncated: false, httpStatus: 200, fetchedAt: Date.now() - 3 * 3600_000, hash: '' };
+docs.set(1, d);
+index.upsert(d);
+const explain = (url: string): UrlExplanation =>
+  url.includes('known')
+    ? { known: true, url, state: 'excluded', indexed: false, reason: 'robots.txt disallows it', error: null, httpStatus: null, attempts: 0, depth: 2, discoveredAt: '2026-11-22T09:00:00.000Z', fetchedAt: null, nextAttemptAt: null, contentType: null, lang: null }
+    : { known: false, url, reason: 'never seen: no crawled page links to it yet' };
+const app = createApp({ searcher: index, status, version: 't', explain, eventIntervalMs: 20 });
+const text = async (path: string) => (await app.request(path)).text();
+
+describe('the dashboard (/status)', () => {
+  it('shows the figures, a chart, the hosts, the latest fetches and the rejections', async () => {
+    const html = await text('/status');
+    assert.match(html, /<dt>Pages\/s<\/dt><dd data-figure="pages-per-second">12.5<\/dd>/);
+    assert.match(html, /<dd data-figure="queued">120<\/dd>/);
+    assert.match(html, /<svg viewBox="0 0 600 120"[^>]*role="img"/);
+    assert.match(html, /<th scope="row">docs\.e\.org<\/th><td>99<\/td><td>2<\/td><td>1\.0 s<\/td>/);
+    assert.match(html, /until \d{4}-\d\d-\d\d [\d:]+ UTC <span class="why">— timeout<\/span>/);
+    assert.match(html, /<td>out of scope<\/td><td>31<\/td>/);
+    assert.match(html, /2\.5 MB/);
+  });
+
+  it('shows crawled URLs as text', async () => {
+    const html = await text('/status');
+    assert.ok(!html.includes('<script>alert(1)</script>'));
+    assert.match(html, /&lt;script&gt;alert\(1\)&lt;\/script&gt;/);
+  });
+
+  it('answers "why is this URL not in the index?" on the page and as JSON', async () => {
+    const page = await text('/status?url=http%3A%2F%2Fe.org%2Fknown');
+    assert.match(page, /is <strong>not in the index<\/strong>/);
+    assert.match(page, /<dt>Reason<\/dt><dd>robots\.txt disallows it<\/dd>/);
+    assert.match(await text('/status?url=http%3A%2F%2Fe.org%2Fother'), /Trawl has no record of it — never seen/);
+    const known = await app.request('/api/document?url=http%3A%2F%2Fe.org%2Fknown');
+    assert.equal(known.status, 200);
+    assert.equal(((await known.json()) as { state: string }).state, 'excluded');
+    const unknown = await app.request('/api/document?url=http%3A%2F%2Fe.org%2Fother');
+    assert.equal(unknown.status, 404);
+    assert.deepEqual(await unknown.json(), { error: 'never seen: no crawled page links to it yet', code: 'unknown-url', url: 'http://e.org/other' });
+    assert.equal((await app.request('/api/document')).status, 400);
+  });
+
+  it('sends the live part as server-sent events, moving with the crawl', async () => {
+    const res = await app.request('/api/events');
+    assert.match(res.headers.get('content-type') ?? '', /^text\/event-stream/);
+    const reader = res.body!.getReader();
+    const events: { summary: string; html: string }[] = [];
+    let buffer = '';
+    while (events.length < 2) {
+      const { value } = await reader.read();
+      buffer += new TextDecoder().decode(value);
+      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+        const data = /^data: (.*)$/m.exec(buffer.slice(0, end));
+        if (data) events.push(JSON.parse(data[1]!));
+        buffer = buffer.slice(end + 2);
+      }
+      fetched++;
+    }
+    await reader.cancel();
+    assert.match(events[0]!.html, /data-figure="fetched">\d+</);
+    assert.notEqual(events[0]!.html.match(/data-figure="fetched">(\d+)/)![1], events[1]!.html.match(/data-figure="fetched">(\d+)/)![1]);
+    assert.match(events[1]!.summary, /Crawling: \d+ pages fetched/);
+  });
+});
+
+describe('search page extras', () => {
+  it('gives each result its host and when it was crawled', async () => {
+    const html = await text('/?q=welcome');
+    assert.match(html, /<span class="result-host">docs\.e\.org<\/span> · crawled <time datetime="[^"]+">3 hours ago<\/time>/);
+  });
+
+  it('says when a page was crawled as a person would', () => {
+    const now = Date.UTC(2026, 10, 22, 12);
+    assert.equal(crawledAgo(now - 20_000, now), 'just now');
+    assert.equal(crawledAgo(now - 60_000, now), '1 minute ago');
+    assert.equal(crawledAgo(now - 5 * 3600_000, now), '5 hours ago');
+    assert.equal(crawledAgo(now - 2 * 86_400_000, now), '2 days ago');
+    assert.equal(crawledAgo(Date.UTC(2026, 0, 5), now), '2026-01-05');
+  });
+
+  it('links an OpenSearch description from every page, and serves a valid one', async () => {
+    for (const path of ['/', '/?q=welcome', '/status']) assert.match(await text(path), /<link rel="search" type="application\/opensearchdescription\+xml" href="\/opensearch.xml" title="Trawl">/);
+    const res = await app.request('http://127.0.0.1:8080/opensearch.xml');
+    assert.match(res.headers.get('content-type') ?? '', /^application\/opensearchdescription\+xml/);
+    const xml = await res.text();
+    assert.match(xml, /^<\?xml version="1.0" encoding="UTF-8"\?>\n<OpenSearchDescription xmlns="http:\/\/a9.com\/-\/spec\/opensearch\/1.1\/">/);
+    assert.match(xml, /<ShortName>Trawl<\/ShortName>/);
+    assert.match(xml, /<Url type="text\/html" method="get" template="http:\/\/127.0.0.1:8080\/\?q=\{searchTerms\}"\/>/);
+  });
+});
+
+describe('GET /metrics', () => {
+  it('gives the Prometheus text format, with searches counted', async () => {
+    const before = await text('/metrics');
+    const count = (t: string) => Number(/^trawl_searches_total (\d+)$/m.exec(t)![1]);
+    await app.request('/api/search?q=welcome');
+    await app.request('/?q=welcome');
+    await app.request(`/api/search?q=${'w '.repeat(300)}`);
+    const after = await text('/metrics');
+    assert.equal(count(after), count(before) + 2);
+    assert.match(after, /^trawl_search_errors_total [1-9]\d*$/m);
+    assert.match(after, /^# TYPE trawl_search_duration_seconds histogram$/m);
+    assert.match(after, /^trawl_search_duration_seconds_bucket\{le="\+Inf"\} \d+$/m);
+    assert.match(after, /^trawl_urls\{state="queued"\} 120$/m);
+    assert.match(after, /^trawl_crawl_stage_seconds_total\{stage="fetch"\} 0\.880000$/m);
+    assert.match(after, /^trawl_crawl_outcomes_total\{outcome="failed"\} 2$/m);
+    assert.match(after, /^trawl_rejections_total\{reason="robots \\"txt\\""\} 2$/m);
+    assert.match(after, /^trawl_index_documents 1$|^trawl_index_documents 38$/m);
+    // Every sample line is a name, optional labels and a number.
+    for (const l of after.split('\n').filter((x) => x && !x.startsWith('#'))) assert.match(l, /^[a-z_]+(\{[^}]*\})? -?[\d.e+-]+$/, l);
+  });
+});
+
+describe('GET /api/openapi.json', () => {
+  it('describes every endpoint of the JSON API', async () => {
+    const doc = (await (await app.request('/api/openapi.json')).json()) as { openapi: string; paths: Record<string, unknown> };
+    assert.equal(doc.openapi, '3.1.0');
+    for (const p of ['/api/search', '/api/status', '/api/document', '/api/seeds', '/api/pause', '/api/resume', '/api/recrawl', '/api/documents', '/metrics', '/healthz', '/opensearch.xml']) assert.ok(p in doc.paths, p);
+  });
+});
