@@ -147,3 +147,38 @@ export class StatusPage {
     expect(this.consoleMessages.filter((m) => !allowed.some((a) => a.test(m))), 'browser console').toEqual([]);
   }
 }
+
+/**
+ * What the browser finds wanting in the page's accessibility: form controls without a name, text
+ * whose contrast with its background is under WCAG AA (4.5:1, or 3:1 for large text), missing
+ * landmarks. Runs in the page (the DOM's own computed styles and labels); [] when all is well.
+ */
+export async function accessibilityProblems(page: Page): Promise<string[]> {
+  return page.evaluate(`(() => {
+    const problems = [];
+    for (const role of ['header', 'main', 'footer', 'form[role=search]']) if (!document.querySelector(role)) problems.push('no ' + role + ' landmark');
+    for (const el of document.querySelectorAll('input:not([type=hidden]), textarea, select, button')) {
+      const name = (el.labels && [...el.labels].map((l) => l.textContent).join(' ').trim()) || el.getAttribute('aria-label') || (el.tagName === 'BUTTON' && el.textContent.trim());
+      if (!name) problems.push('unnamed ' + el.tagName.toLowerCase() + (el.id ? '#' + el.id : ''));
+    }
+    const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
+    const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }).reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
+    const background = (el) => {
+      for (let e = el; e; e = e.parentElement) { const c = rgb(getComputedStyle(e).backgroundColor); if (c.length === 3 || c[3] > 0) return c.slice(0, 3); }
+      return [255, 255, 255];
+    };
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const el = n.parentElement;
+      if (!n.textContent.trim() || !el || !el.getClientRects().length) continue;
+      const style = getComputedStyle(el);
+      if (style.visibility === 'hidden' || el.closest('.visually-hidden')) continue;
+      const [a, b] = [lum(rgb(style.color).slice(0, 3)), lum(background(el))].sort((x, y) => y - x);
+      const ratio = (a + 0.05) / (b + 0.05);
+      const size = parseFloat(style.fontSize);
+      const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
+      if (ratio < (large ? 3 : 4.5)) problems.push('contrast ' + ratio.toFixed(2) + ' for "' + n.textContent.trim().slice(0, 30) + '"');
+    }
+    return [...new Set(problems)];
+  })()`);
+}

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { SearchPage, startTrawl, type RunningTrawl } from './fixtures.ts';
+import { accessibilityProblems, SearchPage, startTrawl, type RunningTrawl } from './fixtures.ts';
 
 // Two hosts (the fake web on 127.0.0.1 and another on 127.0.0.2), each a small graph, so that
 // results have a host facet; crawled fast, as the features here need pages, not a running crawl.
@@ -107,4 +107,14 @@ test('the OpenSearch description is linked and valid', async ({ page }) => {
   }, xml);
   expect(parsed).toEqual({ error: false, root: 'http://a9.com/-/spec/opensearch/1.1/ OpenSearchDescription', shortName: 'Trawl', html: `${trawl.url.replace(/\/$/, '')}/?q={searchTerms}` });
   search.expectConsoleEmpty();
+});
+
+test('pages have landmarks, named controls and enough contrast, on desktop and phone', async ({ page }) => {
+  for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    await page.setViewportSize(size);
+    for (const path of ['/', '/?q=graph+page', '/?q=nothingatallhere', '/status']) {
+      await page.goto(new URL(path, trawl.url).href);
+      expect(await accessibilityProblems(page), `${path} at ${size.width}px`).toEqual([]);
+    }
+  }
 });
