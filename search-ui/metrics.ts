@@ -42,7 +42,8 @@ export class SearchMetrics {
     ]);
     metric('trawl_crawl_running', 'gauge', '1 while the crawl runs.', [`trawl_crawl_running ${c.running ? 1 : 0}`]);
     metric('trawl_crawl_paused', 'gauge', '1 while an admin has paused the crawl.', [`trawl_crawl_paused ${c.paused ? 1 : 0}`]);
-    metric('trawl_pages_fetched_total', 'counter', 'Pages fetched with success.', [`trawl_pages_fetched_total ${c.fetched}`]);
+    // (A gauge: a recrawl queues fetched pages again, so the number can go down.)
+    metric('trawl_pages_fetched', 'gauge', 'URLs whose last fetch succeeded.', [`trawl_pages_fetched ${c.fetched}`]);
     metric('trawl_pages_per_second', 'gauge', 'Requests completed per second over the last 10 seconds.', [`trawl_pages_per_second ${c.pagesPerSecond}`]);
     metric('trawl_urls', 'gauge', 'URLs by state.', [
       ...(
