@@ -322,8 +322,11 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     const t0 = performance.now();
     const host = q.host;
     let res: Awaited<ReturnType<Fetcher['fetch']>>;
+    // A page Trawl holds is asked for conditionally: unchanged, it costs no download, no parse
+    // and no reindexing.
+    const stored = (q.etag || q.lastModified || q.hash) && this.d.documents.has(q.id) ? q : undefined;
     try {
-      res = await this.d.fetcher.fetch(q.fetchUrl, this.abort.signal);
+      res = await this.d.fetcher.fetch(q.fetchUrl, this.abort.signal, stored && { etag: stored.etag ?? undefined, lastModified: stored.lastModified ?? undefined });
     } finally {
       this.fetching--;
     }
@@ -358,7 +361,10 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       outcome = this.d.frontier.inGroup(() => {
         let o: Outcome;
         if (res.kind === 'error') o = this.failure(q, fromFetchCode(res.code), `${res.code}: ${res.message}`.slice(0, 500));
-        else if (extracted) o = this.onContent(q, res, extracted);
+        else if (res.status === 304 && stored) {
+          this.d.documents.touch(q.id, this.now());
+          o = { kind: 'not-modified', status: 304 };
+        } else if (extracted) o = this.onContent(q, res, extracted, stored?.hash ?? undefined);
         else o = this.onStatus(q, res);
         // A URL that would be retried on a host given up on dies with the host.
         const deadHost = this.deadHosts.get(host);
@@ -404,8 +410,11 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     return this.failure(q, fromHttpStatus(status), `HTTP ${status}`, status, res.retryAfterMs);
   }
 
-  /** A 2xx response, parsed: store and index the page, queue its links. */
-  private onContent(q: QueuedUrl, res: FetchResponse, extracted: Extracted): Outcome {
+  /**
+   * A 2xx response, parsed: store and index the page, queue its links. `storedHash`: the hash
+   * of the copy Trawl holds; the same text again is not stored or indexed again.
+   */
+  private onContent(q: QueuedUrl, res: FetchResponse, extracted: Extracted, storedHash?: string): Outcome {
     const { status } = res;
     const type = res.contentType.split(';')[0]!.trim();
     const meta: FetchMeta = {
@@ -450,6 +459,10 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     if (seen && seen.id !== q.id) {
       this.d.documents.addDuplicate(q.id, seen.id);
       return exclude(`duplicate of ${seen.url}`);
+    }
+    if (storedHash === hash) {
+      this.d.documents.touch(q.id, this.now());
+      return { kind: 'indexed', status, meta: pageMeta, note: 'unchanged' };
     }
     const doc: StoredDocument = {
       id: q.id,

@@ -52,7 +52,17 @@ export type FakeWebOptions = {
   readonly graphLabel?: string;
 };
 
-export type LoggedRequest = { readonly method: string; readonly path: string; readonly userAgent: string; readonly at: number };
+export type LoggedRequest = {
+  readonly method: string;
+  readonly path: string;
+  readonly userAgent: string;
+  readonly at: number;
+  /** The conditional headers sent, if any. */
+  readonly ifNoneMatch?: string;
+  readonly ifModifiedSince?: string;
+  /** The status answered. */
+  status?: number;
+};
 
 export type FakeWeb = {
   readonly url: string;
@@ -187,12 +197,21 @@ ${options.otherHost ? `<li><a href="${options.otherHost}">Elsewhere</a></li>` : 
 
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!;
-    requests.push({ method: req.method ?? 'GET', path: req.url ?? '/', userAgent: String(req.headers['user-agent'] ?? ''), at: Date.now() });
+    const logged: LoggedRequest = {
+      method: req.method ?? 'GET',
+      path: req.url ?? '/',
+      userAgent: String(req.headers['user-agent'] ?? ''),
+      at: Date.now(),
+      ...(req.headers['if-none-match'] ? { ifNoneMatch: String(req.headers['if-none-match']) } : {}),
+      ...(req.headers['if-modified-since'] ? { ifModifiedSince: String(req.headers['if-modified-since']) } : {}),
+    };
+    requests.push(logged);
+    res.on('finish', () => (logged.status = res.statusCode));
     const respond = () => {
       const route = routes[path];
       if (route) return route(req, res);
       const g = /^\/graph\/(\d+)$/.exec(path);
-      if (g && Number(g[1]) < graphSize) return graphPage(res, Number(g[1]), graphSize, options.graphLabel);
+      if (g && Number(g[1]) < graphSize) return graphPage(req, res, Number(g[1]), graphSize, options.graphLabel);
       const t = /^\/trap\/(\d+)$/.exec(path);
       if (t) return html(res, page(`Trap ${t[1]}`, `<p>trapword</p><a href="/trap/${Number(t[1]) + 1}">deeper</a>`));
       res.writeHead(404, { 'content-type': 'text/plain' });
@@ -217,10 +236,17 @@ ${options.otherHost ? `<li><a href="${options.otherHost}">Elsewhere</a></li>` : 
 }
 
 /** Graph page N: a unique word, and links to three others (so every page is reachable from 0). */
-function graphPage(res: ServerResponse, n: number, size: number, label = ''): void {
+/** A graph page; it never changes, so a conditional request for it is answered 304. */
+function graphPage(req: IncomingMessage, res: ServerResponse, n: number, size: number, label = ''): void {
   const links = [n + 1, (n * 7 + 3) % size, (n * 13 + 5) % size].filter((x) => x < size && x !== n);
-  res.setHeader('etag', `"graph-${n}"`);
+  const etag = `"graph-${n}${label ? `-${label}` : ''}"`;
+  res.setHeader('etag', etag);
   res.setHeader('last-modified', 'Thu, 01 Jan 2026 00:00:00 GMT');
+  if (req.headers['if-none-match'] === etag || (!req.headers['if-none-match'] && req.headers['if-modified-since'] === 'Thu, 01 Jan 2026 00:00:00 GMT')) {
+    res.writeHead(304);
+    res.end();
+    return;
+  }
   html(
     res,
     `<!doctype html><html><head><title>Graph page ${n}</title><meta name="description" content="Page ${n} of the generated graph"></head><body>` +

@@ -56,6 +56,8 @@ export class DocumentStore {
       sequences: db.prepare('SELECT id, tokens FROM sequences WHERE id IN (SELECT value FROM json_each(?)) AND stemming = ?').raw(),
       change: db.prepare('INSERT INTO changes (doc_id, op) VALUES (?, ?)'),
       get: db.prepare('SELECT * FROM documents WHERE id = ?'),
+      has: db.prepare('SELECT 1 FROM documents WHERE id = ?').pluck(),
+      touch: db.prepare('UPDATE documents SET fetched_at = ? WHERE id = ?'),
       count: db.prepare('SELECT count(*) AS n FROM documents'),
       all: db.prepare('SELECT * FROM documents ORDER BY id'),
       since: db.prepare('SELECT seq, doc_id AS docId, op FROM changes WHERE seq > ? ORDER BY seq'),
@@ -124,6 +126,18 @@ export class DocumentStore {
       }
     }
     return found;
+  }
+
+  has(id: number): boolean {
+    return this.stmts.has.get(id) !== undefined;
+  }
+
+  /**
+   * Records that a stored page was fetched again and found unchanged (a 304, or the same text):
+   * only its fetch time changes, so the index and the change log are left alone.
+   */
+  touch(id: number, fetchedAt: number): void {
+    this.stmts.touch.run(fetchedAt, id);
   }
 
   get(id: number): StoredDocument | undefined {

@@ -36,6 +36,9 @@ export type FetchFailure = { readonly kind: 'error'; readonly code: FetchErrorCo
 
 export type FetchResult = FetchResponse | FetchFailure;
 
+/** Validators of a stored copy, for a conditional GET. */
+export type Conditional = { readonly etag?: string | undefined; readonly lastModified?: string | undefined };
+
 export class Fetcher {
   private readonly agent: Agent;
 
@@ -49,7 +52,11 @@ export class Fetcher {
     });
   }
 
-  async fetch(url: string, signal?: AbortSignal): Promise<FetchResult> {
+  /**
+   * GETs `url`. With `conditional` (the validators of the copy Trawl holds), the request is
+   * conditional: a 304 answer has no body (RFC 9110 §13.1).
+   */
+  async fetch(url: string, signal?: AbortSignal, conditional?: Conditional): Promise<FetchResult> {
     const overall = AbortSignal.timeout(this.opts.timeoutMs * 2);
     const combined = signal ? AbortSignal.any([signal, overall]) : overall;
     try {
@@ -61,6 +68,8 @@ export class Fetcher {
           'user-agent': this.opts.userAgent,
           accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5',
           'accept-encoding': 'gzip, deflate, br',
+          ...(conditional?.etag ? { 'if-none-match': conditional.etag } : {}),
+          ...(conditional?.lastModified ? { 'if-modified-since': conditional.lastModified } : {}),
         },
       });
       const headers = flattenHeaders(res.headers);

@@ -20,6 +20,10 @@ export type QueuedUrl = {
   readonly hops: number;
   /** Including this one. */
   readonly attempts: number;
+  /** From the last successful fetch, if any: the validators and the content hash. */
+  readonly etag?: string | null;
+  readonly lastModified?: string | null;
+  readonly hash?: string | null;
 };
 
 /** How a fetch of a queued URL ended; decides the record's next state. */
@@ -69,7 +73,7 @@ type Row = {
 /** How long a group transaction stays open at most (inGroup). */
 const GROUP_COMMIT_MS = 50;
 
-const QUEUED_COLUMNS = 'id, url, coalesce(fetch_url, url) AS fetchUrl, host, depth, hops, attempts';
+const QUEUED_COLUMNS = 'id, url, coalesce(fetch_url, url) AS fetchUrl, host, depth, hops, attempts, etag, last_modified AS lastModified, hash';
 
 export class Frontier {
   private readonly stmts;
