@@ -52,3 +52,49 @@ describe('recrawling unchanged pages', () => {
     assert.equal(app.index.search('graphword1').total, 1);
   });
 });
+
+describe('recrawling a site that changed', () => {
+  it('updates edited pages, adds new ones, drops deleted (confirmed) and moved ones, keeps the unchanged', async () => {
+    const web = await startFakeWeb();
+    const dataDir = mkdtempSync(join(tmpdir(), 'trawl-recrawl-'));
+    const app = Appliance.open(
+      loadConfig({ overrides: { dataDir, seeds: [`${web.url}site/`], scope: { allow: ['URL:/site/'] }, perHost: { delayMs: 0 }, retry: { baseDelayMs: 50, maxAttempts: 2 }, parseWorkers: 0 } }),
+      { lockFor: 'test' },
+    );
+    try {
+      const { crawler } = app.createCrawler();
+      await crawler.run();
+      const found = (word: string) => app.index.search(word).hits.map((h) => new URL(h.url).pathname);
+      assert.deepEqual(found('deletedword'), ['/site/deleted']);
+      assert.deepEqual(found('movedword'), ['/site/moved']);
+
+      web.setSiteVersion(2);
+      const mark = web.requests.length;
+      const done = once(crawler, 'done');
+      app.recrawl({ all: true });
+      await done;
+      const second = web.requests.slice(mark);
+      const answers = (path: string) => second.filter((r) => r.path === path).map((r) => r.status);
+
+      assert.deepEqual(found('revisedword'), ['/site/edited'], 'the edit is searchable');
+      assert.deepEqual(found('original'), [], 'the old text is gone');
+      assert.deepEqual(found('addedword'), ['/site/added'], 'a page linked from a recrawled page is crawled');
+      assert.deepEqual(found('deletedword'), [], 'a deleted page leaves the index');
+      assert.deepEqual(answers('/site/deleted'), [404, 404], 'after a second 404');
+      assert.deepEqual(found('movedword'), ['/site/new-home'], 'a moved page is found at its new address only');
+      assert.deepEqual(found('steadyword'), ['/site/unchanged']);
+      assert.deepEqual(found('flakyword'), ['/site/flaky'], 'a page answering 503 stays');
+      assert.deepEqual(answers('/site/flaky'), [503, 503], 'retried, then given up for this pass');
+      assert.deepEqual(answers('/site/unchanged'), [304]);
+      assert.ok(second.filter((r) => r.path === '/site/unchanged').every((r) => r.ifNoneMatch === '"unchanged"'));
+
+      const deleted = app.explain(`${web.url}site/deleted`);
+      assert.ok(deleted.known && deleted.state === 'dead' && /gone from the site, removed from the index/.test(deleted.reason ?? ''), JSON.stringify(deleted));
+      const moved = app.explain(`${web.url}site/moved`);
+      assert.ok(moved.known && moved.state === 'redirected' && !moved.indexed, JSON.stringify(moved));
+    } finally {
+      await app.close();
+      await web.close();
+    }
+  });
+});

@@ -73,6 +73,9 @@ const ROBOTS_GIVE_UP_AFTER = 3;
 /** How long stop() lets in-flight requests finish before it aborts them and puts them back. */
 const STOP_GRACE_MS = 5000;
 
+/** Answers of 404/410 in a row after which a page Trawl holds leaves the index. */
+const GONE_CONFIRMATIONS = 2;
+
 export class Crawler extends EventEmitter<CrawlerEvents> {
   /** URLs being handled: fetched, parsed or stored. */
   private active = 0;
@@ -403,10 +406,27 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     return { kind: 'dead', ...base, error, reason: ERRORS[error].retry ? `${reason} (gave up after ${q.attempts} attempts)` : reason };
   }
 
-  /** A response that is not 2xx: a redirect, a retry, or a failure. */
+  /**
+   * A response that is not 2xx: a redirect, a retry, or a failure. A page Trawl holds that now
+   * redirects leaves the index (its content lives at the target, which is queued); one that now
+   * answers 404 or 410 is asked once more, and leaves the index if the answer is the same. Other
+   * failures (5xx, timeouts) never remove a page.
+   */
   private onStatus(q: QueuedUrl, res: FetchResponse): Outcome {
     const { status } = res;
-    if (status >= 300 && status < 400 && res.location !== undefined) return this.onRedirect(q, res.location, status);
+    const drop = () => {
+      if (this.d.documents.remove(q.id) !== undefined) this.emit('removed', q.id);
+    };
+    if (status >= 300 && status < 400 && res.location !== undefined) {
+      const o = this.onRedirect(q, res.location, status);
+      drop();
+      return o;
+    }
+    if ((status === 404 || status === 410) && this.d.documents.has(q.id)) {
+      if (q.attempts < GONE_CONFIRMATIONS) return { kind: 'failed', status, error: 'http-4xx', reason: `HTTP ${status}: to be confirmed before the page leaves the index`, retryAt: this.now() + this.retry.baseDelayMs };
+      drop();
+      return { kind: 'dead', status, error: 'http-4xx', reason: `HTTP ${status} ${q.attempts} times: gone from the site, removed from the index` };
+    }
     return this.failure(q, fromHttpStatus(status), `HTTP ${status}`, status, res.retryAfterMs);
   }
 

@@ -28,6 +28,11 @@
  *   /image.png        a non-text type
  *   /trap/N           an endless chain of pages (depth limit must stop it)
  *   /dup-a, /dup-b    the same content under two URLs (the content-seen test)
+ *   /site/…           a small site that changes between two versions (setSiteVersion): /site/edited
+ *                     changes its text, /site/deleted answers 404, /site/moved redirects to
+ *                     /site/new-home, /site/added appears (linked from /site/), /site/unchanged
+ *                     does not change (and answers a conditional request with 304), /site/flaky
+ *                     answers 503
  *   /x-robots         noindex by an X-Robots-Tag header
  *   /not-canonical    names /canonical-target as its canonical URL
  *   /sjis, /gb18030   Shift_JIS and GB18030 pages, declared by <meta charset> only
@@ -69,6 +74,8 @@ export type FakeWeb = {
   readonly requests: LoggedRequest[];
   /** Paths requested, in order. */
   paths(): string[];
+  /** Switches /site/ to its other version (1: as first crawled; 2: edited, deleted, moved, added). */
+  setSiteVersion(version: 1 | 2): void;
   close(): Promise<void>;
 };
 
@@ -81,7 +88,42 @@ export async function startFakeWeb(options: FakeWebOptions = {}): Promise<FakeWe
   const requests: LoggedRequest[] = [];
   let base = '';
 
+  let siteVersion: 1 | 2 = 1;
+  /** A page of /site/ with an ETag; a conditional request that matches it gets 304. */
+  const sitePage = (req: IncomingMessage, res: ServerResponse, etag: string, title: string, body: string) => {
+    res.setHeader('etag', etag);
+    if (req.headers['if-none-match'] === etag) {
+      res.writeHead(304);
+      res.end();
+      return;
+    }
+    html(res, page(title, body));
+  };
   const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void> = {
+    '/site/': (_q, res) =>
+      html(
+        res,
+        page(
+          'Changing site',
+          `<ul><li><a href="/site/flaky">Flaky</a></li><li><a href="/site/edited">Edited</a></li><li><a href="/site/unchanged">Unchanged</a></li><li><a href="/site/moved">Moved</a></li>${
+            siteVersion === 1 ? '<li><a href="/site/deleted">Deleted</a></li>' : '<li><a href="/site/added">Added</a></li>'
+          }</ul>`,
+        ),
+      ),
+    '/site/edited': (q, res) =>
+      siteVersion === 1
+        ? sitePage(q, res, '"edited-1"', 'Edited page', '<p>editword: the original text.</p>')
+        : sitePage(q, res, '"edited-2"', 'Edited page', '<p>editword: the revised text, with revisedword.</p>'),
+    '/site/flaky': (q, res) => {
+      if (siteVersion === 1) return sitePage(q, res, '"flaky"', 'Flaky page', '<p>flakyword: this server has bad days.</p>');
+      res.writeHead(503, { 'content-type': 'text/plain' });
+      res.end('unavailable');
+    },
+    '/site/unchanged': (q, res) => sitePage(q, res, '"unchanged"', 'Unchanged page', '<p>steadyword stays as it is.</p>'),
+    '/site/deleted': (q, res) => (siteVersion === 1 ? sitePage(q, res, '"deleted"', 'Deleted page', '<p>deletedword lives here for now.</p>') : notFound(res)),
+    '/site/moved': (q, res) => (siteVersion === 1 ? sitePage(q, res, '"moved"', 'Moved page', '<p>movedword at its old home.</p>') : redirect(res, '/site/new-home')),
+    '/site/new-home': (q, res) => (siteVersion === 2 ? sitePage(q, res, '"new-home"', 'Moved page', '<p>movedword at its new home, newhomeword.</p>') : notFound(res)),
+    '/site/added': (q, res) => (siteVersion === 2 ? sitePage(q, res, '"added"', 'Added page', '<p>addedword is new.</p>') : notFound(res)),
     '/': (_q, res) =>
       html(
         res,
@@ -227,6 +269,9 @@ ${options.otherHost ? `<li><a href="${options.otherHost}">Elsewhere</a></li>` : 
     url: `${base}/`,
     requests,
     paths: () => requests.map((r) => r.path),
+    setSiteVersion: (v) => {
+      siteVersion = v;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -254,6 +299,11 @@ function graphPage(req: IncomingMessage, res: ServerResponse, n: number, size: n
       links.map((l) => `<a href="/graph/${l}">graph ${l}</a>`).join(' ') +
       '</body></html>',
   );
+}
+
+function notFound(res: ServerResponse): void {
+  res.writeHead(404, { 'content-type': 'text/plain' });
+  res.end('not found');
 }
 
 function html(res: ServerResponse, body: string): void {
