@@ -203,3 +203,30 @@ describe('kill -9', () => {
     }
   });
 });
+
+describe('trawl recrawl', () => {
+  it('runs a pass over a changed site and sums it up; the search then follows the site', async () => {
+    const web = await startFakeWeb();
+    try {
+      const dataDir = tmp('recrawl');
+      const config = join(dataDir, 'trawl.json');
+      writeFileSync(config, JSON.stringify({ seeds: [`${web.url}site/`], scope: { allow: ['URL:/site/'] }, perHost: { delayMs: 0 }, retry: { baseDelayMs: 50, maxAttempts: 2 } }));
+      const first = await run(['crawl', '--config', config, '--data', dataDir]);
+      assert.equal(first.code, 0, first.stderr);
+      web.setSiteVersion(2);
+      const r = await run(['recrawl', '--all', '--config', config, '--data', dataDir]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, /recrawling 6 URLs/);
+      // /site/ and /site/edited changed; /site/added and /site/new-home are new; /site/deleted and
+      // /site/moved are gone; /site/flaky failed (and stays searchable).
+      assert.match(r.stderr, /recrawl done in [\d.]+ s: 1 unchanged, 2 changed, 2 new, 2 gone, 1 failed\./);
+      const search = await run(['search', 'movedword', '--json', '--data', dataDir]);
+      assert.deepEqual((JSON.parse(search.stdout) as { hits: { url: string }[] }).hits.map((h) => new URL(h.url).pathname), ['/site/new-home']);
+      const usage = await run(['recrawl', '--data', dataDir]);
+      assert.equal(usage.code, 2);
+      assert.match(usage.stderr, /say what to recrawl: --all, --host HOST or URLs/);
+    } finally {
+      await web.close();
+    }
+  });
+});

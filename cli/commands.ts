@@ -65,6 +65,44 @@ export async function crawl(urls: string[], flags: CommonFlags): Promise<void> {
   }
 }
 
+/**
+ * `trawl recrawl`: fetches again the pages named (every URL, a host's, or some URLs), applies what
+ * changed to the index, and exits with a summary. Stored pages are asked for conditionally.
+ */
+export async function recrawl(urls: string[], flags: CommonFlags & { all?: boolean; host?: string[] }): Promise<void> {
+  const targets = [...(flags.all ? [{ all: true as const }] : []), ...(flags.host ?? []).map((host) => ({ host: host.toLowerCase() })), ...urls.map((url) => ({ url }))];
+  if (!targets.length) throw new UsageError('trawl recrawl: say what to recrawl: --all, --host HOST or URLs');
+  if (flags.all && targets.length > 1) throw new UsageError('trawl recrawl: --all already takes every URL; give it alone');
+  const config = configFrom(flags);
+  const app = Appliance.open(config, { lockFor: 'recrawl', log });
+  try {
+    const { crawler } = app.createCrawler();
+    app.startFlushTimer();
+    onStopSignal(() => app.close());
+    const counts = { unchanged: 0, changed: 0, new: 0, gone: 0, failed: 0 };
+    crawler.on('fetch', (e) => {
+      if (e.change) counts[e.change]++;
+      // (A URL that will be retried counts once it is given up.)
+      else if (e.outcome === 'dead') counts.failed++;
+    });
+    let queued = 0;
+    for (const t of targets) queued += app.recrawl(t).queued;
+    log(`recrawling ${queued} URLs of ${app.dataDir}`);
+    const started = performance.now();
+    const progress = showProgress(() => app.status());
+    const { reason } = await crawler.run();
+    progress.stop();
+    await app.close();
+    log(
+      `recrawl ${reason === 'exhausted' ? 'done' : `stopped (${reason})`} in ${((performance.now() - started) / 1000).toFixed(1)} s: ` +
+        `${counts.unchanged} unchanged, ${counts.changed} changed, ${counts.new} new, ${counts.gone} gone, ${counts.failed} failed.`,
+    );
+  } catch (e) {
+    await app.close();
+    throw e;
+  }
+}
+
 /** `trawl serve`: search over an existing data directory. */
 export async function serveOnly(flags: CommonFlags): Promise<void> {
   const config = configFrom(flags);

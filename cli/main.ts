@@ -1,7 +1,7 @@
 /** `trawl`: the command line. Parses arguments, runs a command, maps errors to exit codes. */
 import { Command, CommanderError, Option } from 'commander';
 import { PRODUCT_VERSION } from '../config/index.ts';
-import { crawl, exportDocuments, search, serveOnly, start } from './commands.ts';
+import { crawl, exportDocuments, recrawl, search, serveOnly, start } from './commands.ts';
 import { exitCodeOf, log } from './shared.ts';
 
 const program = new Command('trawl')
@@ -33,6 +33,16 @@ program
   .addOption(configOpt())
   .addOption(dataOpt())
   .action(crawl);
+
+program
+  .command('recrawl')
+  .description('fetch pages again (conditionally), apply their changes to the index, print a summary, exit')
+  .argument('[urls...]', 'URLs to recrawl')
+  .option('--all', 'every URL Trawl knows (but those an admin removed)')
+  .option('--host <host...>', "a host's URLs (repeatable)")
+  .addOption(configOpt())
+  .addOption(dataOpt())
+  .action(recrawl);
 
 program.command('serve').description('search over an existing data directory').addOption(configOpt()).addOption(dataOpt()).addOption(portOpt()).action(serveOnly);
 

@@ -31,7 +31,18 @@ export type CrawlerLimits = {
   readonly maxSuspensions?: number;
 };
 
-export type FetchEvent = { readonly url: string; readonly status: number | string; readonly ms: number; readonly bytes: number; readonly outcome: Outcome['kind'] };
+export type FetchEvent = {
+  readonly url: string;
+  readonly status: number | string;
+  readonly ms: number;
+  readonly bytes: number;
+  readonly outcome: Outcome['kind'];
+  /**
+   * What became of the page in the index: first stored (`new`), stored again with new text
+   * (`changed`), the same as held (`unchanged`: a 304 or the same text), or removed (`gone`).
+   */
+  readonly change?: 'new' | 'changed' | 'unchanged' | 'gone';
+};
 
 export type CrawlerEvents = {
   /** A page was stored: index it. `analysis` is what the extractor added for the index, if anything. */
@@ -327,7 +338,8 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     let res: Awaited<ReturnType<Fetcher['fetch']>>;
     // A page Trawl holds is asked for conditionally: unchanged, it costs no download, no parse
     // and no reindexing.
-    const stored = (q.etag || q.lastModified || q.hash) && this.d.documents.has(q.id) ? q : undefined;
+    const held = this.d.documents.has(q.id);
+    const stored = held && (q.etag || q.lastModified || q.hash) ? q : undefined;
     try {
       res = await this.d.fetcher.fetch(q.fetchUrl, this.abort.signal, stored && { etag: stored.etag ?? undefined, lastModified: stored.lastModified ?? undefined });
     } finally {
@@ -389,12 +401,23 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     // then loses nothing but what is in flight); otherwise the group's timer commits.
     if (this.active <= 1) this.d.frontier.commit();
     this.stats.outcome(outcome.kind);
+    const change =
+      outcome.kind === 'not-modified' || (outcome.kind === 'indexed' && outcome.note === 'unchanged')
+        ? 'unchanged'
+        : outcome.kind === 'indexed'
+          ? held
+            ? 'changed'
+            : 'new'
+          : held && !this.d.documents.has(q.id)
+            ? 'gone'
+            : undefined;
     this.emit('fetch', {
       url: q.url,
       status: res.kind === 'response' ? res.status : res.code,
       ms: ended - started,
       bytes: res.kind === 'response' ? res.wireBytes : 0,
       outcome: outcome.kind,
+      ...(change ? { change } : {}),
     });
   }
 
