@@ -402,8 +402,7 @@ export class Appliance {
 
   /** Adds seeds to the crawl (and runs it again if it had finished). */
   addSeeds(urls: readonly string[]): { queued: string[]; rejected: { url: string; reason: string }[] } {
-    if (!this.crawler) throw new Error('no crawl is running here (trawl serve): start one with trawl start');
-    return this.crawler.addSeeds(urls);
+    return this.running().crawler.addSeeds(urls);
   }
 
   pause(): void {
@@ -416,12 +415,18 @@ export class Appliance {
 
   /** Queues pages again: one URL, a host's, or all (the crawl runs again if it had finished). */
   recrawl(target: Target): { queued: number } {
-    if (!this.crawler || !this.scheduler) throw new Error('no crawl is running here (trawl serve): start one with trawl start');
+    const { crawler, scheduler } = this.running();
     const t = 'url' in target ? { url: this.identity(target.url) } : target;
     const { count, hosts } = this.frontier.requeue(t);
-    for (const h of hosts) this.scheduler.addWork(h);
-    if (count) this.crawler.wake();
+    for (const h of hosts) scheduler.addWork(h);
+    if (count) crawler.wake();
     return { queued: count };
+  }
+
+  /** The crawl that actions on it act on; none (trawl serve) is an error. */
+  private running(): { crawler: Crawler; scheduler: HostScheduler } {
+    if (!this.crawler || !this.scheduler) throw new Error('no crawl is running here (trawl serve): start one with trawl start');
+    return { crawler: this.crawler, scheduler: this.scheduler };
   }
 
   /**

@@ -380,7 +380,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
           this.d.documents.touch(q.id, this.now());
           o = { kind: 'not-modified', status: 304 };
         } else if (extracted) o = this.onContent(q, res, extracted, stored?.hash ?? undefined);
-        else o = this.onStatus(q, res);
+        else o = this.onStatus(q, res, held);
         // A URL that would be retried on a host given up on dies with the host.
         const deadHost = this.deadHosts.get(host);
         if (o.kind === 'failed' && deadHost) o = { kind: 'dead', ...(o.status !== undefined ? { status: o.status } : {}), error: deadHost.error, reason: deadHost.reason };
@@ -433,21 +433,18 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
    * A response that is not 2xx: a redirect, a retry, or a failure. A page Trawl holds that now
    * redirects leaves the index (its content lives at the target, which is queued); one that now
    * answers 404 or 410 is asked once more, and leaves the index if the answer is the same. Other
-   * failures (5xx, timeouts) never remove a page.
+   * failures (5xx, timeouts) never remove a page. `held`: Trawl holds the page.
    */
-  private onStatus(q: QueuedUrl, res: FetchResponse): Outcome {
+  private onStatus(q: QueuedUrl, res: FetchResponse, held: boolean): Outcome {
     const { status } = res;
-    const drop = () => {
-      if (this.d.documents.remove(q.id) !== undefined) this.emit('removed', q.id);
-    };
     if (status >= 300 && status < 400 && res.location !== undefined) {
       const o = this.onRedirect(q, res.location, status);
-      drop();
+      this.unindex(q.id);
       return o;
     }
-    if ((status === 404 || status === 410) && this.d.documents.has(q.id)) {
+    if ((status === 404 || status === 410) && held) {
       if (q.attempts < GONE_CONFIRMATIONS) return { kind: 'failed', status, error: 'http-4xx', reason: `HTTP ${status}: to be confirmed before the page leaves the index`, retryAt: this.now() + this.retry.baseDelayMs };
-      drop();
+      this.unindex(q.id);
       return { kind: 'dead', status, error: 'http-4xx', reason: `HTTP ${status} ${q.attempts} times: gone from the site, removed from the index` };
     }
     return this.failure(q, fromHttpStatus(status), `HTTP ${status}`, status, res.retryAfterMs);
@@ -482,12 +479,12 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     // A meta refresh forwards like an HTTP redirect: the target is queued as the next hop, and
     // this page (a "Redirecting to …" stub, typically) is not indexed.
     if (page.refresh && !nofollow) {
-      if (this.d.documents.remove(q.id) !== undefined) this.emit('removed', q.id);
+      this.unindex(q.id);
       return this.onRedirect(q, page.refresh, status);
     }
     if (!nofollow) this.stats.measure('links', () => this.queueLinks(this.d.limits.followNofollow ? page.links : page.links.filter((l) => !l.nofollow), q.depth + 1, q.fetchUrl, q.url));
     const exclude = (reason: string): Outcome => {
-      if (this.d.documents.remove(q.id) !== undefined) this.emit('removed', q.id);
+      this.unindex(q.id);
       return { kind: 'excluded', status, reason, meta: pageMeta };
     };
     if (noindex) return exclude(page.noindex ? 'noindex' : 'noindex (X-Robots-Tag)');
@@ -526,6 +523,11 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     this.stats.measure('store', () => this.d.documents.put(doc));
     this.stats.measure('index', () => this.emit('document', doc, extracted.analysis));
     return { kind: 'indexed', status, meta: pageMeta };
+  }
+
+  /** Removes a stored page (if it is one) from the store, and so from the index. */
+  private unindex(id: number): void {
+    if (this.d.documents.remove(id) !== undefined) this.emit('removed', id);
   }
 
   private onRedirect(q: QueuedUrl, location: string, status: number): Outcome {

@@ -1,39 +1,29 @@
 import { expect, test } from '@playwright/test';
-import { startTrawl, StatusPage, type RunningTrawl } from './fixtures.ts';
+import { StatusPage, trawlForFile } from './fixtures.ts';
 
 // One appliance for the file: a slow, polite crawl of a 60-page graph (still running while the
 // browser watches it), with an admin token.
 const TOKEN = 'e2e-admin-token-0123456789';
-let trawl: RunningTrawl;
-
-test.beforeAll(async () => {
-  trawl = await startTrawl({
-    web: { graphSize: 60, delayMs: 20 },
-    seedPaths: ['/graph/0'],
-    configYaml: `scope:\n  allow: ["URL:/graph/", "URL:/fr$"]\nperHost:\n  delayMs: 300\nserver:\n  adminToken: ${TOKEN}\n`,
-  });
+const trawl = trawlForFile({
+  web: { graphSize: 60, delayMs: 20 },
+  seedPaths: ['/graph/0'],
+  configYaml: `scope:\n  allow: ["URL:/graph/", "URL:/fr$"]\nperHost:\n  delayMs: 300\nserver:\n  adminToken: ${TOKEN}\n`,
 });
-
-test.afterAll(async () => {
-  expect(await trawl.stop(), `trawl start should exit 0 on SIGTERM:\n${trawl.log()}`).toBe(0);
-});
-
-test.describe.configure({ mode: 'serial' });
 
 test('the dashboard moves while the crawl runs, without a reload', async ({ page }) => {
-  const status = new StatusPage(page, trawl.url);
+  const status = new StatusPage(page, trawl().url);
   await status.open();
   await expect(status.state).toHaveText('crawling');
   const fetched = await status.figureValue('Fetched');
   await expect.poll(() => status.figureValue('Fetched')).toBeGreaterThan(fetched);
-  await expect(status.hosts.getByRole('rowheader', { name: new URL(trawl.web.url).host })).toBeVisible();
+  await expect(status.hosts.getByRole('rowheader', { name: new URL(trawl().web.url).host })).toBeVisible();
   await expect(status.recent.getByRole('cell', { name: /\/graph\/\d+$/ }).first()).toBeVisible();
   await expect(page.getByRole('img', { name: /URL counts over the last/ })).toBeVisible();
   status.expectConsoleEmpty();
 });
 
 test('admin actions are refused without the token and done with it', async ({ page }) => {
-  const status = new StatusPage(page, trawl.url);
+  const status = new StatusPage(page, trawl().url);
   await status.open();
   await status.token.fill('not-the-token-at-all');
   await status.admin('Pause crawl');
@@ -47,7 +37,7 @@ test('admin actions are refused without the token and done with it', async ({ pa
   await status.admin('Resume crawl');
   await expect(status.state).toHaveText('crawling');
 
-  await page.getByLabel('Add seeds (one URL per line)').fill(new URL('/fr', trawl.web.url).href);
+  await page.getByLabel('Add seeds (one URL per line)').fill(new URL('/fr', trawl().web.url).href);
   await page.getByRole('button', { name: 'Add seeds' }).click();
   await expect(status.adminResult).toHaveText(/^Done: \{"queued":\["http:\/\/[^"]+\/fr"\]/);
   // The 401 above is logged by the browser as a failed resource; nothing else may be.
@@ -55,12 +45,12 @@ test('admin actions are refused without the token and done with it', async ({ pa
 });
 
 test('"why is this URL not in the index?" answers for any URL', async ({ page }) => {
-  const status = new StatusPage(page, trawl.url);
+  const status = new StatusPage(page, trawl().url);
   await status.open();
-  await status.lookup.fill(new URL('/private/secret', trawl.web.url).href);
+  await status.lookup.fill(new URL('/private/secret', trawl().web.url).href);
   await page.getByRole('button', { name: 'Look up' }).click();
   await expect(page.getByText(/Trawl has no record of it — never queued: it is rejected \(out-of-scope: not allowed by any scope\.allow rule\)/)).toBeVisible();
-  await status.lookup.fill(new URL('/graph/0', trawl.web.url).href);
+  await status.lookup.fill(new URL('/graph/0', trawl().web.url).href);
   await page.getByRole('button', { name: 'Look up' }).click();
   await expect(page.locator('.explain')).toContainText('is in the index');
   await expect(page.locator('.explain')).toContainText('HTTP status200');
@@ -68,7 +58,7 @@ test('"why is this URL not in the index?" answers for any URL', async ({ page })
 });
 
 test('dashboard on desktop and phone (screenshots for review)', async ({ page }, info) => {
-  const status = new StatusPage(page, trawl.url);
+  const status = new StatusPage(page, trawl().url);
   for (const [name, size] of [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]] as const) {
     await page.setViewportSize(size);
     await status.open();

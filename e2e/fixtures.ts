@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { startFakeWeb, type FakeWeb, type FakeWebOptions } from '../fakeweb/index.ts';
 
 const BIN = new URL('../bin/trawl.js', import.meta.url).pathname;
@@ -18,9 +18,9 @@ export type RunningTrawl = { readonly url: string; readonly web: FakeWeb; readon
  * `trawl start` on it; resolves once the search server answers. Seeds: `seedPaths` on the first
  * web, or `seeds` of both.
  */
-export async function startTrawl(
-  opts: { web?: FakeWebOptions; otherWeb?: FakeWebOptions; seedPaths?: string[]; seeds?: (web: FakeWeb, other: FakeWeb | undefined) => string[]; configYaml?: string } = {},
-): Promise<RunningTrawl> {
+export type TrawlOptions = { web?: FakeWebOptions; otherWeb?: FakeWebOptions; seedPaths?: string[]; seeds?: (web: FakeWeb, other: FakeWeb | undefined) => string[]; configYaml?: string };
+
+export async function startTrawl(opts: TrawlOptions = {}): Promise<RunningTrawl> {
   const web = await startFakeWeb(opts.web);
   const other = opts.otherWeb ? await startFakeWeb({ ...opts.otherWeb, host: '127.0.0.2' }) : undefined;
   const seeds = opts.seeds ? opts.seeds(web, other) : (opts.seedPaths ?? ['/']).map((p) => new URL(p, web.url).href);
@@ -56,6 +56,27 @@ export async function startTrawl(
       return code;
     },
   };
+}
+
+/**
+ * One appliance for a spec file: started before its first test (with `waitForCrawlEnd`, once the
+ * crawl has run out of work, so that counts are final), stopped after its last, which must exit 0;
+ * the file's tests run in order. Returns the running appliance, for the tests to read.
+ */
+export function trawlForFile(opts: TrawlOptions & { waitForCrawlEnd?: boolean }): () => RunningTrawl {
+  let trawl: RunningTrawl | undefined;
+  test.describe.configure({ mode: 'serial' });
+  test.beforeAll(async () => {
+    trawl = await startTrawl(opts);
+    if (opts.waitForCrawlEnd) {
+      const running = async () => ((await (await fetch(new URL('/api/status', trawl!.url))).json()) as { crawl: { running: boolean } }).crawl.running;
+      await expect.poll(running, { timeout: 60_000 }).toBe(false);
+    }
+  });
+  test.afterAll(async () => {
+    expect(await trawl!.stop(), `trawl start should exit 0 on SIGTERM:\n${trawl!.log()}`).toBe(0);
+  });
+  return () => trawl!;
 }
 
 /** The search page, as a person sees it. */

@@ -1,31 +1,19 @@
 import { expect, test } from '@playwright/test';
-import { accessibilityProblems, SearchPage, startTrawl, type RunningTrawl } from './fixtures.ts';
+import { accessibilityProblems, SearchPage, trawlForFile } from './fixtures.ts';
 
 // Two hosts (the fake web on 127.0.0.1 and another on 127.0.0.2), each a small graph, so that
 // results have a host facet; crawled fast, as the features here need pages, not a running crawl.
-let trawl: RunningTrawl;
-
-test.beforeAll(async () => {
-  trawl = await startTrawl({
-    web: { graphSize: 12 },
-    otherWeb: { graphSize: 12, graphLabel: 'elsewhere' },
-    seeds: (web, other) => [new URL('/graph/0', web.url).href, new URL('/graph/0', other!.url).href],
-    configYaml: 'scope:\n  allow: ["URL:/graph/"]\nperHost:\n  delayMs: 0\n',
-  });
+const trawl = trawlForFile({
+  web: { graphSize: 12 },
+  otherWeb: { graphSize: 12, graphLabel: 'elsewhere' },
+  seeds: (web, other) => [new URL('/graph/0', web.url).href, new URL('/graph/0', other!.url).href],
+  configYaml: 'scope:\n  allow: ["URL:/graph/"]\nperHost:\n  delayMs: 0\n',
   // Every page of both hosts first: the counts asserted below are then final.
-  await expect
-    .poll(async () => ((await (await fetch(new URL('/api/status', trawl.url))).json()) as { crawl: { running: boolean } }).crawl.running, { timeout: 60_000 })
-    .toBe(false);
+  waitForCrawlEnd: true,
 });
-
-test.afterAll(async () => {
-  expect(await trawl.stop(), `trawl start should exit 0 on SIGTERM:\n${trawl.log()}`).toBe(0);
-});
-
-test.describe.configure({ mode: 'serial' });
 
 test('results come as you type, and the URL can be shared', async ({ page }) => {
-  const search = new SearchPage(page, trawl.url);
+  const search = new SearchPage(page, trawl().url);
   await search.open();
   await expect(async () => {
     await search.box.fill('');
@@ -40,7 +28,7 @@ test('results come as you type, and the URL can be shared', async ({ page }) => 
 });
 
 test('the keyboard moves between the box and the results', async ({ page }) => {
-  const search = new SearchPage(page, trawl.url);
+  const search = new SearchPage(page, trawl().url);
   await search.open();
   await search.search('graph page');
   await search.box.focus();
@@ -58,12 +46,12 @@ test('the keyboard moves between the box and the results', async ({ page }) => {
 });
 
 test('a host facet narrows the results to one site', async ({ page }) => {
-  const search = new SearchPage(page, trawl.url);
+  const search = new SearchPage(page, trawl().url);
   await search.open();
   await search.search('graphword5');
   await expect(search.results).toHaveCount(2);
   const sites = page.getByRole('navigation', { name: 'Filter by site' });
-  const other = new URL(trawl.other!.url).host;
+  const other = new URL(trawl().other!.url).host;
   await expect(sites.getByRole('listitem')).toHaveCount(2);
   await sites.getByRole('link', { name: other }).click();
   await expect(page).toHaveURL(/site%3A127\.0\.0\.2/);
@@ -73,7 +61,7 @@ test('a host facet narrows the results to one site', async ({ page }) => {
 });
 
 test('"did you mean" corrects an unknown word', async ({ page }) => {
-  const search = new SearchPage(page, trawl.url);
+  const search = new SearchPage(page, trawl().url);
   await search.open();
   await search.search('graphwrd7');
   await page.getByRole('link', { name: 'graphword7' }).click();
@@ -83,11 +71,11 @@ test('"did you mean" corrects an unknown word', async ({ page }) => {
 });
 
 test('the OpenSearch description is linked and valid', async ({ page }) => {
-  const search = new SearchPage(page, trawl.url);
+  const search = new SearchPage(page, trawl().url);
   await search.open();
   const href = await page.locator('link[rel="search"]').getAttribute('href');
   expect(href).toBe('/opensearch.xml');
-  const res = await page.request.get(new URL(href!, trawl.url).href);
+  const res = await page.request.get(new URL(href!, trawl().url).href);
   expect(res.headers()['content-type']).toMatch(/^application\/opensearchdescription\+xml/);
   const xml = await res.text();
   // Parsed by the browser's own XML parser: well-formed, in the OpenSearch 1.1 namespace.
@@ -105,7 +93,7 @@ test('the OpenSearch description is linked and valid', async ({ page }) => {
       html: [...doc.getElementsByTagNameNS(ns, 'Url')].find((u) => u.getAttribute('type') === 'text/html')?.getAttribute('template'),
     };
   }, xml);
-  expect(parsed).toEqual({ error: false, root: 'http://a9.com/-/spec/opensearch/1.1/ OpenSearchDescription', shortName: 'Trawl', html: `${trawl.url.replace(/\/$/, '')}/?q={searchTerms}` });
+  expect(parsed).toEqual({ error: false, root: 'http://a9.com/-/spec/opensearch/1.1/ OpenSearchDescription', shortName: 'Trawl', html: `${trawl().url.replace(/\/$/, '')}/?q={searchTerms}` });
   search.expectConsoleEmpty();
 });
 
@@ -113,7 +101,7 @@ test('pages have landmarks, named controls and enough contrast, on desktop and p
   for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
     await page.setViewportSize(size);
     for (const path of ['/', '/?q=graph+page', '/?q=nothingatallhere', '/status']) {
-      await page.goto(new URL(path, trawl.url).href);
+      await page.goto(new URL(path, trawl().url).href);
       expect(await accessibilityProblems(page), `${path} at ${size.width}px`).toEqual([]);
     }
   }

@@ -1,26 +1,16 @@
 import { expect, test } from '@playwright/test';
-import { SearchPage, startTrawl, type RunningTrawl } from './fixtures.ts';
+import { SearchPage, trawlForFile } from './fixtures.ts';
 
 // One appliance for the file: a slow, polite crawl of a 60-page graph, so it is still running
 // while the browser searches.
-let trawl: RunningTrawl;
-
-test.beforeAll(async () => {
-  trawl = await startTrawl({
-    web: { graphSize: 60, delayMs: 20 },
-    seedPaths: ['/graph/0', '/xss'],
-    configYaml: 'scope:\n  allow: ["URL:/graph/", "URL:/xss$"]\nperHost:\n  delayMs: 300\n',
-  });
+const trawl = trawlForFile({
+  web: { graphSize: 60, delayMs: 20 },
+  seedPaths: ['/graph/0', '/xss'],
+  configYaml: 'scope:\n  allow: ["URL:/graph/", "URL:/xss$"]\nperHost:\n  delayMs: 300\n',
 });
-
-test.afterAll(async () => {
-  expect(await trawl.stop(), `trawl start should exit 0 on SIGTERM:\n${trawl.log()}`).toBe(0);
-});
-
-test.describe.configure({ mode: 'serial' });
 
 test('a page fetched moments ago is found and can be followed, while the crawl goes on', async ({ page }) => {
-  const search = new SearchPage(page, trawl.url);
+  const search = new SearchPage(page, trawl().url);
   await search.open();
   await expect(search.status).toContainText('Crawling:');
   // Page 1 is one of the first fetched; search until it is there (the crawl is live).
@@ -38,7 +28,7 @@ test('a page fetched moments ago is found and can be followed, while the crawl g
 });
 
 test('the status line moves while the crawl runs, without a reload', async ({ page }) => {
-  const search = new SearchPage(page, trawl.url);
+  const search = new SearchPage(page, trawl().url);
   await search.open();
   const before = await search.status.textContent();
   await expect(search.status).not.toHaveText(before ?? '');
@@ -47,7 +37,7 @@ test('the status line moves while the crawl runs, without a reload', async ({ pa
 });
 
 test('a page titled <script>alert(1)</script> shows its title as text', async ({ page }) => {
-  const search = new SearchPage(page, trawl.url);
+  const search = new SearchPage(page, trawl().url);
   let dialogs = 0;
   page.on('dialog', (d) => {
     dialogs++;
@@ -63,7 +53,7 @@ test('a page titled <script>alert(1)</script> shows its title as text', async ({
 });
 
 test('results page on desktop and phone (screenshots for review)', async ({ page }, info) => {
-  const search = new SearchPage(page, trawl.url);
+  const search = new SearchPage(page, trawl().url);
   for (const [name, size] of [['desktop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]] as const) {
     await page.setViewportSize(size);
     await search.open();

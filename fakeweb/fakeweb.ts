@@ -91,13 +91,7 @@ export async function startFakeWeb(options: FakeWebOptions = {}): Promise<FakeWe
   let siteVersion: 1 | 2 = 1;
   /** A page of /site/ with an ETag; a conditional request that matches it gets 304. */
   const sitePage = (req: IncomingMessage, res: ServerResponse, etag: string, title: string, body: string) => {
-    res.setHeader('etag', etag);
-    if (req.headers['if-none-match'] === etag) {
-      res.writeHead(304);
-      res.end();
-      return;
-    }
-    html(res, page(title, body));
+    if (!notModified(req, res, etag)) html(res, page(title, body));
   };
   const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void> = {
     '/site/': (_q, res) =>
@@ -256,8 +250,7 @@ ${options.otherHost ? `<li><a href="${options.otherHost}">Elsewhere</a></li>` : 
       if (g && Number(g[1]) < graphSize) return graphPage(req, res, Number(g[1]), graphSize, options.graphLabel);
       const t = /^\/trap\/(\d+)$/.exec(path);
       if (t) return html(res, page(`Trap ${t[1]}`, `<p>trapword</p><a href="/trap/${Number(t[1]) + 1}">deeper</a>`));
-      res.writeHead(404, { 'content-type': 'text/plain' });
-      res.end('not found');
+      notFound(res);
     };
     if (options.delayMs) setTimeout(respond, options.delayMs);
     else respond();
@@ -284,14 +277,7 @@ ${options.otherHost ? `<li><a href="${options.otherHost}">Elsewhere</a></li>` : 
 /** A graph page; it never changes, so a conditional request for it is answered 304. */
 function graphPage(req: IncomingMessage, res: ServerResponse, n: number, size: number, label = ''): void {
   const links = [n + 1, (n * 7 + 3) % size, (n * 13 + 5) % size].filter((x) => x < size && x !== n);
-  const etag = `"graph-${n}${label ? `-${label}` : ''}"`;
-  res.setHeader('etag', etag);
-  res.setHeader('last-modified', 'Thu, 01 Jan 2026 00:00:00 GMT');
-  if (req.headers['if-none-match'] === etag || (!req.headers['if-none-match'] && req.headers['if-modified-since'] === 'Thu, 01 Jan 2026 00:00:00 GMT')) {
-    res.writeHead(304);
-    res.end();
-    return;
-  }
+  if (notModified(req, res, `"graph-${n}${label ? `-${label}` : ''}"`, 'Thu, 01 Jan 2026 00:00:00 GMT')) return;
   html(
     res,
     `<!doctype html><html><head><title>Graph page ${n}</title><meta name="description" content="Page ${n} of the generated graph"></head><body>` +
@@ -299,6 +285,20 @@ function graphPage(req: IncomingMessage, res: ServerResponse, n: number, size: n
       links.map((l) => `<a href="/graph/${l}">graph ${l}</a>`).join(' ') +
       '</body></html>',
   );
+}
+
+/**
+ * Sets a page's validators and, when the request's match them (If-None-Match first, else
+ * If-Modified-Since), answers 304 and returns true: the caller sends nothing more.
+ */
+function notModified(req: IncomingMessage, res: ServerResponse, etag: string, lastModified?: string): boolean {
+  res.setHeader('etag', etag);
+  if (lastModified) res.setHeader('last-modified', lastModified);
+  const ifNoneMatch = req.headers['if-none-match'];
+  if (!(ifNoneMatch ? ifNoneMatch === etag : lastModified !== undefined && req.headers['if-modified-since'] === lastModified)) return false;
+  res.writeHead(304);
+  res.end();
+  return true;
 }
 
 function notFound(res: ServerResponse): void {

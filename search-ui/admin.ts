@@ -27,9 +27,9 @@ export const MAX_SEEDS_PER_REQUEST = 1000;
 const MAX_BODY_BYTES = 64 * 1024;
 const ADMIN_PATHS = ['/seeds', '/pause', '/resume', '/recrawl', '/documents'];
 
+/** A request the admin API refuses (400), with a stable code. */
 class AdminError extends Error {
   constructor(
-    readonly status: 400 | 409,
     readonly code: string,
     message: string,
   ) {
@@ -58,7 +58,7 @@ export function adminRoutes(actions: AdminActions | undefined, token: string | u
     api.use(path, bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json({ error: `request body over ${MAX_BODY_BYTES} bytes`, code: 'too-large' }, 413) }));
   }
   api.onError((e, c) => {
-    if (e instanceof AdminError) return c.json({ error: e.message, code: e.code }, e.status);
+    if (e instanceof AdminError) return c.json({ error: e.message, code: e.code }, 400);
     // (bearerAuth refuses by throwing, with the response made above.)
     if (e instanceof HTTPException) return e.getResponse();
     throw e;
@@ -67,8 +67,8 @@ export function adminRoutes(actions: AdminActions | undefined, token: string | u
   api.post('/seeds', async (c) => {
     const body = await jsonBody(c);
     const urls = body.urls;
-    if (!Array.isArray(urls) || !urls.length || !urls.every((u) => typeof u === 'string' && u.length <= 2048)) throw new AdminError(400, 'bad-body', 'expected {"urls": ["https://…", …]}: a non-empty list of URLs');
-    if (urls.length > MAX_SEEDS_PER_REQUEST) throw new AdminError(400, 'bad-body', `at most ${MAX_SEEDS_PER_REQUEST} seeds per request`);
+    if (!Array.isArray(urls) || !urls.length || !urls.every((u) => typeof u === 'string' && u.length <= 2048)) throw new AdminError('bad-body', 'expected {"urls": ["https://…", …]}: a non-empty list of URLs');
+    if (urls.length > MAX_SEEDS_PER_REQUEST) throw new AdminError('bad-body', `at most ${MAX_SEEDS_PER_REQUEST} seeds per request`);
     return c.json(actions!.addSeeds(urls as string[]));
   });
   api.post('/pause', (c) => (actions!.pause(), c.json({ paused: true })));
@@ -87,9 +87,9 @@ async function jsonBody(c: Context): Promise<Record<string, unknown>> {
   try {
     body = await c.req.json();
   } catch {
-    throw new AdminError(400, 'bad-body', 'the body must be JSON');
+    throw new AdminError('bad-body', 'the body must be JSON');
   }
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new AdminError(400, 'bad-body', 'the body must be a JSON object');
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new AdminError('bad-body', 'the body must be a JSON object');
   return body as Record<string, unknown>;
 }
 
@@ -97,11 +97,11 @@ async function jsonBody(c: Context): Promise<Record<string, unknown>> {
 function target(body: Record<string, unknown>, allowAll: boolean): AdminTarget {
   const given = ['url', 'host', 'all'].filter((k) => body[k] !== undefined);
   const expected = allowAll ? 'one of url, host or all: true' : 'one of url or host';
-  if (given.length !== 1) throw new AdminError(400, 'bad-target', `expected ${expected}`);
+  if (given.length !== 1) throw new AdminError('bad-target', `expected ${expected}`);
   if (typeof body.url === 'string' && /^https?:\/\/\S+$/i.test(body.url) && body.url.length <= 2048) return { url: body.url };
   if (typeof body.host === 'string' && /^[a-z0-9.-]+(:\d{1,5})?$/i.test(body.host) && body.host.length <= 300) return { host: body.host.toLowerCase() };
   if (allowAll && body.all === true) return { all: true };
-  throw new AdminError(400, 'bad-target', `expected ${expected}, with an http(s) URL or a host name`);
+  throw new AdminError('bad-target', `expected ${expected}, with an http(s) URL or a host name`);
 }
 
 /** Compares tokens in constant time (their digests, so that lengths do not leak either). */

@@ -113,8 +113,8 @@ export function createApp(deps: UiDeps): Hono {
   });
 
   app.get('/status', (c) => {
-    const url = c.req.query('url')?.trim();
-    const lookup = url && deps.explain ? { url: url.slice(0, 2048), answer: deps.explain(url.slice(0, 2048)) } : undefined;
+    const url = c.req.query('url')?.trim().slice(0, 2048);
+    const lookup = url && deps.explain ? { url, answer: deps.explain(url) } : undefined;
     const s = status();
     return c.html(layout({ title: 'Crawl status — Trawl', status: statusLine(s), version: deps.version, wide: true, body: statusBody({ live: liveStatus(s, history.all), ...(lookup ? { lookup } : {}), admin: adminOn }) }));
   });

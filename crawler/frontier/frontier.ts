@@ -342,7 +342,8 @@ export class Frontier {
 
   /**
    * Queues again the URLs of `target` that are not queued or in flight (a recrawl); a URL or host
-   * removed by an admin is queued again only when named by its URL. Returns how many, and their hosts.
+   * removed by an admin is queued again only when named by its URL. Returns how many, and the hosts
+   * that now have queued URLs (for the scheduler).
    */
   requeue(target: Target): { count: number; hosts: string[] } {
     return this.db.transaction(() => {
