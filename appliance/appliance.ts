@@ -11,7 +11,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Config } from '../config/schema.ts';
-import { admit, Crawler, Fetcher, Frontier, HostScheduler, ParsePool, RobotsCache, buildScope, createNormalizer, defaultFilters, defaultParseWorkers, parseHostAlias, type CrawlStats, type FetchEvent, type HostView, type Target, type UrlPolicy } from '../crawler/index.ts';
+import { admit, Crawler, Fetcher, Frontier, HostScheduler, ParsePool, RobotsCache, buildScope, createNormalizer, defaultFilters, defaultParseWorkers, parseHostAlias, type CrawlStats, type FetchEvent, type HostView, type RevisitMode, type Target, type UrlPolicy } from '../crawler/index.ts';
 import { flushIndex, IndexFormatError, isAnalysis, loadIndex, SearchIndex, setStemming, type FlushInfo } from '../indexer/index.ts';
 import { acquireLock, AnchorStore, DocumentStore, openDb, type Db, type Lock } from '../store/index.ts';
 import { extract as extractForIndex } from './extract-for-index.ts';
@@ -40,6 +40,21 @@ export type CrawlStatus = {
   readonly rejections: readonly { readonly reason: string; readonly count: number }[];
 };
 
+/** The revisit schedule and what this run's revisits found (pages Trawl held, fetched again). */
+export type RecrawlStatus = {
+  /** Pages are revisited as they fall due, for as long as the process runs (`trawl start`). */
+  readonly continuous: boolean;
+  /** Pages whose revisit is due now. */
+  readonly due: number;
+  /** When the next page falls due (ISO), or null when none is scheduled. */
+  readonly nextDueAt: string | null;
+  readonly revisited: number;
+  readonly changed: number;
+  readonly unchanged: number;
+  /** Removed from the index: gone from the site (404/410 twice), moved, or noindex now. */
+  readonly removed: number;
+};
+
 export type IndexStatus = { readonly documents: number; readonly terms: number; readonly lastFlushAt: string | null; readonly lastFlushMs: number | null; readonly lastFlushBytes: number | null };
 
 /** What Trawl knows of a URL ("why is this page not in the index?"). */
@@ -60,11 +75,14 @@ export type UrlExplanation =
       readonly discoveredAt: string;
       readonly fetchedAt: string | null;
       readonly nextAttemptAt: string | null;
+      /** When it is due to be fetched again, and when its text last changed. */
+      readonly revisitAt: string | null;
+      readonly changedAt: string | null;
       readonly contentType: string | null;
       readonly lang: string | null;
     };
 
-export type ApplianceStatus = { readonly crawl: CrawlStatus; readonly index: IndexStatus; readonly recent: readonly FetchEvent[] };
+export type ApplianceStatus = { readonly crawl: CrawlStatus; readonly recrawl: RecrawlStatus; readonly index: IndexStatus; readonly recent: readonly FetchEvent[] };
 
 export type Logger = (message: string) => void;
 
@@ -75,6 +93,8 @@ export type OpenOptions = {
 };
 
 const RECENT_FETCHES = 20;
+/** The longest a sleeping continuous crawl waits before it looks at the schedule again. */
+const MAX_SLEEP_MS = 3_600_000;
 
 export class Appliance {
   readonly dataDir: string;
@@ -102,6 +122,12 @@ export class Appliance {
   private flushing: Promise<unknown> | undefined;
   private anchorTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  private revisitMode: RevisitMode = 'off';
+  /** Wakes a continuous crawl that ran out of work when the next revisit falls due. */
+  private revisitTimer: NodeJS.Timeout | undefined;
+  /** What this run's revisits found; `round` is since the crawl last ran out of work (for the log). */
+  private readonly revisits = { revisited: 0, changed: 0, unchanged: 0, removed: 0 };
+  private round = { revisited: 0, changed: 0, unchanged: 0, removed: 0 };
 
   private constructor(
     readonly config: Readonly<Config>,
@@ -173,8 +199,13 @@ export class Appliance {
     if (this.index.documentCount) this.log(`index: ${this.index.documentCount} documents loaded in ${ms} ms`);
   }
 
-  /** Builds the crawler over this data directory. Seeds given here are added to the stored ones. */
-  createCrawler(extraSeeds: readonly string[] = []): { crawler: Crawler; rejectedSeeds: { url: string; reason: string }[] } {
+  /**
+   * Builds the crawler over this data directory. Seeds given here are added to the stored ones;
+   * `revisits` says what it does with pages whose revisit is due (RevisitMode: `due` for `trawl
+   * crawl` and `trawl recrawl --due`, `off` for a pass over named pages, `continuous` for `trawl
+   * start`, which this object then wakes when the next page falls due).
+   */
+  createCrawler(extraSeeds: readonly string[] = [], revisits: RevisitMode = 'due'): { crawler: Crawler; rejectedSeeds: { url: string; reason: string }[] } {
     const c = this.config;
     const normalize = createNormalizer({
       hostAliases: c.urls.hostAliases.map(parseHostAlias),
@@ -230,6 +261,8 @@ export class Appliance {
         followNofollow: c.followNofollow,
         retry: c.retry,
         maxSuspensions: c.perHost.maxSuspensions,
+        revisit: { minMs: c.recrawl.minInterval, maxMs: c.recrawl.maxInterval },
+        revisits,
       },
       userAgent: c.userAgent,
       log: this.log,
@@ -259,11 +292,39 @@ export class Appliance {
     crawler.on('fetch', (e) => {
       this.recent.unshift(e);
       this.recent.length = Math.min(this.recent.length, RECENT_FETCHES);
+      if (e.held) this.countRevisit(e);
+    });
+    this.revisitMode = revisits;
+    crawler.on('done', ({ reason }) => {
+      if (revisits === 'continuous' && reason !== 'stopped') this.sleepUntilDue();
     });
     const { rejected } = crawler.addSeeds([...c.seeds, ...extraSeeds]);
     for (const r of rejected) this.log(`seed ${r.url} not queued: ${r.reason}`);
     this.crawler = crawler;
     return { crawler, rejectedSeeds: rejected };
+  }
+
+  private countRevisit(e: FetchEvent): void {
+    for (const c of [this.revisits, this.round]) {
+      c.revisited++;
+      if (e.change === 'changed') c.changed++;
+      else if (e.change === 'unchanged') c.unchanged++;
+      else if (e.change === 'gone') c.removed++;
+    }
+  }
+
+  /** A continuous crawl that ran out of work: says what the round found, and wakes it when the next page is due. */
+  private sleepUntilDue(): void {
+    if (this.closed || !this.db.open) return;
+    const at = this.frontier.nextRevisitAt();
+    const r = this.round;
+    if (r.revisited) this.log(`revisited ${r.revisited} pages: ${r.changed} changed, ${r.unchanged} unchanged, ${r.removed} removed`);
+    this.round = { revisited: 0, changed: 0, unchanged: 0, removed: 0 };
+    clearTimeout(this.revisitTimer);
+    if (at === undefined) return;
+    this.log(`next revisit due ${new Date(at).toISOString()}`);
+    this.revisitTimer = setTimeout(() => this.crawler?.wake(), Math.min(MAX_SLEEP_MS, Math.max(100, at - Date.now())));
+    this.revisitTimer.unref();
   }
 
   startFlushTimer(): void {
@@ -360,6 +421,12 @@ export class Appliance {
           .map((h) => ({ ...h, queued: open ? this.frontier.queuedOf(h.host) : 0 })),
         rejections: open ? this.frontier.rejections().slice(0, 20) : [],
       },
+      recrawl: {
+        continuous: this.revisitMode === 'continuous',
+        due: open ? this.frontier.dueRevisits() : 0,
+        nextDueAt: open ? iso(this.frontier.nextRevisitAt()) : null,
+        ...this.revisits,
+      },
       index: {
         documents: this.index.documentCount,
         terms: this.index.stats.termCount,
@@ -381,7 +448,6 @@ export class Appliance {
       const reason = a && !a.ok ? `never queued: it is rejected (${a.detail ? `${a.reason}: ${a.detail}` : a.reason})` : 'never seen: no crawled page links to it yet (add it as a seed to crawl it)';
       return { known: false, url: n.url, reason };
     }
-    const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
     return {
       known: true,
       url: r.url,
@@ -395,6 +461,8 @@ export class Appliance {
       discoveredAt: new Date(r.discoveredAt).toISOString(),
       fetchedAt: iso(r.fetchedAt),
       nextAttemptAt: iso(r.nextAttemptAt),
+      revisitAt: iso(r.revisitAt),
+      changedAt: iso(r.changedAt),
       contentType: r.contentType,
       lang: r.lang,
     };
@@ -455,6 +523,7 @@ export class Appliance {
     this.closed = true;
     clearInterval(this.flushTimer);
     clearInterval(this.anchorTimer);
+    clearTimeout(this.revisitTimer);
     try {
       await this.crawler?.stop();
       await this.fetcher?.close();
@@ -472,4 +541,8 @@ export class Appliance {
       this.lock?.release();
     }
   }
+}
+
+function iso(t: number | null | undefined): string | null {
+  return t === undefined || t === null ? null : new Date(t).toISOString();
 }

@@ -98,3 +98,68 @@ describe('recrawling a site that changed', () => {
     }
   });
 });
+
+describe('recrawling continuously (trawl start)', () => {
+  it('revisits each page when it falls due, adapts its interval, and follows the site as it changes', async () => {
+    const web = await startFakeWeb();
+    const dataDir = mkdtempSync(join(tmpdir(), 'trawl-recrawl-'));
+    const app = Appliance.open(
+      loadConfig({
+        overrides: { dataDir, seeds: [`${web.url}site/`], scope: { allow: ['URL:/site/'] }, perHost: { delayMs: 0 }, retry: { baseDelayMs: 50, maxAttempts: 2 }, parseWorkers: 0, recrawl: { minInterval: '1s', maxInterval: '4s' } },
+      }),
+      { lockFor: 'test' },
+    );
+    const until = async <T>(what: string, f: () => T | undefined): Promise<T> => {
+      for (let i = 0; i < 300; i++) {
+        const v = f();
+        if (v !== undefined) return v;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(`timed out waiting for ${what}`);
+    };
+    try {
+      const { crawler } = app.createCrawler([], 'continuous');
+      assert.equal((await crawler.run()).reason, 'exhausted');
+      const record = (path: string) => app.frontier.record(`${web.url}site/${path}`)!;
+      // No hint from the server (an ETag only): the first interval is √(1 s × 4 s).
+      assert.equal(record('unchanged').revisitMs, 2000);
+      assert.equal(app.status().recrawl.continuous, true);
+      assert.ok(app.status().recrawl.nextDueAt !== null);
+
+      web.setSiteVersion(2);
+      const found = (word: string) => app.index.search(word).hits.map((h) => new URL(h.url).pathname).join(' ');
+      await until('the edit, the new page and the removals', () =>
+        found('revisedword') === '/site/edited' && found('addedword') === '/site/added' && found('deletedword') === '' && found('movedword') === '/site/new-home' ? true : undefined,
+      );
+      assert.equal(found('steadyword'), '/site/unchanged');
+      assert.equal(found('flakyword'), '/site/flaky', 'a page answering 503 stays');
+
+      // The unchanged page is asked for conditionally at each revisit, and its interval grows to the maximum.
+      await until('the unchanged page at the longest interval', () => (record('unchanged').revisitMs === 4000 ? true : undefined));
+      const unchanged = web.requests.filter((r) => r.path === '/site/unchanged');
+      assert.ok(unchanged.length >= 2, `${unchanged.length} requests`);
+      assert.deepEqual(
+        unchanged.slice(1).map((r) => [r.ifNoneMatch, r.status]),
+        unchanged.slice(1).map(() => ['"unchanged"', 304]),
+      );
+      // Not fetched again before its revisit was due (2 s, then 4 s; a little slack for timers).
+      assert.ok(unchanged[1]!.at - unchanged[0]!.at >= 1900, `revisited after ${unchanged[1]!.at - unchanged[0]!.at} ms`);
+      // The edited page changed once: its interval halved (2 s → 1 s), then doubled as it stayed the same.
+      const edited = () => web.requests.filter((r) => r.path === '/site/edited');
+      await until('three fetches of the edited page', () => (edited().length >= 3 && record('edited').revisitMs === 2000 ? true : undefined));
+      assert.deepEqual(edited().slice(0, 3).map((r) => r.status), [200, 200, 304]);
+      assert.ok(edited()[2]!.at - edited()[1]!.at < 1900, 'the second revisit came sooner than the first');
+
+      const s = app.status().recrawl;
+      assert.ok(s.revisited >= 8, JSON.stringify(s));
+      assert.ok(s.changed >= 2, JSON.stringify(s));
+      assert.ok(s.unchanged >= 3, JSON.stringify(s));
+      assert.equal(s.removed, 2, 'the deleted page and the moved one');
+      const flaky = app.explain(`${web.url}site/flaky`);
+      assert.ok(flaky.known && flaky.indexed && flaky.revisitAt !== null, `a page that failed for now is still revisited: ${JSON.stringify(flaky)}`);
+    } finally {
+      await app.close();
+      await web.close();
+    }
+  });
+});

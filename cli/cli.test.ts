@@ -224,7 +224,33 @@ describe('trawl recrawl', () => {
       assert.deepEqual((JSON.parse(search.stdout) as { hits: { url: string }[] }).hits.map((h) => new URL(h.url).pathname), ['/site/new-home']);
       const usage = await run(['recrawl', '--data', dataDir]);
       assert.equal(usage.code, 2);
-      assert.match(usage.stderr, /say what to recrawl: --all, --host HOST or URLs/);
+      assert.match(usage.stderr, /say what to recrawl: --all, --due, --host HOST or URLs/);
+    } finally {
+      await web.close();
+    }
+  });
+
+  it('--due runs a pass over the pages whose revisit is due, and only those', async () => {
+    const web = await startFakeWeb();
+    try {
+      const dataDir = tmp('recrawl-due');
+      const config = join(dataDir, 'trawl.json');
+      writeFileSync(config, JSON.stringify({ seeds: [`${web.url}site/`], scope: { allow: ['URL:/site/'] }, perHost: { delayMs: 0 }, retry: { baseDelayMs: 50, maxAttempts: 2 }, recrawl: { minInterval: '1s', maxInterval: '1s' } }));
+      assert.equal((await run(['crawl', '--config', config, '--data', dataDir])).code, 0);
+      // Every page is due one second after its fetch.
+      await new Promise((r) => setTimeout(r, 1100));
+      web.setSiteVersion(2);
+      const mark = web.requests.length;
+      const r = await run(['recrawl', '--due', '--config', config, '--data', dataDir]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, /recrawling the 6 pages of .* whose revisit is due/);
+      assert.match(r.stderr, /recrawl done in [\d.]+ s: 1 unchanged, 2 changed, 2 new, 2 gone, 1 failed\./);
+      // Pages that fall due again during the pass (after a second) wait for the next one.
+      const pass = web.requests.slice(mark).map((q) => q.path);
+      assert.equal(pass.filter((p) => p === '/site/unchanged').length, 1, pass.join(' '));
+      const both = await run(['recrawl', '--due', '--all', '--data', dataDir]);
+      assert.equal(both.code, 2);
+      assert.match(both.stderr, /is a whole pass; give it alone/);
     } finally {
       await web.close();
     }

@@ -12,7 +12,7 @@ export async function start(urls: string[], flags: CommonFlags, preset: Record<s
   const app = Appliance.open(config, { lockFor: 'start', log });
   let server: RunningServer | undefined;
   try {
-    const { crawler } = app.createCrawler();
+    const { crawler } = app.createCrawler([], config.recrawl.continuous ? 'continuous' : 'off');
     requireSeeds(app, 'start');
     const ui = createApp({ searcher: app.index, status: () => app.status(), version: PRODUCT_VERSION, explain: (url) => app.explain(url), admin: app, adminToken: config.server.adminToken });
     server = await listen(ui, config.server.host, config.server.port);
@@ -30,7 +30,8 @@ export async function start(urls: string[], flags: CommonFlags, preset: Record<s
       clearInterval(summary);
       await app.refreshAnchors();
       await app.flush().catch((e: unknown) => log(`index flush failed (the crawl database still has every page): ${(e as Error).message}`));
-      log(`crawl ${reason === 'exhausted' ? 'finished: nothing in scope is left' : `stopped (${reason})`}. ${statusLine(app.status())}. Still serving at ${server?.url}; Ctrl-C to stop.`);
+      const revisiting = config.recrawl.continuous && reason !== 'stopped' ? '; pages will be fetched again as they fall due' : '';
+      log(`crawl ${reason === 'exhausted' ? 'finished: nothing in scope is left' : `stopped (${reason})`}. ${statusLine(app.status())}. Still serving at ${server?.url}${revisiting}; Ctrl-C to stop.`);
     });
     return server;
   } catch (e) {
@@ -66,17 +67,18 @@ export async function crawl(urls: string[], flags: CommonFlags): Promise<void> {
 }
 
 /**
- * `trawl recrawl`: fetches again the pages named (every URL, a host's, or some URLs), applies what
- * changed to the index, and exits with a summary. Stored pages are asked for conditionally.
+ * `trawl recrawl`: fetches again the pages named (every URL, a host's, some URLs, or those whose
+ * revisit is due), applies what changed to the index, and exits with a summary. Stored pages are
+ * asked for conditionally.
  */
-export async function recrawl(urls: string[], flags: CommonFlags & { all?: boolean; host?: string[] }): Promise<void> {
+export async function recrawl(urls: string[], flags: CommonFlags & { all?: boolean; due?: boolean; host?: string[] }): Promise<void> {
   const targets = [...(flags.all ? [{ all: true as const }] : []), ...(flags.host ?? []).map((host) => ({ host: host.toLowerCase() })), ...urls.map((url) => ({ url }))];
-  if (!targets.length) throw new UsageError('trawl recrawl: say what to recrawl: --all, --host HOST or URLs');
-  if (flags.all && targets.length > 1) throw new UsageError('trawl recrawl: --all already takes every URL; give it alone');
+  if (!targets.length && !flags.due) throw new UsageError('trawl recrawl: say what to recrawl: --all, --due, --host HOST or URLs');
+  if ((flags.all || flags.due) && targets.length + (flags.due ? 1 : 0) > 1) throw new UsageError(`trawl recrawl: ${flags.all ? '--all' : '--due'} is a whole pass; give it alone`);
   const config = configFrom(flags);
   const app = Appliance.open(config, { lockFor: 'recrawl', log });
   try {
-    const { crawler } = app.createCrawler();
+    const { crawler } = app.createCrawler([], flags.due ? 'due' : 'off');
     app.startFlushTimer();
     onStopSignal(() => app.close());
     const counts = { unchanged: 0, changed: 0, new: 0, gone: 0, failed: 0 };
@@ -87,7 +89,7 @@ export async function recrawl(urls: string[], flags: CommonFlags & { all?: boole
     });
     let queued = 0;
     for (const t of targets) queued += app.recrawl(t).queued;
-    log(`recrawling ${queued} URLs of ${app.dataDir}`);
+    log(flags.due ? `recrawling the ${app.frontier.dueRevisits()} pages of ${app.dataDir} whose revisit is due` : `recrawling ${queued} URLs of ${app.dataDir}`);
     const started = performance.now();
     const progress = showProgress(() => app.status());
     const { reason } = await crawler.run();

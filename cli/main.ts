@@ -39,6 +39,7 @@ program
   .description('fetch pages again (conditionally), apply their changes to the index, print a summary, exit')
   .argument('[urls...]', 'URLs to recrawl')
   .option('--all', 'every URL Trawl knows (but those an admin removed)')
+  .option('--due', 'the pages whose revisit is due (see recrawl.minInterval)')
   .option('--host <host...>', "a host's URLs (repeatable)")
   .addOption(configOpt())
   .addOption(dataOpt())

@@ -5,6 +5,7 @@ import { stageLine } from './progress.ts';
 
 const status = (stats: ApplianceStatus['crawl']['stats']): ApplianceStatus => ({
   crawl: { running: true, fetched: 4, indexed: 4, queued: 1, inFlight: 0, failed: 0, retrying: 0, dead: 0, excluded: 0, redirected: 0, pagesPerSecond: 2, stats, hosts: [], paused: false, rejections: [] },
+  recrawl: { continuous: false, due: 0, nextDueAt: null, revisited: 0, changed: 0, unchanged: 0, removed: 0 },
   index: { documents: 4, lastFlushAt: null, lastFlushMs: null, terms: 0, lastFlushBytes: null },
   recent: [],
 });

@@ -51,6 +51,15 @@ const hostAlias = z.string().superRefine((s, ctx) => {
   }
 });
 
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** A duration written with its unit (`90s`, `30m`, `6h`, `7d`), read as milliseconds; 1 s to 365 d. */
+const duration = z
+  .string({ error: 'must be a duration with its unit, as a string: s, m, h or d (e.g. "30m", "7d")' })
+  .regex(/^\d+(\.\d+)?\s*[smhd]$/, 'must be a number with a unit: s, m, h or d (e.g. "30m", "7d")')
+  .transform((s) => Math.round(parseFloat(s) * UNIT_MS[s.trim().slice(-1)]!))
+  .pipe(z.number().min(1000, 'must be at least 1s').max(365 * 86_400_000, 'must be at most 365d'));
+
 export const configSchema = z.strictObject({
   seeds: z.array(httpUrl).default([]).describe('Start URLs. The crawl begins here; by default it stays on their hosts.'),
   scope: z
@@ -110,6 +119,14 @@ export const configSchema = z.strictObject({
       flushIntervalMs: int(1000, 86_400_000).default(30_000).describe('How often the in-RAM index is written to the data directory (it is also written on stop).'),
       stemming: z.enum(['english', 'none']).default('english').describe('Reduce words to their stems ("indexes" finds "index") with the Porter stemmer, or match words only as written.'),
     })
+    .prefault({}),
+  recrawl: z
+    .strictObject({
+      continuous: z.boolean().default(true).describe('`trawl start` fetches pages again as they fall due, between new ones, for as long as it runs.'),
+      minInterval: duration.prefault('1h').describe('The shortest a page waits between two fetches, however often it changes.'),
+      maxInterval: duration.prefault('7d').describe('The longest a page waits between two fetches, however rarely it changes.'),
+    })
+    .refine((r) => typeof r.minInterval !== 'number' || typeof r.maxInterval !== 'number' || r.minInterval <= r.maxInterval, { message: 'recrawl.minInterval must not be longer than recrawl.maxInterval', path: ['minInterval'] })
     .prefault({}),
   server: z
     .strictObject({

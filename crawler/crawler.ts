@@ -11,7 +11,8 @@ import type { DocumentStore } from '../store/documents.ts';
 import type { FetchMeta, StoredDocument } from '../store/types.ts';
 import { decide, ERRORS, fromFetchCode, fromHttpStatus, type ErrorCode, type RetryPolicy } from './errors.ts';
 import type { Fetcher, FetchResponse } from './fetch/fetcher.ts';
-import type { Frontier, Outcome, QueuedUrl } from './frontier/frontier.ts';
+import type { Frontier, Outcome, QueuedUrl, Revisit } from './frontier/frontier.ts';
+import { nextInterval, type RevisitChange, type RevisitPolicy } from './frontier/revisit.ts';
 import type { HostScheduler } from './frontier/hosts.ts';
 import { SeenCache } from './frontier/seen-cache.ts';
 import { ParseFailure, type Extracted, type PageParser } from './parse/index.ts';
@@ -29,7 +30,19 @@ export type CrawlerLimits = {
   readonly retry?: RetryPolicy;
   /** Suspensions after which a host is given up. */
   readonly maxSuspensions?: number;
+  /** Bounds of a page's revisit interval (crawler/frontier/revisit.ts). */
+  readonly revisit?: RevisitPolicy;
+  /** What the crawl does with pages whose revisit is due (RevisitMode); default `off`. */
+  readonly revisits?: RevisitMode;
 };
+
+/**
+ * How a crawl treats pages whose revisit is due, interleaved with new URLs: `off` takes none (a
+ * pass over named pages); `due` takes those due when it runs (or is woken), so a pass ends;
+ * `continuous` takes each as it falls due while it runs. Both end when nothing is left now: the
+ * owner of a continuous crawl wakes it when the next page is due.
+ */
+export type RevisitMode = 'off' | 'due' | 'continuous';
 
 export type FetchEvent = {
   readonly url: string;
@@ -37,6 +50,8 @@ export type FetchEvent = {
   readonly ms: number;
   readonly bytes: number;
   readonly outcome: Outcome['kind'];
+  /** Trawl held the page before this fetch: a revisit (due, or asked for). */
+  readonly held?: boolean;
   /**
    * What became of the page in the index: first stored (`new`), stored again with new text
    * (`changed`), the same as held (`unchanged`: a 304 or the same text), or removed (`gone`).
@@ -80,6 +95,9 @@ export type CrawlerDeps = {
 
 const ABSOLUTE = /^https?:\/\//i;
 const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 3, baseDelayMs: 10_000 };
+const DEFAULT_REVISIT: RevisitPolicy = { minMs: 3_600_000, maxMs: 7 * 86_400_000 };
+/** How often the loop looks for hosts with revisits that fell due (a query over an index). */
+const REVISIT_CHECK_MS = 1000;
 const ROBOTS_GIVE_UP_AFTER = 3;
 /** How long stop() lets in-flight requests finish before it aborts them and puts them back. */
 const STOP_GRACE_MS = 5000;
@@ -108,6 +126,10 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   /** The user agent's product token, lowercased: `<meta name="TOKEN">` counts like robots. */
   private readonly token: string;
   private readonly retry: RetryPolicy;
+  private readonly revisit: RevisitPolicy;
+  private revisitCheckAt = 0;
+  /** For `due`: revisits due by this time are taken (set when the crawl runs or wakes). */
+  private revisitCutoff = 0;
   private readonly seen = new SeenCache();
   readonly stats: StatsRecorder;
 
@@ -116,6 +138,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     this.now = d.now ?? Date.now;
     this.token = productToken(d.userAgent).toLowerCase();
     this.retry = d.limits.retry ?? DEFAULT_RETRY;
+    this.revisit = d.limits.revisit ?? DEFAULT_REVISIT;
     this.stats = new StatsRecorder(this.now);
   }
 
@@ -147,6 +170,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     if (!this.donePromise || this.stopping) return;
     if (this.finished) {
       this.finished = false;
+      this.startRevisits();
       this.statsTimer = setInterval(() => this.emit('stats', this.stats.snapshot()), 1000);
       this.statsTimer.unref();
     }
@@ -174,6 +198,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   run(): Promise<CrawlerEvents['done'][0]> {
     this.donePromise ??= new Promise((resolve) => {
       this.once('done', resolve);
+      this.startRevisits();
       const recovered = this.d.frontier.recoverInFlight();
       if (recovered) this.d.log?.(`resumed: ${recovered} URLs that were in flight when the last run stopped are queued again`);
       for (const host of this.d.frontier.hostsWithWork()) this.d.scheduler.addWork(host);
@@ -182,6 +207,12 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       queueMicrotask(() => this.pump());
     });
     return this.donePromise;
+  }
+
+  /** A run (or a wake) takes the revisits due from now: `due` mode looks for them once. */
+  private startRevisits(): void {
+    this.revisitCutoff = this.now();
+    this.revisitCheckAt = 0;
   }
 
   /** Graceful stop: no new requests; in-flight ones finish (or are put back after a grace period). */
@@ -223,10 +254,20 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     this.timer = undefined;
     const now = this.now();
     for (const host of this.d.frontier.hostsWithDueRetries()) this.d.scheduler.addWork(host);
+    const mode = this.d.limits.revisits ?? 'off';
+    const revisitsDueBy = mode === 'off' ? undefined : mode === 'due' ? this.revisitCutoff : now;
+    if (revisitsDueBy !== undefined && now >= this.revisitCheckAt) {
+      this.revisitCheckAt = mode === 'due' ? Number.POSITIVE_INFINITY : now + REVISIT_CHECK_MS;
+      for (const host of this.d.frontier.hostsWithDueRevisits(revisitsDueBy)) this.d.scheduler.addWork(host);
+    }
+    const revisits = revisitsDueBy !== undefined;
     // Pages waiting to be parsed and stored do not hold a connection; the bound on them (as many
     // again as requests) keeps bodies in memory bounded when parsing is the slower stage.
     const { concurrency } = this.d.limits;
-    while (this.fetching < concurrency && this.active < concurrency * 2 && !this.limitReached()) {
+    while (this.fetching < concurrency && this.active < concurrency * 2) {
+      // limits.maxPages counts pages, not fetches: once it is reached, revisits go on.
+      const fresh = !this.limitReached();
+      if (!fresh && !revisits) break;
       const host = this.d.scheduler.pick(now);
       if (!host) break;
       const dead = this.deadHosts.get(host);
@@ -235,7 +276,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
         this.d.scheduler.noWork(host);
         continue;
       }
-      const q = this.d.frontier.next(host);
+      const q = this.d.frontier.next(host, { fresh, revisitsDueBy });
       if (!q) {
         this.d.scheduler.noWork(host);
         continue;
@@ -248,6 +289,8 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
         continue;
       }
       if (!rules.isAllowed(q.fetchUrl)) {
+        // (A page Trawl held that robots.txt now disallows leaves the index.)
+        this.unindex(q.id);
         this.d.frontier.finish(q.id, { kind: 'excluded', reason: 'robots.txt disallows it' });
         this.d.frontier.countRejection('robots');
         continue;
@@ -277,7 +320,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
 
   private checkDone(): void {
     if (this.active > 0 || this.robotsLoading.size > 0) return;
-    if (this.limitReached(0)) this.finish('limit');
+    if (this.limitReached(0) && !((this.d.limits.revisits ?? 'off') !== 'off' && this.d.scheduler.hasWork())) this.finish('limit');
     else if (!this.d.scheduler.hasWork() && this.d.frontier.nextRetryAt() === undefined) this.finish('exhausted');
   }
 
@@ -384,7 +427,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
         // A URL that would be retried on a host given up on dies with the host.
         const deadHost = this.deadHosts.get(host);
         if (o.kind === 'failed' && deadHost) o = { kind: 'dead', ...(o.status !== undefined ? { status: o.status } : {}), error: deadHost.error, reason: deadHost.reason };
-        this.d.frontier.finish(q.id, o);
+        this.d.frontier.finish(q.id, o, this.schedule(q, o, res, held));
         return o;
       });
     } catch (e) {
@@ -417,8 +460,30 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       ms: ended - started,
       bytes: res.kind === 'response' ? res.wireBytes : 0,
       outcome: outcome.kind,
+      ...(held ? { held } : {}),
       ...(change ? { change } : {}),
     });
+  }
+
+  /**
+   * When the page is due again: its interval adapts to what this fetch found (changed: sooner;
+   * the same: later). Pages and sitemaps are revisited; a held page that failed for now keeps its
+   * interval (a temporary failure never drops it). Others are not scheduled.
+   */
+  private schedule(q: QueuedUrl, o: Outcome, res: Awaited<ReturnType<Fetcher['fetch']>>, held: boolean): Revisit {
+    const now = this.now();
+    let change: RevisitChange | undefined;
+    if (o.kind === 'not-modified' || (o.kind === 'indexed' && o.note === 'unchanged')) change = 'unchanged';
+    else if (o.kind === 'indexed') change = held ? 'changed' : 'new';
+    else if (o.kind === 'fetched') change = !q.hash || !o.meta?.hash ? 'new' : q.hash === o.meta.hash ? 'unchanged' : 'changed';
+    else if (o.kind === 'dead' && held && this.d.documents.has(q.id)) {
+      const intervalMs = q.revisitMs ?? nextInterval(this.revisit, 'new', null, {}, now);
+      return { at: now + intervalMs, intervalMs };
+    }
+    if (!change) return null;
+    const h = res.kind === 'response' ? res.headers : {};
+    const intervalMs = nextInterval(this.revisit, change, q.revisitMs, { cacheControl: h['cache-control'], expires: h['expires'], date: h['date'], lastModified: h['last-modified'], lastmod: q.lastmod }, now);
+    return { at: now + intervalMs, intervalMs };
   }
 
   /** A failure: retried later if its code allows and attempts are left, else dead. */
@@ -466,7 +531,9 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     if (extracted.kind === 'unsupported') return { kind: 'excluded', status, reason: `unsupported content type ${extracted.type}`, meta };
     if (extracted.kind === 'sitemap') {
       this.stats.measure('links', () => this.queueLinks([...extracted.pages, ...extracted.sitemaps.map((url) => ({ url }))], q.depth, q.fetchUrl));
-      return { kind: 'fetched', status, note: `sitemap with ${extracted.pages.length} pages and ${extracted.sitemaps.length} sitemaps`, meta };
+      // Its hash tells a revisit whether the sitemap changed.
+      const hash = createHash('sha256').update(res.body).digest('hex');
+      return { kind: 'fetched', status, note: `sitemap with ${extracted.pages.length} pages and ${extracted.sitemaps.length} sitemaps`, meta: { ...meta, hash } };
     }
     const { page } = extracted;
     const hash = createHash('sha256').update(page.title).update('\0').update(page.text).digest('hex');

@@ -22,6 +22,7 @@ put(42, 'http://e.org/de2', 'Auch Deutsch', 'linguaword', 'de-AT');
 let running = true;
 const status = (): ApplianceStatus => ({
   crawl: { running, fetched: 12, indexed: 11, queued: 30, inFlight: 2, failed: 1, retrying: 0, dead: 1, excluded: 0, redirected: 0, pagesPerSecond: 4.5, stats: null, hosts: [], paused: false, rejections: [] },
+  recrawl: { continuous: false, due: 0, nextDueAt: null, revisited: 0, changed: 0, unchanged: 0, removed: 0 },
   index: { documents: index.documentCount, lastFlushAt: null, lastFlushMs: null, terms: 0, lastFlushBytes: null },
   recent: [],
 });

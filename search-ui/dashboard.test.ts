@@ -26,6 +26,7 @@ const status = (): ApplianceStatus => ({
     hosts: [{ host: 'docs.e.org', queued: 99, inFlight: 2, delayMs: 1000, errors: 4, waitingForRobots: false, suspendedUntil: Date.now() + 60_000, suspensions: 1, lastError: 'timeout' }],
     rejections: [{ reason: 'out of scope', count: 31 }, { reason: 'robots "txt"', count: 2 }],
   },
+  recrawl: { continuous: true, due: 7, nextDueAt: '2026-11-22T11:00:00.000Z', revisited: 31, changed: 4, unchanged: 26, removed: 1 },
   index: { documents: 38, terms: 1234, lastFlushAt: '2026-11-22T10:00:00.000Z', lastFlushMs: 12, lastFlushBytes: 2_500_000 },
   recent: [{ url: HOSTILE, status: 200, ms: 35, bytes: 1200, outcome: 'indexed' }],
 });
@@ -36,7 +37,7 @@ docs.set(1, d);
 index.upsert(d);
 const explain = (url: string): UrlExplanation =>
   url.includes('known')
-    ? { known: true, url, state: 'excluded', indexed: false, reason: 'robots.txt disallows it', error: null, httpStatus: null, attempts: 0, depth: 2, discoveredAt: '2026-11-22T09:00:00.000Z', fetchedAt: null, nextAttemptAt: null, contentType: null, lang: null }
+    ? { known: true, url, state: 'excluded', indexed: false, reason: 'robots.txt disallows it', error: null, httpStatus: null, attempts: 0, depth: 2, discoveredAt: '2026-11-22T09:00:00.000Z', fetchedAt: null, nextAttemptAt: null, revisitAt: '2026-11-23T09:00:00.000Z', changedAt: null, contentType: null, lang: null }
     : { known: false, url, reason: 'never seen: no crawled page links to it yet' };
 const app = createApp({ searcher: index, status, version: 't', explain, eventIntervalMs: 20 });
 const text = async (path: string) => (await app.request(path)).text();
@@ -51,6 +52,13 @@ describe('the dashboard (/status)', () => {
     assert.match(html, /until \d{4}-\d\d-\d\d [\d:]+ UTC <span class="why">— timeout<\/span>/);
     assert.match(html, /<td>out of scope<\/td><td>31<\/td>/);
     assert.match(html, /2\.5 MB/);
+  });
+
+  it('shows the recrawl: the schedule and what revisits found', async () => {
+    const html = await text('/status');
+    assert.match(html, /fetched again as they fall due[^<]*Next page due: 2026-11-22 11:00:00 UTC/);
+    for (const [k, v] of Object.entries({ due: 7, revisited: 31, changed: 4, unchanged: 26, removed: 1 })) assert.match(html, new RegExp(`<dd data-figure="${k}">${v}</dd>`));
+    assert.match(await text('/status?url=http%3A%2F%2Fe.org%2Fknown'), /<dt>Next revisit<\/dt><dd>2026-11-23 09:00:00 UTC<\/dd>/);
   });
 
   it('shows crawled URLs as text', async () => {
@@ -139,6 +147,8 @@ describe('GET /metrics', () => {
     assert.match(after, /^trawl_crawl_outcomes_total\{outcome="failed"\} 2$/m);
     assert.match(after, /^trawl_rejections_total\{reason="robots \\"txt\\""\} 2$/m);
     assert.match(after, /^trawl_index_documents 1$|^trawl_index_documents 38$/m);
+    assert.match(after, /^trawl_recrawl_due 7$/m);
+    assert.match(after, /^trawl_revisits_total\{result="changed"\} 4$/m);
     // Every sample line is a name, optional labels and a number.
     for (const l of after.split('\n').filter((x) => x && !x.startsWith('#'))) assert.match(l, /^[a-z_]+(\{[^}]*\})? -?[\d.e+-]+$/, l);
   });

@@ -68,6 +68,9 @@ export class SearchMetrics {
       metric('trawl_crawl_outcomes_total', 'counter', 'Request outcomes in this run, by kind.', Object.entries(run.outcomes).map(([k, v]) => `trawl_crawl_outcomes_total{outcome="${label(k)}"} ${v}`));
     }
     metric('trawl_rejections_total', 'counter', 'URLs not queued, by reason.', c.rejections.map((r) => `trawl_rejections_total{reason="${label(r.reason)}"} ${r.count}`));
+    const r = status.recrawl;
+    metric('trawl_recrawl_due', 'gauge', 'Pages whose revisit is due now.', [`trawl_recrawl_due ${r.due}`]);
+    metric('trawl_revisits_total', 'counter', 'Fetches of pages Trawl held, in this run, by what they found (revisited counts them all).', (['revisited', 'changed', 'unchanged', 'removed'] as const).map((k) => `trawl_revisits_total{result="${k}"} ${r[k]}`));
     metric('trawl_index_documents', 'gauge', 'Documents in the index.', [`trawl_index_documents ${status.index.documents}`]);
     metric('trawl_index_terms', 'gauge', 'Distinct terms in the index.', [`trawl_index_terms ${status.index.terms}`]);
     if (status.index.lastFlushAt) {

@@ -74,6 +74,17 @@ export function liveStatus(s: ApplianceStatus, samples: readonly Sample[], now =
 </dl>
 ${chart(samples)}
 </section>
+<section aria-labelledby="recrawl-h">
+<h2 id="recrawl-h">Recrawl</h2>
+<p>${s.recrawl.continuous ? 'Pages are fetched again as they fall due, between new ones.' : 'Pages are fetched again only when a recrawl is asked for.'} Next page due: ${when(s.recrawl.nextDueAt)}.</p>
+<dl class="figures">
+<div><dt>Due now</dt><dd data-figure="due">${n(s.recrawl.due)}</dd></div>
+<div><dt>Revisited</dt><dd data-figure="revisited">${n(s.recrawl.revisited)}</dd></div>
+<div><dt>Changed</dt><dd data-figure="changed">${n(s.recrawl.changed)}</dd></div>
+<div><dt>Unchanged</dt><dd data-figure="unchanged">${n(s.recrawl.unchanged)}</dd></div>
+<div><dt>Removed</dt><dd data-figure="removed">${n(s.recrawl.removed)}</dd></div>
+</dl>
+</section>
 <section aria-labelledby="hosts-h">
 <h2 id="hosts-h">Hosts</h2>
 ${c.hosts.length
@@ -106,7 +117,7 @@ function explanation(e: UrlExplanation): Html {
   if (!e.known) return html`<div class="explain" role="status"><p><strong>${e.url}</strong>: Trawl has no record of it — ${e.reason}.</p></div>`;
   const row = (k: string, v: string | number | null) => (v === null || v === '' ? '' : html`<div><dt>${k}</dt><dd>${v}</dd></div>`);
   return html`<div class="explain" role="status"><p><strong>${e.url}</strong> is <strong>${e.indexed ? 'in the index' : 'not in the index'}</strong>.</p>
-<dl>${row('State', e.state)}${row('Reason', e.reason)}${row('Error', e.error)}${row('HTTP status', e.httpStatus)}${row('Attempts', e.attempts)}${row('Depth', e.depth)}${row('Discovered', when(e.discoveredAt))}${row('Last fetch', e.fetchedAt === null ? null : when(e.fetchedAt))}${row('Next attempt', e.nextAttemptAt === null ? null : when(e.nextAttemptAt))}${row('Content type', e.contentType)}${row('Language', e.lang)}</dl></div>`;
+<dl>${row('State', e.state)}${row('Reason', e.reason)}${row('Error', e.error)}${row('HTTP status', e.httpStatus)}${row('Attempts', e.attempts)}${row('Depth', e.depth)}${row('Discovered', when(e.discoveredAt))}${row('Last fetch', e.fetchedAt === null ? null : when(e.fetchedAt))}${row('Next attempt', e.nextAttemptAt === null ? null : when(e.nextAttemptAt))}${row('Next revisit', e.revisitAt === null ? null : when(e.revisitAt))}${row('Last change', e.changedAt === null ? null : when(e.changedAt))}${row('Content type', e.contentType)}${row('Language', e.lang)}</dl></div>`;
 }
 
 export function statusBody(opts: { live: Html; lookup?: { url: string; answer: UrlExplanation }; admin: boolean }): Html {

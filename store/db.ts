@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 export type Db = Database.Database;
 
 /** Bump when the schema changes; `openDb` refuses files from a newer Trawl. */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 /** Steps from each older schema version to the next; a fresh database gets SCHEMA directly. */
 const MIGRATIONS: Record<number, string> = {
@@ -36,6 +36,11 @@ const MIGRATIONS: Record<number, string> = {
   5: 'ALTER TABLE documents ADD COLUMN lang TEXT',
   // 6 → 7: the sequences table (token hashes for exact phrases), which SCHEMA creates.
   6: 'SELECT 1',
+  // 7 → 8: each page's revisit schedule (crawler/frontier/revisit.ts). Pages held before it get a
+  // day, then adapt like the rest.
+  7: `ALTER TABLE urls ADD COLUMN revisit_at INTEGER;
+      ALTER TABLE urls ADD COLUMN revisit_ms INTEGER;
+      UPDATE urls SET revisit_at = coalesce(fetched_at, discovered_at) + 86400000 WHERE state IN ('indexed', 'fetched', 'not-modified');`,
 };
 
 const SCHEMA = `
@@ -62,12 +67,16 @@ CREATE TABLE IF NOT EXISTS urls (
   hash          TEXT,                         -- content hash (title and text)
   etag          TEXT,
   last_modified TEXT,
-  lastmod       TEXT                          -- <lastmod> from a sitemap, as written there
+  lastmod       TEXT,                         -- <lastmod> from a sitemap, as written there
+  revisit_at    INTEGER,                      -- when the page is due again; NULL: not scheduled
+  revisit_ms    INTEGER                       -- its revisit interval, adapted at each fetch
 );
 CREATE INDEX IF NOT EXISTS urls_queue ON urls(host, depth, id) WHERE state = 'queued';
 CREATE INDEX IF NOT EXISTS urls_retry ON urls(host, next_attempt_at) WHERE state = 'failed';
 CREATE INDEX IF NOT EXISTS urls_retry_at ON urls(next_attempt_at) WHERE state = 'failed';
 CREATE INDEX IF NOT EXISTS urls_state ON urls(state);
+CREATE INDEX IF NOT EXISTS urls_revisit ON urls(host, revisit_at) WHERE revisit_at IS NOT NULL;
+CREATE INDEX IF NOT EXISTS urls_revisit_at ON urls(revisit_at) WHERE revisit_at IS NOT NULL;
 
 CREATE TABLE IF NOT EXISTS documents (
   id           INTEGER PRIMARY KEY,           -- = urls.id

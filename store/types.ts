@@ -72,4 +72,7 @@ export type UrlRecord = {
   readonly lastModified: string | null;
   /** `<lastmod>` from a sitemap, as written there. */
   readonly lastmod: string | null;
+  /** When the page is due to be fetched again (null: not scheduled), and its current interval. */
+  readonly revisitAt: number | null;
+  readonly revisitMs: number | null;
 };

@@ -157,4 +157,92 @@ describe('Frontier group commit', () => {
     db.close();
     other.close();
   });
+
+  describe('revisits', () => {
+    const pick = { fresh: true, revisitsDueBy: Number.MAX_SAFE_INTEGER };
+    const setup = () => {
+      let t = 1_000_000;
+      const clock = { now: () => t, at: (x: number) => (t = x) };
+      const f = new Frontier(freshDb(), clock.now);
+      return { f, clock };
+    };
+    const fetchOnce = (f: Frontier, url: string, revisitAt: number) => {
+      f.enqueue(url, 0);
+      const q = f.next(new URL(url).host)!;
+      assert.equal(q.url, url);
+      f.finish(q.id, { kind: 'indexed', status: 200 }, { at: revisitAt, intervalMs: 500 });
+      return q.id;
+    };
+
+    it('hands out a page when its revisit is due, not before, and only when asked for revisits', () => {
+      const { f, clock } = setup();
+      fetchOnce(f, 'http://a.org/p', 2_000_000);
+      assert.equal(f.next('a.org', { fresh: true, revisitsDueBy: clock.now() }), undefined, 'not due yet');
+      assert.equal(f.nextRevisitAt(), 2_000_000);
+      clock.at(2_000_000);
+      assert.equal(f.dueRevisits(), 1);
+      assert.deepEqual(f.hostsWithDueRevisits(), ['a.org']);
+      assert.equal(f.next('a.org'), undefined, 'a pass over named pages leaves due ones alone');
+      assert.equal(f.next('a.org', { fresh: true, revisitsDueBy: 1_999_999 }), undefined, 'not due by the given time');
+      const q = f.next('a.org', { fresh: true, revisitsDueBy: 2_000_000 })!;
+      assert.equal(q.url, 'http://a.org/p');
+      assert.equal(q.revisit, true);
+      assert.equal(q.revisitMs, 500);
+      assert.equal(f.counts().fetching, 1);
+      assert.equal(f.counts().indexed, 0);
+      assert.equal(f.dueRevisits(), 0, 'in flight: no longer due');
+      f.finish(q.id, { kind: 'not-modified', status: 304 }, { at: 3_000_000, intervalMs: 1000 });
+      assert.equal(f.record('http://a.org/p')!.revisitAt, 3_000_000);
+      assert.equal(f.record('http://a.org/p')!.revisitMs, 1000);
+    });
+
+    it('takes every other turn from new URLs while a host has both', () => {
+      const { f, clock } = setup();
+      fetchOnce(f, 'http://a.org/old1', 1_500_000);
+      fetchOnce(f, 'http://a.org/old2', 1_500_001);
+      f.enqueueMany(['n1', 'n2', 'n3'].map((n) => ({ url: `http://a.org/${n}`, depth: 1 })));
+      clock.at(2_000_000);
+      const order: string[] = [];
+      for (let q = f.next('a.org', pick); q; q = f.next('a.org', pick)) order.push(new URL(q.url).pathname);
+      assert.deepEqual(order, ['/n1', '/old1', '/n2', '/old2', '/n3']);
+    });
+
+    it('goes on with revisits only once new URLs are not wanted (limits.maxPages reached)', () => {
+      const { f, clock } = setup();
+      fetchOnce(f, 'http://a.org/old', 1_500_000);
+      f.enqueue('http://a.org/new', 1);
+      clock.at(2_000_000);
+      assert.equal(f.next('a.org', { fresh: false, revisitsDueBy: 2_000_000 })!.url, 'http://a.org/old');
+      assert.equal(f.next('a.org', { fresh: false, revisitsDueBy: 2_000_000 }), undefined);
+    });
+
+    it('makes a page due when a sitemap dates it after its last fetch', () => {
+      const { f, clock } = setup();
+      fetchOnce(f, 'http://a.org/p', 9_000_000);
+      clock.at(2_000_000);
+      f.enqueue('http://a.org/p', 0, 0, undefined, new Date(500_000).toISOString());
+      assert.equal(f.dueRevisits(), 0, 'an older <lastmod> changes nothing');
+      f.enqueue('http://a.org/p', 0, 0, undefined, new Date(1_500_000).toISOString());
+      assert.equal(f.record('http://a.org/p')!.revisitAt, 2_000_000);
+      assert.equal(f.next('a.org', pick)!.url, 'http://a.org/p');
+    });
+
+    it('schedules no revisit for a URL waiting for a retry, queued again by hand, or removed', () => {
+      const { f, clock } = setup();
+      const id = fetchOnce(f, 'http://a.org/p', 1_500_000);
+      fetchOnce(f, 'http://a.org/q', 1_500_000);
+      fetchOnce(f, 'http://a.org/r', 1_500_000);
+      clock.at(2_000_000);
+      const q = f.next('a.org', pick)!;
+      assert.equal(q.id, id);
+      f.finish(q.id, { kind: 'failed', status: 503, error: 'http-5xx', reason: 'HTTP 503', retryAt: 2_100_000 }, { at: 2_000_500, intervalMs: 500 });
+      assert.equal(f.record('http://a.org/p')!.revisitAt, null);
+      f.requeue({ url: 'http://a.org/q' });
+      assert.equal(f.record('http://a.org/q')!.revisitAt, null);
+      f.exclude({ url: 'http://a.org/r' });
+      assert.equal(f.record('http://a.org/r')!.revisitAt, null);
+      assert.equal(f.dueRevisits(), 0);
+      assert.equal(f.nextRevisitAt(), undefined);
+    });
+  });
 });

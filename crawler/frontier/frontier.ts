@@ -8,6 +8,7 @@
 import type { Db } from '../../store/db.ts';
 import type { FetchMeta, UrlRecord, UrlState } from '../../store/types.ts';
 import type { ErrorCode } from '../errors.ts';
+import { date } from './revisit.ts';
 
 export type QueuedUrl = {
   readonly id: number;
@@ -24,6 +25,22 @@ export type QueuedUrl = {
   readonly etag?: string | null;
   readonly lastModified?: string | null;
   readonly hash?: string | null;
+  /** Its revisit interval so far (ms), if it was ever fetched; and a sitemap's <lastmod> for it. */
+  readonly revisitMs?: number | null;
+  readonly lastmod?: string | null;
+  /** Taken because its revisit was due (not new, not a retry, not queued again by hand). */
+  readonly revisit?: boolean;
+};
+
+/** When a URL is due again, and its interval (crawler/frontier/revisit.ts); null: not to be revisited. */
+export type Revisit = { readonly at: number; readonly intervalMs: number } | null;
+
+/** Which URLs next() may hand out. */
+export type PickOptions = {
+  /** New and queued URLs, and retries (false once limits.maxPages is reached). */
+  readonly fresh: boolean;
+  /** Pages whose revisit is due by this time (none when undefined). */
+  readonly revisitsDueBy?: number | undefined;
 };
 
 /** How a fetch of a queued URL ended; decides the record's next state. */
@@ -68,12 +85,17 @@ type Row = {
   etag: string | null;
   last_modified: string | null;
   lastmod: string | null;
+  revisit_at: number | null;
+  revisit_ms: number | null;
 };
 
 /** How long a group transaction stays open at most (inGroup). */
 const GROUP_COMMIT_MS = 50;
 
-const QUEUED_COLUMNS = 'id, url, coalesce(fetch_url, url) AS fetchUrl, host, depth, hops, attempts, etag, last_modified AS lastModified, hash';
+const QUEUED_COLUMNS = 'id, url, coalesce(fetch_url, url) AS fetchUrl, host, depth, hops, attempts, etag, last_modified AS lastModified, hash, revisit_ms AS revisitMs, lastmod, state';
+
+/** States a page may be revisited from (revisit_at is NULL in every other). */
+const SETTLED = `state NOT IN ('queued', 'fetching', 'failed')`;
 
 export class Frontier {
   private readonly stmts;
@@ -83,6 +105,8 @@ export class Frontier {
   /** A group transaction is open (inGroup), committed by its timer or commit(). */
   private group = false;
   private groupTimer: NodeJS.Timeout | undefined;
+  /** Hosts whose last URL handed out was a new one: their next may be a due revisit (interleaving). */
+  private readonly revisitTurn = new Set<string>();
 
   constructor(
     private readonly db: Db,
@@ -92,9 +116,11 @@ export class Frontier {
       insert: db.prepare(`INSERT INTO urls (url, fetch_url, host, depth, state, hops, discovered_at) VALUES (?, ?, ?, ?, 'queued', ?, ?) ON CONFLICT(url) DO NOTHING`),
       nextQueued: db.prepare(`SELECT ${QUEUED_COLUMNS} FROM urls WHERE host = ? AND state = 'queued' ORDER BY depth, id LIMIT 1`),
       nextRetry: db.prepare(`SELECT ${QUEUED_COLUMNS} FROM urls WHERE host = ? AND state = 'failed' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT 1`),
-      markFetching: db.prepare(`UPDATE urls SET state = 'fetching', attempts = attempts + 1 WHERE id = ?`),
+      nextRevisit: db.prepare(`SELECT ${QUEUED_COLUMNS} FROM urls WHERE host = ? AND revisit_at <= ? AND ${SETTLED} ORDER BY revisit_at LIMIT 1`),
+      markFetching: db.prepare(`UPDATE urls SET state = 'fetching', attempts = attempts + 1, revisit_at = NULL WHERE id = ?`),
       finish: db.prepare(`UPDATE urls SET state = @state, reason = @reason, error = @error, http_status = @status, fetched_at = @now,
-        next_attempt_at = @retryAt, attempts = CASE WHEN @state IN ('failed', 'dead') THEN attempts ELSE 0 END WHERE id = @id`),
+        next_attempt_at = @retryAt, attempts = CASE WHEN @state IN ('failed', 'dead') THEN attempts ELSE 0 END,
+        revisit_at = @revisitAt, revisit_ms = coalesce(@revisitMs, revisit_ms) WHERE id = @id`),
       meta: db.prepare(`UPDATE urls SET content_type = @contentType, charset = @charset, lang = @lang, size = @size,
         changed_at = CASE WHEN @hash IS NOT NULL AND hash IS NOT @hash THEN @now ELSE changed_at END,
         hash = coalesce(@hash, hash), etag = @etag, last_modified = @lastModified WHERE id = @id`),
@@ -105,7 +131,12 @@ export class Frontier {
       nextRetryAt: db.prepare(`SELECT min(next_attempt_at) AS at FROM urls WHERE state = 'failed'`),
       counts: db.prepare(`SELECT state, count(*) AS n FROM urls GROUP BY state`),
       hostCounts: db.prepare(`SELECT host, count(*) AS n FROM urls GROUP BY host`),
-      lastmod: db.prepare(`UPDATE urls SET lastmod = ? WHERE url = ?`),
+      // A sitemap that dates the page after Trawl fetched it makes its revisit due now.
+      lastmod: db.prepare(`UPDATE urls SET lastmod = @lastmod,
+        revisit_at = CASE WHEN revisit_at IS NOT NULL AND @lastmodAt IS NOT NULL AND @lastmodAt > fetched_at THEN min(revisit_at, @now) ELSE revisit_at END WHERE url = @url`),
+      revisitHosts: db.prepare(`SELECT DISTINCT host FROM urls WHERE revisit_at <= ?`),
+      nextRevisitAt: db.prepare(`SELECT min(revisit_at) AS at FROM urls WHERE revisit_at IS NOT NULL`),
+      dueRevisits: db.prepare(`SELECT count(*) AS n FROM urls WHERE revisit_at <= ?`),
       byUrl: db.prepare(`SELECT * FROM urls WHERE url = ?`),
       idOf: db.prepare(`SELECT id FROM urls WHERE url = ?`),
       addSeed: db.prepare(`INSERT INTO seeds (url, added_at) VALUES (?, ?) ON CONFLICT(url) DO NOTHING`),
@@ -113,13 +144,13 @@ export class Frontier {
       reject: db.prepare(`INSERT INTO rejections (reason, count) VALUES (?, ?) ON CONFLICT(reason) DO UPDATE SET count = count + ?`),
       rejections: db.prepare(`SELECT reason, count FROM rejections ORDER BY count DESC, reason`),
       killHost: db.prepare(`UPDATE urls SET state = 'dead', error = ?, reason = ?, fetched_at = ? WHERE host = ? AND state IN ('queued', 'failed')`),
-      requeueUrl: db.prepare(`UPDATE urls SET state = 'queued', attempts = 0, next_attempt_at = NULL WHERE url = ? AND state NOT IN ('queued', 'fetching')`),
-      requeueHost: db.prepare(`UPDATE urls SET state = 'queued', attempts = 0, next_attempt_at = NULL WHERE host = ? AND state NOT IN ('queued', 'fetching') AND reason IS NOT '${REMOVED_BY_ADMIN}'`),
-      requeueAll: db.prepare(`UPDATE urls SET state = 'queued', attempts = 0, next_attempt_at = NULL WHERE state NOT IN ('queued', 'fetching') AND reason IS NOT '${REMOVED_BY_ADMIN}'`),
+      requeueUrl: db.prepare(`UPDATE urls SET state = 'queued', attempts = 0, next_attempt_at = NULL, revisit_at = NULL WHERE url = ? AND state NOT IN ('queued', 'fetching')`),
+      requeueHost: db.prepare(`UPDATE urls SET state = 'queued', attempts = 0, next_attempt_at = NULL, revisit_at = NULL WHERE host = ? AND state NOT IN ('queued', 'fetching') AND reason IS NOT '${REMOVED_BY_ADMIN}'`),
+      requeueAll: db.prepare(`UPDATE urls SET state = 'queued', attempts = 0, next_attempt_at = NULL, revisit_at = NULL WHERE state NOT IN ('queued', 'fetching') AND reason IS NOT '${REMOVED_BY_ADMIN}'`),
       idsOfHost: db.prepare(`SELECT id FROM urls WHERE host = ?`),
       queuedOfHost: db.prepare(`SELECT count(*) AS n FROM urls WHERE host = ? AND state = 'queued'`),
-      excludeUrl: db.prepare(`UPDATE urls SET state = 'excluded', reason = '${REMOVED_BY_ADMIN}', error = NULL, next_attempt_at = NULL WHERE url = ? AND state != 'fetching'`),
-      excludeHost: db.prepare(`UPDATE urls SET state = 'excluded', reason = '${REMOVED_BY_ADMIN}', error = NULL, next_attempt_at = NULL WHERE host = ? AND state != 'fetching'`),
+      excludeUrl: db.prepare(`UPDATE urls SET state = 'excluded', reason = '${REMOVED_BY_ADMIN}', error = NULL, next_attempt_at = NULL, revisit_at = NULL WHERE url = ? AND state != 'fetching'`),
+      excludeHost: db.prepare(`UPDATE urls SET state = 'excluded', reason = '${REMOVED_BY_ADMIN}', error = NULL, next_attempt_at = NULL, revisit_at = NULL WHERE host = ? AND state != 'fetching'`),
       pendingOfHost: db.prepare(`SELECT state, count(*) AS n FROM urls WHERE host = ? AND state IN ('queued', 'failed') GROUP BY state`),
     };
     this.counters = Object.fromEntries(STATES.map((s) => [s, 0])) as FrontierCounts;
@@ -135,7 +166,7 @@ export class Frontier {
     const host = new URL(url).host;
     const added = this.stmts.insert.run(url, fetchUrl && fetchUrl !== url ? fetchUrl : null, host, depth, hops, this.now()).changes === 1;
     // A sitemap's <lastmod> is kept whether the URL is new or not: recrawl scheduling reads it.
-    if (lastmod) this.stmts.lastmod.run(lastmod.slice(0, 40), url);
+    if (lastmod) this.stmts.lastmod.run({ lastmod: lastmod.slice(0, 40), lastmodAt: date(lastmod) ?? null, now: this.now(), url });
     if (added) {
       this.counters.queued++;
       this.perHost.set(host, (this.perHost.get(host) ?? 0) + 1);
@@ -192,21 +223,41 @@ export class Frontier {
     return this.perHost.get(host) ?? 0;
   }
 
-  /** Takes the host's next URL — breadth-first among new ones, then retries that are due — and marks it in flight. */
-  next(host: string): QueuedUrl | undefined {
-    let row = this.stmts.nextQueued.get(host) as QueuedUrl | undefined;
-    let from: UrlState = 'queued';
-    if (!row && this.counters.failed > 0) {
-      row = this.stmts.nextRetry.get(host, this.now()) as QueuedUrl | undefined;
-      from = 'failed';
+  /**
+   * Takes the host's next URL and marks it in flight: breadth-first among new ones, then retries
+   * that are due; due revisits take every other turn while there are new URLs (so neither starves
+   * the other), and all turns when there are none.
+   */
+  next(host: string, pick: PickOptions = { fresh: true }): QueuedUrl | undefined {
+    type Picked = QueuedUrl & { state: UrlState };
+    const now = this.now();
+    const by = pick.revisitsDueBy;
+    const revisit = () => (by !== undefined ? (this.stmts.nextRevisit.get(host, by) as Picked | undefined) : undefined);
+    let row: Picked | undefined;
+    let isRevisit = false;
+    if (by !== undefined && this.revisitTurn.has(host)) {
+      row = revisit();
+      isRevisit = row !== undefined;
+    }
+    if (!row && pick.fresh) {
+      row = this.stmts.nextQueued.get(host) as Picked | undefined;
+      if (!row && this.counters.failed > 0) row = this.stmts.nextRetry.get(host, now) as Picked | undefined;
+    }
+    if (!row) {
+      row = revisit();
+      isRevisit = row !== undefined;
     }
     if (!row) return undefined;
+    if (isRevisit) this.revisitTurn.delete(host);
+    else if (by !== undefined) this.revisitTurn.add(host);
     this.stmts.markFetching.run(row.id);
-    this.move(from, 'fetching');
-    return { ...row, attempts: row.attempts + 1 };
+    this.move(row.state, 'fetching');
+    const { state: _, ...q } = row;
+    return { ...q, attempts: q.attempts + 1, revisit: isRevisit };
   }
 
-  finish(id: number, outcome: Outcome): void {
+  /** Records how a fetch ended, and when the page is due again (`revisit`; none: not scheduled). */
+  finish(id: number, outcome: Outcome, revisit: Revisit = null): void {
     const reason = outcome.kind === 'redirected' ? outcome.to : 'reason' in outcome ? outcome.reason : 'note' in outcome ? (outcome.note ?? null) : null;
     const now = this.now();
     this.db.transaction(() => {
@@ -217,6 +268,9 @@ export class Frontier {
         error: 'error' in outcome ? outcome.error : null,
         status: 'status' in outcome ? (outcome.status ?? null) : null,
         retryAt: outcome.kind === 'failed' ? outcome.retryAt : null,
+        // A URL waiting for its retry is not also waiting for a revisit.
+        revisitAt: revisit && outcome.kind !== 'failed' ? revisit.at : null,
+        revisitMs: revisit?.intervalMs ?? null,
         now,
       });
       const meta = 'meta' in outcome ? outcome.meta : undefined;
@@ -266,6 +320,21 @@ export class Frontier {
     return (this.stmts.nextRetryAt.get() as { at: number | null }).at ?? undefined;
   }
 
+  /** Hosts with a page whose revisit is due by `by` (default: now). */
+  hostsWithDueRevisits(by = this.now()): string[] {
+    return (this.stmts.revisitHosts.all(by) as { host: string }[]).map((r) => r.host);
+  }
+
+  /** When the next revisit falls due (it may be past), or undefined when none is scheduled. */
+  nextRevisitAt(): number | undefined {
+    return (this.stmts.nextRevisitAt.get() as { at: number | null }).at ?? undefined;
+  }
+
+  /** Pages whose revisit is due now. */
+  dueRevisits(): number {
+    return (this.stmts.dueRevisits.get(this.now()) as { n: number }).n;
+  }
+
   counts(): Readonly<FrontierCounts> {
     return { ...this.counters };
   }
@@ -306,6 +375,8 @@ export class Frontier {
       etag: r.etag,
       lastModified: r.last_modified,
       lastmod: r.lastmod,
+      revisitAt: r.revisit_at,
+      revisitMs: r.revisit_ms,
     };
   }
 
