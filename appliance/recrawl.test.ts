@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { loadConfig } from '../config/index.ts';
-import { startFakeWeb } from '../fakeweb/index.ts';
+import { serveHandler, startFakeWeb } from '../fakeweb/index.ts';
 import { Appliance } from './appliance.ts';
 
 describe('recrawling unchanged pages', () => {
@@ -160,6 +160,88 @@ describe('recrawling continuously (trawl start)', () => {
     } finally {
       await app.close();
       await web.close();
+    }
+  });
+});
+
+describe('recrawling a page whose text changed but not its links', () => {
+  it('does not count its links again (the link prior and anchor text stay as they were)', async () => {
+    let version = 1;
+    const site = await serveHandler((req, res) => {
+      res.setHeader('content-type', 'text/html');
+      if (req.url === '/a') return res.end(`<title>A</title><p>version ${version === 1 ? 'oneword' : 'twoword'}</p><a href="/b">${version < 3 ? 'bee page' : 'bee renamed'}</a>`);
+      if (req.url === '/b') return res.end('<title>B</title><p>the b page</p>');
+      res.statusCode = 404;
+      res.end();
+    });
+    const dataDir = mkdtempSync(join(tmpdir(), 'trawl-recrawl-'));
+    const app = Appliance.open(loadConfig({ overrides: { dataDir, seeds: [`${site.url}/a`], perHost: { delayMs: 0 }, parseWorkers: 0 } }), { lockFor: 'test' });
+    try {
+      const { crawler } = app.createCrawler();
+      await crawler.run();
+      const b = () => {
+        app.anchors.write();
+        return app.anchors.of(app.frontier.idOf(`${site.url}/b`)!);
+      };
+      assert.deepEqual(b(), { texts: ['bee page'], sources: 1 });
+      const pass = async () => {
+        const done = once(crawler, 'done');
+        app.recrawl({ all: true });
+        await done;
+      };
+      version = 2;
+      await pass();
+      assert.equal(app.index.search('twoword').total, 1, 'the new text is indexed');
+      assert.deepEqual(b(), { texts: ['bee page'], sources: 1 }, 'the same link, not counted twice');
+      version = 3;
+      await pass();
+      assert.ok(b().texts.includes('bee renamed'), 'a link with new text is recorded');
+    } finally {
+      await app.close();
+      await site.close();
+    }
+  });
+});
+
+describe('a pass over the pages that are due (trawl recrawl --due)', () => {
+  it('reads the sitemap first: a newer <lastmod> makes a page due, and only that page is fetched', async () => {
+    let edited = 0;
+    const site = await serveHandler((req, res) => {
+      const page = (body: string) => {
+        res.setHeader('content-type', 'text/html');
+        res.end(body);
+      };
+      if (req.url === '/robots.txt') return res.end(`User-agent: *\nSitemap: ${site.url}/sitemap.xml\n`);
+      if (req.url === '/sitemap.xml') {
+        res.setHeader('content-type', 'application/xml');
+        const lastmod = (p: string) => (p === '/p2' && edited ? new Date(edited).toISOString() : '2026-01-01');
+        return res.end(`<urlset>${['/p1', '/p2'].map((p) => `<url><loc>${site.url}${p}</loc><lastmod>${lastmod(p)}</lastmod></url>`).join('')}</urlset>`);
+      }
+      if (req.url === '/p1') return page('<title>P1</title><p>firstword</p>');
+      if (req.url === '/p2') return page(`<title>P2</title><p>${edited ? 'laterword' : 'earlyword'}</p>`);
+      res.statusCode = 404;
+      res.end();
+    });
+    const dataDir = mkdtempSync(join(tmpdir(), 'trawl-recrawl-'));
+    const app = Appliance.open(loadConfig({ overrides: { dataDir, seeds: [`${site.url}/p1`], perHost: { delayMs: 0 }, parseWorkers: 0 } }), { lockFor: 'test' });
+    try {
+      const { crawler } = app.createCrawler([], 'due');
+      await crawler.run();
+      assert.equal(app.index.search('earlyword').total, 1, 'found through the sitemap');
+      const mark = site.hits.length;
+      // The page is edited after its fetch (a later millisecond: <lastmod> must be later than the fetch).
+      await new Promise((r) => setTimeout(r, 5));
+      edited = Date.now();
+      const done = once(crawler, 'done');
+      crawler.wake();
+      await done;
+      assert.deepEqual(site.hits.slice(mark).sort(), ['/p2', '/sitemap.xml'], 'the sitemap, then the page it dates after its last fetch');
+      assert.equal(app.index.search('laterword').total, 1);
+      assert.equal(app.index.search('earlyword').total, 0);
+      assert.ok(app.frontier.record(`${site.url}/p1`)!.revisitAt! > Date.now(), 'the other page waits for its own time');
+    } finally {
+      await app.close();
+      await site.close();
     }
   });
 });

@@ -209,10 +209,14 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     return this.donePromise;
   }
 
-  /** A run (or a wake) takes the revisits due from now: `due` mode looks for them once. */
+  /**
+   * A run (or a wake) takes the revisits due from now. A `due` pass reads the sitemaps first: a
+   * newer <lastmod> there makes a page due in the same pass.
+   */
   private startRevisits(): void {
     this.revisitCutoff = this.now();
     this.revisitCheckAt = 0;
+    if (this.d.limits.revisits === 'due') this.d.frontier.sitemapsDue(this.revisitCutoff);
   }
 
   /** Graceful stop: no new requests; in-flight ones finish (or are put back after a grace period). */
@@ -257,7 +261,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     const mode = this.d.limits.revisits ?? 'off';
     const revisitsDueBy = mode === 'off' ? undefined : mode === 'due' ? this.revisitCutoff : now;
     if (revisitsDueBy !== undefined && now >= this.revisitCheckAt) {
-      this.revisitCheckAt = mode === 'due' ? Number.POSITIVE_INFINITY : now + REVISIT_CHECK_MS;
+      this.revisitCheckAt = now + REVISIT_CHECK_MS;
       for (const host of this.d.frontier.hostsWithDueRevisits(revisitsDueBy)) this.d.scheduler.addWork(host);
     }
     const revisits = revisitsDueBy !== undefined;
@@ -533,13 +537,15 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       this.stats.measure('links', () => this.queueLinks([...extracted.pages, ...extracted.sitemaps.map((url) => ({ url }))], q.depth, q.fetchUrl));
       // Its hash tells a revisit whether the sitemap changed.
       const hash = createHash('sha256').update(res.body).digest('hex');
+      // Its <lastmod>s may have made pages due: look for them at once.
+      this.revisitCheckAt = 0;
       return { kind: 'fetched', status, note: `sitemap with ${extracted.pages.length} pages and ${extracted.sitemaps.length} sitemaps`, meta: { ...meta, hash } };
     }
     const { page } = extracted;
     const hash = createHash('sha256').update(page.title).update('\0').update(page.text).digest('hex');
     // The page's language: <html lang>, else the first of the Content-Language header's.
     const lang = (page.lang ?? res.headers['content-language']?.split(',')[0]?.trim())?.slice(0, 35) || undefined;
-    const pageMeta: FetchMeta = { ...meta, charset: extracted.encoding, hash, ...(lang ? { lang } : {}) };
+    let pageMeta: FetchMeta = { ...meta, charset: extracted.encoding, hash, ...(lang ? { lang } : {}) };
     const xRobots = (res.headers['x-robots-tag'] ?? '').toLowerCase();
     const noindex = page.noindex || /\b(noindex|none)\b/.test(xRobots);
     const nofollow = page.nofollow || /\b(nofollow|none)\b/.test(xRobots);
@@ -549,7 +555,15 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       this.unindex(q.id);
       return this.onRedirect(q, page.refresh, status);
     }
-    if (!nofollow) this.stats.measure('links', () => this.queueLinks(this.d.limits.followNofollow ? page.links : page.links.filter((l) => !l.nofollow), q.depth + 1, q.fetchUrl, q.url));
+    let linksHash: string | undefined;
+    if (!nofollow) {
+      const links = this.d.limits.followNofollow ? page.links : page.links.filter((l) => !l.nofollow);
+      linksHash = hashLinks(links);
+      // A page fetched again with the same links: they were all queued (or turned away) and their
+      // anchor text counted when it was last fetched. Counting it again would inflate the link prior.
+      if (!(storedHash !== undefined && q.linksHash === linksHash)) this.stats.measure('links', () => this.queueLinks(links, q.depth + 1, q.fetchUrl, q.url));
+    }
+    if (linksHash) pageMeta = { ...pageMeta, linksHash };
     const exclude = (reason: string): Outcome => {
       this.unindex(q.id);
       return { kind: 'excluded', status, reason, meta: pageMeta };
@@ -650,4 +664,11 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   }
 
 
+}
+
+/** A page's outgoing links and their anchor text, as one hash. */
+function hashLinks(links: readonly { url: string; text?: string }[]): string {
+  const h = createHash('sha1');
+  for (const l of links) h.update(l.url).update('\0').update(l.text ?? '').update('\n');
+  return h.digest('base64');
 }

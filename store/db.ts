@@ -36,10 +36,11 @@ const MIGRATIONS: Record<number, string> = {
   5: 'ALTER TABLE documents ADD COLUMN lang TEXT',
   // 6 → 7: the sequences table (token hashes for exact phrases), which SCHEMA creates.
   6: 'SELECT 1',
-  // 7 → 8: each page's revisit schedule (crawler/frontier/revisit.ts). Pages held before it get a
-  // day, then adapt like the rest.
+  // 7 → 8: each page's revisit schedule (crawler/frontier/revisit.ts), and the hash of its links.
+  // Pages held before it get a day, then adapt like the rest.
   7: `ALTER TABLE urls ADD COLUMN revisit_at INTEGER;
       ALTER TABLE urls ADD COLUMN revisit_ms INTEGER;
+      ALTER TABLE urls ADD COLUMN links_hash TEXT;
       UPDATE urls SET revisit_at = coalesce(fetched_at, discovered_at) + 86400000 WHERE state IN ('indexed', 'fetched', 'not-modified');`,
 };
 
@@ -69,7 +70,9 @@ CREATE TABLE IF NOT EXISTS urls (
   last_modified TEXT,
   lastmod       TEXT,                         -- <lastmod> from a sitemap, as written there
   revisit_at    INTEGER,                      -- when the page is due again; NULL: not scheduled
-  revisit_ms    INTEGER                       -- its revisit interval, adapted at each fetch
+  revisit_ms    INTEGER,                      -- its revisit interval, adapted at each fetch
+  links_hash    TEXT                          -- hash of the links it was last seen with (a recrawl
+                                              -- that finds the same skips them)
 );
 CREATE INDEX IF NOT EXISTS urls_queue ON urls(host, depth, id) WHERE state = 'queued';
 CREATE INDEX IF NOT EXISTS urls_retry ON urls(host, next_attempt_at) WHERE state = 'failed';

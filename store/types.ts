@@ -11,6 +11,8 @@
  *                     → failed        temporarily: `attempts`, `next_attempt_at`, `error`
  *                     → dead          permanently (or out of attempts): `error`, `reason`
  *   failed → fetching (when next_attempt_at is due)
+ *   indexed | fetched | not-modified → fetching (when revisit_at is due; a held page that is
+ *                                       dead for now is revisited too)
  *
  * `fetching` rows left by a crash are queued again on the next start.
  */
@@ -25,6 +27,8 @@ export type FetchMeta = {
   readonly hash?: string;
   readonly etag?: string;
   readonly lastModified?: string;
+  /** Hash of the links followed from the page. */
+  readonly linksHash?: string;
 };
 
 /** What the parser extracted from a page: the unit the document store keeps and the index indexes. */

@@ -25,6 +25,8 @@ export type QueuedUrl = {
   readonly etag?: string | null;
   readonly lastModified?: string | null;
   readonly hash?: string | null;
+  /** Hash of the links followed from it at its last fetch (crawler.ts: the same again are not queued again). */
+  readonly linksHash?: string | null;
   /** Its revisit interval so far (ms), if it was ever fetched; and a sitemap's <lastmod> for it. */
   readonly revisitMs?: number | null;
   readonly lastmod?: string | null;
@@ -92,7 +94,7 @@ type Row = {
 /** How long a group transaction stays open at most (inGroup). */
 const GROUP_COMMIT_MS = 50;
 
-const QUEUED_COLUMNS = 'id, url, coalesce(fetch_url, url) AS fetchUrl, host, depth, hops, attempts, etag, last_modified AS lastModified, hash, revisit_ms AS revisitMs, lastmod, state';
+const QUEUED_COLUMNS = 'id, url, coalesce(fetch_url, url) AS fetchUrl, host, depth, hops, attempts, etag, last_modified AS lastModified, hash, links_hash AS linksHash, revisit_ms AS revisitMs, lastmod, state';
 
 /** States a page may be revisited from (revisit_at is NULL in every other). */
 const SETTLED = `state NOT IN ('queued', 'fetching', 'failed')`;
@@ -123,7 +125,7 @@ export class Frontier {
         revisit_at = @revisitAt, revisit_ms = coalesce(@revisitMs, revisit_ms) WHERE id = @id`),
       meta: db.prepare(`UPDATE urls SET content_type = @contentType, charset = @charset, lang = @lang, size = @size,
         changed_at = CASE WHEN @hash IS NOT NULL AND hash IS NOT @hash THEN @now ELSE changed_at END,
-        hash = coalesce(@hash, hash), etag = @etag, last_modified = @lastModified WHERE id = @id`),
+        hash = coalesce(@hash, hash), etag = @etag, last_modified = @lastModified, links_hash = coalesce(@linksHash, links_hash) WHERE id = @id`),
       putBack: db.prepare(`UPDATE urls SET state = 'queued', attempts = max(attempts - 1, 0) WHERE id = ? AND state = 'fetching'`),
       recover: db.prepare(`UPDATE urls SET state = 'queued', attempts = max(attempts - 1, 0) WHERE state = 'fetching'`),
       hosts: db.prepare(`SELECT DISTINCT host FROM urls WHERE state = 'queued'`),
@@ -131,9 +133,10 @@ export class Frontier {
       nextRetryAt: db.prepare(`SELECT min(next_attempt_at) AS at FROM urls WHERE state = 'failed'`),
       counts: db.prepare(`SELECT state, count(*) AS n FROM urls GROUP BY state`),
       hostCounts: db.prepare(`SELECT host, count(*) AS n FROM urls GROUP BY host`),
-      // A sitemap that dates the page after Trawl fetched it makes its revisit due now.
+      // A sitemap that dates the page after Trawl fetched it makes its revisit due: since that date.
       lastmod: db.prepare(`UPDATE urls SET lastmod = @lastmod,
-        revisit_at = CASE WHEN revisit_at IS NOT NULL AND @lastmodAt IS NOT NULL AND @lastmodAt > fetched_at THEN min(revisit_at, @now) ELSE revisit_at END WHERE url = @url`),
+        revisit_at = CASE WHEN revisit_at IS NOT NULL AND @lastmodAt IS NOT NULL AND @lastmodAt > fetched_at THEN min(revisit_at, @lastmodAt) ELSE revisit_at END WHERE url = @url`),
+      sitemapsDue: db.prepare(`UPDATE urls SET revisit_at = min(revisit_at, ?) WHERE state = 'fetched' AND revisit_at IS NOT NULL`),
       revisitHosts: db.prepare(`SELECT DISTINCT host FROM urls WHERE revisit_at <= ?`),
       nextRevisitAt: db.prepare(`SELECT min(revisit_at) AS at FROM urls WHERE revisit_at IS NOT NULL`),
       dueRevisits: db.prepare(`SELECT count(*) AS n FROM urls WHERE revisit_at <= ?`),
@@ -166,7 +169,7 @@ export class Frontier {
     const host = new URL(url).host;
     const added = this.stmts.insert.run(url, fetchUrl && fetchUrl !== url ? fetchUrl : null, host, depth, hops, this.now()).changes === 1;
     // A sitemap's <lastmod> is kept whether the URL is new or not: recrawl scheduling reads it.
-    if (lastmod) this.stmts.lastmod.run({ lastmod: lastmod.slice(0, 40), lastmodAt: date(lastmod) ?? null, now: this.now(), url });
+    if (lastmod) this.stmts.lastmod.run({ lastmod: lastmod.slice(0, 40), lastmodAt: date(lastmod) ?? null, url });
     if (added) {
       this.counters.queued++;
       this.perHost.set(host, (this.perHost.get(host) ?? 0) + 1);
@@ -285,6 +288,7 @@ export class Frontier {
           hash: meta.hash ?? null,
           etag: meta.etag ?? null,
           lastModified: meta.lastModified ?? null,
+          linksHash: meta.linksHash ?? null,
         });
       }
     })();
@@ -323,6 +327,14 @@ export class Frontier {
   /** Hosts with a page whose revisit is due by `by` (default: now). */
   hostsWithDueRevisits(by = this.now()): string[] {
     return (this.stmts.revisitHosts.all(by) as { host: string }[]).map((r) => r.host);
+  }
+
+  /**
+   * Makes every sitemap (a URL `fetched`, not a document) due by `by`: a pass over due pages reads
+   * them first, so that their <lastmod> can make the pages that changed due in the same pass.
+   */
+  sitemapsDue(by: number): void {
+    this.stmts.sitemapsDue.run(by);
   }
 
   /** When the next revisit falls due (it may be past), or undefined when none is scheduled. */

