@@ -245,3 +245,32 @@ describe('a pass over the pages that are due (trawl recrawl --due)', () => {
     }
   });
 });
+
+describe('revisits once limits.maxPages is reached', () => {
+  it('go on: the limit counts pages, not fetches', async () => {
+    const site = await serveHandler((req, res) => {
+      if (!/^\/[abc]$/.test(req.url ?? '')) {
+        res.statusCode = 404;
+        return res.end();
+      }
+      res.setHeader('content-type', 'text/html');
+      res.end(`<title>${req.url}</title><p>page ${req.url?.slice(1)}word</p><a href="/a">a</a><a href="/b">b</a><a href="/c">c</a>`);
+    });
+    const dataDir = mkdtempSync(join(tmpdir(), 'trawl-recrawl-'));
+    const app = Appliance.open(
+      loadConfig({ overrides: { dataDir, seeds: [`${site.url}/a`], perHost: { delayMs: 0 }, parseWorkers: 0, limits: { maxPages: 2 }, recrawl: { minInterval: '1s', maxInterval: '1s' } } }),
+      { lockFor: 'test' },
+    );
+    try {
+      const { crawler } = app.createCrawler([], 'continuous');
+      assert.equal((await crawler.run()).reason, 'limit');
+      const pages = () => site.hits.filter((h) => h !== '/robots.txt' && h !== '/sitemap.xml');
+      assert.deepEqual(pages(), ['/a', '/b']);
+      for (let i = 0; i < 100 && pages().length < 4; i++) await new Promise((r) => setTimeout(r, 50));
+      assert.deepEqual(pages().slice(2).sort(), ['/a', '/b'], 'both pages revisited, /c still not fetched');
+    } finally {
+      await app.close();
+      await site.close();
+    }
+  });
+});

@@ -128,6 +128,8 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   private readonly retry: RetryPolicy;
   private readonly revisit: RevisitPolicy;
   private revisitCheckAt = 0;
+  /** Hosts with no due revisit, taken out of turn while limits.maxPages was (or might be) reached. */
+  private readonly heldByLimit = new Set<string>();
   /** For `due`: revisits due by this time are taken (set when the crawl runs or wakes). */
   private revisitCutoff = 0;
   private readonly seen = new SeenCache();
@@ -265,6 +267,11 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       for (const host of this.d.frontier.hostsWithDueRevisits(revisitsDueBy)) this.d.scheduler.addWork(host);
     }
     const revisits = revisitsDueBy !== undefined;
+    // Hosts set aside while pages in flight might reach limits.maxPages: back, if they did not.
+    if (this.heldByLimit.size && !this.limitReached()) {
+      for (const host of this.heldByLimit) this.d.scheduler.addWork(host);
+      this.heldByLimit.clear();
+    }
     // Pages waiting to be parsed and stored do not hold a connection; the bound on them (as many
     // again as requests) keeps bodies in memory bounded when parsing is the slower stage.
     const { concurrency } = this.d.limits;
@@ -283,6 +290,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       const q = this.d.frontier.next(host, { fresh, revisitsDueBy });
       if (!q) {
         this.d.scheduler.noWork(host);
+        if (!fresh) this.heldByLimit.add(host);
         continue;
       }
       const origin = new URL(q.fetchUrl).origin;
