@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import type { DocumentStore } from '../store/documents.ts';
 import type { FetchMeta, StoredDocument } from '../store/types.ts';
 import { decide, ERRORS, fromFetchCode, fromHttpStatus, type ErrorCode, type RetryPolicy } from './errors.ts';
-import type { Fetcher, FetchResponse } from './fetch/fetcher.ts';
+import type { Fetcher, FetchResponse, FetchResult } from './fetch/fetcher.ts';
 import type { Frontier, Outcome, QueuedUrl, Revisit } from './frontier/frontier.ts';
 import { nextInterval, type RevisitChange, type RevisitPolicy } from './frontier/revisit.ts';
 import type { HostScheduler } from './frontier/hosts.ts';
@@ -332,7 +332,8 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
 
   private checkDone(): void {
     if (this.active > 0 || this.robotsLoading.size > 0) return;
-    if (this.limitReached(0) && !((this.d.limits.revisits ?? 'off') !== 'off' && this.d.scheduler.hasWork())) this.finish('limit');
+    // (Past the limit, a crawl that takes due revisits ends once none is left.)
+    if (this.limitReached(0) && !(this.d.limits.revisits !== undefined && this.d.limits.revisits !== 'off' && this.d.scheduler.hasWork())) this.finish('limit');
     else if (!this.d.scheduler.hasWork() && this.d.frontier.nextRetryAt() === undefined) this.finish('exhausted');
   }
 
@@ -482,7 +483,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
    * the same: later). Pages and sitemaps are revisited; a held page that failed for now keeps its
    * interval (a temporary failure never drops it). Others are not scheduled.
    */
-  private schedule(q: QueuedUrl, o: Outcome, res: Awaited<ReturnType<Fetcher['fetch']>>, held: boolean): Revisit {
+  private schedule(q: QueuedUrl, o: Outcome, res: FetchResult, held: boolean): Revisit {
     const now = this.now();
     let change: RevisitChange | undefined;
     if (o.kind === 'not-modified' || (o.kind === 'indexed' && o.note === 'unchanged')) change = 'unchanged';
