@@ -7,7 +7,22 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { loadConfig } from '../config/index.ts';
 import { serveHandler, startFakeWeb } from '../fakeweb/index.ts';
+import type { Crawler } from '../crawler/index.ts';
 import { Appliance } from './appliance.ts';
+
+/** An appliance over a fresh data directory; no delay between requests, pages parsed inline. */
+function openApp(overrides: Record<string, unknown>): Appliance {
+  const dataDir = mkdtempSync(join(tmpdir(), 'trawl-recrawl-'));
+  return Appliance.open(loadConfig({ overrides: { dataDir, perHost: { delayMs: 0 }, parseWorkers: 0, ...overrides } }), { lockFor: 'test' });
+}
+
+/** Starts a pass (`start`: a recrawl, a wake) and resolves with what it returned once the crawl has run out of work again. */
+async function pass<T>(crawler: Crawler, start: () => T): Promise<T> {
+  const done = once(crawler, 'done');
+  const started = start();
+  await done;
+  return started;
+}
 
 describe('recrawling unchanged pages', () => {
   const cleanup: (() => Promise<void>)[] = [];
@@ -17,11 +32,7 @@ describe('recrawling unchanged pages', () => {
 
   it('asks conditionally, takes a 304 or the same text as "unchanged", and reindexes nothing', async () => {
     const web = await startFakeWeb({ graphSize: 6 });
-    const dataDir = mkdtempSync(join(tmpdir(), 'trawl-recrawl-'));
-    const app = Appliance.open(
-      loadConfig({ overrides: { dataDir, seeds: [`${web.url}graph/0`, `${web.url}target`], scope: { allow: ['URL:/graph/', 'URL:/target$'] }, perHost: { delayMs: 0 }, parseWorkers: 0 } }),
-      { lockFor: 'test' },
-    );
+    const app = openApp({ seeds: [`${web.url}graph/0`, `${web.url}target`], scope: { allow: ['URL:/graph/', 'URL:/target$'] } });
     cleanup.push(
       () => app.close(),
       () => web.close(),
@@ -34,9 +45,7 @@ describe('recrawling unchanged pages', () => {
     const firstPass = web.requests.length;
     const fetchedAt = app.documents.get(app.frontier.idOf(`${web.url}graph/1`)!)!.fetchedAt;
 
-    const done = once(crawler, 'done');
-    assert.equal(app.recrawl({ all: true }).queued, 7);
-    await done;
+    assert.equal(await pass(crawler, () => app.recrawl({ all: true }).queued), 7);
     const second = web.requests.slice(firstPass).filter((r) => r.path !== '/robots.txt');
     const graph = second.filter((r) => r.path.startsWith('/graph/'));
     assert.equal(graph.length, 6);
@@ -56,11 +65,7 @@ describe('recrawling unchanged pages', () => {
 describe('recrawling a site that changed', () => {
   it('updates edited pages, adds new ones, drops deleted (confirmed) and moved ones, keeps the unchanged', async () => {
     const web = await startFakeWeb();
-    const dataDir = mkdtempSync(join(tmpdir(), 'trawl-recrawl-'));
-    const app = Appliance.open(
-      loadConfig({ overrides: { dataDir, seeds: [`${web.url}site/`], scope: { allow: ['URL:/site/'] }, perHost: { delayMs: 0 }, retry: { baseDelayMs: 50, maxAttempts: 2 }, parseWorkers: 0 } }),
-      { lockFor: 'test' },
-    );
+    const app = openApp({ seeds: [`${web.url}site/`], scope: { allow: ['URL:/site/'] }, retry: { baseDelayMs: 50, maxAttempts: 2 } });
     try {
       const { crawler } = app.createCrawler();
       await crawler.run();
@@ -70,9 +75,7 @@ describe('recrawling a site that changed', () => {
 
       web.setSiteVersion(2);
       const mark = web.requests.length;
-      const done = once(crawler, 'done');
-      app.recrawl({ all: true });
-      await done;
+      await pass(crawler, () => app.recrawl({ all: true }));
       const second = web.requests.slice(mark);
       const answers = (path: string) => second.filter((r) => r.path === path).map((r) => r.status);
 
@@ -102,13 +105,7 @@ describe('recrawling a site that changed', () => {
 describe('recrawling continuously (trawl start)', () => {
   it('revisits each page when it falls due, adapts its interval, and follows the site as it changes', async () => {
     const web = await startFakeWeb();
-    const dataDir = mkdtempSync(join(tmpdir(), 'trawl-recrawl-'));
-    const app = Appliance.open(
-      loadConfig({
-        overrides: { dataDir, seeds: [`${web.url}site/`], scope: { allow: ['URL:/site/'] }, perHost: { delayMs: 0 }, retry: { baseDelayMs: 50, maxAttempts: 2 }, parseWorkers: 0, recrawl: { minInterval: '1s', maxInterval: '4s' } },
-      }),
-      { lockFor: 'test' },
-    );
+    const app = openApp({ seeds: [`${web.url}site/`], scope: { allow: ['URL:/site/'] }, retry: { baseDelayMs: 50, maxAttempts: 2 }, recrawl: { minInterval: '1s', maxInterval: '4s' } });
     const until = async <T>(what: string, f: () => T | undefined): Promise<T> => {
       for (let i = 0; i < 300; i++) {
         const v = f();
@@ -174,8 +171,7 @@ describe('recrawling a page whose text changed but not its links', () => {
       res.statusCode = 404;
       res.end();
     });
-    const dataDir = mkdtempSync(join(tmpdir(), 'trawl-recrawl-'));
-    const app = Appliance.open(loadConfig({ overrides: { dataDir, seeds: [`${site.url}/a`], perHost: { delayMs: 0 }, parseWorkers: 0 } }), { lockFor: 'test' });
+    const app = openApp({ seeds: [`${site.url}/a`] });
     try {
       const { crawler } = app.createCrawler();
       await crawler.run();
@@ -184,17 +180,13 @@ describe('recrawling a page whose text changed but not its links', () => {
         return app.anchors.of(app.frontier.idOf(`${site.url}/b`)!);
       };
       assert.deepEqual(b(), { texts: ['bee page'], sources: 1 });
-      const pass = async () => {
-        const done = once(crawler, 'done');
-        app.recrawl({ all: true });
-        await done;
-      };
+      const recrawlAll = () => pass(crawler, () => app.recrawl({ all: true }));
       version = 2;
-      await pass();
+      await recrawlAll();
       assert.equal(app.index.search('twoword').total, 1, 'the new text is indexed');
       assert.deepEqual(b(), { texts: ['bee page'], sources: 1 }, 'the same link, not counted twice');
       version = 3;
-      await pass();
+      await recrawlAll();
       assert.ok(b().texts.includes('bee renamed'), 'a link with new text is recorded');
     } finally {
       await app.close();
@@ -222,8 +214,7 @@ describe('a pass over the pages that are due (trawl recrawl --due)', () => {
       res.statusCode = 404;
       res.end();
     });
-    const dataDir = mkdtempSync(join(tmpdir(), 'trawl-recrawl-'));
-    const app = Appliance.open(loadConfig({ overrides: { dataDir, seeds: [`${site.url}/p1`], perHost: { delayMs: 0 }, parseWorkers: 0 } }), { lockFor: 'test' });
+    const app = openApp({ seeds: [`${site.url}/p1`] });
     try {
       const { crawler } = app.createCrawler([], 'due');
       await crawler.run();
@@ -232,9 +223,7 @@ describe('a pass over the pages that are due (trawl recrawl --due)', () => {
       // The page is edited after its fetch (a later millisecond: <lastmod> must be later than the fetch).
       await new Promise((r) => setTimeout(r, 5));
       edited = Date.now();
-      const done = once(crawler, 'done');
-      crawler.wake();
-      await done;
+      await pass(crawler, () => crawler.wake());
       assert.deepEqual(site.hits.slice(mark).sort(), ['/p2', '/sitemap.xml'], 'the sitemap, then the page it dates after its last fetch');
       assert.equal(app.index.search('laterword').total, 1);
       assert.equal(app.index.search('earlyword').total, 0);
@@ -256,11 +245,7 @@ describe('revisits once limits.maxPages is reached', () => {
       res.setHeader('content-type', 'text/html');
       res.end(`<title>${req.url}</title><p>page ${req.url?.slice(1)}word</p><a href="/a">a</a><a href="/b">b</a><a href="/c">c</a>`);
     });
-    const dataDir = mkdtempSync(join(tmpdir(), 'trawl-recrawl-'));
-    const app = Appliance.open(
-      loadConfig({ overrides: { dataDir, seeds: [`${site.url}/a`], perHost: { delayMs: 0 }, parseWorkers: 0, limits: { maxPages: 2 }, recrawl: { minInterval: '1s', maxInterval: '1s' } } }),
-      { lockFor: 'test' },
-    );
+    const app = openApp({ seeds: [`${site.url}/a`], limits: { maxPages: 2 }, recrawl: { minInterval: '1s', maxInterval: '1s' } });
     try {
       const { crawler } = app.createCrawler([], 'continuous');
       assert.equal((await crawler.run()).reason, 'limit');

@@ -457,16 +457,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     // then loses nothing but what is in flight); otherwise the group's timer commits.
     if (this.active <= 1) this.d.frontier.commit();
     this.stats.outcome(outcome.kind);
-    const change =
-      outcome.kind === 'not-modified' || (outcome.kind === 'indexed' && outcome.note === 'unchanged')
-        ? 'unchanged'
-        : outcome.kind === 'indexed'
-          ? held
-            ? 'changed'
-            : 'new'
-          : held && !this.d.documents.has(q.id)
-            ? 'gone'
-            : undefined;
+    const change = pageChange(outcome, held) ?? (held && !this.d.documents.has(q.id) ? 'gone' : undefined);
     this.emit('fetch', {
       url: q.url,
       status: res.kind === 'response' ? res.status : res.code,
@@ -485,10 +476,8 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
    */
   private schedule(q: QueuedUrl, o: Outcome, res: FetchResult, held: boolean): Revisit {
     const now = this.now();
-    let change: RevisitChange | undefined;
-    if (o.kind === 'not-modified' || (o.kind === 'indexed' && o.note === 'unchanged')) change = 'unchanged';
-    else if (o.kind === 'indexed') change = held ? 'changed' : 'new';
-    else if (o.kind === 'fetched') change = !q.hash || !o.meta?.hash ? 'new' : q.hash === o.meta.hash ? 'unchanged' : 'changed';
+    let change: RevisitChange | undefined = pageChange(o, held);
+    if (o.kind === 'fetched') change = !q.hash || !o.meta?.hash ? 'new' : q.hash === o.meta.hash ? 'unchanged' : 'changed';
     else if (o.kind === 'dead' && held && this.d.documents.has(q.id)) {
       const intervalMs = q.revisitMs ?? nextInterval(this.revisit, 'new', null, {}, now);
       return { at: now + intervalMs, intervalMs };
@@ -680,4 +669,11 @@ function hashLinks(links: readonly { url: string; text?: string }[]): string {
   const h = createHash('sha1');
   for (const l of links) h.update(l.url).update('\0').update(l.text ?? '').update('\n');
   return h.digest('base64');
+}
+
+/** What a fetch that ended with `o` found of a page (not a sitemap): undefined when it stored nothing. */
+function pageChange(o: Outcome, held: boolean): RevisitChange | undefined {
+  if (o.kind === 'not-modified' || (o.kind === 'indexed' && o.note === 'unchanged')) return 'unchanged';
+  if (o.kind === 'indexed') return held ? 'changed' : 'new';
+  return undefined;
 }

@@ -10,6 +10,7 @@
  */
 import * as cheerio from 'cheerio/slim';
 import type { PageContent } from '../../store/types.ts';
+import { textOf, type DomNode } from './dom.ts';
 
 export type Link = { readonly url: string; readonly text: string; readonly nofollow: boolean };
 
@@ -44,9 +45,6 @@ const MAX_HEADINGS = 200;
 const MAX_TITLE = 1000;
 const MAX_DESCRIPTION = 5000;
 const MAX_HEADING = 500;
-
-/** The few fields of a DOM node (cheerio's domhandler) that the walk reads. */
-type DomNode = { type: string; name?: string; data?: string; attribs?: Record<string, string>; children?: DomNode[] };
 
 type RawLink = { href: string; text: string[]; alt: string; title: string; nofollow: boolean };
 
@@ -175,11 +173,6 @@ export function parseHtml(html: string, pageUrl: string, robotsToken = 'trawlbot
 /** Plain text pages: the text is the content, the file name the title. */
 export function parsePlainText(text: string, pageUrl: string): ParsedPage {
   return { url: pageUrl, title: fallbackTitle(pageUrl).slice(0, MAX_TITLE), description: '', headings: [], text: text.replace(/\r\n?/g, '\n').trim(), links: [], noindex: false, nofollow: false };
-}
-
-function textOf(node: DomNode): string {
-  if (node.type === 'text') return node.data ?? '';
-  return (node.children ?? []).map(textOf).join('');
 }
 
 /** Joins text pieces, one line per block, whitespace squashed, empty lines dropped. */

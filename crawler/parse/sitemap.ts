@@ -3,6 +3,7 @@
  * only sources of URLs for the frontier; neither is a document.
  */
 import * as cheerio from 'cheerio/slim';
+import { textOf, type DomNode } from './dom.ts';
 
 export type SitemapPage = { readonly url: string; readonly lastmod?: string };
 export type Sitemap = { readonly pages: readonly SitemapPage[]; readonly sitemaps: readonly string[] };
@@ -19,7 +20,7 @@ export function parseSitemap(xml: string): Sitemap | undefined {
     .slice(0, MAX_ENTRIES);
   const field = (e: Element, name: string) => {
     const f = elements(e).find((c) => c.name === name);
-    return f ? text(f).trim() : '';
+    return f ? textOf(f).trim() : '';
   };
   if (root.name === 'sitemapindex') return { pages: [], sitemaps: entries.map((e) => field(e, 'loc')).filter(Boolean) };
   const pages = entries.flatMap((e) => {
@@ -30,15 +31,10 @@ export function parseSitemap(xml: string): Sitemap | undefined {
   return { pages, sitemaps: [] };
 }
 
-type Node = { type: string; children?: Node[]; data?: string };
-type Element = Node & { name: string };
+type Element = DomNode & { name: string };
 
-function elements(n: Node): Element[] {
+function elements(n: DomNode): Element[] {
   return (n.children ?? []).filter((c): c is Element => c.type === 'tag');
-}
-
-function text(n: Node): string {
-  return (n.children ?? []).map((c) => (c.type === 'text' ? (c.data ?? '') : c.type === 'cdata' || c.type === 'tag' ? text(c) : '')).join('');
 }
 
 export function looksLikeSitemap(contentType: string, url: string): boolean {
