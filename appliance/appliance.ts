@@ -12,6 +12,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Config } from '../config/schema.ts';
 import { admit, Crawler, Fetcher, Frontier, HostScheduler, ParsePool, RobotsCache, buildScope, createNormalizer, defaultFilters, defaultParseWorkers, parseHostAlias, type CrawlStats, type FetchEvent, type HostView, type RevisitMode, type Target, type UrlPolicy } from '../crawler/index.ts';
+import { focusing, loadFocus, loadTopicFocus, type Focus } from '../crawler/focus/index.ts';
 import { flushIndex, IndexFormatError, isAnalysis, loadIndex, SearchIndex, setStemming, type FlushInfo } from '../indexer/index.ts';
 import { acquireLock, AnchorStore, DocumentStore, openDb, type Db, type Lock } from '../store/index.ts';
 import { extract as extractForIndex } from './extract-for-index.ts';
@@ -55,6 +56,16 @@ export type RecrawlStatus = {
   readonly removed: number;
 };
 
+/** A focused crawl (config `focus`): what judges pages, and how many it found relevant. */
+export type FocusStatus = {
+  /** The classifier: the topic, scorer and cutoff, or the module's path. */
+  readonly classifier: string;
+  readonly cutoff: number;
+  /** Pages whose last fetch found them relevant (stored and indexed), and not relevant (recorded only). */
+  readonly relevant: number;
+  readonly notRelevant: number;
+};
+
 export type IndexStatus = { readonly documents: number; readonly terms: number; readonly lastFlushAt: string | null; readonly lastFlushMs: number | null; readonly lastFlushBytes: number | null };
 
 /** What Trawl knows of a URL ("why is this page not in the index?"). */
@@ -80,9 +91,20 @@ export type UrlExplanation =
       readonly changedAt: string | null;
       readonly contentType: string | null;
       readonly lang: string | null;
+      /** A focused crawl's verdict at its last fetch (null: not judged), and the classes it is indexed under. */
+      readonly topicScore: number | null;
+      readonly relevant: boolean | null;
+      readonly classes: readonly { readonly name: string; readonly score: number }[];
     };
 
-export type ApplianceStatus = { readonly crawl: CrawlStatus; readonly recrawl: RecrawlStatus; readonly index: IndexStatus; readonly recent: readonly FetchEvent[] };
+export type ApplianceStatus = {
+  readonly crawl: CrawlStatus;
+  readonly recrawl: RecrawlStatus;
+  /** null: not a focused crawl. */
+  readonly focus: FocusStatus | null;
+  readonly index: IndexStatus;
+  readonly recent: readonly FetchEvent[];
+};
 
 export type Logger = (message: string) => void;
 
@@ -128,6 +150,8 @@ export class Appliance {
   /** What this run's revisits found; `round` is since the crawl last ran out of work (for the log). */
   private readonly revisits = { revisited: 0, changed: 0, unchanged: 0, removed: 0 };
   private round = { revisited: 0, changed: 0, unchanged: 0, removed: 0 };
+  /** The focused crawl's classifier and policy, once loaded (loadFocus, or createCrawler for a topic file alone). */
+  private focus: Focus | undefined;
 
   private constructor(
     readonly config: Readonly<Config>,
@@ -200,6 +224,16 @@ export class Appliance {
   }
 
   /**
+   * Loads the focus of a focused crawl (config `focus`): the topic file, and the classifier module
+   * if one is named. Throws TopicError (naming the line) or ClassifierError. Call it before
+   * createCrawler when a module is configured; a topic file alone createCrawler loads by itself.
+   */
+  async loadFocus(): Promise<Focus | undefined> {
+    if (!this.focus && focusing(this.config.focus)) this.focus = await loadFocus(this.config.focus);
+    return this.focus;
+  }
+
+  /**
    * Builds the crawler over this data directory. Seeds given here are added to the stored ones;
    * `revisits` says what it does with pages whose revisit is due (RevisitMode: `due` for `trawl
    * crawl` and `trawl recrawl --due`, `off` for a pass over named pages, `continuous` for `trawl
@@ -245,6 +279,8 @@ export class Appliance {
       suspendMs: c.perHost.suspendMs,
     });
     this.policy = { normalize, filters };
+    if (!this.focus && focusing(c.focus)) this.focus = loadTopicFocus(c.focus);
+    if (this.focus) this.log(`focused crawl: ${this.focus.classifier.name}; links of pages that are not relevant followed ${this.focus.tunnel} page(s) deep`);
     const crawler = new Crawler({
       frontier: this.frontier,
       scheduler: this.scheduler,
@@ -264,6 +300,7 @@ export class Appliance {
         revisit: { minMs: c.recrawl.minInterval, maxMs: c.recrawl.maxInterval },
         revisits,
       },
+      focus: this.focus,
       userAgent: c.userAgent,
       log: this.log,
     });
@@ -427,6 +464,13 @@ export class Appliance {
         nextDueAt: open ? iso(this.frontier.nextRevisitAt()) : null,
         ...this.revisits,
       },
+      focus: focusing(this.config.focus)
+        ? {
+            classifier: this.focus?.classifier.name ?? (this.config.focus.classifier ? `module ${this.config.focus.classifier}` : `topic ${this.config.focus.topicFile}`),
+            cutoff: this.config.focus.cutoff,
+            ...this.frontier.topicVerdicts(),
+          }
+        : null,
       index: {
         documents: this.index.documentCount,
         terms: this.index.stats.termCount,
@@ -465,6 +509,9 @@ export class Appliance {
       changedAt: iso(r.changedAt),
       contentType: r.contentType,
       lang: r.lang,
+      topicScore: r.topicScore,
+      relevant: r.relevant,
+      classes: (r.state === 'indexed' ? this.documents.get(r.id)?.topic?.classes : undefined) ?? [],
     };
   }
 

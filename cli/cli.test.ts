@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { startFakeWeb, type FakeWeb } from '../fakeweb/index.ts';
+import { serveHandler, startFakeWeb, type FakeWeb, type HandlerServer } from '../fakeweb/index.ts';
+import { topicWebHandler } from '../fakeweb/topic-web.ts';
 
 const BIN = new URL('../bin/trawl.js', import.meta.url).pathname;
 const tmp = (name: string) => mkdtempSync(join(tmpdir(), `trawl-cli-${name}-`));
@@ -254,5 +255,61 @@ describe('trawl recrawl', () => {
     } finally {
       await web.close();
     }
+  });
+});
+
+describe('trawl classify', () => {
+  const topic = new URL('../config/topics/numismatics.txt', import.meta.url).pathname;
+  let web: HandlerServer;
+  before(async () => {
+    web = await serveHandler(topicWebHandler);
+  });
+  after(() => web.close());
+
+  it('fetches a URL and says its score, the decision, its classes, and which terms matched where', async () => {
+    const r = await run(['classify', `${web.url}/coins/0`, '--topic', topic, '--cutoff', '30']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^RELEVANT — score 203 ≥ cutoff 30 \(topic numismatics \(plain scorer, cutoff 30\)\)$/m);
+    // coins? 10 × (title 4 + headings 2 + text 6) = 120; ancient @and coins? 5 × (4 + 2 + 1) = 35; … (see the topic file)
+    assert.match(r.stdout, /^classes: coins 143, ancient 46, numismatics 20, minting 8, bullion 3$/m);
+    assert.match(r.stdout, /^ {2}line 15 +10: coins\? +\+120 +in title ×1, headings ×1, text ×6$/m);
+    const crypto = await run(['classify', `${web.url}/crypto`, '--topic', topic, '--cutoff', '30', '--json']);
+    assert.equal(crypto.code, 0, crypto.stderr);
+    const v = JSON.parse(crypto.stdout) as { score: number; relevant: boolean; classes: { name: string }[]; matches: { term: string; score: number; where: { location: string; hits: number }[] }[] };
+    assert.deepEqual(Object.keys(v), ['score', 'relevant', 'classes', 'matches']);
+    assert.deepEqual([v.score, v.relevant], [-32, false]);
+    assert.deepEqual(v.matches.find((m) => m.term === 'bitcoin'), { term: 'bitcoin', line: 34, weight: -10, classes: [], score: -100, where: [{ location: 'title', hits: 1 }, { location: 'headings', hits: 1 }, { location: 'text', hits: 4 }] });
+  });
+
+  it('reads a saved page, and takes the scorer from the command line', async () => {
+    const dir = tmp('classify');
+    writeFileSync(join(dir, 'page.html'), '<title>x</title><p>a b c d e f g h i numismatics</p>');
+    const r = await run(['classify', join(dir, 'page.html'), '--topic', topic, '--scorer', 'position', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    // "x" is word 0, a…i words 1–9: numismatics at word 10 counts 20 × 100 / 110
+    assert.equal((JSON.parse(r.stdout) as { score: number }).score, 18.182);
+  });
+
+  it('exits 2 naming the line of an invalid topic file, in classify and in a crawl', async () => {
+    const dir = tmp('badtopic');
+    writeFileSync(join(dir, 'bad.txt'), '# coins\n10: coins=coins\n12: coin(s=coins\n');
+    const r = await run(['classify', `${web.url}/coins/0`, '--topic', join(dir, 'bad.txt')]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /bad\.txt line 3: "coin\(s" is not a valid regular expression/);
+    writeFileSync(join(dir, 'crawl.yaml'), `seeds: ["${web.url}/"]\nfocus:\n  topicFile: bad.txt\n`);
+    const c = await run(['crawl', '--config', join(dir, 'crawl.yaml'), '--data', dir]);
+    assert.equal(c.code, 2, 'the topic file is found beside the config, and refused before any fetch');
+    assert.match(c.stderr, /bad\.txt line 3: /);
+    assert.equal(web.hits.filter((h) => h === '/').length, 0);
+  });
+
+  it('exits 2 without a topic, or with a bad flag', async () => {
+    assert.match((await run(['classify', `${web.url}/coins/0`])).stderr, /no topic: give --topic FILE/);
+    const bad = await run(['classify', `${web.url}/coins/0`, '--topic', topic, '--scorer', 'fancy']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--scorer must be plain or position/);
+    const missing = await run(['classify', join(tmp('nofile'), 'none.html'), '--topic', topic]);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /cannot read .*none\.html \(ENOENT\)/);
   });
 });

@@ -12,6 +12,7 @@ export async function start(urls: string[], flags: CommonFlags, preset: Record<s
   const app = Appliance.open(config, { lockFor: 'start', log });
   let server: RunningServer | undefined;
   try {
+    await app.loadFocus();
     const { crawler } = app.createCrawler([], config.recrawl.continuous ? 'continuous' : 'off');
     requireSeeds(app, 'start');
     const ui = createApp({ searcher: app.index, status: () => app.status(), version: PRODUCT_VERSION, explain: (url) => app.explain(url), admin: app, adminToken: config.server.adminToken });
@@ -46,6 +47,7 @@ export async function crawl(urls: string[], flags: CommonFlags): Promise<void> {
   const config = configFrom(flags, urls);
   const app = Appliance.open(config, { lockFor: 'crawl', log });
   try {
+    await app.loadFocus();
     const { crawler } = app.createCrawler();
     requireSeeds(app, 'crawl');
     app.startFlushTimer();
@@ -58,7 +60,8 @@ export async function crawl(urls: string[], flags: CommonFlags): Promise<void> {
     const s = app.status();
     log(
       `${reason === 'exhausted' ? 'done: nothing in scope is left' : reason === 'limit' ? `stopped: limits.maxPages (${config.limits.maxPages}) reached` : 'stopped'}. ` +
-        `${s.crawl.fetched} fetched, ${s.crawl.failed} failed, ${s.crawl.excluded} excluded, ${s.crawl.queued} still queued; ${s.index.documents} documents indexed.`,
+        `${s.crawl.fetched} fetched, ${s.crawl.failed} failed, ${s.crawl.excluded} excluded, ${s.crawl.queued} still queued; ${s.index.documents} documents indexed.` +
+        (s.focus ? ` Focus: ${s.focus.relevant} pages relevant, ${s.focus.notRelevant} not (recorded, not indexed).` : ''),
     );
   } catch (e) {
     await app.close();
@@ -78,6 +81,7 @@ export async function recrawl(urls: string[], flags: CommonFlags & { all?: boole
   const config = configFrom(flags);
   const app = Appliance.open(config, { lockFor: 'recrawl', log });
   try {
+    await app.loadFocus();
     const { crawler } = app.createCrawler([], flags.due ? 'due' : 'off');
     app.startFlushTimer();
     onStopSignal(() => app.close());

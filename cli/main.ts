@@ -1,6 +1,7 @@
 /** `trawl`: the command line. Parses arguments, runs a command, maps errors to exit codes. */
 import { Command, CommanderError, Option } from 'commander';
 import { PRODUCT_VERSION } from '../config/index.ts';
+import { classify } from './classify.ts';
 import { crawl, exportDocuments, recrawl, search, serveOnly, start } from './commands.ts';
 import { exitCodeOf, log } from './shared.ts';
 
@@ -57,6 +58,17 @@ program
   .option('--page <n>', 'result page', '1')
   .option('--size <n>', 'results per page', '10')
   .action(search);
+
+program
+  .command('classify')
+  .description('judge one page against a topic as a focused crawl would: score, decision, classes, matched terms')
+  .argument('<url-or-file>', 'a URL to fetch, or a saved page (HTML; .txt as plain text)')
+  .option('--topic <file>', 'a topic file (default: focus.topicFile of the config)')
+  .option('--scorer <scorer>', 'plain or position (default: focus.scorer)')
+  .option('--cutoff <n>', 'the score a relevant page reaches (default: focus.cutoff)')
+  .option('--json', 'print {score, relevant, classes, matches} as JSON')
+  .addOption(configOpt())
+  .action(classify);
 
 program
   .command('export')

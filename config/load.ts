@@ -3,7 +3,7 @@
  * frozen object. A bad value fails loudly with the field's path, what is wrong and how to fix it.
  */
 import { readFileSync } from 'node:fs';
-import { extname } from 'node:path';
+import { dirname, extname, isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { configSchema, ENV_VARS, type Config } from './schema.ts';
@@ -58,7 +58,19 @@ function readConfigFile(file: string): Record<string, unknown> {
   if (typeof data !== 'object' || Array.isArray(data)) {
     throw new ConfigError(`config file ${file} must hold an object of settings (e.g. "seeds: [https://docs.example.org/]")`);
   }
-  return data as Record<string, unknown>;
+  return relativeToFile(data as Record<string, unknown>, file);
+}
+
+/** Files a config file names (a topic, a classifier module) are found beside it, wherever Trawl runs. */
+function relativeToFile(data: Record<string, unknown>, file: string): Record<string, unknown> {
+  const focus = data.focus;
+  if (!isPlainObject(focus)) return data;
+  const out = { ...focus };
+  for (const key of ['topicFile', 'classifier']) {
+    const v = out[key];
+    if (typeof v === 'string' && v && !isAbsolute(v)) out[key] = resolve(dirname(file), v);
+  }
+  return { ...data, focus: out };
 }
 
 function readEnv(env: Readonly<Record<string, string | undefined>>): Record<string, unknown> {

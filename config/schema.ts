@@ -128,6 +128,27 @@ export const configSchema = z.strictObject({
     })
     .refine((r) => typeof r.minInterval !== 'number' || typeof r.maxInterval !== 'number' || r.minInterval <= r.maxInterval, { message: 'recrawl.minInterval must not be longer than recrawl.maxInterval', path: ['minInterval'] })
     .prefault({}),
+  focus: z
+    .strictObject({
+      topicFile: z.string().min(1).optional().describe('A topic definition (`config/topics/*.txt`): the crawl keeps the pages about it, files them under its classes, and follows links from them. Relative to the config file. Unset: no focus, every page is kept.'),
+      classifier: z.string().min(1).optional().describe('A module (`.js`, `.mjs` or `.ts`) that classifies pages in place of the built-in scorer; it is given the topic, if any. Relative to the config file.'),
+      scorer: z.enum(['plain', 'position']).default('plain').describe('`plain`: Σ weight × location weight × hits; `position`: title, meta data and text as one stream, matches nearer the start count more.'),
+      cutoff: z.number().finite().default(10).describe('A page scoring at least this is relevant: stored, indexed with its classes, its links followed.'),
+      normalize: z.boolean().default(false).describe('Score per 100 words of the page (a shorter page counts as 100 words), so that long pages do not win by length alone.'),
+      tunnel: int(0, 10).default(1).describe('Links of a page that is not relevant are followed while fewer than this many such pages lead to it in a row from a relevant page or a seed (0: only relevant pages\' links).'),
+      sitesOK: z.array(z.string().regex(/^[a-z0-9.-]+$/i, 'must be a host name, e.g. coins.example.org')).default([]).describe('Hosts (and their subdomains) whose pages are relevant whatever they score.'),
+      locationWeights: z
+        .strictObject({
+          title: z.number().finite().min(0).default(4).describe('Plain scorer: weight of a match in the title.'),
+          meta: z.number().finite().min(0).default(3).describe('Plain scorer: weight of a match in the meta description or keywords.'),
+          headings: z.number().finite().min(0).default(2).describe('Plain scorer: weight of a match in a heading (h1–h3).'),
+          text: z.number().finite().min(0).default(1).describe('Plain scorer: weight of a match in the text.'),
+        })
+        .prefault({}),
+      halfWeightAt: int(1, 1_000_000).default(100).describe('Position scorer: a match this many words from the start counts half as much as one at the start.'),
+      andHalfWeightGap: int(1, 1_000_000).default(10).describe('Position scorer: the parts of an `@and` term with this many other words between them count half as much as adjacent ones.'),
+    })
+    .prefault({}),
   server: z
     .strictObject({
       host: z.string().min(1).default('127.0.0.1').describe('Address the search server listens on. Keep 127.0.0.1 unless others must reach it.'),

@@ -15,6 +15,7 @@ import type { Frontier, Outcome, QueuedUrl, Revisit } from './frontier/frontier.
 import { nextInterval, type RevisitChange, type RevisitPolicy } from './frontier/revisit.ts';
 import type { HostScheduler } from './frontier/hosts.ts';
 import { SeenCache } from './frontier/seen-cache.ts';
+import { follows, judge, SEED_TUNNEL, type Focus, type Verdict } from './focus/focus.ts';
 import { ParseFailure, type Extracted, type PageParser } from './parse/index.ts';
 import { productToken, type RobotsCache, type RobotsRules } from './robots/robots.ts';
 import { StatsRecorder, type CrawlStats } from './stats.ts';
@@ -87,6 +88,8 @@ export type CrawlerDeps = {
   /** Normalizer and filters: how raw links become queued URLs. */
   readonly policy: UrlPolicy;
   readonly limits: CrawlerLimits;
+  /** A focused crawl: pages are judged against a topic; only relevant ones are stored (crawler/focus). */
+  readonly focus?: Focus | undefined;
   readonly userAgent: string;
   readonly now?: () => number;
   /** Where a bounded failure is reported (never thrown). */
@@ -155,7 +158,8 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
         continue;
       }
       this.d.frontier.addSeeds([a.fetchUrl]);
-      this.d.frontier.enqueue(a.url, 0, 0, a.fetchUrl);
+      // (A seed's links are followed in a focused crawl even when it is not relevant: SEED_TUNNEL.)
+      this.d.frontier.enqueue(a.url, 0, 0, a.fetchUrl, undefined, SEED_TUNNEL);
       queued.push(a.url);
       this.d.scheduler.addWork(new URL(a.url).host);
     }
@@ -429,13 +433,19 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
         extracted = await this.d.parser.parse({ body: res.body, contentType: res.contentType, url: q.fetchUrl, robotsToken: this.token });
         this.stats.time('parse', performance.now() - p0);
       }
+      let verdict: Verdict | undefined;
+      if (this.d.focus && extracted?.kind === 'page') {
+        const c0 = performance.now();
+        verdict = await judge(this.d.focus, { ...extracted.page, url: q.fetchUrl });
+        this.stats.time('classify', performance.now() - c0);
+      }
       outcome = this.d.frontier.inGroup(() => {
         let o: Outcome;
         if (res.kind === 'error') o = this.failure(q, fromFetchCode(res.code), `${res.code}: ${res.message}`.slice(0, 500));
         else if (res.status === 304 && stored) {
           this.d.documents.touch(q.id, this.now());
           o = { kind: 'not-modified', status: 304 };
-        } else if (extracted) o = this.onContent(q, res, extracted, stored?.hash ?? undefined);
+        } else if (extracted) o = this.onContent(q, res, extracted, stored?.hash ?? undefined, verdict);
         else o = this.onStatus(q, res, held);
         // A URL that would be retried on a host given up on dies with the host.
         const deadHost = this.deadHosts.get(host);
@@ -521,7 +531,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
    * A 2xx response, parsed: store and index the page, queue its links. `storedHash`: the hash
    * of the copy Trawl holds; the same text again is not stored or indexed again.
    */
-  private onContent(q: QueuedUrl, res: FetchResponse, extracted: Extracted, storedHash?: string): Outcome {
+  private onContent(q: QueuedUrl, res: FetchResponse, extracted: Extracted, storedHash?: string, verdict?: Verdict): Outcome {
     const { status } = res;
     const type = res.contentType.split(';')[0]!.trim();
     const meta: FetchMeta = {
@@ -532,7 +542,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     };
     if (extracted.kind === 'unsupported') return { kind: 'excluded', status, reason: `unsupported content type ${extracted.type}`, meta };
     if (extracted.kind === 'sitemap') {
-      this.stats.measure('links', () => this.queueLinks([...extracted.pages, ...extracted.sitemaps.map((url) => ({ url }))], q.depth, q.fetchUrl));
+      this.stats.measure('links', () => this.queueLinks([...extracted.pages, ...extracted.sitemaps.map((url) => ({ url }))], q.depth, q.fetchUrl, undefined, q.tunnel));
       // Its hash tells a revisit whether the sitemap changed.
       const hash = createHash('sha256').update(res.body).digest('hex');
       // Its <lastmod>s may have made pages due: look for them at once.
@@ -543,7 +553,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     const hash = createHash('sha256').update(page.title).update('\0').update(page.text).digest('hex');
     // The page's language: <html lang>, else the first of the Content-Language header's.
     const lang = (page.lang ?? res.headers['content-language']?.split(',')[0]?.trim())?.slice(0, 35) || undefined;
-    let pageMeta: FetchMeta = { ...meta, charset: extracted.encoding, hash, ...(lang ? { lang } : {}) };
+    let pageMeta: FetchMeta = { ...meta, charset: extracted.encoding, hash, ...(lang ? { lang } : {}), ...(verdict ? { topic: { score: verdict.score, relevant: verdict.relevant } } : {}) };
     const xRobots = (res.headers['x-robots-tag'] ?? '').toLowerCase();
     const noindex = page.noindex || /\b(noindex|none)\b/.test(xRobots);
     const nofollow = page.nofollow || /\b(nofollow|none)\b/.test(xRobots);
@@ -554,12 +564,14 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       return this.onRedirect(q, page.refresh, status);
     }
     let linksHash: string | undefined;
-    if (!nofollow) {
+    // A focused crawl follows a relevant page's links, and tunnels a little way through others.
+    const focus = verdict && this.d.focus ? follows(this.d.focus, verdict.relevant, q.tunnel ?? 0) : { follow: true, tunnel: 0 };
+    if (!nofollow && focus.follow) {
       const links = this.d.limits.followNofollow ? page.links : page.links.filter((l) => !l.nofollow);
       linksHash = hashLinks(links);
       // A page fetched again with the same links: they were all queued (or turned away) and their
       // anchor text counted when it was last fetched. Counting it again would inflate the link prior.
-      if (!(storedHash !== undefined && q.linksHash === linksHash)) this.stats.measure('links', () => this.queueLinks(links, q.depth + 1, q.fetchUrl, q.url));
+      if (!(storedHash !== undefined && q.linksHash === linksHash)) this.stats.measure('links', () => this.queueLinks(links, q.depth + 1, q.fetchUrl, q.url, focus.tunnel));
     }
     if (linksHash) pageMeta = { ...pageMeta, linksHash };
     const exclude = (reason: string): Outcome => {
@@ -567,10 +579,11 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       return { kind: 'excluded', status, reason, meta: pageMeta };
     };
     if (noindex) return exclude(page.noindex ? 'noindex' : 'noindex (X-Robots-Tag)');
+    if (verdict && !verdict.relevant) return exclude(`off topic: score ${verdict.score} below the cutoff ${this.d.focus!.cutoff}`);
     // <link rel="canonical"> to another page in scope: that page is indexed instead of this one.
     const canonical = page.canonical ? admit(this.d.policy, page.canonical, q.depth) : undefined;
     if (canonical?.ok && canonical.url !== q.url) {
-      this.queueLinks([{ url: page.canonical! }], q.depth, q.fetchUrl);
+      this.queueLinks([{ url: page.canonical! }], q.depth, q.fetchUrl, undefined, q.tunnel);
       return exclude(`canonical is ${canonical.url}`);
     }
     // The content-seen test (Mercator): the same content under another URL is stored once.
@@ -579,7 +592,8 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       this.d.documents.addDuplicate(q.id, seen.id);
       return exclude(`duplicate of ${seen.url}`);
     }
-    if (storedHash === hash) {
+    // (The same text judged differently — the topic changed — is stored again with its new classes.)
+    if (storedHash === hash && (!verdict || verdict.score === q.topicScore)) {
       this.d.documents.touch(q.id, this.now());
       return { kind: 'indexed', status, meta: pageMeta, note: 'unchanged' };
     }
@@ -598,6 +612,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       httpStatus: status,
       fetchedAt: this.now(),
       hash,
+      ...(verdict ? { topic: { score: verdict.score, classes: verdict.classes } } : {}),
     };
     this.stats.measure('store', () => this.d.documents.put(doc));
     this.stats.measure('index', () => this.emit('document', doc, extracted.analysis));
@@ -616,7 +631,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       this.d.frontier.countRejection(a.reason);
       return { kind: 'redirected', status, to: `${a.url} (not followed: ${a.reason})` };
     }
-    if (this.d.frontier.enqueue(a.url, q.depth, q.hops + 1, a.fetchUrl)) this.d.scheduler.addWork(new URL(a.url).host);
+    if (this.d.frontier.enqueue(a.url, q.depth, q.hops + 1, a.fetchUrl, undefined, q.tunnel)) this.d.scheduler.addWork(new URL(a.url).host);
     return { kind: 'redirected', status, to: a.url };
   }
 
@@ -624,8 +639,8 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
    * Normalizes, filters and queues links found on a page (or in a sitemap). With `source` (the
    * page's identity URL), the links' anchor text is recorded for the index.
    */
-  private queueLinks(links: readonly { url: string; lastmod?: string; text?: string }[], depth: number, base: string | undefined, source?: string): void {
-    const admitted: { url: string; fetchUrl: string; depth: number; lastmod?: string }[] = [];
+  private queueLinks(links: readonly { url: string; lastmod?: string; text?: string }[], depth: number, base: string | undefined, source?: string, tunnel = 0): void {
+    const admitted: { url: string; fetchUrl: string; depth: number; lastmod?: string; tunnel: number }[] = [];
     const rejected = new Map<string, number>();
     const anchors: { target: string; text: string }[] = [];
     // Links known to be in the frontier skip normalization and SQLite (counted as already seen).
@@ -645,7 +660,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
           rejected.set(a.reason, (rejected.get(a.reason) ?? 0) + 1);
           continue;
         }
-        admitted.push({ url: a.url, fetchUrl: a.fetchUrl, depth, ...(link.lastmod ? { lastmod: link.lastmod } : {}) });
+        admitted.push({ url: a.url, fetchUrl: a.fetchUrl, depth, tunnel, ...(link.lastmod ? { lastmod: link.lastmod } : {}) });
         if (cacheable) remember.set(link.url, a.url);
         identity = a.url;
       }

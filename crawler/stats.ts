@@ -4,7 +4,7 @@
  * progress line and /api/status read the latest one.
  */
 
-export const STAGES = ['fetch', 'parse', 'store', 'index', 'links'] as const;
+export const STAGES = ['fetch', 'parse', 'classify', 'store', 'index', 'links'] as const;
 export type Stage = (typeof STAGES)[number];
 
 export type StageFigures = { readonly count: number; readonly ms: number };

@@ -24,7 +24,9 @@ describe('parseQuery', () => {
     assert.throws(() => parseQuery('x lang:123'), /lang: needs a language code/);
     assert.throws(() => parseQuery('x type:'), /type: needs a page type/);
     assert.throws(() => parseQuery('x -lang:de'), /-lang: is not supported/);
-    assert.throws(() => parseQuery('coins topic:numismatics'), /topic: filters need a focused crawl/);
+    assert.deepEqual(parseQuery('coins topic:Numismatics topic:art.deco').topics, ['numismatics', 'art.deco'], 'classes as topic files write them, lowercased');
+    assert.throws(() => parseQuery('coins topic:'), /topic: needs a class of the topic/);
+    assert.throws(() => parseQuery('coins topic:a/b'), /topic: needs a class of the topic/);
     assert.throws(() => parseQuery(Array.from({ length: 9 }, (_, i) => `type:t${i}`).join(' ')), /too many type: filters/);
   });
 

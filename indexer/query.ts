@@ -8,6 +8,7 @@
  *   site:docs.example.org    only pages of this host (or its subdomains); several site: are ORed
  *   lang:en                  only pages in this language (the primary subtag of <html lang>)
  *   type:html                only pages of this type: html, text (plain), …
+ *   topic:coins              only pages a focused crawl filed under this class
  *
  * Several filters of one kind are ORed; filters of different kinds must all hold.
  *
@@ -38,6 +39,8 @@ export type ParsedQuery = {
   readonly langs: readonly string[];
   /** Types (`html`, `text`) the results must have; empty: any. */
   readonly types: readonly string[];
+  /** Classes (lowercase) of a focused crawl the results must have one of; empty: any. */
+  readonly topics: readonly string[];
 };
 
 /** One item of the query as typed: a word, a quoted phrase, OR, or a filter. */
@@ -53,6 +56,7 @@ export function parseQuery(raw: string): ParsedQuery {
   const sites: string[] = [];
   const langs: string[] = [];
   const types: string[] = [];
+  const topics: string[] = [];
   let orPending = false;
   const addGroup = (words: string[]) => {
     if (!words.length) return;
@@ -79,10 +83,11 @@ export function parseQuery(raw: string): ParsedQuery {
       const kind = m[4].toLowerCase();
       const value = m[5]!.toLowerCase();
       if (m[3] === '-') throw new QueryError(`-${kind}: is not supported; use ${kind}: to keep what you want`);
-      // Topics are the classes of a focused crawl, which this version does not make yet: say so
-      // rather than search for the words "topic" and the class.
-      if (kind === 'topic') throw new QueryError('topic: filters need a focused crawl (topics); this index has none');
-      if (kind === 'site') {
+      if (kind === 'topic') {
+        // Class names as topic files allow them (crawler/focus/topic.ts).
+        if (!/^[\p{L}\p{N}][\p{L}\p{N}._-]{0,99}$/u.test(value)) throw new QueryError('topic: needs a class of the topic, e.g. topic:coins');
+        topics.push(value);
+      } else if (kind === 'site') {
         const host = value.replace(/^https?:\/\//, '').replace(/\/.*$/, '');
         if (!host) throw new QueryError('site: needs a host name, e.g. site:docs.example.org');
         sites.push(host);
@@ -111,10 +116,10 @@ export function parseQuery(raw: string): ParsedQuery {
   const terms = [...new Set(unique.flat())];
   const excludedUnique = [...new Set(excluded)];
   if (terms.length + excludedUnique.length > MAX_QUERY_TERMS) throw new QueryError(`query has too many terms (at most ${MAX_QUERY_TERMS})`);
-  for (const [kind, values] of [['site', sites], ['lang', langs], ['type', types]] as const) {
+  for (const [kind, values] of [['site', sites], ['lang', langs], ['type', types], ['topic', topics]] as const) {
     if (values.length > 8) throw new QueryError(`query has too many ${kind}: filters (at most 8)`);
   }
-  return { raw, terms, groups: unique, phrases, excluded: excludedUnique, sites: [...new Set(sites)], langs: [...new Set(langs)], types: [...new Set(types)] };
+  return { raw, terms, groups: unique, phrases, excluded: excludedUnique, sites: [...new Set(sites)], langs: [...new Set(langs)], types: [...new Set(types)], topics: [...new Set(topics)] };
 }
 
 /** True when `host` is `site` or one of its subdomains. */

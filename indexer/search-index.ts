@@ -26,6 +26,8 @@ export type SearchHit = {
   readonly snippet: string;
   readonly score: number;
   readonly fetchedAt: number;
+  /** A focused crawl's classes of the page, best first. */
+  readonly topics?: readonly string[];
 };
 
 export type SearchResponse = {
@@ -39,7 +41,7 @@ export type SearchResponse = {
   /** Set when an exact phrase was checked on only the best results: there may be more. */
   readonly totalIsLowerBound?: boolean;
   readonly hits: readonly SearchHit[];
-  /** Result counts by host, language and type (sources.ts). */
+  /** Result counts by host, language, type and topic (sources.ts). */
   readonly facets: Facets;
   /** The query with unknown words corrected ("did you mean"), when some word is unknown. */
   readonly suggestion?: string;
@@ -219,6 +221,7 @@ export class SearchIndex implements Searcher {
         snippet: makeSnippet(d.text, q.terms, d.description, d.text.length <= BODY_CHARS ? bodies.get(id) : undefined),
         score: Math.round(score * 1000) / 1000,
         fetchedAt: d.fetchedAt,
+        ...(d.topic?.classes.length ? { topics: d.topic.classes.map((c) => c.name) } : {}),
       });
     }
     const suggestion = ranked.length === 0 || partial ? this.suggest(q) : undefined;

@@ -39,8 +39,11 @@ const pages: StoredDocument[] = Array.from({ length: 60 }, (_, i) => {
     text: `common words here ${i % 4 === 0 ? 'rare' : ''}`,
     contentType: i % 5 === 0 ? 'text/plain' : 'text/html',
     ...(lang ? { lang } : {}),
+    // A focused crawl's classes: every 3rd page "coins", every 4th "history" too (or alone).
+    ...(i % 3 === 0 || i % 4 === 0 ? { topic: { score: 20, classes: [...(i % 3 === 0 ? [{ name: 'coins', score: 15 }] : []), ...(i % 4 === 0 ? [{ name: 'history', score: 5 }] : [])] } } : {}),
   });
 });
+const topics = (p: StoredDocument) => (p.topic?.classes ?? []).map((c) => c.name);
 const byId = new Map(pages.map((p) => [p.id, p]));
 const expected = (test: (p: StoredDocument) => boolean) => pages.filter(test).map((p) => p.id).sort((a, b) => a - b);
 const lang = (p: StoredDocument) => languageOf(p.lang);
@@ -63,6 +66,26 @@ for (const [name, tuning] of [
       assert.deepEqual(ids('common site:a.example lang:en'), expected((p) => p.url.includes('a.example') && lang(p) === 'en'));
       assert.deepEqual(ids('lang:fr'), expected((p) => lang(p) === 'fr'), 'a filter alone lists its pages');
       assert.deepEqual(ids('common lang:de'), []);
+    });
+
+    it('keeps the pages filed under a topic (any of several), alone or with words and other filters', () => {
+      assert.deepEqual(ids('common topic:coins'), expected((p) => topics(p).includes('coins')));
+      assert.deepEqual(ids('common topic:history topic:coins'), expected((p) => topics(p).length > 0), 'one kind: ORed');
+      assert.deepEqual(ids('rare topic:History lang:fr'), expected((p) => p.text.includes('rare') && topics(p).includes('history') && lang(p) === 'fr'));
+      assert.deepEqual(ids('topic:history'), expected((p) => topics(p).includes('history')), 'a filter alone lists its pages');
+      assert.deepEqual(ids('common topic:stamps'), []);
+    });
+
+    it('counts results by topic, a page under each of its classes', () => {
+      assert.deepEqual(index.search('common').facets.topic, [
+        { value: 'coins', count: 20 },
+        { value: 'history', count: 15 },
+      ]);
+      assert.deepEqual(index.search('common topic:history').facets.topic, [
+        { value: 'history', count: 15 },
+        { value: 'coins', count: 5 },
+      ]);
+      assert.deepEqual(index.search('common', { size: 100 }).hits.find((h) => h.id === 1)?.topics, ['coins', 'history'], 'hits name their classes');
     });
 
     it('counts results by language and type (pages of unknown language left out of that facet)', () => {
@@ -105,7 +128,7 @@ describe('sources in a flushed index', () => {
       await flushIndex(dir, index, 1);
       const loaded = new SearchIndex((id) => byId.get(id));
       loadIndex(dir, loaded);
-      for (const q of ['common lang:fr', 'common type:text site:b.example', 'lang:en']) {
+      for (const q of ['common lang:fr', 'common type:text site:b.example', 'lang:en', 'common topic:history']) {
         assert.deepEqual(loaded.search(q, { size: 100 }).hits.map((h) => h.id), index.search(q, { size: 100 }).hits.map((h) => h.id), q);
       }
       assert.deepEqual(loaded.search('common').facets, index.search('common').facets);

@@ -1,6 +1,6 @@
 /**
- * A page's source — its host, language and type — for the query filters `site:`, `lang:` and
- * `type:` and for the facets. The index keeps one small id per document (stats.ts): most pages of
+ * A page's source — its host, language, type and topics (a focused crawl's classes) — for the
+ * query filters `site:`, `lang:`, `type:` and `topic:` and for the facets. The index keeps one small id per document (stats.ts): most pages of
  * a host share a language and a type, so the source dictionary stays small and a filter or a
  * facet is decided once per source, not once per document.
  */
@@ -8,10 +8,15 @@ import { hostMatches, type ParsedQuery } from './query.ts';
 import type { Source, TermStats } from './stats.ts';
 
 /** What the index is told of a page to know its source. */
-export type SourceFields = { readonly url: string; readonly lang?: string; readonly contentType?: string };
+export type SourceFields = { readonly url: string; readonly lang?: string; readonly contentType?: string; readonly topic?: { readonly classes: readonly { readonly name: string }[] } };
 
 export function sourceOf(page: SourceFields): Source {
-  return { host: hostOf(page.url), lang: languageOf(page.lang), type: typeOf(page.contentType) };
+  return { host: hostOf(page.url), lang: languageOf(page.lang), type: typeOf(page.contentType), topics: topicsOf(page.topic) };
+}
+
+/** A page's classes as one key: lowercase, sorted, space-separated (class names hold no spaces). */
+function topicsOf(topic: SourceFields['topic']): string {
+  return topic ? [...new Set(topic.classes.map((c) => c.name.toLowerCase()))].sort().join(' ') : '';
 }
 
 function hostOf(url: string): string {
@@ -41,7 +46,7 @@ export function typeOf(contentType: string | undefined): string {
  * values; all kinds given must hold), or undefined when the query has none.
  */
 export function sourceFilter(stats: TermStats, q: ParsedQuery): ((docId: number) => boolean) | undefined {
-  if (!q.sites.length && !q.langs.length && !q.types.length) return undefined;
+  if (!q.sites.length && !q.langs.length && !q.types.length && !q.topics.length) return undefined;
   const sites = q.sites.map((s) => s.replace(/:\d+$/, ''));
   const verdicts = new Map<number, boolean>();
   return (docId) => {
@@ -51,7 +56,11 @@ export function sourceFilter(stats: TermStats, q: ParsedQuery): ((docId: number)
     if (ok === undefined) {
       const s = stats.source(id);
       const host = s.host.replace(/:\d+$/, '');
-      ok = (!sites.length || sites.some((site) => hostMatches(host, site))) && (!q.langs.length || q.langs.includes(s.lang)) && (!q.types.length || q.types.includes(s.type));
+      ok =
+        (!sites.length || sites.some((site) => hostMatches(host, site))) &&
+        (!q.langs.length || q.langs.includes(s.lang)) &&
+        (!q.types.length || q.types.includes(s.type)) &&
+        (!q.topics.length || (s.topics !== '' && s.topics.split(' ').some((t) => q.topics.includes(t))));
       verdicts.set(id, ok);
     }
     return ok;
@@ -59,9 +68,12 @@ export function sourceFilter(stats: TermStats, q: ParsedQuery): ((docId: number)
 }
 
 export type FacetValue = { readonly value: string; readonly count: number };
-export type Facets = { readonly host: readonly FacetValue[]; readonly lang: readonly FacetValue[]; readonly type: readonly FacetValue[] };
+export type Facets = { readonly host: readonly FacetValue[]; readonly lang: readonly FacetValue[]; readonly type: readonly FacetValue[]; readonly topic: readonly FacetValue[] };
 
-/** Result counts by host, language and type, most first (at most `limit` values each; unknown languages left out). */
+/**
+ * Result counts by host, language, type and topic, most first (at most `limit` values each;
+ * unknown languages left out). A page with several classes counts under each.
+ */
 export function countFacets(stats: TermStats, ids: ArrayLike<number>, limit: number): Facets {
   // Counted by source id (a typed array: a common word has tens of thousands of results), then by value.
   const counts = new Int32Array(stats.sourceCount);
@@ -73,12 +85,12 @@ export function countFacets(stats: TermStats, ids: ArrayLike<number>, limit: num
     const totals = new Map<string, number>();
     counts.forEach((n, s) => {
       const value = stats.source(s)[field];
-      if (n > 0 && value) totals.set(value, (totals.get(value) ?? 0) + n);
+      if (n > 0 && value) for (const v of field === 'topics' ? value.split(' ') : [value]) totals.set(v, (totals.get(v) ?? 0) + n);
     });
     return [...totals]
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
       .slice(0, limit)
       .map(([value, count]) => ({ value, count }));
   };
-  return { host: by('host'), lang: by('lang'), type: by('type') };
+  return { host: by('host'), lang: by('lang'), type: by('type'), topic: by('topics') };
 }

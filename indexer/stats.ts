@@ -30,9 +30,10 @@ export type DocVector = {
 };
 
 /** What a page's filters and facets read: its host (host[:port]), language (`en`; '' unknown) and type (`html`, `text`). */
-export type Source = { readonly host: string; readonly lang: string; readonly type: string };
+/** `topics`: a focused crawl's classes of the page, sorted, space-separated ('' without focus). */
+export type Source = { readonly host: string; readonly lang: string; readonly type: string; readonly topics: string };
 
-const NO_SOURCE: Source = { host: '', lang: '', type: '' };
+const NO_SOURCE: Source = { host: '', lang: '', type: '', topics: '' };
 
 export class TermStats {
   private readonly ids = new Map<string, number>();
@@ -388,11 +389,13 @@ export class TermStats {
   }
 
   private internSource(source: Source): number {
-    const key = `${source.host}\n${source.lang}\n${source.type}`;
+    // (An index flushed before topics existed has sources without them.)
+    const topics = source.topics ?? '';
+    const key = `${source.host}\n${source.lang}\n${source.type}\n${topics}`;
     let id = this.sourceIds.get(key);
     if (id === undefined) {
       id = this.sources.length;
-      this.sources.push({ host: source.host, lang: source.lang, type: source.type });
+      this.sources.push({ host: source.host, lang: source.lang, type: source.type, topics });
       this.sourceIds.set(key, id);
     }
     return id;

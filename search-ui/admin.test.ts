@@ -8,6 +8,7 @@ import { createApp } from './app.ts';
 const status = (): ApplianceStatus => ({
   crawl: { running: true, paused: false, fetched: 0, indexed: 0, queued: 0, inFlight: 0, failed: 0, retrying: 0, dead: 0, excluded: 0, redirected: 0, pagesPerSecond: 0, stats: null, hosts: [], rejections: [] },
   recrawl: { continuous: false, due: 0, nextDueAt: null, revisited: 0, changed: 0, unchanged: 0, removed: 0 },
+  focus: null,
   index: { documents: 0, terms: 0, lastFlushAt: null, lastFlushMs: null, lastFlushBytes: null },
   recent: [],
 });

@@ -18,11 +18,23 @@ for (let i = 10; i < 35; i++) put(i, `http://e.org/p${i}`, `Paged ${i}`, `pagedw
 put(40, 'http://e.org/en', 'In English', 'linguaword', 'en-US');
 put(41, 'http://e.org/de', 'Auf Deutsch', 'linguaword', 'de');
 put(42, 'http://e.org/de2', 'Auch Deutsch', 'linguaword', 'de-AT');
+// A focused crawl's pages: two filed under coins (one also under history), one under nothing.
+const topical = (id: number, classes: string[]) => {
+  const d: StoredDocument = { ...docs.get(id)!, topic: { score: 30, classes: classes.map((name, i) => ({ name, score: 20 - i })) } };
+  docs.set(id, d);
+  index.upsert(d);
+};
+put(50, 'http://e.org/c1', 'Denarius', 'topicword silver');
+put(51, 'http://e.org/c2', 'Sestertius', 'topicword bronze');
+put(52, 'http://e.org/c3', 'Elsewhere', 'topicword');
+topical(50, ['coins', 'history']);
+topical(51, ['coins']);
 
 let running = true;
 const status = (): ApplianceStatus => ({
   crawl: { running, fetched: 12, indexed: 11, queued: 30, inFlight: 2, failed: 1, retrying: 0, dead: 1, excluded: 0, redirected: 0, pagesPerSecond: 4.5, stats: null, hosts: [], paused: false, rejections: [] },
   recrawl: { continuous: false, due: 0, nextDueAt: null, revisited: 0, changed: 0, unchanged: 0, removed: 0 },
+  focus: null,
   index: { documents: index.documentCount, lastFlushAt: null, lastFlushMs: null, terms: 0, lastFlushBytes: null },
   recent: [],
 });
@@ -39,6 +51,19 @@ describe('GET / with a query', () => {
     const narrowed = (await (await get('/api/search?q=linguaword+lang:de')).json()) as { total: number; facets: { lang: unknown } };
     assert.equal(narrowed.total, 2);
     assert.deepEqual(narrowed.facets.lang, [{ value: 'de', count: 2 }]);
+  });
+
+  it('lists the topics of a focused crawl as facets, names each hit\'s topics, and narrows with topic:', async () => {
+    const page = await (await get('/?q=topicword')).text();
+    assert.match(page, /<nav class="facets" aria-label="Filter by topic"><h2>Topics<\/h2>/);
+    assert.match(page, /<a href="\/\?q=topicword%20topic%3Acoins">coins<\/a> <span class="count">2<\/span>/);
+    assert.match(page, /<a href="\/\?q=topicword%20topic%3Ahistory">history<\/a> <span class="count">1<\/span>/);
+    assert.match(page, /<span class="result-topics">topics: <a href="\/\?q=topicword%20topic%3Acoins">coins<\/a>, <a href="\/\?q=topicword%20topic%3Ahistory">history<\/a><\/span>/);
+    const narrowed = (await (await get('/api/search?q=topicword+topic:history')).json()) as { total: number; hits: { url: string; topics?: string[] }[]; facets: { topic: unknown } };
+    assert.deepEqual(narrowed.hits.map((h) => [h.url, h.topics]), [['http://e.org/c1', ['coins', 'history']]]);
+    assert.deepEqual(narrowed.facets.topic, [{ value: 'coins', count: 1 }, { value: 'history', count: 1 }]);
+    assert.doesNotMatch(await (await get('/?q=topicword+topic:history')).text(), /Filter by topic/, 'every result has both: no choice left');
+    assert.doesNotMatch(await (await get('/?q=linguaword')).text(), /Filter by topic/, 'no topics: no facet');
   });
 
   it('links the corrected query when a word is unknown', async () => {

@@ -165,7 +165,7 @@ export function createApp(deps: UiDeps): Hono {
       ...(r.totalIsLowerBound ? { totalIsLowerBound: true } : {}),
       ...(r.suggestion ? { suggestion: r.suggestion } : {}),
       facets: r.facets,
-      hits: r.hits.map((h) => ({ url: h.url, title: h.title, snippet: h.snippet, score: h.score, fetchedAt: new Date(h.fetchedAt).toISOString() })),
+      hits: r.hits.map((h) => ({ url: h.url, title: h.title, snippet: h.snippet, score: h.score, fetchedAt: new Date(h.fetchedAt).toISOString(), ...(h.topics ? { topics: h.topics } : {}) })),
     });
   });
 

@@ -22,11 +22,12 @@ const status = (): ApplianceStatus => ({
     excluded: 7,
     redirected: 0,
     pagesPerSecond: 12.5,
-    stats: { requests: 44, bytes: 90_000, pagesPerSecond: 12.5, stages: { fetch: { count: 44, ms: 880 }, parse: { count: 40, ms: 120 }, store: { count: 40, ms: 8 }, index: { count: 38, ms: 30 }, links: { count: 40, ms: 6 } }, outcomes: { indexed: 38, failed: 2 } },
+    stats: { requests: 44, bytes: 90_000, pagesPerSecond: 12.5, stages: { fetch: { count: 44, ms: 880 }, parse: { count: 40, ms: 120 }, classify: { count: 0, ms: 0 }, store: { count: 40, ms: 8 }, index: { count: 38, ms: 30 }, links: { count: 40, ms: 6 } }, outcomes: { indexed: 38, failed: 2 } },
     hosts: [{ host: 'docs.e.org', queued: 99, inFlight: 2, delayMs: 1000, errors: 4, waitingForRobots: false, suspendedUntil: Date.now() + 60_000, suspensions: 1, lastError: 'timeout' }],
     rejections: [{ reason: 'out of scope', count: 31 }, { reason: 'robots "txt"', count: 2 }],
   },
   recrawl: { continuous: true, due: 7, nextDueAt: '2026-11-22T11:00:00.000Z', revisited: 31, changed: 4, unchanged: 26, removed: 1 },
+  focus: { classifier: 'topic coins (plain scorer, cutoff 10)', cutoff: 10, relevant: 12, notRelevant: 30 },
   index: { documents: 38, terms: 1234, lastFlushAt: '2026-11-22T10:00:00.000Z', lastFlushMs: 12, lastFlushBytes: 2_500_000 },
   recent: [{ url: HOSTILE, status: 200, ms: 35, bytes: 1200, outcome: 'indexed' }],
 });
@@ -37,7 +38,7 @@ docs.set(1, d);
 index.upsert(d);
 const explain = (url: string): UrlExplanation =>
   url.includes('known')
-    ? { known: true, url, state: 'excluded', indexed: false, reason: 'robots.txt disallows it', error: null, httpStatus: null, attempts: 0, depth: 2, discoveredAt: '2026-11-22T09:00:00.000Z', fetchedAt: null, nextAttemptAt: null, revisitAt: '2026-11-23T09:00:00.000Z', changedAt: null, contentType: null, lang: null }
+    ? { known: true, url, state: 'excluded', indexed: false, reason: 'robots.txt disallows it', error: null, httpStatus: null, attempts: 0, depth: 2, discoveredAt: '2026-11-22T09:00:00.000Z', fetchedAt: null, nextAttemptAt: null, revisitAt: '2026-11-23T09:00:00.000Z', changedAt: null, contentType: null, lang: null, topicScore: 3.5, relevant: false, classes: [] }
     : { known: false, url, reason: 'never seen: no crawled page links to it yet' };
 const app = createApp({ searcher: index, status, version: 't', explain, eventIntervalMs: 20 });
 const text = async (path: string) => (await app.request(path)).text();
@@ -59,6 +60,17 @@ describe('the dashboard (/status)', () => {
     assert.match(html, /fetched again as they fall due[^<]*Next page due: 2026-11-22 11:00:00 UTC/);
     for (const [k, v] of Object.entries({ due: 7, revisited: 31, changed: 4, unchanged: 26, removed: 1 })) assert.match(html, new RegExp(`<dd data-figure="${k}">${v}</dd>`));
     assert.match(await text('/status?url=http%3A%2F%2Fe.org%2Fknown'), /<dt>Next revisit<\/dt><dd>2026-11-23 09:00:00 UTC<\/dd>/);
+  });
+
+  it('shows a focused crawl: what judges pages, and how many it found relevant', async () => {
+    const html = await text('/status');
+    assert.match(html, /<h2 id="focus-h">Focus<\/h2>\s*<p>Pages are judged by topic coins \(plain scorer, cutoff 10\)/);
+    assert.match(html, /<dd data-figure="relevant">12<\/dd>/);
+    assert.match(html, /<dd data-figure="not-relevant">30<\/dd>/);
+    assert.match(await text('/status?url=http%3A%2F%2Fe.org%2Fknown'), /<dt>Topic score<\/dt><dd>3.5 \(not relevant\)<\/dd>/);
+    assert.match(await text('/metrics'), /^trawl_focus_pages\{verdict="not-relevant"\} 30$/m);
+    const plain = createApp({ searcher: index, status: () => ({ ...status(), focus: null }), version: 't' });
+    assert.ok(!(await (await plain.request('/status')).text()).includes('focus-h'), 'no focus section without a focused crawl');
   });
 
   it('shows crawled URLs as text', async () => {

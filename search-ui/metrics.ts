@@ -63,7 +63,7 @@ export class SearchMetrics {
       metric('trawl_crawl_requests_total', 'counter', 'Requests made by this run of the crawler.', [`trawl_crawl_requests_total ${run.requests}`]);
       metric('trawl_crawl_bytes_total', 'counter', 'Bytes downloaded by this run of the crawler.', [`trawl_crawl_bytes_total ${run.bytes}`]);
       const stages = Object.entries(run.stages);
-      metric('trawl_crawl_stage_seconds_total', 'counter', 'Time spent per pipeline stage (fetch, parse, store, index, links) by this run.', stages.map(([k, v]) => `trawl_crawl_stage_seconds_total{stage="${label(k)}"} ${(v.ms / 1000).toFixed(6)}`));
+      metric('trawl_crawl_stage_seconds_total', 'counter', 'Time spent per pipeline stage (fetch, parse, classify, store, index, links) by this run.', stages.map(([k, v]) => `trawl_crawl_stage_seconds_total{stage="${label(k)}"} ${(v.ms / 1000).toFixed(6)}`));
       metric('trawl_crawl_stage_pages_total', 'counter', 'Pages through each pipeline stage in this run (with the seconds above: the mean latency).', stages.map(([k, v]) => `trawl_crawl_stage_pages_total{stage="${label(k)}"} ${v.count}`));
       metric('trawl_crawl_outcomes_total', 'counter', 'Request outcomes in this run, by kind.', Object.entries(run.outcomes).map(([k, v]) => `trawl_crawl_outcomes_total{outcome="${label(k)}"} ${v}`));
     }
@@ -71,6 +71,11 @@ export class SearchMetrics {
     const r = status.recrawl;
     metric('trawl_recrawl_due', 'gauge', 'Pages whose revisit is due now.', [`trawl_recrawl_due ${r.due}`]);
     metric('trawl_revisits_total', 'counter', 'Fetches of pages Trawl held, in this run, by what they found (revisited counts them all).', (['revisited', 'changed', 'unchanged', 'removed'] as const).map((k) => `trawl_revisits_total{result="${k}"} ${r[k]}`));
+    if (status.focus) {
+      const f = status.focus;
+      // (A gauge: a page judged again may change sides.)
+      metric('trawl_focus_pages', 'gauge', 'Pages of a focused crawl by their last verdict.', [`trawl_focus_pages{verdict="relevant"} ${f.relevant}`, `trawl_focus_pages{verdict="not-relevant"} ${f.notRelevant}`]);
+    }
     metric('trawl_index_documents', 'gauge', 'Documents in the index.', [`trawl_index_documents ${status.index.documents}`]);
     metric('trawl_index_terms', 'gauge', 'Distinct terms in the index.', [`trawl_index_terms ${status.index.terms}`]);
     if (status.index.lastFlushAt) {

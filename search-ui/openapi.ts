@@ -26,7 +26,7 @@ export function openApi(version: string): unknown {
         get: {
           summary: 'Search',
           parameters: [
-            { name: 'q', in: 'query', required: true, schema: { type: 'string', maxLength: 500 }, description: 'Words (all must match), "phrases", -excluded, a OR b, site:host, lang:xx, type:html|text' },
+            { name: 'q', in: 'query', required: true, schema: { type: 'string', maxLength: 500 }, description: 'Words (all must match), "phrases", -excluded, a OR b, site:host, lang:xx, type:html|text, topic:class' },
             { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000, default: 1 } },
             { name: 'size', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 10 } },
           ],
@@ -76,8 +76,8 @@ export function openApi(version: string): unknown {
             size: { type: 'integer' },
             partial: { type: 'boolean', description: 'No page has every word: these have some' },
             suggestion: { type: 'string', description: 'Did you mean' },
-            facets: { type: 'object', properties: { host: { type: 'array' }, lang: { type: 'array' }, type: { type: 'array' } } },
-            hits: { type: 'array', items: { type: 'object', properties: { url: { type: 'string' }, title: { type: 'string' }, snippet: { type: 'string', description: 'HTML: escaped text, terms in <mark>' }, score: { type: 'number' }, fetchedAt: { type: 'string', format: 'date-time' } } } },
+            facets: { type: 'object', properties: { host: { type: 'array' }, lang: { type: 'array' }, type: { type: 'array' }, topic: { type: 'array', description: 'Classes of a focused crawl' } } },
+            hits: { type: 'array', items: { type: 'object', properties: { url: { type: 'string' }, title: { type: 'string' }, snippet: { type: 'string', description: 'HTML: escaped text, terms in <mark>' }, score: { type: 'number' }, fetchedAt: { type: 'string', format: 'date-time' }, topics: { type: 'array', items: { type: 'string' }, description: 'Classes of a focused crawl, best first' } } } },
           },
         },
       },

@@ -73,11 +73,17 @@ const FACETS = [
   { key: 'host', filter: 'site', label: 'Sites', name: 'site' },
   { key: 'lang', filter: 'lang', label: 'Languages', name: 'language' },
   { key: 'type', filter: 'type', label: 'Types', name: 'type' },
+  { key: 'topic', filter: 'topic', label: 'Topics', name: 'topic' },
 ] as const;
 
-/** Result counts by host, language and type (when there is a choice); each narrows the query with its filter. */
+/**
+ * Result counts by host, language, type and topic, when there is a choice: two values or more (a
+ * page has one of each), or a topic that not every result has (a page may have several or none).
+ * Each narrows the query with its filter.
+ */
 function facetLists(r: SearchResponse): Html[] {
-  return FACETS.filter((f) => r.facets[f.key].length > 1).map(
+  const choice = (f: (typeof FACETS)[number]) => (f.key === 'topic' ? r.facets.topic.some((v) => v.count < r.total) : r.facets[f.key].length > 1);
+  return FACETS.filter(choice).map(
     (f) => html`<nav class="facets" aria-label="Filter by ${f.name}"><h2>${f.label}</h2><ul>
 ${r.facets[f.key].map((v) => html`<li><a href="/?q=${encodeURIComponent(`${r.query} ${f.filter}:${v.value}`)}">${v.value}</a> <span class="count">${v.count.toLocaleString('en')}</span></li>`)}
 </ul></nav>`,
@@ -91,7 +97,8 @@ export function resultsBody(r: SearchResponse): Html {
 ${suggestionLine(r)}
 <p>Try fewer or different words. Every word must appear in a page; <code>-word</code> excludes pages with that word,
 <code>"two words"</code> asks for a phrase, <code>a OR b</code> for either word, <code>site:host</code> for one site,
-<code>lang:en</code> for one language, <code>type:html</code> or <code>type:text</code> for one kind of page.
+<code>lang:en</code> for one language, <code>type:html</code> or <code>type:text</code> for one kind of page,
+<code>topic:name</code> for the pages a focused crawl filed under a topic.
 The crawl may also not have reached the page yet: the index grows while it runs.</p>
 </section>`;
   }
@@ -108,7 +115,7 @@ ${r.hits.map((h) => {
   return html`<li>
 <h2 class="result-h">${href ? html`<a class="result-title" href="${href}">${h.title}</a>` : html`<span class="result-title">${h.title}</span>`}</h2>
 <div class="result-url">${h.url}</div>
-<div class="result-meta"><span class="result-host">${hostOf(h.url)}</span> · crawled <time datetime="${new Date(h.fetchedAt).toISOString()}">${crawledAgo(h.fetchedAt)}</time></div>
+<div class="result-meta"><span class="result-host">${hostOf(h.url)}</span> · crawled <time datetime="${new Date(h.fetchedAt).toISOString()}">${crawledAgo(h.fetchedAt)}</time>${h.topics?.length ? html` · <span class="result-topics">topics: ${h.topics.map((t, i) => html`${i ? ', ' : ''}<a href="/?q=${encodeURIComponent(`${r.query} topic:${t}`)}">${t}</a>`)}</span>` : ''}</div>
 <p class="snippet">${raw(h.snippet)}</p>
 </li>`;
 })}

@@ -85,6 +85,16 @@ ${chart(samples)}
 <div><dt>Removed</dt><dd data-figure="removed">${n(s.recrawl.removed)}</dd></div>
 </dl>
 </section>
+${s.focus
+  ? html`<section aria-labelledby="focus-h">
+<h2 id="focus-h">Focus</h2>
+<p>Pages are judged by ${s.focus.classifier}: relevant ones are indexed and their links followed; the others are recorded, not indexed.</p>
+<dl class="figures">
+<div><dt>Relevant</dt><dd data-figure="relevant">${n(s.focus.relevant)}</dd></div>
+<div><dt>Not relevant</dt><dd data-figure="not-relevant">${n(s.focus.notRelevant)}</dd></div>
+</dl>
+</section>`
+  : ''}
 <section aria-labelledby="hosts-h">
 <h2 id="hosts-h">Hosts</h2>
 ${c.hosts.length
@@ -117,7 +127,7 @@ function explanation(e: UrlExplanation): Html {
   if (!e.known) return html`<div class="explain" role="status"><p><strong>${e.url}</strong>: Trawl has no record of it — ${e.reason}.</p></div>`;
   const row = (k: string, v: string | number | null) => (v === null || v === '' ? '' : html`<div><dt>${k}</dt><dd>${v}</dd></div>`);
   return html`<div class="explain" role="status"><p><strong>${e.url}</strong> is <strong>${e.indexed ? 'in the index' : 'not in the index'}</strong>.</p>
-<dl>${row('State', e.state)}${row('Reason', e.reason)}${row('Error', e.error)}${row('HTTP status', e.httpStatus)}${row('Attempts', e.attempts)}${row('Depth', e.depth)}${row('Discovered', when(e.discoveredAt))}${row('Last fetch', e.fetchedAt === null ? null : when(e.fetchedAt))}${row('Next attempt', e.nextAttemptAt === null ? null : when(e.nextAttemptAt))}${row('Next revisit', e.revisitAt === null ? null : when(e.revisitAt))}${row('Last change', e.changedAt === null ? null : when(e.changedAt))}${row('Content type', e.contentType)}${row('Language', e.lang)}</dl></div>`;
+<dl>${row('State', e.state)}${row('Reason', e.reason)}${row('Error', e.error)}${row('HTTP status', e.httpStatus)}${row('Attempts', e.attempts)}${row('Depth', e.depth)}${row('Discovered', when(e.discoveredAt))}${row('Last fetch', e.fetchedAt === null ? null : when(e.fetchedAt))}${row('Next attempt', e.nextAttemptAt === null ? null : when(e.nextAttemptAt))}${row('Next revisit', e.revisitAt === null ? null : when(e.revisitAt))}${row('Last change', e.changedAt === null ? null : when(e.changedAt))}${row('Content type', e.contentType)}${row('Language', e.lang)}${row('Topic score', e.topicScore === null ? null : `${e.topicScore} (${e.relevant ? 'relevant' : 'not relevant'})`)}${row('Topics', e.classes.length ? e.classes.map((c) => `${c.name} ${c.score}`).join(', ') : null)}</dl></div>`;
 }
 
 export function statusBody(opts: { live: Html; lookup?: { url: string; answer: UrlExplanation }; admin: boolean }): Html {

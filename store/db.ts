@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 export type Db = Database.Database;
 
 /** Bump when the schema changes; `openDb` refuses files from a newer Trawl. */
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
 /** Steps from each older schema version to the next; a fresh database gets SCHEMA directly. */
 const MIGRATIONS: Record<number, string> = {
@@ -42,6 +42,12 @@ const MIGRATIONS: Record<number, string> = {
       ALTER TABLE urls ADD COLUMN revisit_ms INTEGER;
       ALTER TABLE urls ADD COLUMN links_hash TEXT;
       UPDATE urls SET revisit_at = coalesce(fetched_at, discovered_at) + 86400000 WHERE state IN ('indexed', 'fetched', 'not-modified');`,
+  // 8 → 9: focused crawling (crawler/focus): each URL's tunnel count and topic verdict, each
+  // document's topic score and classes.
+  8: `ALTER TABLE urls ADD COLUMN tunnel INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE urls ADD COLUMN topic_score REAL;
+      ALTER TABLE urls ADD COLUMN relevant INTEGER;
+      ALTER TABLE documents ADD COLUMN topic TEXT;`,
 };
 
 const SCHEMA = `
@@ -71,8 +77,11 @@ CREATE TABLE IF NOT EXISTS urls (
   lastmod       TEXT,                         -- <lastmod> from a sitemap, as written there
   revisit_at    INTEGER,                      -- when the page is due again; NULL: not scheduled
   revisit_ms    INTEGER,                      -- its revisit interval, adapted at each fetch
-  links_hash    TEXT                          -- hash of the links it was last seen with (a recrawl
+  links_hash    TEXT,                         -- hash of the links it was last seen with (a recrawl
                                               -- that finds the same skips them)
+  tunnel        INTEGER NOT NULL DEFAULT 0,   -- focused crawl: pages not relevant in a row that led here
+  topic_score   REAL,                         -- focused crawl: the page's score against the topic
+  relevant      INTEGER                       -- focused crawl: 1 relevant, 0 not; NULL: not judged
 );
 CREATE INDEX IF NOT EXISTS urls_queue ON urls(host, depth, id) WHERE state = 'queued';
 CREATE INDEX IF NOT EXISTS urls_retry ON urls(host, next_attempt_at) WHERE state = 'failed';
@@ -94,7 +103,8 @@ CREATE TABLE IF NOT EXISTS documents (
   http_status  INTEGER NOT NULL,
   fetched_at   INTEGER NOT NULL,
   hash         TEXT    NOT NULL,
-  lang         TEXT                           -- <html lang> or Content-Language, as given
+  lang         TEXT,                          -- <html lang> or Content-Language, as given
+  topic        TEXT                           -- focused crawl: {"score", "classes": [{"name", "score"}]}
 );
 
 CREATE INDEX IF NOT EXISTS documents_hash ON documents(hash);

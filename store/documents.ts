@@ -4,7 +4,7 @@
  * catch up from SQLite alone.
  */
 import type { Db } from './db.ts';
-import type { StoredDocument } from './types.ts';
+import type { DocumentTopic, StoredDocument } from './types.ts';
 
 export type Change = { readonly seq: number; readonly docId: number; readonly op: 'put' | 'remove' };
 
@@ -22,6 +22,7 @@ type Row = {
   fetched_at: number;
   hash: string;
   lang: string | null;
+  topic: string | null;
 };
 
 const fromRow = (r: Row): StoredDocument => ({
@@ -38,6 +39,7 @@ const fromRow = (r: Row): StoredDocument => ({
   fetchedAt: r.fetched_at,
   hash: r.hash,
   ...(r.lang ? { lang: r.lang } : {}),
+  ...(r.topic ? { topic: JSON.parse(r.topic) as DocumentTopic } : {}),
 });
 
 export class DocumentStore {
@@ -45,11 +47,11 @@ export class DocumentStore {
 
   constructor(private readonly db: Db) {
     this.stmts = {
-      put: db.prepare(`INSERT INTO documents (id, url, title, description, headings, text, content_type, bytes, truncated, http_status, fetched_at, hash, lang)
-        VALUES (@id, @url, @title, @description, @headings, @text, @contentType, @bytes, @truncated, @httpStatus, @fetchedAt, @hash, @lang)
+      put: db.prepare(`INSERT INTO documents (id, url, title, description, headings, text, content_type, bytes, truncated, http_status, fetched_at, hash, lang, topic)
+        VALUES (@id, @url, @title, @description, @headings, @text, @contentType, @bytes, @truncated, @httpStatus, @fetchedAt, @hash, @lang, @topic)
         ON CONFLICT(id) DO UPDATE SET url=excluded.url, title=excluded.title, description=excluded.description, headings=excluded.headings,
           text=excluded.text, content_type=excluded.content_type, bytes=excluded.bytes, truncated=excluded.truncated,
-          http_status=excluded.http_status, fetched_at=excluded.fetched_at, hash=excluded.hash, lang=excluded.lang`),
+          http_status=excluded.http_status, fetched_at=excluded.fetched_at, hash=excluded.hash, lang=excluded.lang, topic=excluded.topic`),
       remove: db.prepare('DELETE FROM documents WHERE id = ?'),
       dropSequence: db.prepare('DELETE FROM sequences WHERE id = ?'),
       putSequence: db.prepare('INSERT OR REPLACE INTO sequences (id, stemming, tokens) VALUES (?, ?, ?)'),
@@ -78,7 +80,7 @@ export class DocumentStore {
       this.stmts.dropDuplicate.run(doc.id);
       // The sequence of the document's old text, if any, no longer holds.
       this.stmts.dropSequence.run(doc.id);
-      this.stmts.put.run({ ...doc, headings: doc.headings.join('\n'), truncated: doc.truncated ? 1 : 0, lang: doc.lang ?? null });
+      this.stmts.put.run({ ...doc, headings: doc.headings.join('\n'), truncated: doc.truncated ? 1 : 0, lang: doc.lang ?? null, topic: doc.topic ? JSON.stringify(doc.topic) : null });
       return Number(this.stmts.change.run(doc.id, 'put').lastInsertRowid);
     })();
   }

@@ -29,7 +29,12 @@ export type FetchMeta = {
   readonly lastModified?: string;
   /** Hash of the links followed from the page. */
   readonly linksHash?: string;
+  /** A focused crawl's verdict on the page: its score against the topic, and whether it is relevant. */
+  readonly topic?: { readonly score: number; readonly relevant: boolean };
 };
+
+/** What a focused crawl found a stored page to be about: its score and its classes, best first. */
+export type DocumentTopic = { readonly score: number; readonly classes: readonly { readonly name: string; readonly score: number }[] };
 
 /** What the parser extracted from a page: the unit the document store keeps and the index indexes. */
 export type PageContent = {
@@ -50,6 +55,8 @@ export type StoredDocument = PageContent & {
   readonly httpStatus: number;
   readonly fetchedAt: number;
   readonly hash: string;
+  /** Set by a focused crawl. */
+  readonly topic?: DocumentTopic;
 };
 
 export type UrlRecord = {
@@ -79,4 +86,8 @@ export type UrlRecord = {
   /** When the page is due to be fetched again (null: not scheduled), and its current interval. */
   readonly revisitAt: number | null;
   readonly revisitMs: number | null;
+  /** Focused crawl: pages not relevant in a row that led here, and the verdict (null: not judged). */
+  readonly tunnel: number;
+  readonly topicScore: number | null;
+  readonly relevant: boolean | null;
 };

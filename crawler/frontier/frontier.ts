@@ -32,6 +32,10 @@ export type QueuedUrl = {
   readonly lastmod?: string | null;
   /** Taken because its revisit was due (not new, not a retry, not queued again by hand). */
   readonly revisit?: boolean;
+  /** Focused crawl: pages not relevant in a row that led to it (crawler/focus/focus.ts). */
+  readonly tunnel?: number;
+  /** Focused crawl: its score at its last fetch, if it was judged. */
+  readonly topicScore?: number | null;
 };
 
 /** When a URL is due again, and its interval (crawler/frontier/revisit.ts); null: not to be revisited. */
@@ -89,12 +93,15 @@ type Row = {
   lastmod: string | null;
   revisit_at: number | null;
   revisit_ms: number | null;
+  tunnel: number;
+  topic_score: number | null;
+  relevant: number | null;
 };
 
 /** How long a group transaction stays open at most (inGroup). */
 const GROUP_COMMIT_MS = 50;
 
-const QUEUED_COLUMNS = 'id, url, coalesce(fetch_url, url) AS fetchUrl, host, depth, hops, attempts, etag, last_modified AS lastModified, hash, links_hash AS linksHash, revisit_ms AS revisitMs, lastmod, state';
+const QUEUED_COLUMNS = 'id, url, coalesce(fetch_url, url) AS fetchUrl, host, depth, hops, attempts, etag, last_modified AS lastModified, hash, links_hash AS linksHash, revisit_ms AS revisitMs, lastmod, tunnel, topic_score AS topicScore, state';
 
 /** States a page may be revisited from (revisit_at is NULL in every other). */
 const SETTLED = `state NOT IN ('queued', 'fetching', 'failed')`;
@@ -109,13 +116,15 @@ export class Frontier {
   private groupTimer: NodeJS.Timeout | undefined;
   /** Hosts whose last URL handed out was a new one: their next may be a due revisit (interleaving). */
   private readonly revisitTurn = new Set<string>();
+  /** Focused crawl: URLs whose last verdict was relevant, and not relevant. */
+  private readonly topicCounts = { relevant: 0, notRelevant: 0 };
 
   constructor(
     private readonly db: Db,
     private readonly now: () => number = Date.now,
   ) {
     this.stmts = {
-      insert: db.prepare(`INSERT INTO urls (url, fetch_url, host, depth, state, hops, discovered_at) VALUES (?, ?, ?, ?, 'queued', ?, ?) ON CONFLICT(url) DO NOTHING`),
+      insert: db.prepare(`INSERT INTO urls (url, fetch_url, host, depth, state, hops, discovered_at, tunnel) VALUES (?, ?, ?, ?, 'queued', ?, ?, ?) ON CONFLICT(url) DO NOTHING`),
       nextQueued: db.prepare(`SELECT ${QUEUED_COLUMNS} FROM urls WHERE host = ? AND state = 'queued' ORDER BY depth, id LIMIT 1`),
       nextRetry: db.prepare(`SELECT ${QUEUED_COLUMNS} FROM urls WHERE host = ? AND state = 'failed' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT 1`),
       nextRevisit: db.prepare(`SELECT ${QUEUED_COLUMNS} FROM urls WHERE host = ? AND revisit_at <= ? AND ${SETTLED} ORDER BY revisit_at LIMIT 1`),
@@ -125,7 +134,10 @@ export class Frontier {
         revisit_at = @revisitAt, revisit_ms = coalesce(@revisitMs, revisit_ms) WHERE id = @id`),
       meta: db.prepare(`UPDATE urls SET content_type = @contentType, charset = @charset, lang = @lang, size = @size,
         changed_at = CASE WHEN @hash IS NOT NULL AND hash IS NOT @hash THEN @now ELSE changed_at END,
-        hash = coalesce(@hash, hash), etag = @etag, last_modified = @lastModified, links_hash = coalesce(@linksHash, links_hash) WHERE id = @id`),
+        hash = coalesce(@hash, hash), etag = @etag, last_modified = @lastModified, links_hash = coalesce(@linksHash, links_hash),
+        topic_score = coalesce(@topicScore, topic_score), relevant = coalesce(@relevant, relevant) WHERE id = @id`),
+      relevantOf: db.prepare(`SELECT relevant FROM urls WHERE id = ?`).pluck(),
+      topicCounts: db.prepare(`SELECT relevant, count(*) AS n FROM urls WHERE relevant IS NOT NULL GROUP BY relevant`),
       putBack: db.prepare(`UPDATE urls SET state = 'queued', attempts = max(attempts - 1, 0) WHERE id = ? AND state = 'fetching'`),
       recover: db.prepare(`UPDATE urls SET state = 'queued', attempts = max(attempts - 1, 0) WHERE state = 'fetching'`),
       hosts: db.prepare(`SELECT DISTINCT host FROM urls WHERE state = 'queued'`),
@@ -159,15 +171,16 @@ export class Frontier {
     this.counters = Object.fromEntries(STATES.map((s) => [s, 0])) as FrontierCounts;
     for (const { state, n } of this.stmts.counts.all() as { state: UrlState; n: number }[]) this.counters[state] = n;
     for (const { host, n } of this.stmts.hostCounts.all() as { host: string; n: number }[]) this.perHost.set(host, n);
+    for (const { relevant, n } of this.stmts.topicCounts.all() as { relevant: number; n: number }[]) this.topicCounts[relevant ? 'relevant' : 'notRelevant'] = n;
   }
 
   /**
    * Queues a normalized URL unless it was ever seen. `fetchUrl` is what will be requested, when it
    * differs from the identity `url`. Returns true when the URL is new.
    */
-  enqueue(url: string, depth: number, hops = 0, fetchUrl?: string, lastmod?: string): boolean {
+  enqueue(url: string, depth: number, hops = 0, fetchUrl?: string, lastmod?: string, tunnel = 0): boolean {
     const host = new URL(url).host;
-    const added = this.stmts.insert.run(url, fetchUrl && fetchUrl !== url ? fetchUrl : null, host, depth, hops, this.now()).changes === 1;
+    const added = this.stmts.insert.run(url, fetchUrl && fetchUrl !== url ? fetchUrl : null, host, depth, hops, this.now(), tunnel).changes === 1;
     // A sitemap's <lastmod> is kept whether the URL is new or not: recrawl scheduling reads it.
     if (lastmod) this.stmts.lastmod.run({ lastmod: lastmod.slice(0, 40), lastmodAt: date(lastmod) ?? null, url });
     if (added) {
@@ -181,12 +194,12 @@ export class Frontier {
    * Queues many URLs, and counts the rejections of those that were not admitted, in one
    * transaction. Returns the hosts that received new URLs.
    */
-  enqueueMany(items: readonly { url: string; depth: number; hops?: number; fetchUrl?: string; lastmod?: string }[], rejected: ReadonlyMap<string, number> = new Map()): Set<string> {
+  enqueueMany(items: readonly { url: string; depth: number; hops?: number; fetchUrl?: string; lastmod?: string; tunnel?: number }[], rejected: ReadonlyMap<string, number> = new Map()): Set<string> {
     const hosts = new Set<string>();
     this.db.transaction(() => {
       let seen = 0;
       for (const it of items) {
-        if (this.enqueue(it.url, it.depth, it.hops ?? 0, it.fetchUrl, it.lastmod)) hosts.add(new URL(it.url).host);
+        if (this.enqueue(it.url, it.depth, it.hops ?? 0, it.fetchUrl, it.lastmod, it.tunnel)) hosts.add(new URL(it.url).host);
         else seen++;
       }
       // The seen-set is the last filter: its rejections are counted like the others'.
@@ -277,6 +290,11 @@ export class Frontier {
         now,
       });
       const meta = 'meta' in outcome ? outcome.meta : undefined;
+      if (meta?.topic) {
+        const before = this.stmts.relevantOf.get(id) as number | null;
+        if (before !== null) this.topicCounts[before ? 'relevant' : 'notRelevant']--;
+        this.topicCounts[meta.topic.relevant ? 'relevant' : 'notRelevant']++;
+      }
       if (meta) {
         this.stmts.meta.run({
           id,
@@ -289,6 +307,8 @@ export class Frontier {
           etag: meta.etag ?? null,
           lastModified: meta.lastModified ?? null,
           linksHash: meta.linksHash ?? null,
+          topicScore: meta.topic?.score ?? null,
+          relevant: meta.topic ? (meta.topic.relevant ? 1 : 0) : null,
         });
       }
     })();
@@ -389,7 +409,15 @@ export class Frontier {
       lastmod: r.lastmod,
       revisitAt: r.revisit_at,
       revisitMs: r.revisit_ms,
+      tunnel: r.tunnel,
+      topicScore: r.topic_score,
+      relevant: r.relevant === null ? null : r.relevant === 1,
     };
+  }
+
+  /** Focused crawl: URLs whose last verdict was relevant, and not relevant. */
+  topicVerdicts(): { relevant: number; notRelevant: number } {
+    return { ...this.topicCounts };
   }
 
   addSeeds(urls: readonly string[]): void {

@@ -24,6 +24,8 @@ export type ParsedPage = PageContent & {
   /** `<meta http-equiv="refresh" content="N; url=…">` with N ≤ 10 s: the page forwards there (absolute). */
   readonly refresh?: string;
   readonly lang?: string;
+  /** `<meta name="keywords">`: not indexed (search engines learned to ignore it), read by a topic filter. */
+  readonly keywords?: string;
 };
 
 /** A refresh slower than this is a page that reloads itself now and then, not a redirect. */
@@ -54,6 +56,7 @@ export function parseHtml(html: string, pageUrl: string, robotsToken = 'trawlbot
   let baseHref: string | undefined;
   let title: string | undefined;
   let description = '';
+  let keywords = '';
   let ogDescription = '';
   let canonical: string | undefined;
   let refresh: string | undefined;
@@ -110,6 +113,7 @@ export function parseHtml(html: string, pageUrl: string, robotsToken = 'trawlbot
         const metaName = (a.name ?? '').toLowerCase();
         if (metaName === 'robots' || metaName === token) robots.push((a.content ?? '').toLowerCase());
         else if (metaName === 'description') description = a.content ?? '';
+        else if (metaName === 'keywords') keywords = a.content ?? '';
         else if ((a.property ?? '').toLowerCase() === 'og:description') ogDescription = a.content ?? '';
         else if (refresh === undefined && (a['http-equiv'] ?? '').toLowerCase() === 'refresh') refresh = refreshTarget(a.content ?? '');
         continue;
@@ -167,6 +171,7 @@ export function parseHtml(html: string, pageUrl: string, robotsToken = 'trawlbot
     ...(canonicalUrl ? { canonical: canonicalUrl } : {}),
     ...(refreshUrl && refreshUrl !== pageUrl ? { refresh: refreshUrl } : {}),
     ...(lang ? { lang } : {}),
+    ...(keywords.trim() ? { keywords: squash(keywords).slice(0, MAX_DESCRIPTION) } : {}),
   };
 }
 
