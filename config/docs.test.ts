@@ -34,3 +34,20 @@ describe('config docs', () => {
     for (const f of files) assert.doesNotThrow(() => loadConfig({ file: new URL(f, dir).pathname }), `config/examples/${f}`);
   });
 });
+
+describe('example topics', () => {
+  it('all parse, and every example config that names one names a file that exists', async () => {
+    const { loadTopicFile } = await import('../crawler/focus/index.ts');
+    const topics = new URL('./topics/', import.meta.url);
+    const files = readdirSync(topics).filter((f) => f.endsWith('.txt'));
+    assert.ok(files.length >= 2, 'two example topics at least');
+    for (const f of files) assert.ok(loadTopicFile(new URL(f, topics).pathname).terms.length > 5, f);
+    const dir = new URL('./examples/', import.meta.url);
+    const focused = readdirSync(dir).map((f) => loadConfig({ file: new URL(f, dir).pathname })).filter((c) => c.focus.topicFile);
+    assert.ok(focused.length >= 2);
+    for (const c of focused) {
+      assert.ok(c.seeds.length > 0, 'with seeds a user can try');
+      assert.doesNotThrow(() => loadTopicFile(c.focus.topicFile!));
+    }
+  });
+});

@@ -7,23 +7,32 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { startFakeWeb, type FakeWeb, type FakeWebOptions } from '../fakeweb/index.ts';
+import type { RequestListener } from 'node:http';
+import { serveHandler, startFakeWeb, type FakeWeb, type FakeWebOptions, type HandlerServer } from '../fakeweb/index.ts';
 
 const BIN = new URL('../bin/trawl.js', import.meta.url).pathname;
 
-export type RunningTrawl = { readonly url: string; readonly web: FakeWeb; readonly other: FakeWeb | undefined; readonly log: () => string; stop(): Promise<number | null> };
+export type RunningTrawl = { readonly url: string; readonly web: FakeWeb; readonly other: FakeWeb | undefined; readonly served: HandlerServer | undefined; readonly log: () => string; stop(): Promise<number | null> };
 
 /**
- * Starts the fake web (and, with `otherWeb`, a second one on 127.0.0.2: another host) and
- * `trawl start` on it; resolves once the search server answers. Seeds: `seedPaths` on the first
- * web, or `seeds` of both.
+ * Starts the fake web (and, with `otherWeb`, a second one on 127.0.0.2: another host; with `serve`,
+ * a server around that handler, e.g. fakeweb/topic-web.ts) and `trawl start` on it; resolves once
+ * the search server answers. Seeds: `seedPaths` on the first web, or `seeds` of them all.
  */
-export type TrawlOptions = { web?: FakeWebOptions; otherWeb?: FakeWebOptions; seedPaths?: string[]; seeds?: (web: FakeWeb, other: FakeWeb | undefined) => string[]; configYaml?: string };
+export type TrawlOptions = {
+  web?: FakeWebOptions;
+  otherWeb?: FakeWebOptions;
+  serve?: RequestListener;
+  seedPaths?: string[];
+  seeds?: (web: FakeWeb, other: FakeWeb | undefined, served: HandlerServer | undefined) => string[];
+  configYaml?: string;
+};
 
 export async function startTrawl(opts: TrawlOptions = {}): Promise<RunningTrawl> {
   const web = await startFakeWeb(opts.web);
   const other = opts.otherWeb ? await startFakeWeb({ ...opts.otherWeb, host: '127.0.0.2' }) : undefined;
-  const seeds = opts.seeds ? opts.seeds(web, other) : (opts.seedPaths ?? ['/']).map((p) => new URL(p, web.url).href);
+  const served = opts.serve ? await serveHandler(opts.serve) : undefined;
+  const seeds = opts.seeds ? opts.seeds(web, other, served) : (opts.seedPaths ?? ['/']).map((p) => new URL(p, web.url).href);
   const dataDir = mkdtempSync(join(tmpdir(), 'trawl-e2e-'));
   const config = join(dataDir, 'config.yaml');
   writeFileSync(config, opts.configYaml ?? '');
@@ -47,12 +56,14 @@ export async function startTrawl(opts: TrawlOptions = {}): Promise<RunningTrawl>
     url,
     web,
     other,
+    served,
     log: () => out,
     async stop() {
       child.kill('SIGTERM');
       const code = await exited;
       await web.close();
       await other?.close();
+      await served?.close();
       return code;
     },
   };
