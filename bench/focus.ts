@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Appliance } from '../appliance/index.ts';
 import { loadConfig } from '../config/index.ts';
+import type { CrawlStats } from '../crawler/index.ts';
 import { startNginx, startNodeServer } from './corpus-server.ts';
 
 const { values } = parseArgs({
@@ -37,7 +38,7 @@ const TOPIC = new URL('../config/topics/database-replication.txt', import.meta.u
 const REFERENCE = /(replication|standby|high-availability|failover|hot-standby|warm-standby|logical-|wal-|backup|continuous-archiving|recovery|pgbasebackup|pgreceivewal|pgrewind|publication|subscription|different-replication|log-shipping)/;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-type Run = { seconds: number; fetched: number; indexed: string[] };
+type Run = { seconds: number; fetched: number; indexed: string[]; classifyMs: number; classified: number };
 
 async function crawl(seed: string, focus: Record<string, unknown> | undefined): Promise<Run> {
   const dataDir = mkdtempSync(join(tmpdir(), 'trawl-bench-focus-'));
@@ -49,13 +50,15 @@ async function crawl(seed: string, focus: Record<string, unknown> | undefined): 
   const { crawler } = app.createCrawler([], 'off');
   let fetched = 0;
   crawler.on('fetch', () => fetched++);
+  let stats: CrawlStats | undefined;
+  crawler.on('stats', (s) => (stats = s));
   const t0 = performance.now();
   await crawler.run();
   const seconds = (performance.now() - t0) / 1000;
   const indexed = [...app.documents.all()].map((d) => d.url);
   await app.close();
   rmSync(dataDir, { recursive: true, force: true });
-  return { seconds, fetched, indexed };
+  return { seconds, fetched, indexed, classifyMs: stats?.stages.classify.ms ?? 0, classified: stats?.stages.classify.count ?? 0 };
 }
 
 const server = existsSync('/usr/sbin/nginx') ? await startNginx(values.root!, 1) : await startNodeServer(values.root!);
@@ -79,6 +82,7 @@ try {
   console.log(`seed: ${values.seed}; focus: ${TOPIC.replace(/.*\/config\//, 'config/')}, ${values.scorer} scorer${values.normalize ? ', normalized' : ''}, cutoff ${values.cutoff}, tunnel ${values.tunnel}; median of ${runs} runs`);
   console.log(`unfocused: ${p.fetched} requests, ${p.indexed.length} indexed, ${ps.toFixed(2)} s`);
   console.log(`focused:   ${f.fetched} requests (${((f.fetched / p.fetched) * 100).toFixed(1)} %), ${f.indexed.length} indexed, ${fs.toFixed(2)} s (${((fs / ps) * 100).toFixed(1)} %)`);
+  console.log(`classifying: ${f.classified} pages, ${(median(focused.map((r) => r.classifyMs / Math.max(1, r.classified)))).toFixed(2)} ms a page on the main thread (median of runs)`);
   console.log(`focused vs reference: recall ${hits.length}/${reference.length} = ${((hits.length / reference.length) * 100).toFixed(1)} %, precision ${hits.length}/${f.indexed.length} = ${((hits.length / Math.max(1, f.indexed.length)) * 100).toFixed(1)} %`);
   const missed = reference.filter((u) => !f.indexed.includes(u)).map((u) => u.slice(u.lastIndexOf('/') + 1));
   if (missed.length) console.log(`missed: ${missed.slice(0, 15).join(', ')}${missed.length > 15 ? ', …' : ''}`);
