@@ -579,7 +579,11 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       return { kind: 'excluded', status, reason, meta: pageMeta };
     };
     if (noindex) return exclude(page.noindex ? 'noindex' : 'noindex (X-Robots-Tag)');
-    if (verdict && !verdict.relevant) return exclude(`off topic: score ${verdict.score} below the cutoff ${this.d.focus!.cutoff}`);
+    if (verdict && !verdict.relevant) {
+      const { cutoff, classifier } = this.d.focus!;
+      // (A classifier module may decide by itself, whatever the cutoff.)
+      return exclude(verdict.score < cutoff ? `off topic: score ${verdict.score} below the cutoff ${cutoff}` : `off topic: judged not relevant by ${classifier.name} (score ${verdict.score})`);
+    }
     // <link rel="canonical"> to another page in scope: that page is indexed instead of this one.
     const canonical = page.canonical ? admit(this.d.policy, page.canonical, q.depth) : undefined;
     if (canonical?.ok && canonical.url !== q.url) {

@@ -72,6 +72,8 @@ describe('DocumentStore', () => {
     const db = openDb(file);
     assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
     assert.equal(new DocumentStore(db).get(2)?.lang, undefined, 'documents stored before languages were kept have none');
+    assert.equal(new DocumentStore(db).get(2)?.topic, undefined, 'nor topics, before focused crawling');
+    assert.deepEqual(db.prepare('SELECT tunnel, topic_score, relevant FROM urls WHERE id = 1').get(), { tunnel: 0, topic_score: null, relevant: null });
     assert.deepEqual(db.prepare('SELECT url, fetch_url, state FROM urls ORDER BY id').all(), [
       { url: 'http://e.org/', fetch_url: null, state: 'queued' },
       { url: 'http://e.org/doc', fetch_url: null, state: 'indexed' },
