@@ -8,8 +8,7 @@ import { pathToFileURL } from 'node:url';
 import type { Config } from '../config/index.ts';
 import { Fetcher } from '../crawler/fetch/index.ts';
 import { judge, loadFocus, type Verdict } from '../crawler/focus/index.ts';
-import { extract } from '../crawler/parse/index.ts';
-import type { ParsedPage } from '../crawler/parse/index.ts';
+import { extract, type ParsedPage } from '../crawler/parse/index.ts';
 import { productToken } from '../crawler/robots/robots.ts';
 import { configFrom, UsageError, type CommonFlags } from './shared.ts';
 

@@ -11,7 +11,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { scorePage, type ClassScore, type ScoringOptions, type TermMatch, type TopicPage } from './scorers.ts';
-import type { Topic } from './topic.ts';
+import { CLASS_NAME, type Topic } from './topic.ts';
 
 export type ClassifyInput = TopicPage & { readonly url: string };
 
@@ -94,7 +94,7 @@ function checked(value: unknown, cutoff: number, path: string): Classification {
     for (const c of v.classes as unknown[]) {
       const name = typeof c === 'string' ? c : (c as { name?: unknown } | null)?.name;
       const score = typeof c === 'string' ? v.score : (c as { score?: unknown }).score;
-      if (typeof name !== 'string' || !/^[\p{L}\p{N}][\p{L}\p{N}._-]*$/u.test(name)) return bad(`a class name that is not a name (${JSON.stringify(name)}): letters and digits, then also ".", "_" or "-"`);
+      if (typeof name !== 'string' || !CLASS_NAME.test(name)) return bad(`a class name that is not a name (${JSON.stringify(name)}): letters and digits, then also ".", "_" or "-"`);
       if (typeof score !== 'number' || !Number.isFinite(score)) return bad(`class "${name}" with a score that is not a finite number`);
       classes.push({ name: name.toLowerCase(), score });
     }

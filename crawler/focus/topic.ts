@@ -48,7 +48,8 @@ export class TopicError extends Error {
 }
 
 const REGEX_CHARS = /[\\^$.|?*+()[\]{}]/;
-const CLASS_NAME = /^[\p{L}\p{N}][\p{L}\p{N}._-]*$/u;
+/** What a class name may be (also what a classifier module may return). */
+export const CLASS_NAME = /^[\p{L}\p{N}][\p{L}\p{N}._-]*$/u;
 /** A word, for matching: a run of letters and digits (as match.ts tokenizes pages). */
 const WORD = /[\p{L}\p{N}]+/gu;
 const FORMAT = 'expected WEIGHT: TERMS=CLASS[,CLASS…], e.g. "10: roman coins=coins,history"';
