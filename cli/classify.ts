@@ -19,7 +19,7 @@ export async function classify(target: string, flags: ClassifyFlags): Promise<vo
   if (!config.focus.topicFile && !config.focus.classifier) throw new UsageError('no topic: give --topic FILE (e.g. --topic config/topics/astronomy.txt), or a config with focus.topicFile');
   const focus = await loadFocus(config.focus);
   const page = /^https?:\/\//i.test(target) ? await fetchPage(target, config) : readPage(target);
-  const verdict = await judge(focus, { ...page, url: page.url });
+  const verdict = await judge(focus, page);
   if (flags.json) {
     process.stdout.write(`${JSON.stringify({ score: verdict.score, relevant: verdict.relevant, classes: verdict.classes, matches: verdict.matches }, null, 2)}\n`);
     return;

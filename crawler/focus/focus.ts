@@ -81,17 +81,19 @@ function focusOf(o: FocusOptions, classifier: Classifier, topic: Topic | undefin
 
 /** Classifies a page; a host in sitesOK makes it relevant whatever it scores. Bounded in time. */
 export async function judge(focus: Focus, page: ClassifyInput, timeoutMs = CLASSIFY_TIMEOUT_MS): Promise<Verdict> {
+  const answer = focus.classifier.classify(page);
+  // A synchronous answer (the built-in scorer) needs no timer: none could fire before it.
+  const c = answer instanceof Promise ? await bounded(answer, timeoutMs) : answer;
+  if (!c.relevant && siteOK(focus, page.url)) return { ...c, relevant: true, siteOK: true };
+  return c;
+}
+
+function bounded<T>(answer: Promise<T>, timeoutMs: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new ClassifierError(`the classifier took more than ${timeoutMs / 1000} s on this page`)), timeoutMs);
   });
-  try {
-    const c = await Promise.race([Promise.resolve(focus.classifier.classify(page)), timeout]);
-    if (!c.relevant && siteOK(focus, page.url)) return { ...c, relevant: true, siteOK: true };
-    return c;
-  } finally {
-    clearTimeout(timer);
-  }
+  return Promise.race([answer, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** True when the URL's host is listed in sitesOK (or is a subdomain of one listed). */

@@ -29,6 +29,22 @@ export function wordText(text: string): WordText {
   return { lower, words, starts };
 }
 
+/** Texts cut into words, read as one (a newline between each, so that no two words join): no text is cut again. */
+export function joinWordTexts(parts: readonly WordText[]): WordText {
+  const words: string[] = [];
+  const starts: number[] = [];
+  let offset = 0;
+  for (const t of parts) {
+    // (A loop, not push(...): a long page's words would overflow the call's arguments.)
+    for (let i = 0; i < t.words.length; i++) {
+      words.push(t.words[i]!);
+      starts.push(t.starts[i]! + offset);
+    }
+    offset += t.lower.length + 1;
+  }
+  return { lower: parts.map((t) => t.lower).join('\n'), words, starts };
+}
+
 /** Every occurrence of a term part in the text, in order. */
 export function occurrences(part: TermPart, t: WordText): Occurrence[] {
   if (part.kind === 'words') {

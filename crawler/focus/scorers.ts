@@ -14,7 +14,7 @@
  * With `normalize`, a score is per 100 words of the page (title, meta data and text; a page of
  * fewer than 100 words counts as 100), so long pages do not win by length alone.
  */
-import { occurrences, wordText, type Occurrence, type WordText } from './match.ts';
+import { joinWordTexts, occurrences, wordText, type Occurrence, type WordText } from './match.ts';
 import type { Term, Topic } from './topic.ts';
 
 export type Location = 'title' | 'meta' | 'headings' | 'text';
@@ -69,9 +69,13 @@ export type TopicScore = {
 
 export function scorePage(topic: Topic, page: TopicPage, options: ScoringOptions = DEFAULT_SCORING): TopicScore {
   const meta = page.keywords ? `${page.description}\n${page.keywords}` : page.description;
-  const texts = { title: wordText(page.title), meta: wordText(meta), headings: wordText(page.headings.join('\n')), text: wordText(page.text) };
-  const words = texts.title.words.length + texts.meta.words.length + texts.text.words.length;
-  const raw = options.scorer === 'plain' ? topic.terms.map((t) => plainTerm(t, texts, options)) : positionTerms(topic, page, meta, texts, options);
+  const [title, metaText, text] = [wordText(page.title), wordText(meta), wordText(page.text)];
+  const words = title.words.length + metaText.words.length + text.words.length;
+  let raw: Raw[];
+  if (options.scorer === 'plain') {
+    const texts = { title, meta: metaText, headings: wordText(page.headings.join('\n')), text };
+    raw = topic.terms.map((t) => plainTerm(t, texts, options));
+  } else raw = positionTerms(topic, title, metaText, text, options);
   const scale = options.normalize ? 100 / Math.max(100, words) : 1;
   const matches: TermMatch[] = [];
   const byClass = new Map<string, number>();
@@ -106,11 +110,11 @@ function plainTerm(term: Term, texts: Record<Location, WordText>, o: ScoringOpti
   return { score, where };
 }
 
-function positionTerms(topic: Topic, page: TopicPage, meta: string, texts: Record<Location, WordText>, o: ScoringOptions): Raw[] {
-  const stream = wordText(`${page.title}\n${meta}\n${page.text}`);
-  // Where each location's words end in the stream (the newlines keep words from joining).
-  const titleEnd = texts.title.words.length;
-  const metaEnd = titleEnd + texts.meta.words.length;
+function positionTerms(topic: Topic, title: WordText, meta: WordText, text: WordText, o: ScoringOptions): Raw[] {
+  const stream = joinWordTexts([title, meta, text]);
+  // Where each location's words end in the stream.
+  const titleEnd = title.words.length;
+  const metaEnd = titleEnd + meta.words.length;
   const locationOf = (p: number): Location => (p < titleEnd ? 'title' : p < metaEnd ? 'meta' : 'text');
   const near = (p: number) => o.halfWeightAt / (o.halfWeightAt + p);
   return topic.terms.map((term) => {
