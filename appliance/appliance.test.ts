@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { loadConfig } from '../config/index.ts';
-import type { StoredDocument } from '../store/types.ts';
+import type { StoredDocument } from '../model/index.ts';
 import { Appliance } from './appliance.ts';
 import { extract as extractForIndex } from './extract-for-index.ts';
 import { ParsePool } from '../crawler/index.ts';
@@ -37,7 +37,7 @@ describe('the parse workers the appliance runs', () => {
 describe('Appliance', () => {
   it('loads the last flush and replays the changes made after it (a crash between flushes loses nothing)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'trawl-app-'));
-    const a = Appliance.open(config(dir), { lockFor: 'test' });
+    const a = await Appliance.open(config(dir), { lockFor: 'test' });
     store(a, doc(1, 'flushedword'));
     await a.flush();
     store(a, doc(2, 'unflushedword'));
@@ -47,10 +47,10 @@ describe('Appliance', () => {
     a.db.close();
     await import('node:fs').then((fs) => fs.unlinkSync(join(dir, 'trawl.lock')));
 
-    const b = Appliance.open(config(dir), { lockFor: 'test' });
+    const b = await Appliance.open(config(dir), { lockFor: 'test' });
     try {
-      assert.equal(b.index.search('unflushedword').total, 1, 'a page stored after the flush is replayed');
-      assert.equal(b.index.search('flushedword').total, 0, 'a removal after the flush is replayed too');
+      assert.equal((await b.index.search('unflushedword')).total, 1, 'a page stored after the flush is replayed');
+      assert.equal((await b.index.search('flushedword')).total, 0, 'a removal after the flush is replayed too');
       assert.equal(b.index.documentCount, 1);
     } finally {
       await b.close();
@@ -59,14 +59,14 @@ describe('Appliance', () => {
 
   it('rebuilds the index from the crawl database when the flush is unreadable', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'trawl-app-'));
-    const a = Appliance.open(config(dir), { lockFor: 'test' });
+    const a = await Appliance.open(config(dir), { lockFor: 'test' });
     store(a, doc(1, 'survivor'));
     await a.close();
     writeFileSync(join(dir, 'index', 'manifest.json'), '{"format": 1, "generation": 1');
     const logs: string[] = [];
-    const b = Appliance.open(config(dir), { lockFor: 'test', log: (m) => logs.push(m) });
+    const b = await Appliance.open(config(dir), { lockFor: 'test', log: (m) => logs.push(m) });
     try {
-      assert.equal(b.index.search('survivor').total, 1);
+      assert.equal((await b.index.search('survivor')).total, 1);
       assert.ok(logs.some((l) => /cannot be read .* rebuilding it from the crawl database/.test(l)), logs.join('\n'));
     } finally {
       await b.close();
@@ -75,8 +75,8 @@ describe('Appliance', () => {
 
   it('flushes only when something changed, and reports the last flush', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'trawl-app-'));
-    const a = Appliance.open(config(dir), { lockFor: 'test' });
-    assert.equal(a.status().index.lastFlushAt, null);
+    const a = await Appliance.open(config(dir), { lockFor: 'test' });
+    assert.equal((await a.status()).index.lastFlushAt, null);
     store(a, doc(1, 'one'));
     const first = await a.flush();
     assert.ok(first);
@@ -84,10 +84,10 @@ describe('Appliance', () => {
     store(a, doc(2, 'two'));
     assert.equal((await a.flush())?.generation, first.generation + 1);
     await a.close();
-    const reader = Appliance.open(config(dir));
+    const reader = await Appliance.open(config(dir));
     try {
-      assert.ok(reader.status().index.lastFlushAt, 'a reader reports when the index it loaded was flushed');
-      assert.equal(reader.status().crawl.running, false);
+      assert.ok((await reader.status()).index.lastFlushAt, 'a reader reports when the index it loaded was flushed');
+      assert.equal((await reader.status()).crawl.running, false);
     } finally {
       await reader.close();
     }

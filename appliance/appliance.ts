@@ -11,100 +11,14 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Config } from '../config/schema.ts';
-import { admit, Crawler, Fetcher, Frontier, HostScheduler, ParsePool, RobotsCache, buildScope, createNormalizer, defaultFilters, defaultParseWorkers, parseHostAlias, type CrawlStats, type FetchEvent, type HostView, type RevisitMode, type Target, type UrlPolicy } from '../crawler/index.ts';
+import type { ApplianceStatus, CrawlStats, FetchEvent, UrlExplanation } from '../model/index.ts';
+import { admit, Crawler, Fetcher, Frontier, HostScheduler, ParsePool, RobotsCache, buildScope, createNormalizer, defaultFilters, defaultParseWorkers, parseHostAlias, type RevisitMode, type Target, type UrlPolicy } from '../crawler/index.ts';
 import { focusing, loadFocus, loadTopicFocus, type Focus } from '../crawler/focus/index.ts';
 import { flushIndex, IndexFormatError, isAnalysis, loadIndex, SearchIndex, setStemming, type FlushInfo } from '../indexer/index.ts';
 import { acquireLock, AnchorStore, DocumentStore, openDb, type Db, type Lock } from '../store/index.ts';
 import { extract as extractForIndex } from './extract-for-index.ts';
 
-export type CrawlStatus = {
-  readonly running: boolean;
-  /** Paused by an admin (POST /api/pause). */
-  readonly paused: boolean;
-  /** Pages fetched with success: documents, sitemaps, not-modified. */
-  readonly fetched: number;
-  readonly indexed: number;
-  readonly queued: number;
-  readonly inFlight: number;
-  /** Failures: those waiting for another attempt plus those given up. */
-  readonly failed: number;
-  readonly retrying: number;
-  readonly dead: number;
-  readonly excluded: number;
-  readonly redirected: number;
-  readonly pagesPerSecond: number;
-  /** Per-stage figures of this run (crawler/stats.ts). */
-  readonly stats: CrawlStats | null;
-  /** Hosts with their politeness state and queued URLs, the busiest first. */
-  readonly hosts: readonly (HostView & { readonly queued: number })[];
-  /** Why URLs were not queued (out of scope, robots.txt, limits…), with counts, most first. */
-  readonly rejections: readonly { readonly reason: string; readonly count: number }[];
-};
-
-/** The revisit schedule and what this run's revisits found (pages Trawl held, fetched again). */
-export type RecrawlStatus = {
-  /** Pages are revisited as they fall due, for as long as the process runs (`trawl start`). */
-  readonly continuous: boolean;
-  /** Pages whose revisit is due now. */
-  readonly due: number;
-  /** When the next page falls due (ISO), or null when none is scheduled. */
-  readonly nextDueAt: string | null;
-  readonly revisited: number;
-  readonly changed: number;
-  readonly unchanged: number;
-  /** Removed from the index: gone from the site (404/410 twice), moved, or noindex now. */
-  readonly removed: number;
-};
-
-/** A focused crawl (config `focus`): what judges pages, and how many it found relevant. */
-export type FocusStatus = {
-  /** The classifier: the topic, scorer and cutoff, or the module's path. */
-  readonly classifier: string;
-  readonly cutoff: number;
-  /** Pages whose last fetch found them relevant (stored and indexed), and not relevant (recorded only). */
-  readonly relevant: number;
-  readonly notRelevant: number;
-};
-
-export type IndexStatus = { readonly documents: number; readonly terms: number; readonly lastFlushAt: string | null; readonly lastFlushMs: number | null; readonly lastFlushBytes: number | null };
-
-/** What Trawl knows of a URL ("why is this page not in the index?"). */
-export type UrlExplanation =
-  | { readonly known: false; readonly url: string; readonly reason: string }
-  | {
-      readonly known: true;
-      /** The URL as Trawl keeps it (normalized). */
-      readonly url: string;
-      readonly state: string;
-      readonly indexed: boolean;
-      /** Why it was excluded, failed or given up, or where it redirects. */
-      readonly reason: string | null;
-      readonly error: string | null;
-      readonly httpStatus: number | null;
-      readonly attempts: number;
-      readonly depth: number;
-      readonly discoveredAt: string;
-      readonly fetchedAt: string | null;
-      readonly nextAttemptAt: string | null;
-      /** When it is due to be fetched again, and when its text last changed. */
-      readonly revisitAt: string | null;
-      readonly changedAt: string | null;
-      readonly contentType: string | null;
-      readonly lang: string | null;
-      /** A focused crawl's verdict at its last fetch (null: not judged), and the classes it is indexed under. */
-      readonly topicScore: number | null;
-      readonly relevant: boolean | null;
-      readonly classes: readonly { readonly name: string; readonly score: number }[];
-    };
-
-export type ApplianceStatus = {
-  readonly crawl: CrawlStatus;
-  readonly recrawl: RecrawlStatus;
-  /** null: not a focused crawl. */
-  readonly focus: FocusStatus | null;
-  readonly index: IndexStatus;
-  readonly recent: readonly FetchEvent[];
-};
+export type { ApplianceStatus, CrawlStatus, FocusStatus, IndexStatus, RecrawlStatus, UrlExplanation } from '../model/index.ts';
 
 export type Logger = (message: string) => void;
 
@@ -175,7 +89,7 @@ export class Appliance {
   }
 
   /** Opens (creating if needed) the data directory and loads the index. */
-  static open(config: Readonly<Config>, options: OpenOptions = {}): Appliance {
+  static async open(config: Readonly<Config>, options: OpenOptions = {}): Promise<Appliance> {
     const dir = resolve(config.dataDir);
     mkdirSync(dir, { recursive: true });
     const lock = options.lockFor ? acquireLock(dir, options.lockFor) : undefined;
@@ -432,7 +346,7 @@ export class Appliance {
     }
   }
 
-  status(): ApplianceStatus {
+  async status(): Promise<ApplianceStatus> {
     const counts = this.frontier.counts();
     const now = Date.now();
     // (The CLI reports the status after close(): what is read from the database is then left out.)
@@ -483,7 +397,7 @@ export class Appliance {
   }
 
   /** What Trawl knows of `url`: its record, or why it has none. */
-  explain(url: string): UrlExplanation {
+  async explain(url: string): Promise<UrlExplanation> {
     const n = this.policy?.normalize(url) ?? { ok: true as const, url };
     if (!n.ok) return { known: false, url, reason: `not a URL Trawl can crawl: ${n.reason}` };
     const r = this.frontier.record(n.url);
@@ -516,20 +430,20 @@ export class Appliance {
   }
 
   /** Adds seeds to the crawl (and runs it again if it had finished). */
-  addSeeds(urls: readonly string[]): { queued: string[]; rejected: { url: string; reason: string }[] } {
+  async addSeeds(urls: readonly string[]): Promise<{ queued: string[]; rejected: { url: string; reason: string }[] }> {
     return this.running().crawler.addSeeds(urls);
   }
 
-  pause(): void {
+  async pause(): Promise<void> {
     this.crawler?.pause();
   }
 
-  resume(): void {
+  async resume(): Promise<void> {
     this.crawler?.resume();
   }
 
   /** Queues pages again: one URL, a host's, or all (the crawl runs again if it had finished). */
-  recrawl(target: Target): { queued: number } {
+  async recrawl(target: Target): Promise<{ queued: number }> {
     const { crawler, scheduler } = this.running();
     const t = 'url' in target ? { url: this.identity(target.url) } : target;
     const { count, hosts } = this.frontier.requeue(t);
@@ -548,7 +462,7 @@ export class Appliance {
    * Removes a URL's or a host's pages from the index and the document store, and marks their URLs
    * excluded ("removed by an admin") so that the crawl does not bring them back.
    */
-  remove(target: { url: string } | { host: string }): { removed: number } {
+  async remove(target: { url: string } | { host: string }): Promise<{ removed: number }> {
     const t = 'url' in target ? { url: this.identity(target.url) } : target;
     let removed = 0;
     for (const id of this.frontier.exclude(t)) {

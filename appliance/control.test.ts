@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../config/index.ts';
-import { startFakeWeb, type FakeWeb } from '../fakeweb/index.ts';
+import { startFakeWeb, type FakeWeb } from '../testweb/index.ts';
 import type { Crawler } from '../crawler/index.ts';
 import { Appliance } from './appliance.ts';
 
@@ -22,7 +22,7 @@ describe('controlling a crawl', () => {
   before(async () => {
     web = await startFakeWeb();
     const dataDir = mkdtempSync(join(tmpdir(), 'trawl-control-'));
-    app = Appliance.open(loadConfig({ overrides: { dataDir, seeds: [`${web.url}/target`], perHost: { delayMs: 0 }, limits: { maxDepth: 0 }, parseWorkers: 0 } }), { lockFor: 'test' });
+    app = await Appliance.open(loadConfig({ overrides: { dataDir, seeds: [`${web.url}/target`], perHost: { delayMs: 0 }, limits: { maxDepth: 0 }, parseWorkers: 0 } }), { lockFor: 'test' });
     crawler = app.createCrawler().crawler;
   });
   after(async () => {
@@ -31,65 +31,68 @@ describe('controlling a crawl', () => {
   });
 
   it('requests nothing while paused, and crawls once resumed', async () => {
-    app.pause();
+    await app.pause();
     const done = crawler.run();
     await turns(50);
     assert.equal(web.requests.length, 0);
-    assert.equal(app.status().crawl.paused, true);
-    app.resume();
+    assert.equal((await app.status()).crawl.paused, true);
+    await app.resume();
     assert.equal((await done).reason, 'exhausted');
-    assert.equal(app.index.search('redirectedword').total, 1);
+    assert.equal((await app.index.search('redirectedword')).total, 1);
   });
 
-  it('explains a URL: its record, or why it has none', () => {
-    const known = app.explain(`${web.url}/target`);
+  it('explains a URL: its record, or why it has none', async () => {
+    const known = await app.explain(`${web.url}/target`);
     assert.ok(known.known);
     assert.equal(known.state, 'indexed');
     assert.equal(known.indexed, true);
     assert.equal(known.httpStatus, 200);
-    const elsewhere = app.explain('http://elsewhere.invalid/page');
+    const elsewhere = await app.explain('http://elsewhere.invalid/page');
     if (elsewhere.known) assert.fail('an out-of-scope URL has no record');
     assert.match(elsewhere.reason, /never queued: it is rejected \(.*scope/);
-    const notYet = app.explain(`${web.url}/never-linked`);
+    const notYet = await app.explain(`${web.url}/never-linked`);
     if (notYet.known) assert.fail('a URL no page links to has no record');
     assert.match(notYet.reason, /never seen/);
-    const garbage = app.explain('not a url');
+    const garbage = await app.explain('not a url');
     if (garbage.known) assert.fail('garbage has no record');
     assert.match(garbage.reason, /not a URL Trawl can crawl/);
   });
 
-  it('removes a page from the index and keeps the crawl from bringing it back', () => {
+  it('removes a page from the index and keeps the crawl from bringing it back', async () => {
     const stored = app.documents.count();
-    assert.deepEqual(app.remove({ url: `${web.url}/target` }), { removed: 1 });
-    assert.equal(app.index.search('redirectedword').total, 0);
+    assert.deepEqual(await app.remove({ url: `${web.url}/target` }), { removed: 1 });
+    assert.equal((await app.index.search('redirectedword')).total, 0);
     assert.equal(app.documents.count(), stored - 1);
-    const e = app.explain(`${web.url}/target`);
+    const e = await app.explain(`${web.url}/target`);
     assert.ok(e.known && e.state === 'excluded' && e.reason === 'removed by an admin' && !e.indexed);
-    const { queued } = app.recrawl({ all: true });
+    const { queued } = await app.recrawl({ all: true });
     assert.ok(queued > 0, 'the pages found through the sitemaps');
-    const removed = app.explain(`${web.url}/target`);
+    const removed = await app.explain(`${web.url}/target`);
     assert.ok(removed.known && removed.state === 'excluded', 'a recrawl of everything leaves it out');
   });
 
   it('runs the finished crawl again for new seeds', async () => {
     const done = once(crawler, 'done');
-    const { queued } = app.addSeeds([`${web.url}/anchored`]);
+    const { queued } = await app.addSeeds([`${web.url}/anchored`]);
     assert.equal(queued.length, 1);
     await done;
-    assert.equal(app.index.search('particular').total, 1);
+    assert.equal((await app.index.search('particular')).total, 1);
   });
 
   it('recrawls a URL named by an admin, even one removed before', async () => {
     const before = fetches('/target');
     const done = once(crawler, 'done');
-    assert.deepEqual(app.recrawl({ url: `${web.url}/target` }), { queued: 1 });
+    assert.deepEqual(await app.recrawl({ url: `${web.url}/target` }), { queued: 1 });
     await done;
     assert.equal(fetches('/target'), before + 1);
-    assert.equal(app.index.search('redirectedword').total, 1);
+    assert.equal((await app.index.search('redirectedword')).total, 1);
     const host = new URL(web.url).host;
+    // Every URL Trawl knows is of this host; none is in flight or waiting.
+    const c = (await app.status()).crawl;
+    const known = c.fetched + c.failed + c.excluded + c.redirected;
     const again = once(crawler, 'done');
-    const { queued } = app.recrawl({ host });
-    assert.ok(queued > 2 && queued === app.status().crawl.queued, `every URL of the host (${queued})`);
+    const { queued } = await app.recrawl({ host });
+    assert.ok(queued > 2 && queued === known, `every URL of the host (${queued} of ${known})`);
     await again;
     assert.equal(fetches('/target'), before + 2);
   });

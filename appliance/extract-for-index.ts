@@ -4,8 +4,8 @@
  * orchestrator knows both stages; the crawler passes the analysis through without reading it.
  */
 import { extract as extractPage, type Extracted, type ParseJob } from '../crawler/parse/extract.ts';
-import { analyze } from '../indexer/analyze.ts';
-import { setStemming, type Stemming } from '../indexer/tokenize.ts';
+import { analyze } from '../indexer/ingest/analyze.ts';
+import { setStemming, type Stemming } from '../indexer/ingest/tokenize.ts';
 
 /** Called in each parse worker before its first page: the index's analysis settings. */
 export function configure(config: { stemming?: Stemming } | undefined): void {

@@ -1,13 +1,13 @@
 // A focused crawl of a fake web that mixes pages about coins with much more that is not
-// (fakeweb/topic-web.ts), judged by the shipped example topic config/topics/numismatics.txt.
+// (testweb/topic-web.ts), judged by the shipped example topic config/topics/numismatics.txt.
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../config/index.ts';
-import { serveHandler, type HandlerServer } from '../fakeweb/index.ts';
-import { topicWebHandler, topicWebPages } from '../fakeweb/topic-web.ts';
+import { serveHandler, type HandlerServer } from '../testweb/index.ts';
+import { topicWebHandler, topicWebPages } from '../testweb/topic-web.ts';
 import { Appliance } from './appliance.ts';
 
 const TOPIC = new URL('../config/topics/numismatics.txt', import.meta.url).pathname;
@@ -16,7 +16,7 @@ const { onTopic, offTopic } = topicWebPages();
 /** Crawls the fake topic web from `seed` into a fresh data directory, to the end. */
 async function crawl(web: HandlerServer, seed: string, focus?: Record<string, unknown>, dataDir = mkdtempSync(join(tmpdir(), 'trawl-focus-'))): Promise<{ app: Appliance; pages: string[] }> {
   const first = web.hits.length;
-  const app = Appliance.open(loadConfig({ overrides: { dataDir, seeds: [`${web.url}${seed}`], perHost: { delayMs: 0 }, parseWorkers: 0, concurrency: 4, ...(focus ? { focus } : {}) } }), { lockFor: 'test' });
+  const app = await Appliance.open(loadConfig({ overrides: { dataDir, seeds: [`${web.url}${seed}`], perHost: { delayMs: 0 }, parseWorkers: 0, concurrency: 4, ...(focus ? { focus } : {}) } }), { lockFor: 'test' });
   await app.loadFocus();
   await app.createCrawler().crawler.run();
   const pages = web.hits.slice(first).filter((p) => p !== '/robots.txt' && !p.startsWith('/sitemap'));
@@ -41,14 +41,14 @@ describe('a focused crawl', () => {
     const unfocused = await crawl(web, '/');
     open.push(unfocused.app);
     assert.equal(unfocused.app.documents.count(), onTopic.length + offTopic.length, 'unfocused, every page is indexed');
-    assert.equal(unfocused.app.status().focus, null);
+    assert.equal((await unfocused.app.status()).focus, null);
 
     const focused = await crawl(web, '/', { topicFile: TOPIC, cutoff: 30 });
     open.push(focused.app);
     const { app, pages } = focused;
     assert.deepEqual(indexedPaths(app, web), [...onTopic].sort(), 'exactly the pages about coins, those behind the directory included');
     assert.ok(pages.length * 3 < unfocused.pages.length, `focused: ${pages.length} pages fetched; unfocused: ${unfocused.pages.length}`);
-    assert.deepEqual(app.status().focus, { classifier: 'topic numismatics (plain scorer, cutoff 30)', cutoff: 30, relevant: onTopic.length, notRelevant: new Set(pages).size - onTopic.length });
+    assert.deepEqual((await app.status()).focus, { classifier: 'topic numismatics (plain scorer, cutoff 30)', cutoff: 30, relevant: onTopic.length, notRelevant: new Set(pages).size - onTopic.length });
 
     // Tunnelling: an off-topic page linked from one on topic passes its links on (one level), no further.
     assert.ok(pages.includes('/news/7') && pages.includes('/news/15'), 'a news page linked from /coins/1, and its link');
@@ -58,20 +58,20 @@ describe('a focused crawl', () => {
     assert.ok(pages.includes('/collectors/3'), 'the cluster behind the off-topic directory');
 
     // Not relevant: recorded with its score and why, not indexed; negative terms pull a page about "coins" down.
-    const crypto = app.explain(`${web.url}/crypto`);
+    const crypto = await app.explain(`${web.url}/crypto`);
     assert.ok(crypto.known);
     assert.deepEqual([crypto.state, crypto.indexed, crypto.relevant, crypto.topicScore, crypto.reason], ['excluded', false, false, -32, 'off topic: score -32 below the cutoff 30']);
-    const home = app.explain(`${web.url}/`);
+    const home = await app.explain(`${web.url}/`);
     assert.ok(home.known && home.relevant === false && home.topicScore === 20);
 
     // Relevant: stored and indexed with its classes and their scores; classes are facets and topic: filters.
-    const coin = app.explain(`${web.url}/coins/0`);
+    const coin = await app.explain(`${web.url}/coins/0`);
     assert.ok(coin.known && coin.relevant === true && coin.indexed && coin.topicScore === 203);
     assert.deepEqual(coin.classes.map((c) => c.name), ['coins', 'ancient', 'numismatics', 'minting', 'bullion']);
-    const all = app.index.search('coin', { size: 100 });
+    const all = await app.index.search('coin', { size: 100 });
     assert.equal(all.total, onTopic.length);
     assert.deepEqual(all.facets.topic.find((f) => f.value === 'coins'), { value: 'coins', count: onTopic.length });
-    const medals = app.index.search('topic:medals', { size: 100 }).hits.map((h) => h.url.slice(web.url.length)).sort();
+    const medals = (await app.index.search('topic:medals', { size: 100 })).hits.map((h) => h.url.slice(web.url.length)).sort();
     assert.deepEqual(medals, ['/coins/3', '/coins/7', '/collectors/3'], 'the pages whose text speaks of medals');
   });
 
@@ -90,18 +90,18 @@ describe('a focused crawl', () => {
     // Now only ancient coins count: the medal pages fall below the cutoff.
     const narrower = join(dataDir, 'ancient.txt');
     writeFileSync(narrower, '20: denarius=ancient\n20: drachmas?=ancient\n10: roman @and coins?=ancient\n');
-    const app = Appliance.open(loadConfig({ overrides: { dataDir, perHost: { delayMs: 0 }, parseWorkers: 0, focus: { topicFile: narrower, cutoff: 30 } } }), { lockFor: 'test' });
+    const app = await Appliance.open(loadConfig({ overrides: { dataDir, perHost: { delayMs: 0 }, parseWorkers: 0, focus: { topicFile: narrower, cutoff: 30 } } }), { lockFor: 'test' });
     open.push(app);
     const { crawler } = app.createCrawler([], 'off');
     const done = crawler.run();
-    app.recrawl({ all: true });
+    await app.recrawl({ all: true });
     await done;
     const coin0 = app.documents.get(app.frontier.idOf(`${web.url}/coins/0`)!);
     // denarius in the text (20) + roman @and coins? in the text (10)
     assert.deepEqual(coin0?.topic, { score: 30, classes: [{ name: 'ancient', score: 30 }] }, 'the same text, stored again with its new verdict');
-    assert.equal(app.index.search('topic:coins').total, 0, 'the old classes are gone from the index');
-    assert.ok(app.index.search('topic:ancient').total > 0);
-    const medal = app.explain(`${web.url}/coins/3`);
+    assert.equal((await app.index.search('topic:coins')).total, 0, 'the old classes are gone from the index');
+    assert.ok((await app.index.search('topic:ancient')).total > 0);
+    const medal = await app.explain(`${web.url}/coins/3`);
     assert.ok(medal.known && !medal.indexed && medal.relevant === false, 'off topic now: out of the index');
   });
 });

@@ -6,20 +6,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { loadConfig } from '../config/index.ts';
-import { serveHandler, startFakeWeb } from '../fakeweb/index.ts';
+import { serveHandler, startFakeWeb } from '../testweb/index.ts';
 import type { Crawler } from '../crawler/index.ts';
 import { Appliance } from './appliance.ts';
 
 /** An appliance over a fresh data directory; no delay between requests, pages parsed inline. */
-function openApp(overrides: Record<string, unknown>): Appliance {
+async function openApp(overrides: Record<string, unknown>): Promise<Appliance> {
   const dataDir = mkdtempSync(join(tmpdir(), 'trawl-recrawl-'));
-  return Appliance.open(loadConfig({ overrides: { dataDir, perHost: { delayMs: 0 }, parseWorkers: 0, ...overrides } }), { lockFor: 'test' });
+  return await Appliance.open(loadConfig({ overrides: { dataDir, perHost: { delayMs: 0 }, parseWorkers: 0, ...overrides } }), { lockFor: 'test' });
 }
 
 /** Starts a pass (`start`: a recrawl, a wake) and resolves with what it returned once the crawl has run out of work again. */
-async function pass<T>(crawler: Crawler, start: () => T): Promise<T> {
+async function pass<T>(crawler: Crawler, start: () => T | Promise<T>): Promise<T> {
   const done = once(crawler, 'done');
-  const started = start();
+  const started = await start();
   await done;
   return started;
 }
@@ -32,7 +32,7 @@ describe('recrawling unchanged pages', () => {
 
   it('asks conditionally, takes a 304 or the same text as "unchanged", and reindexes nothing', async () => {
     const web = await startFakeWeb({ graphSize: 6 });
-    const app = openApp({ seeds: [`${web.url}graph/0`, `${web.url}target`], scope: { allow: ['URL:/graph/', 'URL:/target$'] } });
+    const app = await openApp({ seeds: [`${web.url}graph/0`, `${web.url}target`], scope: { allow: ['URL:/graph/', 'URL:/target$'] } });
     cleanup.push(
       () => app.close(),
       () => web.close(),
@@ -45,7 +45,7 @@ describe('recrawling unchanged pages', () => {
     const firstPass = web.requests.length;
     const fetchedAt = app.documents.get(app.frontier.idOf(`${web.url}graph/1`)!)!.fetchedAt;
 
-    assert.equal(await pass(crawler, () => app.recrawl({ all: true }).queued), 7);
+    assert.equal((await pass(crawler, () => app.recrawl({ all: true }))).queued, 7);
     const second = web.requests.slice(firstPass).filter((r) => r.path !== '/robots.txt');
     const graph = second.filter((r) => r.path.startsWith('/graph/'));
     assert.equal(graph.length, 6);
@@ -53,25 +53,25 @@ describe('recrawling unchanged pages', () => {
     const target = second.filter((r) => r.path === '/target');
     assert.deepEqual(target.map((r) => [r.ifNoneMatch, r.status]), [[undefined, 200]], 'no validators: a plain GET, and the same text');
     assert.equal(indexed, 7, 'nothing was stored or indexed again');
-    const g1 = app.explain(`${web.url}graph/1`);
+    const g1 = await app.explain(`${web.url}graph/1`);
     assert.ok(g1.known && g1.state === 'not-modified' && g1.httpStatus === 304 && g1.indexed);
-    const t = app.explain(`${web.url}target`);
+    const t = await app.explain(`${web.url}target`);
     assert.ok(t.known && t.state === 'indexed' && t.reason === 'unchanged');
     assert.ok(app.documents.get(app.frontier.idOf(`${web.url}graph/1`)!)!.fetchedAt >= fetchedAt, 'the fetch time moves on');
-    assert.equal(app.index.search('graphword1').total, 1);
+    assert.equal((await app.index.search('graphword1')).total, 1);
   });
 });
 
 describe('recrawling a site that changed', () => {
   it('updates edited pages, adds new ones, drops deleted (confirmed) and moved ones, keeps the unchanged', async () => {
     const web = await startFakeWeb();
-    const app = openApp({ seeds: [`${web.url}site/`], scope: { allow: ['URL:/site/'] }, retry: { baseDelayMs: 50, maxAttempts: 2 } });
+    const app = await openApp({ seeds: [`${web.url}site/`], scope: { allow: ['URL:/site/'] }, retry: { baseDelayMs: 50, maxAttempts: 2 } });
     try {
       const { crawler } = app.createCrawler();
       await crawler.run();
-      const found = (word: string) => app.index.search(word).hits.map((h) => new URL(h.url).pathname);
-      assert.deepEqual(found('deletedword'), ['/site/deleted']);
-      assert.deepEqual(found('movedword'), ['/site/moved']);
+      const found = async (word: string) => (await app.index.search(word)).hits.map((h) => new URL(h.url).pathname);
+      assert.deepEqual(await found('deletedword'), ['/site/deleted']);
+      assert.deepEqual(await found('movedword'), ['/site/moved']);
 
       web.setSiteVersion(2);
       const mark = web.requests.length;
@@ -79,21 +79,21 @@ describe('recrawling a site that changed', () => {
       const second = web.requests.slice(mark);
       const answers = (path: string) => second.filter((r) => r.path === path).map((r) => r.status);
 
-      assert.deepEqual(found('revisedword'), ['/site/edited'], 'the edit is searchable');
-      assert.deepEqual(found('original'), [], 'the old text is gone');
-      assert.deepEqual(found('addedword'), ['/site/added'], 'a page linked from a recrawled page is crawled');
-      assert.deepEqual(found('deletedword'), [], 'a deleted page leaves the index');
+      assert.deepEqual(await found('revisedword'), ['/site/edited'], 'the edit is searchable');
+      assert.deepEqual(await found('original'), [], 'the old text is gone');
+      assert.deepEqual(await found('addedword'), ['/site/added'], 'a page linked from a recrawled page is crawled');
+      assert.deepEqual(await found('deletedword'), [], 'a deleted page leaves the index');
       assert.deepEqual(answers('/site/deleted'), [404, 404], 'after a second 404');
-      assert.deepEqual(found('movedword'), ['/site/new-home'], 'a moved page is found at its new address only');
-      assert.deepEqual(found('steadyword'), ['/site/unchanged']);
-      assert.deepEqual(found('flakyword'), ['/site/flaky'], 'a page answering 503 stays');
+      assert.deepEqual(await found('movedword'), ['/site/new-home'], 'a moved page is found at its new address only');
+      assert.deepEqual(await found('steadyword'), ['/site/unchanged']);
+      assert.deepEqual(await found('flakyword'), ['/site/flaky'], 'a page answering 503 stays');
       assert.deepEqual(answers('/site/flaky'), [503, 503], 'retried, then given up for this pass');
       assert.deepEqual(answers('/site/unchanged'), [304]);
       assert.ok(second.filter((r) => r.path === '/site/unchanged').every((r) => r.ifNoneMatch === '"unchanged"'));
 
-      const deleted = app.explain(`${web.url}site/deleted`);
+      const deleted = await app.explain(`${web.url}site/deleted`);
       assert.ok(deleted.known && deleted.state === 'dead' && /gone from the site, removed from the index/.test(deleted.reason ?? ''), JSON.stringify(deleted));
-      const moved = app.explain(`${web.url}site/moved`);
+      const moved = await app.explain(`${web.url}site/moved`);
       assert.ok(moved.known && moved.state === 'redirected' && !moved.indexed, JSON.stringify(moved));
     } finally {
       await app.close();
@@ -105,7 +105,7 @@ describe('recrawling a site that changed', () => {
 describe('recrawling continuously (trawl start)', () => {
   it('revisits each page when it falls due, adapts its interval, and follows the site as it changes', async () => {
     const web = await startFakeWeb();
-    const app = openApp({ seeds: [`${web.url}site/`], scope: { allow: ['URL:/site/'] }, retry: { baseDelayMs: 50, maxAttempts: 2 }, recrawl: { minInterval: '1s', maxInterval: '4s' } });
+    const app = await openApp({ seeds: [`${web.url}site/`], scope: { allow: ['URL:/site/'] }, retry: { baseDelayMs: 50, maxAttempts: 2 }, recrawl: { minInterval: '1s', maxInterval: '4s' } });
     const until = async <T>(what: string, f: () => T | undefined): Promise<T> => {
       for (let i = 0; i < 300; i++) {
         const v = f();
@@ -120,16 +120,16 @@ describe('recrawling continuously (trawl start)', () => {
       const record = (path: string) => app.frontier.record(`${web.url}site/${path}`)!;
       // No hint from the server (an ETag only): the first interval is √(1 s × 4 s).
       assert.equal(record('unchanged').revisitMs, 2000);
-      assert.equal(app.status().recrawl.continuous, true);
-      assert.ok(app.status().recrawl.nextDueAt !== null);
+      assert.equal((await app.status()).recrawl.continuous, true);
+      assert.ok((await app.status()).recrawl.nextDueAt !== null);
 
       web.setSiteVersion(2);
-      const found = (word: string) => app.index.search(word).hits.map((h) => new URL(h.url).pathname).join(' ');
-      await until('the edit, the new page and the removals', () =>
-        found('revisedword') === '/site/edited' && found('addedword') === '/site/added' && found('deletedword') === '' && found('movedword') === '/site/new-home' ? true : undefined,
+      const found = async (word: string) => (await app.index.search(word)).hits.map((h) => new URL(h.url).pathname).join(' ');
+      await until('the edit, the new page and the removals', async () =>
+        await found('revisedword') === '/site/edited' && await found('addedword') === '/site/added' && await found('deletedword') === '' && await found('movedword') === '/site/new-home' ? true : undefined,
       );
-      assert.equal(found('steadyword'), '/site/unchanged');
-      assert.equal(found('flakyword'), '/site/flaky', 'a page answering 503 stays');
+      assert.equal(await found('steadyword'), '/site/unchanged');
+      assert.equal(await found('flakyword'), '/site/flaky', 'a page answering 503 stays');
 
       // The unchanged page is asked for conditionally at each revisit, and its interval grows to the maximum.
       await until('the unchanged page at the longest interval', () => (record('unchanged').revisitMs === 4000 ? true : undefined));
@@ -147,12 +147,12 @@ describe('recrawling continuously (trawl start)', () => {
       assert.deepEqual(edited().slice(0, 3).map((r) => r.status), [200, 200, 304]);
       assert.ok(edited()[2]!.at - edited()[1]!.at < 1900, 'the second revisit came sooner than the first');
 
-      const s = app.status().recrawl;
+      const s = (await app.status()).recrawl;
       assert.ok(s.revisited >= 8, JSON.stringify(s));
       assert.ok(s.changed >= 2, JSON.stringify(s));
       assert.ok(s.unchanged >= 3, JSON.stringify(s));
       assert.equal(s.removed, 2, 'the deleted page and the moved one');
-      const flaky = app.explain(`${web.url}site/flaky`);
+      const flaky = await app.explain(`${web.url}site/flaky`);
       assert.ok(flaky.known && flaky.indexed && flaky.revisitAt !== null, `a page that failed for now is still revisited: ${JSON.stringify(flaky)}`);
     } finally {
       await app.close();
@@ -171,7 +171,7 @@ describe('recrawling a page whose text changed but not its links', () => {
       res.statusCode = 404;
       res.end();
     });
-    const app = openApp({ seeds: [`${site.url}/a`] });
+    const app = await openApp({ seeds: [`${site.url}/a`] });
     try {
       const { crawler } = app.createCrawler();
       await crawler.run();
@@ -183,7 +183,7 @@ describe('recrawling a page whose text changed but not its links', () => {
       const recrawlAll = () => pass(crawler, () => app.recrawl({ all: true }));
       version = 2;
       await recrawlAll();
-      assert.equal(app.index.search('twoword').total, 1, 'the new text is indexed');
+      assert.equal((await app.index.search('twoword')).total, 1, 'the new text is indexed');
       assert.deepEqual(b(), { texts: ['bee page'], sources: 1 }, 'the same link, not counted twice');
       version = 3;
       await recrawlAll();
@@ -214,19 +214,19 @@ describe('a pass over the pages that are due (trawl recrawl --due)', () => {
       res.statusCode = 404;
       res.end();
     });
-    const app = openApp({ seeds: [`${site.url}/p1`] });
+    const app = await openApp({ seeds: [`${site.url}/p1`] });
     try {
       const { crawler } = app.createCrawler([], 'due');
       await crawler.run();
-      assert.equal(app.index.search('earlyword').total, 1, 'found through the sitemap');
+      assert.equal((await app.index.search('earlyword')).total, 1, 'found through the sitemap');
       const mark = site.hits.length;
       // The page is edited after its fetch (a later millisecond: <lastmod> must be later than the fetch).
       await new Promise((r) => setTimeout(r, 5));
       edited = Date.now();
       await pass(crawler, () => crawler.wake());
       assert.deepEqual(site.hits.slice(mark).sort(), ['/p2', '/sitemap.xml'], 'the sitemap, then the page it dates after its last fetch');
-      assert.equal(app.index.search('laterword').total, 1);
-      assert.equal(app.index.search('earlyword').total, 0);
+      assert.equal((await app.index.search('laterword')).total, 1);
+      assert.equal((await app.index.search('earlyword')).total, 0);
       assert.ok(app.frontier.record(`${site.url}/p1`)!.revisitAt! > Date.now(), 'the other page waits for its own time');
     } finally {
       await app.close();
@@ -245,7 +245,7 @@ describe('revisits once limits.maxPages is reached', () => {
       res.setHeader('content-type', 'text/html');
       res.end(`<title>${req.url}</title><p>page ${req.url?.slice(1)}word</p><a href="/a">a</a><a href="/b">b</a><a href="/c">c</a>`);
     });
-    const app = openApp({ seeds: [`${site.url}/a`], limits: { maxPages: 2 }, recrawl: { minInterval: '1s', maxInterval: '1s' } });
+    const app = await openApp({ seeds: [`${site.url}/a`], limits: { maxPages: 2 }, recrawl: { minInterval: '1s', maxInterval: '1s' } });
     try {
       const { crawler } = app.createCrawler([], 'continuous');
       assert.equal((await crawler.run()).reason, 'limit');

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Appliance } from '../appliance/index.ts';
 import { loadConfig } from '../config/index.ts';
-import { startSampleWeb } from '../demo/sample-web.ts';
+import { startSampleWeb } from '../testweb/sample-web.ts';
 
 const { values } = parseArgs({
   options: {
@@ -36,7 +36,7 @@ let lastDir = '';
 for (let r = 0; r < runs; r++) {
   if (lastDir) rmSync(lastDir, { recursive: true, force: true });
   lastDir = mkdtempSync(join(tmpdir(), 'trawl-bench-'));
-  const app = Appliance.open(
+  const app = await Appliance.open(
     loadConfig({
       overrides: {
         seeds: [...web.sites],
@@ -53,7 +53,7 @@ for (let r = 0; r < runs; r++) {
   const t0 = performance.now();
   await crawler.run();
   const s = (performance.now() - t0) / 1000;
-  const fetched = app.status().crawl.fetched;
+  const fetched = (await app.status()).crawl.fetched;
   crawl.seconds.push(s);
   crawl.pagesPerSecond.push(fetched / s);
   crawl.mbPerSecond.push(bytes / 1e6 / s);
@@ -63,7 +63,7 @@ for (let r = 0; r < runs; r++) {
 console.log(`crawl: ${crawl.pages} pages in ${fmt(median(crawl.seconds), 2)} s (median) → ${fmt(median(crawl.pagesPerSecond))} pages/s, ${fmt(median(crawl.mbPerSecond), 2)} MB/s`);
 
 // Flush and load of the last run's index.
-const reader = Appliance.open(loadConfig({ overrides: { dataDir: lastDir } }), { lockFor: 'bench' });
+const reader = await Appliance.open(loadConfig({ overrides: { dataDir: lastDir } }), { lockFor: 'bench' });
 const flushes: number[] = [];
 const all = reader.documents.all();
 const first = all.next().value!;
@@ -80,14 +80,14 @@ await reader.close();
 const loads: number[] = [];
 for (let i = 0; i < 5; i++) {
   const t = performance.now();
-  const a = Appliance.open(loadConfig({ overrides: { dataDir: lastDir } }));
+  const a = await Appliance.open(loadConfig({ overrides: { dataDir: lastDir } }));
   loads.push(performance.now() - t);
   await a.close();
 }
 console.log(`index: ${documents} documents; flush ${fmt(median(flushes))} ms (median of 5); open + load ${fmt(median(loads))} ms (median of 5)`);
 
 // Query latency over the loaded index.
-const app = Appliance.open(loadConfig({ overrides: { dataDir: lastDir } }));
+const app = await Appliance.open(loadConfig({ overrides: { dataDir: lastDir } }));
 const queries: Record<string, string[]> = {
   'one word': ['request', 'timeout', 'parse', 'stream', 'buffer', 'version', 'error', 'install', 'option', 'encoding'],
   'two words': ['request timeout', 'parse html', 'stream error', 'semver range', 'export import', 'tls certificate', 'json schema', 'cookie header', 'retry handler', 'utf encoding'],
@@ -97,7 +97,7 @@ for (const [kind, qs] of Object.entries(queries)) {
   const times: number[] = [];
   for (let rep = 0; rep < 30; rep++) for (const q of qs) {
     const t = performance.now();
-    app.index.search(q, { size: 10 });
+    await app.index.search(q, { size: 10 });
     times.push(performance.now() - t);
   }
   console.log(`query (${kind}): p50 ${fmt(pct(times, 0.5), 2)} ms, p99 ${fmt(pct(times, 0.99), 2)} ms over ${times.length} searches, snippets included`);

@@ -24,7 +24,7 @@ export type CrawlOnceFigures = { pages: number; requests: number; bytes: number;
 
 const settings = JSON.parse(process.argv[2]!) as CrawlOnceSettings;
 const dataDir = mkdtempSync(join(tmpdir(), 'trawl-bench-crawl-'));
-const app = Appliance.open(
+const app = await Appliance.open(
   loadConfig({
     overrides: {
       seeds: settings.seeds,
@@ -54,7 +54,7 @@ const cpu = process.cpuUsage(cpu0);
 clearInterval(sampler);
 peakRss = Math.max(peakRss, process.memoryUsage.rss());
 const figures: CrawlOnceFigures = {
-  pages: app.status().crawl.fetched,
+  pages: (await app.status()).crawl.fetched,
   requests: crawler.stats.snapshot().requests,
   bytes,
   seconds,

@@ -5,7 +5,7 @@
  * reading of its messages) is spread over the rounds it feeds, as a crawl's is.
  */
 import { workerData, type MessagePort } from 'node:worker_threads';
-import { analyze } from '../indexer/analyze.ts';
+import { analyze } from '../indexer/ingest/analyze.ts';
 import { syntheticCorpus } from './synthetic-corpus.ts';
 
 export type FeedCounters = { produced: Int32Array; taken: Int32Array };

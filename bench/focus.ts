@@ -42,7 +42,7 @@ type Run = { seconds: number; fetched: number; indexed: string[]; classifyMs: nu
 
 async function crawl(seed: string, focus: Record<string, unknown> | undefined): Promise<Run> {
   const dataDir = mkdtempSync(join(tmpdir(), 'trawl-bench-focus-'));
-  const app = Appliance.open(
+  const app = await Appliance.open(
     loadConfig({ overrides: { seeds: [seed], dataDir, concurrency: 16, perHost: { delayMs: 0, maxConnections: 16 }, limits: { maxDepth: 100, maxPages: 0 }, ...(focus ? { focus } : {}) } }),
     { lockFor: 'bench' },
   );

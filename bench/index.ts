@@ -15,13 +15,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { receiveMessageOnPort, Worker } from 'node:worker_threads';
-import { analyze, type Analysis } from '../indexer/analyze.ts';
-import { flushIndex, loadIndex } from '../indexer/persist.ts';
+import { analyze, type Analysis } from '../indexer/ingest/analyze.ts';
+import { flushIndex, loadIndex } from '../indexer/persistence/snapshot.ts';
 import { SearchIndex } from '../indexer/search-index.ts';
-import { tokenize } from '../indexer/tokenize.ts';
-import { openDb } from '../store/db.ts';
-import { DocumentStore } from '../store/documents.ts';
-import type { StoredDocument } from '../store/types.ts';
+import { tokenize } from '../indexer/ingest/tokenize.ts';
+import { openDb } from '../store/sqlite/db.ts';
+import { DocumentStore } from '../store/sqlite/documents.ts';
+import type { StoredDocument } from '../model/index.ts';
 import { benchOptions, indexedBeforeQueries, ms, percentile, QUERY_KINDS, syntheticCorpus } from './synthetic-corpus.ts';
 
 const options = benchOptions();
@@ -75,14 +75,20 @@ console.log(`heap: ${(heapPerDoc / 1024).toFixed(2)} KB per document (${((heapPe
 // Queries: words of the documents, pairs from the same document, and phrases taken from documents.
 const Q = options.queries;
 const sets = corpus.querySets(first, Q);
-const time = (q: string) => {
+const time = async (q: string) => {
   const t0 = performance.now();
-  index.search(q);
+  await index.search(q);
   return performance.now() - t0;
 };
+/** Each query's latency, one after the other. */
+const times = async (qs: readonly string[]) => {
+  const out: number[] = [];
+  for (const q of qs) out.push(await time(q));
+  return out;
+};
 for (const [name, qs] of Object.entries(sets)) {
-  qs.forEach(time); // warm
-  const lat = qs.map(time);
+  await times(qs); // warm
+  const lat = await times(qs);
   console.log(`query (${name}), idle: p50 ${ms(percentile(lat, 50))}, p99 ${ms(percentile(lat, 99))}`);
 }
 // The same queries scored exhaustively (every candidate from its vector): how often is the top ten
@@ -91,12 +97,15 @@ for (const [name, qs] of Object.entries(sets)) {
 {
   const lists = index.impacts.size();
   console.log(`impact lists: ${lists.terms} terms, ${lists.entries} entries (${((lists.entries * 8) / 1e6).toFixed(0)} MB)`);
-  const top = (q: string) => JSON.stringify(index.search(q).hits.map((h) => h.id));
-  const fast = Object.values(sets).flat().map(top);
+  const top = async (q: string) => JSON.stringify((await index.search(q)).hits.map((h) => h.id));
+  const all = Object.values(sets).flat();
+  const fast: string[] = [];
+  for (const q of all) fast.push(await top(q));
   const limit = index.tuning.exactLimit;
   index.tuning.exactLimit = Infinity;
-  const exhaustive = Object.values(sets).flat().map(top);
-  const slow = sets['two words']!.map(time);
+  const exhaustive: string[] = [];
+  for (const q of all) exhaustive.push(await top(q));
+  const slow = await times(sets['two words']!);
   index.tuning.exactLimit = limit;
   const same = fast.filter((f, i) => f === exhaustive[i]).length;
   console.log(`two-pass top ten = exhaustive top ten: ${same} of ${fast.length} queries; exhaustive scoring, two words: p50 ${ms(percentile(slow, 50))}, p99 ${ms(percentile(slow, 99))}`);
@@ -138,7 +147,7 @@ for (let round = 0; next < N && round < 600; round++, next++) {
   store.putSequence(doc.id, analysis.sequence, 'english');
   const kind = QUERY_KINDS[round % 3]!;
   const qs = sets[kind];
-  during[kind]!.push(time(qs[Math.floor(round / 3) % qs.length]!));
+  during[kind]!.push(await time(qs[Math.floor(round / 3) % qs.length]!));
 }
 for (; next < N; next++) {
   const { doc, analysis } = take();
@@ -159,7 +168,7 @@ const prober = (async () => {
     const asked = performance.now();
     await new Promise((r) => setImmediate(r));
     const t0 = performance.now();
-    index.search(sets['two words']![waits.length % Q]!);
+    await index.search(sets['two words']![waits.length % Q]!);
     waits.push(t0 - asked);
   }
 })();
@@ -167,7 +176,7 @@ const info = await flushIndex(dir, index, 1);
 flushing = false;
 await prober;
 console.log(`flush: ${ms(performance.now() - t)} in all, the thread held at most ${ms(info.maxPauseMs)} at a time; ${waits.length} queries during it waited at most ${ms(Math.max(0, ...waits))}; ${(info.bytes / 1e6).toFixed(1)} MB on disk for ${info.documents} documents`);
-const expected = JSON.stringify(index.search(sets['two words']![0]!).hits.map((h) => h.id));
+const expected = JSON.stringify((await index.search(sets['two words']![0]!)).hits.map((h) => h.id));
 // Drop the index that was built, as a process starting up would not have it.
 (index as unknown as { stats: unknown; postings: unknown }).stats = undefined;
 (index as unknown as { stats: unknown; postings: unknown }).postings = undefined;
@@ -175,7 +184,7 @@ const loaded = new SearchIndex(lookup, undefined, {}, (ids) => store.sequencesOf
 const heapBeforeLoad = heap();
 t = performance.now();
 loadIndex(dir, loaded);
-console.log(`load: ${ms(performance.now() - t)}, heap ${((heap() - heapBeforeLoad) / 1e6).toFixed(0)} MB; answers the same: ${JSON.stringify(loaded.search(sets['two words']![0]!).hits.map((h) => h.id)) === expected}`);
+console.log(`load: ${ms(performance.now() - t)}, heap ${((heap() - heapBeforeLoad) / 1e6).toFixed(0)} MB; answers the same: ${JSON.stringify((await loaded.search(sets['two words']![0]!)).hits.map((h) => h.id)) === expected}`);
 rmSync(dir, { recursive: true, force: true });
 db.close();
 rmSync(storeDir, { recursive: true, force: true });

@@ -60,7 +60,7 @@ type Pass = { seconds: number; requests: number; bytes: number; changes: Record<
 /** One pass over `dataDir`: a full crawl from the seed, every known URL again (`all`), or the due ones. */
 async function pass(dataDir: string, seed: string, kind: 'full' | 'all' | 'due'): Promise<Pass & { loadSeconds: number; app: Appliance }> {
   const l0 = performance.now();
-  const app = Appliance.open(
+  const app = await Appliance.open(
     loadConfig({ overrides: { seeds: [seed], dataDir, concurrency: 16, perHost, limits: { maxDepth: 100, maxPages: 0 } } }),
     { lockFor: 'bench' },
   );
@@ -76,7 +76,7 @@ async function pass(dataDir: string, seed: string, kind: 'full' | 'all' | 'due')
     changes[k] = (changes[k] ?? 0) + 1;
   });
   const t0 = performance.now();
-  if (kind === 'all') app.recrawl({ all: true });
+  if (kind === 'all') await app.recrawl({ all: true });
   await crawler.run();
   return { seconds: (performance.now() - t0) / 1000, requests, bytes, changes, loadSeconds, app };
 }
@@ -112,7 +112,7 @@ for (let r = 0; r < Number(values.runs); r++) {
     console.log(`run ${r + 1}: full crawl: ${full.requests} requests, ${full.seconds.toFixed(2)} s, ${(full.bytes / 1e6).toFixed(1)} MB; then ${edited.length} of ${urls.length} pages edited`);
     for (const kind of ['due', 'all'] as const) {
       const re = await pass(kind === 'due' ? dataDir : dataDirAll, seed, kind);
-      const marked = edited.filter((_, i) => re.app.index.search(`recrawlmark${i}`).total === 1).length;
+      const marked = edited.filter(async (_, i) => (await re.app.index.search(`recrawlmark${i}`)).total === 1).length;
       await re.app.close();
       console.log(
         `  recrawl --${kind}: ${re.requests} requests, ${re.seconds.toFixed(2)} s (${pct(re.seconds / full.seconds)}), ${(re.bytes / 1e6).toFixed(2)} MB (${pct(re.bytes / full.bytes)}); ` +

@@ -18,8 +18,8 @@ import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Appliance } from '../appliance/index.ts';
 import { loadConfig } from '../config/index.ts';
-import { FIELD_WEIGHT, FIELDS } from '../indexer/fields.ts';
-import { tokenize } from '../indexer/tokenize.ts';
+import { FIELD_WEIGHT, FIELDS } from '../indexer/ingest/fields.ts';
+import { tokenize } from '../indexer/ingest/tokenize.ts';
 import { startNginx, startNodeServer } from './corpus-server.ts';
 
 const { values } = parseArgs({
@@ -41,7 +41,7 @@ const K = 10;
 // 1. A real crawl with Trawl.
 const { server, bases } = existsSync('/usr/sbin/nginx') ? await startNginx(values.root!, 0) : await startNodeServer(values.root!);
 const dataDir = mkdtempSync(join(tmpdir(), 'trawl-bench-relevance-'));
-const app = Appliance.open(
+const app = await Appliance.open(
   loadConfig({ overrides: { seeds: [new URL(values.seed!, bases[0]).href], dataDir, concurrency: 16, perHost: { delayMs: 0, maxConnections: 16 }, limits: { maxDepth: 100 } } }),
   { lockFor: 'bench' },
 );
@@ -80,9 +80,9 @@ const boost = Object.fromEntries(FIELDS.map((f) => [f, FIELD_WEIGHT[f]]));
 const miniSearch = (q: string, combineWith: 'AND' | 'OR') => mini.search(q, { boost, combineWith }).slice(0, K).map((r) => r.id as number);
 const urlOf = new Map(docs.map((d) => [d.id, d.url]));
 
-type Engine = { name: string; search: (q: string) => string[] };
+type Engine = { name: string; search: (q: string) => string[] | Promise<string[]> };
 const engines: Engine[] = [
-  { name: 'Trawl', search: (q) => app.index.search(q, { size: K }).hits.map((h) => h.url) },
+  { name: 'Trawl', search: async (q) => (await app.index.search(q, { size: K })).hits.map((h) => h.url) },
   { name: 'SQLite FTS5 bm25', search: (q) => (ftsSearch(q, 'AND').length ? ftsSearch(q, 'AND') : ftsSearch(q, 'OR')).map((id) => urlOf.get(id)!) },
   { name: 'MiniSearch', search: (q) => (miniSearch(q, 'AND').length ? miniSearch(q, 'AND') : miniSearch(q, 'OR')).map((id) => urlOf.get(id)!) },
 ];
@@ -95,7 +95,7 @@ for (const engine of engines) {
   let first = 0;
   const misses: string[] = [];
   for (const { q, answers } of set.queries) {
-    const got = engine.search(q).map((u) => basename(new URL(u).pathname));
+    const got = (await engine.search(q)).map((u) => basename(new URL(u).pathname));
     const rank = got.findIndex((g) => answers.includes(g));
     rr += rank >= 0 ? 1 / (rank + 1) : 0;
     if (rank === 0) first++;

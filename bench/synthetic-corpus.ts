@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { decodeBody, parseHtml } from '../crawler/parse/index.ts';
-import type { StoredDocument } from '../store/types.ts';
+import type { StoredDocument } from '../model/index.ts';
 
 export type QueryKind = 'one word' | 'two words' | 'phrase';
 export const QUERY_KINDS: readonly QueryKind[] = ['one word', 'two words', 'phrase'];

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { serveHandler, startFakeWeb, type FakeWeb, type HandlerServer } from '../fakeweb/index.ts';
-import { topicWebHandler } from '../fakeweb/topic-web.ts';
+import { serveHandler, startFakeWeb, type FakeWeb, type HandlerServer } from '../testweb/index.ts';
+import { topicWebHandler } from '../testweb/topic-web.ts';
 
 const BIN = new URL('../bin/trawl.js', import.meta.url).pathname;
 const tmp = (name: string) => mkdtempSync(join(tmpdir(), `trawl-cli-${name}-`));

@@ -9,7 +9,7 @@ import { configFrom, log, onStopSignal, UsageError, type CommonFlags } from './s
 /** `trawl start`: crawl, index and serve at once, until a signal. */
 export async function start(urls: string[], flags: CommonFlags, preset: Record<string, unknown> = {}): Promise<RunningServer> {
   const config = configFrom(flags, urls, preset);
-  const app = Appliance.open(config, { lockFor: 'start', log });
+  const app = await Appliance.open(config, { lockFor: 'start', log });
   let server: RunningServer | undefined;
   try {
     await app.loadFocus();
@@ -25,14 +25,14 @@ export async function start(urls: string[], flags: CommonFlags, preset: Record<s
     process.stdout.write(`Trawl ${PRODUCT_VERSION}: crawling ${app.frontier.seeds().join(', ')}\nSearch at ${server.url}\nCrawl status at ${server.url}status\n`);
     log(config.server.adminToken ? 'admin actions are on (server.adminToken is set)' : 'admin actions are off (set server.adminToken or TRAWL_ADMIN_TOKEN to turn them on)');
     log(`data directory: ${app.dataDir}`);
-    const summary = setInterval(() => log(statusLine(app.status())), 10_000);
+    const summary = setInterval(async () => log(statusLine(await app.status())), 10_000);
     summary.unref();
     void crawler.run().then(async ({ reason }) => {
       clearInterval(summary);
       await app.refreshAnchors();
       await app.flush().catch((e: unknown) => log(`index flush failed (the crawl database still has every page): ${(e as Error).message}`));
       const revisiting = config.recrawl.continuous && reason !== 'stopped' ? '; pages will be fetched again as they fall due' : '';
-      log(`crawl ${reason === 'exhausted' ? 'finished: nothing in scope is left' : `stopped (${reason})`}. ${statusLine(app.status())}. Still serving at ${server?.url}${revisiting}; Ctrl-C to stop.`);
+      log(`crawl ${reason === 'exhausted' ? 'finished: nothing in scope is left' : `stopped (${reason})`}. ${statusLine(await app.status())}. Still serving at ${server?.url}${revisiting}; Ctrl-C to stop.`);
     });
     return server;
   } catch (e) {
@@ -45,7 +45,7 @@ export async function start(urls: string[], flags: CommonFlags, preset: Record<s
 /** `trawl crawl`: crawl until nothing in scope is left (or a limit), flush, exit. */
 export async function crawl(urls: string[], flags: CommonFlags): Promise<void> {
   const config = configFrom(flags, urls);
-  const app = Appliance.open(config, { lockFor: 'crawl', log });
+  const app = await Appliance.open(config, { lockFor: 'crawl', log });
   try {
     await app.loadFocus();
     const { crawler } = app.createCrawler();
@@ -55,9 +55,9 @@ export async function crawl(urls: string[], flags: CommonFlags): Promise<void> {
     log(`crawling ${app.frontier.seeds().join(', ')} into ${app.dataDir}`);
     const progress = showProgress(() => app.status());
     const { reason } = await crawler.run();
-    progress.stop();
+    await progress.stop();
     await app.close();
-    const s = app.status();
+    const s = await app.status();
     log(
       `${reason === 'exhausted' ? 'done: nothing in scope is left' : reason === 'limit' ? `stopped: limits.maxPages (${config.limits.maxPages}) reached` : 'stopped'}. ` +
         `${s.crawl.fetched} fetched, ${s.crawl.failed} failed, ${s.crawl.excluded} excluded, ${s.crawl.queued} still queued; ${s.index.documents} documents indexed.` +
@@ -79,7 +79,7 @@ export async function recrawl(urls: string[], flags: CommonFlags & { all?: boole
   if (!targets.length && !flags.due) throw new UsageError('trawl recrawl: say what to recrawl: --all, --due, --host HOST or URLs');
   if ((flags.all || flags.due) && targets.length + (flags.due ? 1 : 0) > 1) throw new UsageError(`trawl recrawl: ${flags.all ? '--all' : '--due'} is a whole pass; give it alone`);
   const config = configFrom(flags);
-  const app = Appliance.open(config, { lockFor: 'recrawl', log });
+  const app = await Appliance.open(config, { lockFor: 'recrawl', log });
   try {
     await app.loadFocus();
     const { crawler } = app.createCrawler([], flags.due ? 'due' : 'off');
@@ -92,12 +92,12 @@ export async function recrawl(urls: string[], flags: CommonFlags & { all?: boole
       else if (e.outcome === 'dead') counts.failed++;
     });
     let queued = 0;
-    for (const t of targets) queued += app.recrawl(t).queued;
+    for (const t of targets) queued += (await app.recrawl(t)).queued;
     log(flags.due ? `recrawling the ${app.frontier.dueRevisits()} pages of ${app.dataDir} whose revisit is due` : `recrawling ${queued} URLs of ${app.dataDir}`);
     const started = performance.now();
     const progress = showProgress(() => app.status());
     const { reason } = await crawler.run();
-    progress.stop();
+    await progress.stop();
     await app.close();
     log(
       `recrawl ${reason === 'exhausted' ? 'done' : `stopped (${reason})`} in ${((performance.now() - started) / 1000).toFixed(1)} s: ` +
@@ -112,7 +112,7 @@ export async function recrawl(urls: string[], flags: CommonFlags & { all?: boole
 /** `trawl serve`: search over an existing data directory. */
 export async function serveOnly(flags: CommonFlags): Promise<void> {
   const config = configFrom(flags);
-  const app = Appliance.open(config, { log });
+  const app = await Appliance.open(config, { log });
   // (No crawl runs here: no admin actions, which act on one.)
   const server = await listen(createApp({ searcher: app.index, status: () => app.status(), version: PRODUCT_VERSION, explain: (url) => app.explain(url) }), config.server.host, config.server.port);
   onStopSignal(async () => {
@@ -127,12 +127,12 @@ export async function search(words: string[], flags: CommonFlags & { json?: bool
   const query = words.join(' ').trim();
   if (!query) throw new UsageError('give a query, e.g. trawl search "connection pooling"');
   const config = configFrom(flags);
-  const app = Appliance.open(config);
+  const app = await Appliance.open(config);
   try {
     const page = flags.page ? Number(flags.page) : 1;
     const size = flags.size ? Number(flags.size) : 10;
     if (!Number.isInteger(page) || page < 1 || !Number.isInteger(size) || size < 1 || size > 100) throw new UsageError('--page must be ≥ 1 and --size from 1 to 100');
-    const r = app.index.search(query, { page, size });
+    const r = await app.index.search(query, { page, size });
     if (flags.json) {
       process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
       return;
@@ -151,7 +151,7 @@ export async function search(words: string[], flags: CommonFlags & { json?: bool
 export async function exportDocuments(flags: CommonFlags & { format?: string }): Promise<void> {
   if (flags.format && flags.format !== 'jsonl') throw new UsageError(`--format ${flags.format} is not supported; use --format jsonl`);
   const config = configFrom(flags);
-  const app = Appliance.open(config);
+  const app = await Appliance.open(config);
   try {
     let n = 0;
     for (const d of app.documents.all()) {

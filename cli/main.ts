@@ -84,7 +84,7 @@ program
   .addOption(dataOpt())
   .addOption(portOpt())
   .action(async (flags: { data?: string; port?: string }) => {
-    const { runDemo } = await import('../demo/run.ts');
+    const { runDemo } = await import('./demo.ts');
     await runDemo(flags);
   });
 

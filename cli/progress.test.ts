@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ApplianceStatus } from '../appliance/appliance.ts';
+import type { ApplianceStatus } from '../model/index.ts';
 import { stageLine } from './progress.ts';
 
 const status = (stats: ApplianceStatus['crawl']['stats']): ApplianceStatus => ({

@@ -2,9 +2,9 @@
  * Crawl progress for the terminal: a redrawn bar on a TTY, a one-line summary every few seconds
  * otherwise (logs, CI). It only reads the appliance's status.
  */
-import type { ApplianceStatus } from '../appliance/appliance.ts';
+import type { ApplianceStatus } from '../model/index.ts';
 
-export type Progress = { stop(): void };
+export type Progress = { stop(): Promise<void> };
 
 /** Mean milliseconds per page of each stage, from the crawler's stats events: where the time goes. */
 export function stageLine(s: ApplianceStatus): string {
@@ -16,10 +16,11 @@ export function stageLine(s: ApplianceStatus): string {
   return parts.length ? ` · ms/page: ${parts.join(', ')}` : '';
 }
 
-export function showProgress(status: () => ApplianceStatus, out: NodeJS.WriteStream = process.stderr): Progress {
+export function showProgress(status: () => Promise<ApplianceStatus>, out: NodeJS.WriteStream = process.stderr): Progress {
   const tty = out.isTTY === true;
-  const render = () => {
-    const s = status();
+  let stopped = false;
+  const render = async () => {
+    const s = await status();
     const c = s.crawl;
     const total = c.fetched + c.failed + c.queued + c.inFlight;
     const done = c.fetched + c.failed;
@@ -30,13 +31,16 @@ export function showProgress(status: () => ApplianceStatus, out: NodeJS.WriteStr
     const line = `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${text}`;
     return out.write(`\r${line.slice(0, (out.columns || 100) - 1)}\x1b[K`);
   };
-  const timer = setInterval(render, tty ? 250 : 5000);
+  // (A status read after stop() is not drawn: the command has moved on.)
+  const draw = () => void render().catch(() => undefined);
+  const timer = setInterval(() => stopped || draw(), tty ? 250 : 5000);
   timer.unref();
   return {
-    stop() {
+    async stop() {
       clearInterval(timer);
+      stopped = true;
       if (tty) {
-        render();
+        await render().catch(() => undefined);
         out.write('\n');
       }
     },

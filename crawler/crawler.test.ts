@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Appliance } from '../appliance/index.ts';
 import { loadConfig, type ConfigInput } from '../config/index.ts';
-import { serveHandler, startFakeWeb, type FakeWeb } from '../fakeweb/index.ts';
+import { serveHandler, startFakeWeb, type FakeWeb } from '../testweb/index.ts';
 
 const UA = 'TrawlBot/9.9 (+https://example.org/test)';
-const open = (seeds: string[], extra: ConfigInput = {}, dataDir = mkdtempSync(join(tmpdir(), 'trawl-crawl-'))) =>
-  Appliance.open(
+const open = async (seeds: string[], extra: ConfigInput = {}, dataDir = mkdtempSync(join(tmpdir(), 'trawl-crawl-'))) =>
+  await Appliance.open(
     loadConfig({
       overrides: {
         seeds,
@@ -33,13 +33,13 @@ describe('a full crawl of the fake web', () => {
   let app: Appliance;
   let reason: string;
   const count = (path: string) => web.paths().filter((p) => p === path).length;
-  const found = (q: string) => app.index.search(q).hits.map((h) => new URL(h.url).pathname);
+  const found = async (q: string) => (await app.index.search(q)).hits.map((h) => new URL(h.url).pathname);
   const record = (path: string) => app.frontier.record(new URL(path, web.url).href);
 
   before(async () => {
     other = await startFakeWeb();
     web = await startFakeWeb({ graphSize: 20, bigBytes: 300_000, otherHost: other.url });
-    app = open([web.url]);
+    app = await open([web.url]);
     ({ reason } = await app.createCrawler().crawler.run());
   });
   after(async () => {
@@ -50,8 +50,8 @@ describe('a full crawl of the fake web', () => {
 
   it('ends because nothing in scope is left', () => assert.equal(reason, 'exhausted'));
 
-  it('indexes every page of the link graph, each searchable by its own word', () => {
-    for (let i = 0; i < 20; i++) assert.deepEqual(found(`graphword${i}`), [`/graph/${i}`], `graphword${i}`);
+  it('indexes every page of the link graph, each searchable by its own word', async () => {
+    for (let i = 0; i < 20; i++) assert.deepEqual(await found(`graphword${i}`), [`/graph/${i}`], `graphword${i}`);
   });
 
   it('asks for robots.txt once, with the configured User-Agent on every request', () => {
@@ -65,23 +65,23 @@ describe('a full crawl of the fake web', () => {
     assert.match(record('/private/secret')?.reason ?? '', /robots/);
   });
 
-  it('follows a redirect, recording the hop', () => {
+  it('follows a redirect, recording the hop', async () => {
     assert.equal(record('/redirect')?.state, 'redirected');
     assert.equal(record('/redirect')?.reason, new URL('/target', web.url).href);
-    assert.deepEqual(found('redirectedword'), ['/target']);
+    assert.deepEqual(await found('redirectedword'), ['/target']);
   });
 
   it('finds a page by the text of the links to it', async () => {
     await app.refreshAnchors();
     // The page never says these words; the home page, which links to it, does (as link text).
-    assert.deepEqual(found('zanzibar cartography').sort(), ['/', '/anchored']);
+    assert.deepEqual((await found('zanzibar cartography')).sort(), ['/', '/anchored']);
     assert.equal(app.anchors.of(record('/anchored')!.id).sources, 1);
   });
 
-  it('follows a meta refresh like a redirect, and does not index the stub', () => {
+  it('follows a meta refresh like a redirect, and does not index the stub', async () => {
     assert.deepEqual([record('/meta-refresh')?.state, record('/meta-refresh')?.reason], ['redirected', new URL('/refresh-target', web.url).href]);
-    assert.deepEqual(found('refreshedword'), ['/refresh-target']);
-    assert.deepEqual(found('stubword'), []);
+    assert.deepEqual(await found('refreshedword'), ['/refresh-target']);
+    assert.deepEqual(await found('stubword'), []);
   });
 
   it('stops a redirect loop', () => {
@@ -110,21 +110,21 @@ describe('a full crawl of the fake web', () => {
     assert.deepEqual([record('/graph/1')?.etag, record('/graph/1')?.lastModified], ['"graph-1"', 'Thu, 01 Jan 2026 00:00:00 GMT']);
   });
 
-  it('waits what Retry-After asks after a 429, then gets the page', () => {
+  it('waits what Retry-After asks after a 429, then gets the page', async () => {
     const busy = web.requests.filter((r) => r.path === '/busy');
     assert.equal(busy.length, 2);
     assert.ok(busy[1]!.at - busy[0]!.at >= 1000, `retried after ${busy[1]!.at - busy[0]!.at} ms`);
-    assert.deepEqual(found('busyword'), ['/busy']);
+    assert.deepEqual(await found('busyword'), ['/busy']);
   });
 
-  it('obeys X-Robots-Tag: noindex', () => {
-    assert.deepEqual(found('xrobotsword'), []);
+  it('obeys X-Robots-Tag: noindex', async () => {
+    assert.deepEqual(await found('xrobotsword'), []);
     assert.equal(record('/x-robots')?.reason, 'noindex (X-Robots-Tag)');
   });
 
-  it('indexes the canonical page instead of a page that names another as canonical', () => {
-    assert.deepEqual(found('copyword'), []);
-    assert.deepEqual(found('canonicalword'), ['/canonical-target']);
+  it('indexes the canonical page instead of a page that names another as canonical', async () => {
+    assert.deepEqual(await found('copyword'), []);
+    assert.deepEqual(await found('canonicalword'), ['/canonical-target']);
     assert.equal(record('/not-canonical')?.reason, `canonical is ${new URL('/canonical-target', web.url).href}`);
   });
 
@@ -133,15 +133,15 @@ describe('a full crawl of the fake web', () => {
     assert.match(app.documents.get(record('/gb18030')!.id)!.text, /中文网页/);
   });
 
-  it('keeps noindex pages out of the index', () => {
-    assert.deepEqual(found('noindexword'), []);
+  it('keeps noindex pages out of the index', async () => {
+    assert.deepEqual(await found('noindexword'), []);
     assert.equal(record('/noindex')?.reason, 'noindex');
   });
 
   it('does not follow rel=nofollow links', () => assert.equal(count('/nofollowed'), 0));
 
-  it('stores the same content under two URLs once, and the document keeps both URLs', () => {
-    assert.equal(app.index.search('dupword').total, 1);
+  it('stores the same content under two URLs once, and the document keeps both URLs', async () => {
+    assert.equal((await app.index.search('dupword')).total, 1);
     const [a, b] = [record('/dup-a')!, record('/dup-b')!];
     const [stored, dup] = a.state === 'indexed' ? [a, b] : [b, a];
     assert.equal(dup.state, 'excluded');
@@ -149,9 +149,9 @@ describe('a full crawl of the fake web', () => {
     assert.deepEqual(app.documents.urlsOf(app.documents.get(stored.id)!), [stored.url, dup.url]);
   });
 
-  it('finds pages listed only in sitemaps: robots.txt → sitemap index → plain and gzipped sitemaps', () => {
-    assert.deepEqual(found('sitemapword'), ['/from-sitemap']);
-    assert.deepEqual(found('gzsitemapword'), ['/from-gz-sitemap']);
+  it('finds pages listed only in sitemaps: robots.txt → sitemap index → plain and gzipped sitemaps', async () => {
+    assert.deepEqual(await found('sitemapword'), ['/from-sitemap']);
+    assert.deepEqual(await found('gzsitemapword'), ['/from-gz-sitemap']);
     assert.match(record('/sitemap-index.xml')?.reason ?? '', /sitemap with 0 pages and 2 sitemaps/);
   });
 
@@ -163,24 +163,24 @@ describe('a full crawl of the fake web', () => {
     assert.ok(big.bytes <= 100_000);
   });
 
-  it('decodes gzip, windows-1252 and plain text', () => {
-    assert.deepEqual(found('gzipword'), ['/gzip']);
-    assert.deepEqual(found('creme latinword'), ['/latin1']);
+  it('decodes gzip, windows-1252 and plain text', async () => {
+    assert.deepEqual(await found('gzipword'), ['/gzip']);
+    assert.deepEqual(await found('creme latinword'), ['/latin1']);
     assert.match(app.documents.get(record('/latin1')!.id)!.text, /café crème “quoted”/);
-    assert.deepEqual(found('plaintextword'), ['/notes.txt']);
+    assert.deepEqual(await found('plaintextword'), ['/notes.txt']);
   });
 
-  it('keeps a page\u2019s language (<html lang>, else Content-Language) and type, for the lang: and type: filters', () => {
+  it('keeps a page\u2019s language (<html lang>, else Content-Language) and type, for the lang: and type: filters', async () => {
     assert.equal(app.documents.get(record('/fr')!.id)!.lang, 'fr-FR');
     assert.equal(app.documents.get(record('/notes.txt')!.id)!.lang, 'de');
     assert.equal(record('/notes.txt')?.lang, 'de');
-    assert.deepEqual(found('frenchword lang:fr'), ['/fr']);
-    assert.deepEqual(found('"bonjour frenchword"'), ['/fr'], 'a phrase, checked on the token sequence kept with the page');
+    assert.deepEqual(await found('frenchword lang:fr'), ['/fr']);
+    assert.deepEqual(await found('"bonjour frenchword"'), ['/fr'], 'a phrase, checked on the token sequence kept with the page');
     assert.ok(app.documents.sequencesOf([record('/fr')!.id], 'english').get(record('/fr')!.id)!.length > 5);
-    assert.deepEqual(found('frenchword lang:en'), []);
-    assert.deepEqual(found('plaintextword type:text lang:de'), ['/notes.txt']);
-    assert.deepEqual(found('plaintextword type:html'), []);
-    assert.deepEqual(app.index.search('fake').facets.lang[0], { value: 'en', count: app.index.search('fake lang:en').total });
+    assert.deepEqual(await found('frenchword lang:en'), []);
+    assert.deepEqual(await found('plaintextword type:text lang:de'), ['/notes.txt']);
+    assert.deepEqual(await found('plaintextword type:html'), []);
+    assert.deepEqual((await app.index.search('fake')).facets.lang[0], { value: 'en', count: (await app.index.search('fake lang:en')).total });
   });
 
   it('skips content types it cannot index, saying which', () => {
@@ -199,21 +199,21 @@ describe('a full crawl of the fake web', () => {
     for (const r of ['out-of-scope', 'scheme', 'robots', 'already-seen', 'too-deep']) assert.ok(reasons.includes(r), `${r} counted (${reasons.join(', ')})`);
   });
 
-  it('counts rejections and states', () => {
-    const c = app.status().crawl;
+  it('counts rejections and states', async () => {
+    const c = (await app.status()).crawl;
     assert.equal(c.queued, 0);
     assert.equal(c.retrying, 0);
     assert.ok(c.stats && c.stats.stages.fetch.count >= c.fetched && c.stats.stages.parse.count > 0 && c.stats.stages.index.count === c.indexed);
     assert.equal(c.inFlight, 0);
     assert.ok(c.fetched >= 28, `fetched ${c.fetched}`);
-    assert.equal(app.status().index.documents, app.documents.count());
+    assert.equal((await app.status()).index.documents, app.documents.count());
   });
 });
 
 describe('politeness', () => {
   it('keeps one request at a time per host and waits perHost.delayMs between them', async () => {
     const web = await startFakeWeb({ graphSize: 6, delayMs: 30 });
-    const app = open([new URL('/graph/0', web.url).href], { perHost: { delayMs: 150, maxConnections: 1 }, concurrency: 8, scope: { allow: ['URL:/graph/'] } });
+    const app = await open([new URL('/graph/0', web.url).href], { perHost: { delayMs: 150, maxConnections: 1 }, concurrency: 8, scope: { allow: ['URL:/graph/'] } });
     try {
       await app.createCrawler().crawler.run();
       const at = web.requests.map((r) => r.at);
@@ -233,14 +233,14 @@ describe('politeness', () => {
       res.end('<title>slow host page</title><p>slowhostword</p>');
     });
     const fast = await startFakeWeb({ graphSize: 6 });
-    const app = open([`${slowRobots.url}/page`, new URL('/graph/0', fast.url).href], { scope: { allow: ['URL:/graph/', 'URL:/page$'] } });
+    const app = await open([`${slowRobots.url}/page`, new URL('/graph/0', fast.url).href], { scope: { allow: ['URL:/graph/', 'URL:/page$'] } });
     try {
       const t0 = Date.now();
       await app.createCrawler().crawler.run();
       const fastPages = fast.requests.filter((r) => r.path.startsWith('/graph/'));
       assert.equal(fastPages.length, 6);
       assert.ok(fastPages.every((r) => r.at - t0 < 1400), 'the fast host was crawled while the slow robots.txt loaded');
-      assert.equal(app.index.search('slowhostword').total, 1, 'the slow host was crawled once its robots.txt came');
+      assert.equal((await app.index.search('slowhostword')).total, 1, 'the slow host was crawled once its robots.txt came');
     } finally {
       await app.close();
       await slowRobots.close();
@@ -251,7 +251,7 @@ describe('politeness', () => {
   it('does not let one slow host hold up another', async () => {
     const slow = await startFakeWeb({ graphSize: 4, delayMs: 400 });
     const fast = await startFakeWeb({ graphSize: 8 });
-    const app = open([new URL('/graph/0', slow.url).href, new URL('/graph/0', fast.url).href], { concurrency: 2, perHost: { delayMs: 0, maxConnections: 1 }, scope: { allow: ['URL:/graph/'] } });
+    const app = await open([new URL('/graph/0', slow.url).href, new URL('/graph/0', fast.url).href], { concurrency: 2, perHost: { delayMs: 0, maxConnections: 1 }, scope: { allow: ['URL:/graph/'] } });
     try {
       await app.createCrawler().crawler.run();
       const fastDone = Math.max(...fast.requests.map((r) => r.at));
@@ -275,7 +275,7 @@ describe('a host that keeps failing', () => {
       res.writeHead(503);
       res.end();
     });
-    const app = open([`${web.url}/a`, `${web.url}/b`, `${web.url}/c`], {
+    const app = await open([`${web.url}/a`, `${web.url}/b`, `${web.url}/c`], {
       retry: { maxAttempts: 10, baseDelayMs: 10 },
       perHost: { delayMs: 0, maxConnections: 1, suspendAfterErrors: 2, suspendMs: 1000, maxSuspensions: 2 },
     });
@@ -283,7 +283,7 @@ describe('a host that keeps failing', () => {
       const t = Date.now();
       await app.createCrawler().crawler.run();
       assert.ok(Date.now() - t >= 1000, 'it waited out the first suspension');
-      const c = app.status().crawl;
+      const c = (await app.status()).crawl;
       assert.equal(c.dead, 4, 'the three pages and /sitemap.xml');
       assert.equal(c.retrying, 0);
       assert.equal(app.frontier.record(`${web.url}/c`)?.error, 'host-suspended');
@@ -300,7 +300,7 @@ describe('a host that keeps failing', () => {
 describe('rel=nofollow', () => {
   it('is followed when followNofollow is set', async () => {
     const web = await startFakeWeb({ graphSize: 2 });
-    const app = open([web.url], { followNofollow: true, scope: { allow: ['URL:/$', 'URL:/nofollowed$'] } });
+    const app = await open([web.url], { followNofollow: true, scope: { allow: ['URL:/$', 'URL:/nofollowed$'] } });
     try {
       await app.createCrawler().crawler.run();
       assert.ok(web.paths().includes('/nofollowed'));
@@ -325,11 +325,11 @@ describe('sitemaps without robots.txt', () => {
       res.writeHead(404);
       res.end();
     });
-    const app = open([`${web.url}/`]);
+    const app = await open([`${web.url}/`]);
     try {
       await app.createCrawler().crawler.run();
       assert.ok(web.hits.includes('/sitemap.xml'));
-      assert.equal(app.index.search('onlyinsitemapword').total, 1);
+      assert.equal((await app.index.search('onlyinsitemapword')).total, 1);
     } finally {
       await app.close();
       await web.close();
@@ -341,7 +341,7 @@ describe('host aliases', () => {
   it('fetches a page once when two host names of one site link to it', async () => {
     const web = await startFakeWeb({ graphSize: 8 });
     const port = new URL(web.url).port;
-    const app = open([`http://localhost:${port}/graph/0`, `http://127.0.0.1:${port}/graph/0`], {
+    const app = await open([`http://localhost:${port}/graph/0`, `http://127.0.0.1:${port}/graph/0`], {
       urls: { hostAliases: ['synonym(localhost)=127.0.0.1'] },
       scope: { allow: ['URL:/graph/'] },
     });
@@ -350,7 +350,7 @@ describe('host aliases', () => {
       const pages = web.paths().filter((p) => p.startsWith('/graph/'));
       assert.equal(pages.length, 8, pages.join(' '));
       assert.equal(new Set(pages).size, 8, 'no page fetched twice');
-      assert.equal(app.index.search('graphword5').total, 1);
+      assert.equal((await app.index.search('graphword5')).total, 1);
     } finally {
       await app.close();
       await web.close();
@@ -362,7 +362,7 @@ describe('anchor text across a restart', () => {
   it('reaches the flushed index even when the appliance is closed right after the crawl', async () => {
     const web = await startFakeWeb({ graphSize: 3 });
     const dataDir = mkdtempSync(join(tmpdir(), 'trawl-crawl-'));
-    const app = open([web.url], { scope: { allow: ['URL:/$', 'URL:/anchored$'] } }, dataDir);
+    const app = await open([web.url], { scope: { allow: ['URL:/$', 'URL:/anchored$'] } }, dataDir);
     try {
       await app.createCrawler().crawler.run();
     } finally {
@@ -370,9 +370,9 @@ describe('anchor text across a restart', () => {
       await web.close();
     }
     // A later process loads the flush (no crawl, no refresh of its own).
-    const reader = open([web.url], {}, dataDir);
+    const reader = await open([web.url], {}, dataDir);
     try {
-      assert.ok(reader.index.search('zanzibar').hits.some((h) => new URL(h.url).pathname === '/anchored'));
+      assert.ok((await reader.index.search('zanzibar')).hits.some((h) => new URL(h.url).pathname === '/anchored'));
     } finally {
       await reader.close();
     }
@@ -382,11 +382,11 @@ describe('anchor text across a restart', () => {
 describe('limits and resuming', () => {
   it('stops at limits.maxPages', async () => {
     const web = await startFakeWeb({ graphSize: 30 });
-    const app = open([new URL('/graph/0', web.url).href], { limits: { maxPages: 5 }, scope: { allow: ['URL:/graph/'] } });
+    const app = await open([new URL('/graph/0', web.url).href], { limits: { maxPages: 5 }, scope: { allow: ['URL:/graph/'] } });
     try {
       const { reason } = await app.createCrawler().crawler.run();
       assert.equal(reason, 'limit');
-      assert.equal(app.status().crawl.fetched, 5);
+      assert.equal((await app.status()).crawl.fetched, 5);
     } finally {
       await app.close();
       await web.close();
@@ -397,21 +397,21 @@ describe('limits and resuming', () => {
     const web = await startFakeWeb({ graphSize: 30, delayMs: 20 });
     const dataDir = mkdtempSync(join(tmpdir(), 'trawl-resume-'));
     const seed = new URL('/graph/0', web.url).href;
-    const first = open([seed], { perHost: { delayMs: 10, maxConnections: 2 }, scope: { allow: ['URL:/graph/'] } }, dataDir);
+    const first = await open([seed], { perHost: { delayMs: 10, maxConnections: 2 }, scope: { allow: ['URL:/graph/'] } }, dataDir);
     const { crawler } = first.createCrawler();
     const done = crawler.run();
     await new Promise<void>((resolve) => crawler.on('document', () => first.index.documentCount >= 8 && resolve()));
     await first.close();
     assert.equal((await done).reason, 'stopped');
-    const stoppedAt = first.status().crawl;
+    const stoppedAt = (await first.status()).crawl;
     assert.ok(stoppedAt.queued > 0, 'work was left');
     assert.equal(stoppedAt.inFlight, 0);
 
-    const second = open([], { scope: { allow: ['URL:/graph/'] } }, dataDir);
+    const second = await open([], { scope: { allow: ['URL:/graph/'] } }, dataDir);
     try {
       assert.ok(second.index.documentCount >= 8, 'the index flushed on stop is loaded again');
       assert.equal((await second.createCrawler().crawler.run()).reason, 'exhausted');
-      for (let i = 0; i < 30; i++) assert.equal(second.index.search(`graphword${i}`).total, 1, `graphword${i}`);
+      for (let i = 0; i < 30; i++) assert.equal((await second.index.search(`graphword${i}`)).total, 1, `graphword${i}`);
       const pages = web.paths().filter((p) => p.startsWith('/graph/'));
       assert.equal(pages.length, new Set(pages).size, 'no page fetched twice');
     } finally {

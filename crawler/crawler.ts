@@ -7,8 +7,8 @@
  */
 import { EventEmitter } from 'node:events';
 import { createHash } from 'node:crypto';
-import type { DocumentStore } from '../store/documents.ts';
-import type { FetchMeta, StoredDocument } from '../store/types.ts';
+import type { DocumentStore } from '../store/sqlite/documents.ts';
+import type { FetchEvent, FetchMeta, StoredDocument } from '../model/index.ts';
 import { decide, ERRORS, fromFetchCode, fromHttpStatus, type ErrorCode, type RetryPolicy } from './errors.ts';
 import type { Fetcher, FetchResponse, FetchResult } from './fetch/fetcher.ts';
 import type { Frontier, Outcome, QueuedUrl, Revisit } from './frontier/frontier.ts';
@@ -45,20 +45,7 @@ export type CrawlerLimits = {
  */
 export type RevisitMode = 'off' | 'due' | 'continuous';
 
-export type FetchEvent = {
-  readonly url: string;
-  readonly status: number | string;
-  readonly ms: number;
-  readonly bytes: number;
-  readonly outcome: Outcome['kind'];
-  /** Trawl held the page before this fetch: a revisit (due, or asked for). */
-  readonly held?: boolean;
-  /**
-   * What became of the page in the index: first stored (`new`), stored again with new text
-   * (`changed`), the same as held (`unchanged`: a 304 or the same text), or removed (`gone`).
-   */
-  readonly change?: 'new' | 'changed' | 'unchanged' | 'gone';
-};
+export type { FetchEvent } from '../model/index.ts';
 
 export type CrawlerEvents = {
   /** A page was stored: index it. `analysis` is what the extractor added for the index, if anything. */

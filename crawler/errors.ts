@@ -5,23 +5,9 @@
  * stored on the URL record and shown to users; never rename one.
  */
 
-export type ErrorCode =
-  | 'timeout'
-  | 'dns'
-  | 'refused'
-  | 'reset'
-  | 'tls'
-  | 'bad-response'
-  | 'network'
-  | 'http-429'
-  | 'http-5xx'
-  | 'http-4xx'
-  | 'http-other'
-  | 'too-many-redirects'
-  | 'robots-unavailable'
-  | 'host-suspended'
-  | 'unparsable'
-  | 'internal';
+import type { ErrorCode } from '../model/index.ts';
+
+export type { ErrorCode } from '../model/index.ts';
 
 type Policy = { readonly retry: boolean; readonly hostFault: boolean; readonly describe: string };
 

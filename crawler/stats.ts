@@ -4,19 +4,9 @@
  * progress line and /api/status read the latest one.
  */
 
-export const STAGES = ['fetch', 'parse', 'classify', 'store', 'index', 'links'] as const;
-export type Stage = (typeof STAGES)[number];
+import { STAGES, type CrawlStats, type Stage, type StageFigures } from '../model/index.ts';
 
-export type StageFigures = { readonly count: number; readonly ms: number };
-
-export type CrawlStats = {
-  readonly requests: number;
-  readonly bytes: number;
-  readonly pagesPerSecond: number;
-  readonly stages: Readonly<Record<Stage, StageFigures>>;
-  /** Outcomes by kind (this run). */
-  readonly outcomes: Readonly<Record<string, number>>;
-};
+export type { CrawlStats } from '../model/index.ts';
 
 export class StatsRecorder {
   private requests = 0;

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { StatusPage, trawlForFile } from './fixtures.ts';
+import { StatusPage, trawlForFile } from '../testweb/e2e-fixtures.ts';
 
 // One appliance for the file: a slow, polite crawl of a 60-page graph (still running while the
 // browser watches it), with an admin token.

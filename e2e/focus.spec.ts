@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { topicWebHandler, topicWebPages } from '../fakeweb/topic-web.ts';
-import { SearchPage, StatusPage, trawlForFile } from './fixtures.ts';
+import { topicWebHandler, topicWebPages } from '../testweb/topic-web.ts';
+import { SearchPage, StatusPage, trawlForFile } from '../testweb/e2e-fixtures.ts';
 
 // `trawl start` focused on the example topic config/topics/numismatics.txt, over a fake web where
 // a few pages about coins sit among many more about sports, recipes and news.

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { SearchPage, StatusPage, trawlForFile } from './fixtures.ts';
+import { SearchPage, StatusPage, trawlForFile } from '../testweb/e2e-fixtures.ts';
 
 // `trawl start` over a small site that changes while it runs: the continuous recrawl (short
 // intervals here) brings the edit, the new page and the removals to the search by itself.

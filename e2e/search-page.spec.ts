@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { accessibilityProblems, SearchPage, trawlForFile } from './fixtures.ts';
+import { accessibilityProblems, SearchPage, trawlForFile } from '../testweb/e2e-fixtures.ts';
 
 // Two hosts (the fake web on 127.0.0.1 and another on 127.0.0.2), each a small graph, so that
 // results have a host facet; crawled fast, as the features here need pages, not a running crawl.

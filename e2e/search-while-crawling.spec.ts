@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { SearchPage, trawlForFile } from './fixtures.ts';
+import { SearchPage, trawlForFile } from '../testweb/e2e-fixtures.ts';
 
 // One appliance for the file: a slow, polite crawl of a 60-page graph, so it is still running
 // while the browser searches.

@@ -1,11 +1,11 @@
 // The ranking signals beyond BM25F, each on hand-made documents where it alone decides the order.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { StoredDocument } from '../store/types.ts';
-import { phraseEvidence } from './proximity.ts';
+import type { StoredDocument } from '../model/index.ts';
+import { phraseEvidence } from './query/proximity.ts';
 import { SearchIndex } from './search-index.ts';
 import { storedDocument } from './test-document.ts';
-import { tokenize } from './tokenize.ts';
+import { tokenize } from './ingest/tokenize.ts';
 
 const doc = (id: number, title: string, text: string, headings: string[] = []): StoredDocument =>
   storedDocument(id, { url: `http://example.org/page${id}`, title, text, headings });
@@ -20,46 +20,46 @@ function indexOf(pages: StoredDocument[], anchors: Record<number, { texts: strin
   for (const p of pages) index.upsert(p);
   return index;
 }
-const ids = (index: SearchIndex, q: string) => index.search(q).hits.map((h) => h.id);
+const ids = async (index: SearchIndex, q: string) => (await index.search(q)).hits.map((h) => h.id);
 
 describe('ranking', () => {
-  it('puts the page titled exactly what was asked above pages with longer titles holding the same words', () => {
+  it('puts the page titled exactly what was asked above pages with longer titles holding the same words', async () => {
     const body = 'This command creates a table. The table has columns. Create it once.';
     const index = indexOf([doc(1, 'CREATE TABLE AS', body), doc(2, 'CREATE TABLE', body), doc(3, 'CREATE FOREIGN TABLE', body)]);
-    assert.deepEqual(ids(index, 'create table'), [2, 1, 3]);
+    assert.deepEqual(await ids(index, 'create table'), [2, 1, 3]);
   });
 
-  it('finds a page by the words other pages use to link to it, and ranks much-linked pages higher', () => {
+  it('finds a page by the words other pages use to link to it, and ranks much-linked pages higher', async () => {
     const pages = [doc(1, 'Resource consumption', 'Memory settings of the server.'), doc(2, 'Kernel resources', 'Memory settings of the kernel.')];
     const index = indexOf(pages, { 1: { texts: ['shared_buffers', 'work_mem'], sources: 2 } });
-    assert.deepEqual(ids(index, 'shared_buffers'), [1], 'only the anchor text holds the word');
+    assert.deepEqual(await ids(index, 'shared_buffers'), [1], 'only the anchor text holds the word');
     // The same two pages, equal in text: the one more pages link to comes first.
     const same = [doc(1, 'Memory', 'Memory settings.'), doc(2, 'Memory', 'Memory settings.')];
-    assert.deepEqual(ids(indexOf(same, { 2: { texts: [], sources: 30 } }), 'memory settings'), [2, 1]);
-    assert.deepEqual(ids(indexOf(same, { 1: { texts: [], sources: 30 } }), 'memory settings'), [1, 2]);
+    assert.deepEqual(await ids(indexOf(same, { 2: { texts: [], sources: 30 } }), 'memory settings'), [2, 1]);
+    assert.deepEqual(await ids(indexOf(same, { 1: { texts: [], sources: 30 } }), 'memory settings'), [1, 2]);
   });
 
-  it('updates a page\u2019s anchor field when links to it are found after it was indexed', () => {
+  it('updates a page\u2019s anchor field when links to it are found after it was indexed', async () => {
     const pages = [doc(1, 'Configuration', 'Settings of the server.')];
     const anchors: Record<number, { texts: string[]; sources: number }> = {};
     const index = indexOf(pages, anchors);
-    assert.deepEqual(ids(index, 'max_connections'), []);
+    assert.deepEqual(await ids(index, 'max_connections'), []);
     anchors[1] = { texts: ['max_connections'], sources: 1 };
     assert.equal(index.refreshAnchors(1), true);
-    assert.deepEqual(ids(index, 'max_connections'), [1]);
-    assert.deepEqual(ids(index, 'settings server'), [1], 'the page\u2019s own words are still there');
+    assert.deepEqual(await ids(index, 'max_connections'), [1]);
+    assert.deepEqual(await ids(index, 'settings server'), [1], 'the page\u2019s own words are still there');
     anchors[1] = { texts: [], sources: 0 };
     index.refreshAnchors(1);
-    assert.deepEqual(ids(index, 'max_connections'), [], 'anchor text that is gone is gone');
+    assert.deepEqual(await ids(index, 'max_connections'), [], 'anchor text that is gone is gone');
     assert.equal(index.refreshAnchors(99), false);
   });
 
-  it('ranks pages where the query words stand together, in order, above pages where they are apart', () => {
+  it('ranks pages where the query words stand together, in order, above pages where they are apart', async () => {
     const index = indexOf([
       doc(1, 'Users and tables', 'You can create a table for every user of the system and grant the user rights.'),
       doc(2, 'Users and tables', 'To create user accounts for the system, create user rights and a table of them.'),
     ]);
-    assert.deepEqual(ids(index, 'create user'), [2, 1]);
+    assert.deepEqual(await ids(index, 'create user'), [2, 1]);
   });
 });
 

@@ -3,19 +3,20 @@
  * BM25F ranking. Pages are added, updated and removed one at a time, synchronously, as the crawl
  * delivers them, so a page is searchable the moment its event is handled.
  */
-import type { PageContent, StoredDocument } from '../store/types.ts';
-import { analyze, isAnalysis, withField } from './analyze.ts';
-import { FIELDS } from './fields.ts';
-import { tokenize, tokenizeWithOffsets } from './tokenize.ts';
-import { hasPhrase, locate, phraseTest, type Occurrences } from './locate.ts';
-import { currentDoc, entryDoc, ImpactLists, type Block } from './impacts.ts';
-import { Postings } from './postings.ts';
-import { sequenceHas, termHash } from './sequence.ts';
-import { BODY_CHARS, bodyStart, phraseEvidence } from './proximity.ts';
-import { parseQuery, type ParsedQuery } from './query.ts';
-import { makeSnippet } from './snippet.ts';
-import { countFacets, sourceFilter, sourceOf, type Facets, type SourceFields } from './sources.ts';
-import { indexOf, TermStats } from './stats.ts';
+import type { PageContent, StoredDocument } from '../model/index.ts';
+import { analyze, isAnalysis, withField } from './ingest/analyze.ts';
+import { FIELDS } from './ingest/fields.ts';
+import { tokenize, tokenizeWithOffsets } from './ingest/tokenize.ts';
+import { hasPhrase, locate, phraseTest, type Occurrences } from './query/locate.ts';
+import { currentDoc, entryDoc, ImpactLists, type Block } from './structures/impacts.ts';
+import { Postings } from './structures/postings.ts';
+import { sequenceHas, termHash } from './ingest/sequence.ts';
+import { BODY_CHARS, bodyStart, phraseEvidence } from './query/proximity.ts';
+import { parseQuery, type ParsedQuery } from './query/parse.ts';
+import { makeSnippet } from './query/snippet.ts';
+import { countFacets, sourceFilter, type Facets } from './query/filters.ts';
+import { sourceOf, type SourceFields } from './ingest/source.ts';
+import { indexOf, TermStats } from './structures/term-stats.ts';
 
 export type SearchHit = {
   readonly id: number;
@@ -63,7 +64,7 @@ export const DEFAULT_TUNING: IndexTuning = { exactLimit: 2000, headDf: 2000 };
 
 /** What the search server may see of the index: reading only. */
 export interface Searcher {
-  search(query: string, options?: SearchOptions): SearchResponse;
+  search(query: string, options?: SearchOptions): Promise<SearchResponse>;
   readonly documentCount: number;
 }
 
@@ -158,7 +159,7 @@ export class SearchIndex implements Searcher {
     this.postings.remove(id);
   }
 
-  search(query: string, options: SearchOptions = {}): SearchResponse {
+  async search(query: string, options: SearchOptions = {}): Promise<SearchResponse> {
     const started = performance.now();
     const page = Math.max(1, options.page ?? 1);
     const size = Math.min(100, Math.max(1, options.size ?? 10));

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ApplianceStatus } from '../appliance/appliance.ts';
+import type { ApplianceStatus } from '../model/index.ts';
 import { SearchIndex } from '../indexer/index.ts';
 import type { AdminActions, AdminTarget } from './admin.ts';
 import { createApp } from './app.ts';
 
-const status = (): ApplianceStatus => ({
+const statusNow = (): ApplianceStatus => ({
   crawl: { running: true, paused: false, fetched: 0, indexed: 0, queued: 0, inFlight: 0, failed: 0, retrying: 0, dead: 0, excluded: 0, redirected: 0, pagesPerSecond: 0, stats: null, hosts: [], rejections: [] },
   recrawl: { continuous: false, due: 0, nextDueAt: null, revisited: 0, changed: 0, unchanged: 0, removed: 0 },
   focus: null,
@@ -17,11 +17,11 @@ const status = (): ApplianceStatus => ({
 function recorder() {
   const calls: string[] = [];
   const actions: AdminActions = {
-    addSeeds: (urls) => (calls.push(`seeds ${urls.join(' ')}`), { queued: [...urls], rejected: [] }),
-    pause: () => void calls.push('pause'),
-    resume: () => void calls.push('resume'),
-    recrawl: (t: AdminTarget) => (calls.push(`recrawl ${JSON.stringify(t)}`), { queued: 3 }),
-    remove: (t) => (calls.push(`remove ${JSON.stringify(t)}`), { removed: 1 }),
+    addSeeds: async (urls) => (calls.push(`seeds ${urls.join(' ')}`), { queued: [...urls], rejected: [] }),
+    pause: async () => void calls.push('pause'),
+    resume: async () => void calls.push('resume'),
+    recrawl: async (t: AdminTarget) => (calls.push(`recrawl ${JSON.stringify(t)}`), { queued: 3 }),
+    remove: async (t) => (calls.push(`remove ${JSON.stringify(t)}`), { removed: 1 }),
   };
   return { calls, actions };
 }
@@ -31,7 +31,7 @@ const index = new SearchIndex(() => undefined);
 
 describe('the admin API', () => {
   const { calls, actions } = recorder();
-  const app = createApp({ searcher: index, status, version: 't', admin: actions, adminToken: TOKEN, apiRate: 1000 });
+  const app = createApp({ searcher: index, status: async () => statusNow(), version: 't', admin: actions, adminToken: TOKEN, apiRate: 1000 });
   const send = (method: string, path: string, opts: { token?: string; body?: unknown; raw?: string } = {}) =>
     app.request(path, {
       method,
@@ -85,7 +85,7 @@ describe('the admin API', () => {
 
   it('is off without a configured token: 403, and nothing changes', async () => {
     const off = recorder();
-    const closed = createApp({ searcher: index, status, version: 't', admin: off.actions, adminToken: undefined });
+    const closed = createApp({ searcher: index, status: async () => statusNow(), version: 't', admin: off.actions, adminToken: undefined });
     const res = await closed.request('/api/pause', { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` } });
     assert.equal(res.status, 403);
     assert.equal(((await res.json()) as { code: string }).code, 'admin-disabled');
@@ -96,7 +96,7 @@ describe('the admin API', () => {
 
 describe('API rate limit', () => {
   it('answers 429 with Retry-After past the burst, for the API only', async () => {
-    const app = createApp({ searcher: index, status, version: 't', apiRate: 5 });
+    const app = createApp({ searcher: index, status: async () => statusNow(), version: 't', apiRate: 5 });
     const codes: number[] = [];
     for (let i = 0; i < 12; i++) codes.push((await app.request('/api/status')).status);
     assert.deepEqual(codes.slice(0, 10), Array(10).fill(200), 'a burst of twice the rate');

@@ -15,11 +15,11 @@ export type AdminTarget = { readonly url: string } | { readonly host: string } |
 
 /** What the admin API may do to the crawl and the index (the appliance implements it). */
 export interface AdminActions {
-  addSeeds(urls: readonly string[]): { queued: string[]; rejected: { url: string; reason: string }[] };
-  pause(): void;
-  resume(): void;
-  recrawl(target: AdminTarget): { queued: number };
-  remove(target: { readonly url: string } | { readonly host: string }): { removed: number };
+  addSeeds(urls: readonly string[]): Promise<{ queued: string[]; rejected: { url: string; reason: string }[] }>;
+  pause(): Promise<void>;
+  resume(): Promise<void>;
+  recrawl(target: AdminTarget): Promise<{ queued: number }>;
+  remove(target: { readonly url: string } | { readonly host: string }): Promise<{ removed: number }>;
 }
 
 /** Seeds accepted in one request (a larger list is a 400: send it in parts). */
@@ -69,15 +69,15 @@ export function adminRoutes(actions: AdminActions | undefined, token: string | u
     const urls = body.urls;
     if (!Array.isArray(urls) || !urls.length || !urls.every((u) => typeof u === 'string' && u.length <= 2048)) throw new AdminError('bad-body', 'expected {"urls": ["https://…", …]}: a non-empty list of URLs');
     if (urls.length > MAX_SEEDS_PER_REQUEST) throw new AdminError('bad-body', `at most ${MAX_SEEDS_PER_REQUEST} seeds per request`);
-    return c.json(actions!.addSeeds(urls as string[]));
+    return c.json(await actions!.addSeeds(urls as string[]));
   });
-  api.post('/pause', (c) => (actions!.pause(), c.json({ paused: true })));
-  api.post('/resume', (c) => (actions!.resume(), c.json({ paused: false })));
-  api.post('/recrawl', async (c) => c.json(actions!.recrawl(target(await jsonBody(c), true))));
-  api.delete('/documents', (c) => {
+  api.post('/pause', async (c) => (await actions!.pause(), c.json({ paused: true })));
+  api.post('/resume', async (c) => (await actions!.resume(), c.json({ paused: false })));
+  api.post('/recrawl', async (c) => c.json(await actions!.recrawl(target(await jsonBody(c), true))));
+  api.delete('/documents', async (c) => {
     const url = c.req.query('url');
     const host = c.req.query('host');
-    return c.json(actions!.remove(target({ ...(url !== undefined ? { url } : {}), ...(host !== undefined ? { host } : {}) }, false) as { url: string } | { host: string }));
+    return c.json(await actions!.remove(target({ ...(url !== undefined ? { url } : {}), ...(host !== undefined ? { host } : {}) }, false) as { url: string } | { host: string }));
   });
   return api;
 }

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ApplianceStatus } from '../appliance/appliance.ts';
+import type { ApplianceStatus } from '../model/index.ts';
 import { SearchIndex } from '../indexer/index.ts';
-import type { StoredDocument } from '../store/types.ts';
+import type { StoredDocument } from '../model/index.ts';
 import { createApp } from './app.ts';
 
 const docs = new Map<number, StoredDocument>();
@@ -31,14 +31,14 @@ topical(50, ['coins', 'history']);
 topical(51, ['coins']);
 
 let running = true;
-const status = (): ApplianceStatus => ({
+const statusNow = (): ApplianceStatus => ({
   crawl: { running, fetched: 12, indexed: 11, queued: 30, inFlight: 2, failed: 1, retrying: 0, dead: 1, excluded: 0, redirected: 0, pagesPerSecond: 4.5, stats: null, hosts: [], paused: false, rejections: [] },
   recrawl: { continuous: false, due: 0, nextDueAt: null, revisited: 0, changed: 0, unchanged: 0, removed: 0 },
   focus: null,
   index: { documents: index.documentCount, lastFlushAt: null, lastFlushMs: null, terms: 0, lastFlushBytes: null },
   recent: [],
 });
-const app = createApp({ searcher: index, status, version: '0.0.0-test' });
+const app = createApp({ searcher: index, status: async () => statusNow(), version: '0.0.0-test' });
 const get = (path: string) => app.request(path);
 
 describe('GET / with a query', () => {

@@ -8,7 +8,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono, type Context } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import { streamSSE } from 'hono/streaming';
-import type { ApplianceStatus, UrlExplanation } from '../appliance/appliance.ts';
+import type { ApplianceStatus, UrlExplanation } from '../model/index.ts';
 import { QueryError, type Searcher } from '../indexer/index.ts';
 import { adminRoutes, type AdminActions } from './admin.ts';
 import { SearchMetrics } from './metrics.ts';
@@ -21,10 +21,10 @@ import { statusLine } from './status-line.ts';
 
 export type UiDeps = {
   readonly searcher: Searcher;
-  readonly status: () => ApplianceStatus;
+  readonly status: () => Promise<ApplianceStatus>;
   readonly version: string;
   /** What Trawl knows of a URL (/api/document, the dashboard's lookup). */
-  readonly explain?: (url: string) => UrlExplanation;
+  readonly explain?: (url: string) => Promise<UrlExplanation>;
   /** The admin actions; they are on only with `adminToken` too. */
   readonly admin?: AdminActions;
   readonly adminToken?: string | undefined;
@@ -71,16 +71,16 @@ export function createApp(deps: UiDeps): Hono {
 
   const metrics = new SearchMetrics();
   const history = new History();
-  const status = () => {
-    const s = deps.status();
+  const status = async () => {
+    const s = await deps.status();
     history.add(s);
     return s;
   };
   const adminOn = Boolean(deps.admin && deps.adminToken);
   /** A search, counted in the metrics (refused ones too). */
-  const search = (q: string, page: number, size: number) => {
+  const search = async (q: string, page: number, size: number) => {
     try {
-      const r = deps.searcher.search(q, { page, size });
+      const r = await deps.searcher.search(q, { page, size });
       metrics.observe(r.tookMs);
       return r;
     } catch (e) {
@@ -98,13 +98,13 @@ export function createApp(deps: UiDeps): Hono {
     await next();
   });
 
-  app.get('/', (c) => {
-    const line = statusLine(status());
+  app.get('/', async (c) => {
+    const line = statusLine(await status());
     const q = c.req.query('q')?.trim() ?? '';
     if (!q) return c.html(layout({ title: 'Trawl search', status: line, version: deps.version, body: homeBody(deps.searcher.documentCount) }));
     try {
       const page = intParam(c.req.query('page'), 'page', 1, 1000, 1);
-      const result = search(q, page, 10);
+      const result = await search(q, page, 10);
       return c.html(layout({ title: `${q} — Trawl search`, query: q, status: line, version: deps.version, body: resultsBody(result) }));
     } catch (e) {
       if (!(e instanceof QueryError || e instanceof BadRequest)) throw e;
@@ -112,10 +112,10 @@ export function createApp(deps: UiDeps): Hono {
     }
   });
 
-  app.get('/status', (c) => {
+  app.get('/status', async (c) => {
     const url = c.req.query('url')?.trim().slice(0, 2048);
-    const lookup = url && deps.explain ? { url, answer: deps.explain(url) } : undefined;
-    const s = status();
+    const lookup = url && deps.explain ? { url, answer: await deps.explain(url) } : undefined;
+    const s = await status();
     return c.html(layout({ title: 'Crawl status — Trawl', status: statusLine(s), version: deps.version, wide: true, body: statusBody({ live: liveStatus(s, history.all), ...(lookup ? { lookup } : {}), admin: adminOn }) }));
   });
 
@@ -126,18 +126,18 @@ export function createApp(deps: UiDeps): Hono {
         open = false;
       });
       while (open) {
-        const s = status();
+        const s = await status();
         await stream.writeSSE({ event: 'status', data: JSON.stringify({ summary: statusLine(s), running: s.crawl.running, html: await liveStatus(s, history.all) }) });
         await stream.sleep(deps.eventIntervalMs ?? 1000);
       }
     }),
   );
 
-  app.get('/api/document', (c) => {
+  app.get('/api/document', async (c) => {
     const url = c.req.query('url');
     if (!url || url.length > 2048) throw new BadRequest('bad-parameter', 'parameter url is required (at most 2,048 characters), e.g. /api/document?url=https://example.org/');
     if (!deps.explain) throw new BadRequest('bad-parameter', 'URL records are not available here');
-    const answer = deps.explain(url);
+    const answer = await deps.explain(url);
     return answer.known ? c.json(answer) : c.json({ error: answer.reason, code: 'unknown-url', url: answer.url }, 404);
   });
 
@@ -147,14 +147,14 @@ export function createApp(deps: UiDeps): Hono {
 
   app.get('/opensearch.xml', (c) => c.body(openSearchDescription(new URL(c.req.url).origin), 200, { 'content-type': `${OPENSEARCH_TYPE}; charset=utf-8` }));
 
-  app.get('/metrics', (c) => c.body(metrics.render(status()), 200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' }));
+  app.get('/metrics', async (c) => c.body(metrics.render(await status()), 200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' }));
 
-  app.get('/api/search', (c) => {
+  app.get('/api/search', async (c) => {
     const q = c.req.query('q');
     if (q === undefined || !q.trim()) throw new BadRequest('missing-query', 'parameter q is required, e.g. /api/search?q=install');
     const page = intParam(c.req.query('page'), 'page', 1, 1000, 1);
     const size = intParam(c.req.query('size'), 'size', 1, 100, 10);
-    const r = search(q, page, size);
+    const r = await search(q, page, size);
     return c.json({
       query: r.query,
       total: r.total,
@@ -169,8 +169,8 @@ export function createApp(deps: UiDeps): Hono {
     });
   });
 
-  app.get('/api/status', (c) => {
-    const s = status();
+  app.get('/api/status', async (c) => {
+    const s = await status();
     return c.json({ ...s, summary: statusLine(s) });
   });
 
@@ -185,7 +185,7 @@ export function createApp(deps: UiDeps): Hono {
     return c.body(f.body, 200, { 'content-type': f.type, 'cache-control': 'public, max-age=300' });
   });
 
-  app.notFound((c) => (isApi(c) ? c.json({ error: 'no such endpoint', code: 'not-found' }, 404) : c.html(layout({ title: 'Not found — Trawl', status: statusLine(deps.status()), version: deps.version, body: errorBody('There is no page here. Search from the box above.') }), 404)));
+  app.notFound(async (c) => (isApi(c) ? c.json({ error: 'no such endpoint', code: 'not-found' }, 404) : c.html(layout({ title: 'Not found — Trawl', status: statusLine(await deps.status()), version: deps.version, body: errorBody('There is no page here. Search from the box above.') }), 404)));
 
   app.onError((e, c) => {
     if (e instanceof BadRequest || e instanceof QueryError) {

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ApplianceStatus, UrlExplanation } from '../appliance/appliance.ts';
+import type { ApplianceStatus, UrlExplanation } from '../model/index.ts';
 import { SearchIndex } from '../indexer/index.ts';
-import type { StoredDocument } from '../store/types.ts';
+import type { StoredDocument } from '../model/index.ts';
 import { createApp } from './app.ts';
 import { crawledAgo } from './pages.ts';
 
 const HOSTILE = 'http://e.org/"><script>alert(1)</script>';
 let fetched = 40;
-const status = (): ApplianceStatus => ({
+const statusNow = (): ApplianceStatus => ({
   crawl: {
     running: true,
     paused: false,
@@ -36,11 +36,11 @@ const index = new SearchIndex((id) => docs.get(id));
 const d: StoredDocument = { id: 1, url: 'http://docs.e.org/intro', title: 'Intro', description: '', headings: [], text: 'welcome words here', contentType: 'text/html', bytes: 1, truncated: false, httpStatus: 200, fetchedAt: Date.now() - 3 * 3600_000, hash: '' };
 docs.set(1, d);
 index.upsert(d);
-const explain = (url: string): UrlExplanation =>
+const explain = async (url: string): Promise<UrlExplanation> =>
   url.includes('known')
     ? { known: true, url, state: 'excluded', indexed: false, reason: 'robots.txt disallows it', error: null, httpStatus: null, attempts: 0, depth: 2, discoveredAt: '2026-11-22T09:00:00.000Z', fetchedAt: null, nextAttemptAt: null, revisitAt: '2026-11-23T09:00:00.000Z', changedAt: null, contentType: null, lang: null, topicScore: 3.5, relevant: false, classes: [] }
     : { known: false, url, reason: 'never seen: no crawled page links to it yet' };
-const app = createApp({ searcher: index, status, version: 't', explain, eventIntervalMs: 20 });
+const app = createApp({ searcher: index, status: async () => statusNow(), version: 't', explain, eventIntervalMs: 20 });
 const text = async (path: string) => (await app.request(path)).text();
 
 describe('the dashboard (/status)', () => {
@@ -69,7 +69,7 @@ describe('the dashboard (/status)', () => {
     assert.match(html, /<dd data-figure="not-relevant">30<\/dd>/);
     assert.match(await text('/status?url=http%3A%2F%2Fe.org%2Fknown'), /<dt>Topic score<\/dt><dd>3.5 \(not relevant\)<\/dd>/);
     assert.match(await text('/metrics'), /^trawl_focus_pages\{verdict="not-relevant"\} 30$/m);
-    const plain = createApp({ searcher: index, status: () => ({ ...status(), focus: null }), version: 't' });
+    const plain = createApp({ searcher: index, status: async () => ({ ...statusNow(), focus: null }), version: 't' });
     assert.ok(!(await (await plain.request('/status')).text()).includes('focus-h'), 'no focus section without a focused crawl');
   });
 

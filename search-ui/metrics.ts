@@ -2,7 +2,7 @@
  * GET /metrics in the Prometheus text format (version 0.0.4): the search server's own counters
  * and latency histogram, and the crawl's and index's figures read from the status.
  */
-import type { ApplianceStatus } from '../appliance/appliance.ts';
+import type { ApplianceStatus } from '../model/index.ts';
 
 /** Upper bounds of the search latency histogram, in seconds. */
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1];

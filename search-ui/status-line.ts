@@ -1,5 +1,5 @@
 /** The one-line crawl summary shown on the search page, in the CLI and in /api/status. */
-import type { ApplianceStatus } from '../appliance/appliance.ts';
+import type { ApplianceStatus } from '../model/index.ts';
 
 export function statusLine(s: Pick<ApplianceStatus, 'crawl' | 'index'>): string {
   const c = s.crawl;

@@ -6,7 +6,7 @@
  */
 import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
-import type { ApplianceStatus, UrlExplanation } from '../appliance/appliance.ts';
+import type { ApplianceStatus, UrlExplanation } from '../model/index.ts';
 
 type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 

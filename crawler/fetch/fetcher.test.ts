@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { serveHandler, type HandlerServer } from '../../fakeweb/index.ts';
+import { serveHandler, type HandlerServer } from '../../testweb/index.ts';
 import { Fetcher, parseRetryAfter, type FetchResponse } from './fetcher.ts';
 
 describe('Fetcher', () => {

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { openDb } from '../../store/db.ts';
+import { openDb } from '../../store/sqlite/db.ts';
 import { Frontier } from './frontier.ts';
 
 const freshDb = () => openDb(join(mkdtempSync(join(tmpdir(), 'trawl-frontier-')), 'crawl.db'));

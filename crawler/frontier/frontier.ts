@@ -5,41 +5,10 @@
  * is due. Only counters live in RAM, so memory stays flat however large the frontier grows
  * (bench/frontier-memory).
  */
-import type { Db } from '../../store/db.ts';
-import type { FetchMeta, UrlRecord, UrlState } from '../../store/types.ts';
-import type { ErrorCode } from '../errors.ts';
+import type { Db } from '../../store/sqlite/db.ts';
+import { REMOVED_BY_ADMIN, URL_STATES, type FetchMeta, type FrontierCounts, type Outcome, type QueuedUrl, type Revisit, type Target, type UrlRecord, type UrlState } from '../../model/index.ts';
+import type { ErrorCode } from '../../model/index.ts';
 import { date } from './revisit.ts';
-
-export type QueuedUrl = {
-  readonly id: number;
-  /** The URL's identity (normalized). */
-  readonly url: string;
-  /** What to request: the identity, or the milder form it was found as (see crawler/urls/normalize.ts). */
-  readonly fetchUrl: string;
-  readonly host: string;
-  readonly depth: number;
-  readonly hops: number;
-  /** Including this one. */
-  readonly attempts: number;
-  /** From the last successful fetch, if any: the validators and the content hash. */
-  readonly etag?: string | null;
-  readonly lastModified?: string | null;
-  readonly hash?: string | null;
-  /** Hash of the links followed from it at its last fetch (crawler.ts: the same again are not queued again). */
-  readonly linksHash?: string | null;
-  /** Its revisit interval so far (ms), if it was ever fetched; and a sitemap's <lastmod> for it. */
-  readonly revisitMs?: number | null;
-  readonly lastmod?: string | null;
-  /** Taken because its revisit was due (not new, not a retry, not queued again by hand). */
-  readonly revisit?: boolean;
-  /** Focused crawl: pages not relevant in a row that led to it (crawler/focus/focus.ts). */
-  readonly tunnel?: number;
-  /** Focused crawl: its score at its last fetch, if it was judged. */
-  readonly topicScore?: number | null;
-};
-
-/** When a URL is due again, and its interval (crawler/frontier/revisit.ts); null: not to be revisited. */
-export type Revisit = { readonly at: number; readonly intervalMs: number } | null;
 
 /** Which URLs next() may hand out. */
 export type PickOptions = {
@@ -49,23 +18,10 @@ export type PickOptions = {
   readonly revisitsDueBy?: number | undefined;
 };
 
-/** How a fetch of a queued URL ended; decides the record's next state. */
-export type Outcome =
-  | { readonly kind: 'indexed' | 'fetched' | 'not-modified'; readonly status: number; readonly meta?: FetchMeta; readonly note?: string }
-  | { readonly kind: 'redirected'; readonly status: number; readonly to: string }
-  | { readonly kind: 'excluded'; readonly status?: number; readonly reason: string; readonly meta?: FetchMeta }
-  | { readonly kind: 'failed'; readonly status?: number; readonly error: ErrorCode; readonly reason: string; readonly retryAt: number }
-  | { readonly kind: 'dead'; readonly status?: number; readonly error: ErrorCode; readonly reason: string };
+export type { FrontierCounts, Outcome, QueuedUrl, Revisit, Target } from '../../model/index.ts';
+export { REMOVED_BY_ADMIN } from '../../model/index.ts';
 
-export type FrontierCounts = Record<UrlState, number>;
-
-/** A URL, a host, or everything: what an admin action applies to. */
-export type Target = { readonly url: string } | { readonly host: string } | { readonly all: true };
-
-/** The reason recorded on URLs an admin removed from the index (DELETE /api/documents). */
-export const REMOVED_BY_ADMIN = 'removed by an admin';
-
-const STATES: UrlState[] = ['queued', 'fetching', 'indexed', 'fetched', 'not-modified', 'redirected', 'excluded', 'failed', 'dead'];
+const STATES = URL_STATES;
 
 type Row = {
   id: number;

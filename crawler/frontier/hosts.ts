@@ -5,6 +5,7 @@
  * known. A slow host therefore holds at most `maxConnections` workers, never all of them (LARM's
  * unsolved problem).
  */
+import type { HostView } from '../../model/index.ts';
 
 export type HostPolicy = {
   readonly maxConnections: number;
@@ -17,17 +18,7 @@ export type HostPolicy = {
   readonly maxCrawlDelayMs?: number;
 };
 
-/** What the status page shows about a host. */
-export type HostView = {
-  readonly host: string;
-  readonly inFlight: number;
-  readonly delayMs: number;
-  readonly errors: number;
-  readonly waitingForRobots: boolean;
-  readonly suspendedUntil: number | null;
-  readonly suspensions: number;
-  readonly lastError: string | null;
-};
+export type { HostView } from '../../model/index.ts';
 
 type HostState = {
   inFlight: number;

@@ -9,7 +9,7 @@
  * CPU time (bench/crawl).
  */
 import * as cheerio from 'cheerio/slim';
-import type { PageContent } from '../../store/types.ts';
+import type { PageContent } from '../../model/index.ts';
 import { textOf, type DomNode } from './dom.ts';
 
 export type Link = { readonly url: string; readonly text: string; readonly nofollow: boolean };

@@ -3,8 +3,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { serveHandler, type HandlerServer } from '../../fakeweb/index.ts';
-import { openDb } from '../../store/db.ts';
+import { serveHandler, type HandlerServer } from '../../testweb/index.ts';
+import { openDb } from '../../store/sqlite/db.ts';
 import { Fetcher } from '../fetch/fetcher.ts';
 import { productToken, RobotsCache } from './robots.ts';
 

@@ -6,7 +6,7 @@
  * the group.
  */
 import robotsParserModule from 'robots-parser';
-import type { Db } from '../../store/db.ts';
+import type { Db } from '../../store/sqlite/db.ts';
 import type { Fetcher } from '../fetch/fetcher.ts';
 
 export type RobotsRules =

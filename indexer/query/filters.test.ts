@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { StoredDocument } from '../store/types.ts';
-import { flushIndex, loadIndex } from './persist.ts';
-import { SearchIndex } from './search-index.ts';
-import { languageOf, typeOf } from './sources.ts';
-import { storedDocument } from './test-document.ts';
+import type { StoredDocument } from '../../model/index.ts';
+import { flushIndex, loadIndex } from '../persistence/snapshot.ts';
+import { SearchIndex } from '../search-index.ts';
+import { languageOf, typeOf } from '../ingest/source.ts';
+import { storedDocument } from '../test-document.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,40 +56,40 @@ for (const [name, tuning] of [
   describe(`lang: and type: filters and facets (${name})`, () => {
     const index = new SearchIndex((id) => byId.get(id), undefined, tuning);
     for (const p of pages) index.upsert(p);
-    const ids = (q: string) => index.search(q, { size: 100 }).hits.map((h) => h.id).sort((a, b) => a - b);
+    const ids = async (q: string) => (await index.search(q, { size: 100 })).hits.map((h) => h.id).sort((a, b) => a - b);
 
-    it('keeps the pages of a language or a type, alone or with words and other filters', () => {
-      assert.deepEqual(ids('common lang:en'), expected((p) => lang(p) === 'en'));
-      assert.deepEqual(ids('common lang:fr lang:en'), expected((p) => lang(p) === 'fr' || lang(p) === 'en'), 'one kind: ORed');
-      assert.deepEqual(ids('common type:text'), expected((p) => type(p) === 'text'));
-      assert.deepEqual(ids('rare lang:fr type:html'), expected((p) => p.text.includes('rare') && lang(p) === 'fr' && type(p) === 'html'));
-      assert.deepEqual(ids('common site:a.example lang:en'), expected((p) => p.url.includes('a.example') && lang(p) === 'en'));
-      assert.deepEqual(ids('lang:fr'), expected((p) => lang(p) === 'fr'), 'a filter alone lists its pages');
-      assert.deepEqual(ids('common lang:de'), []);
+    it('keeps the pages of a language or a type, alone or with words and other filters', async () => {
+      assert.deepEqual(await ids('common lang:en'), expected((p) => lang(p) === 'en'));
+      assert.deepEqual(await ids('common lang:fr lang:en'), expected((p) => lang(p) === 'fr' || lang(p) === 'en'), 'one kind: ORed');
+      assert.deepEqual(await ids('common type:text'), expected((p) => type(p) === 'text'));
+      assert.deepEqual(await ids('rare lang:fr type:html'), expected((p) => p.text.includes('rare') && lang(p) === 'fr' && type(p) === 'html'));
+      assert.deepEqual(await ids('common site:a.example lang:en'), expected((p) => p.url.includes('a.example') && lang(p) === 'en'));
+      assert.deepEqual(await ids('lang:fr'), expected((p) => lang(p) === 'fr'), 'a filter alone lists its pages');
+      assert.deepEqual(await ids('common lang:de'), []);
     });
 
-    it('keeps the pages filed under a topic (any of several), alone or with words and other filters', () => {
-      assert.deepEqual(ids('common topic:coins'), expected((p) => topics(p).includes('coins')));
-      assert.deepEqual(ids('common topic:history topic:coins'), expected((p) => topics(p).length > 0), 'one kind: ORed');
-      assert.deepEqual(ids('rare topic:History lang:fr'), expected((p) => p.text.includes('rare') && topics(p).includes('history') && lang(p) === 'fr'));
-      assert.deepEqual(ids('topic:history'), expected((p) => topics(p).includes('history')), 'a filter alone lists its pages');
-      assert.deepEqual(ids('common topic:stamps'), []);
+    it('keeps the pages filed under a topic (any of several), alone or with words and other filters', async () => {
+      assert.deepEqual(await ids('common topic:coins'), expected((p) => topics(p).includes('coins')));
+      assert.deepEqual(await ids('common topic:history topic:coins'), expected((p) => topics(p).length > 0), 'one kind: ORed');
+      assert.deepEqual(await ids('rare topic:History lang:fr'), expected((p) => p.text.includes('rare') && topics(p).includes('history') && lang(p) === 'fr'));
+      assert.deepEqual(await ids('topic:history'), expected((p) => topics(p).includes('history')), 'a filter alone lists its pages');
+      assert.deepEqual(await ids('common topic:stamps'), []);
     });
 
-    it('counts results by topic, a page under each of its classes', () => {
-      assert.deepEqual(index.search('common').facets.topic, [
+    it('counts results by topic, a page under each of its classes', async () => {
+      assert.deepEqual((await index.search('common')).facets.topic, [
         { value: 'coins', count: 20 },
         { value: 'history', count: 15 },
       ]);
-      assert.deepEqual(index.search('common topic:history').facets.topic, [
+      assert.deepEqual((await index.search('common topic:history')).facets.topic, [
         { value: 'history', count: 15 },
         { value: 'coins', count: 5 },
       ]);
-      assert.deepEqual(index.search('common', { size: 100 }).hits.find((h) => h.id === 1)?.topics, ['coins', 'history'], 'hits name their classes');
+      assert.deepEqual((await index.search('common', { size: 100 })).hits.find((h) => h.id === 1)?.topics, ['coins', 'history'], 'hits name their classes');
     });
 
-    it('counts results by language and type (pages of unknown language left out of that facet)', () => {
-      const { facets, total } = index.search('common');
+    it('counts results by language and type (pages of unknown language left out of that facet)', async () => {
+      const { facets, total } = await index.search('common');
       assert.equal(total, 60);
       assert.deepEqual(facets.lang, [
         { value: 'en', count: 20 },
@@ -103,18 +103,18 @@ for (const [name, tuning] of [
         { value: 'a.example', count: 30 },
         { value: 'b.example', count: 30 },
       ]);
-      assert.deepEqual(index.search('rare lang:fr').facets.lang, [{ value: 'fr', count: expected((p) => p.text.includes('rare') && lang(p) === 'fr').length }]);
+      assert.deepEqual((await index.search('rare lang:fr')).facets.lang, [{ value: 'fr', count: expected((p) => p.text.includes('rare') && lang(p) === 'fr').length }]);
     });
 
-    it('follows a page whose language changes', () => {
+    it('follows a page whose language changes', async () => {
       const p = { ...pages[0]!, lang: 'de' };
       byId.set(p.id, p);
       index.upsert(p);
-      assert.deepEqual(ids('common lang:de'), [p.id]);
-      assert.ok(!ids('common lang:en').includes(p.id));
+      assert.deepEqual(await ids('common lang:de'), [p.id]);
+      assert.ok(!(await ids('common lang:en')).includes(p.id));
       byId.set(p.id, pages[0]!);
       index.upsert(pages[0]!);
-      assert.deepEqual(ids('common lang:de'), []);
+      assert.deepEqual(await ids('common lang:de'), []);
     });
   });
 }
@@ -129,9 +129,9 @@ describe('sources in a flushed index', () => {
       const loaded = new SearchIndex((id) => byId.get(id));
       loadIndex(dir, loaded);
       for (const q of ['common lang:fr', 'common type:text site:b.example', 'lang:en', 'common topic:history']) {
-        assert.deepEqual(loaded.search(q, { size: 100 }).hits.map((h) => h.id), index.search(q, { size: 100 }).hits.map((h) => h.id), q);
+        assert.deepEqual((await loaded.search(q, { size: 100 })).hits.map((h) => h.id), (await index.search(q, { size: 100 })).hits.map((h) => h.id), q);
       }
-      assert.deepEqual(loaded.search('common').facets, index.search('common').facets);
+      assert.deepEqual((await loaded.search('common')).facets, (await index.search('common')).facets);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

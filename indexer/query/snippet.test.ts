@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { setStemming } from './tokenize.ts';
+import { setStemming } from '../ingest/tokenize.ts';
 import { makeSnippet } from './snippet.ts';
-import { parseQuery } from './query.ts';
+import { parseQuery } from './parse.ts';
 
 describe('makeSnippet', () => {
   it('picks the passage with the most distinct query terms', () => {

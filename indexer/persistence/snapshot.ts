@@ -8,10 +8,10 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FIELDS } from './fields.ts';
-import type { SearchIndex } from './search-index.ts';
-import type { DocVector, Source } from './stats.ts';
-import { currentStemming, type Stemming } from './tokenize.ts';
+import { FIELDS } from '../ingest/fields.ts';
+import type { SearchIndex } from '../search-index.ts';
+import type { DocVector, Source } from '../structures/term-stats.ts';
+import { currentStemming, type Stemming } from '../ingest/tokenize.ts';
 
 export const INDEX_FORMAT = 5;
 const MAGIC = 0x5452574c; // "TRWL"

@@ -19,7 +19,7 @@
  * Impacts are computed with the length norms of the moment they are added; the exact second pass
  * makes up for their drift.
  */
-import { indexOf, TermStats, type DocVector } from './stats.ts';
+import { indexOf, TermStats, type DocVector } from './term-stats.ts';
 
 /** Impacts are quantized over [0, MAX_IMPACT] (the BM25F part < 1, the per-field part ≤ ~2.4) in 15 bits. */
 const MAX_IMPACT = 4;

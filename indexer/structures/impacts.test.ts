@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { StoredDocument } from '../store/types.ts';
-import { flushIndex, loadIndex } from './persist.ts';
-import { SearchIndex, type IndexTuning } from './search-index.ts';
-import { storedDocument } from './test-document.ts';
+import type { StoredDocument } from '../../model/index.ts';
+import { flushIndex, loadIndex } from '../persistence/snapshot.ts';
+import { SearchIndex, type IndexTuning } from '../search-index.ts';
+import { storedDocument } from '../test-document.ts';
 
 // A small vocabulary, so that most words are in many documents (the two-pass case).
 const VOCABULARY = 'alpha beta gamma delta epsilon zeta theta kappa lambda sigma omega river stone cloud table index query shard'.split(' ');
@@ -60,13 +60,13 @@ const QUERIES = [
   'alpha OR rare3', 'rare3 OR rare4 beta', 'alpha -rare2', 'rare5 nosuchword', 'rare1 -alpha', 'cloud rare6',
 ];
 
-const answer = (index: SearchIndex, q: string, page = 1) => {
-  const r = index.search(q, { page, size: 10 });
+const answer = async (index: SearchIndex, q: string, page = 1) => {
+  const r = await index.search(q, { page, size: 10 });
   return { total: r.total, partial: r.partial, hosts: r.facets.host, hits: r.hits.map((h) => [h.id, h.score]) };
 };
 
 describe('two-pass scoring with impact lists', () => {
-  it('answers exactly like scoring every candidate while documents are added, replaced, linked and removed', () => {
+  it('answers exactly like scoring every candidate while documents are added, replaced, linked and removed', async () => {
     // Fewer documents than the first pass keeps: the answers must be the same to the last digit.
     const p = pair({ exactLimit: 12, headDf: 12 });
     const docs = corpus(180, 7);
@@ -79,33 +79,33 @@ describe('two-pass scoring with impact lists', () => {
     const listed = (w: string) => p.fast.impacts.has(p.fast.stats.termId(w)!);
     assert.ok(listed('alpha') && !listed('rare3') && !listed('rare4'), 'rare words have none: they are read from their vectors');
     for (const q of QUERIES) {
-      for (const page of [1, 2]) assert.deepEqual(answer(p.fast, q, page), answer(p.exact, q, page), `${q} (page ${page})`);
+      for (const page of [1, 2]) assert.deepEqual(await answer(p.fast, q, page), await answer(p.exact, q, page), `${q} (page ${page})`);
     }
   });
 
-  it('leaves nothing of one query to the next, also when it read a small part of a large index', () => {
+  it('leaves nothing of one query to the next, also when it read a small part of a large index', async () => {
     // Many documents without the vocabulary's words: a query touches a few of the per-document
     // sums, which are cleared one by one instead of all at once.
     const p = pair({ exactLimit: 12, headDf: 12 });
     corpus(150, 13).forEach((d) => p.upsert(d));
     for (let id = 1000; id < 5000; id++) p.upsert(storedDocument(id, { url: `http://h9.example/${id}`, title: 'filler', text: 'filler words only' }));
-    for (const q of [...QUERIES, ...QUERIES.slice().reverse()]) assert.deepEqual(answer(p.fast, q), answer(p.exact, q), q);
+    for (const q of [...QUERIES, ...QUERIES.slice().reverse()]) assert.deepEqual(await answer(p.fast, q), await answer(p.exact, q), q);
   });
 
-  it('keeps the exact best ten when there are more candidates than the first pass keeps', () => {
+  it('keeps the exact best ten when there are more candidates than the first pass keeps', async () => {
     const p = pair({ exactLimit: 50, headDf: 30 });
     corpus(3000, 3).forEach((d) => p.upsert(d));
     let checked = 0;
     for (const q of QUERIES) {
-      const exact = answer(p.exact, q);
+      const exact = await answer(p.exact, q);
       if (exact.total <= 200) continue;
       checked++;
-      assert.deepEqual(answer(p.fast, q), exact, q);
+      assert.deepEqual(await answer(p.fast, q), exact, q);
     }
     assert.ok(checked >= 10, `${checked} queries had more candidates than the first pass keeps`);
   });
 
-  it('drops stale entries: lists stay about as long as the postings through many updates', () => {
+  it('drops stale entries: lists stay about as long as the postings through many updates', async () => {
     const p = pair({ exactLimit: 6, headDf: 4 });
     const docs = corpus(100, 11);
     for (let round = 0; round < 30; round++) for (const d of docs) p.upsert({ ...d, text: `${d.text} round${round % 2}` });
@@ -113,8 +113,8 @@ describe('two-pass scoring with impact lists', () => {
     const { entries } = p.fast.impacts.size();
     assert.ok(entries <= live * 1.4 + 64 * p.fast.impacts.size().terms, `${entries} entries for ${live} postings`);
     // Round 29 wrote "round1": no document still matches "round0".
-    assert.equal(p.fast.search('round0').total, 0);
-    assert.equal(p.fast.search('round1 alpha').total, p.exact.search('round1 alpha').total);
+    assert.equal((await p.fast.search('round0')).total, 0);
+    assert.equal((await p.fast.search('round1 alpha')).total, (await p.exact.search('round1 alpha')).total);
   });
 
   it('rebuilds the lists when a flushed index is loaded', async () => {
@@ -126,7 +126,7 @@ describe('two-pass scoring with impact lists', () => {
       const loaded = new SearchIndex((id) => p.docs.get(id), undefined, { exactLimit: 6, headDf: 4 });
       loadIndex(dir, loaded);
       assert.deepEqual(loaded.impacts.size(), p.fast.impacts.size());
-      for (const q of QUERIES) assert.deepEqual(answer(loaded, q), answer(p.exact, q), q);
+      for (const q of QUERIES) assert.deepEqual(await answer(loaded, q), await answer(p.exact, q), q);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import type { RequestListener } from 'node:http';
-import { serveHandler, startFakeWeb, type FakeWeb, type FakeWebOptions, type HandlerServer } from '../fakeweb/index.ts';
+import { serveHandler, startFakeWeb, type FakeWeb, type FakeWebOptions, type HandlerServer } from './index.ts';
 
 const BIN = new URL('../bin/trawl.js', import.meta.url).pathname;
 
@@ -16,7 +16,7 @@ export type RunningTrawl = { readonly url: string; readonly web: FakeWeb; readon
 
 /**
  * Starts the fake web (and, with `otherWeb`, a second one on 127.0.0.2: another host; with `serve`,
- * a server around that handler, e.g. fakeweb/topic-web.ts) and `trawl start` on it; resolves once
+ * a server around that handler, e.g. testweb/topic-web.ts) and `trawl start` on it; resolves once
  * the search server answers. Seeds: `seedPaths` on the first web, or `seeds` of them all.
  */
 export type TrawlOptions = {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { adjacentPairs, hasPhrase, locate, phraseTest } from './locate.ts';
-import { tokenize, tokenizeWithOffsets } from './tokenize.ts';
+import { tokenize, tokenizeWithOffsets } from '../ingest/tokenize.ts';
 
 // English words in several forms (so stems and skipped words meet), other scripts, digits,
 // upper case, a word over the token length limit, punctuation.

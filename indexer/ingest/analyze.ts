@@ -3,7 +3,7 @@
  * length. Pure and cheap to send between threads (an array and two typed arrays), so parse
  * workers compute it and the main thread only interns terms and updates the postings.
  */
-import type { PageContent } from '../store/types.ts';
+import type { PageContent } from '../../model/index.ts';
 import { fieldWords, FIELDS } from './fields.ts';
 import { PHRASE_FIELD, termHash } from './sequence.ts';
 import { stem } from './tokenize.ts';

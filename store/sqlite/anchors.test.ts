@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { Frontier } from '../crawler/frontier/frontier.ts';
+import { Frontier } from '../../crawler/frontier/frontier.ts';
 import { AnchorStore, MAX_ANCHOR_TEXT } from './anchors.ts';
 import { openDb } from './db.ts';
 

@@ -15,7 +15,7 @@
  * Words are tokenized like documents (case and diacritics folded, stemmed). Bounded: a query that
  * is too long or has too many terms is refused with a QueryError (HTTP 400), never run slowly.
  */
-import { tokenize } from './tokenize.ts';
+import { tokenize } from '../ingest/tokenize.ts';
 
 export const MAX_QUERY_LENGTH = 500;
 export const MAX_QUERY_TERMS = 32;

@@ -4,7 +4,7 @@
  * candidates are re-scored by how many of the query's adjacent word pairs also stand side by side,
  * in order, in the page's title, headings and (the start of its) body.
  */
-import type { PageContent } from '../store/types.ts';
+import type { PageContent } from '../../model/index.ts';
 import { adjacentPairs, locate, type Occurrences } from './locate.ts';
 
 /** How much each field's phrase matches count. */

@@ -4,7 +4,7 @@
  * catch up from SQLite alone.
  */
 import type { Db } from './db.ts';
-import type { DocumentTopic, StoredDocument } from './types.ts';
+import type { DocumentTopic, StoredDocument } from '../../model/index.ts';
 
 export type Change = { readonly seq: number; readonly docId: number; readonly op: 'put' | 'remove' };
 

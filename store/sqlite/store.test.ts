@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { openDb, SCHEMA_VERSION } from './db.ts';
 import { DocumentStore } from './documents.ts';
 import { acquireLock, LockError } from './lock.ts';
-import type { StoredDocument } from './types.ts';
+import type { StoredDocument } from '../../model/index.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'trawl-store-'));
 const doc = (id: number, text: string): StoredDocument => ({ id, url: `http://e.org/${id}`, title: 't', description: 'd', headings: ['h1', 'h2'], text, contentType: 'text/html', bytes: 3, truncated: false, httpStatus: 200, fetchedAt: 5, hash: 'x' });

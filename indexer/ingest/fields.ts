@@ -2,7 +2,7 @@
  * The fields a document is indexed by, with their BM25F weights and length normalization. Titles
  * and headings say what a page is about, so a match there counts for more than one in the body.
  */
-import type { PageContent } from '../store/types.ts';
+import type { PageContent } from '../../model/index.ts';
 import { words } from './tokenize.ts';
 
 export const FIELDS = ['title', 'headings', 'description', 'url', 'anchor', 'body'] as const;

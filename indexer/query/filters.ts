@@ -1,45 +1,10 @@
 /**
- * A page's source — its host, language, type and topics (a focused crawl's classes) — for the
- * query filters `site:`, `lang:`, `type:` and `topic:` and for the facets. The index keeps one small id per document (stats.ts): most pages of
- * a host share a language and a type, so the source dictionary stays small and a filter or a
- * facet is decided once per source, not once per document.
+ * The query filters `site:`, `lang:`, `type:` and `topic:` and the facets, decided once per
+ * source (ingest/source.ts), not once per document.
  */
-import { hostMatches, type ParsedQuery } from './query.ts';
-import type { Source, TermStats } from './stats.ts';
-
-/** What the index is told of a page to know its source. */
-export type SourceFields = { readonly url: string; readonly lang?: string; readonly contentType?: string; readonly topic?: { readonly classes: readonly { readonly name: string }[] } };
-
-export function sourceOf(page: SourceFields): Source {
-  return { host: hostOf(page.url), lang: languageOf(page.lang), type: typeOf(page.contentType), topics: topicsOf(page.topic) };
-}
-
-/** A page's classes as one key: lowercase, sorted, space-separated (class names hold no spaces). */
-function topicsOf(topic: SourceFields['topic']): string {
-  return topic ? [...new Set(topic.classes.map((c) => c.name.toLowerCase()))].sort().join(' ') : '';
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host.toLowerCase();
-  } catch {
-    return '';
-  }
-}
-
-/** The primary subtag of a language tag ("en-US" → "en"); '' when there is none or it is not one. */
-export function languageOf(tag: string | undefined): string {
-  const primary = (tag ?? '').trim().toLowerCase().split(/[-_]/)[0]!;
-  return /^[a-z]{2,3}$/.test(primary) ? primary : '';
-}
-
-/** A short name for a content type: `html`, `text` (plain), else its subtype (`pdf`). */
-export function typeOf(contentType: string | undefined): string {
-  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type === '' || type === 'text/html' || type === 'application/xhtml+xml') return 'html';
-  if (type === 'text/plain') return 'text';
-  return type.slice(type.indexOf('/') + 1).replace(/^x-/, '');
-}
+import { hostMatches, type ParsedQuery } from './parse.ts';
+import type { Source } from '../ingest/source.ts';
+import type { TermStats } from '../structures/term-stats.ts';
 
 /**
  * A test of a document for the query's site:, lang: and type: filters (each kind: any of its

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { StoredDocument } from '../store/types.ts';
-import { hostMatches, MAX_QUERY_LENGTH, parseQuery, QueryError } from './query.ts';
-import { editDistance, SearchIndex } from './search-index.ts';
-import { storedDocument } from './test-document.ts';
+import type { StoredDocument } from '../../model/index.ts';
+import { hostMatches, MAX_QUERY_LENGTH, parseQuery, QueryError } from './parse.ts';
+import { editDistance, SearchIndex } from '../search-index.ts';
+import { storedDocument } from '../test-document.ts';
 
 describe('parseQuery', () => {
   it('reads words, phrases, OR, exclusions and site:', () => {
@@ -71,48 +71,48 @@ describe('the query language against an index', () => {
   const byId = new Map(pages.map((p) => [p.id, p]));
   const index = new SearchIndex((id) => byId.get(id));
   for (const p of pages) index.upsert(p);
-  const ids = (q: string) => index.search(q).hits.map((h) => h.id).sort();
+  const ids = async (q: string) => (await index.search(q)).hits.map((h) => h.id).sort();
 
-  it('OR widens, exclusion narrows', () => {
-    assert.deepEqual(ids('vacuum OR analyze'), [1, 2]);
-    assert.deepEqual(ids('recovery -archiving'), [1]);
+  it('OR widens, exclusion narrows', async () => {
+    assert.deepEqual(await ids('vacuum OR analyze'), [1, 2]);
+    assert.deepEqual(await ids('recovery -archiving'), [1]);
   });
 
-  it('an exact phrase needs its words adjacent and in order', () => {
-    assert.deepEqual(ids('point time'), [1, 3, 4]);
-    assert.deepEqual(ids('"point in time"'), [1, 3]);
-    assert.deepEqual(ids('"time in point"'), []);
+  it('an exact phrase needs its words adjacent and in order', async () => {
+    assert.deepEqual(await ids('point time'), [1, 3, 4]);
+    assert.deepEqual(await ids('"point in time"'), [1, 3]);
+    assert.deepEqual(await ids('"time in point"'), []);
   });
 
-  it('site: keeps one host and its subdomains, and facets count results by host', () => {
-    assert.deepEqual(ids('time site:b.org'), [3, 4]);
-    assert.deepEqual(ids('site:a.org'), [1, 2], 'a filter alone lists the host\u2019s pages');
-    assert.deepEqual(index.search('time').facets.host, [
+  it('site: keeps one host and its subdomains, and facets count results by host', async () => {
+    assert.deepEqual(await ids('time site:b.org'), [3, 4]);
+    assert.deepEqual(await ids('site:a.org'), [1, 2], 'a filter alone lists the host\u2019s pages');
+    assert.deepEqual((await index.search('time')).facets.host, [
       { value: 'a.org', count: 1 },
       { value: 'b.org', count: 1 },
       { value: 'docs.b.org', count: 1 },
     ]);
   });
 
-  it('suggests the closest known word, as pages spell it, when a word is unknown', () => {
-    const r = index.search('vacum regularly');
+  it('suggests the closest known word, as pages spell it, when a word is unknown', async () => {
+    const r = await index.search('vacum regularly');
     assert.ok(r.partial, 'no page has both words: pages with one of them, flagged');
     assert.equal(r.suggestion, 'vacuum regularly');
-    assert.equal(index.search('Recovry').suggestion, 'recovery');
-    assert.equal(index.search('vacuum').suggestion, undefined);
-    assert.equal(index.search('zzzzzzzz').suggestion, undefined, 'nothing close enough');
+    assert.equal((await index.search('Recovry')).suggestion, 'recovery');
+    assert.equal((await index.search('vacuum')).suggestion, undefined);
+    assert.equal((await index.search('zzzzzzzz')).suggestion, undefined, 'nothing close enough');
   });
 });
 
 describe('CJK search', () => {
-  it('finds a Japanese or Chinese page by a word inside a sentence without spaces', () => {
+  it('finds a Japanese or Chinese page by a word inside a sentence without spaces', async () => {
     const page = (id: number, text: string): StoredDocument => storedDocument(id, { url: `http://jp.example/${id}`, title: 'ページ', text, bytes: 1 });
     const pages = [page(1, '東京都に住んでいます。'), page(2, '我喜欢搜索引擎。'), page(3, '京都の寺')];
     const byId = new Map(pages.map((p) => [p.id, p]));
     const index = new SearchIndex((id) => byId.get(id));
     for (const p of pages) index.upsert(p);
-    assert.deepEqual(index.search('東京').hits.map((h) => h.id), [1]);
-    assert.deepEqual(index.search('搜索').hits.map((h) => h.id), [2]);
-    assert.deepEqual(index.search('京都').hits.map((h) => h.id), [3], 'not the 京 of 東京都');
+    assert.deepEqual((await index.search('東京')).hits.map((h) => h.id), [1]);
+    assert.deepEqual((await index.search('搜索')).hits.map((h) => h.id), [2]);
+    assert.deepEqual((await index.search('京都')).hits.map((h) => h.id), [3], 'not the 京 of 東京都');
   });
 });

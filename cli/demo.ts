@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { start } from '../cli/commands.ts';
-import { log } from '../cli/shared.ts';
-import { startSampleWeb } from './sample-web.ts';
+import { start } from './commands.ts';
+import { log } from './shared.ts';
+import { startSampleWeb } from '../testweb/sample-web.ts';
 
 export async function runDemo(flags: { data?: string; port?: string }): Promise<void> {
   const modulesDir = fileURLToPath(new URL('../node_modules', import.meta.url));

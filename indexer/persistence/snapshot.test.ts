@@ -3,10 +3,10 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { StoredDocument } from '../store/types.ts';
-import { flushIndex, IndexFormatError, loadIndex } from './persist.ts';
-import { SearchIndex } from './search-index.ts';
-import { setStemming } from './tokenize.ts';
+import type { StoredDocument } from '../../model/index.ts';
+import { flushIndex, IndexFormatError, loadIndex } from './snapshot.ts';
+import { SearchIndex } from '../search-index.ts';
+import { setStemming } from '../ingest/tokenize.ts';
 
 const store = new Map<number, StoredDocument>();
 const make = (id: number, text: string): StoredDocument => {
@@ -29,8 +29,8 @@ describe('flushIndex / loadIndex', () => {
     assert.equal(m?.lastSeq, 42);
     for (const q of ['common', 'word3 odd', 'even -word4', 'heading']) {
       assert.deepEqual(
-        b.search(q, { size: 100 }).hits.map((h) => [h.id, h.score]),
-        a.search(q, { size: 100 }).hits.map((h) => [h.id, h.score]),
+        (await b.search(q, { size: 100 })).hits.map((h) => [h.id, h.score]),
+        (await a.search(q, { size: 100 })).hits.map((h) => [h.id, h.score]),
         q,
       );
     }
@@ -47,10 +47,10 @@ describe('flushIndex / loadIndex', () => {
     assert.ok((b.postings as unknown as { index: { reg: unknown } }).index.reg instanceof Map);
     b.remove(7);
     b.upsert(make(8, 'replaced'));
-    assert.equal(b.search('shared', { size: 100 }).total, 48);
-    assert.equal(b.search('unique7').total, 0);
-    assert.equal(b.search('unique8').total, 0);
-    assert.deepEqual(b.search('replaced').hits.map((h) => h.id), [8]);
+    assert.equal((await b.search('shared', { size: 100 })).total, 48);
+    assert.equal((await b.search('unique7')).total, 0);
+    assert.equal((await b.search('unique8')).total, 0);
+    assert.deepEqual((await b.search('replaced')).hits.map((h) => h.id), [8]);
   });
 
   it('lets searches run while it writes, holding the thread only for short slices', async () => {
@@ -62,7 +62,7 @@ describe('flushIndex / loadIndex', () => {
     const searching = (async () => {
       while (writing) {
         await new Promise((r) => setImmediate(r));
-        if (a.search('word5').total > 0) searches++;
+        if ((await a.search('word5')).total > 0) searches++;
       }
     })();
     const info = await flushIndex(dir, a, 1);
@@ -72,7 +72,7 @@ describe('flushIndex / loadIndex', () => {
     assert.ok(info.maxPauseMs < 200, `longest slice ${info.maxPauseMs} ms`);
     const b = newIndex();
     loadIndex(dir, b);
-    assert.equal(b.search('bulk', { size: 1 }).total, 3000);
+    assert.equal((await b.search('bulk', { size: 1 })).total, 3000);
   });
 
   it('writes a consistent snapshot while the index changes under it', async () => {
@@ -86,8 +86,8 @@ describe('flushIndex / loadIndex', () => {
     await flushing;
     const b = newIndex();
     loadIndex(dir, b);
-    assert.equal(b.search('before', { size: 1 }).total, 2000);
-    assert.equal(b.search('after').total, 0);
+    assert.equal((await b.search('before', { size: 1 })).total, 2000);
+    assert.equal((await b.search('after')).total, 0);
   });
 
   it('replaces the manifest atomically and deletes older generations', async () => {
@@ -112,7 +112,7 @@ describe('flushIndex / loadIndex', () => {
     writeFileSync(join(dir, 'manifest.json.tmp'), '{"format":1,"generation":2');
     const b = newIndex();
     assert.equal(loadIndex(dir, b)?.generation, 1);
-    assert.deepEqual(b.search('committed').hits.map((h) => h.id), [1]);
+    assert.deepEqual((await b.search('committed')).hits.map((h) => h.id), [1]);
   });
 
   it('refuses a format it does not know', async () => {
@@ -144,8 +144,8 @@ describe('flushIndex / loadIndex', () => {
     await flushIndex(dir, a, 2);
     const b = new SearchIndex((id) => store.get(id), anchors);
     loadIndex(dir, b);
-    assert.deepEqual(b.search('linkedword').hits.map((h) => h.id), [1]);
-    assert.deepEqual(b.search('alpha').hits.map((h) => h.id), [1, 2], 'the much-linked page first');
+    assert.deepEqual((await b.search('linkedword')).hits.map((h) => h.id), [1]);
+    assert.deepEqual((await b.search('alpha')).hits.map((h) => h.id), [1, 2], 'the much-linked page first');
   });
 
   it('returns undefined when nothing was flushed yet', async () => {

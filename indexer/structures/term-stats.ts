@@ -4,8 +4,10 @@
  * per-field term frequencies, per-field lengths). Updated incrementally on every add and remove;
  * BM25F is computed from it.
  */
-import type { Analysis } from './analyze.ts';
-import { FIELD_MATCH, FIELDS, FIELD_B, FIELD_WEIGHT, K1, LINK_PRIOR, TITLE_BONUS } from './fields.ts';
+import type { Analysis } from '../ingest/analyze.ts';
+import { NO_SOURCE, type Source } from '../ingest/source.ts';
+export type { Source } from '../ingest/source.ts';
+import { FIELD_MATCH, FIELDS, FIELD_B, FIELD_WEIGHT, K1, LINK_PRIOR, TITLE_BONUS } from '../ingest/fields.ts';
 
 const F = FIELDS.length;
 const TITLE = FIELDS.indexOf('title');
@@ -29,11 +31,6 @@ export type DocVector = {
   readonly source: number;
 };
 
-/** What a page's filters and facets read: its host (host[:port]), language (`en`; '' unknown) and type (`html`, `text`). */
-/** `topics`: a focused crawl's classes of the page, sorted, space-separated ('' without focus). */
-export type Source = { readonly host: string; readonly lang: string; readonly type: string; readonly topics: string };
-
-const NO_SOURCE: Source = { host: '', lang: '', type: '', topics: '' };
 
 export class TermStats {
   private readonly ids = new Map<string, number>();

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { analyze } from './analyze.ts';
-import { FIELDS } from './fields.ts';
-import { TermStats } from './stats.ts';
+import { analyze } from '../ingest/analyze.ts';
+import { FIELDS } from '../ingest/fields.ts';
+import { TermStats } from './term-stats.ts';
 
 const doc = (id: number, text: string, title = 'T') => ({ id, url: `http://e.org/${id}`, title, description: '', headings: [], text });
 const BODY = FIELDS.indexOf('body');
@@ -49,7 +49,7 @@ describe('analyze', () => {
 
 describe('withField', () => {
   it('replaces one field\u2019s counts, adds the terms that are new, and keeps the rest', async () => {
-    const { withField } = await import('./analyze.ts');
+    const { withField } = await import('../ingest/analyze.ts');
     const ANCHOR = FIELDS.indexOf('anchor');
     const a = analyze(doc(1, 'alpha beta beta', 'Title'));
     const b = withField(a, ANCHOR, ['beta', 'gamma', 'gamma']);
@@ -70,7 +70,7 @@ describe('withField', () => {
 
 describe('analyze (each distinct word stemmed once)', () => {
   it('counts exactly what tokenizing every field with stemming counts', async () => {
-    const { tokenize } = await import('./tokenize.ts');
+    const { tokenize } = await import('../ingest/tokenize.ts');
     const d = { id: 1, url: 'http://e.org/Indexes/running-Tests', title: 'Running indexes: INDEXES and indexing', description: 'Runs, ran, runner', headings: ['Creating indexes', 'Café crème'], text: 'The indexes index indexed documents. Running runs; ran 15712 times. 東京都に住んでいます. Straße straße' };
     const reference = new Map<string, number[]>();
     const urlWords = 'e.org /Indexes/running-Tests';

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { analyze } from './analyze.ts';
-import { SearchIndex } from './search-index.ts';
+import { SearchIndex } from '../search-index.ts';
 import { sequenceHas, termHash } from './sequence.ts';
-import { storedDocument } from './test-document.ts';
+import { storedDocument } from '../test-document.ts';
 import { tokenize } from './tokenize.ts';
-import type { StoredDocument } from '../store/types.ts';
+import type { StoredDocument } from '../../model/index.ts';
 
 const hashes = (text: string) => tokenize(text).map(termHash);
 
@@ -49,39 +49,39 @@ describe('exact phrases checked on token sequences', () => {
   const withSequences = new SearchIndex(lookup, undefined, {}, (ids) => new Map(ids.filter((id) => sequences.has(id)).map((id) => [id, sequences.get(id)!])));
   const withoutSequences = new SearchIndex((id) => docs.get(id));
   for (const d of docs.values()) (withSequences.upsert(d), withoutSequences.upsert(d));
-  const answer = (index: SearchIndex, q: string) => {
-    const res = index.search(q, { size: 20 });
+  const answer = async (index: SearchIndex, q: string) => {
+    const res = await index.search(q, { size: 20 });
     return { total: res.total, lowerBound: res.totalIsLowerBound, hits: res.hits.map((h) => [h.id, h.score]) };
   };
 
-  it('give the same answers as the text, reading the text of far fewer pages', () => {
+  it('give the same answers as the text, reading the text of far fewer pages', async () => {
     const queries = ['"alpha beta"', '"stone cloud" river', '"river river"', '"delta alpha gamma"', 'cloud "beta stone"', '"alpha beta" -gamma'];
     let readWith = 0;
     for (const q of queries) {
       textReads = 0;
-      const got = answer(withSequences, q);
+      const got = await answer(withSequences, q);
       readWith += textReads;
-      assert.deepEqual(got, answer(withoutSequences, q), q);
+      assert.deepEqual(got, await answer(withoutSequences, q), q);
     }
     assert.ok(readWith < 600, `${readWith} pages read for ${queries.length} phrase queries`);
   });
 
-  it('never show a page whose hashes match by accident: the text decides', () => {
+  it('never show a page whose hashes match by accident: the text decides', async () => {
     // Every page's sequence claims the phrase, as a collision would.
     const claim = (ids: readonly number[]) => new Map(ids.map((id) => [id, Uint32Array.from([0, ...hashes('alpha beta')])]));
     const claims = new SearchIndex((id) => docs.get(id), undefined, {}, claim);
     // The same where candidates are many (the two-pass path, which confirms matches late).
     const claimsTwoPass = new SearchIndex((id) => docs.get(id), undefined, { exactLimit: 5, headDf: 5 }, claim);
     for (const d of docs.values()) (claims.upsert(d), claimsTwoPass.upsert(d));
-    const truth = answer(withoutSequences, '"alpha beta"');
-    assert.ok(truth.hits.length > 0 && withoutSequences.search('alpha beta').total > truth.total, 'some pages have both words, not the phrase');
-    assert.deepEqual(answer(claims, '"alpha beta"'), truth);
-    assert.deepEqual(answer(claimsTwoPass, '"alpha beta"'), truth);
+    const truth = await answer(withoutSequences, '"alpha beta"');
+    assert.ok(truth.hits.length > 0 && (await withoutSequences.search('alpha beta')).total > truth.total, 'some pages have both words, not the phrase');
+    assert.deepEqual(await answer(claims, '"alpha beta"'), truth);
+    assert.deepEqual(await answer(claimsTwoPass, '"alpha beta"'), truth);
   });
 
-  it('rule a page out by its sequence alone', () => {
+  it('rule a page out by its sequence alone', async () => {
     const denies = new SearchIndex((id) => docs.get(id), undefined, {}, (ids) => new Map(ids.map((id) => [id, Uint32Array.from([0, ...hashes('never written anywhere')])])));
     for (const d of docs.values()) denies.upsert(d);
-    assert.deepEqual(answer(denies, '"alpha beta"').hits, []);
+    assert.deepEqual((await answer(denies, '"alpha beta"')).hits, []);
   });
 });

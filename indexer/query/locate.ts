@@ -10,7 +10,7 @@
  * the word's first two, but for a y made an i: "ays" → "ai"). The result is exactly what
  * filtering `tokenize(text)` would give (locate.test.ts).
  */
-import { MAX_TOKEN_LENGTH, scanTokens, stem } from './tokenize.ts';
+import { MAX_TOKEN_LENGTH, scanTokens, stem } from '../ingest/tokenize.ts';
 
 export type Occurrences = {
   /** How many tokens the text has (matching or not). */

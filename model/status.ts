@@ -1,0 +1,139 @@
+/**
+ * What Trawl tells about itself: the crawl's figures, the hosts, the latest fetches, the index,
+ * and what it knows of one URL. The orchestrator fills these in; the dashboard, the JSON API, the
+ * metrics and the CLI read them.
+ */
+import type { Outcome } from './urls.ts';
+
+/** The crawl pipeline's stages, each timed (crawler/stats.ts). */
+export const STAGES = ['fetch', 'parse', 'classify', 'store', 'index', 'links'] as const;
+export type Stage = (typeof STAGES)[number];
+
+export type StageFigures = { readonly count: number; readonly ms: number };
+
+/** Per-stage figures of a crawl run. */
+export type CrawlStats = {
+  readonly requests: number;
+  readonly bytes: number;
+  readonly pagesPerSecond: number;
+  readonly stages: Readonly<Record<Stage, StageFigures>>;
+  /** Outcomes by kind (this run). */
+  readonly outcomes: Readonly<Record<string, number>>;
+};
+
+/** What the status page shows about a host's politeness state. */
+export type HostView = {
+  readonly host: string;
+  readonly inFlight: number;
+  readonly delayMs: number;
+  readonly errors: number;
+  readonly waitingForRobots: boolean;
+  readonly suspendedUntil: number | null;
+  readonly suspensions: number;
+  readonly lastError: string | null;
+};
+
+/** One request, as the crawl reports it when it ends. */
+export type FetchEvent = {
+  readonly url: string;
+  readonly status: number | string;
+  readonly ms: number;
+  readonly bytes: number;
+  readonly outcome: Outcome['kind'];
+  /** Trawl held the page before this fetch: a revisit (due, or asked for). */
+  readonly held?: boolean;
+  /**
+   * What became of the page in the index: first stored (`new`), stored again with new text
+   * (`changed`), the same as held (`unchanged`: a 304 or the same text), or removed (`gone`).
+   */
+  readonly change?: 'new' | 'changed' | 'unchanged' | 'gone';
+};
+
+export type CrawlStatus = {
+  readonly running: boolean;
+  /** Paused by an admin (POST /api/pause). */
+  readonly paused: boolean;
+  /** Pages fetched with success: documents, sitemaps, not-modified. */
+  readonly fetched: number;
+  readonly indexed: number;
+  readonly queued: number;
+  readonly inFlight: number;
+  /** Failures: those waiting for another attempt plus those given up. */
+  readonly failed: number;
+  readonly retrying: number;
+  readonly dead: number;
+  readonly excluded: number;
+  readonly redirected: number;
+  readonly pagesPerSecond: number;
+  /** Per-stage figures of this run (crawler/stats.ts). */
+  readonly stats: CrawlStats | null;
+  /** Hosts with their politeness state and queued URLs, the busiest first. */
+  readonly hosts: readonly (HostView & { readonly queued: number })[];
+  /** Why URLs were not queued (out of scope, robots.txt, limits…), with counts, most first. */
+  readonly rejections: readonly { readonly reason: string; readonly count: number }[];
+};
+
+/** The revisit schedule and what this run's revisits found (pages Trawl held, fetched again). */
+export type RecrawlStatus = {
+  /** Pages are revisited as they fall due, for as long as the process runs (`trawl start`). */
+  readonly continuous: boolean;
+  /** Pages whose revisit is due now. */
+  readonly due: number;
+  /** When the next page falls due (ISO), or null when none is scheduled. */
+  readonly nextDueAt: string | null;
+  readonly revisited: number;
+  readonly changed: number;
+  readonly unchanged: number;
+  /** Removed from the index: gone from the site (404/410 twice), moved, or noindex now. */
+  readonly removed: number;
+};
+
+/** A focused crawl (config `focus`): what judges pages, and how many it found relevant. */
+export type FocusStatus = {
+  /** The classifier: the topic, scorer and cutoff, or the module's path. */
+  readonly classifier: string;
+  readonly cutoff: number;
+  /** Pages whose last fetch found them relevant (stored and indexed), and not relevant (recorded only). */
+  readonly relevant: number;
+  readonly notRelevant: number;
+};
+
+export type IndexStatus = { readonly documents: number; readonly terms: number; readonly lastFlushAt: string | null; readonly lastFlushMs: number | null; readonly lastFlushBytes: number | null };
+
+export type ApplianceStatus = {
+  readonly crawl: CrawlStatus;
+  readonly recrawl: RecrawlStatus;
+  /** null: not a focused crawl. */
+  readonly focus: FocusStatus | null;
+  readonly index: IndexStatus;
+  readonly recent: readonly FetchEvent[];
+};
+
+/** What Trawl knows of a URL ("why is this page not in the index?"). */
+export type UrlExplanation =
+  | { readonly known: false; readonly url: string; readonly reason: string }
+  | {
+      readonly known: true;
+      /** The URL as Trawl keeps it (normalized). */
+      readonly url: string;
+      readonly state: string;
+      readonly indexed: boolean;
+      /** Why it was excluded, failed or given up, or where it redirects. */
+      readonly reason: string | null;
+      readonly error: string | null;
+      readonly httpStatus: number | null;
+      readonly attempts: number;
+      readonly depth: number;
+      readonly discoveredAt: string;
+      readonly fetchedAt: string | null;
+      readonly nextAttemptAt: string | null;
+      /** When it is due to be fetched again, and when its text last changed. */
+      readonly revisitAt: string | null;
+      readonly changedAt: string | null;
+      readonly contentType: string | null;
+      readonly lang: string | null;
+      /** A focused crawl's verdict at its last fetch (null: not judged), and the classes it is indexed under. */
+      readonly topicScore: number | null;
+      readonly relevant: boolean | null;
+      readonly classes: readonly { readonly name: string; readonly score: number }[];
+    };
