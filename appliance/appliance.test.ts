@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,10 +14,7 @@ import { analyze, isAnalysis } from '../indexer/index.ts';
 const config = (dataDir: string) => loadConfig({ overrides: { dataDir } });
 const doc = (id: number, word: string): StoredDocument => ({ id, url: `http://e.org/${id}`, title: `Doc ${id}`, description: '', headings: [], text: `${word} text`, contentType: 'text/html', bytes: 1, truncated: false, httpStatus: 200, fetchedAt: 1, hash: '' });
 /** Stores a document the way the crawler does: store first, then index. */
-const store = (app: Appliance, d: StoredDocument) => {
-  app.documents.put(d);
-  app.index.upsert(d);
-};
+const store = async (app: Appliance, d: StoredDocument) => app.feed.put(d, undefined, await app.store.documents.put(d));
 
 describe('the parse workers the appliance runs', () => {
   it('return each page with its analysis for the index', async () => {
@@ -37,16 +35,15 @@ describe('the parse workers the appliance runs', () => {
 describe('Appliance', () => {
   it('loads the last flush and replays the changes made after it (a crash between flushes loses nothing)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'trawl-app-'));
-    const a = await Appliance.open(config(dir), { lockFor: 'test' });
-    store(a, doc(1, 'flushedword'));
-    await a.flush();
-    store(a, doc(2, 'unflushedword'));
-    a.documents.remove(1);
-    a.index.remove(1);
-    // Simulate a crash: close the database without the final flush, and drop the lock file.
-    a.db.close();
-    await import('node:fs').then((fs) => fs.unlinkSync(join(dir, 'trawl.lock')));
-
+    // A writer in another process, killed (kill -9) after a flush and two more changes.
+    const child = spawn(process.execPath, ['--import', 'tsx', new URL('./crash-writer.ts', import.meta.url).pathname, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve, reject) => {
+      child.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
+      child.once('exit', (code) => reject(new Error(`the writer exited (${code})`)));
+    });
+    const died = new Promise((r) => child.once('exit', r));
+    child.kill('SIGKILL');
+    await died;
     const b = await Appliance.open(config(dir), { lockFor: 'test' });
     try {
       assert.equal((await b.index.search('unflushedword')).total, 1, 'a page stored after the flush is replayed');
@@ -60,7 +57,7 @@ describe('Appliance', () => {
   it('rebuilds the index from the crawl database when the flush is unreadable', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'trawl-app-'));
     const a = await Appliance.open(config(dir), { lockFor: 'test' });
-    store(a, doc(1, 'survivor'));
+    await store(a, doc(1, 'survivor'));
     await a.close();
     writeFileSync(join(dir, 'index', 'manifest.json'), '{"format": 1, "generation": 1');
     const logs: string[] = [];
@@ -77,11 +74,11 @@ describe('Appliance', () => {
     const dir = mkdtempSync(join(tmpdir(), 'trawl-app-'));
     const a = await Appliance.open(config(dir), { lockFor: 'test' });
     assert.equal((await a.status()).index.lastFlushAt, null);
-    store(a, doc(1, 'one'));
+    await store(a, doc(1, 'one'));
     const first = await a.flush();
     assert.ok(first);
     assert.equal(await a.flush(), undefined, 'nothing changed: nothing written');
-    store(a, doc(2, 'two'));
+    await store(a, doc(2, 'two'));
     assert.equal((await a.flush())?.generation, first.generation + 1);
     await a.close();
     const reader = await Appliance.open(config(dir));

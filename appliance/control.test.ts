@@ -23,7 +23,7 @@ describe('controlling a crawl', () => {
     web = await startFakeWeb();
     const dataDir = mkdtempSync(join(tmpdir(), 'trawl-control-'));
     app = await Appliance.open(loadConfig({ overrides: { dataDir, seeds: [`${web.url}/target`], perHost: { delayMs: 0 }, limits: { maxDepth: 0 }, parseWorkers: 0 } }), { lockFor: 'test' });
-    crawler = app.createCrawler().crawler;
+    crawler = (await app.createCrawler()).crawler;
   });
   after(async () => {
     await app.close();
@@ -59,10 +59,10 @@ describe('controlling a crawl', () => {
   });
 
   it('removes a page from the index and keeps the crawl from bringing it back', async () => {
-    const stored = app.documents.count();
+    const stored = (await app.store.documents.count());
     assert.deepEqual(await app.remove({ url: `${web.url}/target` }), { removed: 1 });
     assert.equal((await app.index.search('redirectedword')).total, 0);
-    assert.equal(app.documents.count(), stored - 1);
+    assert.equal((await app.store.documents.count()), stored - 1);
     const e = await app.explain(`${web.url}/target`);
     assert.ok(e.known && e.state === 'excluded' && e.reason === 'removed by an admin' && !e.indexed);
     const { queued } = await app.recrawl({ all: true });

@@ -18,13 +18,16 @@ async function crawl(web: HandlerServer, seed: string, focus?: Record<string, un
   const first = web.hits.length;
   const app = await Appliance.open(loadConfig({ overrides: { dataDir, seeds: [`${web.url}${seed}`], perHost: { delayMs: 0 }, parseWorkers: 0, concurrency: 4, ...(focus ? { focus } : {}) } }), { lockFor: 'test' });
   await app.loadFocus();
-  await app.createCrawler().crawler.run();
+  await (await app.createCrawler()).crawler.run();
   const pages = web.hits.slice(first).filter((p) => p !== '/robots.txt' && !p.startsWith('/sitemap'));
   return { app, pages };
 }
 
-const indexedPaths = (app: Appliance, web: HandlerServer) =>
-  [...app.documents.all()].map((d) => d.url.slice(web.url.length)).sort();
+const indexedPaths = async (app: Appliance, web: HandlerServer) => {
+  const paths: string[] = [];
+  for await (const d of app.store.documents.all()) paths.push(d.url.slice(web.url.length));
+  return paths.sort();
+};
 
 describe('a focused crawl', () => {
   let web: HandlerServer;
@@ -40,13 +43,13 @@ describe('a focused crawl', () => {
   it('indexes the pages on topic, skips the rest, and fetches far fewer pages than an unfocused crawl', async () => {
     const unfocused = await crawl(web, '/');
     open.push(unfocused.app);
-    assert.equal(unfocused.app.documents.count(), onTopic.length + offTopic.length, 'unfocused, every page is indexed');
+    assert.equal((await unfocused.app.store.documents.count()), onTopic.length + offTopic.length, 'unfocused, every page is indexed');
     assert.equal((await unfocused.app.status()).focus, null);
 
     const focused = await crawl(web, '/', { topicFile: TOPIC, cutoff: 30 });
     open.push(focused.app);
     const { app, pages } = focused;
-    assert.deepEqual(indexedPaths(app, web), [...onTopic].sort(), 'exactly the pages about coins, those behind the directory included');
+    assert.deepEqual(await indexedPaths(app, web), [...onTopic].sort(), 'exactly the pages about coins, those behind the directory included');
     assert.ok(pages.length * 3 < unfocused.pages.length, `focused: ${pages.length} pages fetched; unfocused: ${unfocused.pages.length}`);
     assert.deepEqual((await app.status()).focus, { classifier: 'topic numismatics (plain scorer, cutoff 30)', cutoff: 30, relevant: onTopic.length, notRelevant: new Set(pages).size - onTopic.length });
 
@@ -80,7 +83,7 @@ describe('a focused crawl', () => {
     open.push(app);
     assert.ok(pages.includes('/directory') && pages.includes('/news/7'), 'linked from relevant pages: fetched');
     assert.ok(!pages.some((p) => p.startsWith('/collectors/')) && !pages.includes('/news/8'), 'nothing behind an off-topic page');
-    assert.deepEqual(indexedPaths(app, web), onTopic.filter((p) => p.startsWith('/coins/')).sort());
+    assert.deepEqual(await indexedPaths(app, web), onTopic.filter((p) => p.startsWith('/coins/')).sort());
   });
 
   it('judges pages again when the topic changes: new classes and scores, and pages now off topic leave the index', async () => {
@@ -92,11 +95,11 @@ describe('a focused crawl', () => {
     writeFileSync(narrower, '20: denarius=ancient\n20: drachmas?=ancient\n10: roman @and coins?=ancient\n');
     const app = await Appliance.open(loadConfig({ overrides: { dataDir, perHost: { delayMs: 0 }, parseWorkers: 0, focus: { topicFile: narrower, cutoff: 30 } } }), { lockFor: 'test' });
     open.push(app);
-    const { crawler } = app.createCrawler([], 'off');
+    const { crawler } = await app.createCrawler([], 'off');
     const done = crawler.run();
     await app.recrawl({ all: true });
     await done;
-    const coin0 = app.documents.get(app.frontier.idOf(`${web.url}/coins/0`)!);
+    const coin0 = (await app.store.documents.get((await app.store.urls.record(`${web.url}/coins/0`))!.id));
     // denarius in the text (20) + roman @and coins? in the text (10)
     assert.deepEqual(coin0?.topic, { score: 30, classes: [{ name: 'ancient', score: 30 }] }, 'the same text, stored again with its new verdict');
     assert.equal((await app.index.search('topic:coins')).total, 0, 'the old classes are gone from the index');

@@ -37,13 +37,13 @@ describe('recrawling unchanged pages', () => {
       () => app.close(),
       () => web.close(),
     );
-    const { crawler } = app.createCrawler();
+    const { crawler } = await app.createCrawler();
     let indexed = 0;
     crawler.on('document', () => indexed++);
     await crawler.run();
     assert.equal(indexed, 7, 'six graph pages and the target');
     const firstPass = web.requests.length;
-    const fetchedAt = app.documents.get(app.frontier.idOf(`${web.url}graph/1`)!)!.fetchedAt;
+    const fetchedAt = (await app.store.documents.get((await app.store.urls.record(`${web.url}graph/1`))!.id))!.fetchedAt;
 
     assert.equal((await pass(crawler, () => app.recrawl({ all: true }))).queued, 7);
     const second = web.requests.slice(firstPass).filter((r) => r.path !== '/robots.txt');
@@ -57,7 +57,7 @@ describe('recrawling unchanged pages', () => {
     assert.ok(g1.known && g1.state === 'not-modified' && g1.httpStatus === 304 && g1.indexed);
     const t = await app.explain(`${web.url}target`);
     assert.ok(t.known && t.state === 'indexed' && t.reason === 'unchanged');
-    assert.ok(app.documents.get(app.frontier.idOf(`${web.url}graph/1`)!)!.fetchedAt >= fetchedAt, 'the fetch time moves on');
+    assert.ok((await app.store.documents.get((await app.store.urls.record(`${web.url}graph/1`))!.id))!.fetchedAt >= fetchedAt, 'the fetch time moves on');
     assert.equal((await app.index.search('graphword1')).total, 1);
   });
 });
@@ -67,7 +67,7 @@ describe('recrawling a site that changed', () => {
     const web = await startFakeWeb();
     const app = await openApp({ seeds: [`${web.url}site/`], scope: { allow: ['URL:/site/'] }, retry: { baseDelayMs: 50, maxAttempts: 2 } });
     try {
-      const { crawler } = app.createCrawler();
+      const { crawler } = await app.createCrawler();
       await crawler.run();
       const found = async (word: string) => (await app.index.search(word)).hits.map((h) => new URL(h.url).pathname);
       assert.deepEqual(await found('deletedword'), ['/site/deleted']);
@@ -106,20 +106,20 @@ describe('recrawling continuously (trawl start)', () => {
   it('revisits each page when it falls due, adapts its interval, and follows the site as it changes', async () => {
     const web = await startFakeWeb();
     const app = await openApp({ seeds: [`${web.url}site/`], scope: { allow: ['URL:/site/'] }, retry: { baseDelayMs: 50, maxAttempts: 2 }, recrawl: { minInterval: '1s', maxInterval: '4s' } });
-    const until = async <T>(what: string, f: () => T | undefined): Promise<T> => {
+    const until = async <T>(what: string, f: () => Promise<T | undefined>): Promise<T> => {
       for (let i = 0; i < 300; i++) {
-        const v = f();
+        const v = await f();
         if (v !== undefined) return v;
         await new Promise((r) => setTimeout(r, 50));
       }
       throw new Error(`timed out waiting for ${what}`);
     };
     try {
-      const { crawler } = app.createCrawler([], 'continuous');
+      const { crawler } = await app.createCrawler([], 'continuous');
       assert.equal((await crawler.run()).reason, 'exhausted');
-      const record = (path: string) => app.frontier.record(`${web.url}site/${path}`)!;
+      const record = async (path: string) => (await app.store.urls.record(`${web.url}site/${path}`))!;
       // No hint from the server (an ETag only): the first interval is √(1 s × 4 s).
-      assert.equal(record('unchanged').revisitMs, 2000);
+      assert.equal((await record('unchanged')).revisitMs, 2000);
       assert.equal((await app.status()).recrawl.continuous, true);
       assert.ok((await app.status()).recrawl.nextDueAt !== null);
 
@@ -132,7 +132,7 @@ describe('recrawling continuously (trawl start)', () => {
       assert.equal(await found('flakyword'), '/site/flaky', 'a page answering 503 stays');
 
       // The unchanged page is asked for conditionally at each revisit, and its interval grows to the maximum.
-      await until('the unchanged page at the longest interval', () => (record('unchanged').revisitMs === 4000 ? true : undefined));
+      await until('the unchanged page at the longest interval', async () => ((await record('unchanged')).revisitMs === 4000 ? true : undefined));
       const unchanged = web.requests.filter((r) => r.path === '/site/unchanged');
       assert.ok(unchanged.length >= 2, `${unchanged.length} requests`);
       assert.deepEqual(
@@ -143,7 +143,7 @@ describe('recrawling continuously (trawl start)', () => {
       assert.ok(unchanged[1]!.at - unchanged[0]!.at >= 1900, `revisited after ${unchanged[1]!.at - unchanged[0]!.at} ms`);
       // The edited page changed once: its interval halved (2 s → 1 s), then doubled as it stayed the same.
       const edited = () => web.requests.filter((r) => r.path === '/site/edited');
-      await until('three fetches of the edited page', () => (edited().length >= 3 && record('edited').revisitMs === 2000 ? true : undefined));
+      await until('three fetches of the edited page', async () => (edited().length >= 3 && (await record('edited')).revisitMs === 2000 ? true : undefined));
       assert.deepEqual(edited().slice(0, 3).map((r) => r.status), [200, 200, 304]);
       assert.ok(edited()[2]!.at - edited()[1]!.at < 1900, 'the second revisit came sooner than the first');
 
@@ -173,21 +173,21 @@ describe('recrawling a page whose text changed but not its links', () => {
     });
     const app = await openApp({ seeds: [`${site.url}/a`] });
     try {
-      const { crawler } = app.createCrawler();
+      const { crawler } = await app.createCrawler();
       await crawler.run();
-      const b = () => {
-        app.anchors.write();
-        return app.anchors.of(app.frontier.idOf(`${site.url}/b`)!);
+      const b = async () => {
+        (await app.store.anchors.write());
+        return (await app.store.anchors.of((await app.store.urls.record(`${site.url}/b`))!.id));
       };
-      assert.deepEqual(b(), { texts: ['bee page'], sources: 1 });
+      assert.deepEqual(await b(), { texts: ['bee page'], sources: 1 });
       const recrawlAll = () => pass(crawler, () => app.recrawl({ all: true }));
       version = 2;
       await recrawlAll();
       assert.equal((await app.index.search('twoword')).total, 1, 'the new text is indexed');
-      assert.deepEqual(b(), { texts: ['bee page'], sources: 1 }, 'the same link, not counted twice');
+      assert.deepEqual(await b(), { texts: ['bee page'], sources: 1 }, 'the same link, not counted twice');
       version = 3;
       await recrawlAll();
-      assert.ok(b().texts.includes('bee renamed'), 'a link with new text is recorded');
+      assert.ok((await b()).texts.includes('bee renamed'), 'a link with new text is recorded');
     } finally {
       await app.close();
       await site.close();
@@ -216,7 +216,7 @@ describe('a pass over the pages that are due (trawl recrawl --due)', () => {
     });
     const app = await openApp({ seeds: [`${site.url}/p1`] });
     try {
-      const { crawler } = app.createCrawler([], 'due');
+      const { crawler } = await app.createCrawler([], 'due');
       await crawler.run();
       assert.equal((await app.index.search('earlyword')).total, 1, 'found through the sitemap');
       const mark = site.hits.length;
@@ -227,7 +227,7 @@ describe('a pass over the pages that are due (trawl recrawl --due)', () => {
       assert.deepEqual(site.hits.slice(mark).sort(), ['/p2', '/sitemap.xml'], 'the sitemap, then the page it dates after its last fetch');
       assert.equal((await app.index.search('laterword')).total, 1);
       assert.equal((await app.index.search('earlyword')).total, 0);
-      assert.ok(app.frontier.record(`${site.url}/p1`)!.revisitAt! > Date.now(), 'the other page waits for its own time');
+      assert.ok((await app.store.urls.record(`${site.url}/p1`))!.revisitAt! > Date.now(), 'the other page waits for its own time');
     } finally {
       await app.close();
       await site.close();
@@ -247,7 +247,7 @@ describe('revisits once limits.maxPages is reached', () => {
     });
     const app = await openApp({ seeds: [`${site.url}/a`], limits: { maxPages: 2 }, recrawl: { minInterval: '1s', maxInterval: '1s' } });
     try {
-      const { crawler } = app.createCrawler([], 'continuous');
+      const { crawler } = await app.createCrawler([], 'continuous');
       assert.equal((await crawler.run()).reason, 'limit');
       const pages = () => site.hits.filter((h) => h !== '/robots.txt' && h !== '/sitemap.xml');
       assert.deepEqual(pages(), ['/a', '/b']);

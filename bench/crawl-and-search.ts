@@ -5,6 +5,7 @@
  *
  *   npx tsx bench/crawl-and-search.ts [--runs 3] [--delay-ms 0] [--connections 4] [--concurrency 8]
  */
+import type { StoredDocument } from '../model/index.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,7 +48,7 @@ for (let r = 0; r < runs; r++) {
     }),
     { lockFor: 'bench' },
   );
-  const { crawler } = app.createCrawler();
+  const { crawler } = await app.createCrawler();
   let bytes = 0;
   crawler.on('fetch', (e) => (bytes += e.bytes));
   const t0 = performance.now();
@@ -65,14 +66,15 @@ console.log(`crawl: ${crawl.pages} pages in ${fmt(median(crawl.seconds), 2)} s (
 // Flush and load of the last run's index.
 const reader = await Appliance.open(loadConfig({ overrides: { dataDir: lastDir } }), { lockFor: 'bench' });
 const flushes: number[] = [];
-const all = reader.documents.all();
-const first = all.next().value!;
-all.return?.(undefined); // release the statement: the connection cannot write while it iterates
+let first: StoredDocument | undefined;
+for await (const d of reader.store.documents.all()) {
+  first = d;
+  break; // (the statement is released: the connection cannot write while it iterates)
+}
 for (let i = 0; i < 5; i++) {
   // Re-store one page so that each flush has a change to write (an unchanged index is not flushed).
-  const changed = { ...first, text: `${first.text} revision${i}` };
-  reader.documents.put(changed);
-  reader.index.upsert(changed);
+  const changed = { ...first!, text: `${first!.text} revision${i}` };
+  await reader.feed.put(changed, undefined, await reader.store.documents.put(changed));
   flushes.push((await reader.flush())!.ms);
 }
 const documents = reader.index.documentCount;

@@ -38,7 +38,7 @@ const app = await Appliance.open(
   { lockFor: 'bench' },
 );
 const startRss = process.memoryUsage.rss();
-const { crawler } = app.createCrawler();
+const { crawler } = await app.createCrawler();
 let bytes = 0;
 crawler.on('fetch', (e) => (bytes += e.bytes));
 let peakRss = startRss;

@@ -47,7 +47,7 @@ async function crawl(seed: string, focus: Record<string, unknown> | undefined): 
     { lockFor: 'bench' },
   );
   await app.loadFocus();
-  const { crawler } = app.createCrawler([], 'off');
+  const { crawler } = await app.createCrawler([], 'off');
   let fetched = 0;
   crawler.on('fetch', () => fetched++);
   let stats: CrawlStats | undefined;
@@ -55,7 +55,8 @@ async function crawl(seed: string, focus: Record<string, unknown> | undefined): 
   const t0 = performance.now();
   await crawler.run();
   const seconds = (performance.now() - t0) / 1000;
-  const indexed = [...app.documents.all()].map((d) => d.url);
+  const indexed: string[] = [];
+  for await (const d of app.store.documents.all()) indexed.push(d.url);
   await app.close();
   rmSync(dataDir, { recursive: true, force: true });
   return { seconds, fetched, indexed, classifyMs: stats?.stages.classify.ms ?? 0, classified: stats?.stages.classify.count ?? 0 };

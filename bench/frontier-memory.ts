@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Frontier, HostScheduler } from '../crawler/index.ts';
-import { openDb } from '../store/index.ts';
+import { openSqliteStore } from '../store/sqlite/index.ts';
 
 const { values } = parseArgs({ options: { urls: { type: 'string', default: '1000000' }, hosts: { type: 'string', default: '1000' } } });
 const total = Number(values.urls);
@@ -21,8 +21,8 @@ const heap = () => {
 };
 
 const dir = mkdtempSync(join(tmpdir(), 'trawl-frontier-mem-'));
-const db = openDb(join(dir, 'crawl.db'));
-const frontier = new Frontier(db);
+const store = openSqliteStore(dir);
+const frontier = new Frontier(store);
 const scheduler = new HostScheduler({ maxConnections: 1, delayMs: 0 });
 const before = heap();
 const t0 = performance.now();
@@ -33,12 +33,12 @@ for (let done = 0; done < total; done += BATCH) {
     const n = done + i;
     return { url: `http://host${n % hosts}.example/section/${Math.floor(n / hosts)}/page.html?q=${n}`, depth: n % 7 };
   });
-  for (const h of frontier.enqueueMany(batch)) scheduler.addWork(h);
+  for (const h of (await frontier.enqueue({ urls: batch })).hosts) scheduler.addWork(h);
   if ((done + BATCH) % (total / 4) === 0) samples.push(`${((done + BATCH) / 1e6).toFixed(2)}M queued: heap +${(heap() - before).toFixed(1)} MB`);
 }
 const seconds = (performance.now() - t0) / 1000;
 const after = heap();
-console.log(`queued ${frontier.counts().queued.toLocaleString('en')} URLs over ${hosts} hosts in ${seconds.toFixed(1)} s (${Math.round(total / seconds).toLocaleString('en')} URLs/s, in transactions of ${BATCH})`);
+console.log(`queued ${(await store.urls.counts()).queued.toLocaleString('en')} URLs over ${hosts} hosts in ${seconds.toFixed(1)} s (${Math.round(total / seconds).toLocaleString('en')} URLs/s, in transactions of ${BATCH})`);
 for (const s of samples) console.log(`  ${s}`);
 console.log(`heap growth: ${(after - before).toFixed(1)} MB for ${total.toLocaleString('en')} URLs = ${(((after - before) * 1e6) / total).toFixed(1)} bytes per URL${gc ? '' : ' (run with --expose-gc for exact figures)'}`);
 // Dequeue stays cheap however large the frontier: the partial index finds a host's next URL.
@@ -47,12 +47,12 @@ let taken = 0;
 for (let i = 0; i < 10_000; i++) {
   const h = scheduler.pick(0);
   if (!h) break;
-  const q = frontier.next(h);
+  const q = await frontier.next(h);
   if (q) {
-    frontier.finish(q.id, { kind: 'fetched', status: 200 });
+    await store.urls.finish(q.id, { outcome: { kind: 'fetched', status: 200 }, revisit: null }, Date.now());
     taken++;
   }
 }
 console.log(`dequeue: ${taken} URLs in ${(performance.now() - t1).toFixed(0)} ms (${((performance.now() - t1) / taken * 1000).toFixed(0)} µs each, round-robin over hosts)`);
-db.close();
+await store.close();
 rmSync(dir, { recursive: true, force: true });

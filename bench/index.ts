@@ -19,8 +19,7 @@ import { analyze, type Analysis } from '../indexer/ingest/analyze.ts';
 import { flushIndex, loadIndex } from '../indexer/persistence/snapshot.ts';
 import { SearchIndex } from '../indexer/search-index.ts';
 import { tokenize } from '../indexer/ingest/tokenize.ts';
-import { openDb } from '../store/sqlite/db.ts';
-import { DocumentStore } from '../store/sqlite/documents.ts';
+import { openSqliteStore } from '../store/sqlite/index.ts';
 import type { StoredDocument } from '../model/index.ts';
 import { benchOptions, indexedBeforeQueries, ms, percentile, QUERY_KINDS, syntheticCorpus } from './synthetic-corpus.ts';
 
@@ -38,14 +37,14 @@ const corpus = syntheticCorpus(options.root);
 const makeDoc = corpus.makeDoc;
 console.log(`sentences: ${corpus.sentences}, headings: ${corpus.headings} from ${options.root}`);
 
-// The documents' token sequences (for exact phrases) live in SQLite, as in the appliance, where the
-// crawler writes them with the page. Here they are written a thousand at a time, off the clock.
+// The documents and their token sequences (for exact phrases) live in SQLite, as in the appliance,
+// where the crawler writes them in one commit. Here they are written a thousand at a time, off the clock.
 const storeDir = mkdtempSync(join(tmpdir(), 'trawl-bench-store-'));
-const db = openDb(join(storeDir, 'crawl.db'));
-const store = new DocumentStore(db);
-const pending: [number, Uint32Array][] = [];
-const writeSequences = db.transaction(() => {
-  for (const [id, sequence] of pending) store.putSequence(id, sequence, 'english');
+const sqlite = openSqliteStore(storeDir);
+const store = sqlite.documents;
+const pending: [StoredDocument, Uint32Array][] = [];
+const writeSequences = sqlite.db.transaction(() => {
+  for (const [doc, tokens] of pending) store.putNow(doc, { tokens, stemming: 'english' });
   pending.length = 0;
 });
 const lookup = (id: number) => (id >= 0 && id < N ? makeDoc(id) : undefined);
@@ -59,7 +58,7 @@ for (let id = 0; id < first; id++) {
   const d = makeDoc(id);
   const analysis = analyze(d);
   index.upsert(d, analysis);
-  pending.push([id, analysis.sequence]);
+  pending.push([d, analysis.sequence]);
   if (pending.length === 1000) {
     const t0 = performance.now();
     writeSequences();
@@ -144,7 +143,7 @@ for (let round = 0; next < N && round < 600; round++, next++) {
   const { doc, analysis } = take();
   index.upsert(doc, analysis);
   upserts.push(performance.now() - t0);
-  store.putSequence(doc.id, analysis.sequence, 'english');
+  store.putNow(doc, { tokens: analysis.sequence, stemming: 'english' });
   const kind = QUERY_KINDS[round % 3]!;
   const qs = sets[kind];
   during[kind]!.push(await time(qs[Math.floor(round / 3) % qs.length]!));
@@ -152,7 +151,7 @@ for (let round = 0; next < N && round < 600; round++, next++) {
 for (; next < N; next++) {
   const { doc, analysis } = take();
   index.upsert(doc, analysis);
-  store.putSequence(doc.id, analysis.sequence, 'english');
+  store.putNow(doc, { tokens: analysis.sequence, stemming: 'english' });
 }
 await feeder.terminate();
 console.log(`query while indexing (a document indexed before each query): ${Object.entries(during).map(([k, v]) => `${k} p50 ${ms(percentile(v, 50))}, p99 ${ms(percentile(v, 99))}`).join('; ')}; one document's indexing (its message read, then indexed): p50 ${ms(percentile(upserts, 50))}, p99 ${ms(percentile(upserts, 99))}, max ${ms(Math.max(...upserts))}`);
@@ -186,6 +185,6 @@ t = performance.now();
 loadIndex(dir, loaded);
 console.log(`load: ${ms(performance.now() - t)}, heap ${((heap() - heapBeforeLoad) / 1e6).toFixed(0)} MB; answers the same: ${JSON.stringify((await loaded.search(sets['two words']![0]!)).hits.map((h) => h.id)) === expected}`);
 rmSync(dir, { recursive: true, force: true });
-db.close();
+await sqlite.close();
 rmSync(storeDir, { recursive: true, force: true });
 console.log(`tokens in a document: ~${tokenize(makeDoc(0).text).length}`);

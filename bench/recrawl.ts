@@ -65,7 +65,7 @@ async function pass(dataDir: string, seed: string, kind: 'full' | 'all' | 'due')
     { lockFor: 'bench' },
   );
   const loadSeconds = (performance.now() - l0) / 1000;
-  const { crawler } = app.createCrawler([], kind === 'due' ? 'due' : 'off');
+  const { crawler } = await app.createCrawler([], kind === 'due' ? 'due' : 'off');
   let bytes = 0;
   let requests = 0;
   const changes: Record<string, number> = {};
@@ -98,7 +98,9 @@ for (let r = 0; r < Number(values.runs); r++) {
     writeSitemap(corpus, bases[0]!, files);
     const full = await pass(dataDir, seed, 'full');
     // Edit an evenly spread share of the pages crawled: a new sentence before </body>.
-    const urls = [...full.app.documents.all()].map((d) => d.url).sort();
+    const urls: string[] = [];
+    for await (const d of full.app.store.documents.all()) urls.push(d.url);
+    urls.sort();
     await full.app.close();
     cpSync(dataDir, dataDirAll, { recursive: true });
     const step = Math.round(1 / share);

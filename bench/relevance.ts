@@ -10,6 +10,7 @@
  * All three get the same treatment: all words must match, and if no page has them all, pages with
  * any of them are ranked instead (what Trawl does by itself).
  */
+import type { StoredDocument } from '../model/index.ts';
 import Database from 'better-sqlite3';
 import MiniSearch from 'minisearch';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -46,11 +47,12 @@ const app = await Appliance.open(
   { lockFor: 'bench' },
 );
 const t0 = performance.now();
-await app.createCrawler().crawler.run();
+await (await app.createCrawler()).crawler.run();
 server.kill();
 // Links found after a page was indexed reach its anchor field now.
 const refreshed = await app.refreshAnchors();
-const docs = [...app.documents.all()];
+const docs: StoredDocument[] = [];
+for await (const d of app.store.documents.all()) docs.push(d);
 console.log(`corpus: ${set.corpus}: ${docs.length} pages crawled in ${((performance.now() - t0) / 1000).toFixed(1)} s (anchor text of ${refreshed} updated after the crawl)`);
 console.log(`queries: ${set.queries.length} from ${values.queries}`);
 
@@ -59,7 +61,7 @@ const urlWords = (url: string) => {
   const u = new URL(url);
   return `${u.hostname} ${decodeURIComponent(u.pathname)}`;
 };
-const fields = (d: (typeof docs)[number]) => ({ title: d.title, headings: d.headings.join('\n'), description: d.description, url: urlWords(d.url), anchor: app.anchors.of(d.id).texts.join('\n'), body: d.text });
+const fields = async (d: (typeof docs)[number]) => ({ title: d.title, headings: d.headings.join('\n'), description: d.description, url: urlWords(d.url), anchor: (await app.store.anchors.of(d.id)).texts.join('\n'), body: d.text });
 const fts = new Database(':memory:');
 // FTS5 stems with its own Porter tokenizer when Trawl stems (index.stemming), so it gets raw words.
 const stemming = app.config.index.stemming === 'english';

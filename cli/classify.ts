@@ -6,10 +6,9 @@ import { readFileSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Config } from '../config/index.ts';
-import { Fetcher } from '../crawler/fetch/index.ts';
+import { fetcherOf, parseSettingsOf } from '../appliance/wiring.ts';
 import { judge, loadFocus, type Verdict } from '../crawler/focus/index.ts';
 import { extract, type ParsedPage } from '../crawler/parse/index.ts';
-import { productToken } from '../crawler/robots/robots.ts';
 import { configFrom, UsageError, type CommonFlags } from './shared.ts';
 
 export type ClassifyFlags = Pick<CommonFlags, 'config'> & { topic?: string; scorer?: string; cutoff?: string; json?: boolean };
@@ -18,7 +17,7 @@ export async function classify(target: string, flags: ClassifyFlags): Promise<vo
   const config = configFrom(flags, [], { focus: focusFlags(flags) });
   if (!config.focus.topicFile && !config.focus.classifier) throw new UsageError('no topic: give --topic FILE (e.g. --topic config/topics/astronomy.txt), or a config with focus.topicFile');
   const focus = await loadFocus(config.focus);
-  const page = /^https?:\/\//i.test(target) ? await fetchPage(target, config) : readPage(target);
+  const page = /^https?:\/\//i.test(target) ? await fetchPage(target, config) : readPage(target, config);
   const verdict = await judge(focus, page);
   if (flags.json) {
     process.stdout.write(`${JSON.stringify({ score: verdict.score, relevant: verdict.relevant, classes: verdict.classes, matches: verdict.matches }, null, 2)}\n`);
@@ -45,9 +44,9 @@ function focusFlags(flags: ClassifyFlags): Record<string, unknown> {
 
 const MAX_REDIRECTS = 5;
 
-/** Fetches a page as the crawler would (its user agent, timeouts and body cap), following redirects. */
+/** Fetches and parses a page as the crawler would (the same fetcher and parse settings), following redirects. */
 async function fetchPage(url: string, config: Readonly<Config>): Promise<ParsedPage> {
-  const fetcher = new Fetcher({ userAgent: config.userAgent, timeoutMs: config.limits.timeoutMs, maxBodyBytes: config.limits.maxBodyBytes });
+  const fetcher = fetcherOf(config);
   try {
     let at = url;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
@@ -58,7 +57,7 @@ async function fetchPage(url: string, config: Readonly<Config>): Promise<ParsedP
         continue;
       }
       if (res.status < 200 || res.status >= 300) throw new Error(`cannot classify ${at}: it answers HTTP ${res.status}`);
-      return pageOf(extract({ body: res.body, contentType: res.contentType, url: at, robotsToken: productToken(config.userAgent).toLowerCase() }), at);
+      return pageOf(extract({ body: res.body, contentType: res.contentType, url: at, ...parseSettingsOf(config) }), at);
     }
     throw new Error(`cannot fetch ${url}: more than ${MAX_REDIRECTS} redirects`);
   } finally {
@@ -67,7 +66,7 @@ async function fetchPage(url: string, config: Readonly<Config>): Promise<ParsedP
 }
 
 /** Reads a saved page: HTML, or plain text for .txt files. */
-function readPage(file: string): ParsedPage {
+function readPage(file: string, config: Readonly<Config>): ParsedPage {
   let body: Buffer;
   try {
     body = readFileSync(file);
@@ -76,7 +75,7 @@ function readPage(file: string): ParsedPage {
   }
   const url = pathToFileURL(resolve(file)).href;
   const contentType = ['.txt', '.text', '.md'].includes(extname(file).toLowerCase()) ? 'text/plain' : 'text/html';
-  return pageOf(extract({ body, contentType, url, robotsToken: 'trawlbot' }), url);
+  return pageOf(extract({ body, contentType, url, ...parseSettingsOf(config) }), url);
 }
 
 function pageOf(x: ReturnType<typeof extract>, url: string): ParsedPage {

@@ -13,8 +13,8 @@ export async function start(urls: string[], flags: CommonFlags, preset: Record<s
   let server: RunningServer | undefined;
   try {
     await app.loadFocus();
-    const { crawler } = app.createCrawler([], config.recrawl.continuous ? 'continuous' : 'off');
-    requireSeeds(app, 'start');
+    const { crawler } = await app.createCrawler([], config.recrawl.continuous ? 'continuous' : 'off');
+    await requireSeeds(app, 'start');
     const ui = createApp({ searcher: app.index, status: () => app.status(), version: PRODUCT_VERSION, explain: (url) => app.explain(url), admin: app, adminToken: config.server.adminToken });
     server = await listen(ui, config.server.host, config.server.port);
     app.startFlushTimer();
@@ -22,7 +22,7 @@ export async function start(urls: string[], flags: CommonFlags, preset: Record<s
       await server?.close();
       await app.close();
     });
-    process.stdout.write(`Trawl ${PRODUCT_VERSION}: crawling ${app.frontier.seeds().join(', ')}\nSearch at ${server.url}\nCrawl status at ${server.url}status\n`);
+    process.stdout.write(`Trawl ${PRODUCT_VERSION}: crawling ${(await app.store.seeds.all()).join(', ')}\nSearch at ${server.url}\nCrawl status at ${server.url}status\n`);
     log(config.server.adminToken ? 'admin actions are on (server.adminToken is set)' : 'admin actions are off (set server.adminToken or TRAWL_ADMIN_TOKEN to turn them on)');
     log(`data directory: ${app.dataDir}`);
     const summary = setInterval(async () => log(statusLine(await app.status())), 10_000);
@@ -48,11 +48,11 @@ export async function crawl(urls: string[], flags: CommonFlags): Promise<void> {
   const app = await Appliance.open(config, { lockFor: 'crawl', log });
   try {
     await app.loadFocus();
-    const { crawler } = app.createCrawler();
-    requireSeeds(app, 'crawl');
+    const { crawler } = await app.createCrawler();
+    await requireSeeds(app, 'crawl');
     app.startFlushTimer();
     onStopSignal(() => app.close());
-    log(`crawling ${app.frontier.seeds().join(', ')} into ${app.dataDir}`);
+    log(`crawling ${(await app.store.seeds.all()).join(', ')} into ${app.dataDir}`);
     const progress = showProgress(() => app.status());
     const { reason } = await crawler.run();
     await progress.stop();
@@ -82,7 +82,7 @@ export async function recrawl(urls: string[], flags: CommonFlags & { all?: boole
   const app = await Appliance.open(config, { lockFor: 'recrawl', log });
   try {
     await app.loadFocus();
-    const { crawler } = app.createCrawler([], flags.due ? 'due' : 'off');
+    const { crawler } = await app.createCrawler([], flags.due ? 'due' : 'off');
     app.startFlushTimer();
     onStopSignal(() => app.close());
     const counts = { unchanged: 0, changed: 0, new: 0, gone: 0, failed: 0 };
@@ -93,7 +93,7 @@ export async function recrawl(urls: string[], flags: CommonFlags & { all?: boole
     });
     let queued = 0;
     for (const t of targets) queued += (await app.recrawl(t)).queued;
-    log(flags.due ? `recrawling the ${app.frontier.dueRevisits()} pages of ${app.dataDir} whose revisit is due` : `recrawling ${queued} URLs of ${app.dataDir}`);
+    log(flags.due ? `recrawling the ${await app.store.urls.dueRevisits(Date.now())} pages of ${app.dataDir} whose revisit is due` : `recrawling ${queued} URLs of ${app.dataDir}`);
     const started = performance.now();
     const progress = showProgress(() => app.status());
     const { reason } = await crawler.run();
@@ -154,11 +154,11 @@ export async function exportDocuments(flags: CommonFlags & { format?: string }):
   const app = await Appliance.open(config);
   try {
     let n = 0;
-    for (const d of app.documents.all()) {
+    for await (const d of app.store.documents.all()) {
       const line = JSON.stringify({
         url: d.url,
         // Every URL it was found under (the content-seen test stores one document for them all).
-        urls: app.documents.urlsOf(d),
+        urls: await app.store.documents.urlsOf(d),
         title: d.title,
         text: d.text,
         description: d.description,
@@ -179,8 +179,8 @@ export async function exportDocuments(flags: CommonFlags & { format?: string }):
   }
 }
 
-function requireSeeds(app: Appliance, command: string): void {
-  if (app.frontier.seeds().length === 0) {
+async function requireSeeds(app: Appliance, command: string): Promise<void> {
+  if ((await app.store.seeds.all()).length === 0) {
     throw new UsageError(`nothing to crawl: give a URL (trawl ${command} https://docs.example.org/) or "seeds" in a --config file`);
   }
 }

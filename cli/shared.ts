@@ -26,9 +26,10 @@ export function configFrom(flags: CommonFlags, urls: readonly string[] = [], ext
 
 /** Exit code for an error that reached the top: 2 for the user's input, 1 for everything else. */
 export function exitCodeOf(e: unknown): number {
-  // (A topic file or classifier module that cannot be used is the user's input too.)
+  // (A topic file or classifier module that cannot be used, or a data directory without a crawl,
+  // is the user's input too.)
   const code = (e as { code?: unknown } | null)?.code;
-  return e instanceof UsageError || e instanceof ConfigError || code === 'ERR_TOPIC' || code === 'ERR_CLASSIFIER' ? 2 : 1;
+  return e instanceof UsageError || e instanceof ConfigError || code === 'ERR_TOPIC' || code === 'ERR_CLASSIFIER' || code === 'ERR_NO_CRAWL' ? 2 : 1;
 }
 
 /**

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, extname, isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { editDistance } from '../lib/edit-distance.ts';
 import { configSchema, ENV_VARS, type Config } from './schema.ts';
 
 /** An invalid configuration. The CLI prints `message` and exits with code 2. */
@@ -133,24 +134,10 @@ function closest(word: string, candidates: string[]): string | undefined {
   let best: string | undefined;
   let bestDist = Math.max(2, Math.floor(word.length / 3)) + 1;
   for (const c of candidates) {
-    const d = editDistance(word.toLowerCase(), c.toLowerCase());
+    const d = editDistance(word.toLowerCase(), c.toLowerCase(), bestDist);
     if (d < bestDist) [best, bestDist] = [c, d];
   }
   return best;
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return row[b.length]!;
 }
 
 function setPath(obj: Record<string, unknown>, path: string[], value: unknown): void {

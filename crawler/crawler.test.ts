@@ -34,13 +34,13 @@ describe('a full crawl of the fake web', () => {
   let reason: string;
   const count = (path: string) => web.paths().filter((p) => p === path).length;
   const found = async (q: string) => (await app.index.search(q)).hits.map((h) => new URL(h.url).pathname);
-  const record = (path: string) => app.frontier.record(new URL(path, web.url).href);
+  const record = async (path: string) => (await app.store.urls.record(new URL(path, web.url).href));
 
   before(async () => {
     other = await startFakeWeb();
     web = await startFakeWeb({ graphSize: 20, bigBytes: 300_000, otherHost: other.url });
     app = await open([web.url]);
-    ({ reason } = await app.createCrawler().crawler.run());
+    ({ reason } = await (await app.createCrawler()).crawler.run());
   });
   after(async () => {
     await app.close();
@@ -59,15 +59,15 @@ describe('a full crawl of the fake web', () => {
     assert.ok(web.requests.every((r) => r.userAgent === UA));
   });
 
-  it('never fetches what robots.txt disallows, and records why', () => {
+  it('never fetches what robots.txt disallows, and records why', async () => {
     assert.equal(count('/private/secret'), 0);
-    assert.equal(record('/private/secret')?.state, 'excluded');
-    assert.match(record('/private/secret')?.reason ?? '', /robots/);
+    assert.equal((await record('/private/secret'))?.state, 'excluded');
+    assert.match((await record('/private/secret'))?.reason ?? '', /robots/);
   });
 
   it('follows a redirect, recording the hop', async () => {
-    assert.equal(record('/redirect')?.state, 'redirected');
-    assert.equal(record('/redirect')?.reason, new URL('/target', web.url).href);
+    assert.equal((await record('/redirect'))?.state, 'redirected');
+    assert.equal((await record('/redirect'))?.reason, new URL('/target', web.url).href);
     assert.deepEqual(await found('redirectedword'), ['/target']);
   });
 
@@ -75,11 +75,11 @@ describe('a full crawl of the fake web', () => {
     await app.refreshAnchors();
     // The page never says these words; the home page, which links to it, does (as link text).
     assert.deepEqual((await found('zanzibar cartography')).sort(), ['/', '/anchored']);
-    assert.equal(app.anchors.of(record('/anchored')!.id).sources, 1);
+    assert.equal((await app.store.anchors.of((await record('/anchored'))!.id)).sources, 1);
   });
 
   it('follows a meta refresh like a redirect, and does not index the stub', async () => {
-    assert.deepEqual([record('/meta-refresh')?.state, record('/meta-refresh')?.reason], ['redirected', new URL('/refresh-target', web.url).href]);
+    assert.deepEqual([(await record('/meta-refresh'))?.state, (await record('/meta-refresh'))?.reason], ['redirected', new URL('/refresh-target', web.url).href]);
     assert.deepEqual(await found('refreshedword'), ['/refresh-target']);
     assert.deepEqual(await found('stubword'), []);
   });
@@ -89,25 +89,25 @@ describe('a full crawl of the fake web', () => {
     assert.equal(count('/loop-b'), 1);
   });
 
-  it('records a broken link as dead with its status, without retrying it', () => {
-    assert.deepEqual([record('/broken')?.state, record('/broken')?.httpStatus, record('/broken')?.error], ['dead', 404, 'http-4xx']);
+  it('records a broken link as dead with its status, without retrying it', async () => {
+    assert.deepEqual([(await record('/broken'))?.state, (await record('/broken'))?.httpStatus, (await record('/broken'))?.error], ['dead', 404, 'http-4xx']);
     assert.equal(count('/broken'), 1);
   });
 
-  it('retries a server error a bounded number of times, then records it dead', () => {
+  it('retries a server error a bounded number of times, then records it dead', async () => {
     assert.equal(count('/error'), 3);
-    assert.equal(record('/error')?.state, 'dead');
-    assert.equal(record('/error')?.error, 'http-5xx');
-    assert.equal(record('/error')?.reason, 'HTTP 500 (gave up after 3 attempts)');
+    assert.equal((await record('/error'))?.state, 'dead');
+    assert.equal((await record('/error'))?.error, 'http-5xx');
+    assert.equal((await record('/error'))?.reason, 'HTTP 500 (gave up after 3 attempts)');
   });
 
-  it('keeps what each fetch learned on the URL record', () => {
-    const r = record('/target')!;
+  it('keeps what each fetch learned on the URL record', async () => {
+    const r = (await record('/target'))!;
     assert.equal(r.state, 'indexed');
     assert.deepEqual([r.contentType, r.charset, r.lang], ['text/html', 'utf-8', 'en']);
     assert.ok(r.size! > 100 && r.hash!.length === 64 && r.fetchedAt! >= r.discoveredAt && r.changedAt === r.fetchedAt);
-    assert.equal(record('/latin1')?.charset, 'windows-1252');
-    assert.deepEqual([record('/graph/1')?.etag, record('/graph/1')?.lastModified], ['"graph-1"', 'Thu, 01 Jan 2026 00:00:00 GMT']);
+    assert.equal((await record('/latin1'))?.charset, 'windows-1252');
+    assert.deepEqual([(await record('/graph/1'))?.etag, (await record('/graph/1'))?.lastModified], ['"graph-1"', 'Thu, 01 Jan 2026 00:00:00 GMT']);
   });
 
   it('waits what Retry-After asks after a 429, then gets the page', async () => {
@@ -119,46 +119,46 @@ describe('a full crawl of the fake web', () => {
 
   it('obeys X-Robots-Tag: noindex', async () => {
     assert.deepEqual(await found('xrobotsword'), []);
-    assert.equal(record('/x-robots')?.reason, 'noindex (X-Robots-Tag)');
+    assert.equal((await record('/x-robots'))?.reason, 'noindex (X-Robots-Tag)');
   });
 
   it('indexes the canonical page instead of a page that names another as canonical', async () => {
     assert.deepEqual(await found('copyword'), []);
     assert.deepEqual(await found('canonicalword'), ['/canonical-target']);
-    assert.equal(record('/not-canonical')?.reason, `canonical is ${new URL('/canonical-target', web.url).href}`);
+    assert.equal((await record('/not-canonical'))?.reason, `canonical is ${new URL('/canonical-target', web.url).href}`);
   });
 
-  it('decodes Shift_JIS and GB18030 pages declared in <meta>', () => {
-    assert.match(app.documents.get(record('/sjis')!.id)!.text, /日本語のページ/);
-    assert.match(app.documents.get(record('/gb18030')!.id)!.text, /中文网页/);
+  it('decodes Shift_JIS and GB18030 pages declared in <meta>', async () => {
+    assert.match((await app.store.documents.get((await record('/sjis'))!.id))!.text, /日本語のページ/);
+    assert.match((await app.store.documents.get((await record('/gb18030'))!.id))!.text, /中文网页/);
   });
 
   it('keeps noindex pages out of the index', async () => {
     assert.deepEqual(await found('noindexword'), []);
-    assert.equal(record('/noindex')?.reason, 'noindex');
+    assert.equal((await record('/noindex'))?.reason, 'noindex');
   });
 
   it('does not follow rel=nofollow links', () => assert.equal(count('/nofollowed'), 0));
 
   it('stores the same content under two URLs once, and the document keeps both URLs', async () => {
     assert.equal((await app.index.search('dupword')).total, 1);
-    const [a, b] = [record('/dup-a')!, record('/dup-b')!];
+    const [a, b] = [(await record('/dup-a'))!, (await record('/dup-b'))!];
     const [stored, dup] = a.state === 'indexed' ? [a, b] : [b, a];
     assert.equal(dup.state, 'excluded');
     assert.equal(dup.reason, `duplicate of ${stored.url}`);
-    assert.deepEqual(app.documents.urlsOf(app.documents.get(stored.id)!), [stored.url, dup.url]);
+    assert.deepEqual(await app.store.documents.urlsOf((await app.store.documents.get(stored.id))!), [stored.url, dup.url]);
   });
 
   it('finds pages listed only in sitemaps: robots.txt → sitemap index → plain and gzipped sitemaps', async () => {
     assert.deepEqual(await found('sitemapword'), ['/from-sitemap']);
     assert.deepEqual(await found('gzsitemapword'), ['/from-gz-sitemap']);
-    assert.match(record('/sitemap-index.xml')?.reason ?? '', /sitemap with 0 pages and 2 sitemaps/);
+    assert.match((await record('/sitemap-index.xml'))?.reason ?? '', /sitemap with 0 pages and 2 sitemaps/);
   });
 
-  it('keeps a sitemap\'s <lastmod> on the URL record', () => assert.equal(record('/from-sitemap')?.lastmod, '2026-01-01'));
+  it('keeps a sitemap\'s <lastmod> on the URL record', async () => assert.equal((await record('/from-sitemap'))?.lastmod, '2026-01-01'));
 
-  it('cuts an oversized body and records the cut', () => {
-    const big = app.documents.get(record('/big')!.id)!;
+  it('cuts an oversized body and records the cut', async () => {
+    const big = (await app.store.documents.get((await record('/big'))!.id))!;
     assert.equal(big.truncated, true);
     assert.ok(big.bytes <= 100_000);
   });
@@ -166,26 +166,26 @@ describe('a full crawl of the fake web', () => {
   it('decodes gzip, windows-1252 and plain text', async () => {
     assert.deepEqual(await found('gzipword'), ['/gzip']);
     assert.deepEqual(await found('creme latinword'), ['/latin1']);
-    assert.match(app.documents.get(record('/latin1')!.id)!.text, /café crème “quoted”/);
+    assert.match((await app.store.documents.get((await record('/latin1'))!.id))!.text, /café crème “quoted”/);
     assert.deepEqual(await found('plaintextword'), ['/notes.txt']);
   });
 
   it('keeps a page\u2019s language (<html lang>, else Content-Language) and type, for the lang: and type: filters', async () => {
-    assert.equal(app.documents.get(record('/fr')!.id)!.lang, 'fr-FR');
-    assert.equal(app.documents.get(record('/notes.txt')!.id)!.lang, 'de');
-    assert.equal(record('/notes.txt')?.lang, 'de');
+    assert.equal((await app.store.documents.get((await record('/fr'))!.id))!.lang, 'fr-FR');
+    assert.equal((await app.store.documents.get((await record('/notes.txt'))!.id))!.lang, 'de');
+    assert.equal((await record('/notes.txt'))?.lang, 'de');
     assert.deepEqual(await found('frenchword lang:fr'), ['/fr']);
     assert.deepEqual(await found('"bonjour frenchword"'), ['/fr'], 'a phrase, checked on the token sequence kept with the page');
-    assert.ok(app.documents.sequencesOf([record('/fr')!.id], 'english').get(record('/fr')!.id)!.length > 5);
+    assert.ok((await app.store.documents.sequencesOf([(await record('/fr'))!.id], 'english')).get((await record('/fr'))!.id)!.length > 5);
     assert.deepEqual(await found('frenchword lang:en'), []);
     assert.deepEqual(await found('plaintextword type:text lang:de'), ['/notes.txt']);
     assert.deepEqual(await found('plaintextword type:html'), []);
     assert.deepEqual((await app.index.search('fake')).facets.lang[0], { value: 'en', count: (await app.index.search('fake lang:en')).total });
   });
 
-  it('skips content types it cannot index, saying which', () => {
-    assert.equal(record('/image.png')?.state, 'excluded');
-    assert.match(record('/image.png')?.reason ?? '', /unsupported content type image\/png/);
+  it('skips content types it cannot index, saying which', async () => {
+    assert.equal((await record('/image.png'))?.state, 'excluded');
+    assert.match((await record('/image.png'))?.reason ?? '', /unsupported content type image\/png/);
   });
 
   it('stops a crawler trap at limits.maxDepth', () => {
@@ -193,9 +193,9 @@ describe('a full crawl of the fake web', () => {
     assert.ok(trap.length > 0 && trap.length <= 6, `${trap.length} trap pages fetched`);
   });
 
-  it('stays in scope: the other host is never asked', () => {
+  it('stays in scope: the other host is never asked', async () => {
     assert.equal(other.requests.length, 0);
-    const reasons = app.frontier.rejections().map((r) => r.reason);
+    const reasons = (await app.store.rejections.all()).map((r) => r.reason);
     for (const r of ['out-of-scope', 'scheme', 'robots', 'already-seen', 'too-deep']) assert.ok(reasons.includes(r), `${r} counted (${reasons.join(', ')})`);
   });
 
@@ -206,7 +206,7 @@ describe('a full crawl of the fake web', () => {
     assert.ok(c.stats && c.stats.stages.fetch.count >= c.fetched && c.stats.stages.parse.count > 0 && c.stats.stages.index.count === c.indexed);
     assert.equal(c.inFlight, 0);
     assert.ok(c.fetched >= 28, `fetched ${c.fetched}`);
-    assert.equal((await app.status()).index.documents, app.documents.count());
+    assert.equal((await app.status()).index.documents, (await app.store.documents.count()));
   });
 });
 
@@ -215,7 +215,7 @@ describe('politeness', () => {
     const web = await startFakeWeb({ graphSize: 6, delayMs: 30 });
     const app = await open([new URL('/graph/0', web.url).href], { perHost: { delayMs: 150, maxConnections: 1 }, concurrency: 8, scope: { allow: ['URL:/graph/'] } });
     try {
-      await app.createCrawler().crawler.run();
+      await (await app.createCrawler()).crawler.run();
       const at = web.requests.map((r) => r.at);
       assert.ok(at.length >= 7, `${at.length} requests`);
       // Each request starts at least response time (30 ms) + delay (150 ms) after the previous one.
@@ -236,7 +236,7 @@ describe('politeness', () => {
     const app = await open([`${slowRobots.url}/page`, new URL('/graph/0', fast.url).href], { scope: { allow: ['URL:/graph/', 'URL:/page$'] } });
     try {
       const t0 = Date.now();
-      await app.createCrawler().crawler.run();
+      await (await app.createCrawler()).crawler.run();
       const fastPages = fast.requests.filter((r) => r.path.startsWith('/graph/'));
       assert.equal(fastPages.length, 6);
       assert.ok(fastPages.every((r) => r.at - t0 < 1400), 'the fast host was crawled while the slow robots.txt loaded');
@@ -253,7 +253,7 @@ describe('politeness', () => {
     const fast = await startFakeWeb({ graphSize: 8 });
     const app = await open([new URL('/graph/0', slow.url).href, new URL('/graph/0', fast.url).href], { concurrency: 2, perHost: { delayMs: 0, maxConnections: 1 }, scope: { allow: ['URL:/graph/'] } });
     try {
-      await app.createCrawler().crawler.run();
+      await (await app.createCrawler()).crawler.run();
       const fastDone = Math.max(...fast.requests.map((r) => r.at));
       const slowDone = Math.max(...slow.requests.map((r) => r.at));
       assert.ok(fastDone < slowDone, 'the fast host finished while the slow one was still being crawled');
@@ -281,12 +281,12 @@ describe('a host that keeps failing', () => {
     });
     try {
       const t = Date.now();
-      await app.createCrawler().crawler.run();
+      await (await app.createCrawler()).crawler.run();
       assert.ok(Date.now() - t >= 1000, 'it waited out the first suspension');
       const c = (await app.status()).crawl;
       assert.equal(c.dead, 4, 'the three pages and /sitemap.xml');
       assert.equal(c.retrying, 0);
-      assert.equal(app.frontier.record(`${web.url}/c`)?.error, 'host-suspended');
+      assert.equal((await app.store.urls.record(`${web.url}/c`))?.error, 'host-suspended');
       assert.ok(web.hits.filter((h) => h !== '/robots.txt').length <= 5, `${web.hits.length} requests: the host was given up, not hammered`);
       assert.equal(c.hosts[0]?.suspensions, 2);
       assert.equal(c.hosts[0]?.lastError, 'http-5xx');
@@ -302,7 +302,7 @@ describe('rel=nofollow', () => {
     const web = await startFakeWeb({ graphSize: 2 });
     const app = await open([web.url], { followNofollow: true, scope: { allow: ['URL:/$', 'URL:/nofollowed$'] } });
     try {
-      await app.createCrawler().crawler.run();
+      await (await app.createCrawler()).crawler.run();
       assert.ok(web.paths().includes('/nofollowed'));
     } finally {
       await app.close();
@@ -327,7 +327,7 @@ describe('sitemaps without robots.txt', () => {
     });
     const app = await open([`${web.url}/`]);
     try {
-      await app.createCrawler().crawler.run();
+      await (await app.createCrawler()).crawler.run();
       assert.ok(web.hits.includes('/sitemap.xml'));
       assert.equal((await app.index.search('onlyinsitemapword')).total, 1);
     } finally {
@@ -346,7 +346,7 @@ describe('host aliases', () => {
       scope: { allow: ['URL:/graph/'] },
     });
     try {
-      await app.createCrawler().crawler.run();
+      await (await app.createCrawler()).crawler.run();
       const pages = web.paths().filter((p) => p.startsWith('/graph/'));
       assert.equal(pages.length, 8, pages.join(' '));
       assert.equal(new Set(pages).size, 8, 'no page fetched twice');
@@ -364,7 +364,7 @@ describe('anchor text across a restart', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'trawl-crawl-'));
     const app = await open([web.url], { scope: { allow: ['URL:/$', 'URL:/anchored$'] } }, dataDir);
     try {
-      await app.createCrawler().crawler.run();
+      await (await app.createCrawler()).crawler.run();
     } finally {
       await app.close();
       await web.close();
@@ -384,7 +384,7 @@ describe('limits and resuming', () => {
     const web = await startFakeWeb({ graphSize: 30 });
     const app = await open([new URL('/graph/0', web.url).href], { limits: { maxPages: 5 }, scope: { allow: ['URL:/graph/'] } });
     try {
-      const { reason } = await app.createCrawler().crawler.run();
+      const { reason } = await (await app.createCrawler()).crawler.run();
       assert.equal(reason, 'limit');
       assert.equal((await app.status()).crawl.fetched, 5);
     } finally {
@@ -398,7 +398,7 @@ describe('limits and resuming', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'trawl-resume-'));
     const seed = new URL('/graph/0', web.url).href;
     const first = await open([seed], { perHost: { delayMs: 10, maxConnections: 2 }, scope: { allow: ['URL:/graph/'] } }, dataDir);
-    const { crawler } = first.createCrawler();
+    const { crawler } = await first.createCrawler();
     const done = crawler.run();
     await new Promise<void>((resolve) => crawler.on('document', () => first.index.documentCount >= 8 && resolve()));
     await first.close();
@@ -410,7 +410,7 @@ describe('limits and resuming', () => {
     const second = await open([], { scope: { allow: ['URL:/graph/'] } }, dataDir);
     try {
       assert.ok(second.index.documentCount >= 8, 'the index flushed on stop is loaded again');
-      assert.equal((await second.createCrawler().crawler.run()).reason, 'exhausted');
+      assert.equal((await (await second.createCrawler()).crawler.run()).reason, 'exhausted');
       for (let i = 0; i < 30; i++) assert.equal((await second.index.search(`graphword${i}`)).total, 1, `graphword${i}`);
       const pages = web.paths().filter((p) => p.startsWith('/graph/'));
       assert.equal(pages.length, new Set(pages).size, 'no page fetched twice');

@@ -1,9 +1,9 @@
 /** The crawler's public face: the loop, and the stages the orchestrator wires into it. */
-export { Crawler, type CrawlerDeps, type CrawlerEvents, type CrawlerLimits, type FetchEvent, type RevisitMode } from './crawler.ts';
+export { Crawler, type CrawlerDeps, type CrawlerEvents, type CrawlerLimits, type FetchEvent, type IndexSink, type RevisitMode } from './crawler.ts';
 export { Fetcher, type FetchResult } from './fetch/index.ts';
 export { defaultParseWorkers, ParsePool, type PageParser } from './parse/index.ts';
-export { Frontier, HostScheduler, REMOVED_BY_ADMIN, type FrontierCounts, type HostView, type RevisitPolicy, type Target } from './frontier/index.ts';
+export { Frontier, HostScheduler, type PickOptions, type RevisitPolicy } from './frontier/index.ts';
 export { ERRORS, decide, type ErrorCode, type RetryPolicy } from './errors.ts';
 export { StatsRecorder, type CrawlStats } from './stats.ts';
-export { RobotsCache } from './robots/index.ts';
+export { productToken, RobotsCache } from './robots/index.ts';
 export { admit, buildScope, createNormalizer, defaultFilters, normalizeUrl, parseHostAlias, type UrlFilter, type UrlPolicy } from './urls/index.ts';

@@ -5,8 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { DocumentStore } from '../store/sqlite/documents.ts';
-import { openDb } from '../store/sqlite/db.ts';
+import { openSqliteStore } from '../store/sqlite/index.ts';
 import { Crawler } from './crawler.ts';
 import type { Fetcher, FetchResult } from './fetch/fetcher.ts';
 import { Frontier } from './frontier/frontier.ts';
@@ -22,7 +21,7 @@ const page = (i: number) =>
 
 /** Crawls the 40-page web with `concurrency` and the given parser; returns what happened. */
 async function crawl(concurrency: number, parse: (job: ParseJob, state: { inFlight: number }) => Promise<Extracted>) {
-  const db = openDb(join(mkdtempSync(join(tmpdir(), 'trawl-pipeline-')), 'crawl.db'));
+  const store = openSqliteStore(mkdtempSync(join(tmpdir(), 'trawl-pipeline-')));
   const state = { inFlight: 0, maxInFlight: 0 };
   const fetcher = {
     async fetch(url: string): Promise<FetchResult> {
@@ -35,14 +34,14 @@ async function crawl(concurrency: number, parse: (job: ParseJob, state: { inFlig
     },
   } as unknown as Fetcher;
   const allowAll: RobotsRules = { state: 'allow-all', isAllowed: () => true, sitemaps: [] };
-  const robots = { cached: () => allowAll, load: async () => allowAll } as unknown as RobotsCache;
-  const frontier = new Frontier(db);
+  const robots = { cached: async () => allowAll, load: async () => allowAll } as unknown as RobotsCache;
+  const frontier = new Frontier(store);
   const crawler = new Crawler({
+    store,
     frontier,
     scheduler: new HostScheduler({ maxConnections: 16, delayMs: 0 }),
     robots,
     fetcher,
-    documents: new DocumentStore(db),
     parser: { parse: (job) => parse(job, state), close: async () => undefined },
     policy: { normalize: createNormalizer(), filters: defaultFilters(buildScope({ allow: [], exclude: [], seeds: [SEED] }), { maxUrlLength: 2000, maxDepth: 100 }) },
     limits: { concurrency, maxPages: 0, maxRedirects: 5 },
@@ -50,10 +49,10 @@ async function crawl(concurrency: number, parse: (job: ParseJob, state: { inFlig
   });
   const stored: number[] = [];
   crawler.on('document', (doc) => stored.push(doc.id));
-  crawler.addSeeds([SEED]);
+  await crawler.addSeeds([SEED]);
   const { reason } = await crawler.run();
-  const result = { reason, stored, maxInFlight: state.maxInFlight, rejections: frontier.rejections(), record: (path: string) => frontier.record(new URL(path, SEED).href) };
-  return { ...result, close: () => db.close() };
+  const result = { reason, stored, maxInFlight: state.maxInFlight, rejections: await store.rejections.all(), record: (path: string) => store.urls.record(new URL(path, SEED).href) };
+  return { ...result, close: () => store.close() };
 }
 
 describe('the crawl pipeline', () => {
@@ -68,7 +67,7 @@ describe('the crawl pipeline', () => {
       parsing--;
       return extract(job);
     });
-    r.close();
+    await r.close();
     assert.equal(r.reason, 'exhausted');
     assert.equal(r.stored.length, PAGES, 'every page crawled');
     assert.equal(r.maxInFlight, 3, 'never more requests in flight than `concurrency`');
@@ -84,8 +83,8 @@ describe('the crawl pipeline', () => {
       if (job.url.endsWith('/p/7')) throw new ParseFailure('the parse worker died while parsing it (out of memory)');
       return extract(job);
     });
-    const rec = r.record('/p/7');
-    r.close();
+    const rec = await r.record('/p/7');
+    await r.close();
     assert.equal(r.reason, 'exhausted');
     assert.deepEqual([rec?.state, rec?.error, rec?.reason], ['dead', 'unparsable', 'the parse worker died while parsing it (out of memory)']);
     // Every page is linked from three others: all the rest are reached and stored.

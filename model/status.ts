@@ -136,4 +136,6 @@ export type UrlExplanation =
       readonly topicScore: number | null;
       readonly relevant: boolean | null;
       readonly classes: readonly { readonly name: string; readonly score: number }[];
+      /** Links of the page beyond limits.maxLinksPerPage at its last fetch, not followed (null: none). */
+      readonly linksCut: number | null;
     };

@@ -37,6 +37,8 @@ export type FetchMeta = {
   readonly linksHash?: string;
   /** A focused crawl's verdict on the page: its score against the topic, and whether it is relevant. */
   readonly topic?: { readonly score: number; readonly relevant: boolean };
+  /** Links the page had beyond limits.maxLinksPerPage: not followed (0 when none were cut). */
+  readonly linksCut?: number;
 };
 
 /** Everything Trawl keeps of a URL. */
@@ -71,6 +73,8 @@ export type UrlRecord = {
   readonly tunnel: number;
   readonly topicScore: number | null;
   readonly relevant: boolean | null;
+  /** Links the page had beyond limits.maxLinksPerPage at its last fetch, not followed (null: none cut). */
+  readonly linksCut: number | null;
 };
 
 /** A URL handed out by the frontier to be fetched (its record is `fetching` meanwhile). */

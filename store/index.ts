@@ -1,5 +1,13 @@
-export { openDb, SCHEMA_VERSION, type Db } from './sqlite/db.ts';
-export { DocumentStore, type Change } from './sqlite/documents.ts';
-export { acquireLock, LockError, type Lock } from './sqlite/lock.ts';
-export type { PageContent, StoredDocument, UrlRecord, UrlState } from '../model/index.ts';
-export { AnchorStore, type Anchors } from './sqlite/anchors.ts';
+/**
+ * The store's interfaces: what the crawler, the indexer and the orchestrator may depend on. The
+ * implementations are adapters in their own folders (store/sqlite/), wired by the orchestrator.
+ */
+export { MAX_ANCHOR_TEXT, MAX_ANCHORS_READ, type AnchorStore } from './anchors.ts';
+export type { ChangeLog } from './changes.ts';
+export type { DocumentStore, TokenSequence } from './documents.ts';
+export type { HostStore } from './hosts.ts';
+export type { RejectionStore } from './rejections.ts';
+export type { RobotsEntry, RobotsStore } from './robots.ts';
+export type { SeedStore } from './seeds.ts';
+export { ReadOnlyStoreError, type EnqueueBatch, type EnqueueResult, type FetchCommit, type FetchCommitResult, type Store } from './store.ts';
+export type { Finish, TakeKind, TakeOptions, UrlStore } from './urls.ts';

@@ -33,6 +33,8 @@ type HostState = {
   suspendedUntil: number;
   suspensions: number;
   lastError: string | null;
+  /** Times work was added (see workMark). */
+  workAdded: number;
 };
 
 const MAX_BACKOFF_MS = 5 * 60_000;
@@ -47,14 +49,24 @@ export class HostScheduler {
 
   /** The host has queued URLs: put it in the ring. */
   addWork(host: string): void {
-    this.state(host);
+    this.state(host).workAdded++;
     if (this.inRing.has(host)) return;
     this.inRing.add(host);
     this.ring.push(host);
   }
 
-  /** The host's queue is empty: take it out of the ring. */
-  noWork(host: string): void {
+  /**
+   * How often work was added to the host: read it before asking the frontier for the host's next
+   * URL, and pass it to noWork(), so that work added meanwhile (the frontier is asked
+   * asynchronously) does not take the host out of the ring.
+   */
+  workMark(host: string): number {
+    return this.state(host).workAdded;
+  }
+
+  /** The host's queue is empty (as of `mark`, from workMark, if given): take it out of the ring. */
+  noWork(host: string, mark?: number): void {
+    if (mark !== undefined && this.state(host).workAdded !== mark) return;
     if (!this.inRing.delete(host)) return;
     const i = this.ring.indexOf(host);
     this.ring.splice(i, 1);
@@ -145,7 +157,7 @@ export class HostScheduler {
   private state(host: string): HostState {
     let s = this.hosts.get(host);
     if (!s) {
-      s = { inFlight: 0, nextAt: 0, crawlDelayMs: 0, errors: 0, waitingForRobots: false, suspendedUntil: 0, suspensions: 0, lastError: null };
+      s = { inFlight: 0, nextAt: 0, crawlDelayMs: 0, errors: 0, waitingForRobots: false, suspendedUntil: 0, suspensions: 0, lastError: null, workAdded: 0 };
       this.hosts.set(host, s);
     }
     return s;

@@ -15,6 +15,8 @@
  * does that when it reads the sitemap).
  */
 
+import { parseDate } from '../../lib/date.ts';
+
 export type RevisitPolicy = {
   readonly minMs: number;
   readonly maxMs: number;
@@ -55,19 +57,12 @@ export function hintedInterval(h: FreshnessHints, now: number): number | undefin
   if (/(^|[,\s])immutable\b/.test(cc)) return Number.POSITIVE_INFINITY;
   const maxAge = /(?:^|[,\s])(?:s-maxage|max-age)\s*=\s*"?(\d+)/.exec(cc);
   if (maxAge && Number(maxAge[1]) > 0) return Number(maxAge[1]) * 1000;
-  const expires = date(h.expires);
+  const expires = parseDate(h.expires);
   if (expires !== undefined) {
-    const served = date(h.date) ?? now;
+    const served = parseDate(h.date) ?? now;
     if (expires > served) return expires - served;
   }
-  const modified = date(h.lastModified) ?? date(h.lastmod ?? undefined);
+  const modified = parseDate(h.lastModified) ?? parseDate(h.lastmod);
   if (modified !== undefined && modified < now) return (now - modified) * AGE_SHARE;
   return undefined;
-}
-
-/** Milliseconds since the epoch of an HTTP date or a W3C date (sitemaps), or undefined. */
-export function date(s: string | null | undefined): number | undefined {
-  if (!s) return undefined;
-  const t = Date.parse(s.trim());
-  return Number.isFinite(t) ? t : undefined;
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { serveHandler, type HandlerServer } from '../../testweb/index.ts';
-import { openDb } from '../../store/sqlite/db.ts';
+import { openSqliteStore } from '../../store/sqlite/index.ts';
 import { Fetcher } from '../fetch/fetcher.ts';
 import { productToken, RobotsCache } from './robots.ts';
 
@@ -22,7 +22,7 @@ const robotsServer = async (status: number, body = '', headers: Record<string, s
   servers.push(s);
   return s;
 };
-const cache = (now = () => Date.now()) => new RobotsCache(openDb(join(mkdtempSync(join(tmpdir(), 'trawl-robots-')), 'crawl.db')), fetcher, 'TrawlBot/1.0 (+https://example.org)', now);
+const cache = (now = () => Date.now()) => new RobotsCache(openSqliteStore(mkdtempSync(join(tmpdir(), 'trawl-robots-'))).robots, fetcher, 'TrawlBot/1.0 (+https://example.org)', now);
 
 describe('RobotsCache', () => {
   after(async () => {
@@ -51,9 +51,9 @@ describe('RobotsCache', () => {
     let now = 1_000_000;
     const c = cache(() => now);
     assert.deepEqual(await c.load(s.url), { state: 'unavailable', detail: 'robots.txt answered 503' });
-    assert.equal(c.cached(s.url)?.state, 'unavailable');
+    assert.equal((await c.cached(s.url))?.state, 'unavailable');
     now += 61_000;
-    assert.equal(c.cached(s.url), undefined, 'stale: load again');
+    assert.equal(await c.cached(s.url), undefined, 'stale: load again');
   });
 
   it('reads only the first 500 KiB', async () => {
@@ -76,9 +76,9 @@ describe('RobotsCache', () => {
     const c = cache(() => now);
     await c.load(s.url);
     now = 23 * 3600_000;
-    assert.equal(c.cached(s.url)?.state, 'rules');
+    assert.equal((await c.cached(s.url))?.state, 'rules');
     now = 25 * 3600_000;
-    assert.equal(c.cached(s.url), undefined);
+    assert.equal(await c.cached(s.url), undefined);
     assert.equal(s.hits.length, 1);
   });
 

@@ -2,11 +2,11 @@
  * robots.txt, with the fetch rules of RFC 9309 around a parser made for the job (robots-parser):
  * 2xx → its rules; 4xx → allow all; 5xx or unreachable → nothing may be fetched now, retry later;
  * redirects followed (up to 5 hops); only the first 500 KiB count; cached per host for 24 hours
- * (in SQLite, so a resumed crawl does not ask again). The product token of the user agent picks
+ * (in the store, so a resumed crawl does not ask again). The product token of the user agent picks
  * the group.
  */
 import robotsParserModule from 'robots-parser';
-import type { Db } from '../../store/sqlite/db.ts';
+import type { RobotsStore } from '../../store/index.ts';
 import type { Fetcher } from '../fetch/fetcher.ts';
 
 export type RobotsRules =
@@ -25,31 +25,29 @@ const MAX_HOPS = 5;
 export class RobotsCache {
   private readonly memory = new Map<string, { rules: RobotsRules; at: number }>();
   private readonly token: string;
-  private readonly stmts;
 
   constructor(
-    db: Db,
+    private readonly store: RobotsStore,
     private readonly fetcher: Fetcher,
     userAgent: string,
     private readonly now: () => number = Date.now,
   ) {
     this.token = productToken(userAgent);
-    this.stmts = {
-      get: db.prepare('SELECT fetched_at AS at, status, body FROM robots WHERE host = ?'),
-      put: db.prepare('INSERT INTO robots (host, fetched_at, status, body) VALUES (?, ?, ?, ?) ON CONFLICT(host) DO UPDATE SET fetched_at = excluded.fetched_at, status = excluded.status, body = excluded.body'),
-    };
   }
 
-  /** The rules for `origin`'s host if known and fresh; undefined means `load` must run first. */
-  cached(origin: string): RobotsRules | undefined {
+  /**
+   * The rules for `origin`'s host if known and fresh (from memory, else from the store); undefined
+   * means `load` must run first.
+   */
+  async cached(origin: string): Promise<RobotsRules | undefined> {
     const host = new URL(origin).host;
     const mem = this.memory.get(host);
     if (mem && this.fresh(mem.rules, mem.at)) return mem.rules;
-    const row = this.stmts.get.get(host) as { at: number; status: number; body: string } | undefined;
-    if (!row) return undefined;
-    const rules = this.interpret(origin, row.status, row.body);
-    if (!this.fresh(rules, row.at)) return undefined;
-    this.memory.set(host, { rules, at: row.at });
+    const entry = await this.store.get(host);
+    if (!entry) return undefined;
+    const rules = this.interpret(origin, entry.status, entry.body);
+    if (!this.fresh(rules, entry.fetchedAt)) return undefined;
+    this.memory.set(host, { rules, at: entry.fetchedAt });
     return rules;
   }
 
@@ -76,7 +74,7 @@ export class RobotsCache {
       break;
     }
     const at = this.now();
-    this.stmts.put.run(host, at, status, status ? body : detail);
+    await this.store.put(host, { fetchedAt: at, status, body: status ? body : detail });
     const rules = this.interpret(origin, status, status ? body : detail);
     this.memory.set(host, { rules, at });
     return rules;

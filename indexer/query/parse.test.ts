@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { StoredDocument } from '../../model/index.ts';
 import { hostMatches, MAX_QUERY_LENGTH, parseQuery, QueryError } from './parse.ts';
-import { editDistance, SearchIndex } from '../search-index.ts';
+import { editDistance } from '../../lib/edit-distance.ts';
+import { SearchIndex } from '../search-index.ts';
 import { storedDocument } from '../test-document.ts';
 
 describe('parseQuery', () => {

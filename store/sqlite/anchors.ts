@@ -1,32 +1,23 @@
 /**
- * Inbound link text. The words other pages use to link to a page are often the words people search
- * for it by (the PostgreSQL docs link `shared_buffers` to the page that defines it): the index
- * gives them a field of their own, and the number of links in is a prior.
+ * Inbound link text in SQLite. The words other pages use to link to a page are often the words
+ * people search for it by (the PostgreSQL docs link `shared_buffers` to the page that defines
+ * it): the index gives them a field of their own, and the number of links in is a prior.
  *
  * One row per (target, text) with the number of links that carry it, keyed by the target's
  * identity URL, so that links to pages not fetched yet count too. Navigation repeats the same
  * links on every page: on rust-doc, 3.4 million links are ~200,000 rows.
  */
 import type { Statement } from 'better-sqlite3';
+import type { AnchorLink, Anchors } from '../../model/index.ts';
+import { MAX_ANCHOR_TEXT, MAX_ANCHORS_READ, type AnchorStore } from '../anchors.ts';
 import type { Db } from './db.ts';
 
-/** Anchor texts kept per link (longer ones are cut). */
-export const MAX_ANCHOR_TEXT = 120;
 /** Rows per INSERT statement (3 parameters each; SQLite allows 32,766). */
 const ROWS_PER_INSERT = 64;
 /** Buffered distinct rows that trigger a write. */
 const WRITE_EVERY_ROWS = 20_000;
-/** Anchor texts read per page, the most used first (a much-linked page would otherwise cost a scan). */
-const MAX_ANCHORS_READ = 300;
 
-export type Anchors = {
-  /** Distinct anchor texts of links to the page, the most used first. */
-  readonly texts: readonly string[];
-  /** Links to it from other pages. */
-  readonly sources: number;
-};
-
-export class AnchorStore {
+export class SqliteAnchorStore implements AnchorStore {
   private readonly stmts;
   private readonly inserts = new Map<number, Statement>();
   /** Links waiting to be written: "target\0text" → count. */
@@ -46,7 +37,7 @@ export class AnchorStore {
    * them with each page cost a tenth of the crawl's main thread (bench/crawl). A crash loses what
    * came since the last write (the appliance writes at least every second).
    */
-  add(source: string, links: Iterable<{ readonly target: string; readonly text: string }>): void {
+  add(source: string, links: Iterable<AnchorLink>): void {
     for (const { target, text } of links) {
       if (target === source) continue;
       const t = text.trim().slice(0, MAX_ANCHOR_TEXT);
@@ -54,11 +45,15 @@ export class AnchorStore {
       const key = `${target}\0${t}`;
       this.buffer.set(key, (this.buffer.get(key) ?? 0) + 1);
     }
-    if (this.buffer.size >= WRITE_EVERY_ROWS) this.write();
+    if (this.buffer.size >= WRITE_EVERY_ROWS) this.writeNow();
   }
 
-  /** Writes the counted links. */
-  write(): void {
+  async write(): Promise<void> {
+    this.writeNow();
+  }
+
+  /** Writes the counted links in one transaction (of multi-row upserts). */
+  writeNow(): void {
     if (!this.buffer.size) return;
     const rows = this.buffer;
     this.buffer = new Map();
@@ -82,8 +77,7 @@ export class AnchorStore {
     return this.buffer.size;
   }
 
-  /** The anchors of links to the page with URL id `id` (written rows only). */
-  of(id: number): Anchors {
+  async of(id: number): Promise<Anchors> {
     const rows = this.stmts.texts.all(id) as { text: string; links: number }[];
     if (!rows.length) return { texts: [], sources: 0 };
     const sources = rows.length < MAX_ANCHORS_READ ? rows.reduce((s, r) => s + r.links, 0) : (this.stmts.links.get(id) as { n: number }).n;

@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 export type Db = Database.Database;
 
 /** Bump when the schema changes; `openDb` refuses files from a newer Trawl. */
-export const SCHEMA_VERSION = 9;
+export const SCHEMA_VERSION = 10;
 
 /** Steps from each older schema version to the next; a fresh database gets SCHEMA directly. */
 const MIGRATIONS: Record<number, string> = {
@@ -48,6 +48,8 @@ const MIGRATIONS: Record<number, string> = {
       ALTER TABLE urls ADD COLUMN topic_score REAL;
       ALTER TABLE urls ADD COLUMN relevant INTEGER;
       ALTER TABLE documents ADD COLUMN topic TEXT;`,
+  // 9 → 10: how many links a page had beyond limits.maxLinksPerPage (not followed; explain shows it).
+  9: 'ALTER TABLE urls ADD COLUMN links_cut INTEGER',
 };
 
 const SCHEMA = `
@@ -57,9 +59,9 @@ CREATE TABLE IF NOT EXISTS urls (
   fetch_url     TEXT,                         -- what is fetched, when it differs from url
   host          TEXT    NOT NULL,             -- host[:port], the politeness key
   depth         INTEGER NOT NULL,
-  state         TEXT    NOT NULL,             -- see UrlState in store/types.ts
+  state         TEXT    NOT NULL,             -- see UrlState in model/urls.ts
   reason        TEXT,                         -- why excluded/failed/dead, or what it redirects to
-  error         TEXT,                         -- stable error code (crawler/errors.ts) when failed/dead
+  error         TEXT,                         -- stable error code (model/errors.ts) when failed/dead
   http_status   INTEGER,
   hops          INTEGER NOT NULL DEFAULT 0,   -- redirect hops that led to this URL
   attempts      INTEGER NOT NULL DEFAULT 0,
@@ -81,7 +83,8 @@ CREATE TABLE IF NOT EXISTS urls (
                                               -- that finds the same skips them)
   tunnel        INTEGER NOT NULL DEFAULT 0,   -- focused crawl: pages not relevant in a row that led here
   topic_score   REAL,                         -- focused crawl: the page's score against the topic
-  relevant      INTEGER                       -- focused crawl: 1 relevant, 0 not; NULL: not judged
+  relevant      INTEGER,                      -- focused crawl: 1 relevant, 0 not; NULL: not judged
+  links_cut     INTEGER                       -- links the page had beyond limits.maxLinksPerPage, not followed
 );
 CREATE INDEX IF NOT EXISTS urls_queue ON urls(host, depth, id) WHERE state = 'queued';
 CREATE INDEX IF NOT EXISTS urls_retry ON urls(host, next_attempt_at) WHERE state = 'failed';
@@ -109,7 +112,7 @@ CREATE TABLE IF NOT EXISTS documents (
 
 CREATE INDEX IF NOT EXISTS documents_hash ON documents(hash);
 
--- A document's terms in order, hashed (indexer/sequence.ts), for exact phrases: written with the
+-- A document's terms in order, hashed (indexer/ingest/sequence.ts), for exact phrases: written with the
 -- index's analysis, dropped whenever the document is replaced or removed. \`stemming\`: the
 -- tokenizing it was made with (index.stemming); another is not used.
 CREATE TABLE IF NOT EXISTS sequences (
@@ -154,24 +157,59 @@ CREATE TABLE IF NOT EXISTS anchors (
 ) WITHOUT ROWID;
 `;
 
-export function openDb(file: string): Db {
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('busy_timeout = 5000');
-  // Queries read documents and token sequences row by row (a phrase query, a few hundred): mapped
-  // into memory, a read costs no system call (bench/index: phrase p50 ~6 → ~5 ms at 100,000
-  // documents). Up to 1 GiB is mapped; the rest is read as usual.
-  db.pragma('mmap_size = 1073741824');
-  const version = db.pragma('user_version', { simple: true }) as number;
-  if (version > SCHEMA_VERSION) {
-    db.close();
-    throw new Error(`${file} was written by a newer Trawl (schema ${version}; this one knows ${SCHEMA_VERSION}). Upgrade Trawl or use another data directory.`);
+/** A crawl database that cannot be opened as asked (missing, too new, too old for a reader). */
+export class StoreOpenError extends Error {
+  readonly code = 'ERR_STORE_OPEN';
+}
+
+export type OpenDbOptions = {
+  /**
+   * Read only: no schema change, no write of any kind — a reader (trawl search, serve, export)
+   * must never write to the database of a live crawl. The file must exist.
+   */
+  readonly readOnly?: boolean;
+};
+
+/**
+ * Opens the crawl database. The writer creates it if needed and migrates older schemas; a reader
+ * opens an existing file read-only and refuses one it cannot read as it is. The busy timeout is
+ * set before anything else reads: a reader opening while the writer commits waits for it instead
+ * of failing with "database is locked".
+ */
+export function openDb(file: string, options: OpenDbOptions = {}): Db {
+  const readOnly = options.readOnly === true;
+  let db: Db;
+  try {
+    db = new Database(file, readOnly ? { readonly: true, fileMustExist: true } : {});
+  } catch (e) {
+    throw new StoreOpenError(`cannot open the crawl database ${file}: ${(e as Error).message}`);
   }
-  db.transaction(() => {
-    for (let v = version; v > 0 && v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]!);
-    db.exec(SCHEMA);
-    db.pragma(`user_version = ${SCHEMA_VERSION}`);
-  })();
-  return db;
+  try {
+    db.pragma('busy_timeout = 5000');
+    // Queries read documents and token sequences row by row (a phrase query, a few hundred): mapped
+    // into memory, a read costs no system call (bench/index: phrase p50 ~6 → ~5 ms at 100,000
+    // documents). Up to 1 GiB is mapped; the rest is read as usual.
+    db.pragma('mmap_size = 1073741824');
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > SCHEMA_VERSION) {
+      throw new StoreOpenError(`${file} was written by a newer Trawl (schema ${version}; this one knows ${SCHEMA_VERSION}). Upgrade Trawl or use another data directory.`);
+    }
+    if (readOnly) {
+      if (version < SCHEMA_VERSION) {
+        throw new StoreOpenError(`${file} was written by an older Trawl (schema ${version}; this one reads ${SCHEMA_VERSION}): run trawl crawl or trawl start on it once to upgrade it`);
+      }
+      return db;
+    }
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.transaction(() => {
+      for (let v = version; v > 0 && v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]!);
+      db.exec(SCHEMA);
+      db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    })();
+    return db;
+  } catch (e) {
+    db.close();
+    throw e;
+  }
 }

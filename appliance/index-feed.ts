@@ -1,0 +1,120 @@
+/**
+ * The index as the store feeds it. Every change to the stored documents reaches the in-RAM index
+ * through here — a page the crawler stored, one it removed, one an admin removed, and at start
+ * the changes made after the last flush — and the feed knows up to which change the index holds
+ * them all: what a flush may claim, so that a crash never loses a searchable page. It also keeps
+ * the anchor field of indexed pages up to date with the links found after they were indexed.
+ */
+import type { Anchors, StoredDocument } from '../model/index.ts';
+import type { IndexSink } from '../crawler/index.ts';
+import { isAnalysis, type SearchIndex } from '../indexer/index.ts';
+import type { Store, TokenSequence } from '../store/index.ts';
+
+export type Logger = (message: string) => void;
+
+export class IndexFeed implements IndexSink {
+  /** Changes handed to the index that have not been applied yet. */
+  private readonly pending = new Set<number>();
+  /** The highest change applied; with nothing pending, the index holds every change up to it. */
+  private highest = 0;
+  /** A change that failed to apply: flushes claim nothing past it, so a restart replays it. */
+  private failedAt: number | undefined;
+  /** Identities of pages that gained inbound anchor text since their anchor field was last read. */
+  private readonly staleAnchors = new Set<string>();
+  private refreshing: Promise<number> | undefined;
+
+  constructor(
+    private readonly index: SearchIndex,
+    private readonly store: Store,
+    private readonly stemming: string,
+    private readonly log: Logger,
+  ) {}
+
+  /** Every change up to this sequence number is in the index. */
+  get through(): number {
+    let through = this.highest;
+    for (const seq of this.pending) through = Math.min(through, seq - 1);
+    return this.failedAt !== undefined ? Math.min(through, this.failedAt - 1) : through;
+  }
+
+  /** The index holds every change up to `seq` (a snapshot was loaded and the log replayed). */
+  caughtUp(seq: number): void {
+    this.highest = Math.max(this.highest, seq);
+  }
+
+  sequenceOf(analysis: unknown): TokenSequence | undefined {
+    return isAnalysis(analysis) ? { tokens: analysis.sequence, stemming: this.stemming } : undefined;
+  }
+
+  async put(doc: StoredDocument, analysis: unknown, seq: number): Promise<void> {
+    await this.apply(seq, async () => this.index.upsert(doc, analysis, await this.store.anchors.of(doc.id)));
+  }
+
+  async remove(id: number, seq: number): Promise<void> {
+    await this.apply(seq, async () => this.index.remove(id));
+  }
+
+  /** Brings a document (by id) up to date with the store: indexed as stored, or removed. */
+  async refresh(id: number, seq: number): Promise<void> {
+    await this.apply(seq, async () => {
+      const doc = await this.store.documents.get(id);
+      if (doc) this.index.upsert(doc, undefined, await this.anchorsOf(id));
+      else this.index.remove(id);
+    });
+  }
+
+  /** Links with anchor text to these identities were recorded: their pages' anchor field is stale. */
+  anchorsChanged(targets: readonly string[]): void {
+    for (const t of targets) this.staleAnchors.add(t);
+  }
+
+  /**
+   * Brings the anchor field and in-link count of indexed pages up to date with the links recorded
+   * since they were indexed, ~10 ms at a time so that searches never wait longer. Resolves with
+   * the number of pages updated.
+   */
+  refreshAnchors(): Promise<number> {
+    this.refreshing ??= (async () => {
+      await this.store.anchors.write();
+      let updated = 0;
+      let sliceStart = performance.now();
+      while (this.staleAnchors.size) {
+        const batch: string[] = [];
+        for (const t of this.staleAnchors) if (batch.push(t) === 256) break;
+        for (const t of batch) this.staleAnchors.delete(t);
+        for (const id of (await this.store.urls.idsOf(batch)).values()) {
+          if (this.index.stats.has(id) && this.index.refreshAnchors(id, await this.anchorsOf(id))) updated++;
+          if (performance.now() - sliceStart > 10) {
+            await new Promise((r) => setImmediate(r));
+            sliceStart = performance.now();
+          }
+        }
+      }
+      return updated;
+    })().finally(() => (this.refreshing = undefined));
+    return this.refreshing;
+  }
+
+  /** The refresh of anchors in progress, if any. */
+  get anchorRefresh(): Promise<number> | undefined {
+    return this.refreshing;
+  }
+
+  private anchorsOf(id: number): Promise<Anchors> {
+    return this.store.anchors.of(id);
+  }
+
+  private async apply(seq: number, change: () => Promise<void>): Promise<void> {
+    this.pending.add(seq);
+    try {
+      await change();
+      this.highest = Math.max(this.highest, seq);
+    } catch (e) {
+      // The page is in the store; the index misses it until a restart replays the change.
+      this.failedAt = Math.min(this.failedAt ?? seq, seq);
+      this.log(`index: change ${seq} (document) could not be applied; it is replayed at the next start: ${(e as Error).message}`);
+    } finally {
+      this.pending.delete(seq);
+    }
+  }
+}

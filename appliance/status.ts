@@ -1,0 +1,154 @@
+/**
+ * What Trawl tells about itself: the crawl's figures, the hosts, the latest fetches, the revisits,
+ * the focus and the index (ApplianceStatus); and what it knows of one URL ("why is this page not
+ * in the index?"). It watches the crawler's events and reads the store; it changes nothing.
+ */
+import type { Config } from '../config/schema.ts';
+import { admit, type Crawler, type UrlPolicy } from '../crawler/index.ts';
+import type { HostScheduler } from '../crawler/index.ts';
+import type { Focus } from '../crawler/focus/index.ts';
+import type { SearchIndex } from '../indexer/index.ts';
+import type { ApplianceStatus, CrawlStats, FetchEvent, FrontierCounts, UrlExplanation } from '../model/index.ts';
+import type { Store } from '../store/index.ts';
+
+const RECENT_FETCHES = 20;
+
+/** What a round of revisits found (pages Trawl held, fetched again). */
+export type RevisitTally = { revisited: number; changed: number; unchanged: number; removed: number };
+
+export const noRevisits = (): RevisitTally => ({ revisited: 0, changed: 0, unchanged: 0, removed: 0 });
+
+/** The parts of a running appliance that the status reads. */
+export type StatusSources = {
+  readonly config: Readonly<Config>;
+  readonly store: Store;
+  readonly index: SearchIndex;
+  readonly crawl: { readonly crawler: Crawler; readonly scheduler: HostScheduler; readonly policy: UrlPolicy } | undefined;
+  readonly focus: Focus | undefined;
+  readonly continuous: boolean;
+  readonly lastFlush: { readonly createdAt: string; readonly ms: number | null; readonly bytes: number | null } | undefined;
+  /** False once the store is closed: only what was kept in memory is then reported. */
+  readonly open: boolean;
+};
+
+export class StatusReporter {
+  private lastStats: CrawlStats | null = null;
+  private readonly recent: FetchEvent[] = [];
+  /** What this run's revisits found. */
+  readonly revisits = noRevisits();
+  /** The URL counts when the store was last read, for a report after it closed. */
+  private counts: FrontierCounts | undefined;
+
+  /** Follows a crawl's events. */
+  watch(crawler: Crawler, onRevisit: (e: FetchEvent) => void): void {
+    crawler.on('stats', (s) => (this.lastStats = s));
+    crawler.on('fetch', (e) => {
+      this.recent.unshift(e);
+      this.recent.length = Math.min(this.recent.length, RECENT_FETCHES);
+      if (!e.held) return;
+      count(this.revisits, e);
+      onRevisit(e);
+    });
+  }
+
+  /** Reads the URL counts now, to report them once the store is closed. */
+  async keepCounts(store: Store): Promise<void> {
+    this.counts = await store.urls.counts();
+  }
+
+  async status(s: StatusSources): Promise<ApplianceStatus> {
+    const now = Date.now();
+    if (s.open) await this.keepCounts(s.store);
+    const counts = this.counts!;
+    const c = s.crawl?.crawler;
+    const hosts = (s.crawl?.scheduler.view(now) ?? []).sort((a, b) => b.inFlight - a.inFlight || b.errors - a.errors).slice(0, 50);
+    // (The CLI reports the status after close(): what is read from the store is then left out.)
+    const queued = s.open ? await s.store.hosts.queued(hosts.map((h) => h.host)) : new Map<string, number>();
+    return {
+      crawl: {
+        running: c?.running ?? false,
+        paused: c?.paused ?? false,
+        fetched: counts.indexed + counts.fetched + counts['not-modified'],
+        indexed: counts.indexed,
+        queued: counts.queued,
+        inFlight: c?.inFlight() ?? 0,
+        failed: counts.failed + counts.dead,
+        retrying: counts.failed,
+        dead: counts.dead,
+        excluded: counts.excluded,
+        redirected: counts.redirected,
+        pagesPerSecond: c?.pagesPerSecond() ?? 0,
+        stats: this.lastStats,
+        hosts: hosts.map((h) => ({ ...h, queued: queued.get(h.host) ?? 0 })),
+        rejections: s.open ? (await s.store.rejections.all()).slice(0, 20) : [],
+      },
+      recrawl: {
+        continuous: s.continuous,
+        due: s.open ? await s.store.urls.dueRevisits(now) : 0,
+        nextDueAt: s.open ? iso(await s.store.urls.nextRevisitAt()) : null,
+        ...this.revisits,
+      },
+      focus: s.focus || s.config.focus.topicFile || s.config.focus.classifier
+        ? {
+            classifier: s.focus?.classifier.name ?? (s.config.focus.classifier ? `module ${s.config.focus.classifier}` : `topic ${s.config.focus.topicFile}`),
+            cutoff: s.config.focus.cutoff,
+            ...(s.open ? await s.store.urls.topicVerdicts() : { relevant: 0, notRelevant: 0 }),
+          }
+        : null,
+      index: {
+        documents: s.index.documentCount,
+        terms: s.index.stats.termCount,
+        lastFlushAt: s.lastFlush?.createdAt ?? null,
+        lastFlushMs: s.lastFlush?.ms ?? null,
+        lastFlushBytes: s.lastFlush?.bytes ?? null,
+      },
+      recent: [...this.recent],
+    };
+  }
+}
+
+/** What Trawl knows of `url`: its record, or why it has none. */
+export async function explain(url: string, store: Store, index: SearchIndex, policy: UrlPolicy | undefined): Promise<UrlExplanation> {
+  const n = policy?.normalize(url) ?? { ok: true as const, url };
+  if (!n.ok) return { known: false, url, reason: `not a URL Trawl can crawl: ${n.reason}` };
+  const r = await store.urls.record(n.url);
+  if (!r) {
+    const a = policy ? admit(policy, url, 0) : undefined;
+    const reason = a && !a.ok ? `never queued: it is rejected (${a.detail ? `${a.reason}: ${a.detail}` : a.reason})` : 'never seen: no crawled page links to it yet (add it as a seed to crawl it)';
+    return { known: false, url: n.url, reason };
+  }
+  return {
+    known: true,
+    url: r.url,
+    state: r.state,
+    indexed: index.stats.has(r.id),
+    reason: r.reason,
+    error: r.error,
+    httpStatus: r.httpStatus,
+    attempts: r.attempts,
+    depth: r.depth,
+    discoveredAt: new Date(r.discoveredAt).toISOString(),
+    fetchedAt: iso(r.fetchedAt),
+    nextAttemptAt: iso(r.nextAttemptAt),
+    revisitAt: iso(r.revisitAt),
+    changedAt: iso(r.changedAt),
+    contentType: r.contentType,
+    lang: r.lang,
+    topicScore: r.topicScore,
+    relevant: r.relevant,
+    classes: (r.state === 'indexed' ? (await store.documents.get(r.id))?.topic?.classes : undefined) ?? [],
+    linksCut: r.linksCut,
+  };
+}
+
+/** Adds a revisit's finding to a tally. */
+export function count(t: RevisitTally, e: FetchEvent): void {
+  t.revisited++;
+  if (e.change === 'changed') t.changed++;
+  else if (e.change === 'unchanged') t.unchanged++;
+  else if (e.change === 'gone') t.removed++;
+}
+
+function iso(t: number | null | undefined): string | null {
+  return t === undefined || t === null ? null : new Date(t).toISOString();
+}

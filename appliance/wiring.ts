@@ -1,0 +1,129 @@
+/**
+ * Config → components: the one place that turns settings into the stages of a crawl (URL policy,
+ * fetcher, parser, host scheduler, crawler). The appliance builds its crawl from here, and so does
+ * `trawl classify` for the one page it fetches and parses, so that both fetch and parse alike.
+ */
+import type { Config } from '../config/schema.ts';
+import { buildScope, Crawler, createNormalizer, defaultFilters, defaultParseWorkers, Fetcher, Frontier, HostScheduler, parseHostAlias, ParsePool, productToken, RobotsCache, type CrawlerLimits, type IndexSink, type RevisitMode, type UrlPolicy } from '../crawler/index.ts';
+import type { Focus } from '../crawler/focus/index.ts';
+import type { Normalizer } from '../crawler/urls/index.ts';
+import type { Store } from '../store/index.ts';
+import { extract as extractForIndex } from './extract-for-index.ts';
+
+export type Logger = (message: string) => void;
+
+/** The URL normalizer of the config (host aliases, parameters to drop, …). */
+export function normalizerOf(c: Readonly<Config>): Normalizer {
+  return createNormalizer({
+    hostAliases: c.urls.hostAliases.map(parseHostAlias),
+    stripParams: c.urls.stripParams.map((p) => new RegExp(p, 'i')),
+    collapseRepeatedParams: c.urls.collapseRepeatedParams,
+    dropIndexFiles: c.urls.dropIndexFiles,
+    lowercasePath: c.urls.lowercasePath,
+  });
+}
+
+/**
+ * How raw links become queued URLs: the normalizer and the filter chain. The default scope is the
+ * seeds' hosts as identities (after host aliases), since scope is checked on identities.
+ */
+export function urlPolicyOf(c: Readonly<Config>, seeds: readonly string[], urlsOfHost: (host: string) => number): UrlPolicy {
+  const normalize = normalizerOf(c);
+  const identities = [...new Set(seeds)].map((s) => {
+    const n = normalize(s);
+    return n.ok ? n.url : s;
+  });
+  const scope = buildScope({ allow: c.scope.allow, exclude: c.scope.exclude, seeds: identities });
+  const filters = defaultFilters(
+    scope,
+    {
+      maxUrlLength: c.limits.maxUrlLength,
+      maxDepth: c.limits.maxDepth,
+      maxPagesPerHost: c.limits.maxPagesPerHost,
+      maxRepeatedSegments: c.limits.maxRepeatedSegments,
+      maxQueryParams: c.limits.maxQueryParams,
+      maxParamLength: c.limits.maxParamLength,
+    },
+    urlsOfHost,
+  );
+  return { normalize, filters };
+}
+
+/** The fetcher of the config: user agent, timeouts, body cap, connections per host. */
+export function fetcherOf(c: Readonly<Config>): Fetcher {
+  return new Fetcher({ userAgent: c.userAgent, timeoutMs: c.limits.timeoutMs, maxBodyBytes: c.limits.maxBodyBytes, connectionsPerOrigin: c.perHost.maxConnections });
+}
+
+/** What a parse job carries besides the page: the robots token and the links cap. */
+export function parseSettingsOf(c: Readonly<Config>): { robotsToken: string; maxLinks: number } {
+  return { robotsToken: productToken(c.userAgent).toLowerCase(), maxLinks: c.limits.maxLinksPerPage };
+}
+
+/** The parser: worker threads running the crawler's extraction and the index's analysis of each page. */
+export function parserOf(c: Readonly<Config>, log: Logger): ParsePool {
+  return new ParsePool(c.parseWorkers === 'auto' ? defaultParseWorkers() : c.parseWorkers, {
+    log,
+    extractor: { module: new URL('./extract-for-index.ts', import.meta.url), extract: extractForIndex, config: { stemming: c.index.stemming } },
+  });
+}
+
+export function schedulerOf(c: Readonly<Config>): HostScheduler {
+  return new HostScheduler({
+    maxConnections: c.perHost.maxConnections,
+    delayMs: c.perHost.delayMs,
+    maxCrawlDelayMs: c.perHost.maxCrawlDelayMs,
+    suspendAfterErrors: c.perHost.suspendAfterErrors,
+    suspendMs: c.perHost.suspendMs,
+  });
+}
+
+export function limitsOf(c: Readonly<Config>, revisits: RevisitMode): CrawlerLimits {
+  return {
+    concurrency: c.concurrency,
+    maxPages: c.limits.maxPages,
+    maxRedirects: c.limits.maxRedirects,
+    maxLinksPerPage: c.limits.maxLinksPerPage,
+    followNofollow: c.followNofollow,
+    retry: c.retry,
+    maxSuspensions: c.perHost.maxSuspensions,
+    revisit: { minMs: c.recrawl.minInterval, maxMs: c.recrawl.maxInterval },
+    revisits,
+  };
+}
+
+/** A crawl's components, for the orchestrator to hold (and close). */
+export type CrawlParts = {
+  readonly crawler: Crawler;
+  readonly policy: UrlPolicy;
+  readonly scheduler: HostScheduler;
+  readonly fetcher: Fetcher;
+  readonly parser: ParsePool;
+};
+
+/**
+ * Builds a crawl over `store`: seeds are the config's, the extra ones given and the stored ones
+ * (they define the default scope). `index` receives the pages stored.
+ */
+export async function buildCrawl(c: Readonly<Config>, store: Store, o: { extraSeeds: readonly string[]; revisits: RevisitMode; focus: Focus | undefined; index: IndexSink; log: Logger }): Promise<CrawlParts> {
+  const frontier = new Frontier(store);
+  await frontier.load();
+  const policy = urlPolicyOf(c, [...c.seeds, ...o.extraSeeds, ...(await store.seeds.all())], (host) => frontier.urlsOfHost(host));
+  const fetcher = fetcherOf(c);
+  const parser = parserOf(c, o.log);
+  const scheduler = schedulerOf(c);
+  const crawler = new Crawler({
+    store,
+    frontier,
+    scheduler,
+    robots: new RobotsCache(store.robots, fetcher, c.userAgent),
+    fetcher,
+    parser,
+    policy,
+    limits: limitsOf(c, o.revisits),
+    focus: o.focus,
+    index: o.index,
+    userAgent: c.userAgent,
+    log: o.log,
+  });
+  return { crawler, policy, scheduler, fetcher, parser };
+}

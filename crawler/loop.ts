@@ -1,0 +1,320 @@
+/**
+ * The crawl's scheduling loop: it keeps `concurrency` requests in flight, picking ready hosts
+ * round-robin from the scheduler and each host's next URL from the frontier, loads a host's
+ * robots.txt while only that host's URLs wait, brings back retries and revisits as they fall due,
+ * and decides when the crawl is done (nothing left, a limit, or stop()). What happens to one URL
+ * is the crawler's (crawler.ts).
+ *
+ * The loop runs one pass at a time: a call while a pass runs (a request ended, new work came)
+ * asks for another pass after it, so the store is never asked twice at once for the same host.
+ */
+import type { EventEmitter } from 'node:events';
+import type { ErrorCode, QueuedUrl } from '../model/index.ts';
+import type { CrawlerDeps, CrawlerEvents } from './crawler.ts';
+import type { RobotsRules } from './robots/robots.ts';
+import type { StatsRecorder } from './stats.ts';
+
+export type LoopDeps = CrawlerDeps & {
+  readonly now: () => number;
+  readonly stats: StatsRecorder;
+  /** The crawler, whose events the loop emits. */
+  readonly emitter: EventEmitter<CrawlerEvents>;
+  /** Handles a URL taken from the frontier (its request counts against `concurrency` until it ends). */
+  readonly process: (q: QueuedUrl) => Promise<void>;
+  /** A host's robots.txt was loaded (its sitemaps are queued). */
+  readonly onRobots: (origin: string, rules: RobotsRules) => Promise<void>;
+};
+
+/** How often the loop looks for hosts with revisits that fell due (a query over an index). */
+const REVISIT_CHECK_MS = 1000;
+const ROBOTS_GIVE_UP_AFTER = 3;
+/** How long stop() lets in-flight requests finish before it aborts them and puts them back. */
+const STOP_GRACE_MS = 5000;
+
+export class CrawlLoop {
+  /** URLs being handled: fetched, parsed or stored. */
+  active = 0;
+  /** Of those, requests in flight: `limits.concurrency` caps these, not parsing. */
+  fetching = 0;
+  /** Hosts given up on in this run: URLs found for them later die at once instead of waking them. */
+  readonly deadHosts = new Map<string, { error: ErrorCode; reason: string }>();
+  private stopping = false;
+  private finished = false;
+  /** Paused by an admin: no new requests; those in flight finish. */
+  private pausedFlag = false;
+  private passing = false;
+  private passAgain = false;
+  private timer: NodeJS.Timeout | undefined;
+  private statsTimer: NodeJS.Timeout | undefined;
+  private readonly robotsLoading = new Set<string>();
+  private readonly robotsFailures = new Map<string, number>();
+  private readonly abort = new AbortController();
+  private donePromise: Promise<CrawlerEvents['done'][0]> | undefined;
+  private revisitCheckAt = 0;
+  /** Hosts with no due revisit, taken out of turn while limits.maxPages was (or might be) reached. */
+  private readonly heldByLimit = new Set<string>();
+  /** For `due`: revisits due by this time are taken (set when the crawl runs or wakes). */
+  private revisitCutoff = 0;
+
+  constructor(private readonly d: LoopDeps) {}
+
+  /** Aborts requests in flight when a stop's grace period is over. */
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  get running(): boolean {
+    return !this.finished && this.donePromise !== undefined;
+  }
+
+  get paused(): boolean {
+    return this.pausedFlag;
+  }
+
+  run(): Promise<CrawlerEvents['done'][0]> {
+    this.donePromise ??= new Promise((resolve, reject) => {
+      this.d.emitter.once('done', resolve);
+      this.start().catch(reject);
+    });
+    return this.donePromise;
+  }
+
+  private async start(): Promise<void> {
+    await this.startRevisits();
+    const recovered = await this.d.store.urls.recoverInFlight();
+    if (recovered) this.d.log?.(`resumed: ${recovered} URLs that were in flight when the last run stopped are queued again`);
+    for (const host of await this.d.store.hosts.withWork()) this.d.scheduler.addWork(host);
+    this.startStats();
+    this.pump();
+  }
+
+  wake(): void {
+    if (!this.donePromise || this.stopping) return;
+    if (this.finished) {
+      this.finished = false;
+      this.startStats();
+      void this.startRevisits().then(() => this.pump(), (e: unknown) => this.d.log?.(`revisits: ${(e as Error).message}`));
+      return;
+    }
+    this.pump();
+  }
+
+  pause(): void {
+    this.pausedFlag = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  resume(): void {
+    if (!this.pausedFlag) return;
+    this.pausedFlag = false;
+    this.wake();
+  }
+
+  async stop(): Promise<void> {
+    if (this.finished) return;
+    this.stopping = true;
+    clearTimeout(this.timer);
+    const grace = setTimeout(() => this.abort.abort(), STOP_GRACE_MS);
+    await new Promise<void>((resolve) => {
+      const check = () => (this.active === 0 && this.robotsLoading.size === 0 && !this.passing ? resolve() : setTimeout(check, 20));
+      check();
+    });
+    clearTimeout(grace);
+    await this.finish('stopped');
+  }
+
+  /** A sitemap was read: its <lastmod>s may have made pages due; look at the next pass. */
+  lookForRevisits(): void {
+    this.revisitCheckAt = 0;
+  }
+
+  /** Asks for a pass of the loop (now, or after the one running). */
+  pump(): void {
+    if (this.passing) {
+      this.passAgain = true;
+      return;
+    }
+    this.passing = true;
+    this.passAgain = false;
+    void this.pass()
+      .catch((e: unknown) => this.d.log?.(`crawl loop: ${(e as Error).stack ?? String(e)}`))
+      .finally(() => {
+        this.passing = false;
+        // (Asked for while this pass ran: the pass may have missed what the asker changed.)
+        if (this.passAgain) this.pump();
+      });
+  }
+
+  /**
+   * A run (or a wake) takes the revisits due from now. A `due` pass reads the sitemaps first: a
+   * newer <lastmod> there makes a page due in the same pass.
+   */
+  private async startRevisits(): Promise<void> {
+    this.revisitCutoff = this.d.now();
+    this.revisitCheckAt = 0;
+    if (this.d.limits.revisits === 'due') await this.d.store.urls.sitemapsDue(this.revisitCutoff);
+  }
+
+  private startStats(): void {
+    this.statsTimer = setInterval(() => this.d.emitter.emit('stats', this.d.stats.snapshot()), 1000);
+    this.statsTimer.unref();
+  }
+
+  /** True when the pages fetched, plus those in flight that may still be, reach limits.maxPages. */
+  private async limitReached(counting = this.active): Promise<boolean> {
+    return this.d.limits.maxPages > 0 && (await this.d.store.urls.pagesFetched()) + counting >= this.d.limits.maxPages;
+  }
+
+  private async pass(): Promise<void> {
+    if (this.stopping || this.finished || this.pausedFlag) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const { scheduler, store } = this.d;
+    const now = this.d.now();
+    for (const host of await store.hosts.withDueRetries(now)) scheduler.addWork(host);
+    const mode = this.d.limits.revisits ?? 'off';
+    const revisitsDueBy = mode === 'off' ? undefined : mode === 'due' ? this.revisitCutoff : now;
+    if (revisitsDueBy !== undefined && now >= this.revisitCheckAt) {
+      this.revisitCheckAt = now + REVISIT_CHECK_MS;
+      for (const host of await store.hosts.withDueRevisits(revisitsDueBy)) scheduler.addWork(host);
+    }
+    const revisits = revisitsDueBy !== undefined;
+    // Hosts set aside while pages in flight might reach limits.maxPages: back, if they did not.
+    if (this.heldByLimit.size && !(await this.limitReached())) {
+      for (const host of this.heldByLimit) scheduler.addWork(host);
+      this.heldByLimit.clear();
+    }
+    // Pages waiting to be parsed and stored do not hold a connection; the bound on them (as many
+    // again as requests) keeps bodies in memory bounded when parsing is the slower stage.
+    const { concurrency } = this.d.limits;
+    while (this.fetching < concurrency && this.active < concurrency * 2 && !this.stopping && !this.pausedFlag) {
+      // limits.maxPages counts pages, not fetches: once it is reached, revisits go on.
+      const fresh = !(await this.limitReached());
+      if (!fresh && !revisits) break;
+      const host = scheduler.pick(now);
+      if (!host) break;
+      const dead = this.deadHosts.get(host);
+      if (dead) {
+        await store.hosts.kill(host, dead.error, dead.reason, this.d.now());
+        scheduler.noWork(host);
+        continue;
+      }
+      const mark = scheduler.workMark(host);
+      const q = await this.d.frontier.next(host, { fresh, revisitsDueBy });
+      if (!q) {
+        scheduler.noWork(host, mark);
+        if (!fresh) this.heldByLimit.add(host);
+        continue;
+      }
+      const origin = new URL(q.fetchUrl).origin;
+      const rules = await this.d.robots.cached(origin);
+      if (!rules || rules.state === 'unavailable') {
+        await store.urls.putBack(q.id);
+        this.loadRobots(host, origin);
+        continue;
+      }
+      if (!rules.isAllowed(q.fetchUrl)) {
+        // (A page Trawl held that robots.txt now disallows leaves the index.)
+        const r = await store.commitFetch({ id: q.id, outcome: { kind: 'excluded', reason: 'robots.txt disallows it' }, revisit: null, unindex: true, links: { urls: [], rejected: new Map([['robots', 1]]) } }, this.d.now());
+        if (r.removed !== undefined) {
+          await this.d.index?.remove(q.id, r.removed);
+          this.d.emitter.emit('removed', q.id);
+        }
+        continue;
+      }
+      this.active++;
+      this.fetching++;
+      scheduler.begin(host);
+      void this.d
+        .process(q)
+        .catch((e: unknown) => this.d.log?.(`${q.fetchUrl}: ${(e as Error).stack ?? String(e)}`))
+        .finally(() => {
+          this.active--;
+          this.pump();
+        });
+    }
+    await this.checkDone();
+    await this.armTimer();
+  }
+
+  /** Wakes the loop when the next host's delay is over, or the next failed URL is due. */
+  private async armTimer(): Promise<void> {
+    if (this.finished || this.stopping || this.timer) return;
+    const candidates = [this.d.scheduler.nextReadyAt(), await this.d.store.urls.nextRetryAt()].filter((x): x is number => x !== undefined);
+    if (!candidates.length || this.fetching >= this.d.limits.concurrency || this.active >= this.d.limits.concurrency * 2) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.pump();
+    }, Math.max(5, Math.min(...candidates) - this.d.now()));
+  }
+
+  private async checkDone(): Promise<void> {
+    if (this.active > 0 || this.robotsLoading.size > 0 || this.finished) return;
+    const limit = await this.limitReached(0);
+    const retryAt = await this.d.store.urls.nextRetryAt();
+    // Something happened while the store was asked (a request ended, work arrived): the pass
+    // asked for after this one decides.
+    if (this.passAgain || this.active > 0 || this.robotsLoading.size > 0) return;
+    if (!limit && this.heldByLimit.size) {
+      // Hosts set aside while pages in flight might have reached limits.maxPages: they did not.
+      for (const host of this.heldByLimit) this.d.scheduler.addWork(host);
+      this.heldByLimit.clear();
+      this.passAgain = true;
+      return;
+    }
+    const revisits = this.d.limits.revisits !== undefined && this.d.limits.revisits !== 'off';
+    // (Past the limit, a crawl that takes due revisits ends once none is left.)
+    if (limit && !(revisits && this.d.scheduler.hasWork())) await this.finish('limit');
+    else if (!this.d.scheduler.hasWork() && retryAt === undefined) await this.finish('exhausted');
+  }
+
+  private async finish(reason: 'exhausted' | 'limit' | 'stopped'): Promise<void> {
+    if (this.finished) return;
+    this.finished = true;
+    clearTimeout(this.timer);
+    clearInterval(this.statsTimer);
+    await this.d.store.sync();
+    this.d.emitter.emit('stats', this.d.stats.snapshot());
+    this.d.emitter.emit('done', { reason });
+  }
+
+  /** Loads a host's robots.txt while its URLs wait; other hosts go on. */
+  private loadRobots(host: string, origin: string): void {
+    if (this.robotsLoading.has(host)) return;
+    this.robotsLoading.add(host);
+    this.d.scheduler.setWaitingForRobots(host, true);
+    this.d.scheduler.begin(host);
+    void this.d.robots
+      .load(origin, this.abort.signal)
+      .then((rules) => this.robotsLoaded(host, origin, rules))
+      .catch((e: unknown) => this.d.log?.(`robots.txt of ${host}: ${(e as Error).message}`))
+      .finally(() => {
+        this.robotsLoading.delete(host);
+        this.d.scheduler.setWaitingForRobots(host, false);
+        this.pump();
+      });
+  }
+
+  private async robotsLoaded(host: string, origin: string, rules: RobotsRules): Promise<void> {
+    const ok = rules.state !== 'unavailable';
+    this.d.scheduler.end(host, this.d.now(), { ok, ...(ok ? {} : { error: 'robots-unavailable' }) });
+    if (!ok) {
+      const failures = (this.robotsFailures.get(host) ?? 0) + 1;
+      this.robotsFailures.set(host, failures);
+      if (failures >= ROBOTS_GIVE_UP_AFTER) await this.giveUpHost(host, 'robots-unavailable', `robots.txt unavailable ${failures} times (${rules.detail})`);
+      return;
+    }
+    this.robotsFailures.delete(host);
+    this.d.scheduler.setCrawlDelay(host, rules.crawlDelaySeconds);
+    await this.d.onRobots(origin, rules);
+  }
+
+  /** A host that keeps failing: its URLs die, and later ones at once. */
+  async giveUpHost(host: string, error: ErrorCode, reason: string): Promise<void> {
+    this.deadHosts.set(host, { error, reason });
+    this.d.scheduler.noWork(host);
+    const n = await this.d.store.hosts.kill(host, error, reason, this.d.now());
+    this.d.log?.(`giving up on ${host}: ${reason}; ${n} URLs marked dead`);
+  }
+}

@@ -1,0 +1,302 @@
+/**
+ * What a fetch comes to: the crawl's policy as one pure function. Given the URL, the response,
+ * what the parser and the topic filter made of it and what the store holds, it decides the
+ * outcome (the record's next state and why), when the page is due again, and the effects — store
+ * or drop the page, follow its links — which the crawler then writes in one commit. No I/O here:
+ * every rule of the table below is tested on its own (outcome.test.ts) and in crawls.
+ *
+ *   transport error            → failed (retry later) | dead                    errors.ts decide()
+ *   304 to a conditional GET   → not-modified; only the fetch time moves
+ *   3xx with Location          → redirected; the target is queued; a held page leaves the index
+ *   404/410 of a held page     → failed once more ("to be confirmed"), then dead and removed
+ *   other 4xx/5xx              → failed | dead by the error's policy
+ *   2xx sitemap                → fetched; its URLs queued
+ *   2xx unsupported type       → excluded
+ *   2xx page: meta refresh → redirected; noindex, off topic, canonical elsewhere, duplicate → excluded
+ *             (its links followed unless nofollow); same text → indexed "unchanged"; else indexed, stored
+ */
+import { createHash } from 'node:crypto';
+import type { ErrorCode, FetchMeta, Outcome, QueuedUrl, Revisit, StoredDocument } from '../model/index.ts';
+import { decide, ERRORS, fromFetchCode, fromHttpStatus, type RetryPolicy } from './errors.ts';
+import type { FetchResponse, FetchResult } from './fetch/fetcher.ts';
+import { follows, type Focus, type Verdict } from './focus/focus.ts';
+import { nextInterval, type RevisitChange, type RevisitPolicy } from './frontier/revisit.ts';
+import type { LinkBatch } from './links.ts';
+import type { Extracted } from './parse/index.ts';
+import type { Admission } from './urls/filters.ts';
+
+/** What the policy is told of one fetch. */
+export type FetchFacts = {
+  readonly q: QueuedUrl;
+  readonly res: FetchResult;
+  /** Trawl held a stored copy of the page before this fetch. */
+  readonly held: boolean;
+  /** The request was conditional (the stored copy's validators were sent). */
+  readonly conditional: boolean;
+  readonly extracted?: Extracted | undefined;
+  readonly verdict?: Verdict | undefined;
+  /** The page's content hash (pageHash), when it is a page. */
+  readonly hash?: string | undefined;
+  /** A stored document with the same content hash (the content-seen test), if any. */
+  readonly sameContent?: { readonly id: number; readonly url: string } | undefined;
+  /** The host was given up on in this run: a URL that would be retried dies with it. */
+  readonly deadHost?: { readonly error: ErrorCode; readonly reason: string } | undefined;
+  readonly now: number;
+};
+
+/** The crawl's settings and URL policy, as the decision needs them. */
+export type OutcomeRules = {
+  /** Normalizes and filters a raw URL (crawler/urls/filters.ts admit, with the crawl's policy). */
+  readonly admit: (raw: string, depth: number, base?: string) => Admission;
+  readonly maxRedirects: number;
+  readonly followNofollow: boolean;
+  readonly retry: RetryPolicy;
+  readonly revisit: RevisitPolicy;
+  readonly focus?: Focus | undefined;
+};
+
+export type Effects = {
+  /** The stored copy of the page (if any) leaves the store and the index. */
+  readonly unindex?: boolean;
+  /** The page's new copy, to store and index. */
+  readonly document?: StoredDocument;
+  /** The stored copy is the same: only its fetch time moves. */
+  readonly touch?: boolean;
+  /** The page has the same content as this stored document. */
+  readonly duplicateOf?: number;
+  /** Links to admit and queue. */
+  readonly links: readonly LinkBatch[];
+  /** Already admitted URLs to queue (a redirect's target). */
+  readonly enqueue: readonly { url: string; fetchUrl: string; depth: number; hops: number; tunnel: number }[];
+  /** Rejections to count (a redirect not followed). */
+  readonly rejected: ReadonlyMap<string, number>;
+  /** A sitemap: its <lastmod>s may have made pages due, to be looked for at once. */
+  readonly sitemap?: boolean;
+};
+
+export type Decision = {
+  readonly outcome: Outcome;
+  readonly revisit: Revisit;
+  readonly effects: Effects;
+  /** What became of the page in the index (the fetch event's `change`). */
+  readonly change?: 'new' | 'changed' | 'unchanged' | 'gone';
+};
+
+/** Answers of 404/410 in a row after which a page Trawl holds leaves the index. */
+export const GONE_CONFIRMATIONS = 2;
+
+/** A page's content hash: its title and text (what is indexed; markup changes do not count). */
+export function pageHash(page: { readonly title: string; readonly text: string }): string {
+  return createHash('sha256').update(page.title).update('\0').update(page.text).digest('hex');
+}
+
+/** The decision for one fetch (see the table above). */
+export function decideOutcome(f: FetchFacts, rules: OutcomeRules): Decision {
+  const fx = new EffectsBuilder();
+  let outcome: Outcome;
+  const { res } = f;
+  if (res.kind === 'error') outcome = failure(f, rules, fromFetchCode(res.code), `${res.code}: ${res.message}`.slice(0, 500));
+  else if (res.status === 304 && f.conditional) {
+    fx.touch = true;
+    outcome = { kind: 'not-modified', status: 304 };
+  } else if (f.extracted) outcome = onContent(f, res, f.extracted, rules, fx);
+  else outcome = onStatus(f, res, rules, fx);
+  if (outcome.kind === 'failed' && f.deadHost) outcome = { kind: 'dead', ...(outcome.status !== undefined ? { status: outcome.status } : {}), error: f.deadHost.error, reason: f.deadHost.reason };
+  const effects = fx.build();
+  const heldAfter = f.held && !effects.unindex;
+  const change = pageChange(outcome, f.held) ?? (f.held && !heldAfter ? 'gone' : undefined);
+  return { outcome, revisit: schedule(f, outcome, rules.revisit, heldAfter), effects, ...(change ? { change } : {}) };
+}
+
+/** A response that is not 2xx: a redirect, a retry, or a failure (see the table). */
+function onStatus(f: FetchFacts, res: FetchResponse, rules: OutcomeRules, fx: EffectsBuilder): Outcome {
+  const { q, held } = f;
+  const { status } = res;
+  if (status >= 300 && status < 400 && res.location !== undefined) {
+    fx.unindex = true;
+    return redirect(q, res.location, status, rules, fx);
+  }
+  if ((status === 404 || status === 410) && held) {
+    if (q.attempts < GONE_CONFIRMATIONS) return { kind: 'failed', status, error: 'http-4xx', reason: `HTTP ${status}: to be confirmed before the page leaves the index`, retryAt: f.now + rules.retry.baseDelayMs };
+    fx.unindex = true;
+    return { kind: 'dead', status, error: 'http-4xx', reason: `HTTP ${status} ${q.attempts} times: gone from the site, removed from the index` };
+  }
+  return failure(f, rules, fromHttpStatus(status), `HTTP ${status}`, status, res.retryAfterMs);
+}
+
+/** A 2xx response, parsed: a sitemap, a type Trawl does not read, or a page (see the table). */
+function onContent(f: FetchFacts, res: FetchResponse, extracted: Extracted, rules: OutcomeRules, fx: EffectsBuilder): Outcome {
+  const { q, verdict } = f;
+  const { status } = res;
+  const type = res.contentType.split(';')[0]!.trim();
+  const meta: FetchMeta = {
+    contentType: type || '(none)',
+    size: res.body.length,
+    ...(res.headers['etag'] ? { etag: res.headers['etag'] } : {}),
+    ...(res.headers['last-modified'] ? { lastModified: res.headers['last-modified'] } : {}),
+  };
+  if (extracted.kind === 'unsupported') return { kind: 'excluded', status, reason: `unsupported content type ${extracted.type}`, meta };
+  if (extracted.kind === 'sitemap') {
+    fx.links.push({ links: [...extracted.pages, ...extracted.sitemaps.map((url) => ({ url }))], depth: q.depth, base: q.fetchUrl, tunnel: q.tunnel ?? 0 });
+    fx.sitemap = true;
+    // Its hash tells a revisit whether the sitemap changed.
+    const hash = createHash('sha256').update(res.body).digest('hex');
+    return { kind: 'fetched', status, note: `sitemap with ${extracted.pages.length} pages and ${extracted.sitemaps.length} sitemaps`, meta: { ...meta, hash } };
+  }
+  const { page } = extracted;
+  const hash = f.hash ?? pageHash(page);
+  // The page's language: <html lang>, else the first of the Content-Language header's.
+  const lang = (page.lang ?? res.headers['content-language']?.split(',')[0]?.trim())?.slice(0, 35) || undefined;
+  let pageMeta: FetchMeta = {
+    ...meta,
+    charset: extracted.encoding,
+    hash,
+    ...(lang ? { lang } : {}),
+    ...(verdict ? { topic: { score: verdict.score, relevant: verdict.relevant } } : {}),
+    linksCut: page.linksCut ?? 0,
+  };
+  const xRobots = (res.headers['x-robots-tag'] ?? '').toLowerCase();
+  const noindex = page.noindex || /\b(noindex|none)\b/.test(xRobots);
+  const nofollow = page.nofollow || /\b(nofollow|none)\b/.test(xRobots);
+  // A meta refresh forwards like an HTTP redirect: the target is queued as the next hop, and
+  // this page (a "Redirecting to …" stub, typically) is not indexed.
+  if (page.refresh && !nofollow) {
+    fx.unindex = true;
+    return redirect(q, page.refresh, status, rules, fx);
+  }
+  // The stored copy's hash (a held page's): the same text again is not stored or indexed again.
+  const storedHash = f.held ? (q.hash ?? undefined) : undefined;
+  // A focused crawl follows a relevant page's links, and tunnels a little way through others.
+  const focus = verdict && rules.focus ? follows(rules.focus, verdict.relevant, q.tunnel ?? 0) : { follow: true, tunnel: 0 };
+  if (!nofollow && focus.follow) {
+    const links = rules.followNofollow ? page.links : page.links.filter((l) => !l.nofollow);
+    const linksHash = hashLinks(links);
+    pageMeta = { ...pageMeta, linksHash };
+    // A page fetched again with the same links: they were all queued (or turned away) and their
+    // anchor text counted when it was last fetched. Counting it again would inflate the link prior.
+    if (!(storedHash !== undefined && q.linksHash === linksHash)) fx.links.push({ links, depth: q.depth + 1, base: q.fetchUrl, source: q.url, tunnel: focus.tunnel });
+  }
+  const exclude = (reason: string): Outcome => {
+    fx.unindex = true;
+    return { kind: 'excluded', status, reason, meta: pageMeta };
+  };
+  if (noindex) return exclude(page.noindex ? 'noindex' : 'noindex (X-Robots-Tag)');
+  if (verdict && !verdict.relevant) {
+    const { cutoff, classifier } = rules.focus!;
+    // (A classifier module may decide by itself, whatever the cutoff.)
+    return exclude(verdict.score < cutoff ? `off topic: score ${verdict.score} below the cutoff ${cutoff}` : `off topic: judged not relevant by ${classifier.name} (score ${verdict.score})`);
+  }
+  // <link rel="canonical"> to another page in scope: that page is indexed instead of this one.
+  const canonical = page.canonical ? rules.admit(page.canonical, q.depth) : undefined;
+  if (canonical?.ok && canonical.url !== q.url) {
+    fx.links.push({ links: [{ url: page.canonical! }], depth: q.depth, base: q.fetchUrl, tunnel: q.tunnel ?? 0 });
+    return exclude(`canonical is ${canonical.url}`);
+  }
+  // The content-seen test (Mercator): the same content under another URL is stored once.
+  const seen = page.text ? f.sameContent : undefined;
+  if (seen && seen.id !== q.id) {
+    fx.duplicateOf = seen.id;
+    return exclude(`duplicate of ${seen.url}`);
+  }
+  // (The same text judged differently — the topic changed — is stored again with its new classes.)
+  if (storedHash === hash && (!verdict || verdict.score === q.topicScore)) {
+    fx.touch = true;
+    return { kind: 'indexed', status, meta: pageMeta, note: 'unchanged' };
+  }
+  fx.document = {
+    id: q.id,
+    // The address that answered: it works in a browser even when the identity is an alias.
+    url: q.fetchUrl,
+    title: page.title,
+    description: page.description,
+    headings: page.headings,
+    text: page.text,
+    contentType: type || 'text/html',
+    ...(lang ? { lang } : {}),
+    bytes: res.body.length,
+    truncated: res.truncated,
+    httpStatus: status,
+    fetchedAt: f.now,
+    hash,
+    ...(verdict ? { topic: { score: verdict.score, classes: verdict.classes } } : {}),
+  };
+  return { kind: 'indexed', status, meta: pageMeta };
+}
+
+/** A redirect (or a meta refresh): the target is queued as the next hop, if it is admitted. */
+function redirect(q: QueuedUrl, location: string, status: number, rules: OutcomeRules, fx: EffectsBuilder): Outcome {
+  if (q.hops >= rules.maxRedirects) return { kind: 'dead', status, error: 'too-many-redirects', reason: `more than ${rules.maxRedirects} redirects` };
+  const a = rules.admit(location, q.depth, q.fetchUrl);
+  if (!a.ok) {
+    fx.rejected.set(a.reason, (fx.rejected.get(a.reason) ?? 0) + 1);
+    return { kind: 'redirected', status, to: `${a.url} (not followed: ${a.reason})` };
+  }
+  fx.enqueue.push({ url: a.url, fetchUrl: a.fetchUrl, depth: q.depth, hops: q.hops + 1, tunnel: q.tunnel ?? 0 });
+  return { kind: 'redirected', status, to: a.url };
+}
+
+/** A failure: retried later if its code allows and attempts are left, else dead. */
+function failure(f: FetchFacts, rules: OutcomeRules, error: ErrorCode, reason: string, status?: number, retryAfterMs?: number): Outcome {
+  const d = decide(error, f.q.attempts, rules.retry, f.now, retryAfterMs);
+  const base = status !== undefined ? { status } : {};
+  if (d.state === 'failed') return { kind: 'failed', ...base, error, reason, retryAt: d.retryAt };
+  return { kind: 'dead', ...base, error, reason: ERRORS[error].retry ? `${reason} (gave up after ${f.q.attempts} attempts)` : reason };
+}
+
+/**
+ * When the page is due again: its interval adapts to what this fetch found (changed: sooner;
+ * the same: later). Pages and sitemaps are revisited; a held page that failed for now keeps its
+ * interval (a temporary failure never drops it). Others are not scheduled.
+ */
+function schedule(f: FetchFacts, o: Outcome, policy: RevisitPolicy, heldAfter: boolean): Revisit {
+  const { q, res, now } = f;
+  let change: RevisitChange | undefined = pageChange(o, f.held);
+  if (o.kind === 'fetched') change = !q.hash || !o.meta?.hash ? 'new' : q.hash === o.meta.hash ? 'unchanged' : 'changed';
+  else if (o.kind === 'dead' && heldAfter) {
+    const intervalMs = q.revisitMs ?? nextInterval(policy, 'new', null, {}, now);
+    return { at: now + intervalMs, intervalMs };
+  }
+  if (!change) return null;
+  const h = res.kind === 'response' ? res.headers : {};
+  const intervalMs = nextInterval(policy, change, q.revisitMs, { cacheControl: h['cache-control'], expires: h['expires'], date: h['date'], lastModified: h['last-modified'], lastmod: q.lastmod }, now);
+  return { at: now + intervalMs, intervalMs };
+}
+
+/** What a fetch that ended with `o` found of a page (not a sitemap): undefined when it stored nothing. */
+function pageChange(o: Outcome, held: boolean): RevisitChange | undefined {
+  if (o.kind === 'not-modified' || (o.kind === 'indexed' && o.note === 'unchanged')) return 'unchanged';
+  if (o.kind === 'indexed') return held ? 'changed' : 'new';
+  return undefined;
+}
+
+/** A page's outgoing links and their anchor text, as one hash. */
+function hashLinks(links: readonly { url: string; text?: string }[]): string {
+  const h = createHash('sha1');
+  for (const l of links) h.update(l.url).update('\0').update(l.text ?? '').update('\n');
+  return h.digest('base64');
+}
+
+/** The effects a decision collects on its way (mutable while deciding, frozen in the Decision). */
+class EffectsBuilder {
+  unindex = false;
+  touch = false;
+  sitemap = false;
+  document: StoredDocument | undefined;
+  duplicateOf: number | undefined;
+  readonly links: LinkBatch[] = [];
+  readonly enqueue: Effects['enqueue'][number][] = [];
+  readonly rejected = new Map<string, number>();
+
+  build(): Effects {
+    return {
+      links: this.links,
+      enqueue: this.enqueue,
+      rejected: this.rejected,
+      ...(this.unindex ? { unindex: true } : {}),
+      ...(this.touch ? { touch: true } : {}),
+      ...(this.sitemap ? { sitemap: true } : {}),
+      ...(this.document ? { document: this.document } : {}),
+      ...(this.duplicateOf !== undefined ? { duplicateOf: this.duplicateOf } : {}),
+    };
+  }
+}

@@ -1,0 +1,206 @@
+/**
+ * The documents that match a query, and — when there are many — a first estimate of their scores.
+ *
+ * A query whose rarest group is in at most `exactLimit` documents takes that group's postings and
+ * checks the other groups in each candidate's vector; the caller scores them all exactly. A query
+ * with more candidates runs a first pass over the impact lists (structures/impacts.ts): each query
+ * term adds IDF × impact to a per-document sum read in sequence, so the caller scores exactly only
+ * the best few hundred by that estimate.
+ *
+ * The first pass's arrays (by dense document id) are made once and reused: fresh arrays of this
+ * size cost page faults and collections at every query. The answer's `ids` and `estimates` may be
+ * views of them: the caller must use them before the next query runs (synchronously).
+ */
+import { currentDoc, entryDoc, type Block, type ImpactLists } from '../structures/impacts.ts';
+import type { Postings } from '../structures/postings.ts';
+import { indexOf, TermStats } from '../structures/term-stats.ts';
+import type { ParsedQuery } from './parse.ts';
+import { sourceFilter } from './filters.ts';
+
+/**
+ * When a query is scored candidate by candidate, and when in two passes. The defaults keep an
+ * exactly scored query under ~2 ms; tests lower them to exercise both ways on small data.
+ */
+export type IndexTuning = {
+  /** A query whose rarest word is in at most this many documents is scored exactly, candidate by candidate. */
+  exactLimit: number;
+  /** Terms in at least this many documents get an impact list (at most exactLimit). */
+  readonly headDf: number;
+};
+export const DEFAULT_TUNING: IndexTuning = { exactLimit: 2000, headDf: 2000 };
+
+/** Matching documents; with `estimates` (a first pass's scores, aligned) when there were many. */
+export type Match = { ids: ArrayLike<number>; partial: boolean; estimates?: Float64Array };
+
+/** Bits of the first pass's mask: one per group (so at most MAX_GROUPS), excluded, seen. */
+const MAX_GROUPS = 28;
+const EXCLUDED = 1 << 31;
+const SEEN = 1 << 30;
+const SEEN_ANY = 1 << 29;
+
+export class Candidates {
+  /** A first pass's per-document sums and match bits, by dense id; zero between queries. */
+  private acc = new Float64Array(0);
+  private mask = new Uint32Array(0);
+  private titles = new Uint8Array(0);
+  /** A first pass's candidates and their estimates (each document once at most), valid until the next query. */
+  private firstPass = { ids: new Uint32Array(0), estimates: new Float64Array(0) };
+
+  constructor(
+    private readonly stats: TermStats,
+    private readonly postings: Postings,
+    private readonly impacts: ImpactLists,
+    private readonly tuning: IndexTuning,
+  ) {}
+
+  /**
+   * The documents that match: every group (any of its terms), no excluded term, and the site:,
+   * lang:, type: and topic: filters if given. When nothing matches all groups, documents matching
+   * any term are returned and `partial` is set.
+   */
+  match(q: ParsedQuery, termIds: readonly number[]): Match {
+    const excludedIds = this.knownTermIds(q.excluded);
+    const onSource = sourceFilter(this.stats, q);
+    const keep = (id: number) => !excludedIds.some((t) => this.stats.contains(id, t)) && (!onSource || onSource(id));
+    if (!q.groups.length) {
+      // Only filters (site:): every page they allow, best linked first.
+      return { ids: onSource ? [...this.stats.documentIds()].filter(keep) : [], partial: false };
+    }
+    const groups = q.groups
+      .map((g) => ({ terms: g, ids: this.knownTermIds(g), df: g.reduce((n, t) => n + this.stats.docFrequency(t), 0) }))
+      .sort((a, b) => a.df - b.df);
+    const [rarest, ...others] = groups;
+    const twoPass = groups.length <= MAX_GROUPS && this.stats.allDense;
+    if (rarest!.df > this.tuning.exactLimit && twoPass) return this.matchByImpacts(groups, termIds, excludedIds, onSource, false);
+    if (rarest!.df > 0) {
+      // One term: its postings as they are; several (OR): their union.
+      const lists = rarest!.terms.map((t) => this.postings.docsWith(t, this.stats.docFrequency(t)));
+      const candidates = lists.length === 1 ? lists[0]! : [...new Set(lists.flat())];
+      const filtering = others.length > 0 || excludedIds.length > 0 || onSource !== undefined;
+      const ids = filtering ? candidates.filter((id) => others.every((g) => g.ids.some((t) => this.stats.contains(id, t))) && keep(id)) : candidates;
+      if (ids.length || q.groups.length === 1) return { ids, partial: false };
+    }
+    if (q.groups.length === 1) return { ids: [], partial: false };
+    if (twoPass && groups.reduce((n, g) => n + g.df, 0) > this.tuning.exactLimit) return this.matchByImpacts(groups, termIds, excludedIds, onSource, true);
+    const any = new Set<number>();
+    for (const t of q.terms) for (const id of this.postings.docsWith(t, this.stats.docFrequency(t))) any.add(id);
+    const ids = [...any].filter(keep);
+    return { ids, partial: ids.length > 0 };
+  }
+
+  /** The ids of the terms the index knows (unknown terms match nothing). */
+  knownTermIds(terms: readonly string[]): number[] {
+    return terms.map((t) => this.stats.termId(t)).filter((x): x is number => x !== undefined);
+  }
+
+  /**
+   * The first pass over many candidates: each query term adds IDF × impact to a per-document sum,
+   * counts title matches and sets the bits of the groups it is in; excluded terms set another
+   * bit. The candidates are then read off the rarest group's documents (or, `partial`, every
+   * group's), with an estimate that is the exact score's formula (term-stats `scorer`) on the
+   * lists' figures. Terms without an impact list (rare ones, in an OR) are read from their
+   * vectors. Arrays by document id, not maps: a common word touches every document.
+   */
+  private matchByImpacts(groups: readonly { terms: readonly string[] }[], termIds: readonly number[], excludedIds: readonly number[], onSource: ((id: number) => boolean) | undefined, partialOnly: boolean): Match {
+    const { source, prior, titleLength, version } = this.stats.byId();
+    if (this.acc.length < source.length) {
+      this.acc = new Float64Array(source.length);
+      this.mask = new Uint32Array(source.length);
+      this.titles = new Uint8Array(source.length);
+      this.firstPass = { ids: new Uint32Array(source.length), estimates: new Float64Array(source.length) };
+    }
+    const { acc, mask, titles, impacts, firstPass } = this;
+    if (groups.length === 1 && groups[0]!.terms.length === 1 && !excludedIds.length && !onSource && !partialOnly) {
+      // One word: its list is the answer, and the estimates come straight off it.
+      const t = this.stats.termId(groups[0]!.terms[0]!);
+      if (t !== undefined && impacts.has(t)) return { ...impacts.estimate(t, this.stats.idf(t), firstPass), partial: false };
+    }
+    // Each term's documents, in blocks: to read candidates off, and to clear the arrays after.
+    // An impact list is read in place (stale entries are told by their version); a term without
+    // one has its postings made into a block, so that every term is read by the same loops.
+    const blocksByTerm = new Map<number, readonly Block[]>();
+    const docsOf = (t: number): readonly Block[] => {
+      let docs = blocksByTerm.get(t);
+      if (!docs) {
+        docs = impacts.has(t) ? impacts.blocks(t) : [impacts.blockOf(this.postings.docsWith(this.stats.term(t), this.stats.docFrequencyOf(t)))];
+        blocksByTerm.set(t, docs);
+      }
+      return docs;
+    };
+    // Each distinct term once, with the bits of every group it is in.
+    const bitsOf = new Map<number, number>();
+    groups.forEach((g, bit) => {
+      for (const term of g.terms) {
+        const t = this.stats.termId(term);
+        if (t !== undefined && this.stats.docFrequencyOf(t) > 0) bitsOf.set(t, (bitsOf.get(t) ?? 0) | (1 << bit));
+      }
+    });
+    // The exact scorer's q and IDF mass: over every query term the dictionary knows.
+    const q = termIds.length;
+    const idfSum = termIds.reduce((sum, t) => sum + this.stats.idf(t), 0);
+    for (const [t, bits] of bitsOf) {
+      const w = this.stats.idf(t);
+      // (docsOf also records what to clear after.)
+      const [block] = docsOf(t);
+      if (impacts.has(t)) impacts.accumulate(t, w, bits, acc, mask, titles);
+      else {
+        const impact = this.stats.impactFunction();
+        for (let i = 0; i < block!.length; i++) {
+          const id = entryDoc(block!, i);
+          const v = this.stats.vector(id)!;
+          const row = indexOf(v.termIds, t);
+          acc[id]! += w * impact(v, row);
+          mask[id]! |= bits;
+          if (TermStats.inTitle(v, row)) titles[id]!++;
+        }
+      }
+    }
+    for (const t of excludedIds) {
+      for (const block of docsOf(t)) {
+        for (let i = 0; i < block.length; i++) {
+          const id = currentDoc(block, i, version, source);
+          if (id >= 0) mask[id]! |= EXCLUDED;
+        }
+      }
+    }
+    const all = (1 << groups.length) - 1;
+    const read = (terms: readonly string[], seen: number, full: boolean): Match => {
+      const blocks = this.knownTermIds(terms).filter((t) => bitsOf.has(t)).flatMap(docsOf);
+      const { ids, estimates } = firstPass;
+      let n = 0;
+      for (const b of blocks) {
+        for (let i = 0; i < b.length; i++) {
+          // A document once (it may be in several lists), if it matches. (Its version need not be
+          // checked: only current entries set its bits, and it is read once, at whichever entry.)
+          const id = entryDoc(b, i);
+          const m = mask[id]!;
+          if (m & seen) continue;
+          mask[id] = m | seen;
+          if (m & EXCLUDED || (full ? (m & all) !== all : (m & all) === 0) || (onSource && !onSource(id))) continue;
+          estimates[n] = acc[id]! + TermStats.titleBonus(idfSum, titles[id]!, q, titleLength[id]!) + prior[id]!;
+          ids[n++] = id;
+        }
+      }
+      return { ids: ids.subarray(0, n), partial: !full && n > 0, estimates: estimates.subarray(0, n) };
+    };
+    let result = partialOnly ? undefined : read(groups[0]!.terms, SEEN, true);
+    if (!result?.ids.length && groups.length > 1) result = read(groups.flatMap((g) => g.terms), SEEN_ANY, false);
+    // Clear what was touched: entry by entry, or — when that is a good part of the index — all at once.
+    const touched = [...blocksByTerm.values()].flat();
+    if (touched.reduce((n, b) => n + b.length, 0) * 8 > source.length) {
+      acc.fill(0, 0, source.length);
+      mask.fill(0, 0, source.length);
+      titles.fill(0, 0, source.length);
+    } else {
+      for (const b of touched) {
+        for (let i = 0; i < b.length; i++) {
+          const id = entryDoc(b, i);
+          acc[id] = 0;
+          mask[id] = 0;
+          titles[id] = 0;
+        }
+      }
+    }
+    return result ?? { ids: [], partial: false };
+  }
+}

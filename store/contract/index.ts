@@ -1,0 +1,22 @@
+/**
+ * The store's contract suite: the behaviour every backend must have, run against each one by a
+ * test file in its folder (store/sqlite/contract.test.ts). A new backend passes it before it is
+ * wired in.
+ */
+import { describe } from 'node:test';
+import { documentContract } from './documents.contract.ts';
+import { fetchCommitContract } from './fetch.contract.ts';
+import type { StoreFactory } from './harness.ts';
+import { revisitContract } from './revisits.contract.ts';
+import { urlContract } from './urls.contract.ts';
+
+export type { StoreFactory } from './harness.ts';
+
+export function describeStoreContract(name: string, factory: StoreFactory): void {
+  describe(`the store contract (${name})`, () => {
+    urlContract(factory);
+    revisitContract(factory);
+    documentContract(factory);
+    fetchCommitContract(factory);
+  });
+}

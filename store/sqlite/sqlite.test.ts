@@ -1,0 +1,168 @@
+// What is particular to the SQLite store: its file, migrations, read-only openings, group commit.
+// (The behaviour every backend shares is in the contract suite: contract.test.ts.)
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { doc, T0, taken } from '../contract/harness.ts';
+import { openDb, SCHEMA_VERSION, StoreOpenError } from './db.ts';
+import { DB_FILE, openSqliteStore } from './store.ts';
+
+const tmp = () => mkdtempSync(join(tmpdir(), 'trawl-sqlite-'));
+
+describe('the SQLite store: its file and schema', () => {
+  it('migrates a version 1 database in place', async () => {
+    const dir = tmp();
+    const raw = new Database(join(dir, DB_FILE));
+    raw.exec(`CREATE TABLE urls (id INTEGER PRIMARY KEY, url TEXT NOT NULL UNIQUE, host TEXT NOT NULL, depth INTEGER NOT NULL, state TEXT NOT NULL,
+      reason TEXT, http_status INTEGER, hops INTEGER NOT NULL DEFAULT 0, attempts INTEGER NOT NULL DEFAULT 0, discovered_at INTEGER NOT NULL, fetched_at INTEGER);
+      CREATE TABLE documents (id INTEGER PRIMARY KEY, url TEXT NOT NULL, title TEXT NOT NULL, description TEXT NOT NULL, headings TEXT NOT NULL, text TEXT NOT NULL,
+        content_type TEXT NOT NULL, bytes INTEGER NOT NULL, truncated INTEGER NOT NULL, http_status INTEGER NOT NULL, fetched_at INTEGER NOT NULL, hash TEXT NOT NULL);
+      INSERT INTO urls (id, url, host, depth, state, discovered_at) VALUES (1, 'http://e.org/', 'e.org', 0, 'queued', 1),
+        (2, 'http://e.org/doc', 'e.org', 1, 'fetched', 1), (3, 'http://e.org/404', 'e.org', 1, 'failed', 1);
+      INSERT INTO documents VALUES (2, 'http://e.org/doc', 't', '', '', 'x', 'text/html', 1, 0, 200, 1, 'h');`);
+    raw.pragma('user_version = 1');
+    raw.close();
+    const store = openSqliteStore(dir);
+    try {
+      assert.equal(store.db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
+      assert.equal((await store.documents.get(2))?.lang, undefined, 'documents stored before languages were kept have none');
+      assert.equal((await store.documents.get(2))?.topic, undefined, 'nor topics, before focused crawling');
+      assert.deepEqual(store.db.prepare('SELECT tunnel, topic_score, relevant, links_cut FROM urls WHERE id = 1').get(), { tunnel: 0, topic_score: null, relevant: null, links_cut: null });
+      assert.deepEqual(store.db.prepare('SELECT url, fetch_url, state FROM urls ORDER BY id').all(), [
+        { url: 'http://e.org/', fetch_url: null, state: 'queued' },
+        { url: 'http://e.org/doc', fetch_url: null, state: 'indexed' },
+        { url: 'http://e.org/404', fetch_url: null, state: 'dead' },
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('refuses a database written by a newer Trawl', () => {
+    const file = join(tmp(), DB_FILE);
+    const raw = new Database(file);
+    raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    raw.close();
+    assert.throws(() => openDb(file), /newer Trawl/);
+    assert.throws(() => openDb(file, { readOnly: true }), /newer Trawl/);
+  });
+});
+
+describe('the SQLite store opened read-only (trawl search, serve, export)', () => {
+  it('refuses a directory that holds no crawl, and creates nothing there', () => {
+    const dir = tmp();
+    assert.throws(() => openSqliteStore(dir, { readOnly: true }), (e: unknown) => e instanceof StoreOpenError && /no crawl in /.test((e as Error).message));
+    assert.deepEqual(readdirSync(dir), [], 'no empty database left behind');
+  });
+
+  it('reads a crawl without writing to it: no migration, and writes refuse', async () => {
+    const dir = tmp();
+    const writer = openSqliteStore(dir);
+    const q = await taken(writer, 'http://a.org/p');
+    await writer.commitFetch({ id: q.id, outcome: { kind: 'indexed', status: 200 }, revisit: null, document: { doc: doc(q.id, 'read me') } }, T0);
+    await writer.close();
+    const file = join(dir, DB_FILE);
+    const before = statSync(file).mtimeMs;
+    const reader = openSqliteStore(dir, { readOnly: true });
+    try {
+      assert.equal(reader.readOnly, true);
+      assert.equal((await reader.documents.get(q.id))!.text, 'read me');
+      await assert.rejects(reader.enqueue({ urls: [{ url: 'http://a.org/new', depth: 0 }] }, T0), /readonly|read-only/i);
+    } finally {
+      await reader.close();
+    }
+    assert.equal(statSync(file).mtimeMs, before, 'the file was not written');
+    // An older schema is not migrated by a reader: it says how to upgrade.
+    const raw = new Database(file);
+    raw.pragma(`user_version = ${SCHEMA_VERSION - 1}`);
+    raw.close();
+    assert.throws(() => openSqliteStore(dir, { readOnly: true }), /older Trawl.*trawl crawl or trawl start/);
+  });
+
+  it('opens and reads while another process writes the whole time, never "database is locked" (regression: 4 of 60)', async () => {
+    const dir = tmp();
+    const seed = openSqliteStore(dir);
+    const q = await taken(seed, 'http://a.org/p');
+    await seed.commitFetch({ id: q.id, outcome: { kind: 'indexed', status: 200 }, revisit: null, document: { doc: doc(q.id, 'stable') } }, T0);
+    await seed.close();
+    const writer = spawn(process.execPath, ['--import', 'tsx', new URL('./busy-writer.ts', import.meta.url).pathname, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        writer.stdout!.on('data', (d: Buffer) => d.toString().includes('writing') && resolve());
+        writer.once('exit', (code) => reject(new Error(`the writer exited (${code})`)));
+      });
+      const failures: string[] = [];
+      for (let i = 0; i < 60; i++) {
+        try {
+          const reader = openSqliteStore(dir, { readOnly: true });
+          assert.equal((await reader.documents.get(q.id))!.text, 'stable');
+          await reader.urls.counts();
+          await reader.close();
+        } catch (e) {
+          failures.push((e as Error).message);
+        }
+        await new Promise((r) => setImmediate(r));
+      }
+      assert.deepEqual(failures, []);
+    } finally {
+      writer.kill('SIGKILL');
+    }
+  });
+});
+
+describe('the SQLite store\u2019s group commit', () => {
+  /** A store and a second connection that sees only what is committed (as a process after a crash would). */
+  const setup = () => {
+    const dir = tmp();
+    const store = openSqliteStore(dir);
+    const other = new Database(join(dir, DB_FILE), { readonly: true });
+    const committed = () => (other.prepare('SELECT count(*) AS n FROM urls').get() as { n: number }).n;
+    return { store, other, committed };
+  };
+  /** Takes the URLs (committed), then commits a fetch of each that found one link. */
+  const fetched = async (store: ReturnType<typeof openSqliteStore>, ...urls: string[]) => {
+    const taken_ = [];
+    for (const url of urls) taken_.push(await taken(store, url));
+    await store.sync();
+    for (const q of taken_) await store.commitFetch({ id: q.id, outcome: { kind: 'indexed', status: 200 }, revisit: null, links: { urls: [{ url: `${q.url}-link`, depth: 1 }] } }, T0);
+  };
+
+  it('shares one transaction between the pages of a group, committed by sync()', async () => {
+    const { store, other, committed } = setup();
+    await fetched(store, 'http://a.org/1', 'http://a.org/2');
+    assert.equal(committed(), 2, 'the links of the group are not committed yet');
+    await store.sync();
+    assert.equal(committed(), 4);
+    await store.sync(); // nothing open: nothing happens
+    await store.close();
+    other.close();
+  });
+
+  it('commits on its own within 50 ms', async () => {
+    const { store, other, committed } = setup();
+    await fetched(store, 'http://a.org/1');
+    const until = Date.now() + 2000;
+    while (committed() < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(committed(), 2);
+    await store.close();
+    other.close();
+  });
+
+  it('rolls back only the page that failed', async () => {
+    const { store, other, committed } = setup();
+    const q = await taken(store, 'http://a.org/broken');
+    await fetched(store, 'http://a.org/ok');
+    const broken = { ...doc(q.id, 'x'), title: undefined as unknown as string };
+    await assert.rejects(store.commitFetch({ id: q.id, outcome: { kind: 'indexed', status: 200 }, revisit: null, document: { doc: broken }, links: { urls: [{ url: 'http://a.org/broken-link', depth: 1 }] } }, T0));
+    await store.sync();
+    assert.equal(committed(), 3, 'broken and ok (taken before), and ok’s link');
+    assert.equal(await store.urls.record('http://a.org/broken-link'), undefined);
+    assert.equal((await store.urls.record('http://a.org/ok'))!.state, 'indexed');
+    await store.close();
+    other.close();
+  });
+});
