@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { FIELD_WEIGHT } from '../indexer/ingest/fields.ts';
+import { FIELD_WEIGHT } from '../indexer/structures/bm25f.ts';
 import { benchOptions, indexedBeforeQueries, ms, percentile, QUERY_KINDS, syntheticCorpus } from './synthetic-corpus.ts';
 
 const options = benchOptions();

@@ -19,7 +19,8 @@ import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Appliance } from '../appliance/index.ts';
 import { loadConfig } from '../config/index.ts';
-import { FIELD_WEIGHT, FIELDS } from '../indexer/ingest/fields.ts';
+import { FIELDS } from '../indexer/ingest/fields.ts';
+import { FIELD_WEIGHT } from '../indexer/structures/bm25f.ts';
 import { tokenize } from '../indexer/ingest/tokenize.ts';
 import { startNginx, startNodeServer } from './corpus-server.ts';
 

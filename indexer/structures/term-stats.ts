@@ -1,13 +1,17 @@
 /**
  * Term statistics kept beside FlexSearch, which has no relevance score of its own: a term
  * dictionary with document frequencies, and per document a compact vector (sorted term ids,
- * per-field term frequencies, per-field lengths). Updated incrementally on every add and remove;
- * BM25F is computed from it.
+ * per-field term frequencies, per-field lengths: vector.ts). Updated incrementally on every add
+ * and remove; BM25F (bm25f.ts) is computed from it.
  */
 import type { Analysis } from '../ingest/analyze.ts';
 import { NO_SOURCE, type Source } from '../ingest/source.ts';
 export type { Source } from '../ingest/source.ts';
-import { FIELD_MATCH, FIELDS, FIELD_B, FIELD_WEIGHT, K1, LINK_PRIOR, TITLE_BONUS } from '../ingest/fields.ts';
+import { FIELDS } from '../ingest/fields.ts';
+import { fieldNorms, idf, impactFunction, LINK_PRIOR, scorer, titleBonus } from './bm25f.ts';
+import { indexOf, inTitle, type DocVector } from './vector.ts';
+
+export { indexOf, type DocVector } from './vector.ts';
 
 const F = FIELDS.length;
 const TITLE = FIELDS.indexOf('title');
@@ -17,20 +21,6 @@ const DENSE_IDS = 50_000_000;
 const ROW_SPACE = 2 ** 21;
 /** A stored term frequency saturates here: one byte per field and term. */
 export const MAX_TF = 255;
-
-export type DocVector = {
-  /** Sorted ascending: binary-searched when scoring. */
-  readonly termIds: Uint32Array;
-  /** termIds.length × F term frequencies, row-major by term, at most 255 (BM25 has long saturated by then). */
-  readonly tf: Uint8Array;
-  /** Token count per field. */
-  readonly lengths: Uint32Array;
-  /** Pages linking to this one (the link prior). */
-  readonly inlinks: number;
-  /** Where the page is from: its host, language and type, as an index into the source dictionary (for filters and facets). */
-  readonly source: number;
-};
-
 
 export class TermStats {
   private readonly ids = new Map<string, number>();
@@ -169,7 +159,7 @@ export class TermStats {
 
   /** True when the term (its row in the vector) is in the document's title. */
   static inTitle(v: DocVector, row: number): boolean {
-    return v.tf[row * F + TITLE] !== 0;
+    return inTitle(v, row);
   }
 
   /** Records a vector as is (used when loading a flushed index). */
@@ -239,92 +229,22 @@ export class TermStats {
 
   /** A term's inverse document frequency, as BM25 weighs it. */
   idf(termId: number): number {
-    const df = this.df[termId] ?? 0;
-    return Math.log(1 + (this.docs.size - df + 0.5) / (df + 0.5));
+    return idf(this.df[termId] ?? 0, this.docs.size);
   }
 
-  /**
-   * What a term adds to a document's score before it is multiplied by the term's IDF, apart from
-   * the title bonus (which depends on the whole query): its BM25F and per-field parts. `row` is
-   * the term's index in the vector. With these, whether the term is in the title, the title's
-   * length and the link prior, a query's score is computed as `scorer` does — from lists read in
-   * sequence instead of vectors all over the heap (impacts.ts). Length norms are today's: the
-   * function is made once and used for many rows.
-   */
+  /** What a term adds to a document's score before its IDF (bm25f.ts `impactFunction`), with today's length norms. */
   impactFunction(): (v: DocVector, row: number) => number {
-    const { base, slope, weight } = this.norms();
-    // (Constants copied into locals: an imported binding may be read through a getter.)
-    const k1 = K1;
-    const fieldMatch = FIELD_MATCH;
-    return (v, row) => {
-      const { tf, lengths } = v;
-      let pseudo = 0;
-      let perField = 0;
-      const at = row * F;
-      for (let f = 0; f < F; f++) {
-        const t = tf[at + f]!;
-        if (t === 0) continue;
-        const norm = base[f]! + slope[f]! * lengths[f]!;
-        const wt = weight[f]! * t;
-        pseudo += wt / norm;
-        perField += (wt * (k1 + 1)) / (t + k1 * norm);
-      }
-      return pseudo / (k1 + pseudo) + fieldMatch * perField;
-    };
+    return impactFunction(fieldNorms(this.lengthSum, this.docs.size));
   }
 
-  /** The title bonus (see `scorer`): `inTitle` of the query's `q` terms are in a title of `titleLength` tokens. */
-  static titleBonus(idfSum: number, inTitle: number, q: number, titleLength: number): number {
-    return inTitle ? TITLE_BONUS * idfSum * (inTitle / q) * Math.min(1, inTitle / titleLength) : 0;
+  /** The title bonus (bm25f.ts). */
+  static titleBonus(idfSum: number, inTitleCount: number, q: number, titleLength: number): number {
+    return titleBonus(idfSum, inTitleCount, q, titleLength);
   }
 
-  /** Per field: norm = 1 − b + b · length / average length = base + slope · length; and its weight. */
-  private norms(): { base: Float64Array; slope: Float64Array; weight: Float64Array } {
-    const n = this.docs.size;
-    const base = new Float64Array(F);
-    const slope = new Float64Array(F);
-    const weight = new Float64Array(F);
-    FIELDS.forEach((field, f) => {
-      base[f] = 1 - FIELD_B[field];
-      slope[f] = FIELD_B[field] / (this.lengthSum[f]! / n || 1);
-      weight[f] = FIELD_WEIGHT[field];
-    });
-    return { base, slope, weight };
-  }
-
-  /**
-   * BM25F: per term, field frequencies are length-normalized and weighted into one pseudo-frequency,
-   * saturated once with k1, and multiplied by the term's IDF. Saturating all fields together means
-   * a term in the title adds almost nothing to the same term all over the body, so a small
-   * per-field part (each field saturated on its own and weighted, as Lucene's multi-field queries
-   * and MiniSearch score) gives credit for every field a term is found in. Plus a title bonus: BM25 saturates a
-   * title match as fast as a body match, so a page titled exactly what was asked ("CREATE TABLE")
-   * ranks no higher than pages that mention those words in a longer title ("CREATE TABLE AS") or
-   * all over. The bonus is the query's IDF mass times how much of the query the title holds and
-   * how much of the title the query holds.
-   *
-   * What depends only on the query (IDFs, length normalization, weights) is computed once here,
-   * not once per candidate. A term's part is `impactFunction`'s, the same the impact lists hold.
-   */
+  /** The query's scorer: BM25F over `termIds` (bm25f.ts). */
   private scorer(termIds: readonly number[]): (v: DocVector) => number {
-    const q = termIds.length;
-    const idf = termIds.map((id) => this.idf(id));
-    const idfSum = idf.reduce((a, b) => a + b, 0);
-    const impact = this.impactFunction();
-    const ids = Uint32Array.from(termIds);
-    return (v) => {
-      let score = 0;
-      let inTitle = 0;
-      for (let k = 0; k < q; k++) {
-        const row = indexOf(v.termIds, ids[k]!);
-        if (row < 0) continue;
-        if (TermStats.inTitle(v, row)) inTitle++;
-        score += idf[k]! * impact(v, row);
-      }
-      score += TermStats.titleBonus(idfSum, inTitle, q, v.lengths[TITLE]!);
-      // Link evidence: a page many pages link to is more often the one meant.
-      return score + LINK_PRIOR * Math.log1p(v.inlinks);
-    };
+    return scorer(termIds.map((id) => this.idf(id)), Uint32Array.from(termIds), this.impactFunction());
   }
 
   /** The vector of a document, if indexed. */
@@ -416,18 +336,4 @@ export class TermStats {
 
 function isDense(docId: number): boolean {
   return docId >= 0 && docId < DENSE_IDS && Number.isInteger(docId);
-}
-
-/** The index of `x` in a sorted array, or -1. */
-export function indexOf(sorted: Uint32Array, x: number): number {
-  let lo = 0;
-  let hi = sorted.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = sorted[mid]!;
-    if (v === x) return mid;
-    if (v < x) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
 }

@@ -1,0 +1,108 @@
+/**
+ * BM25F, the ranking function, over document vectors (vector.ts). Titles and headings say what a
+ * page is about, so a match there counts for more than one in the body.
+ *
+ * Per term, field frequencies are length-normalized and weighted into one pseudo-frequency,
+ * saturated once with k1, and multiplied by the term's IDF. Saturating all fields together means
+ * a term in the title adds almost nothing to the same term all over the body, so a small per-field
+ * part (each field saturated on its own and weighted, as Lucene's multi-field queries and
+ * MiniSearch score) gives credit for every field a term is found in. Plus a title bonus: BM25
+ * saturates a title match as fast as a body match, so a page titled exactly what was asked
+ * ("CREATE TABLE") ranks no higher than pages that mention those words in a longer title ("CREATE
+ * TABLE AS") or all over. The bonus is the query's IDF mass times how much of the query the title
+ * holds and how much of the title the query holds. And a link prior: a page many pages link to is
+ * more often the one meant.
+ */
+import { FIELDS, type Field } from '../ingest/fields.ts';
+import { indexOf, inTitle, type DocVector } from './vector.ts';
+
+/** `anchor`: the text of links to the page from other pages (store/anchors.ts). */
+export const FIELD_WEIGHT: Readonly<Record<Field, number>> = { title: 3, headings: 2, description: 1.5, url: 1.5, anchor: 2, body: 1 };
+/** BM25's b per field: short fields are normalized less. */
+export const FIELD_B: Readonly<Record<Field, number>> = { title: 0.5, headings: 0.6, description: 0.5, url: 0.4, anchor: 0.6, body: 0.75 };
+export const K1 = 1.2;
+/** Weight of the title bonus (stats.ts), relative to the query's IDF mass. */
+export const TITLE_BONUS = 0.5;
+/** Weight of the link prior: log(1 + pages linking in), added to the score. */
+export const LINK_PRIOR = 0.3;
+/** Weight of the per-field part of a term's score next to its BM25F part (stats.ts). */
+export const FIELD_MATCH = 0.1;
+
+const F = FIELDS.length;
+const TITLE = FIELDS.indexOf('title');
+
+/** Per field: norm = 1 − b + b · length / average length = base + slope · length; and its weight. */
+export type FieldNorms = { readonly base: Float64Array; readonly slope: Float64Array; readonly weight: Float64Array };
+
+/** The fields' norms for `documents` documents whose field lengths sum to `lengthSum`. */
+export function fieldNorms(lengthSum: Float64Array, documents: number): FieldNorms {
+  const base = new Float64Array(F);
+  const slope = new Float64Array(F);
+  const weight = new Float64Array(F);
+  FIELDS.forEach((field, f) => {
+    base[f] = 1 - FIELD_B[field];
+    slope[f] = FIELD_B[field] / (lengthSum[f]! / documents || 1);
+    weight[f] = FIELD_WEIGHT[field];
+  });
+  return { base, slope, weight };
+}
+
+/** A term's inverse document frequency, as BM25 weighs it. */
+export function idf(df: number, documents: number): number {
+  return Math.log(1 + (documents - df + 0.5) / (df + 0.5));
+}
+
+/**
+ * What a term adds to a document's score before it is multiplied by the term's IDF, apart from
+ * the title bonus (which depends on the whole query): its BM25F and per-field parts. `row` is the
+ * term's index in the vector. With these, whether the term is in the title, the title's length and
+ * the link prior, a query's score is computed as `scorer` does — from lists read in sequence
+ * instead of vectors all over the heap (impacts.ts). Made once per query, used for many rows.
+ */
+export function impactFunction({ base, slope, weight }: FieldNorms): (v: DocVector, row: number) => number {
+  // (Constants copied into locals: an imported binding may be read through a getter.)
+  const k1 = K1;
+  const fieldMatch = FIELD_MATCH;
+  return (v, row) => {
+    const { tf, lengths } = v;
+    let pseudo = 0;
+    let perField = 0;
+    const at = row * F;
+    for (let f = 0; f < F; f++) {
+      const t = tf[at + f]!;
+      if (t === 0) continue;
+      const norm = base[f]! + slope[f]! * lengths[f]!;
+      const wt = weight[f]! * t;
+      pseudo += wt / norm;
+      perField += (wt * (k1 + 1)) / (t + k1 * norm);
+    }
+    return pseudo / (k1 + pseudo) + fieldMatch * perField;
+  };
+}
+
+/** The title bonus: `inTitleCount` of the query's `q` terms are in a title of `titleLength` tokens. */
+export function titleBonus(idfSum: number, inTitleCount: number, q: number, titleLength: number): number {
+  return inTitleCount ? TITLE_BONUS * idfSum * (inTitleCount / q) * Math.min(1, inTitleCount / titleLength) : 0;
+}
+
+/**
+ * A query's scorer over vectors: what depends only on the query (IDFs, length norms, weights) is
+ * computed once, not once per candidate. A term's part is `impactFunction`'s, the same the impact
+ * lists hold.
+ */
+export function scorer(idfs: readonly number[], termIds: Uint32Array, impact: (v: DocVector, row: number) => number): (v: DocVector) => number {
+  const q = termIds.length;
+  const idfSum = idfs.reduce((a, b) => a + b, 0);
+  return (v) => {
+    let score = 0;
+    let inTitleCount = 0;
+    for (let k = 0; k < q; k++) {
+      const row = indexOf(v.termIds, termIds[k]!);
+      if (row < 0) continue;
+      if (inTitle(v, row)) inTitleCount++;
+      score += idfs[k]! * impact(v, row);
+    }
+    score += titleBonus(idfSum, inTitleCount, q, v.lengths[TITLE]!);
+    return score + LINK_PRIOR * Math.log1p(v.inlinks);
+  };
+}
