@@ -22,7 +22,8 @@ import * as admin from './admin.ts';
 import { IndexFeed } from './index-feed.ts';
 import { loadOrRebuild } from './index-load.ts';
 import { count, explain, noRevisits, StatusReporter } from './status.ts';
-import { buildCrawl, type CrawlParts, type Logger } from './wiring.ts';
+import { buildCrawl, normalizerOf, type CrawlParts, type Logger } from './wiring.ts';
+import type { Normalizer } from '../crawler/urls/index.ts';
 
 export type { ApplianceStatus, CrawlStatus, FocusStatus, IndexStatus, RecrawlStatus, UrlExplanation } from '../model/index.ts';
 export type { Logger } from './wiring.ts';
@@ -64,6 +65,8 @@ export class Appliance {
   private closed = false;
   /** True once close() has closed the store. */
   private closedStore = false;
+  /** The config's URL normalizer (seeds are kept as given; their records by identity). */
+  private readonly normalize: Normalizer;
 
   private constructor(
     readonly config: Readonly<Config>,
@@ -75,6 +78,7 @@ export class Appliance {
     private readonly log: Logger,
   ) {
     this.dataDir = resolve(config.dataDir);
+    this.normalize = normalizerOf(config);
   }
 
   /** Opens the data directory (a writer creates it) and loads the index. */
@@ -225,6 +229,7 @@ export class Appliance {
       focus: this.focus,
       continuous: this.revisitMode === 'continuous',
       lastFlush: this.lastFlush,
+      normalize: this.normalize,
       open: !this.closedStore,
     });
   }
@@ -283,7 +288,7 @@ export class Appliance {
       }
     } finally {
       // (The status after close reports the counts read last.)
-      await this.reporter.keepCounts(this.store).catch(() => undefined);
+      await this.reporter.keepCounts(this.store, this.normalize).catch(() => undefined);
       this.closedStore = true;
       await this.store.close();
       this.lock?.release();

@@ -8,10 +8,13 @@ import { admit, type Crawler, type UrlPolicy } from '../crawler/index.ts';
 import type { HostScheduler } from '../crawler/index.ts';
 import type { Focus } from '../crawler/focus/index.ts';
 import type { SearchIndex } from '../indexer/index.ts';
-import type { ApplianceStatus, CrawlStats, FetchEvent, FrontierCounts, UrlExplanation } from '../model/index.ts';
+import type { ApplianceStatus, CrawlStats, FetchEvent, FrontierCounts, SeedStatus, UrlExplanation } from '../model/index.ts';
+import type { Normalizer } from '../crawler/urls/index.ts';
 import type { Store } from '../store/index.ts';
 
 const RECENT_FETCHES = 20;
+/** Seeds reported at most (each costs a read of its record). */
+const SEEDS_SHOWN = 20;
 
 /** What a round of revisits found (pages Trawl held, fetched again). */
 export type RevisitTally = { revisited: number; changed: number; unchanged: number; removed: number };
@@ -24,6 +27,8 @@ export type StatusSources = {
   readonly store: Store;
   readonly index: SearchIndex;
   readonly crawl: { readonly crawler: Crawler; readonly scheduler: HostScheduler; readonly policy: UrlPolicy } | undefined;
+  /** How seeds (kept as given) map to the identities their records are kept under. */
+  readonly normalize: Normalizer;
   readonly focus: Focus | undefined;
   readonly continuous: boolean;
   readonly lastFlush: { readonly createdAt: string; readonly ms: number | null; readonly bytes: number | null } | undefined;
@@ -38,6 +43,7 @@ export class StatusReporter {
   readonly revisits = noRevisits();
   /** The URL counts when the store was last read, for a report after it closed. */
   private counts: FrontierCounts | undefined;
+  private seeds: readonly SeedStatus[] = [];
 
   /** Follows a crawl's events. */
   watch(crawler: Crawler, onRevisit: (e: FetchEvent) => void): void {
@@ -52,19 +58,21 @@ export class StatusReporter {
   }
 
   /** Reads the URL counts now, to report them once the store is closed. */
-  async keepCounts(store: Store): Promise<void> {
+  async keepCounts(store: Store, normalize: Normalizer): Promise<void> {
     this.counts = await store.urls.counts();
+    this.seeds = await seedStatus(store, normalize);
   }
 
   async status(s: StatusSources): Promise<ApplianceStatus> {
     const now = Date.now();
-    if (s.open) await this.keepCounts(s.store);
+    if (s.open) await this.keepCounts(s.store, s.normalize);
     const counts = this.counts!;
     const c = s.crawl?.crawler;
     const hosts = (s.crawl?.scheduler.view(now) ?? []).sort((a, b) => b.inFlight - a.inFlight || b.errors - a.errors).slice(0, 50);
     // (The CLI reports the status after close(): what is read from the store is then left out.)
     const queued = s.open ? await s.store.hosts.queued(hosts.map((h) => h.host)) : new Map<string, number>();
     return {
+      seeds: this.seeds,
       crawl: {
         running: c?.running ?? false,
         paused: c?.paused ?? false,
@@ -105,6 +113,22 @@ export class StatusReporter {
       recent: [...this.recent],
     };
   }
+}
+
+/** The first seeds and what became of them. */
+async function seedStatus(store: Store, normalize: Normalizer): Promise<SeedStatus[]> {
+  const out: SeedStatus[] = [];
+  for (const url of (await store.seeds.all()).slice(0, SEEDS_SHOWN)) {
+    const n = normalize(url);
+    const r = n.ok ? await store.urls.record(n.url) : undefined;
+    if (!r) {
+      out.push({ url, state: 'unknown', fetched: false, error: null, reason: null });
+      continue;
+    }
+    const fetched = r.httpStatus !== null || r.state === 'indexed' || r.state === 'fetched' || r.state === 'not-modified' || r.state === 'redirected';
+    out.push({ url, state: r.state, fetched, error: r.error, reason: r.reason });
+  }
+  return out;
 }
 
 /** What Trawl knows of `url`: its record, or why it has none. */

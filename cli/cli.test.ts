@@ -1,7 +1,7 @@
 // Integration: the `trawl` command as a user runs it, in child processes, against the fake web.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -134,6 +134,31 @@ describe('crawl a web it has never seen, then serve, search and export it', () =
     for (const l of lines) for (const k of ['url', 'urls', 'title', 'text', 'fetchedAt', 'httpStatus', 'contentType']) assert.ok(k in l, k);
     assert.ok(lines.some((l) => String(l.text).includes('graphword5')));
     assert.equal((await run(['export', '--format', 'csv', '--data', dataDir])).code, 2);
+  });
+});
+
+describe('errors a new user hits', () => {
+  it('search, export and serve refuse a directory that holds no crawl (exit 2), and create nothing there', async () => {
+    for (const args of [['search', 'anything'], ['export'], ['serve', '--port', '0']]) {
+      const dir = tmp('nocrawl');
+      const r = await run([...args, '--data', dir]);
+      assert.equal(r.code, 2, `${args[0]}: ${r.stderr}`);
+      assert.match(r.stderr, new RegExp(`no crawl in ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`), args[0]);
+      assert.deepEqual(readdirSync(dir), [], `${args[0]} left nothing behind`);
+    }
+  });
+
+  it('names the real cause when no seed can be fetched (DNS, refused), and crawl exits 1', async () => {
+    const closed = await serveHandler((_, res) => res.end());
+    const refusedUrl = `${closed.url}/`;
+    await closed.close();
+    const dir = tmp('noseed');
+    const r = await run(['crawl', 'http://nope.invalid/', refusedUrl, '--data', dir]);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /no seed could be fetched/);
+    assert.match(r.stderr, /http:\/\/nope\.invalid\/: dns — the host name did not resolve/);
+    assert.match(r.stderr, new RegExp(`${refusedUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: refused — the connection was refused`));
+    assert.doesNotMatch(r.stderr, /robots-unavailable/, 'not reported as a robots.txt problem');
   });
 });
 

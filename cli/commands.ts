@@ -2,6 +2,7 @@
 import { once } from 'node:events';
 import { Appliance } from '../appliance/index.ts';
 import { PRODUCT_VERSION, type Config } from '../config/index.ts';
+import type { SeedStatus } from '../model/index.ts';
 import { createApp, listen, statusLine, type RunningServer } from '../search-ui/index.ts';
 import { showProgress } from './progress.ts';
 import { configFrom, log, onStopSignal, UsageError, type CommonFlags } from './shared.ts';
@@ -32,7 +33,10 @@ export async function start(urls: string[], flags: CommonFlags, preset: Record<s
       await app.refreshAnchors();
       await app.flush().catch((e: unknown) => log(`index flush failed (the crawl database still has every page): ${(e as Error).message}`));
       const revisiting = config.recrawl.continuous && reason !== 'stopped' ? '; pages will be fetched again as they fall due' : '';
-      log(`crawl ${reason === 'exhausted' ? 'finished: nothing in scope is left' : `stopped (${reason})`}. ${statusLine(await app.status())}. Still serving at ${server?.url}${revisiting}; Ctrl-C to stop.`);
+      const s = await app.status();
+      log(`crawl ${reason === 'exhausted' ? 'finished: nothing in scope is left' : `stopped (${reason})`}. ${statusLine(s)}. Still serving at ${server?.url}${revisiting}; Ctrl-C to stop.`);
+      const failed = seedsFailed(s.seeds ?? []);
+      if (failed) log(`warning: ${failed}`);
     });
     return server;
   } catch (e) {
@@ -63,6 +67,8 @@ export async function crawl(urls: string[], flags: CommonFlags): Promise<void> {
         `${s.crawl.fetched} fetched, ${s.crawl.failed} failed, ${s.crawl.excluded} excluded, ${s.crawl.queued} still queued; ${s.index.documents} documents indexed.` +
         (s.focus ? ` Focus: ${s.focus.relevant} pages relevant, ${s.focus.notRelevant} not (recorded, not indexed).` : ''),
     );
+    const failed = seedsFailed(s.seeds ?? []);
+    if (failed) throw new CrawlFailedError(failed);
   } catch (e) {
     await app.close();
     throw e;
@@ -177,6 +183,18 @@ export async function exportDocuments(flags: CommonFlags & { format?: string }):
   } finally {
     await app.close();
   }
+}
+
+/** A crawl that could fetch none of its seeds: a failure (exit code 1), named seed by seed. */
+export class CrawlFailedError extends Error {
+  readonly code = 'ERR_NO_SEED_FETCHED';
+}
+
+/** When no seed could be fetched, what to tell: each seed and the real cause; else undefined. */
+export function seedsFailed(seeds: readonly SeedStatus[]): string | undefined {
+  if (!seeds.length || seeds.some((s) => s.fetched)) return undefined;
+  const lines = seeds.map((s) => `  ${s.url}: ${s.error ? `${s.error} — ` : ''}${s.reason ?? (s.state === 'unknown' ? 'not queued (see the log: out of scope?)' : s.state)}`);
+  return `no seed could be fetched:\n${lines.join('\n')}`;
 }
 
 async function requireSeeds(app: Appliance, command: string): Promise<void> {

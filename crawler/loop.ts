@@ -11,6 +11,7 @@
 import type { EventEmitter } from 'node:events';
 import type { ErrorCode, QueuedUrl } from '../model/index.ts';
 import type { CrawlerDeps, CrawlerEvents } from './crawler.ts';
+import { ERRORS } from './errors.ts';
 import type { RobotsRules } from './robots/robots.ts';
 import type { StatsRecorder } from './stats.ts';
 
@@ -302,7 +303,10 @@ export class CrawlLoop {
     if (!ok) {
       const failures = (this.robotsFailures.get(host) ?? 0) + 1;
       this.robotsFailures.set(host, failures);
-      if (failures >= ROBOTS_GIVE_UP_AFTER) await this.giveUpHost(host, 'robots-unavailable', `robots.txt unavailable ${failures} times (${rules.detail})`);
+      if (failures < ROBOTS_GIVE_UP_AFTER) return;
+      // The real cause when the host could not be reached at all (DNS, refused, TLS…).
+      const error = rules.error ?? 'robots-unavailable';
+      await this.giveUpHost(host, error, rules.error ? `${ERRORS[error].describe} (${failures} tries; ${rules.detail})` : `robots.txt unavailable ${failures} times (${rules.detail})`);
       return;
     }
     this.robotsFailures.delete(host);

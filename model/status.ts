@@ -3,7 +3,7 @@
  * and what it knows of one URL. The orchestrator fills these in; the dashboard, the JSON API, the
  * metrics and the CLI read them.
  */
-import type { Outcome } from './urls.ts';
+import type { Outcome, UrlState } from './urls.ts';
 
 /** The crawl pipeline's stages, each timed (crawler/stats.ts). */
 export const STAGES = ['fetch', 'parse', 'classify', 'store', 'index', 'links'] as const;
@@ -100,8 +100,22 @@ export type FocusStatus = {
 
 export type IndexStatus = { readonly documents: number; readonly terms: number; readonly lastFlushAt: string | null; readonly lastFlushMs: number | null; readonly lastFlushBytes: number | null };
 
+/** A seed, and whether it could be fetched: a crawl that fetched none of its seeds says why. */
+export type SeedStatus = {
+  readonly url: string;
+  /** Its URL record's state (`unknown`: not queued, e.g. out of scope). */
+  readonly state: UrlState | 'unknown';
+  /** An HTTP response came back (whatever its status). */
+  readonly fetched: boolean;
+  /** The error code and reason of its last failure, or why it was excluded. */
+  readonly error: string | null;
+  readonly reason: string | null;
+};
+
 export type ApplianceStatus = {
   readonly crawl: CrawlStatus;
+  /** The crawl's seeds (the first few) and what became of them. */
+  readonly seeds?: readonly SeedStatus[];
   readonly recrawl: RecrawlStatus;
   /** null: not a focused crawl. */
   readonly focus: FocusStatus | null;
@@ -137,5 +151,5 @@ export type UrlExplanation =
       readonly relevant: boolean | null;
       readonly classes: readonly { readonly name: string; readonly score: number }[];
       /** Links of the page beyond limits.maxLinksPerPage at its last fetch, not followed (null: none). */
-      readonly linksCut: number | null;
+      readonly linksCut?: number | null;
     };

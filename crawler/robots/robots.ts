@@ -7,12 +7,18 @@
  */
 import robotsParserModule from 'robots-parser';
 import type { RobotsStore } from '../../store/index.ts';
+import type { ErrorCode } from '../../model/index.ts';
+import { fromFetchCode } from '../errors.ts';
 import type { Fetcher } from '../fetch/fetcher.ts';
 
 export type RobotsRules =
   | { readonly state: 'rules' | 'allow-all'; isAllowed(url: string): boolean; readonly crawlDelaySeconds?: number; readonly sitemaps: readonly string[] }
-  /** robots.txt could not be had (5xx, timeout, unreachable): fetch nothing from the host for now. */
-  | { readonly state: 'unavailable'; readonly detail: string };
+  /**
+   * robots.txt could not be had (5xx, timeout, unreachable): fetch nothing from the host for now.
+   * `error`: why, when the host could not be reached at all (DNS, refused, TLS…) — the real cause
+   * of the host's failure, which its URLs are marked with if it is given up.
+   */
+  | { readonly state: 'unavailable'; readonly detail: string; readonly error?: ErrorCode };
 
 // robots-parser is CommonJS: at run time the default import is the function its types call `.default`.
 const robotsParser = robotsParserModule as unknown as typeof robotsParserModule.default;
@@ -61,7 +67,7 @@ export class RobotsCache {
     for (let hop = 0; hop <= MAX_HOPS; hop++) {
       const res = await this.fetcher.fetch(url, signal);
       if (res.kind === 'error') {
-        detail = `robots.txt: ${res.code}`;
+        detail = `${res.code}: ${res.message}`.slice(0, 500);
         break;
       }
       if (res.status >= 300 && res.status < 400 && res.location) {
@@ -93,7 +99,11 @@ export class RobotsCache {
       };
     }
     if (status >= 400 && status < 500) return { state: 'allow-all', isAllowed: () => true, sitemaps: [] };
-    return { state: 'unavailable', detail: status ? `robots.txt answered ${status}` : body || 'unreachable' };
+    if (status) return { state: 'unavailable', detail: `robots.txt answered ${status}` };
+    // Unreachable: the body holds the fetch's failure, "code: message".
+    const code = /^([a-z-]+): /.exec(body)?.[1];
+    const error = code && code !== 'aborted' ? fromFetchCode(code) : undefined;
+    return { state: 'unavailable', detail: body ? `robots.txt could not be fetched: ${body}` : 'unreachable', ...(error ? { error } : {}) };
   }
 
   private fresh(rules: RobotsRules, at: number): boolean {
