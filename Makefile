@@ -6,7 +6,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CHROMIUM ?= /usr/bin/chromium
 STAMP := node_modules/.trawl-installed
 
-.PHONY: all install demo test typecheck unit e2e chromium clean
+.PHONY: all install demo test typecheck layering unit e2e chromium clean
 
 all: test
 
@@ -27,11 +27,15 @@ chromium:
 	fi
 	@"$(CHROMIUM)" --version 2>/dev/null
 
-# One gate, in order: typecheck (tests included) → unit and integration → e2e in a real browser.
-test: typecheck unit e2e
+# One gate, in order: typecheck (tests included) → layering → unit and integration → e2e in a real browser.
+test: typecheck layering unit e2e
 
 typecheck: install
 	npx tsc --noEmit -p .
+
+# The layering of ARCHITECTURE.md as a rule (.dependency-cruiser.cjs): who may import whom, no cycles.
+layering: install
+	npx depcruise --config .dependency-cruiser.cjs model lib store crawler indexer search-ui appliance cli config testweb bench
 
 unit: install
 	npm run -s test:unit

@@ -1,5 +1,7 @@
 /** The crawler's public face: the loop, and the stages the orchestrator wires into it. */
-export { Crawler, type CrawlerDeps, type CrawlerEvents, type CrawlerLimits, type FetchEvent, type IndexSink, type RevisitMode } from './crawler.ts';
+export { Crawler } from './crawler.ts';
+export type { CrawlerDeps, CrawlerEvents, CrawlerLimits, IndexSink, RevisitMode } from './types.ts';
+export type { FetchEvent } from '../model/index.ts';
 export { Fetcher, type FetchResult } from './fetch/index.ts';
 export { defaultParseWorkers, ParsePool, type PageParser } from './parse/index.ts';
 export { Frontier, HostScheduler, type PickOptions, type RevisitPolicy } from './frontier/index.ts';

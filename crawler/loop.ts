@@ -10,7 +10,7 @@
  */
 import type { EventEmitter } from 'node:events';
 import type { ErrorCode, QueuedUrl } from '../model/index.ts';
-import type { CrawlerDeps, CrawlerEvents } from './crawler.ts';
+import type { CrawlerDeps, CrawlerEvents } from './types.ts';
 import { ERRORS } from './errors.ts';
 import type { RobotsRules } from './robots/robots.ts';
 import type { StatsRecorder } from './stats.ts';
