@@ -89,6 +89,7 @@ export class StatusReporter {
         stats: this.lastStats,
         hosts: hosts.map((h) => ({ ...h, queued: queued.get(h.host) ?? 0 })),
         rejections: s.open ? (await s.store.rejections.all()).slice(0, 20) : [],
+        linksCut: s.open ? await s.store.urls.linksCut() : { pages: 0, links: 0 },
       },
       recrawl: {
         continuous: s.continuous,

@@ -71,6 +71,8 @@ export type CrawlStatus = {
   readonly hosts: readonly (HostView & { readonly queued: number })[];
   /** Why URLs were not queued (out of scope, robots.txt, limits…), with counts, most first. */
   readonly rejections: readonly { readonly reason: string; readonly count: number }[];
+  /** Pages with more links than limits.maxLinksPerPage at their last fetch, and the links not followed. */
+  readonly linksCut?: { readonly pages: number; readonly links: number };
 };
 
 /** The revisit schedule and what this run's revisits found (pages Trawl held, fetched again). */

@@ -42,6 +42,8 @@ export interface UrlStore {
   pagesFetched(): Promise<number>;
   /** Focused crawl: URLs whose last verdict was relevant, and not relevant. */
   topicVerdicts(): Promise<{ relevant: number; notRelevant: number }>;
+  /** Pages whose links were cut at limits.maxLinksPerPage at their last fetch, and how many links were cut in all. */
+  linksCut(): Promise<{ pages: number; links: number }>;
   /** When the earliest failed URL may be tried again; undefined when none waits. */
   nextRetryAt(): Promise<number | undefined>;
   /** When the next revisit falls due (it may be past); undefined when none is scheduled. */

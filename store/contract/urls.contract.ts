@@ -109,9 +109,11 @@ export function urlContract(factory: StoreFactory): void {
       const again = (await s.urls.take('a.org', { kinds: ['queued'], now: 20 }))!;
       assert.equal(again.hash, 'h1', 'the validators and hash of the last fetch come with it');
       assert.equal(again.etag, '"v1"');
+      assert.deepEqual(await s.urls.linksCut(), { pages: 1, links: 42 }, 'counted while the page\u2019s links are cut');
       await s.urls.finish(again.id, { outcome: { kind: 'indexed', status: 200, meta: { ...meta, linksCut: 0 } }, revisit: null }, 20);
       const p2 = (await s.urls.record('http://a.org/page'))!;
       assert.deepEqual([p2.changedAt, p2.fetchedAt, p2.linksCut], [10, 20, null]);
+      assert.deepEqual(await s.urls.linksCut(), { pages: 0, links: 0 });
     }));
 
     it('counts a focused crawl\u2019s verdicts, a page that changes sides once', test(async (s) => {

@@ -48,7 +48,8 @@ const MIGRATIONS: Record<number, string> = {
       ALTER TABLE urls ADD COLUMN topic_score REAL;
       ALTER TABLE urls ADD COLUMN relevant INTEGER;
       ALTER TABLE documents ADD COLUMN topic TEXT;`,
-  // 9 → 10: how many links a page had beyond limits.maxLinksPerPage (not followed; explain shows it).
+  // 9 → 10: how many links a page had beyond limits.maxLinksPerPage (not followed; explain shows
+  // it), with a partial index (SCHEMA) so that the dashboard counts them without a scan.
   9: 'ALTER TABLE urls ADD COLUMN links_cut INTEGER',
 };
 
@@ -92,6 +93,7 @@ CREATE INDEX IF NOT EXISTS urls_retry_at ON urls(next_attempt_at) WHERE state = 
 CREATE INDEX IF NOT EXISTS urls_state ON urls(state);
 CREATE INDEX IF NOT EXISTS urls_revisit ON urls(host, revisit_at) WHERE revisit_at IS NOT NULL;
 CREATE INDEX IF NOT EXISTS urls_revisit_at ON urls(revisit_at) WHERE revisit_at IS NOT NULL;
+CREATE INDEX IF NOT EXISTS urls_links_cut ON urls(links_cut) WHERE links_cut IS NOT NULL;
 
 CREATE TABLE IF NOT EXISTS documents (
   id           INTEGER PRIMARY KEY,           -- = urls.id

@@ -97,6 +97,7 @@ export class SqliteUrlStore implements UrlStore {
       putBack: db.prepare(`UPDATE urls SET state = 'queued', attempts = max(attempts - 1, 0) WHERE id = ? AND state = 'fetching'`),
       recover: db.prepare(`UPDATE urls SET state = 'queued', attempts = max(attempts - 1, 0) WHERE state = 'fetching'`),
       nextRetryAt: db.prepare(`SELECT min(next_attempt_at) AS at FROM urls WHERE state = 'failed'`),
+      linksCut: db.prepare(`SELECT count(*) AS pages, coalesce(sum(links_cut), 0) AS links FROM urls WHERE links_cut IS NOT NULL`),
       // A sitemap that dates the page after Trawl fetched it makes its revisit due: since that date.
       lastmod: db.prepare(`UPDATE urls SET lastmod = @lastmod,
         revisit_at = CASE WHEN revisit_at IS NOT NULL AND @lastmodAt IS NOT NULL AND @lastmodAt > fetched_at THEN min(revisit_at, @lastmodAt) ELSE revisit_at END WHERE url = @url`),
@@ -236,6 +237,10 @@ export class SqliteUrlStore implements UrlStore {
 
   async topicVerdicts(): Promise<{ relevant: number; notRelevant: number }> {
     return { ...this.counters.topic };
+  }
+
+  async linksCut(): Promise<{ pages: number; links: number }> {
+    return this.stmts.linksCut.get() as { pages: number; links: number };
   }
 
   async nextRetryAt(): Promise<number | undefined> {
