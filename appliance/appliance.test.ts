@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { loadConfig } from '../config/index.ts';
 import type { StoredDocument } from '../model/index.ts';
+import { logTo } from '../lib/log.ts';
 import { Appliance } from './appliance.ts';
 import { extract as extractForIndex } from './extract-for-index.ts';
 import { ParsePool } from '../crawler/index.ts';
@@ -61,7 +62,7 @@ describe('Appliance', () => {
     await a.close();
     writeFileSync(join(dir, 'index', 'manifest.json'), '{"format": 1, "generation": 1');
     const logs: string[] = [];
-    const b = await Appliance.open(config(dir), { lockFor: 'test', log: (m) => logs.push(m) });
+    const b = await Appliance.open(config(dir), { lockFor: 'test', log: logTo((m) => logs.push(m)) });
     try {
       assert.equal((await b.index.search('survivor')).total, 1);
       assert.ok(logs.some((l) => /cannot be read .* rebuilding it from the crawl database/.test(l)), logs.join('\n'));

@@ -22,11 +22,11 @@ import * as admin from './admin.ts';
 import { IndexFeed } from './index-feed.ts';
 import { loadOrRebuild } from './index-load.ts';
 import { count, explain, noRevisits, StatusReporter } from './status.ts';
-import { buildCrawl, normalizerOf, type CrawlParts, type Logger } from './wiring.ts';
+import { buildCrawl, normalizerOf, type CrawlParts } from './wiring.ts';
+import { silentLog, type Log } from '../lib/log.ts';
 import type { Normalizer } from '../crawler/urls/index.ts';
 
 export type { ApplianceStatus, CrawlStatus, FocusStatus, IndexStatus, RecrawlStatus, UrlExplanation } from '../model/index.ts';
-export type { Logger } from './wiring.ts';
 
 export type OpenOptions = {
   /**
@@ -34,7 +34,7 @@ export type OpenOptions = {
    * opened read-only (trawl search, serve, export): nothing is created or written there.
    */
   readonly lockFor?: string;
-  readonly log?: Logger;
+  readonly log?: Log;
 };
 
 /** A data directory that holds no crawl, opened for reading (exit code 2: the user's input). */
@@ -75,7 +75,7 @@ export class Appliance {
     /** Where every change to the stored documents reaches the index (the crawler's IndexSink). */
     readonly feed: IndexFeed,
     private readonly lock: Lock | undefined,
-    private readonly log: Logger,
+    private readonly log: Log,
   ) {
     this.dataDir = resolve(config.dataDir);
     this.normalize = normalizerOf(config);
@@ -84,7 +84,7 @@ export class Appliance {
   /** Opens the data directory (a writer creates it) and loads the index. */
   static async open(config: Readonly<Config>, options: OpenOptions = {}): Promise<Appliance> {
     const dir = resolve(config.dataDir);
-    const log = options.log ?? (() => undefined);
+    const log = options.log ?? silentLog;
     const writer = options.lockFor !== undefined;
     if (writer) mkdirSync(dir, { recursive: true });
     const lock = writer ? acquireLock(dir, options.lockFor!) : undefined;
@@ -135,7 +135,7 @@ export class Appliance {
   async createCrawler(extraSeeds: readonly string[] = [], revisits: RevisitMode = 'due'): Promise<{ crawler: Crawler; rejectedSeeds: { url: string; reason: string }[] }> {
     const c = this.config;
     if (!this.focus && focusing(c.focus)) this.focus = loadTopicFocus(c.focus);
-    if (this.focus) this.log(`focused crawl: ${this.focus.classifier.name}; links of pages that are not relevant followed ${this.focus.tunnel} page(s) deep`);
+    if (this.focus) this.log.info(`focused crawl: ${this.focus.classifier.name}; links of pages that are not relevant followed ${this.focus.tunnel} page(s) deep`);
     const crawl = await buildCrawl(c, this.store, { extraSeeds, revisits, focus: this.focus, index: this.feed, log: this.log });
     const { crawler } = crawl;
     this.crawl = crawl;
@@ -144,17 +144,17 @@ export class Appliance {
     this.reporter.watch(crawler, (e) => count(this.round, e));
     crawler.on('anchors', (targets) => this.feed.anchorsChanged(targets));
     // Pages crawled early were indexed before most links to them were seen.
-    crawler.on('done', () => void this.refreshAnchors().catch((e: unknown) => this.log(`anchor text: ${(e as Error).message}`)));
+    crawler.on('done', () => void this.refreshAnchors().catch((e: unknown) => this.log.warn(`anchor text: ${(e as Error).message}`)));
     crawler.on('done', ({ reason }) => {
       if (revisits === 'continuous' && reason !== 'stopped') void this.sleepUntilDue();
     });
     // Buffered anchor rows reach the store at least every second.
     this.anchorTimer = setInterval(() => {
-      this.store.anchors.write().catch((e: unknown) => this.log(`anchor text could not be written (the ranking misses it; pages are not affected): ${(e as Error).message}`));
+      this.store.anchors.write().catch((e: unknown) => this.log.warn(`anchor text could not be written (the ranking misses it; pages are not affected): ${(e as Error).message}`));
     }, 1000);
     this.anchorTimer.unref();
     const { rejected } = await crawler.addSeeds([...c.seeds, ...extraSeeds]);
-    for (const r of rejected) this.log(`seed ${r.url} not queued: ${r.reason}`);
+    for (const r of rejected) this.log.warn(`seed ${r.url} not queued: ${r.reason}`);
     return { crawler, rejectedSeeds: rejected };
   }
 
@@ -163,11 +163,11 @@ export class Appliance {
     if (this.closed) return;
     const at = await this.store.urls.nextRevisitAt();
     const r = this.round;
-    if (r.revisited) this.log(`revisited ${r.revisited} pages: ${r.changed} changed, ${r.unchanged} unchanged, ${r.removed} removed`);
+    if (r.revisited) this.log.info(`revisited ${r.revisited} pages: ${r.changed} changed, ${r.unchanged} unchanged, ${r.removed} removed`);
     this.round = noRevisits();
     clearTimeout(this.revisitTimer);
     if (at === undefined || this.closed) return;
-    this.log(`next revisit due ${new Date(at).toISOString()}`);
+    this.log.info(`next revisit due ${new Date(at).toISOString()}`);
     this.revisitTimer = setTimeout(() => this.crawler?.wake(), Math.min(MAX_SLEEP_MS, Math.max(100, at - Date.now())));
     this.revisitTimer.unref();
   }
@@ -176,7 +176,7 @@ export class Appliance {
     this.flushTimer = setInterval(() => {
       void this.refreshAnchors()
         .then(() => (this.closed ? undefined : this.flush()))
-        .catch((e: unknown) => this.log(`index flush failed (the crawl database still has every page; will retry): ${(e as Error).message}`));
+        .catch((e: unknown) => this.log.warn(`index flush failed (the crawl database still has every page; will retry): ${(e as Error).message}`));
     }, this.config.index.flushIntervalMs);
     this.flushTimer.unref();
   }

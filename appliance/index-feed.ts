@@ -7,10 +7,9 @@
  */
 import type { Anchors, StoredDocument } from '../model/index.ts';
 import type { IndexSink } from '../crawler/index.ts';
+import type { Log } from '../lib/log.ts';
 import { isAnalysis, type SearchIndex } from '../indexer/index.ts';
 import type { Store, TokenSequence } from '../store/index.ts';
-
-export type Logger = (message: string) => void;
 
 export class IndexFeed implements IndexSink {
   /** Changes handed to the index that have not been applied yet. */
@@ -27,7 +26,7 @@ export class IndexFeed implements IndexSink {
     private readonly index: SearchIndex,
     private readonly store: Store,
     private readonly stemming: string,
-    private readonly log: Logger,
+    private readonly log: Log,
   ) {}
 
   /** Every change up to this sequence number is in the index. */
@@ -112,7 +111,7 @@ export class IndexFeed implements IndexSink {
     } catch (e) {
       // The page is in the store; the index misses it until a restart replays the change.
       this.failedAt = Math.min(this.failedAt ?? seq, seq);
-      this.log(`index: change ${seq} (document) could not be applied; it is replayed at the next start: ${(e as Error).message}`);
+      this.log.error(`index: change ${seq} (document) could not be applied; it is replayed at the next start: ${(e as Error).message}`);
     } finally {
       this.pending.delete(seq);
     }

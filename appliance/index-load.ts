@@ -7,7 +7,8 @@
  */
 import { loadIndex, SearchIndex, type Manifest } from '../indexer/index.ts';
 import type { Store } from '../store/index.ts';
-import { IndexFeed, type Logger } from './index-feed.ts';
+import type { Log } from '../lib/log.ts';
+import { IndexFeed } from './index-feed.ts';
 
 /** An empty index over the store's documents and token sequences. */
 export function newIndex(store: Store, stemming: string): SearchIndex {
@@ -19,14 +20,14 @@ export function newIndex(store: Store, stemming: string): SearchIndex {
   );
 }
 
-export async function loadOrRebuild(indexDir: string, store: Store, stemming: string, log: Logger): Promise<{ index: SearchIndex; feed: IndexFeed; flushed: Manifest | undefined }> {
+export async function loadOrRebuild(indexDir: string, store: Store, stemming: string, log: Log): Promise<{ index: SearchIndex; feed: IndexFeed; flushed: Manifest | undefined }> {
   const started = performance.now();
   let index = newIndex(store, stemming);
   let manifest: Manifest | undefined;
   try {
     manifest = loadIndex(indexDir, index);
   } catch (e) {
-    log(`index in ${indexDir} cannot be read (${(e as Error).message}); rebuilding it from the crawl database`);
+    log.warn(`index in ${indexDir} cannot be read (${(e as Error).message}); rebuilding it from the crawl database`);
     // (A load that failed half-way may have filled the index: start from an empty one.)
     index = newIndex(store, stemming);
     manifest = undefined;
@@ -38,13 +39,13 @@ export async function loadOrRebuild(indexDir: string, store: Store, stemming: st
     for (const c of await store.changes.since(manifest.lastSeq)) last.set(c.docId, c.seq);
     for (const [id, seq] of last) await feed.refresh(id, seq);
     feed.caughtUp(manifest.lastSeq);
-    if (last.size) log(`index: replayed ${last.size} changes made after the last flush`);
+    if (last.size) log.info(`index: replayed ${last.size} changes made after the last flush`);
   } else {
     const upTo = await store.changes.lastSeq();
     for await (const doc of store.documents.all()) index.upsert(doc, undefined, await store.anchors.of(doc.id));
     feed.caughtUp(upTo);
   }
   const ms = Math.round(performance.now() - started);
-  if (index.documentCount) log(`index: ${index.documentCount} documents loaded in ${ms} ms`);
+  if (index.documentCount) log.info(`index: ${index.documentCount} documents loaded in ${ms} ms`);
   return { index, feed, flushed: manifest };
 }

@@ -1,1 +1,1 @@
-export { Appliance, type ApplianceStatus, type CrawlStatus, type IndexStatus, type Logger, type OpenOptions } from './appliance.ts';
+export { Appliance, NoCrawlError, type ApplianceStatus, type CrawlStatus, type IndexStatus, type OpenOptions } from './appliance.ts';

@@ -7,10 +7,10 @@ import type { Config } from '../config/schema.ts';
 import { buildScope, Crawler, createNormalizer, defaultFilters, defaultParseWorkers, Fetcher, Frontier, HostScheduler, parseHostAlias, ParsePool, productToken, RobotsCache, type CrawlerLimits, type IndexSink, type RevisitMode, type UrlPolicy } from '../crawler/index.ts';
 import type { Focus } from '../crawler/focus/index.ts';
 import type { Normalizer } from '../crawler/urls/index.ts';
+import type { Log } from '../lib/log.ts';
 import type { Store } from '../store/index.ts';
 import { extract as extractForIndex } from './extract-for-index.ts';
 
-export type Logger = (message: string) => void;
 
 /** The URL normalizer of the config (host aliases, parameters to drop, …). */
 export function normalizerOf(c: Readonly<Config>): Normalizer {
@@ -60,7 +60,7 @@ export function parseSettingsOf(c: Readonly<Config>): { robotsToken: string; max
 }
 
 /** The parser: worker threads running the crawler's extraction and the index's analysis of each page. */
-export function parserOf(c: Readonly<Config>, log: Logger): ParsePool {
+export function parserOf(c: Readonly<Config>, log: Log): ParsePool {
   return new ParsePool(c.parseWorkers === 'auto' ? defaultParseWorkers() : c.parseWorkers, {
     log,
     extractor: { module: new URL('./extract-for-index.ts', import.meta.url), extract: extractForIndex, config: { stemming: c.index.stemming } },
@@ -104,7 +104,7 @@ export type CrawlParts = {
  * Builds a crawl over `store`: seeds are the config's, the extra ones given and the stored ones
  * (they define the default scope). `index` receives the pages stored.
  */
-export async function buildCrawl(c: Readonly<Config>, store: Store, o: { extraSeeds: readonly string[]; revisits: RevisitMode; focus: Focus | undefined; index: IndexSink; log: Logger }): Promise<CrawlParts> {
+export async function buildCrawl(c: Readonly<Config>, store: Store, o: { extraSeeds: readonly string[]; revisits: RevisitMode; focus: Focus | undefined; index: IndexSink; log: Log }): Promise<CrawlParts> {
   const frontier = new Frontier(store);
   await frontier.load();
   const policy = urlPolicyOf(c, [...c.seeds, ...o.extraSeeds, ...(await store.seeds.all())], (host) => frontier.urlsOfHost(host));

@@ -5,7 +5,7 @@ import { PRODUCT_VERSION, type Config } from '../config/index.ts';
 import type { SeedStatus } from '../model/index.ts';
 import { createApp, listen, statusLine, type RunningServer } from '../search-ui/index.ts';
 import { showProgress } from './progress.ts';
-import { configFrom, log, onStopSignal, UsageError, type CommonFlags } from './shared.ts';
+import { configFrom, log, onStopSignal, say, UsageError, type CommonFlags } from './shared.ts';
 
 /** `trawl start`: crawl, index and serve at once, until a signal. */
 export async function start(urls: string[], flags: CommonFlags, preset: Record<string, unknown> = {}): Promise<RunningServer> {
@@ -24,19 +24,19 @@ export async function start(urls: string[], flags: CommonFlags, preset: Record<s
       await app.close();
     });
     process.stdout.write(`Trawl ${PRODUCT_VERSION}: crawling ${(await app.store.seeds.all()).join(', ')}\nSearch at ${server.url}\nCrawl status at ${server.url}status\n`);
-    log(config.server.adminToken ? 'admin actions are on (server.adminToken is set)' : 'admin actions are off (set server.adminToken or TRAWL_ADMIN_TOKEN to turn them on)');
-    log(`data directory: ${app.dataDir}`);
-    const summary = setInterval(async () => log(statusLine(await app.status())), 10_000);
+    log.info(config.server.adminToken ? 'admin actions are on (server.adminToken is set)' : 'admin actions are off (set server.adminToken or TRAWL_ADMIN_TOKEN to turn them on)');
+    log.info(`data directory: ${app.dataDir}`);
+    const summary = setInterval(async () => log.info(statusLine(await app.status())), 10_000);
     summary.unref();
     void crawler.run().then(async ({ reason }) => {
       clearInterval(summary);
       await app.refreshAnchors();
-      await app.flush().catch((e: unknown) => log(`index flush failed (the crawl database still has every page): ${(e as Error).message}`));
+      await app.flush().catch((e: unknown) => log.warn(`index flush failed (the crawl database still has every page): ${(e as Error).message}`));
       const revisiting = config.recrawl.continuous && reason !== 'stopped' ? '; pages will be fetched again as they fall due' : '';
       const s = await app.status();
-      log(`crawl ${reason === 'exhausted' ? 'finished: nothing in scope is left' : `stopped (${reason})`}. ${statusLine(s)}. Still serving at ${server?.url}${revisiting}; Ctrl-C to stop.`);
+      log.info(`crawl ${reason === 'exhausted' ? 'finished: nothing in scope is left' : `stopped (${reason})`}. ${statusLine(s)}. Still serving at ${server?.url}${revisiting}; Ctrl-C to stop.`);
       const failed = seedsFailed(s.seeds ?? []);
-      if (failed) log(`warning: ${failed}`);
+      if (failed) log.warn(failed);
     });
     return server;
   } catch (e) {
@@ -56,13 +56,13 @@ export async function crawl(urls: string[], flags: CommonFlags): Promise<void> {
     await requireSeeds(app, 'crawl');
     app.startFlushTimer();
     onStopSignal(() => app.close());
-    log(`crawling ${(await app.store.seeds.all()).join(', ')} into ${app.dataDir}`);
+    say(`crawling ${(await app.store.seeds.all()).join(', ')} into ${app.dataDir}`);
     const progress = showProgress(() => app.status());
     const { reason } = await crawler.run();
     await progress.stop();
     await app.close();
     const s = await app.status();
-    log(
+    say(
       `${reason === 'exhausted' ? 'done: nothing in scope is left' : reason === 'limit' ? `stopped: limits.maxPages (${config.limits.maxPages}) reached` : 'stopped'}. ` +
         `${s.crawl.fetched} fetched, ${s.crawl.failed} failed, ${s.crawl.excluded} excluded, ${s.crawl.queued} still queued; ${s.index.documents} documents indexed.` +
         (s.focus ? ` Focus: ${s.focus.relevant} pages relevant, ${s.focus.notRelevant} not (recorded, not indexed).` : ''),
@@ -99,13 +99,13 @@ export async function recrawl(urls: string[], flags: CommonFlags & { all?: boole
     });
     let queued = 0;
     for (const t of targets) queued += (await app.recrawl(t)).queued;
-    log(flags.due ? `recrawling the ${await app.store.urls.dueRevisits(Date.now())} pages of ${app.dataDir} whose revisit is due` : `recrawling ${queued} URLs of ${app.dataDir}`);
+    say(flags.due ? `recrawling the ${await app.store.urls.dueRevisits(Date.now())} pages of ${app.dataDir} whose revisit is due` : `recrawling ${queued} URLs of ${app.dataDir}`);
     const started = performance.now();
     const progress = showProgress(() => app.status());
     const { reason } = await crawler.run();
     await progress.stop();
     await app.close();
-    log(
+    say(
       `recrawl ${reason === 'exhausted' ? 'done' : `stopped (${reason})`} in ${((performance.now() - started) / 1000).toFixed(1)} s: ` +
         `${counts.unchanged} unchanged, ${counts.changed} changed, ${counts.new} new, ${counts.gone} gone, ${counts.failed} failed.`,
     );
@@ -179,7 +179,7 @@ export async function exportDocuments(flags: CommonFlags & { format?: string }):
       if (!process.stdout.write(`${line}\n`)) await once(process.stdout, 'drain');
       n++;
     }
-    log(`exported ${n} documents`);
+    say(`exported ${n} documents`);
   } finally {
     await app.close();
   }

@@ -13,7 +13,7 @@ import { startSampleWeb } from '../testweb/sample-web.ts';
 export async function runDemo(flags: { data?: string; port?: string }): Promise<void> {
   const modulesDir = fileURLToPath(new URL('../node_modules', import.meta.url));
   const web = await startSampleWeb({ modulesDir });
-  log(`sample web: ${web.pageCount} pages on ${web.sites.join(', ')}`);
+  log.info(`sample web: ${web.pageCount} pages on ${web.sites.join(', ')}`);
   const dataDir = flags.data ?? mkdtempSync(join(tmpdir(), 'trawl-demo-'));
   if (!flags.data) process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
   process.on('exit', () => void web.close());
@@ -22,7 +22,7 @@ export async function runDemo(flags: { data?: string; port?: string }): Promise<
     await start(web.sites.slice(), { data: dataDir, port: flags.port ?? '8080' }, preset);
   } catch (e) {
     if (flags.port !== undefined || !/already in use/.test((e as Error).message)) throw e;
-    log('port 8080 is taken; using a free port instead');
+    log.warn('port 8080 is taken; using a free port instead');
     await start(web.sites.slice(), { data: dataDir, port: '0' }, preset);
   }
 }

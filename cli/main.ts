@@ -3,7 +3,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { PRODUCT_VERSION } from '../config/index.ts';
 import { classify } from './classify.ts';
 import { crawl, exportDocuments, recrawl, search, serveOnly, start } from './commands.ts';
-import { exitCodeOf, log } from './shared.ts';
+import { exitCodeOf, say } from './shared.ts';
 
 const program = new Command('trawl')
   .description('A crawler and search engine in one: point it at a site, get a search engine.')
@@ -91,7 +91,7 @@ program
 // A bug must not end the process silently or half-way: say what happened and exit non-zero.
 // (SQLite needs no cleanup: every write is a transaction, and the next start replays the change log.)
 process.on('unhandledRejection', (e) => {
-  log(`internal error: ${(e as Error)?.stack ?? String(e)}`);
+  say(`internal error: ${(e as Error)?.stack ?? String(e)}`);
   process.exit(1);
 });
 
@@ -102,6 +102,6 @@ try {
     // --help and --version end here too, with exit code 0.
     process.exit(e.exitCode === 0 ? 0 : 2);
   }
-  log(`error: ${(e as Error).message}`);
+  say(`error: ${(e as Error).message}`);
   process.exit(exitCodeOf(e));
 }

@@ -1,5 +1,6 @@
 /** What every command shares: turning flags into config, logging, exit codes, signals. */
 import { ConfigError, loadConfig, type Config } from '../config/index.ts';
+import { createLog, type Logger } from '../lib/log.ts';
 
 /** A mistake in how the command was called. Exit code 2, like an invalid config. */
 export class UsageError extends Error {
@@ -8,7 +9,14 @@ export class UsageError extends Error {
 
 export type CommonFlags = { config?: string; data?: string; port?: string };
 
-export const log = (message: string): void => {
+/** The logger every stage is given (lib/log.ts: JSON lines off a terminal); its level follows the config. */
+export const log: Logger = createLog();
+
+/**
+ * The command's own output to the person who typed it — a result, a summary, an error — as plain
+ * lines on stderr, whatever the logger does (stdout is kept for what a command prints as its answer).
+ */
+export const say = (message: string): void => {
   process.stderr.write(`[trawl] ${message}\n`);
 };
 
@@ -21,7 +29,9 @@ export function configFrom(flags: CommonFlags, urls: readonly string[] = [], ext
     if (!/^\d{1,5}$/.test(flags.port) || Number(flags.port) > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not "${flags.port}"`);
     overrides.server = { ...(overrides.server as object | undefined), port: Number(flags.port) };
   }
-  return loadConfig({ file: flags.config, env: process.env, overrides });
+  const config = loadConfig({ file: flags.config, env: process.env, overrides });
+  log.level = config.logLevel;
+  return config;
 }
 
 /** Exit code for an error that reached the top: 2 for the user's input, 1 for everything else. */
@@ -40,15 +50,15 @@ export function onStopSignal(stop: (signal: string) => Promise<void>): void {
   let stopping = false;
   const handler = (signal: NodeJS.Signals) => {
     if (stopping) {
-      log(`${signal} again: exiting without waiting`);
+      log.warn(`${signal} again: exiting without waiting`);
       process.exit(130);
     }
     stopping = true;
-    log(`${signal}: stopping gracefully (finishing in-flight requests, flushing the index)…`);
+    log.info(`${signal}: stopping gracefully (finishing in-flight requests, flushing the index)…`);
     stop(signal).then(
       () => process.exit(0),
       (e: unknown) => {
-        log(`error while stopping: ${(e as Error).message}`);
+        log.error(`error while stopping: ${(e as Error).message}`);
         process.exit(1);
       },
     );

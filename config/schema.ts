@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { parseHostAlias } from '../crawler/urls/aliases.ts';
 import { DEFAULT_STRIP_PARAMS } from '../crawler/urls/normalize.ts';
+import { LOG_LEVELS } from '../lib/log.ts';
 import { PRODUCT_VERSION, PROJECT_URL } from './version.ts';
 
 export const DEFAULT_USER_AGENT = `TrawlBot/${PRODUCT_VERSION} (+${PROJECT_URL})`;
@@ -162,6 +163,7 @@ export const configSchema = z.strictObject({
     })
     .prefault({}),
   dataDir: z.string().min(1).default('./trawl-data').describe('Where the crawl database, the index and the lock file live.'),
+  logLevel: z.enum(LOG_LEVELS).default('info').describe('The least important messages logged: `debug`, `info`, `warn`, `error` or `silent`. JSON lines when stderr is not a terminal, lines for people when it is.'),
 });
 
 export type ConfigInput = z.input<typeof configSchema>;
@@ -176,4 +178,5 @@ export const ENV_VARS: Readonly<Record<string, { path: string[]; type: 'string' 
   TRAWL_HOST: { path: ['server', 'host'], type: 'string' },
   TRAWL_PORT: { path: ['server', 'port'], type: 'int' },
   TRAWL_ADMIN_TOKEN: { path: ['server', 'adminToken'], type: 'string' },
+  TRAWL_LOG_LEVEL: { path: ['logLevel'], type: 'string' },
 };

@@ -184,7 +184,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     } catch (e) {
       // A bug or a page that breaks the parser must cost one URL, never the crawl.
       const outcome = e instanceof ParseFailure ? { kind: 'dead' as const, error: 'unparsable' as const, reason: e.message } : { kind: 'dead' as const, error: 'internal' as const, reason: `internal error: ${(e as Error).message}` };
-      if (!(e instanceof ParseFailure)) this.d.log?.(`${q.fetchUrl}: ${(e as Error).stack ?? String(e)}`);
+      if (!(e instanceof ParseFailure)) this.d.log?.error(`${q.fetchUrl}: ${(e as Error).stack ?? String(e)}`);
       await this.d.store.urls.finish(q.id, { outcome, revisit: null }, this.now());
       decision = { outcome, revisit: null, effects: { links: [], enqueue: [], rejected: new Map() } };
     }

@@ -83,7 +83,7 @@ export class CrawlLoop {
   private async start(): Promise<void> {
     await this.startRevisits();
     const recovered = await this.d.store.urls.recoverInFlight();
-    if (recovered) this.d.log?.(`resumed: ${recovered} URLs that were in flight when the last run stopped are queued again`);
+    if (recovered) this.d.log?.info(`resumed: ${recovered} URLs that were in flight when the last run stopped are queued again`);
     for (const host of await this.d.store.hosts.withWork()) this.d.scheduler.addWork(host);
     this.startStats();
     this.pump();
@@ -94,7 +94,7 @@ export class CrawlLoop {
     if (this.finished) {
       this.finished = false;
       this.startStats();
-      void this.startRevisits().then(() => this.pump(), (e: unknown) => this.d.log?.(`revisits: ${(e as Error).message}`));
+      void this.startRevisits().then(() => this.pump(), (e: unknown) => this.d.log?.error(`revisits: ${(e as Error).message}`));
       return;
     }
     this.pump();
@@ -139,7 +139,7 @@ export class CrawlLoop {
     this.passing = true;
     this.passAgain = false;
     void this.pass()
-      .catch((e: unknown) => this.d.log?.(`crawl loop: ${(e as Error).stack ?? String(e)}`))
+      .catch((e: unknown) => this.d.log?.error(`crawl loop: ${(e as Error).stack ?? String(e)}`))
       .finally(() => {
         this.passing = false;
         // (Asked for while this pass ran: the pass may have missed what the asker changed.)
@@ -229,7 +229,7 @@ export class CrawlLoop {
       scheduler.begin(host);
       void this.d
         .process(q)
-        .catch((e: unknown) => this.d.log?.(`${q.fetchUrl}: ${(e as Error).stack ?? String(e)}`))
+        .catch((e: unknown) => this.d.log?.error(`${q.fetchUrl}: ${(e as Error).stack ?? String(e)}`))
         .finally(() => {
           this.active--;
           this.pump();
@@ -289,7 +289,7 @@ export class CrawlLoop {
     void this.d.robots
       .load(origin, this.abort.signal)
       .then((rules) => this.robotsLoaded(host, origin, rules))
-      .catch((e: unknown) => this.d.log?.(`robots.txt of ${host}: ${(e as Error).message}`))
+      .catch((e: unknown) => this.d.log?.warn(`robots.txt of ${host}: ${(e as Error).message}`))
       .finally(() => {
         this.robotsLoading.delete(host);
         this.d.scheduler.setWaitingForRobots(host, false);
@@ -319,6 +319,6 @@ export class CrawlLoop {
     this.deadHosts.set(host, { error, reason });
     this.d.scheduler.noWork(host);
     const n = await this.d.store.hosts.kill(host, error, reason, this.d.now());
-    this.d.log?.(`giving up on ${host}: ${reason}; ${n} URLs marked dead`);
+    this.d.log?.warn(`giving up on ${host}: ${reason}; ${n} URLs marked dead`);
   }
 }

@@ -1,4 +1,5 @@
 /** The crawler's interfaces: what it is given (its stages, limits, where pages go) and what it tells. */
+import type { Log } from '../lib/log.ts';
 import type { FetchEvent, StoredDocument } from '../model/index.ts';
 import type { Store, TokenSequence } from '../store/index.ts';
 import type { RetryPolicy } from './errors.ts';
@@ -81,7 +82,7 @@ export type CrawlerDeps = {
   readonly index?: IndexSink | undefined;
   readonly userAgent: string;
   readonly now?: () => number;
-  /** Where a bounded failure is reported (never thrown). */
-  readonly log?: (message: string) => void;
+  /** Where a bounded failure is reported (never thrown), and what the crawl tells as it goes. */
+  readonly log?: Log;
 };
 

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { logTo } from '../../lib/log.ts';
 import { execFileSync } from 'node:child_process';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -93,7 +94,7 @@ console.log(JSON.stringify({ title: r.page.title, parsed: pool.parsed })); await
     const module = join(dir, 'unbundlable.ts');
     writeFileSync(module, 'export function extract( {\n');
     const logs: string[] = [];
-    const pool = new ParsePool(1, { log: (m) => logs.push(m), extractor: { module: pathToFileURL(module), extract } });
+    const pool = new ParsePool(1, { log: logTo((m) => logs.push(m)), extractor: { module: pathToFileURL(module), extract } });
     pools.push(pool);
     await pool.ready();
     assert.ok(logs.some((l) => /could not bundle their code .*loading it through tsx/.test(l)), logs.join('\n'));
@@ -117,7 +118,7 @@ export function extract(job) {
 }\n`,
     );
     const logs: string[] = [];
-    const pool = new ParsePool(1, { log: (m) => logs.push(m), extractor: { module: pathToFileURL(module), extract }, maxHeapMb: 64 });
+    const pool = new ParsePool(1, { log: logTo((m) => logs.push(m)), extractor: { module: pathToFileURL(module), extract }, maxHeapMb: 64 });
     pools.push(pool);
     await pool.ready();
     for (const [word, reason] of [['KILL', /exited with code 1/], ['BLOAT', /memory/i]] as const) {
@@ -143,7 +144,7 @@ export function extract(job) {
     const broken = join(dir, 'broken.mjs');
     writeFileSync(broken, 'throw new Error("broken worker");\n');
     const logs: string[] = [];
-    const pool = new ParsePool(1, { log: (m) => logs.push(m), entry: pathToFileURL(broken) });
+    const pool = new ParsePool(1, { log: logTo((m) => logs.push(m)), entry: pathToFileURL(broken) });
     pools.push(pool);
     const results = await Promise.all(Array.from({ length: 5 }, (_, i) => pool.parse(job(i))));
     results.forEach((r, i) => assert.deepEqual(r, extract(job(i))));

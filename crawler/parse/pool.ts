@@ -4,6 +4,7 @@
  * threads parses while the main thread fetches, stores, indexes and answers searches. Bodies are
  * transferred, not copied. With no workers, pages are parsed inline.
  */
+import { silentLog, type Log } from '../../lib/log.ts';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { bundleWorker } from './bundle.ts';
@@ -38,7 +39,7 @@ export const DEFAULT_WORKER_HEAP_MB = 768;
 const MAX_FAILURES = 3;
 
 export type ParsePoolOptions = {
-  readonly log?: (m: string) => void;
+  readonly log?: Log;
   /**
    * A module exporting `extract(job): Extracted`, run in the workers, and the same function for
    * inline use. Default: this folder's `extract`. The orchestrator passes one that also analyzes
@@ -61,7 +62,7 @@ export class ParsePool implements PageParser {
   private nextId = 0;
   private closed = false;
   private failures = 0;
-  private readonly log: (m: string) => void;
+  private readonly log: Log;
   private readonly extract: (job: ParseJob) => Extracted;
   private readonly module: URL;
   private readonly config: unknown;
@@ -74,7 +75,7 @@ export class ParsePool implements PageParser {
   readonly parsed = { inWorkers: 0, inline: 0 };
 
   constructor(size: number, options: ParsePoolOptions = {}) {
-    this.log = options.log ?? (() => undefined);
+    this.log = options.log ?? silentLog;
     this.extract = options.extractor?.extract ?? extract;
     this.module = options.extractor?.module ?? new URL('./extract.ts', import.meta.url);
     this.config = options.extractor?.config;
@@ -86,7 +87,7 @@ export class ParsePool implements PageParser {
           this.code = code;
           if (!this.closed) for (let i = 0; i < size; i++) this.slots.push(this.spawn(code));
         })
-        .catch((e: unknown) => this.log(`parse workers could not start (${(e as Error).message}); parsing on the main thread`))
+        .catch((e: unknown) => this.log.warn(`parse workers could not start (${(e as Error).message}); parsing on the main thread`))
         .finally(() => {
           this.starting = 0;
           this.notifyReady();
@@ -147,7 +148,7 @@ export class ParsePool implements PageParser {
     } catch (e) {
       // esbuild's BuildFailure lists its errors; its message's first line names none.
       const first = (e as { errors?: { text: string }[] }).errors?.[0]?.text ?? (e as Error).message.split('\n')[0];
-      this.log(`parse workers: could not bundle their code (${first}); loading it through tsx instead, which starts slower`);
+      this.log.warn(`parse workers: could not bundle their code (${first}); loading it through tsx instead, which starts slower`);
       return new URL('./worker-entry.mjs', import.meta.url);
     }
   }
@@ -202,12 +203,12 @@ export class ParsePool implements PageParser {
     slot.pending.clear();
     if (!culprit) this.failures++;
     if (this.failures >= MAX_FAILURES) {
-      this.log(`parse worker failed (${e.message}); ${this.failures} failures: parsing on the main thread from now on`);
+      this.log.warn(`parse worker failed (${e.message}); ${this.failures} failures: parsing on the main thread from now on`);
       this.slots.splice(i, 1);
       void slot.worker.terminate();
       this.notifyReady();
     } else {
-      this.log(`parse worker failed${culprit ? ` while parsing ${culprit.job.url}` : ''} (${e.message}); starting a new one`);
+      this.log.warn(`parse worker failed${culprit ? ` while parsing ${culprit.job.url}` : ''} (${e.message}); starting a new one`);
       this.slots[i] = this.spawn(this.code!);
     }
     culprit?.reject(new ParseFailure(`the parse worker died while parsing it (${e.message})`));
