@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { serveHandler, startFakeWeb, type FakeWeb, type HandlerServer } from '../testweb/index.ts';
 import { topicWebHandler } from '../testweb/topic-web.ts';
+import { acquireLock } from '../store/sqlite/index.ts';
 
 const BIN = new URL('../bin/trawl.js', import.meta.url).pathname;
 const tmp = (name: string) => mkdtempSync(join(tmpdir(), `trawl-cli-${name}-`));
@@ -100,7 +101,8 @@ describe('crawl a web it has never seen, then serve, search and export it', () =
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /done: nothing in scope is left\. 6 fetched/);
     assert.ok(web.requests.every((q) => q.userAgent === 'FlowBot/1.0'));
-    assert.equal(existsSync(join(dataDir, 'trawl.lock')), false, 'the lock is released');
+    acquireLock(dataDir, 'test').release(); // (throws if the lock were still held)
+    assert.equal(existsSync(join(dataDir, 'writer.lock.owner')), false, 'the lock is released');
     assert.equal(existsSync(join(dataDir, 'index', 'manifest.json')), true, 'the index was flushed');
   });
 
@@ -190,7 +192,7 @@ describe('trawl start', () => {
     const r = await start.done;
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /SIGTERM: stopping gracefully/);
-    assert.equal(existsSync(join(dataDir, 'trawl.lock')), false);
+    acquireLock(dataDir, 'test').release(); // (throws if the lock were still held)
     assert.equal(existsSync(join(dataDir, 'index', 'manifest.json')), true, 'flushed on stop');
   });
 });
