@@ -133,7 +133,7 @@ export async function search(words: string[], flags: CommonFlags & { json?: bool
   const query = words.join(' ').trim();
   if (!query) throw new UsageError('give a query, e.g. trawl search "connection pooling"');
   const config = configFrom(flags);
-  const app = await Appliance.open(config);
+  const app = await Appliance.open(config, { log });
   try {
     const page = flags.page ? Number(flags.page) : 1;
     const size = flags.size ? Number(flags.size) : 10;
@@ -157,7 +157,7 @@ export async function search(words: string[], flags: CommonFlags & { json?: bool
 export async function exportDocuments(flags: CommonFlags & { format?: string }): Promise<void> {
   if (flags.format && flags.format !== 'jsonl') throw new UsageError(`--format ${flags.format} is not supported; use --format jsonl`);
   const config = configFrom(flags);
-  const app = await Appliance.open(config);
+  const app = await Appliance.open(config, { log });
   try {
     let n = 0;
     for await (const d of app.store.documents.all()) {

@@ -2,19 +2,25 @@
  * Flushing the in-RAM index to disk and loading it back. A flush writes a new generation folder
  * (`gen-N/`: the term and source dictionaries, the document vectors), then renames a small
  * `manifest.json` into place: a reader sees the old flush or the new one, never half of one. The
- * manifest records a format version (a loader refuses one it does not know) and the last change
- * sequence the flush holds, from which the crawl database's change log is replayed.
+ * manifest records a format version (a loader refuses one it does not know), the last change
+ * sequence the flush holds (the store's change log is replayed from there), and each file's size
+ * and CRC-32: a file damaged on disk is told before it is decoded (codec.ts checks every count and
+ * offset besides). Any damage is an IndexFormatError, which callers take as "rebuild from the store".
  */
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FIELDS } from '../ingest/fields.ts';
-import type { SearchIndex } from '../search-index.ts';
-import type { DocVector, Source } from '../structures/term-stats.ts';
+import { crc32 } from 'node:zlib';
 import { currentStemming, type Stemming } from '../ingest/tokenize.ts';
+import type { SearchIndex } from '../search-index.ts';
+import { decodeTerms, decodeVectors, encodeHeader, encodeVector, INDEX_FORMAT, IndexFormatError } from './codec.ts';
 
-export const INDEX_FORMAT = 5;
-const MAGIC = 0x5452574c; // "TRWL"
+export { INDEX_FORMAT, IndexFormatError } from './codec.ts';
+
+/** A snapshot file's size and CRC-32, as the manifest records them. */
+export type FileCheck = { readonly bytes: number; readonly crc32: number };
+
+const SNAPSHOT_FILES = ['terms.json', 'vectors.bin'] as const;
 
 export type Manifest = {
   readonly format: number;
@@ -27,22 +33,31 @@ export type Manifest = {
   readonly bytes: number;
   /** The tokenizer's stemming when the index was built: another one needs a rebuild. */
   readonly stemming: Stemming;
+  /** Each file of the generation: its size and checksum. */
+  readonly files: Readonly<Record<(typeof SNAPSHOT_FILES)[number], FileCheck>>;
 };
-
-export class IndexFormatError extends Error {
-  readonly code = 'ERR_INDEX_FORMAT';
-}
 
 export type FlushInfo = Manifest & { readonly ms: number; readonly maxPauseMs: number };
 
 export function readManifest(dir: string): Manifest | undefined {
   const file = join(dir, 'manifest.json');
   if (!existsSync(file)) return undefined;
-  const m = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
+  let m: Manifest;
+  try {
+    m = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
+  } catch (e) {
+    throw new IndexFormatError(`${file} cannot be read: ${(e as Error).message}`);
+  }
+  if (!m || typeof m !== 'object' || Array.isArray(m)) throw new IndexFormatError(`${file} is not a manifest`);
   if (m.format !== INDEX_FORMAT) {
     throw new IndexFormatError(`index in ${dir} has format ${String(m.format)}; this Trawl reads format ${INDEX_FORMAT}`);
   }
   if (m.stemming !== currentStemming()) throw new IndexFormatError(`index in ${dir} was built with stemming "${m.stemming}"; index.stemming is now "${currentStemming()}"`);
+  const whole = (x: unknown) => Number.isSafeInteger(x) && (x as number) >= 0;
+  const checked = (c: FileCheck | undefined) => !!c && whole(c.bytes) && whole(c.crc32);
+  if (![m.generation, m.lastSeq, m.documents, m.terms].every(whole) || !m.files || !SNAPSHOT_FILES.every((f) => checked(m.files[f]))) {
+    throw new IndexFormatError(`${file} is not a manifest of this format (a field is missing or not a whole number)`);
+  }
   return m;
 }
 
@@ -75,7 +90,7 @@ export async function flushIndex(dir: string, index: SearchIndex, lastSeq: numbe
   rmSync(genDir, { recursive: true, force: true });
   mkdirSync(genDir);
 
-  let bytes = await writeSliced(pacer, join(genDir, 'terms.json'), async (write) => {
+  const terms = await writeSliced(pacer, join(genDir, 'terms.json'), async (write) => {
     await write(`{"sources":${JSON.stringify(sources)},"terms":[`);
     for (let i = 0; i < termCount; i += 5000) {
       await write((i ? ',' : '') + snap.terms.slice(i, Math.min(termCount, i + 5000)).map((t) => JSON.stringify(t)).join(','));
@@ -83,15 +98,25 @@ export async function flushIndex(dir: string, index: SearchIndex, lastSeq: numbe
     }
     await write(']}');
   });
-  bytes += await writeSliced(pacer, join(genDir, 'vectors.bin'), async (write) => {
-    await write(Buffer.from(new Uint32Array([MAGIC, INDEX_FORMAT, ids.length, FIELDS.length]).buffer));
+  const vectorsFile = await writeSliced(pacer, join(genDir, 'vectors.bin'), async (write) => {
+    await write(encodeHeader(ids.length));
     for (let i = 0; i < ids.length; i += 100) {
-      for (const part of encodeVectors(ids.slice(i, i + 100), vectors.slice(i, i + 100))) await write(part);
+      for (let k = i; k < Math.min(ids.length, i + 100); k++) for (const part of encodeVector(ids[k]!, vectors[k]!)) await write(part);
       await pacer.yieldIfDue();
     }
   });
 
-  const manifest: Manifest = { format: INDEX_FORMAT, generation, lastSeq, documents: ids.length, terms: termCount, createdAt: new Date().toISOString(), bytes, stemming };
+  const manifest: Manifest = {
+    format: INDEX_FORMAT,
+    generation,
+    lastSeq,
+    documents: ids.length,
+    terms: termCount,
+    createdAt: new Date().toISOString(),
+    bytes: terms.bytes + vectorsFile.bytes,
+    stemming,
+    files: { 'terms.json': terms, 'vectors.bin': vectorsFile },
+  };
   await writeSliced(pacer, join(dir, 'manifest.json.tmp'), (write) => write(JSON.stringify(manifest, null, 2)));
   renameSync(join(dir, 'manifest.json.tmp'), join(dir, 'manifest.json'));
   syncDir(dir);
@@ -100,17 +125,38 @@ export async function flushIndex(dir: string, index: SearchIndex, lastSeq: numbe
   return { ...manifest, ms: Math.round(performance.now() - started), maxPauseMs: Math.round(pacer.done() * 10) / 10 };
 }
 
-/** Loads the last flush into an empty index. Returns its manifest, or undefined when there is none. */
+/**
+ * Loads the last flush into an empty index. Returns its manifest, or undefined when there is none.
+ * Every file is checked (size, CRC-32, then each record) and decoded before the index is touched:
+ * any damage throws IndexFormatError and leaves the index empty.
+ */
 export function loadIndex(dir: string, index: SearchIndex): Manifest | undefined {
   const manifest = readManifest(dir);
   if (!manifest) return undefined;
   const genDir = join(dir, `gen-${manifest.generation}`);
-  const { terms, sources } = JSON.parse(readFileSync(join(genDir, 'terms.json'), 'utf8')) as { terms: string[]; sources: Source[] };
+  const termsFile = join(genDir, 'terms.json');
+  const vectorsFile = join(genDir, 'vectors.bin');
+  const { terms, sources } = decodeTerms(verified(termsFile, manifest.files['terms.json']).toString('utf8'), termsFile);
+  const vectors = decodeVectors(verified(vectorsFile, manifest.files['vectors.bin']), terms.length, sources.length, vectorsFile);
+  if (vectors.length !== manifest.documents || terms.length !== manifest.terms) throw new IndexFormatError(`${genDir} holds ${vectors.length} documents and ${terms.length} terms; its manifest says ${manifest.documents} and ${manifest.terms}`);
   index.stats.restoreTerms(terms, sources);
-  for (const [id, vector] of decodeVectors(readFileSync(join(genDir, 'vectors.bin')))) index.stats.insert(id, vector);
+  for (const [id, vector] of vectors) index.stats.insert(id, vector);
   index.postings.rebuild(index.stats.snapshot().docs, terms);
   index.impacts.rebuild();
   return manifest;
+}
+
+/** A snapshot file's bytes, if they are those the manifest recorded (size and CRC-32). */
+function verified(file: string, check: FileCheck): Buffer {
+  let buf: Buffer;
+  try {
+    buf = readFileSync(file);
+  } catch (e) {
+    throw new IndexFormatError(`${file} cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  if (buf.byteLength !== check.bytes) throw new IndexFormatError(`${file} has ${buf.byteLength} bytes; the manifest says ${check.bytes}`);
+  if (crc32(buf) !== check.crc32) throw new IndexFormatError(`${file} is damaged: its checksum does not match the manifest's`);
+  return buf;
 }
 
 function safeManifest(dir: string): Manifest | undefined {
@@ -121,52 +167,16 @@ function safeManifest(dir: string): Manifest | undefined {
   }
 }
 
-/** vectors.bin: a header, then per document: id, term count, in-links, source, F lengths, term ids, tfs (4-byte padded). */
-function encodeVectors(ids: readonly number[], vectors: readonly DocVector[]): Buffer[] {
-  const F = FIELDS.length;
-  const parts: Buffer[] = [];
-  for (let i = 0; i < ids.length; i++) {
-    const id = ids[i]!;
-    const v = vectors[i]!;
-    const head = new Uint32Array(4 + F);
-    head[0] = id;
-    head[1] = v.termIds.length;
-    head[2] = v.inlinks;
-    head[3] = v.source;
-    head.set(v.lengths, 4);
-    parts.push(Buffer.from(head.buffer), Buffer.from(v.termIds.buffer, v.termIds.byteOffset, v.termIds.byteLength), Buffer.from(v.tf.buffer, v.tf.byteOffset, v.tf.byteLength));
-    if (v.tf.byteLength % 4) parts.push(Buffer.alloc(4 - (v.tf.byteLength % 4)));
-  }
-  return parts;
-}
-
-function* decodeVectors(buf: Buffer): Generator<[number, DocVector]> {
-  // Copy into an aligned ArrayBuffer so typed arrays can view it directly.
-  const ab = buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength);
-  const [magic, format, count, F] = new Uint32Array(ab, 0, 4);
-  if (magic !== MAGIC || format !== INDEX_FORMAT || F !== FIELDS.length) throw new IndexFormatError('vectors.bin is not a Trawl index file of this format');
-  let off = 16;
-  for (let i = 0; i < count!; i++) {
-    const head = new Uint32Array(ab, off, 4 + F);
-    const n = head[1]!;
-    off += 4 * (4 + F);
-    const termIds = new Uint32Array(ab, off, n);
-    off += 4 * n;
-    const tf = new Uint8Array(ab, off, n * F);
-    off += n * F;
-    off += (4 - (off % 4)) % 4;
-    yield [head[0]!, { termIds, tf, lengths: head.subarray(4), inlinks: head[2]!, source: head[3]! }];
-  }
-}
-
 /**
- * Writes a file from a producer that may yield between parts, then syncs it; returns its size.
+ * Writes a file from a producer that may yield between parts, then syncs it; returns its size and
+ * CRC-32 (computed on the bytes as they are written: no second read).
  * The writes and the sync are asynchronous (libuv's threads), so the disk never holds up the
  * event loop; parts are buffered up to ~1 MB per write.
  */
-async function writeSliced(pacer: Pacer, file: string, produce: (write: (part: string | Buffer) => Promise<void>) => Promise<void>): Promise<number> {
+async function writeSliced(pacer: Pacer, file: string, produce: (write: (part: string | Buffer) => Promise<void>) => Promise<void>): Promise<FileCheck> {
   const fh = await pacer.io(open(file, 'w'));
   let written = 0;
+  let crc = 0;
   try {
     let pending: Buffer[] = [];
     let size = 0;
@@ -174,6 +184,7 @@ async function writeSliced(pacer: Pacer, file: string, produce: (write: (part: s
       if (!pending.length) return;
       const buf = pending.length === 1 ? pending[0]! : Buffer.concat(pending, size);
       written += buf.length;
+      crc = crc32(buf, crc);
       pending = [];
       size = 0;
       for (let off = 0; off < buf.length; ) off += (await pacer.io(fh.write(buf, off, buf.length - off))).bytesWritten;
@@ -189,7 +200,7 @@ async function writeSliced(pacer: Pacer, file: string, produce: (write: (part: s
   } finally {
     await pacer.io(fh.close());
   }
-  return written;
+  return { bytes: written, crc32: crc };
 }
 
 /**

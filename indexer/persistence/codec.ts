@@ -1,0 +1,96 @@
+/**
+ * The snapshot's files, byte for byte: `vectors.bin` (a header, then per document its id, term
+ * count, in-links, source, field lengths, term ids and term frequencies, 4-byte aligned) and
+ * `terms.json` (the term and source dictionaries). Decoding checks every count and offset against
+ * what the file holds and what the dictionaries allow: damage is an IndexFormatError naming the
+ * file and the problem, never a RangeError from deep inside.
+ */
+import { FIELDS } from '../ingest/fields.ts';
+import type { Source } from '../ingest/source.ts';
+import type { DocVector } from '../structures/vector.ts';
+
+export const INDEX_FORMAT = 6;
+const MAGIC = 0x5452574c; // "TRWL"
+const HEADER_WORDS = 4;
+
+/** A snapshot that cannot be used: missing, damaged, of another format or stemming. Rebuild from the store. */
+export class IndexFormatError extends Error {
+  readonly code = 'ERR_INDEX_FORMAT';
+}
+
+/** The vectors.bin header. */
+export function encodeHeader(documents: number): Buffer {
+  return Buffer.from(new Uint32Array([MAGIC, INDEX_FORMAT, documents, FIELDS.length]).buffer);
+}
+
+/** One document's bytes. */
+export function encodeVector(id: number, v: DocVector): Buffer[] {
+  const F = FIELDS.length;
+  const head = new Uint32Array(4 + F);
+  head[0] = id;
+  head[1] = v.termIds.length;
+  head[2] = v.inlinks;
+  head[3] = v.source;
+  head.set(v.lengths, 4);
+  const parts = [Buffer.from(head.buffer), Buffer.from(v.termIds.buffer, v.termIds.byteOffset, v.termIds.byteLength), Buffer.from(v.tf.buffer, v.tf.byteOffset, v.tf.byteLength)];
+  if (v.tf.byteLength % 4) parts.push(Buffer.alloc(4 - (v.tf.byteLength % 4)));
+  return parts;
+}
+
+/**
+ * Every document of vectors.bin, checked: the header, each record within the file, term ids below
+ * `terms`, source ids below `sources`, no document twice, nothing after the last one.
+ */
+export function decodeVectors(buf: Buffer, terms: number, sources: number, file = 'vectors.bin'): [number, DocVector][] {
+  const fail = (problem: string) => new IndexFormatError(`${file}: ${problem}`);
+  const F = FIELDS.length;
+  if (buf.byteLength < HEADER_WORDS * 4 || buf.byteLength % 4) throw fail(`${buf.byteLength} bytes is not a whole file`);
+  // Copy into an aligned ArrayBuffer so typed arrays can view it directly.
+  const ab = buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength);
+  const words = ab.byteLength / 4;
+  const [magic, format, count, fields] = new Uint32Array(ab, 0, HEADER_WORDS);
+  if (magic !== MAGIC) throw fail('not a Trawl index file');
+  if (format !== INDEX_FORMAT) throw fail(`format ${format}, not ${INDEX_FORMAT}`);
+  if (fields !== F) throw fail(`${fields} fields, not ${F}`);
+  const out: [number, DocVector][] = [];
+  const seen = new Set<number>();
+  let off = HEADER_WORDS * 4;
+  for (let i = 0; i < count!; i++) {
+    if (off / 4 + 4 + F > words) throw fail(`document ${i} of ${count} runs past the end`);
+    const head = new Uint32Array(ab, off, 4 + F);
+    const [id, n, inlinks, source] = head as unknown as [number, number, number, number];
+    off += 4 * (4 + F);
+    const tfBytes = n * F;
+    const padded = tfBytes + ((4 - (tfBytes % 4)) % 4);
+    if (off + 4 * n + padded > ab.byteLength) throw fail(`document ${id} (${i} of ${count}) holds ${n} terms past the end of the file`);
+    if (seen.has(id)) throw fail(`document ${id} twice`);
+    seen.add(id);
+    if (source >= sources) throw fail(`document ${id} has source ${source} of ${sources}`);
+    const termIds = new Uint32Array(ab, off, n);
+    for (let k = 0; k < n; k++) {
+      if (termIds[k]! >= terms || (k > 0 && termIds[k]! <= termIds[k - 1]!)) throw fail(`document ${id} has term id ${termIds[k]} (of ${terms}; ids sorted, each once)`);
+    }
+    off += 4 * n;
+    const tf = new Uint8Array(ab, off, tfBytes);
+    off += padded;
+    out.push([id, { termIds, tf, lengths: head.subarray(4), inlinks, source }]);
+  }
+  if (off !== ab.byteLength) throw fail(`${ab.byteLength - off} bytes after the last of ${count} documents`);
+  return out;
+}
+
+/** The dictionaries of terms.json, checked for shape. */
+export function decodeTerms(text: string, file = 'terms.json'): { terms: string[]; sources: Source[] } {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    throw new IndexFormatError(`${file}: not JSON (${(e as Error).message})`);
+  }
+  const d = data as { terms?: unknown; sources?: unknown };
+  if (!d || typeof d !== 'object' || !Array.isArray(d.terms) || !Array.isArray(d.sources)) throw new IndexFormatError(`${file}: not the term and source dictionaries`);
+  if (!d.terms.every((t) => typeof t === 'string')) throw new IndexFormatError(`${file}: a term that is not a string`);
+  const isSource = (s: unknown) => !!s && typeof s === 'object' && ['host', 'lang', 'type'].every((k) => typeof (s as Record<string, unknown>)[k] === 'string');
+  if (!d.sources.every(isSource)) throw new IndexFormatError(`${file}: a source that is not {host, lang, type, topics}`);
+  return { terms: d.terms as string[], sources: d.sources as Source[] };
+}
