@@ -18,9 +18,23 @@ export type CrawlOnceSettings = {
   parseWorkers: 'auto' | number;
   /** Stop after this long (0: run to the end). */
   seconds: number;
+  /** Links followed per page at most (limits.maxLinksPerPage); absent: the default. */
+  maxLinksPerPage?: number;
 };
 
-export type CrawlOnceFigures = { pages: number; requests: number; bytes: number; seconds: number; cpuSeconds: number; peakRssMB: number; startRssMB: number };
+export type CrawlOnceFigures = {
+  pages: number;
+  requests: number;
+  bytes: number;
+  seconds: number;
+  cpuSeconds: number;
+  peakRssMB: number;
+  startRssMB: number;
+  /** Every URL a stored document was found under (its own and its duplicates'): what the crawl found. */
+  found: string[];
+  /** Pages whose links were cut, and the links cut. */
+  linksCut: { pages: number; links: number };
+};
 
 const settings = JSON.parse(process.argv[2]!) as CrawlOnceSettings;
 const dataDir = mkdtempSync(join(tmpdir(), 'trawl-bench-crawl-'));
@@ -31,7 +45,7 @@ const app = await Appliance.open(
       dataDir,
       concurrency: settings.concurrency,
       ...(settings.perHost ? { perHost: settings.perHost } : {}),
-      limits: { maxDepth: 100, maxPages: settings.maxPages },
+      limits: { maxDepth: 100, maxPages: settings.maxPages, ...(settings.maxLinksPerPage ? { maxLinksPerPage: settings.maxLinksPerPage } : {}) },
       parseWorkers: settings.parseWorkers,
     },
   }),
@@ -53,8 +67,13 @@ const seconds = (performance.now() - t0) / 1000;
 const cpu = process.cpuUsage(cpu0);
 clearInterval(sampler);
 peakRss = Math.max(peakRss, process.memoryUsage.rss());
+const found: string[] = [];
+for await (const doc of app.store.documents.all()) found.push(...(await app.store.documents.urlsOf(doc)));
+const status = await app.status();
 const figures: CrawlOnceFigures = {
-  pages: (await app.status()).crawl.fetched,
+  found,
+  linksCut: status.crawl.linksCut ?? { pages: 0, links: 0 },
+  pages: status.crawl.fetched,
   requests: crawler.stats.snapshot().requests,
   bytes,
   seconds,

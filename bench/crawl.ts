@@ -8,6 +8,9 @@
  *   npx tsx bench/crawl.ts [--root /usr/share/doc/postgresql-doc-15/html] [--seed index.html] [--runs 3] [--workers auto|N]
  *   (Debian: apt-get install postgresql-doc-15 nginx-light; for ≥ 20,000 pages, rust-doc: --root /usr/share/doc/rust-doc/html --runs 1)
  *   npx tsx bench/crawl.ts --hosts 20 --seconds 30 --runs 1   (20 hosts, default politeness)
+ *   --max-links N: limits.maxLinksPerPage (default: the setting's default, 100,000)
+ * A full crawl of one host also prints its completeness: pages indexed against the pages reachable by
+ * links from the seed (bench/reachable.ts reads them from the files).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -16,6 +19,7 @@ import { parseArgs } from 'node:util';
 import { startNginx, startNodeServer } from './corpus-server.ts';
 import type { CrawlOnceFigures, CrawlOnceSettings } from './crawl-once.ts';
 import { decodeBody, parseHtml } from '../crawler/parse/index.ts';
+import { corpusPath, reachablePages } from './reachable.ts';
 
 const { values } = parseArgs({
   options: {
@@ -28,6 +32,7 @@ const { values } = parseArgs({
     'baseline-sample': { type: 'string', default: '2000' },
     hosts: { type: 'string', default: '0' },
     'max-pages': { type: 'string', default: '0' },
+    'max-links': { type: 'string', default: '0' },
     seconds: { type: 'string', default: '0' },
     server: { type: 'string', default: existsSync('/usr/sbin/nginx') ? 'nginx' : 'node' },
   },
@@ -75,6 +80,7 @@ console.log(`static server: ${polite ? 'nginx' : values.server} at ${bases.lengt
 const runs = { pps: [] as number[], mbps: [] as number[], cpu: [] as number[], rss: [] as number[], seconds: [] as number[] };
 let pages = 0;
 let requests = 0;
+let last: CrawlOnceFigures | undefined;
 for (let r = 0; r < Number(values.runs); r++) {
   const settings: CrawlOnceSettings = {
     seeds: bases.map((b) => new URL(values.seed!, b).href),
@@ -83,11 +89,13 @@ for (let r = 0; r < Number(values.runs); r++) {
     maxPages: Number(values['max-pages']),
     parseWorkers: values.workers === 'auto' ? 'auto' : Number(values.workers),
     seconds: Number(values.seconds),
+    ...(Number(values['max-links']) > 0 ? { maxLinksPerPage: Number(values['max-links']) } : {}),
   };
   // Each run in a fresh process: as cold as a real crawl, with nothing left over from the last run.
   const f = await crawlOnce(settings);
   pages = f.pages;
   requests = f.requests;
+  last = f;
   runs.seconds.push(f.seconds);
   runs.pps.push(f.pages / f.seconds);
   runs.mbps.push(f.bytes / 1e6 / f.seconds);
@@ -107,6 +115,19 @@ if (polite) {
   console.log(`politeness bound: ${hostCount} hosts × 1 request/s = ${hostCount} requests/s; made ${fmt(rps)} requests/s (${fmt((rps / hostCount) * 100, 0)} % of it, robots.txt and sitemap requests included)`);
 }
 else console.log(`crawl / parse-only baseline: ${fmt(median(runs.pps) / median(baseline), 2)}`);
+
+// Completeness: the pages reachable by links from the seed (read from the files, independently of
+// the crawler) against those the crawl stored — a page with the same content as another counts as
+// found when it was folded into that one (the document lists it among its URLs). A full crawl of
+// one host only: with several hosts, or a time or page limit, the crawl is not meant to be complete.
+if (!polite && last && Number(values['max-pages']) === 0 && Number(values.seconds) === 0) {
+  const reachable = reachablePages(root, values.seed!);
+  const found = new Set(last.found.map((u) => corpusPath(u, root, base)).filter((p): p is string => p !== undefined));
+  const missing = [...reachable].filter((p) => !found.has(p));
+  const got = reachable.size - missing.length;
+  console.log(`completeness: ${got.toLocaleString('en')} of ${reachable.size.toLocaleString('en')} pages reachable by links from ${values.seed} indexed (${fmt((got / reachable.size) * 100)} %); pages with links cut at limits.maxLinksPerPage: ${last.linksCut.pages} (${last.linksCut.links.toLocaleString('en')} links not followed)`);
+  if (missing.length) console.log(`  missing, e.g.: ${missing.slice(0, 8).join(', ')}${missing.length > 8 ? ` … (${missing.length} in all)` : ''}`);
+}
 
 /** Runs bench/crawl-once.ts in a child process and returns its figures. */
 async function crawlOnce(settings: CrawlOnceSettings): Promise<CrawlOnceFigures> {

@@ -113,6 +113,7 @@ export const configSchema = z.strictObject({
       maxRepeatedSegments: int(1, 100).default(3).describe('A URL whose path repeats one segment more often than this is a crawler trap and is rejected.'),
       maxQueryParams: int(1, 1000).default(16).describe('URLs with more query parameters are rejected (calendars, faceted search).'),
       maxParamLength: int(16, 65_536).default(512).describe('URLs with a longer query parameter are rejected.'),
+      maxLinksPerPage: int(1, 10_000_000).default(100_000).describe('Links followed from one page at most; a page with more is recorded with how many were cut (explain shows it, the dashboard counts such pages).'),
     })
     .prefault({}),
   index: z

@@ -311,6 +311,31 @@ describe('rel=nofollow', () => {
   });
 });
 
+describe('a page with more links than limits.maxLinksPerPage', () => {
+  it('follows the first ones, and records how many were cut: on the URL record, in the explanation, in the status', async () => {
+    const web = await serveHandler((req, res) => {
+      const page = (body: string) => (res.writeHead(200, { 'content-type': 'text/html' }), res.end(body));
+      if (req.url === '/') return page(`<title>index</title>${Array.from({ length: 30 }, (_, i) => `<a href="/item/${i}">item ${i}</a>`).join('')}`);
+      if (req.url?.startsWith('/item/')) return page(`<title>${req.url}</title><p>an item</p>`);
+      res.writeHead(404);
+      res.end();
+    });
+    const app = await open([`${web.url}/`], { limits: { maxLinksPerPage: 12 } });
+    try {
+      await (await app.createCrawler()).crawler.run();
+      const items = web.hits.filter((h) => h.startsWith('/item/'));
+      assert.equal(items.length, 12, 'the first 12 links followed');
+      assert.ok(!items.includes('/item/12'));
+      const root = await app.explain(`${web.url}/`);
+      assert.ok(root.known && root.linksCut === 18, JSON.stringify(root));
+      assert.deepEqual((await app.status()).crawl.linksCut, { pages: 1, links: 18 });
+    } finally {
+      await app.close();
+      await web.close();
+    }
+  });
+});
+
 describe('sitemaps without robots.txt', () => {
   it('asks for /sitemap.xml when robots.txt names no sitemap', async () => {
     const web = await serveHandler((req, res) => {

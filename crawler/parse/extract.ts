@@ -16,6 +16,8 @@ export type ParseJob = {
   readonly url: string;
   /** The user agent's product token, lowercased: `<meta name="TOKEN">` counts like robots. */
   readonly robotsToken: string;
+  /** Links kept per page (limits.maxLinksPerPage; default DEFAULT_MAX_LINKS); beyond, counted as cut. */
+  readonly maxLinks?: number;
 };
 
 export type Extracted =
@@ -42,7 +44,7 @@ export function extract(job: ParseJob): Extracted {
   }
   if (type === 'text/html' || type === 'application/xhtml+xml' || type === '') {
     const { text, encoding } = decodeBody(body, job.contentType);
-    return { kind: 'page', page: parseHtml(text, job.url, job.robotsToken), encoding };
+    return { kind: 'page', page: parseHtml(text, job.url, job.robotsToken, job.maxLinks), encoding };
   }
   if (type === 'text/plain') {
     const { text, encoding } = decodeBody(body, job.contentType);

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { decodeBody } from './decode.ts';
-import { parseHtml, parsePlainText } from './html.ts';
+import { extract } from './extract.ts';
+import { DEFAULT_MAX_LINKS, parseHtml, parsePlainText } from './html.ts';
 import { parseSitemap } from './sitemap.ts';
 
 const PAGE = `<!doctype html><html lang="en"><head><title> The  Title </title>
@@ -111,6 +112,31 @@ describe('decodeBody', () => {
     const r = decodeBody(Buffer.from([0x61, 0xff, 0x62]), 'text/html; charset=x-unknown');
     assert.equal(r.encoding, 'utf-8');
     assert.equal(r.text, 'a\ufffdb');
+  });
+});
+
+describe('a page\u2019s links and the cap on them (limits.maxLinksPerPage)', () => {
+  const many = (n: number) => `<title>index</title><ul>${Array.from({ length: n }, (_, i) => `<li><a href="/item/${i}">item ${i}</a>`).join('')}</ul>`;
+
+  it('keeps every link of a real API index by default (regression: 9,585 links cut at 5,000, silently)', () => {
+    assert.equal(DEFAULT_MAX_LINKS, 100_000);
+    const page = parseHtml(many(9585), 'http://e.org/core/arch/x86/index.html');
+    assert.equal(page.links.length, 9585);
+    assert.equal(page.links[9584]!.url, 'http://e.org/item/9584');
+    assert.equal(page.linksCut, undefined, 'nothing cut, nothing said');
+  });
+
+  it('keeps the first links up to the cap and says how many it cut', () => {
+    const page = parseHtml(many(250), 'http://e.org/', 'trawlbot', 100);
+    assert.equal(page.links.length, 100);
+    assert.deepEqual([page.links[0]!.url, page.links[99]!.url], ['http://e.org/item/0', 'http://e.org/item/99']);
+    assert.equal(page.linksCut, 150);
+  });
+
+  it('is carried by a parse job', () => {
+    const r = extract({ body: Buffer.from(many(30)), contentType: 'text/html', url: 'http://e.org/', robotsToken: 'trawlbot', maxLinks: 10 });
+    assert.ok(r.kind === 'page');
+    assert.deepEqual([r.page.links.length, r.page.linksCut], [10, 20]);
   });
 });
 

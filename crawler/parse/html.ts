@@ -26,6 +26,8 @@ export type ParsedPage = PageContent & {
   readonly lang?: string;
   /** `<meta name="keywords">`: not indexed (search engines learned to ignore it), read by a topic filter. */
   readonly keywords?: string;
+  /** Links the page had beyond the cap (limits.maxLinksPerPage): counted, not kept. Absent when none were cut. */
+  readonly linksCut?: number;
 };
 
 /** A refresh slower than this is a page that reloads itself now and then, not a redirect. */
@@ -41,7 +43,11 @@ const BOILERPLATE_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'searc
 const BLOCK = new Set(['address', 'article', 'blockquote', 'br', 'dd', 'details', 'div', 'dl', 'dt', 'figcaption', 'figure', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'li', 'main', 'ol', 'p', 'pre', 'section', 'summary', 'table', 'td', 'th', 'tr', 'ul', 'caption', 'body', 'option']);
 const HEADING = new Set(['h1', 'h2', 'h3']);
 
-const MAX_LINKS = 5000;
+/**
+ * Links kept per page unless told otherwise (limits.maxLinksPerPage): high enough for real API
+ * indexes (rust-doc's core::arch::x86 has 9,585), bounded so a hostile page cannot fill the memory.
+ */
+export const DEFAULT_MAX_LINKS = 100_000;
 const MAX_HEADINGS = 200;
 /** Field caps: what is stored and indexed (a page is never cut anywhere else). */
 const MAX_TITLE = 1000;
@@ -50,7 +56,7 @@ const MAX_HEADING = 500;
 
 type RawLink = { href: string; text: string[]; alt: string; title: string; nofollow: boolean };
 
-export function parseHtml(html: string, pageUrl: string, robotsToken = 'trawlbot'): ParsedPage {
+export function parseHtml(html: string, pageUrl: string, robotsToken = 'trawlbot', maxLinks = DEFAULT_MAX_LINKS): ParsedPage {
   const $ = cheerio.load(html, LOAD_OPTIONS);
   const token = robotsToken.toLowerCase();
   let baseHref: string | undefined;
@@ -64,6 +70,8 @@ export function parseHtml(html: string, pageUrl: string, robotsToken = 'trawlbot
   const robots: string[] = [];
   const headings: string[] = [];
   const raw: RawLink[] = [];
+  /** Links past maxLinks: counted, so that the cut is recorded, not kept. */
+  let cut = 0;
   const bodyText: string[] = [];
   const mainText: string[] = [];
   let sawMain = false;
@@ -123,9 +131,11 @@ export function parseHtml(html: string, pageUrl: string, robotsToken = 'trawlbot
         continue;
       case 'a':
       case 'area':
-        if (a.href !== undefined && raw.length < MAX_LINKS) {
-          anchor = { href: a.href, text: [], alt: '', title: a.title ?? '', nofollow: /(^|\s)nofollow(\s|$)/i.test(a.rel ?? '') };
-          raw.push(anchor);
+        if (a.href !== undefined) {
+          if (raw.length < maxLinks) {
+            anchor = { href: a.href, text: [], alt: '', title: a.title ?? '', nofollow: /(^|\s)nofollow(\s|$)/i.test(a.rel ?? '') };
+            raw.push(anchor);
+          } else cut++;
         }
         break;
       case 'img':
@@ -172,6 +182,7 @@ export function parseHtml(html: string, pageUrl: string, robotsToken = 'trawlbot
     ...(refreshUrl && refreshUrl !== pageUrl ? { refresh: refreshUrl } : {}),
     ...(lang ? { lang } : {}),
     ...(keywords.trim() ? { keywords: squash(keywords).slice(0, MAX_DESCRIPTION) } : {}),
+    ...(cut ? { linksCut: cut } : {}),
   };
 }
 

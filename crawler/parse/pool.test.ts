@@ -42,6 +42,18 @@ describe('ParsePool', () => {
     await Promise.all(pools.map((p) => p.close()));
   });
 
+  it('hands the job\u2019s links cap to its workers', async () => {
+    const pool = new ParsePool(1);
+    pools.push(pool);
+    const body = Buffer.from(`<title>t</title>${Array.from({ length: 40 }, (_, i) => `<a href="/l${i}">l</a>`).join('')}`);
+    // (Until the worker is ready pages are parsed inline: wait for it, then the worker parses.)
+    await pool.ready();
+    const r = await pool.parse({ body, contentType: 'text/html', url: 'http://e.org/', robotsToken: 'trawlbot', maxLinks: 15 });
+    assert.ok(r.kind === 'page');
+    assert.deepEqual([r.page.links.length, r.page.linksCut], [15, 25]);
+    assert.deepEqual(pool.parsed, { inWorkers: 1, inline: 0 }, 'parsed in the worker');
+  });
+
   it('parses in worker threads exactly as inline', async () => {
     const pool = new ParsePool(2);
     pools.push(pool);
