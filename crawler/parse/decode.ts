@@ -1,57 +1,37 @@
 /**
- * Bytes → text. The encoding comes from, in order: a byte-order mark, the HTTP Content-Type charset,
- * a `<meta charset>` / `<meta http-equiv>` in the first 1024 bytes, else UTF-8 (after the WHATWG
- * encoding standard's sniffing order). Node's TextDecoder (full ICU) knows the WHATWG labels, and maps
- * latin1/iso-8859-1 to windows-1252 as browsers do.
+ * Bytes → text, by WHATWG's encoding sniffing algorithm (encoding-sniffer, the sniffer cheerio
+ * uses): a byte-order mark, else the HTTP Content-Type charset, else the real `<meta>` prescan of
+ * the first 1024 bytes (attributes in any order, `http-equiv` pragmas, comments skipped, an XML
+ * declaration's encoding), else UTF-8. Labels are resolved as browsers do (latin1 and ISO-8859-1
+ * are windows-1252; x-sjis is Shift_JIS), and iconv-lite decodes what Node's TextDecoder gets
+ * wrong (Node 20 decodes windows-1252 as ISO-8859-1). Invalid bytes become U+FFFD: a page is never
+ * lost to its encoding.
  */
-
-export function decodeBody(body: Buffer, contentType: string): { text: string; encoding: string } {
-  const encoding = bomEncoding(body) ?? validLabel(charsetParam(contentType)) ?? validLabel(sniffMeta(body)) ?? 'utf-8';
-  if (encoding === 'windows-1252') return { text: decodeWindows1252(body), encoding };
-  // fatal: false — invalid sequences become U+FFFD instead of losing the page.
-  return { text: new TextDecoder(encoding, { fatal: false }).decode(body), encoding };
-}
+import { getEncoding } from 'encoding-sniffer';
+import iconv from 'iconv-lite';
 
 /**
- * WHATWG's windows-1252 index for bytes 0x80–0x9F (the rest is Latin-1). Node 20's TextDecoder
- * decodes this label as ISO-8859-1 and turns “smart quotes” and € into C1 control characters.
+ * The default when nothing names an encoding. WHATWG leaves it to the user's locale (windows-1252
+ * in the West); most of the web is UTF-8 now, and Trawl has always taken it.
  */
-const CP1252_HIGH = [
-  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d, 0x17d, 0x8f,
-  0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a, 0x153, 0x9d, 0x17e, 0x178,
-];
+const DEFAULT_ENCODING = 'UTF-8';
 
-function decodeWindows1252(b: Buffer): string {
-  let out = '';
-  const CHUNK = 8192;
-  for (let i = 0; i < b.length; i += CHUNK) {
-    const codes = Array.from(b.subarray(i, i + CHUNK), (x) => (x >= 0x80 && x <= 0x9f ? CP1252_HIGH[x - 0x80]! : x));
-    out += String.fromCharCode(...codes);
+/** The text of `body`, and the encoding it was decoded with (its WHATWG name, lowercase). */
+export function decodeBody(body: Buffer, contentType: string): { text: string; encoding: string } {
+  const label = charsetParam(contentType);
+  const name = getEncoding(body, { defaultEncoding: DEFAULT_ENCODING, ...(label ? { transportLayerEncodingLabel: label } : {}) });
+  const encoding = name.toLowerCase();
+  // A BOM is the sniffer's evidence, not part of the text.
+  if (iconv.encodingExists(name)) return { text: iconv.decode(body, name, { stripBOM: true }), encoding };
+  // The few iconv-lite lacks (ISO-2022-JP, x-user-defined) Node's ICU decodes; `replacement` (a
+  // label kept to defeat attacks) is one U+FFFD, as the standard says.
+  try {
+    return { text: new TextDecoder(name).decode(body), encoding };
+  } catch {
+    return { text: '\ufffd', encoding };
   }
-  return out;
-}
-
-function bomEncoding(b: Buffer): string | undefined {
-  if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) return 'utf-8';
-  if (b[0] === 0xfe && b[1] === 0xff) return 'utf-16be';
-  if (b[0] === 0xff && b[1] === 0xfe) return 'utf-16le';
-  return undefined;
 }
 
 function charsetParam(contentType: string): string | undefined {
   return /charset\s*=\s*["']?([\w.:-]+)/i.exec(contentType)?.[1];
-}
-
-function sniffMeta(b: Buffer): string | undefined {
-  const head = b.subarray(0, 1024).toString('latin1');
-  return /<meta[^>]+charset\s*=\s*["']?\s*([\w.:-]+)/i.exec(head)?.[1];
-}
-
-function validLabel(label: string | undefined): string | undefined {
-  if (!label) return undefined;
-  try {
-    return new TextDecoder(label).encoding;
-  } catch {
-    return undefined;
-  }
 }

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decodeBody } from './decode.ts';
 import { extract } from './extract.ts';
 import { DEFAULT_MAX_LINKS, parseHtml, parsePlainText } from './html.ts';
 import { parseSitemap } from './sitemap.ts';
@@ -88,30 +87,6 @@ describe('parseHtml', () => {
   it('handles plain text pages', () => {
     const t = parsePlainText('line one\r\nline two\n', 'http://e.org/notes.txt');
     assert.deepEqual([t.title, t.text], ['notes.txt', 'line one\nline two']);
-  });
-});
-
-describe('decodeBody', () => {
-  it('decodes windows-1252, including its 0x80–0x9F range, from the Content-Type charset', () => {
-    const bytes = Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x20, 0x93, 0x71, 0x94, 0x20, 0x80]);
-    assert.equal(decodeBody(bytes, 'text/html; charset=windows-1252').text, 'café “q” €');
-    assert.equal(decodeBody(bytes, 'text/html; charset=ISO-8859-1').text, 'café “q” €', 'latin1 means windows-1252 on the web');
-  });
-
-  it('sniffs <meta charset> when the header has none', () => {
-    const html = Buffer.concat([Buffer.from('<meta charset="shift_jis"><p>'), Buffer.from([0x93, 0xfa, 0x96, 0x7b])]);
-    assert.match(decodeBody(html, 'text/html').text, /日本/);
-  });
-
-  it('lets a BOM win over everything', () => {
-    const b = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('héllo')]);
-    assert.equal(decodeBody(b, 'text/html; charset=windows-1252').text, 'héllo');
-  });
-
-  it('falls back to UTF-8 for unknown labels, replacing invalid bytes', () => {
-    const r = decodeBody(Buffer.from([0x61, 0xff, 0x62]), 'text/html; charset=x-unknown');
-    assert.equal(r.encoding, 'utf-8');
-    assert.equal(r.text, 'a\ufffdb');
   });
 });
 
