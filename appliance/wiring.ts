@@ -6,6 +6,7 @@
 import type { Config } from '../config/schema.ts';
 import { buildScope, Crawler, createNormalizer, defaultFilters, defaultParseWorkers, Fetcher, Frontier, HostScheduler, parseHostAlias, ParsePool, productToken, RobotsCache, type CrawlerLimits, type IndexSink, type RevisitMode, type UrlPolicy } from '../crawler/index.ts';
 import type { Focus } from '../crawler/focus/index.ts';
+import { AddressPolicy } from '../crawler/fetch/index.ts';
 import type { Normalizer } from '../crawler/urls/index.ts';
 import type { Log } from '../lib/log.ts';
 import type { Store } from '../store/index.ts';
@@ -49,9 +50,13 @@ export function urlPolicyOf(c: Readonly<Config>, seeds: readonly string[], urlsO
   return { normalize, filters };
 }
 
-/** The fetcher of the config: user agent, timeouts, body cap, connections per host. */
-export function fetcherOf(c: Readonly<Config>): Fetcher {
-  return new Fetcher({ userAgent: c.userAgent, timeoutMs: c.limits.timeoutMs, maxBodyBytes: c.limits.maxBodyBytes, connectionsPerOrigin: c.perHost.maxConnections });
+/**
+ * The fetcher of the config: user agent, timeouts, body cap, connections per host, and the
+ * addresses it may connect to (fetch.allowPrivateAddresses, given the seeds: DNS is asked).
+ */
+export async function fetcherOf(c: Readonly<Config>, seeds: readonly string[]): Promise<Fetcher> {
+  const addresses = await AddressPolicy.of(c.fetch.allowPrivateAddresses, seeds);
+  return new Fetcher({ userAgent: c.userAgent, timeoutMs: c.limits.timeoutMs, maxBodyBytes: c.limits.maxBodyBytes, connectionsPerOrigin: c.perHost.maxConnections, addresses });
 }
 
 /** What a parse job carries besides the page: the robots token and the links cap. */
@@ -107,8 +112,9 @@ export type CrawlParts = {
 export async function buildCrawl(c: Readonly<Config>, store: Store, o: { extraSeeds: readonly string[]; revisits: RevisitMode; focus: Focus | undefined; index: IndexSink; log: Log }): Promise<CrawlParts> {
   const frontier = new Frontier(store);
   await frontier.load();
-  const policy = urlPolicyOf(c, [...c.seeds, ...o.extraSeeds, ...(await store.seeds.all())], (host) => frontier.urlsOfHost(host));
-  const fetcher = fetcherOf(c);
+  const seeds = [...c.seeds, ...o.extraSeeds, ...(await store.seeds.all())];
+  const policy = urlPolicyOf(c, seeds, (host) => frontier.urlsOfHost(host));
+  const fetcher = await fetcherOf(c, seeds);
   const parser = parserOf(c, o.log);
   const scheduler = schedulerOf(c);
   const crawler = new Crawler({

@@ -46,7 +46,7 @@ const MAX_REDIRECTS = 5;
 
 /** Fetches and parses a page as the crawler would (the same fetcher and parse settings), following redirects. */
 async function fetchPage(url: string, config: Readonly<Config>): Promise<ParsedPage> {
-  const fetcher = fetcherOf(config);
+  const fetcher = await fetcherOf(config, [url]);
   try {
     let at = url;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {

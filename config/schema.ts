@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { parseHostAlias } from '../crawler/urls/aliases.ts';
 import { DEFAULT_STRIP_PARAMS } from '../crawler/urls/normalize.ts';
+import { isCidr } from '../lib/cidr.ts';
 import { LOG_LEVELS } from '../lib/log.ts';
 import { PRODUCT_VERSION, PROJECT_URL } from './version.ts';
 
@@ -114,6 +115,14 @@ export const configSchema = z.strictObject({
       maxQueryParams: int(1, 1000).default(16).describe('URLs with more query parameters are rejected (calendars, faceted search).'),
       maxParamLength: int(16, 65_536).default(512).describe('URLs with a longer query parameter are rejected.'),
       maxLinksPerPage: int(1, 10_000_000).default(100_000).describe('Links followed from one page at most; a page with more is recorded with how many were cut (explain shows it, the dashboard counts such pages).'),
+    })
+    .prefault({}),
+  fetch: z
+    .strictObject({
+      allowPrivateAddresses: z
+        .union([z.literal('seeds'), z.boolean(), z.array(z.string().refine(isCidr, 'must be an address range such as 10.0.0.0/8, fd00::/8, or an address'))])
+        .default('seeds')
+        .describe('Which private, loopback and link-local addresses (10.x, 192.168.x, 127.x, 169.254.x, ::1, fc00::/7…) a fetch may connect to, checked on the address DNS answers for every connection, redirects included: `seeds` (the ranges the seeds resolve into: crawling an intranet or loopback works, nothing else non-public is reached), `true` (any), `false` (public addresses only), or a list of ranges.'),
     })
     .prefault({}),
   index: z

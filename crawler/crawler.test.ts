@@ -336,6 +336,33 @@ describe('a page with more links than limits.maxLinksPerPage', () => {
   });
 });
 
+describe('private addresses (fetch.allowPrivateAddresses)', () => {
+  it('never reach a private or link-local address through a link or a redirect, even with a scope that allows everything', async () => {
+    const web = await serveHandler((req, res) => {
+      const page = (body: string) => (res.writeHead(200, { 'content-type': 'text/html' }), res.end(body));
+      if (req.url === '/') return page('<title>home</title><a href="http://10.255.255.1/admin">router</a><a href="/metadata">metadata</a><a href="/fine">fine</a>');
+      if (req.url === '/metadata') return (res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }), res.end());
+      if (req.url === '/fine') return page('<title>fine</title><p>finepageword</p>');
+      res.writeHead(404);
+      res.end();
+    });
+    const app = await open([`${web.url}/`], { scope: { allow: ['URL:.*'] }, limits: { timeoutMs: 20_000 } });
+    try {
+      const t0 = performance.now();
+      await (await app.createCrawler()).crawler.run();
+      assert.ok(performance.now() - t0 < 10_000, 'no connection attempt timed out');
+      assert.equal((await app.index.search('finepageword')).total, 1, 'the loopback seed\u2019s own host is crawled');
+      for (const url of ['http://10.255.255.1/admin', 'http://169.254.169.254/latest/meta-data/']) {
+        const r = await app.explain(url);
+        assert.ok(r.known && r.state === 'dead' && r.error === 'blocked-address', JSON.stringify(r));
+      }
+    } finally {
+      await app.close();
+      await web.close();
+    }
+  });
+});
+
 describe('sitemaps without robots.txt', () => {
   it('asks for /sitemap.xml when robots.txt names no sitemap', async () => {
     const web = await serveHandler((req, res) => {

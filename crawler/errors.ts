@@ -25,6 +25,7 @@ export const ERRORS: Readonly<Record<ErrorCode, Policy>> = {
   'http-4xx': { retry: false, hostFault: false, describe: 'the page does not exist or is forbidden (4xx)' },
   'http-other': { retry: false, hostFault: false, describe: 'an HTTP status Trawl does not handle' },
   'too-many-redirects': { retry: false, hostFault: false, describe: 'too many redirects' },
+  'blocked-address': { retry: false, hostFault: false, describe: 'the host is at a private, loopback or link-local address that fetch.allowPrivateAddresses does not allow' },
   'robots-unavailable': { retry: false, hostFault: true, describe: 'robots.txt could not be fetched, so nothing may be' },
   'host-suspended': { retry: false, hostFault: true, describe: 'the host kept failing and was given up' },
   unparsable: { retry: false, hostFault: false, describe: 'parsing the page killed the parse worker (its memory limit, or a bug)' },
@@ -40,6 +41,7 @@ export function fromFetchCode(code: string): ErrorCode {
     case 'reset':
     case 'tls':
     case 'bad-response':
+    case 'blocked-address':
       return code;
     default:
       return 'network';

@@ -303,7 +303,8 @@ export class CrawlLoop {
     if (!ok) {
       const failures = (this.robotsFailures.get(host) ?? 0) + 1;
       this.robotsFailures.set(host, failures);
-      if (failures < ROBOTS_GIVE_UP_AFTER) return;
+      // (A failure that trying again cannot mend — TLS, an address not allowed — gives up at once.)
+      if (failures < ROBOTS_GIVE_UP_AFTER && !(rules.error && !ERRORS[rules.error].retry)) return;
       // The real cause when the host could not be reached at all (DNS, refused, TLS…).
       const error = rules.error ?? 'robots-unavailable';
       await this.giveUpHost(host, error, rules.error ? `${ERRORS[error].describe} (${failures} tries; ${rules.detail})` : `robots.txt unavailable ${failures} times (${rules.detail})`);

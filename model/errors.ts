@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'http-4xx'
   | 'http-other'
   | 'too-many-redirects'
+  | 'blocked-address'
   | 'robots-unavailable'
   | 'host-suspended'
   | 'unparsable'

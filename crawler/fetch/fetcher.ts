@@ -3,7 +3,9 @@
  * cap applied after decompression (so a gzip bomb stops at the cap), and no automatic redirects —
  * the crawler follows each hop itself so that every hop is filtered and recorded.
  */
+import { isIP } from 'node:net';
 import { Agent, request } from 'undici';
+import type { AddressPolicy } from './address-policy.ts';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
 
@@ -13,10 +15,12 @@ export type FetchOptions = {
   readonly maxBodyBytes: number;
   /** Sockets kept per origin: as many as the scheduler lets run at once (perHost.maxConnections). */
   readonly connectionsPerOrigin?: number;
+  /** Which addresses connections may go to (fetch.allowPrivateAddresses); default: any. */
+  readonly addresses?: AddressPolicy;
 };
 
 /** Stable codes for failures below HTTP; each maps to a retry policy in the crawler. */
-export type FetchErrorCode = 'timeout' | 'dns' | 'refused' | 'reset' | 'tls' | 'bad-response' | 'aborted' | 'other';
+export type FetchErrorCode = 'timeout' | 'dns' | 'refused' | 'reset' | 'tls' | 'bad-response' | 'blocked-address' | 'aborted' | 'other';
 
 export type FetchResponse = {
   readonly kind: 'response';
@@ -44,7 +48,8 @@ export class Fetcher {
 
   constructor(private readonly opts: FetchOptions) {
     this.agent = new Agent({
-      connect: { timeout: opts.timeoutMs },
+      // The address policy's lookup runs for every connection: it sees what DNS answered.
+      connect: { timeout: opts.timeoutMs, ...(opts.addresses ? { lookup: opts.addresses.lookup } : {}) },
       headersTimeout: opts.timeoutMs,
       bodyTimeout: opts.timeoutMs,
       keepAliveTimeout: 10_000,
@@ -57,6 +62,8 @@ export class Fetcher {
    * conditional: a 304 answer has no body (RFC 9110 §13.1).
    */
   async fetch(url: string, signal?: AbortSignal, conditional?: Conditional): Promise<FetchResult> {
+    const refused = this.refusedLiteral(url);
+    if (refused) return { kind: 'error', code: 'blocked-address', message: refused };
     const overall = AbortSignal.timeout(this.opts.timeoutMs * 2);
     const combined = signal ? AbortSignal.any([signal, overall]) : overall;
     try {
@@ -98,6 +105,20 @@ export class Fetcher {
 
   async close(): Promise<void> {
     await this.agent.close().catch(() => undefined);
+  }
+
+  /** An IP-literal host (no DNS lookup, so no lookup check) that the address policy refuses: why. */
+  private refusedLiteral(url: string): string | undefined {
+    if (!this.opts.addresses) return undefined;
+    let host: string;
+    try {
+      host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+    } catch {
+      return undefined;
+    }
+    if (!isIP(host)) return undefined;
+    const v = this.opts.addresses.check(host);
+    return v.ok ? undefined : v.reason;
   }
 }
 
@@ -159,6 +180,7 @@ function classify(e: unknown, signal?: AbortSignal): { code: FetchErrorCode; mes
   const code = err.code ?? err.cause?.code ?? '';
   const message = err.message ?? String(e);
   if (signal?.aborted) return { code: 'aborted', message: 'stopped' };
+  if (code === 'ERR_BLOCKED_ADDRESS') return { code: 'blocked-address', message };
   if (err.name === 'TimeoutError' || /TIMEOUT/.test(code)) return { code: 'timeout', message };
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { code: 'dns', message };
   if (code === 'ECONNREFUSED') return { code: 'refused', message };
