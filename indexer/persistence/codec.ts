@@ -79,18 +79,37 @@ export function decodeVectors(buf: Buffer, terms: number, sources: number, file 
   return out;
 }
 
-/** The dictionaries of terms.json, checked for shape. */
+/**
+ * The dictionaries of terms.json, checked: JSON of the right shape, every term a string and every
+ * source a {host, lang, type[, topics]} of strings, neither twice — the index interns both, so a
+ * term or a source twice would shift every id after it and the vectors would point at wrong terms.
+ */
 export function decodeTerms(text: string, file = 'terms.json'): { terms: string[]; sources: Source[] } {
+  const fail = (problem: string) => new IndexFormatError(`${file}: ${problem}`);
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (e) {
-    throw new IndexFormatError(`${file}: not JSON (${(e as Error).message})`);
+    throw fail(`not JSON (${(e as Error).message})`);
   }
   const d = data as { terms?: unknown; sources?: unknown };
-  if (!d || typeof d !== 'object' || !Array.isArray(d.terms) || !Array.isArray(d.sources)) throw new IndexFormatError(`${file}: not the term and source dictionaries`);
-  if (!d.terms.every((t) => typeof t === 'string')) throw new IndexFormatError(`${file}: a term that is not a string`);
-  const isSource = (s: unknown) => !!s && typeof s === 'object' && ['host', 'lang', 'type'].every((k) => typeof (s as Record<string, unknown>)[k] === 'string');
-  if (!d.sources.every(isSource)) throw new IndexFormatError(`${file}: a source that is not {host, lang, type, topics}`);
-  return { terms: d.terms as string[], sources: d.sources as Source[] };
+  if (!d || typeof d !== 'object' || !Array.isArray(d.terms) || !Array.isArray(d.sources)) throw fail('not the term and source dictionaries ({"sources": [...], "terms": [...]})');
+  const terms = d.terms as unknown[];
+  const sources = d.sources as unknown[];
+  const seen = new Set<string>();
+  for (let i = 0; i < terms.length; i++) {
+    const t = terms[i];
+    if (typeof t !== 'string') throw fail(`term ${i} is not a string`);
+    if (seen.size === seen.add(t).size) throw fail(`term ${i} (${JSON.stringify(t.slice(0, 40))}) twice`);
+  }
+  seen.clear();
+  for (let i = 0; i < sources.length; i++) {
+    const s = sources[i] as Record<string, unknown> | null;
+    const strings = !!s && typeof s === 'object' && ['host', 'lang', 'type'].every((k) => typeof s[k] === 'string') && (s.topics === undefined || typeof s.topics === 'string');
+    if (!strings) throw fail(`source ${i} is not {host, lang, type, topics} of strings`);
+    // The key TermStats interns a source by (an index flushed before topics existed has none).
+    const key = `${String(s.host)}\n${String(s.lang)}\n${String(s.type)}\n${String(s.topics ?? '')}`;
+    if (seen.size === seen.add(key).size) throw fail(`source ${i} twice`);
+  }
+  return { terms: terms as string[], sources: sources as Source[] };
 }

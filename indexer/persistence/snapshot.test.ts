@@ -3,19 +3,11 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { StoredDocument } from '../../model/index.ts';
-import { decodeVectors } from './codec.ts';
-import { flushIndex, IndexFormatError, loadIndex } from './snapshot.ts';
+import { IndexFormatError } from './codec.ts';
+import { changed, flushed, lookup, newIndex, page as make, recordEnds, refused } from './snapshot-fixture.ts';
+import { flushIndex, loadIndex } from './snapshot.ts';
 import { SearchIndex } from '../search-index.ts';
 import { setStemming } from '../ingest/tokenize.ts';
-
-const store = new Map<number, StoredDocument>();
-const make = (id: number, text: string): StoredDocument => {
-  const d = { id, url: `http://e.org/${id}`, title: `Doc ${id}`, description: '', headings: ['Heading'], text, contentType: 'text/html', bytes: 1, truncated: false, httpStatus: 200, fetchedAt: 0, hash: '' };
-  store.set(id, d);
-  return d;
-};
-const newIndex = () => new SearchIndex((id) => store.get(id));
 
 describe('flushIndex / loadIndex', () => {
   it('round-trips: the loaded index answers like the flushed one', async () => {
@@ -139,11 +131,11 @@ describe('flushIndex / loadIndex', () => {
   it('keeps in-link counts and anchor text through a flush', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'trawl-index-'));
     const anchors = (id: number) => (id === 1 ? { texts: ['linkedword'], sources: 7 } : { texts: [], sources: 0 });
-    const a = new SearchIndex((id) => store.get(id), anchors);
+    const a = new SearchIndex(lookup, anchors);
     a.upsert(make(1, 'alpha'));
     a.upsert(make(2, 'alpha'));
     await flushIndex(dir, a, 2);
-    const b = new SearchIndex((id) => store.get(id), anchors);
+    const b = new SearchIndex(lookup, anchors);
     loadIndex(dir, b);
     assert.deepEqual((await b.search('linkedword')).hits.map((h) => h.id), [1]);
     assert.deepEqual((await b.search('alpha')).hits.map((h) => h.id), [1, 2], 'the much-linked page first');
@@ -157,46 +149,44 @@ describe('flushIndex / loadIndex', () => {
 });
 
 describe('a damaged snapshot', () => {
-  /** A flushed index of 60 documents in a fresh directory; returns the directory and its generation folder. */
-  const flushed = async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'trawl-damage-'));
-    const a = newIndex();
-    for (let i = 1; i <= 60; i++) a.upsert(make(i, `damage test word${i % 7} ${'text '.repeat(i % 5)}`));
-    const info = await flushIndex(dir, a, 9);
-    return { dir, gen: join(dir, `gen-${info.generation}`) };
-  };
-  /** loadIndex throws IndexFormatError naming `file` (and nothing else: no RangeError, no SyntaxError). */
-  const refused = (dir: string, file: string, what: string) =>
-    assert.throws(() => loadIndex(dir, newIndex()), (e: unknown) => e instanceof IndexFormatError && e.message.includes(file), what);
-  /** A copy of `bytes` with `change` applied. */
-  const changed = (bytes: Buffer, change: (b: Buffer) => void) => {
-    const b = Buffer.from(bytes);
-    change(b);
-    return b;
-  };
-
   it('is refused, naming the file, whatever happened to vectors.bin: truncated, overwritten, a byte flipped, gone', async () => {
     const { dir, gen } = await flushed();
     const file = join(gen, 'vectors.bin');
     const good = readFileSync(file);
-    // Inside the header, inside the first vector, at a record's end, one byte short.
-    for (const length of [0, 7, 16, 40, 16 + 4 * 10, good.length - 1]) {
+    const ends = recordEnds(good);
+    assert.equal(ends.at(-1), good.length, 'the fixture reads the records as the format lays them out');
+    const cuts = {
+      empty: 0,
+      'inside the header': 7,
+      'the header alone': 16,
+      "inside the first record's head": 16 + 20,
+      'inside a vector': ends[10]! - 6,
+      'at a record boundary': ends[10]!,
+      'at the last record boundary but one': ends.at(-2)!,
+      'one byte short': good.length - 1,
+    };
+    for (const [where, length] of Object.entries(cuts)) {
       writeFileSync(file, good.subarray(0, length));
-      refused(dir, 'vectors.bin', `truncated at ${length}`);
+      refused(dir, 'vectors.bin', `truncated ${where} (${length} bytes)`);
     }
     writeFileSync(file, changed(good, (b) => b.fill(0xab, 100, 180)));
     refused(dir, 'vectors.bin', 'overwritten in the middle');
-    writeFileSync(file, changed(good, (b) => (b[good.length >> 1] ^= 0x01)));
+    writeFileSync(file, changed(good, (b) => b.fill(0, 0, 4)));
+    refused(dir, 'vectors.bin', 'the magic overwritten');
+    writeFileSync(file, changed(good, (b) => (b[good.length >> 1] = b[good.length >> 1]! ^ 0x01)));
     refused(dir, 'vectors.bin', 'one bit flipped');
     writeFileSync(file, Buffer.concat([good, Buffer.alloc(8)]));
     refused(dir, 'vectors.bin', 'bytes appended');
     rmSync(file);
     refused(dir, 'vectors.bin', 'deleted');
+    mkdirSync(file);
+    refused(dir, 'vectors.bin', 'a folder in its place');
+    rmSync(file, { recursive: true });
     writeFileSync(file, good);
     assert.equal(loadIndex(dir, newIndex())?.documents, 60, 'restored, it loads');
   });
 
-  it('is refused when terms.json or the manifest is damaged', async () => {
+  it('is refused when terms.json is damaged', async () => {
     const { dir, gen } = await flushed();
     const terms = join(gen, 'terms.json');
     const good = readFileSync(terms);
@@ -204,25 +194,57 @@ describe('a damaged snapshot', () => {
     refused(dir, 'terms.json', 'truncated JSON');
     writeFileSync(terms, changed(good, (b) => (b[5] = 0x5a)));
     refused(dir, 'terms.json', 'a byte changed');
+    writeFileSync(terms, '{"sources":[],"terms":[]}');
+    refused(dir, 'terms.json', 'replaced by other, well-formed dictionaries');
     rmSync(terms);
     refused(dir, 'terms.json', 'deleted');
-    writeFileSync(terms, good);
+    rmSync(gen, { recursive: true });
+    refused(dir, 'terms.json', 'the whole generation folder gone');
+  });
+
+  it('is refused when the manifest is garbage, of the wrong shape, or changed', async () => {
+    const { dir, gen } = await flushed();
     const manifest = join(dir, 'manifest.json');
-    const m = JSON.parse(readFileSync(manifest, 'utf8')) as { files: Record<string, { crc32: number }> };
-    writeFileSync(manifest, JSON.stringify({ ...m, files: { ...m.files, 'terms.json': { bytes: good.length, crc32: 1 } } }));
-    refused(dir, 'terms.json', 'a checksum that does not match');
-    for (const garbage of ['{"format": 6, "generation": 1', 'null', '[]', JSON.stringify({ ...m, files: undefined }), JSON.stringify({ ...m, generation: 'two' })]) {
+    const text = readFileSync(manifest, 'utf8');
+    const m = JSON.parse(text) as { lastSeq: number; files: Record<string, { bytes: number; crc32: number }> };
+    const size = m.files['terms.json']!.bytes;
+    writeFileSync(manifest, JSON.stringify({ ...m, files: { ...m.files, 'terms.json': { bytes: size, crc32: 1 } } }));
+    refused(dir, 'manifest.json', "a file's checksum changed (the manifest's own does not match)");
+    const cases = {
+      'cut short': '{"format": 6, "generation": 1',
+      empty: '',
+      null: 'null',
+      'an array': '[]',
+      'a number': '6',
+      'without its files': JSON.stringify({ ...m, files: undefined }),
+      'a generation that is not a number': JSON.stringify({ ...m, generation: 'two' }),
+      'without its own checksum': JSON.stringify({ ...m, crc32: undefined }),
+      // A digit of lastSeq changed: without the manifest's own checksum the changes after the
+      // flush would silently never be replayed.
+      'lastSeq changed': text.replace(`"lastSeq": ${m.lastSeq}`, `"lastSeq": ${m.lastSeq + 1}`),
+      'binary noise': Buffer.from([0xff, 0xfe, 0x00, 0x7b]).toString('latin1'),
+    };
+    for (const [what, garbage] of Object.entries(cases)) {
+      assert.notEqual(garbage, text, what);
       writeFileSync(manifest, garbage);
-      refused(dir, 'manifest.json', `manifest ${garbage.slice(0, 30)}`);
+      refused(dir, 'manifest.json', `manifest ${what}`);
     }
+    rmSync(manifest);
+    mkdirSync(manifest);
+    refused(dir, 'manifest.json', 'a folder in its place');
+    rmSync(manifest, { recursive: true });
+    writeFileSync(manifest, text);
+    assert.equal(loadIndex(dir, newIndex())?.lastSeq, 9, 'restored, it loads');
+    assert.ok(existsSync(gen));
   });
 
   it('is refused when a format-5 manifest (without checksums) is found: the caller rebuilds', async () => {
     const { dir } = await flushed();
     const manifest = join(dir, 'manifest.json');
     const m = JSON.parse(readFileSync(manifest, 'utf8')) as Record<string, unknown>;
-    writeFileSync(manifest, JSON.stringify({ ...m, format: 5, files: undefined }));
-    refused(dir, 'index in', 'the old format');
+    writeFileSync(manifest, JSON.stringify({ ...m, format: 5, files: undefined, crc32: undefined }));
+    refused(dir, 'manifest.json', 'the old format');
+    assert.throws(() => loadIndex(dir, newIndex()), /index format 5; this Trawl reads format 6/);
   });
 
   it('catches any single byte changed anywhere in its files (200 + 50 seeded trials)', async () => {
@@ -242,33 +264,39 @@ describe('a damaged snapshot', () => {
     assert.equal(loadIndex(dir, newIndex())?.documents, 60);
   });
 
-  it('leaves the index it was loading into empty when it is refused', async () => {
+  it('leaves the index it was loading into empty, and usable for the rebuild', async () => {
     const { dir, gen } = await flushed();
-    writeFileSync(join(gen, 'vectors.bin'), changed(readFileSync(join(gen, 'vectors.bin')), (b) => (b[b.length - 2] ^= 0xff)));
+    writeFileSync(join(gen, 'vectors.bin'), changed(readFileSync(join(gen, 'vectors.bin')), (b) => (b[b.length - 2] = b[b.length - 2]! ^ 0xff)));
     const index = newIndex();
     assert.throws(() => loadIndex(dir, index), IndexFormatError);
     assert.equal(index.documentCount, 0);
     assert.equal(index.stats.termCount, 0);
+    // The caller's rebuild, into the very same index.
+    for (let i = 1; i <= 5; i++) index.upsert(make(i, `rebuilt page${i}`));
+    assert.equal((await index.search('rebuilt', { size: 10 })).total, 5);
+    assert.deepEqual((await index.search('page3')).hits.map((h) => h.id), [3]);
   });
-});
 
-describe('the vectors.bin decoder (without checksums: what they would not catch)', () => {
-  it('refuses records that run past the end, term ids out of range or out of order, a document twice', async () => {
+  it('refuses to load into an index that is not empty (a plain Error: the caller is wrong, not the files)', async () => {
+    const { dir } = await flushed();
+    const index = newIndex();
+    index.upsert(make(1, 'already here'));
+    assert.throws(() => loadIndex(dir, index), (e: unknown) => e instanceof Error && !(e instanceof IndexFormatError) && /needs an empty index/.test(e.message));
+    assert.equal(index.documentCount, 1);
+  });
+
+  it('is replaced by the next flush, in a generation no manifest or leftover folder names', async () => {
+    const { dir, gen } = await flushed();
+    writeFileSync(join(dir, 'manifest.json'), '{"garbage');
+    mkdirSync(join(dir, 'gen-7'));
     const a = newIndex();
-    for (let i = 1; i <= 3; i++) a.upsert(make(i, `alpha beta word${i}`));
-    const dir = mkdtempSync(join(tmpdir(), 'trawl-codec-'));
-    const info = await flushIndex(dir, a, 1);
-    const buf = readFileSync(join(dir, `gen-${info.generation}`, 'vectors.bin'));
-    const terms = info.terms;
-    assert.equal(decodeVectors(buf, terms, 1).length, 3);
-    assert.throws(() => decodeVectors(buf, 2, 1), /term id \d+ \(of 2;/, 'term ids beyond the dictionary');
-    assert.throws(() => decodeVectors(buf, terms, 0), /source 0 of 0/);
-    const words = new Uint32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
-    const twice = Buffer.from(words.buffer.slice(0));
-    new Uint32Array(twice.buffer)[2] = 4; // four documents announced, three present
-    assert.throws(() => decodeVectors(twice, terms, 1), /runs past the end/);
-    const huge = Buffer.from(words.buffer.slice(0));
-    new Uint32Array(huge.buffer)[5] = 0x7fffffff; // the first document's term count
-    assert.throws(() => decodeVectors(huge, terms, 1), /past the end of the file/);
+    a.upsert(make(1, 'fresh start'));
+    const info = await flushIndex(dir, a, 3);
+    assert.equal(info.generation, 8);
+    assert.deepEqual(readdirSync(dir).sort(), ['gen-8', 'manifest.json']);
+    assert.equal(existsSync(gen), false);
+    const b = newIndex();
+    assert.equal(loadIndex(dir, b)?.lastSeq, 3);
+    assert.deepEqual((await b.search('fresh')).hits.map((h) => h.id), [1]);
   });
 });

@@ -7,59 +7,20 @@
  * and CRC-32: a file damaged on disk is told before it is decoded (codec.ts checks every count and
  * offset besides). Any damage is an IndexFormatError, which callers take as "rebuild from the store".
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { currentStemming, type Stemming } from '../ingest/tokenize.ts';
+import { currentStemming } from '../ingest/tokenize.ts';
 import type { SearchIndex } from '../search-index.ts';
 import { decodeTerms, decodeVectors, encodeHeader, encodeVector, INDEX_FORMAT, IndexFormatError } from './codec.ts';
+import { MANIFEST, readManifest, sealManifest, type FileCheck, type Manifest } from './manifest.ts';
 
 export { INDEX_FORMAT, IndexFormatError } from './codec.ts';
+export { readManifest, type FileCheck, type Manifest } from './manifest.ts';
 
-/** A snapshot file's size and CRC-32, as the manifest records them. */
-export type FileCheck = { readonly bytes: number; readonly crc32: number };
-
-const SNAPSHOT_FILES = ['terms.json', 'vectors.bin'] as const;
-
-export type Manifest = {
-  readonly format: number;
-  readonly generation: number;
-  /** Every change with seq ≤ lastSeq is in this flush. */
-  readonly lastSeq: number;
-  readonly documents: number;
-  readonly terms: number;
-  readonly createdAt: string;
-  readonly bytes: number;
-  /** The tokenizer's stemming when the index was built: another one needs a rebuild. */
-  readonly stemming: Stemming;
-  /** Each file of the generation: its size and checksum. */
-  readonly files: Readonly<Record<(typeof SNAPSHOT_FILES)[number], FileCheck>>;
-};
-
+/** What a flush did: its manifest, how long it took in all, and the longest time it held the thread. */
 export type FlushInfo = Manifest & { readonly ms: number; readonly maxPauseMs: number };
-
-export function readManifest(dir: string): Manifest | undefined {
-  const file = join(dir, 'manifest.json');
-  if (!existsSync(file)) return undefined;
-  let m: Manifest;
-  try {
-    m = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
-  } catch (e) {
-    throw new IndexFormatError(`${file} cannot be read: ${(e as Error).message}`);
-  }
-  if (!m || typeof m !== 'object' || Array.isArray(m)) throw new IndexFormatError(`${file} is not a manifest`);
-  if (m.format !== INDEX_FORMAT) {
-    throw new IndexFormatError(`index in ${dir} has format ${String(m.format)}; this Trawl reads format ${INDEX_FORMAT}`);
-  }
-  if (m.stemming !== currentStemming()) throw new IndexFormatError(`index in ${dir} was built with stemming "${m.stemming}"; index.stemming is now "${currentStemming()}"`);
-  const whole = (x: unknown) => Number.isSafeInteger(x) && (x as number) >= 0;
-  const checked = (c: FileCheck | undefined) => !!c && whole(c.bytes) && whole(c.crc32);
-  if (![m.generation, m.lastSeq, m.documents, m.terms].every(whole) || !m.files || !SNAPSHOT_FILES.every((f) => checked(m.files[f]))) {
-    throw new IndexFormatError(`${file} is not a manifest of this format (a field is missing or not a whole number)`);
-  }
-  return m;
-}
 
 /** How long a flush may hold the thread before it lets searches run. */
 const SLICE_MS = 5;
@@ -84,10 +45,8 @@ export async function flushIndex(dir: string, index: SearchIndex, lastSeq: numbe
   const stemming = currentStemming();
 
   mkdirSync(dir, { recursive: true });
-  const previous = safeManifest(dir);
-  const generation = (previous?.generation ?? 0) + 1;
+  const generation = nextGeneration(dir);
   const genDir = join(dir, `gen-${generation}`);
-  rmSync(genDir, { recursive: true, force: true });
   mkdirSync(genDir);
 
   const terms = await writeSliced(pacer, join(genDir, 'terms.json'), async (write) => {
@@ -106,7 +65,7 @@ export async function flushIndex(dir: string, index: SearchIndex, lastSeq: numbe
     }
   });
 
-  const manifest: Manifest = {
+  const body: Omit<Manifest, 'crc32'> = {
     format: INDEX_FORMAT,
     generation,
     lastSeq,
@@ -117,8 +76,9 @@ export async function flushIndex(dir: string, index: SearchIndex, lastSeq: numbe
     stemming,
     files: { 'terms.json': terms, 'vectors.bin': vectorsFile },
   };
-  await writeSliced(pacer, join(dir, 'manifest.json.tmp'), (write) => write(JSON.stringify(manifest, null, 2)));
-  renameSync(join(dir, 'manifest.json.tmp'), join(dir, 'manifest.json'));
+  const manifest = sealManifest(body);
+  await writeSliced(pacer, join(dir, `${MANIFEST}.tmp`), (write) => write(JSON.stringify(manifest, null, 2)));
+  renameSync(join(dir, `${MANIFEST}.tmp`), join(dir, MANIFEST));
   syncDir(dir);
   // Older generations are unreachable now.
   for (const name of readdirSync(dir)) if (/^gen-\d+$/.test(name) && name !== `gen-${generation}`) await pacer.io(rm(join(dir, name), { recursive: true, force: true }));
@@ -126,19 +86,26 @@ export async function flushIndex(dir: string, index: SearchIndex, lastSeq: numbe
 }
 
 /**
- * Loads the last flush into an empty index. Returns its manifest, or undefined when there is none.
- * Every file is checked (size, CRC-32, then each record) and decoded before the index is touched:
- * any damage throws IndexFormatError and leaves the index empty.
+ * Loads the last flush into an empty index; returns its manifest, or undefined when there is none.
+ *
+ * Every file is verified (size and CRC-32 against the manifest) and decoded with every count, offset
+ * and id checked before the index is touched: any damage — a file missing, truncated, overwritten,
+ * of another format or stemming, a manifest that is not one — throws IndexFormatError (naming the
+ * file and the problem) and leaves `index` as empty as it was, ready for a rebuild from the store.
+ * An index that is not empty is a caller's mistake: a plain Error, before anything is read.
  */
 export function loadIndex(dir: string, index: SearchIndex): Manifest | undefined {
+  if (index.stats.documentCount || index.stats.termCount) throw new Error(`loadIndex(${dir}) needs an empty index; this one holds ${index.stats.documentCount} documents`);
   const manifest = readManifest(dir);
   if (!manifest) return undefined;
   const genDir = join(dir, `gen-${manifest.generation}`);
   const termsFile = join(genDir, 'terms.json');
   const vectorsFile = join(genDir, 'vectors.bin');
   const { terms, sources } = decodeTerms(verified(termsFile, manifest.files['terms.json']).toString('utf8'), termsFile);
+  if (terms.length !== manifest.terms) throw new IndexFormatError(`${termsFile} holds ${terms.length} terms; ${MANIFEST} says ${manifest.terms}`);
   const vectors = decodeVectors(verified(vectorsFile, manifest.files['vectors.bin']), terms.length, sources.length, vectorsFile);
-  if (vectors.length !== manifest.documents || terms.length !== manifest.terms) throw new IndexFormatError(`${genDir} holds ${vectors.length} documents and ${terms.length} terms; its manifest says ${manifest.documents} and ${manifest.terms}`);
+  if (vectors.length !== manifest.documents) throw new IndexFormatError(`${vectorsFile} holds ${vectors.length} documents; ${MANIFEST} says ${manifest.documents}`);
+  // Verified: from here on nothing can fail on the files' account.
   index.stats.restoreTerms(terms, sources);
   for (const [id, vector] of vectors) index.stats.insert(id, vector);
   index.postings.rebuild(index.stats.snapshot().docs, terms);
@@ -159,12 +126,23 @@ function verified(file: string, check: FileCheck): Buffer {
   return buf;
 }
 
-function safeManifest(dir: string): Manifest | undefined {
+/**
+ * The generation a flush writes: one past both the manifest's and every generation folder on disk,
+ * so that a flush never rewrites the folder a manifest it could not read (damaged, another format
+ * or stemming) still names, nor one that a reader may be loading.
+ */
+function nextGeneration(dir: string): number {
+  let last = 0;
   try {
-    return readManifest(dir);
-  } catch {
-    return undefined;
+    last = readManifest(dir)?.generation ?? 0;
+  } catch (e) {
+    if (!(e instanceof IndexFormatError)) throw e;
   }
+  for (const name of readdirSync(dir)) {
+    const m = /^gen-(\d+)$/.exec(name);
+    if (m) last = Math.max(last, Number(m[1]));
+  }
+  return last + 1;
 }
 
 /**
