@@ -6,10 +6,10 @@
  *                                                          ← their adapters (store/sqlite/)
  *   config/ at the edge; appliance/ the one wiring place; cli/ on top; lib/ small pure helpers.
  *
- * Tests may wire real components across the layers (a crawler test opens a SQLite store); the
- * rules below are about the product's code.
+ * Tests (and their fixtures, `*-fixture.ts`) may wire real components across the layers (a crawler
+ * test opens a SQLite store); the rules below are about the product's code.
  */
-const TESTS = '\\.test\\.ts$';
+const TESTS = '(\\.test|-fixture)\\.ts$';
 const stage = (name) => `^${name}/`;
 
 /** A rule: files under `from` may import nothing under `to`. */

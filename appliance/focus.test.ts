@@ -8,6 +8,8 @@ import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../config/index.ts';
 import { serveHandler, type HandlerServer } from '../testweb/index.ts';
 import { topicWebHandler, topicWebPages } from '../testweb/topic-web.ts';
+import { StatusSchema } from '../search-ui/api/schemas.ts';
+import { statusLine } from '../search-ui/index.ts';
 import { Appliance } from './appliance.ts';
 
 const TOPIC = new URL('../config/topics/numismatics.txt', import.meta.url).pathname;
@@ -52,6 +54,9 @@ describe('a focused crawl', () => {
     assert.deepEqual(await indexedPaths(app, web), [...onTopic].sort(), 'exactly the pages about coins, those behind the directory included');
     assert.ok(pages.length * 3 < unfocused.pages.length, `focused: ${pages.length} pages fetched; unfocused: ${unfocused.pages.length}`);
     assert.deepEqual((await app.status()).focus, { classifier: 'topic numismatics (plain scorer, cutoff 30)', cutoff: 30, relevant: onTopic.length, notRelevant: new Set(pages).size - onTopic.length });
+    // The status a real crawl reports is what the API's schema describes, field for field (strict).
+    const status = await app.status();
+    assert.deepEqual(StatusSchema.parse({ ...status, summary: statusLine(status) }), { ...status, summary: statusLine(status) });
 
     // Tunnelling: an off-topic page linked from one on topic passes its links on (one level), no further.
     assert.ok(pages.includes('/news/7') && pages.includes('/news/15'), 'a news page linked from /coins/1, and its link');

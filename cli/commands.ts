@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { Appliance } from '../appliance/index.ts';
 import { PRODUCT_VERSION, type Config } from '../config/index.ts';
 import type { SeedStatus } from '../model/index.ts';
-import { createApp, listen, statusLine, type RunningServer } from '../search-ui/index.ts';
+import { createApp, listen, seedCause, statusLine, type RunningServer } from '../search-ui/index.ts';
 import { showProgress } from './progress.ts';
 import { configFrom, log, onStopSignal, say, UsageError, type CommonFlags } from './shared.ts';
 
@@ -16,7 +16,7 @@ export async function start(urls: string[], flags: CommonFlags, preset: Record<s
     await app.loadFocus();
     const { crawler } = await app.createCrawler([], config.recrawl.continuous ? 'continuous' : 'off');
     await requireSeeds(app, 'start');
-    const ui = createApp({ searcher: app.index, status: () => app.status(), version: PRODUCT_VERSION, explain: (url) => app.explain(url), admin: app, adminToken: config.server.adminToken });
+    const ui = createApp({ ...serverOptions(config), searcher: app.index, status: () => app.status(), version: PRODUCT_VERSION, explain: (url) => app.explain(url), admin: app, adminToken: config.server.adminToken });
     server = await listen(ui, config.server.host, config.server.port);
     app.startFlushTimer();
     onStopSignal(async () => {
@@ -120,7 +120,7 @@ export async function serveOnly(flags: CommonFlags): Promise<void> {
   const config = configFrom(flags);
   const app = await Appliance.open(config, { log });
   // (No crawl runs here: no admin actions, which act on one.)
-  const server = await listen(createApp({ searcher: app.index, status: () => app.status(), version: PRODUCT_VERSION, explain: (url) => app.explain(url) }), config.server.host, config.server.port);
+  const server = await listen(createApp({ ...serverOptions(config), searcher: app.index, status: () => app.status(), version: PRODUCT_VERSION, explain: (url) => app.explain(url) }), config.server.host, config.server.port);
   onStopSignal(async () => {
     await server.close();
     await app.close();
@@ -185,6 +185,11 @@ export async function exportDocuments(flags: CommonFlags & { format?: string }):
   }
 }
 
+/** The search server's settings: the names it answers to, the live dashboards it keeps open. */
+function serverOptions(config: Config) {
+  return { hosts: { bound: config.server.host, allowed: config.server.allowedHosts }, maxEventStreams: config.server.maxEventStreams };
+}
+
 /** A crawl that could fetch none of its seeds: a failure (exit code 1), named seed by seed. */
 export class CrawlFailedError extends Error {
   readonly code = 'ERR_NO_SEED_FETCHED';
@@ -193,7 +198,7 @@ export class CrawlFailedError extends Error {
 /** When no seed could be fetched, what to tell: each seed and the real cause; else undefined. */
 export function seedsFailed(seeds: readonly SeedStatus[]): string | undefined {
   if (!seeds.length || seeds.some((s) => s.fetched)) return undefined;
-  const lines = seeds.map((s) => `  ${s.url}: ${s.error ? `${s.error} — ` : ''}${s.reason ?? (s.state === 'unknown' ? 'not queued (see the log: out of scope?)' : s.state)}`);
+  const lines = seeds.map((s) => `  ${s.url}: ${seedCause(s)}`);
   return `no seed could be fetched:\n${lines.join('\n')}`;
 }
 

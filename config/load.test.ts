@@ -43,6 +43,16 @@ describe('loadConfig', () => {
     assert.deepEqual(j.scope.allow, ['HOST:example\\.org$']);
   });
 
+  it('takes the names the server answers to, from a file or TRAWL_ALLOWED_HOSTS, and refuses what is not a name', () => {
+    assert.deepEqual(loadConfig().server.allowedHosts, []);
+    assert.equal(loadConfig().server.maxEventStreams, 32);
+    assert.deepEqual(loadConfig({ env: { TRAWL_ALLOWED_HOSTS: 'search.intra, *.corp.example' } }).server.allowedHosts, ['search.intra', '*.corp.example']);
+    for (const bad of ['http://search.intra', 'search.intra:8080', 'a b', '*corp']) {
+      const problems = problemsOf(() => loadConfig({ overrides: { server: { allowedHosts: [bad] } } }));
+      assert.ok(problems.some((p) => p.includes('server.allowedHosts')), `${bad}: ${problems.join(' | ')}`);
+    }
+  });
+
   it('lets the environment override the file, and flags override both', () => {
     const f = file('b.yaml', 'dataDir: ./from-file\nserver:\n  port: 9000\n');
     const c = loadConfig({ file: f, env: { TRAWL_DATA_DIR: './from-env', TRAWL_PORT: '9100' }, overrides: { server: { port: 9200 } } });

@@ -170,6 +170,11 @@ export const configSchema = z.strictObject({
         .regex(/^[\x21-\x7e]+$/, 'server.adminToken must be printable ASCII without spaces')
         .optional()
         .describe('Bearer token for the admin API and the admin form (add seeds, pause, resume, recrawl, remove). Unset: admin actions are off. Prefer the environment variable TRAWL_ADMIN_TOKEN.'),
+      allowedHosts: z
+        .array(z.string().regex(/^(\*|(\*\.)?[a-z0-9.-]+)$/i, 'server.allowedHosts: each entry is a host name (no port, no scheme), `*.example.org` for its subdomains, or `*` for any'))
+        .default([])
+        .describe('Host names the search server answers to besides IP addresses, `localhost` and `server.host` (a browser asking by any other name gets 421: a guard against DNS rebinding). `*.example.org` allows the subdomains; `*` any name, for a proxy that checks names itself.'),
+      maxEventStreams: int(1, 10_000).default(32).describe('Live dashboards (server-sent event streams of /api/events) open at once; more get 503 with Retry-After.'),
     })
     .prefault({}),
   dataDir: z.string().min(1).default('./trawl-data').describe('Where the crawl database, the index and the lock file live.'),
@@ -188,5 +193,6 @@ export const ENV_VARS: Readonly<Record<string, { path: string[]; type: 'string' 
   TRAWL_HOST: { path: ['server', 'host'], type: 'string' },
   TRAWL_PORT: { path: ['server', 'port'], type: 'int' },
   TRAWL_ADMIN_TOKEN: { path: ['server', 'adminToken'], type: 'string' },
+  TRAWL_ALLOWED_HOSTS: { path: ['server', 'allowedHosts'], type: 'list' },
   TRAWL_LOG_LEVEL: { path: ['logLevel'], type: 'string' },
 };

@@ -1,18 +1,22 @@
 /**
- * The search server (Hono): the search pages, the crawl dashboard and the JSON API. It sees a
- * read-only Searcher, a status function, a URL lookup and the admin actions (admin.ts), never the
- * crawler itself. Errors are turned into JSON (`/api/*`) or HTML in one place each.
+ * The search server (Hono, with OpenAPI routes): the search pages, the crawl dashboard and the
+ * JSON API. It sees a read-only Searcher, a status function, a URL lookup and the admin actions
+ * (admin.ts), never the crawler itself. The API's parameters are validated by the same schemas
+ * that describe it (api/); errors are turned into JSON (`/api/*`) or HTML in one place each.
  */
 import { readFileSync } from 'node:fs';
 import { getConnInfo } from '@hono/node-server/conninfo';
-import { Hono, type Context } from 'hono';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import { streamSSE } from 'hono/streaming';
 import type { ApplianceStatus, UrlExplanation } from '../model/index.ts';
 import { QueryError, type Searcher } from '../indexer/index.ts';
 import { adminRoutes, type AdminActions } from './admin.ts';
+import { describeOthers, documentRoute, searchRoute, statusRoute } from './api/routes.ts';
+import { intParam } from './api/schemas.ts';
+import { allowedMethods, checkHost, hstsOverHttps, StreamGate, type HostPolicy } from './guards.ts';
 import { SearchMetrics } from './metrics.ts';
-import { openApi } from './openapi.ts';
 import { OPENSEARCH_TYPE, openSearchDescription } from './opensearch.ts';
 import { errorBody, homeBody, layout, resultsBody } from './pages.ts';
 import { RateLimiter } from './rate-limit.ts';
@@ -32,6 +36,12 @@ export type UiDeps = {
   readonly apiRate?: number;
   /** How often /api/events sends the status, in ms (tests make it quick). */
   readonly eventIntervalMs?: number;
+  /** Server-sent event streams open at once (server.maxEventStreams); beyond, 503. */
+  readonly maxEventStreams?: number;
+  /** The names the server answers to (server.host and server.allowedHosts); others get 421. */
+  readonly hosts?: HostPolicy;
+  /** Process metrics (CPU, heap, event loop, GC) in /metrics; on unless turned off. */
+  readonly processMetrics?: boolean;
 };
 
 /** A request the server refuses, with a stable code. */
@@ -44,15 +54,32 @@ class BadRequest extends Error {
   }
 }
 
-const STATIC: Record<string, { body: string; type: string }> = {
-  'app.js': { body: readFileSync(new URL('./static/app.js', import.meta.url), 'utf8'), type: 'text/javascript; charset=utf-8' },
-  'style.css': { body: readFileSync(new URL('./static/style.css', import.meta.url), 'utf8'), type: 'text/css; charset=utf-8' },
-  'favicon.svg': { body: readFileSync(new URL('./static/favicon.svg', import.meta.url), 'utf8'), type: 'image/svg+xml' },
-};
+/** The static files, in a Map: a name such as `__proto__` or `constructor` must find nothing. */
+const STATIC = new Map(
+  (
+    [
+      ['app.js', 'text/javascript; charset=utf-8'],
+      ['style.css', 'text/css; charset=utf-8'],
+      ['favicon.svg', 'image/svg+xml'],
+    ] as const
+  ).map(([name, type]) => [name as string, { body: readFileSync(new URL(`./static/${name}`, import.meta.url), 'utf8'), type }]),
+);
 
-export function createApp(deps: UiDeps): Hono {
-  const app = new Hono();
+/** The page parameter of the search page, checked as the API checks it. */
+const PageParam = intParam('page', 1, 1000, 1);
 
+export function createApp(deps: UiDeps): OpenAPIHono {
+  const app = new OpenAPIHono({
+    // A parameter the schema refuses: 400 with the schema's own message.
+    defaultHook: (result, c) => {
+      if (result.success) return;
+      const issue = result.error.issues[0];
+      const code = issue?.path[0] === 'q' ? 'missing-query' : 'bad-parameter';
+      return c.json({ error: issue?.message ?? 'bad request', code }, 400);
+    },
+  });
+
+  app.use(checkHost(deps.hosts ?? {}));
   app.use(
     secureHeaders({
       contentSecurityPolicy: {
@@ -66,11 +93,14 @@ export function createApp(deps: UiDeps): Hono {
         frameAncestors: ["'none'"],
       },
       referrerPolicy: 'no-referrer',
+      strictTransportSecurity: false,
     }),
   );
+  app.use(hstsOverHttps());
 
-  const metrics = new SearchMetrics();
+  const metrics = new SearchMetrics({ processMetrics: deps.processMetrics ?? true });
   const history = new History();
+  const streams = new StreamGate(deps.maxEventStreams ?? 32);
   const status = async () => {
     const s = await deps.status();
     history.add(s);
@@ -99,12 +129,14 @@ export function createApp(deps: UiDeps): Hono {
   });
 
   app.get('/', async (c) => {
-    const line = statusLine(await status());
+    const s = await status();
+    const line = statusLine(s);
     const q = c.req.query('q')?.trim() ?? '';
-    if (!q) return c.html(layout({ title: 'Trawl search', status: line, version: deps.version, body: homeBody(deps.searcher.documentCount) }));
+    if (!q) return c.html(layout({ title: 'Trawl search', status: line, version: deps.version, body: homeBody(deps.searcher.documentCount, s.seeds) }));
     try {
-      const page = intParam(c.req.query('page'), 'page', 1, 1000, 1);
-      const result = await search(q, page, 10);
+      const page = PageParam.safeParse(c.req.query('page'));
+      if (!page.success) throw new BadRequest('bad-parameter', page.error.issues[0]!.message);
+      const result = await search(q, page.data, 10);
       return c.html(layout({ title: `${q} — Trawl search`, query: q, status: line, version: deps.version, body: resultsBody(result) }));
     } catch (e) {
       if (!(e instanceof QueryError || e instanceof BadRequest)) throw e;
@@ -119,73 +151,87 @@ export function createApp(deps: UiDeps): Hono {
     return c.html(layout({ title: 'Crawl status — Trawl', status: statusLine(s), version: deps.version, wide: true, body: statusBody({ live: liveStatus(s, history.all), ...(lookup ? { lookup } : {}), admin: adminOn }) }));
   });
 
-  app.get('/api/events', (c) =>
-    streamSSE(c, async (stream) => {
+  app.get('/api/events', (c) => {
+    if (!streams.enter()) return c.json({ error: `too many event streams open (${streams.max}, server.maxEventStreams): try again later`, code: 'too-many-streams' }, 503, { 'retry-after': '5' });
+    return streamSSE(c, async (stream) => {
       let open = true;
       stream.onAbort(() => {
         open = false;
       });
-      while (open) {
-        const s = await status();
-        await stream.writeSSE({ event: 'status', data: JSON.stringify({ summary: statusLine(s), running: s.crawl.running, html: await liveStatus(s, history.all) }) });
-        await stream.sleep(deps.eventIntervalMs ?? 1000);
+      try {
+        while (open) {
+          const s = await status();
+          await stream.writeSSE({ event: 'status', data: JSON.stringify({ summary: statusLine(s), running: s.crawl.running, html: await liveStatus(s, history.all) }) });
+          await stream.sleep(deps.eventIntervalMs ?? 1000);
+        }
+      } finally {
+        streams.leave();
       }
-    }),
-  );
+    });
+  });
 
-  app.get('/api/document', async (c) => {
-    const url = c.req.query('url');
-    if (!url || url.length > 2048) throw new BadRequest('bad-parameter', 'parameter url is required (at most 2,048 characters), e.g. /api/document?url=https://example.org/');
+  app.openapi(documentRoute, async (c) => {
     if (!deps.explain) throw new BadRequest('bad-parameter', 'URL records are not available here');
-    const answer = await deps.explain(url);
-    return answer.known ? c.json(answer) : c.json({ error: answer.reason, code: 'unknown-url', url: answer.url }, 404);
+    const answer = await deps.explain(c.req.valid('query').url);
+    return answer.known ? c.json(answer, 200) : c.json({ error: answer.reason, code: 'unknown-url', url: answer.url }, 404);
   });
 
   app.route('/api', adminRoutes(deps.admin, deps.adminToken));
 
-  app.get('/api/openapi.json', (c) => c.json(openApi(deps.version)));
+  app.openapi(searchRoute, async (c) => {
+    const { q, page, size } = c.req.valid('query');
+    const r = await search(q, page, size);
+    return c.json(
+      {
+        query: r.query,
+        total: r.total,
+        tookMs: r.tookMs,
+        page: r.page,
+        size: r.size,
+        partial: r.partial,
+        ...(r.totalIsLowerBound ? { totalIsLowerBound: true } : {}),
+        ...(r.suggestion ? { suggestion: r.suggestion } : {}),
+        facets: r.facets,
+        hits: r.hits.map((h) => ({ url: h.url, title: h.title, snippet: h.snippet, score: h.score, fetchedAt: new Date(h.fetchedAt).toISOString(), ...(h.topics ? { topics: [...h.topics] } : {}) })),
+      },
+      200,
+    );
+  });
+
+  app.openapi(statusRoute, async (c) => {
+    const s = await status();
+    return c.json({ ...s, summary: statusLine(s) }, 200);
+  });
+
+  describeOthers(app);
+  app.get('/api/openapi.json', (c) =>
+    c.json(app.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 'Trawl', version: deps.version, description: 'Search over what Trawl has crawled, watch the crawl, and control it. Errors are JSON: {error, code}, with a stable code.' } })),
+  );
 
   app.get('/opensearch.xml', (c) => c.body(openSearchDescription(new URL(c.req.url).origin), 200, { 'content-type': `${OPENSEARCH_TYPE}; charset=utf-8` }));
 
-  app.get('/metrics', async (c) => c.body(metrics.render(await status()), 200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' }));
-
-  app.get('/api/search', async (c) => {
-    const q = c.req.query('q');
-    if (q === undefined || !q.trim()) throw new BadRequest('missing-query', 'parameter q is required, e.g. /api/search?q=install');
-    const page = intParam(c.req.query('page'), 'page', 1, 1000, 1);
-    const size = intParam(c.req.query('size'), 'size', 1, 100, 10);
-    const r = await search(q, page, size);
-    return c.json({
-      query: r.query,
-      total: r.total,
-      tookMs: r.tookMs,
-      page: r.page,
-      size: r.size,
-      partial: r.partial,
-      ...(r.totalIsLowerBound ? { totalIsLowerBound: true } : {}),
-      ...(r.suggestion ? { suggestion: r.suggestion } : {}),
-      facets: r.facets,
-      hits: r.hits.map((h) => ({ url: h.url, title: h.title, snippet: h.snippet, score: h.score, fetchedAt: new Date(h.fetchedAt).toISOString(), ...(h.topics ? { topics: h.topics } : {}) })),
-    });
-  });
-
-  app.get('/api/status', async (c) => {
-    const s = await status();
-    return c.json({ ...s, summary: statusLine(s) });
-  });
+  app.get('/metrics', async (c) => c.body(await metrics.render(await status()), 200, { 'content-type': metrics.contentType }));
 
   // Browsers ask for /favicon.ico whatever the page links; answer with the same icon.
-  app.get('/favicon.ico', (c) => c.body(STATIC['favicon.svg']!.body, 200, { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' }));
+  app.get('/favicon.ico', (c) => c.body(STATIC.get('favicon.svg')!.body, 200, { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' }));
 
   app.get('/healthz', (c) => c.json({ ok: true, documents: deps.searcher.documentCount }));
 
   app.get('/static/:file', (c) => {
-    const f = STATIC[c.req.param('file')];
+    const f = STATIC.get(c.req.param('file'));
     if (!f) return c.notFound();
     return c.body(f.body, 200, { 'content-type': f.type, 'cache-control': 'public, max-age=300' });
   });
 
-  app.notFound(async (c) => (isApi(c) ? c.json({ error: 'no such endpoint', code: 'not-found' }, 404) : c.html(layout({ title: 'Not found — Trawl', status: statusLine(await deps.status()), version: deps.version, body: errorBody('There is no page here. Search from the box above.') }), 404)));
+  app.notFound(async (c) => {
+    // A path that exists for other methods: 405 with the ones it has.
+    const allow = allowedMethods(app.routes, c.req.path);
+    if (allow.length && !allow.includes(c.req.method)) {
+      const error = `${c.req.method} is not allowed here: ${allow.join(', ')} ${allow.length > 1 ? 'are' : 'is'}`;
+      return isApi(c) ? c.json({ error, code: 'method-not-allowed' }, 405, { allow: allow.join(', ') }) : c.text(error, 405, { allow: allow.join(', ') });
+    }
+    return isApi(c) ? c.json({ error: 'no such endpoint', code: 'not-found' }, 404) : c.html(layout({ title: 'Not found — Trawl', status: statusLine(await deps.status()), version: deps.version, body: errorBody('There is no page here. Search from the box above.') }), 404);
+  });
 
   app.onError((e, c) => {
     if (e instanceof BadRequest || e instanceof QueryError) {
@@ -210,12 +256,4 @@ function clientOf(c: Context): string {
 
 function isApi(c: Context): boolean {
   return c.req.path.startsWith('/api/');
-}
-
-function intParam(raw: string | undefined, name: string, min: number, max: number, fallback: number): number {
-  if (raw === undefined || raw === '') return fallback;
-  if (!/^\d{1,9}$/.test(raw)) throw new BadRequest('bad-parameter', `parameter ${name} must be a whole number from ${min} to ${max}`);
-  const n = Number(raw);
-  if (n < min || n > max) throw new BadRequest('bad-parameter', `parameter ${name} must be a whole number from ${min} to ${max}`);
-  return n;
 }

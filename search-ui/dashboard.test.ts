@@ -116,6 +116,44 @@ describe('the dashboard (/status)', () => {
   });
 });
 
+describe('seeds that could not be fetched, and pages whose links were cut', () => {
+  const troubled = (): ApplianceStatus => ({
+    ...statusNow(),
+    crawl: { ...statusNow().crawl, running: false, linksCut: { pages: 2, links: 9585 } },
+    seeds: [
+      { url: 'http://no-such-host.invalid/', state: 'dead', fetched: false, error: 'dns', reason: 'the host name does not resolve (ENOTFOUND)' },
+      { url: 'http://127.0.0.1:9/', state: 'failed', fetched: false, error: 'refused', reason: 'connection refused' },
+    ],
+  });
+  const app2 = createApp({ searcher: index, status: async () => troubled(), version: 't', explain: async (url) => ({ ...(await explain('known')), url, linksCut: 9585 }) as UrlExplanation });
+
+  it('says on the search page, in the status line and on the dashboard why nothing could be crawled', async () => {
+    const home = await (await app2.request('/')).text();
+    assert.match(home, /<div class="notice" role="alert"><p><strong>No seed could be fetched<\/strong>/);
+    assert.match(home, /<span class="url">http:\/\/no-such-host\.invalid\/<\/span>: dns — the host name does not resolve \(ENOTFOUND\)/);
+    assert.match(home, /id="crawl-status"[^>]*>Crawl idle · \d+ pages fetched · 38 documents indexed · No seed could be fetched: http:\/\/no-such-host\.invalid\/ \(dns — /);
+    const status = await (await app2.request('/status')).text();
+    assert.match(status, /<h2 id="seeds-h">Seeds<\/h2>/);
+    assert.match(status, /<tr class="trouble"><td class="url">http:\/\/127\.0\.0\.1:9\/<\/td><td>failed<\/td><td>no<\/td><td>refused — connection refused<\/td><\/tr>/);
+    assert.match(((await (await app2.request('/api/status')).json()) as { summary: string }).summary, /No seed could be fetched/);
+  });
+
+  it('says nothing while a seed is still to be fetched, or once one was', async () => {
+    const pending = createApp({ searcher: index, status: async () => ({ ...troubled(), seeds: [...troubled().seeds!, { url: 'http://c.test/', state: 'queued', fetched: false, error: null, reason: null }] }), version: 't' });
+    assert.doesNotMatch(await (await pending.request('/')).text(), /No seed could be fetched/);
+    const one = createApp({ searcher: index, status: async () => ({ ...troubled(), seeds: [...troubled().seeds!, { url: 'http://c.test/', state: 'indexed', fetched: true, error: null, reason: null }] }), version: 't' });
+    assert.doesNotMatch(await (await one.request('/')).text(), /No seed could be fetched/);
+    assert.match(await (await one.request('/status')).text(), /<tr><td class="url">http:\/\/c\.test\/<\/td><td>indexed<\/td><td>yes<\/td><td>—<\/td><\/tr>/);
+  });
+
+  it('counts the pages whose links were cut on the dashboard and in the metrics, and names it in a URL\'s record', async () => {
+    assert.match(await (await app2.request('/status')).text(), /<dt>Pages with links cut<\/dt><dd data-figure="links-cut" title="9,585 links beyond limits.maxLinksPerPage not followed">2 <span class="why">\(9,585 links\)<\/span><\/dd>/);
+    assert.doesNotMatch(await text('/status'), /links-cut/, 'nothing cut, nothing shown');
+    assert.match(await (await app2.request('/metrics')).text(), /^trawl_links_cut_pages 2$/m);
+    assert.match(await (await app2.request('/status?url=http%3A%2F%2Fe.org%2Fknown')).text(), /<dt>Links not followed<\/dt><dd>9,585 beyond limits\.maxLinksPerPage<\/dd>/);
+  });
+});
+
 describe('search page extras', () => {
   it('gives each result its host and when it was crawled', async () => {
     const html = await text('/?q=welcome');
@@ -155,14 +193,17 @@ describe('GET /metrics', () => {
     assert.match(after, /^# TYPE trawl_search_duration_seconds histogram$/m);
     assert.match(after, /^trawl_search_duration_seconds_bucket\{le="\+Inf"\} \d+$/m);
     assert.match(after, /^trawl_urls\{state="queued"\} 120$/m);
-    assert.match(after, /^trawl_crawl_stage_seconds_total\{stage="fetch"\} 0\.880000$/m);
+    assert.match(after, /^trawl_crawl_stage_seconds_total\{stage="fetch"\} 0\.88$/m);
     assert.match(after, /^trawl_crawl_outcomes_total\{outcome="failed"\} 2$/m);
     assert.match(after, /^trawl_rejections_total\{reason="robots \\"txt\\""\} 2$/m);
     assert.match(after, /^trawl_index_documents 1$|^trawl_index_documents 38$/m);
     assert.match(after, /^trawl_recrawl_due 7$/m);
     assert.match(after, /^trawl_revisits_total\{result="changed"\} 4$/m);
+    // The process metrics operators expect, beside Trawl's own.
+    for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_seconds', 'nodejs_gc_duration_seconds_count']) assert.match(after, new RegExp(`^${name}(\\{[^}]*\\})? `, 'm'), name);
     // Every sample line is a name, optional labels and a number.
-    for (const l of after.split('\n').filter((x) => x && !x.startsWith('#'))) assert.match(l, /^[a-z_]+(\{[^}]*\})? -?[\d.e+-]+$/, l);
+    // (prom-client writes NaN as "Nan", which Prometheus reads: its parser takes NaN in any case.)
+    for (const l of after.split('\n').filter((x) => x && !x.startsWith('#'))) assert.match(l, /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{[^}]*\})? (-?[\d.e+-]+|NaN|Nan|[+-]Inf)$/, l);
   });
 });
 

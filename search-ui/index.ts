@@ -1,3 +1,3 @@
 export { createApp, type UiDeps } from './app.ts';
 export { listen, type RunningServer } from './server.ts';
-export { statusLine } from './status-line.ts';
+export { seedCause, seedTrouble, statusLine } from './status-line.ts';

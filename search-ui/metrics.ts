@@ -1,92 +1,120 @@
 /**
- * GET /metrics in the Prometheus text format (version 0.0.4): the search server's own counters
- * and latency histogram, and the crawl's and index's figures read from the status.
+ * GET /metrics through prom-client: the process metrics operators expect (CPU, memory, heap
+ * spaces, event-loop lag, GC, handles) beside Trawl's own — the search server's counters and
+ * latency histogram, and the crawl's and index's figures, read from the status at each scrape.
+ * One registry per app (never prom-client's global one): two apps in a process, as in the tests,
+ * keep their own counts.
  */
-import type { ApplianceStatus } from '../model/index.ts';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { STAGES, type ApplianceStatus } from '../model/index.ts';
 
 /** Upper bounds of the search latency histogram, in seconds. */
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1];
+const URL_STATES = ['queued', 'in_flight', 'indexed', 'retrying', 'dead', 'excluded', 'redirected'] as const;
 
 export class SearchMetrics {
-  private readonly counts = new Array<number>(BUCKETS.length).fill(0);
-  private sum = 0;
-  private searches = 0;
-  private rejected = 0;
+  readonly registry = new Registry();
+  private readonly searches: Counter;
+  private readonly errors: Counter;
+  private readonly latency: Histogram;
+  /** Figures read from the status: set at each scrape (update()). */
+  private readonly fromStatus: ReturnType<typeof statusMetrics>;
+
+  constructor(opts: { processMetrics?: boolean } = {}) {
+    const registers = [this.registry];
+    if (opts.processMetrics !== false) collectDefaultMetrics({ register: this.registry });
+    this.searches = new Counter({ name: 'trawl_searches_total', help: 'Searches answered (web page and JSON API).', registers });
+    this.errors = new Counter({ name: 'trawl_search_errors_total', help: 'Searches refused with 400 (bad queries or parameters).', registers });
+    this.latency = new Histogram({ name: 'trawl_search_duration_seconds', help: 'Time to answer a search, in the index.', buckets: BUCKETS, registers });
+    this.fromStatus = statusMetrics(this.registry);
+  }
 
   /** A search answered, and how long it took. */
   observe(ms: number): void {
-    const s = ms / 1000;
-    this.searches++;
-    this.sum += s;
-    const i = BUCKETS.findIndex((b) => s <= b);
-    if (i >= 0) this.counts[i]!++;
+    this.searches.inc();
+    this.latency.observe(ms / 1000);
   }
 
   /** A search refused (a bad query: 400). */
   refused(): void {
-    this.rejected++;
+    this.errors.inc();
   }
 
-  render(status: ApplianceStatus): string {
-    const out: string[] = [];
-    const metric = (name: string, type: 'counter' | 'gauge' | 'histogram', help: string, lines: string[]) => out.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`, ...lines);
-    const c = status.crawl;
-    metric('trawl_searches_total', 'counter', 'Searches answered (web page and JSON API).', [`trawl_searches_total ${this.searches}`]);
-    metric('trawl_search_errors_total', 'counter', 'Searches refused with 400 (bad queries or parameters).', [`trawl_search_errors_total ${this.rejected}`]);
-    let cumulative = 0;
-    metric('trawl_search_duration_seconds', 'histogram', 'Time to answer a search, in the index.', [
-      ...BUCKETS.map((b, i) => `trawl_search_duration_seconds_bucket{le="${b}"} ${(cumulative += this.counts[i]!)}`),
-      `trawl_search_duration_seconds_bucket{le="+Inf"} ${this.searches}`,
-      `trawl_search_duration_seconds_sum ${this.sum.toFixed(6)}`,
-      `trawl_search_duration_seconds_count ${this.searches}`,
-    ]);
-    metric('trawl_crawl_running', 'gauge', '1 while the crawl runs.', [`trawl_crawl_running ${c.running ? 1 : 0}`]);
-    metric('trawl_crawl_paused', 'gauge', '1 while an admin has paused the crawl.', [`trawl_crawl_paused ${c.paused ? 1 : 0}`]);
-    // (A gauge: a recrawl queues fetched pages again, so the number can go down.)
-    metric('trawl_pages_fetched', 'gauge', 'URLs whose last fetch succeeded.', [`trawl_pages_fetched ${c.fetched}`]);
-    metric('trawl_pages_per_second', 'gauge', 'Requests completed per second over the last 10 seconds.', [`trawl_pages_per_second ${c.pagesPerSecond}`]);
-    metric('trawl_urls', 'gauge', 'URLs by state.', [
-      ...(
-        [
-          ['queued', c.queued],
-          ['in_flight', c.inFlight],
-          ['indexed', c.indexed],
-          ['retrying', c.retrying],
-          ['dead', c.dead],
-          ['excluded', c.excluded],
-          ['redirected', c.redirected],
-        ] as const
-      ).map(([state, n]) => `trawl_urls{state="${state}"} ${n}`),
-    ]);
-    const run = c.stats;
-    if (run) {
-      metric('trawl_crawl_requests_total', 'counter', 'Requests made by this run of the crawler.', [`trawl_crawl_requests_total ${run.requests}`]);
-      metric('trawl_crawl_bytes_total', 'counter', 'Bytes downloaded by this run of the crawler.', [`trawl_crawl_bytes_total ${run.bytes}`]);
-      const stages = Object.entries(run.stages);
-      metric('trawl_crawl_stage_seconds_total', 'counter', 'Time spent per pipeline stage (fetch, parse, classify, store, index, links) by this run.', stages.map(([k, v]) => `trawl_crawl_stage_seconds_total{stage="${label(k)}"} ${(v.ms / 1000).toFixed(6)}`));
-      metric('trawl_crawl_stage_pages_total', 'counter', 'Pages through each pipeline stage in this run (with the seconds above: the mean latency).', stages.map(([k, v]) => `trawl_crawl_stage_pages_total{stage="${label(k)}"} ${v.count}`));
-      metric('trawl_crawl_outcomes_total', 'counter', 'Request outcomes in this run, by kind.', Object.entries(run.outcomes).map(([k, v]) => `trawl_crawl_outcomes_total{outcome="${label(k)}"} ${v}`));
-    }
-    metric('trawl_rejections_total', 'counter', 'URLs not queued, by reason.', c.rejections.map((r) => `trawl_rejections_total{reason="${label(r.reason)}"} ${r.count}`));
-    const r = status.recrawl;
-    metric('trawl_recrawl_due', 'gauge', 'Pages whose revisit is due now.', [`trawl_recrawl_due ${r.due}`]);
-    metric('trawl_revisits_total', 'counter', 'Fetches of pages Trawl held, in this run, by what they found (revisited counts them all).', (['revisited', 'changed', 'unchanged', 'removed'] as const).map((k) => `trawl_revisits_total{result="${k}"} ${r[k]}`));
-    if (status.focus) {
-      const f = status.focus;
-      // (A gauge: a page judged again may change sides.)
-      metric('trawl_focus_pages', 'gauge', 'Pages of a focused crawl by their last verdict.', [`trawl_focus_pages{verdict="relevant"} ${f.relevant}`, `trawl_focus_pages{verdict="not-relevant"} ${f.notRelevant}`]);
-    }
-    metric('trawl_index_documents', 'gauge', 'Documents in the index.', [`trawl_index_documents ${status.index.documents}`]);
-    metric('trawl_index_terms', 'gauge', 'Distinct terms in the index.', [`trawl_index_terms ${status.index.terms}`]);
-    if (status.index.lastFlushAt) {
-      metric('trawl_index_last_flush_timestamp_seconds', 'gauge', 'When the index was last written to disk.', [`trawl_index_last_flush_timestamp_seconds ${Date.parse(status.index.lastFlushAt) / 1000}`]);
-    }
-    if (status.index.lastFlushBytes !== null) metric('trawl_index_flush_bytes', 'gauge', 'Size of the last flush on disk.', [`trawl_index_flush_bytes ${status.index.lastFlushBytes}`]);
-    return `${out.join('\n')}\n`;
+  /** The metrics in the Prometheus text format, with the status's figures as of `status`. */
+  async render(status: ApplianceStatus): Promise<string> {
+    this.fromStatus.update(status);
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
   }
 }
 
-/** A label value as the text format wants it: backslash, quote and newline escaped. */
-function label(v: string): string {
-  return v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+/** The crawl's and index's metrics, and how a status sets them. */
+function statusMetrics(registry: Registry) {
+  const registers = [registry];
+  const gauge = (name: string, help: string, labelNames: string[] = []) => new Gauge({ name, help, labelNames, registers });
+  // Counters kept by the crawl, not by this server: each scrape sets them to the crawl's own count.
+  const counter = (name: string, help: string, labelNames: string[] = []) => new Counter({ name, help, labelNames, registers });
+  const setCounter = (c: Counter, entries: readonly (readonly [Record<string, string>, number])[]) => {
+    c.reset();
+    for (const [labels, v] of entries) c.inc(labels, Math.max(0, v));
+  };
+
+  const running = gauge('trawl_crawl_running', '1 while the crawl runs.');
+  const paused = gauge('trawl_crawl_paused', '1 while an admin has paused the crawl.');
+  // (A gauge: a recrawl queues fetched pages again, so the number can go down.)
+  const fetched = gauge('trawl_pages_fetched', 'URLs whose last fetch succeeded.');
+  const rate = gauge('trawl_pages_per_second', 'Requests completed per second over the last 10 seconds.');
+  const urls = gauge('trawl_urls', 'URLs by state.', ['state']);
+  const requests = counter('trawl_crawl_requests_total', 'Requests made by this run of the crawler.');
+  const bytes = counter('trawl_crawl_bytes_total', 'Bytes downloaded by this run of the crawler.');
+  const stageSeconds = counter('trawl_crawl_stage_seconds_total', 'Time spent per pipeline stage (fetch, parse, classify, store, index, links) by this run.', ['stage']);
+  const stagePages = counter('trawl_crawl_stage_pages_total', 'Pages through each pipeline stage in this run (with the seconds above: the mean latency).', ['stage']);
+  const outcomes = counter('trawl_crawl_outcomes_total', 'Request outcomes in this run, by kind.', ['outcome']);
+  const rejections = counter('trawl_rejections_total', 'URLs not queued, by reason.', ['reason']);
+  const linksCut = gauge('trawl_links_cut_pages', 'Pages with more links than limits.maxLinksPerPage at their last fetch (their links beyond it not followed).');
+  const due = gauge('trawl_recrawl_due', 'Pages whose revisit is due now.');
+  const revisits = counter('trawl_revisits_total', 'Fetches of pages Trawl held, in this run, by what they found (revisited counts them all).', ['result']);
+  // (A gauge: a page judged again may change sides.)
+  const focus = gauge('trawl_focus_pages', 'Pages of a focused crawl by their last verdict.', ['verdict']);
+  const documents = gauge('trawl_index_documents', 'Documents in the index.');
+  const terms = gauge('trawl_index_terms', 'Distinct terms in the index.');
+  const lastFlush = gauge('trawl_index_last_flush_timestamp_seconds', 'When the index was last written to disk.');
+  const flushBytes = gauge('trawl_index_flush_bytes', 'Size of the last flush on disk.');
+
+  return {
+    update(status: ApplianceStatus): void {
+      const c = status.crawl;
+      running.set(c.running ? 1 : 0);
+      paused.set(c.paused ? 1 : 0);
+      fetched.set(c.fetched);
+      rate.set(c.pagesPerSecond);
+      const byState: Record<(typeof URL_STATES)[number], number> = { queued: c.queued, in_flight: c.inFlight, indexed: c.indexed, retrying: c.retrying, dead: c.dead, excluded: c.excluded, redirected: c.redirected };
+      for (const state of URL_STATES) urls.set({ state }, byState[state]);
+      const run = c.stats;
+      setCounter(requests, run ? [[{}, run.requests]] : []);
+      setCounter(bytes, run ? [[{}, run.bytes]] : []);
+      setCounter(stageSeconds, run ? STAGES.map((s) => [{ stage: s }, run.stages[s].ms / 1000] as const) : []);
+      setCounter(stagePages, run ? STAGES.map((s) => [{ stage: s }, run.stages[s].count] as const) : []);
+      setCounter(outcomes, run ? Object.entries(run.outcomes).map(([outcome, v]) => [{ outcome }, v] as const) : []);
+      setCounter(rejections, c.rejections.map((r) => [{ reason: r.reason }, r.count] as const));
+      linksCut.set(c.linksCut?.pages ?? 0);
+      const r = status.recrawl;
+      due.set(r.due);
+      setCounter(revisits, (['revisited', 'changed', 'unchanged', 'removed'] as const).map((k) => [{ result: k }, r[k]] as const));
+      focus.reset();
+      if (status.focus) {
+        focus.set({ verdict: 'relevant' }, status.focus.relevant);
+        focus.set({ verdict: 'not-relevant' }, status.focus.notRelevant);
+      }
+      documents.set(status.index.documents);
+      terms.set(status.index.terms);
+      lastFlush.reset();
+      if (status.index.lastFlushAt) lastFlush.set(Date.parse(status.index.lastFlushAt) / 1000);
+      flushBytes.reset();
+      if (status.index.lastFlushBytes !== null) flushBytes.set(status.index.lastFlushBytes);
+    },
+  };
 }

@@ -5,6 +5,8 @@
 import { html, raw } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import type { SearchResponse } from '../indexer/index.ts';
+import type { SeedStatus } from '../model/index.ts';
+import { seedCause, seedTrouble } from './status-line.ts';
 
 type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 
@@ -129,9 +131,15 @@ ${r.page < pages ? html`<a href="${link(r.page + 1)}" rel="next">Next ›</a>` :
   : ''}`;
 }
 
-export function homeBody(documents: number): Html {
+export function homeBody(documents: number, seeds?: readonly SeedStatus[]): Html {
+  const trouble = seedTrouble(seeds);
   return html`<section aria-labelledby="home-h">
 <h1 id="home-h" class="visually-hidden">Search</h1>
+${trouble
+  ? html`<div class="notice" role="alert"><p><strong>No seed could be fetched</strong>, so there is nothing to search yet:</p>
+<ul>${seeds!.map((s) => html`<li><span class="url">${s.url}</span>: ${seedCause(s)}</li>`)}</ul>
+<p>Check the address, or the network between Trawl and the site; <a href="/status">the crawl status</a> shows each seed.</p></div>`
+  : ''}
 <p class="summary">${documents.toLocaleString('en')} documents in the index. Type a few words above.</p>
 </section>`;
 }

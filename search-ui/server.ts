@@ -1,11 +1,13 @@
 /** Serves the Hono app over node:http on the configured address; resolves with the URL it serves. */
 import { serve } from '@hono/node-server';
-import type { Hono } from 'hono';
 import type { AddressInfo } from 'node:net';
 
 export type RunningServer = { readonly url: string; close(): Promise<void> };
 
-export function listen(app: Hono, host: string, port: number): Promise<RunningServer> {
+/** What serves requests: a Hono app (its fetch). */
+export type FetchApp = { readonly fetch: Parameters<typeof serve>[0]['fetch'] };
+
+export function listen(app: FetchApp, host: string, port: number): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, hostname: host, port }, (info: AddressInfo) => {
       const shown = info.family === 'IPv6' ? `[${info.address}]` : info.address;

@@ -4,9 +4,10 @@
  * index?") and the admin actions. The live part is one fragment, rendered here both for the page
  * and for each server-sent event, so that the browser swaps it in and nothing is drawn twice.
  */
-import { html } from 'hono/html';
+import { html, raw } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import type { ApplianceStatus, UrlExplanation } from '../model/index.ts';
+import { seedCause } from './status-line.ts';
 
 type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 
@@ -68,6 +69,7 @@ export function liveStatus(s: ApplianceStatus, samples: readonly Sample[], now =
 <div><dt>In flight</dt><dd data-figure="in-flight">${n(c.inFlight)}</dd></div>
 <div><dt>Failed</dt><dd data-figure="failed">${n(c.failed)}</dd></div>
 <div><dt>Excluded</dt><dd data-figure="excluded">${n(c.excluded)}</dd></div>
+${c.linksCut?.pages ? html`<div><dt>Pages with links cut</dt><dd data-figure="links-cut" title="${n(c.linksCut.links)} links beyond limits.maxLinksPerPage not followed">${n(c.linksCut.pages)} <span class="why">(${n(c.linksCut.links)} links)</span></dd></div>` : ''}
 <div><dt>Documents indexed</dt><dd data-figure="documents">${n(s.index.documents)}</dd></div>
 <div><dt>Terms</dt><dd>${n(s.index.terms)}</dd></div>
 <div><dt>Last flush</dt><dd>${when(s.index.lastFlushAt)}${s.index.lastFlushBytes !== null ? ` · ${(s.index.lastFlushBytes / 1e6).toFixed(1)} MB` : ''}</dd></div>
@@ -93,6 +95,13 @@ ${s.focus
 <div><dt>Relevant</dt><dd data-figure="relevant">${n(s.focus.relevant)}</dd></div>
 <div><dt>Not relevant</dt><dd data-figure="not-relevant">${n(s.focus.notRelevant)}</dd></div>
 </dl>
+</section>`
+  : ''}
+${s.seeds?.length
+  ? html`<section aria-labelledby="seeds-h">
+<h2 id="seeds-h">Seeds</h2>
+<div class="scroll"><table><thead><tr><th scope="col">Seed</th><th scope="col">State</th><th scope="col">Fetched</th><th scope="col">Problem</th></tr></thead>
+<tbody>${s.seeds.map((x) => html`<tr${x.fetched ? '' : raw(' class="trouble"')}><td class="url">${x.url}</td><td>${x.state}</td><td>${x.fetched ? 'yes' : 'no'}</td><td>${x.fetched || !(x.error || x.reason) ? '—' : seedCause(x)}</td></tr>`)}</tbody></table></div>
 </section>`
   : ''}
 <section aria-labelledby="hosts-h">
@@ -127,7 +136,7 @@ function explanation(e: UrlExplanation): Html {
   if (!e.known) return html`<div class="explain" role="status"><p><strong>${e.url}</strong>: Trawl has no record of it — ${e.reason}.</p></div>`;
   const row = (k: string, v: string | number | null) => (v === null || v === '' ? '' : html`<div><dt>${k}</dt><dd>${v}</dd></div>`);
   return html`<div class="explain" role="status"><p><strong>${e.url}</strong> is <strong>${e.indexed ? 'in the index' : 'not in the index'}</strong>.</p>
-<dl>${row('State', e.state)}${row('Reason', e.reason)}${row('Error', e.error)}${row('HTTP status', e.httpStatus)}${row('Attempts', e.attempts)}${row('Depth', e.depth)}${row('Discovered', when(e.discoveredAt))}${row('Last fetch', e.fetchedAt === null ? null : when(e.fetchedAt))}${row('Next attempt', e.nextAttemptAt === null ? null : when(e.nextAttemptAt))}${row('Next revisit', e.revisitAt === null ? null : when(e.revisitAt))}${row('Last change', e.changedAt === null ? null : when(e.changedAt))}${row('Content type', e.contentType)}${row('Language', e.lang)}${row('Topic score', e.topicScore === null ? null : `${e.topicScore} (${e.relevant ? 'relevant' : 'not relevant'})`)}${row('Topics', e.classes.length ? e.classes.map((c) => `${c.name} ${c.score}`).join(', ') : null)}</dl></div>`;
+<dl>${row('State', e.state)}${row('Reason', e.reason)}${row('Error', e.error)}${row('HTTP status', e.httpStatus)}${row('Attempts', e.attempts)}${row('Depth', e.depth)}${row('Discovered', when(e.discoveredAt))}${row('Last fetch', e.fetchedAt === null ? null : when(e.fetchedAt))}${row('Next attempt', e.nextAttemptAt === null ? null : when(e.nextAttemptAt))}${row('Next revisit', e.revisitAt === null ? null : when(e.revisitAt))}${row('Last change', e.changedAt === null ? null : when(e.changedAt))}${row('Content type', e.contentType)}${row('Language', e.lang)}${row('Topic score', e.topicScore === null ? null : `${e.topicScore} (${e.relevant ? 'relevant' : 'not relevant'})`)}${row('Topics', e.classes.length ? e.classes.map((c) => `${c.name} ${c.score}`).join(', ') : null)}${row('Links not followed', e.linksCut ? `${n(e.linksCut)} beyond limits.maxLinksPerPage` : null)}</dl></div>`;
 }
 
 export function statusBody(opts: { live: Html; lookup?: { url: string; answer: UrlExplanation }; admin: boolean }): Html {

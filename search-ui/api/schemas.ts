@@ -1,0 +1,179 @@
+/**
+ * The JSON API's shapes, as zod schemas: each validates what comes in (query parameters, bodies)
+ * and describes what goes out, and the OpenAPI document (/api/openapi.json) is generated from them
+ * — one description, so the document cannot drift from the code. The status schema is strict:
+ * a test holds a full status against it, so a field added to the model without a description here
+ * fails the build.
+ */
+import { z } from '@hono/zod-openapi';
+import { URL_STATES, type ApplianceStatus, type UrlExplanation } from '../../model/index.ts';
+
+/** A whole number in a query string, within bounds, with one message for every way it can be wrong. */
+export function intParam(name: string, min: number, max: number, fallback: number) {
+  const message = `parameter ${name} must be a whole number from ${min} to ${max}`;
+  return z
+    .string({ error: message })
+    .regex(/^\d{0,9}$/, { error: message })
+    .optional()
+    .transform((s) => (s === undefined || s === '' ? fallback : Number(s)))
+    .pipe(z.number().int().min(min, { error: message }).max(max, { error: message }))
+    .openapi({ type: 'integer', minimum: min, maximum: max, default: fallback });
+}
+
+export const ErrorSchema = z
+  .object({ error: z.string().openapi({ description: 'What went wrong, for people' }), code: z.string().openapi({ description: 'A stable code, for programs', example: 'bad-parameter' }) })
+  .openapi('Error');
+
+const QUERY_HELP = 'Words (all must match), "phrases", -excluded, a OR b, site:host, lang:xx, type:html|text, topic:class';
+
+export const SearchQuery = z.object({
+  q: z.string({ error: 'parameter q is required, e.g. /api/search?q=install' }).refine((q) => q.trim().length > 0, { error: 'parameter q is required, e.g. /api/search?q=install' }).openapi({ description: QUERY_HELP, example: 'install' }),
+  page: intParam('page', 1, 1000, 1),
+  size: intParam('size', 1, 100, 10),
+});
+
+const Facet = z.array(z.object({ value: z.string(), count: z.number().int() })).readonly();
+
+export const SearchResponseSchema = z
+  .object({
+    query: z.string(),
+    total: z.number().int(),
+    totalIsLowerBound: z.boolean().optional().openapi({ description: 'An exact phrase was checked on the best results only: there may be more' }),
+    tookMs: z.number(),
+    page: z.number().int(),
+    size: z.number().int(),
+    partial: z.boolean().openapi({ description: 'No page has every word: these have some' }),
+    suggestion: z.string().optional().openapi({ description: 'Did you mean' }),
+    facets: z.object({ host: Facet, lang: Facet, type: Facet, topic: Facet.openapi({ description: 'Classes of a focused crawl' }) }),
+    hits: z.array(
+      z.object({
+        url: z.string(),
+        title: z.string(),
+        snippet: z.string().openapi({ description: 'HTML: escaped text, terms in <mark>' }),
+        score: z.number(),
+        fetchedAt: z.iso.datetime(),
+        topics: z.array(z.string()).readonly().optional().openapi({ description: 'Classes of a focused crawl, best first' }),
+      }),
+    ).readonly(),
+  })
+  .openapi('SearchResponse');
+
+const count = z.number().int().min(0);
+const isoOrNull = z.string().nullable();
+const stageFigures = z.strictObject({ count, ms: z.number() });
+
+const CrawlStatsSchema = z.strictObject({
+  requests: count,
+  bytes: count,
+  pagesPerSecond: z.number(),
+  stages: z.strictObject({ fetch: stageFigures, parse: stageFigures, classify: stageFigures, store: stageFigures, index: stageFigures, links: stageFigures }),
+  outcomes: z.record(z.string(), count).openapi({ description: 'Request outcomes of this run, by kind' }),
+});
+
+const HostSchema = z.strictObject({
+  host: z.string(),
+  queued: count,
+  inFlight: count,
+  delayMs: z.number(),
+  errors: count,
+  waitingForRobots: z.boolean(),
+  suspendedUntil: z.number().nullable().openapi({ description: 'Epoch ms; null: not suspended' }),
+  suspensions: count,
+  lastError: z.string().nullable(),
+});
+
+const FetchEventSchema = z.strictObject({
+  url: z.string(),
+  status: z.union([z.number().int(), z.string()]).openapi({ description: 'The HTTP status, or the error code when no response came' }),
+  ms: z.number(),
+  bytes: count,
+  outcome: z.enum(['indexed', 'fetched', 'not-modified', 'redirected', 'excluded', 'failed', 'dead']),
+  held: z.boolean().optional().openapi({ description: 'A revisit of a page Trawl held' }),
+  change: z.enum(['new', 'changed', 'unchanged', 'gone']).optional(),
+});
+
+const SeedSchema = z.strictObject({
+  url: z.string(),
+  state: z.enum([...URL_STATES, 'unknown']).openapi({ description: "Its URL record's state (unknown: never queued, e.g. out of scope)" }),
+  fetched: z.boolean().openapi({ description: 'An HTTP response came back' }),
+  error: z.string().nullable(),
+  reason: z.string().nullable(),
+});
+
+/** GET /api/status: the crawl, the seeds, the recrawl, a focused crawl, the index and the latest fetches. */
+export const StatusSchema = z
+  .strictObject({
+    summary: z.string().openapi({ description: 'The one-line summary the search page shows' }),
+    crawl: z.strictObject({
+      running: z.boolean(),
+      paused: z.boolean().openapi({ description: 'Paused by an admin' }),
+      fetched: count,
+      indexed: count,
+      queued: count,
+      inFlight: count,
+      failed: count.openapi({ description: 'Retrying plus dead' }),
+      retrying: count,
+      dead: count,
+      excluded: count,
+      redirected: count,
+      pagesPerSecond: z.number(),
+      stats: CrawlStatsSchema.nullable().openapi({ description: "This run's per-stage figures; null before it starts" }),
+      hosts: z.array(HostSchema).readonly().openapi({ description: 'Hosts with their politeness state, the busiest first' }),
+      rejections: z.array(z.strictObject({ reason: z.string(), count })).readonly().openapi({ description: 'Why URLs were not queued, most first' }),
+      linksCut: z.strictObject({ pages: count, links: count }).optional().openapi({ description: 'Pages with more links than limits.maxLinksPerPage, and the links not followed' }),
+    }),
+    seeds: z.array(SeedSchema).readonly().optional().openapi({ description: 'The first seeds and what became of them' }),
+    recrawl: z.strictObject({
+      continuous: z.boolean(),
+      due: count,
+      nextDueAt: isoOrNull,
+      revisited: count,
+      changed: count,
+      unchanged: count,
+      removed: count,
+    }),
+    focus: z.strictObject({ classifier: z.string(), cutoff: z.number(), relevant: count, notRelevant: count }).nullable().openapi({ description: 'null: not a focused crawl' }),
+    index: z.strictObject({ documents: count, terms: count, lastFlushAt: isoOrNull, lastFlushMs: z.number().nullable(), lastFlushBytes: z.number().nullable() }),
+    recent: z.array(FetchEventSchema).readonly().openapi({ description: 'The latest fetches, newest first' }),
+  })
+  .openapi('Status');
+
+export const DocumentQuery = z.object({
+  url: z
+    .string({ error: 'parameter url is required (at most 2,048 characters), e.g. /api/document?url=https://example.org/' })
+    .min(1, { error: 'parameter url is required (at most 2,048 characters), e.g. /api/document?url=https://example.org/' })
+    .max(2048, { error: 'parameter url is required (at most 2,048 characters), e.g. /api/document?url=https://example.org/' })
+    .openapi({ format: 'uri', example: 'https://example.org/' }),
+});
+
+/** GET /api/document: a known URL's record (an unknown one is a 404 Error with code unknown-url). */
+export const ExplanationSchema = z
+  .strictObject({
+    known: z.literal(true),
+    url: z.string().openapi({ description: 'The URL as Trawl keeps it (normalized)' }),
+    state: z.string(),
+    indexed: z.boolean(),
+    reason: z.string().nullable().openapi({ description: 'Why it was excluded, failed or given up, or where it redirects' }),
+    error: z.string().nullable(),
+    httpStatus: z.number().int().nullable(),
+    attempts: count,
+    depth: count,
+    discoveredAt: z.string(),
+    fetchedAt: isoOrNull,
+    nextAttemptAt: isoOrNull,
+    revisitAt: isoOrNull,
+    changedAt: isoOrNull,
+    contentType: z.string().nullable(),
+    lang: z.string().nullable(),
+    topicScore: z.number().nullable(),
+    relevant: z.boolean().nullable(),
+    classes: z.array(z.strictObject({ name: z.string(), score: z.number() })).readonly(),
+    linksCut: z.number().int().nullable().optional().openapi({ description: 'Links beyond limits.maxLinksPerPage at its last fetch, not followed' }),
+  })
+  .openapi('UrlRecord');
+
+export const UnknownUrlSchema = ErrorSchema.extend({ url: z.string() });
+
+// The schemas describe the model's types: a change to one that the other does not follow fails here.
+type Described<T, S extends z.ZodType> = z.output<S> extends T ? true : never;
+export const DESCRIBED: [Described<ApplianceStatus & { summary: string }, typeof StatusSchema>, Described<Extract<UrlExplanation, { known: true }>, typeof ExplanationSchema>] = [true, true];
