@@ -12,7 +12,11 @@ export function configure(config: { stemming?: Stemming } | undefined): void {
   if (config?.stemming) setStemming(config.stemming);
 }
 
-export function extract(job: ParseJob): Extracted {
+export function extract(job: ParseJob): Extracted | Promise<Extracted> {
   const e = extractPage(job);
+  return e instanceof Promise ? e.then(withAnalysis) : withAnalysis(e);
+}
+
+function withAnalysis(e: Extracted): Extracted {
   return e.kind === 'page' && !e.page.noindex ? { ...e, analysis: analyze(e.page) } : e;
 }

@@ -107,6 +107,7 @@ export class StatusReporter {
       index: {
         documents: s.index.documentCount,
         terms: s.index.stats.termCount,
+        byType: s.index.countByType(),
         lastFlushAt: s.lastFlush?.createdAt ?? null,
         lastFlushMs: s.lastFlush?.ms ?? null,
         lastFlushBytes: s.lastFlush?.bytes ?? null,

@@ -5,6 +5,7 @@
  */
 import type { Config } from '../config/schema.ts';
 import { buildScope, Crawler, createNormalizer, defaultFilters, defaultParseWorkers, Fetcher, Frontier, HostScheduler, parseHostAlias, ParsePool, productToken, RobotsCache, type CrawlerLimits, type IndexSink, type RevisitMode, type UrlPolicy } from '../crawler/index.ts';
+import { isDocumentJob, RoutedParser, type ParseJob } from '../crawler/parse/index.ts';
 import type { Focus } from '../crawler/focus/index.ts';
 import { AddressPolicy } from '../crawler/fetch/index.ts';
 import type { Normalizer } from '../crawler/urls/index.ts';
@@ -56,20 +57,31 @@ export function urlPolicyOf(c: Readonly<Config>, seeds: readonly string[], urlsO
  */
 export async function fetcherOf(c: Readonly<Config>, seeds: readonly string[]): Promise<Fetcher> {
   const addresses = await AddressPolicy.of(c.fetch.allowPrivateAddresses, seeds);
-  return new Fetcher({ userAgent: c.userAgent, timeoutMs: c.limits.timeoutMs, maxBodyBytes: c.limits.maxBodyBytes, connectionsPerOrigin: c.perHost.maxConnections, addresses });
-}
-
-/** What a parse job carries besides the page: the robots token and the links cap. */
-export function parseSettingsOf(c: Readonly<Config>): { robotsToken: string; maxLinks: number } {
-  return { robotsToken: productToken(c.userAgent).toLowerCase(), maxLinks: c.limits.maxLinksPerPage };
-}
-
-/** The parser: worker threads running the crawler's extraction and the index's analysis of each page. */
-export function parserOf(c: Readonly<Config>, log: Log): ParsePool {
-  return new ParsePool(c.parseWorkers === 'auto' ? defaultParseWorkers() : c.parseWorkers, {
-    log,
-    extractor: { module: new URL('./extract-for-index.ts', import.meta.url), extract: extractForIndex, config: { stemming: c.index.stemming } },
+  return new Fetcher({
+    userAgent: c.userAgent,
+    timeoutMs: c.limits.timeoutMs,
+    maxBodyBytes: c.limits.maxBodyBytes,
+    connectionsPerOrigin: c.perHost.maxConnections,
+    addresses,
+    documents: { maxBytes: c.documents.maxBytes, is: (contentType, head, url) => isDocumentJob({ contentType, body: head, url }) },
   });
+}
+
+/** What a parse job carries besides the page: the robots token, the links cap, what documents are read and how far. */
+export function parseSettingsOf(c: Readonly<Config>): Pick<ParseJob, 'robotsToken' | 'maxLinks' | 'documentTypes' | 'maxPages' | 'maxDocumentBytes'> {
+  return { robotsToken: productToken(c.userAgent).toLowerCase(), maxLinks: c.limits.maxLinksPerPage, documentTypes: c.documents.types, maxPages: c.documents.maxPages, maxDocumentBytes: c.documents.maxBytes };
+}
+
+/**
+ * The parser: worker threads running the crawler's extraction and the index's analysis of each
+ * page — pages in one pool, documents (PDF, Office…) in another, started at the first document,
+ * with their own heap and time limits and never on the main thread.
+ */
+export function parserOf(c: Readonly<Config>, log: Log): RoutedParser {
+  const extractor = { module: new URL('./extract-for-index.ts', import.meta.url), extract: extractForIndex, config: { stemming: c.index.stemming } };
+  const pages = new ParsePool(c.parseWorkers === 'auto' ? defaultParseWorkers() : c.parseWorkers, { log, extractor });
+  const documents = new ParsePool(c.documents.workers, { log, extractor, name: 'document', lazy: true, inline: false, timeoutMs: c.documents.timeoutMs, maxHeapMb: c.documents.maxHeapMb });
+  return new RoutedParser(pages, documents);
 }
 
 export function schedulerOf(c: Readonly<Config>): HostScheduler {
@@ -93,6 +105,7 @@ export function limitsOf(c: Readonly<Config>, revisits: RevisitMode): CrawlerLim
     maxSuspensions: c.perHost.maxSuspensions,
     revisit: { minMs: c.recrawl.minInterval, maxMs: c.recrawl.maxInterval },
     revisits,
+    documents: { types: c.documents.types, maxPages: c.documents.maxPages, maxBytes: c.documents.maxBytes },
   };
 }
 
@@ -102,7 +115,7 @@ export type CrawlParts = {
   readonly policy: UrlPolicy;
   readonly scheduler: HostScheduler;
   readonly fetcher: Fetcher;
-  readonly parser: ParsePool;
+  readonly parser: RoutedParser;
 };
 
 /**

@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import type { Config } from '../config/index.ts';
 import { fetcherOf, parseSettingsOf } from '../appliance/wiring.ts';
 import { judge, loadFocus, type Verdict } from '../crawler/focus/index.ts';
-import { extract, type ParsedPage } from '../crawler/parse/index.ts';
+import { extract, type Extracted, type ParsedPage } from '../crawler/parse/index.ts';
 import { configFrom, UsageError, type CommonFlags } from './shared.ts';
 
 export type ClassifyFlags = Pick<CommonFlags, 'config'> & { topic?: string; scorer?: string; cutoff?: string; json?: boolean };
@@ -17,7 +17,7 @@ export async function classify(target: string, flags: ClassifyFlags): Promise<vo
   const config = configFrom(flags, [], { focus: focusFlags(flags) });
   if (!config.focus.topicFile && !config.focus.classifier) throw new UsageError('no topic: give --topic FILE (e.g. --topic config/topics/astronomy.txt), or a config with focus.topicFile');
   const focus = await loadFocus(config.focus);
-  const page = /^https?:\/\//i.test(target) ? await fetchPage(target, config) : readPage(target, config);
+  const page = /^https?:\/\//i.test(target) ? await fetchPage(target, config) : await readPage(target, config);
   const verdict = await judge(focus, page);
   if (flags.json) {
     process.stdout.write(`${JSON.stringify({ score: verdict.score, relevant: verdict.relevant, classes: verdict.classes, matches: verdict.matches }, null, 2)}\n`);
@@ -57,7 +57,7 @@ async function fetchPage(url: string, config: Readonly<Config>): Promise<ParsedP
         continue;
       }
       if (res.status < 200 || res.status >= 300) throw new Error(`cannot classify ${at}: it answers HTTP ${res.status}`);
-      return pageOf(extract({ body: res.body, contentType: res.contentType, url: at, ...parseSettingsOf(config) }), at);
+      return pageOf(await extract({ body: res.body, contentType: res.contentType, url: at, truncated: res.truncated, ...parseSettingsOf(config) }), at);
     }
     throw new Error(`cannot fetch ${url}: more than ${MAX_REDIRECTS} redirects`);
   } finally {
@@ -66,7 +66,7 @@ async function fetchPage(url: string, config: Readonly<Config>): Promise<ParsedP
 }
 
 /** Reads a saved page: HTML, or plain text for .txt files. */
-function readPage(file: string, config: Readonly<Config>): ParsedPage {
+async function readPage(file: string, config: Readonly<Config>): Promise<ParsedPage> {
   let body: Buffer;
   try {
     body = readFileSync(file);
@@ -74,13 +74,16 @@ function readPage(file: string, config: Readonly<Config>): ParsedPage {
     throw new UsageError(`cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): give a URL (http:// or https://) or a saved page`);
   }
   const url = pathToFileURL(resolve(file)).href;
-  const contentType = ['.txt', '.text', '.md'].includes(extname(file).toLowerCase()) ? 'text/plain' : 'text/html';
-  return pageOf(extract({ body, contentType, url, ...parseSettingsOf(config) }), url);
+  // (A PDF or an Office file is told by its bytes; an unknown extension is read as HTML.)
+  const ext = extname(file).toLowerCase();
+  const contentType = ext === '.md' || ext === '.markdown' ? 'text/markdown' : ['.txt', '.text'].includes(ext) ? 'text/plain' : '';
+  return pageOf(await extract({ body, contentType, url, ...parseSettingsOf(config) }), url);
 }
 
-function pageOf(x: ReturnType<typeof extract>, url: string): ParsedPage {
+function pageOf(x: Extracted, url: string): ParsedPage {
   if (x.kind === 'page') return x.page;
-  throw new Error(`${url} is not a page Trawl indexes (${x.kind === 'sitemap' ? 'a sitemap' : `type ${x.type}`})`);
+  const what = x.kind === 'sitemap' ? 'a sitemap' : x.kind === 'refused' ? `a ${x.format} refused: ${x.reason} (${x.detail})` : `type ${x.type}`;
+  throw new Error(`${url} is not a page Trawl indexes (${what})`);
 }
 
 /** The verdict for a person: the decision first, then the classes, then each matched term. */

@@ -2,7 +2,7 @@
 import { once } from 'node:events';
 import { Appliance } from '../appliance/index.ts';
 import { PRODUCT_VERSION, type Config } from '../config/index.ts';
-import type { SeedStatus } from '../model/index.ts';
+import type { DocumentFacts, SeedStatus } from '../model/index.ts';
 import { createApp, listen, seedCause, statusLine, type RunningServer } from '../search-ui/index.ts';
 import { showProgress } from './progress.ts';
 import { configFrom, log, onStopSignal, say, UsageError, type CommonFlags } from './shared.ts';
@@ -175,6 +175,8 @@ export async function exportDocuments(flags: CommonFlags & { format?: string }):
         truncated: d.truncated,
         fetchedAt: new Date(d.fetchedAt).toISOString(),
         hash: d.hash,
+        ...(d.lang ? { lang: d.lang } : {}),
+        ...(d.document ? documentFields(d.document) : {}),
       });
       if (!process.stdout.write(`${line}\n`)) await once(process.stdout, 'drain');
       n++;
@@ -183,6 +185,21 @@ export async function exportDocuments(flags: CommonFlags & { format?: string }):
   } finally {
     await app.close();
   }
+}
+
+/** A document's facts as `trawl export` writes them: its type, size in pages, who and when, where each page begins. */
+function documentFields(f: DocumentFacts): Record<string, unknown> {
+  return {
+    type: f.format,
+    ...(f.pages !== undefined ? { pages: f.pages } : {}),
+    ...(f.author ? { author: f.author } : {}),
+    ...(f.subject ? { subject: f.subject } : {}),
+    ...(f.keywords ? { keywords: f.keywords } : {}),
+    ...(f.created ? { created: f.created } : {}),
+    ...(f.modified ? { modified: f.modified } : {}),
+    ...(f.pageOffsets ? { pageOffsets: f.pageOffsets } : {}),
+    ...(f.pagesCut ? { pagesCut: f.pagesCut } : {}),
+  };
 }
 
 /** The search server's settings: the names it answers to, the live dashboards it keeps open. */

@@ -8,6 +8,7 @@ import { parseHostAlias } from '../crawler/urls/aliases.ts';
 import { DEFAULT_STRIP_PARAMS } from '../crawler/urls/normalize.ts';
 import { isCidr } from '../lib/cidr.ts';
 import { LOG_LEVELS } from '../lib/log.ts';
+import { DOCUMENT_FORMATS } from '../model/documents.ts';
 import { PRODUCT_VERSION, PROJECT_URL } from './version.ts';
 
 export const DEFAULT_USER_AGENT = `TrawlBot/${PRODUCT_VERSION} (+${PROJECT_URL})`;
@@ -94,6 +95,19 @@ export const configSchema = z.strictObject({
       suspendAfterErrors: int(1, 1000).default(5).describe('Consecutive failures after which a host is suspended.'),
       suspendMs: int(1000, 86_400_000).default(300_000).describe('How long a first suspension lasts; each further one lasts twice as long.'),
       maxSuspensions: int(1, 100).default(3).describe('Suspensions after which a host is given up (its URLs are marked dead).'),
+    })
+    .prefault({}),
+  documents: z
+    .strictObject({
+      types: z
+        .array(z.enum(DOCUMENT_FORMATS, { error: `documents.types: each is one of ${DOCUMENT_FORMATS.join(', ')}` }))
+        .default([...DOCUMENT_FORMATS])
+        .describe(`Document formats fetched and indexed besides HTML: ${DOCUMENT_FORMATS.map((f) => `\`${f}\``).join(', ')}. Others are recorded as excluded (type).`),
+      maxBytes: int(1024, 2 * 1024 ** 3).default(50 * 1024 ** 2).describe('Largest document fetched, in bytes (default 50 MB); a larger one is excluded (too-large) — unread when its Content-Length says so.'),
+      maxPages: int(1, 1_000_000).default(5000).describe('Pages (slides, sheets) of a document extracted; the rest is counted, not indexed.'),
+      timeoutMs: int(100, 3_600_000).default(60_000).describe('Wall-clock limit on extracting one document; past it the document is recorded as unparsable (timeout) and its worker replaced.'),
+      workers: int(1, 16).default(1).describe('Worker threads that extract documents (PDF, Office), apart from the page parsers so that pages are never held up by them.'),
+      maxHeapMb: int(64, 16_384).default(1024).describe('Heap limit of each document worker, in MB: a document that needs more fails alone (unparsable).'),
     })
     .prefault({}),
   retry: z

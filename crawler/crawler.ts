@@ -9,13 +9,13 @@
 import { EventEmitter } from 'node:events';
 import type { QueuedUrl } from '../model/index.ts';
 import { ERRORS, fromFetchCode, fromHttpStatus, type ErrorCode, type RetryPolicy } from './errors.ts';
-import type { Fetcher } from './fetch/fetcher.ts';
+import type { Fetcher, FetchResponse } from './fetch/fetcher.ts';
 import { judge, SEED_TUNNEL, type Verdict } from './focus/focus.ts';
 import type { RevisitPolicy } from './frontier/revisit.ts';
 import { LinkAdmitter, type Admitted } from './links.ts';
 import { CrawlLoop } from './loop.ts';
 import { decideOutcome, pageHash, type Decision, type OutcomeRules } from './outcome.ts';
-import { ParseFailure, type Extracted } from './parse/index.ts';
+import { ParseFailure, type Extracted, type ParseJob } from './parse/index.ts';
 import { productToken, type RobotsRules } from './robots/robots.ts';
 import { StatsRecorder } from './stats.ts';
 import { admit } from './urls/filters.ts';
@@ -163,7 +163,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       let extracted: Extracted | undefined;
       if (res.kind === 'response' && res.status >= 200 && res.status < 300) {
         const p0 = performance.now();
-        extracted = await this.d.parser.parse({ body: res.body, contentType: res.contentType, url: q.fetchUrl, robotsToken: this.token, ...(this.d.limits.maxLinksPerPage ? { maxLinks: this.d.limits.maxLinksPerPage } : {}) });
+        extracted = await this.d.parser.parse(this.jobOf(q, res));
         this.stats.time('parse', performance.now() - p0);
       }
       let verdict: Verdict | undefined;
@@ -203,6 +203,20 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       ...(held ? { held } : {}),
       ...(decision.change ? { change: decision.change } : {}),
     });
+  }
+
+  /** What the parser is given of a response: the body and the settings that bound its parsing. */
+  private jobOf(q: QueuedUrl, res: FetchResponse): ParseJob {
+    const { maxLinksPerPage, documents } = this.d.limits;
+    return {
+      body: res.body,
+      contentType: res.contentType,
+      url: q.fetchUrl,
+      robotsToken: this.token,
+      ...(res.truncated ? { truncated: true } : {}),
+      ...(maxLinksPerPage ? { maxLinks: maxLinksPerPage } : {}),
+      ...(documents ? { documentTypes: documents.types, maxPages: documents.maxPages, maxDocumentBytes: documents.maxBytes } : {}),
+    };
   }
 
   /** Writes what a fetch comes to in one commit, then hands the page to the index. */

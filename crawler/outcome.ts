@@ -12,6 +12,7 @@
  *   other 4xx/5xx              → failed | dead by the error's policy
  *   2xx sitemap                → fetched; its URLs queued
  *   2xx unsupported type       → excluded
+ *   2xx document refused       → excluded (encrypted, too-large, zip-bomb, empty) | dead, unparsable (damaged)
  *   2xx page: meta refresh → redirected; noindex, off topic, canonical elsewhere, duplicate → excluded
  *             (its links followed unless nofollow); same text → indexed "unchanged"; else indexed, stored
  */
@@ -136,6 +137,12 @@ function onContent(f: FetchFacts, res: FetchResponse, extracted: Extracted, rule
     ...(res.headers['last-modified'] ? { lastModified: res.headers['last-modified'] } : {}),
   };
   if (extracted.kind === 'unsupported') return { kind: 'excluded', status, reason: `unsupported content type ${extracted.type}`, meta };
+  if (extracted.kind === 'refused') {
+    // A held copy of a document that cannot be read now leaves the index with its reason.
+    fx.unindex = true;
+    const reason = `${extracted.reason}: ${extracted.detail}`.slice(0, 500);
+    return extracted.reason === 'damaged' ? { kind: 'dead', status, error: 'unparsable', reason } : { kind: 'excluded', status, reason, meta };
+  }
   if (extracted.kind === 'sitemap') {
     fx.links.push({ links: [...extracted.pages, ...extracted.sitemaps.map((url) => ({ url }))], depth: q.depth, base: q.fetchUrl, tunnel: q.tunnel ?? 0 });
     fx.sitemap = true;
@@ -149,7 +156,7 @@ function onContent(f: FetchFacts, res: FetchResponse, extracted: Extracted, rule
   const lang = (page.lang ?? res.headers['content-language']?.split(',')[0]?.trim())?.slice(0, 35) || undefined;
   let pageMeta: FetchMeta = {
     ...meta,
-    charset: extracted.encoding,
+    ...(extracted.encoding ? { charset: extracted.encoding } : {}),
     hash,
     ...(lang ? { lang } : {}),
     ...(verdict ? { topic: { score: verdict.score, relevant: verdict.relevant } } : {}),
@@ -219,6 +226,7 @@ function onContent(f: FetchFacts, res: FetchResponse, extracted: Extracted, rule
     fetchedAt: f.now,
     hash,
     ...(verdict ? { topic: { score: verdict.score, classes: verdict.classes } } : {}),
+    ...(page.document ? { document: page.document } : {}),
   };
   return { kind: 'indexed', status, meta: pageMeta };
 }

@@ -1,6 +1,6 @@
 /** The crawler's interfaces: what it is given (its stages, limits, where pages go) and what it tells. */
 import type { Log } from '../lib/log.ts';
-import type { FetchEvent, StoredDocument } from '../model/index.ts';
+import type { DocumentFormat, FetchEvent, StoredDocument } from '../model/index.ts';
 import type { Store, TokenSequence } from '../store/index.ts';
 import type { RetryPolicy } from './errors.ts';
 import type { Fetcher } from './fetch/fetcher.ts';
@@ -29,6 +29,8 @@ export type CrawlerLimits = {
   readonly revisit?: RevisitPolicy;
   /** What the crawl does with pages whose revisit is due (RevisitMode); default `off`. */
   readonly revisits?: RevisitMode;
+  /** Documents besides HTML (crawler/documents): the formats read, pages extracted, the size cap. */
+  readonly documents?: { readonly types: readonly DocumentFormat[]; readonly maxPages: number; readonly maxBytes: number };
 };
 
 /**

@@ -18,7 +18,7 @@ import { parseQuery } from './query/parse.ts';
 import { withPhrases } from './query/phrases.ts';
 import { BODY_CHARS, bodyStart, phraseEvidence } from './query/proximity.ts';
 import { byScore, topK, type Ranked } from './query/rank.ts';
-import { makeSnippet } from './query/snippet.ts';
+import { snippetOf } from './query/snippet.ts';
 import { suggest } from './query/suggest.ts';
 import { ImpactLists } from './structures/impacts.ts';
 import { Postings } from './structures/postings.ts';
@@ -38,6 +38,12 @@ export type SearchHit = {
   readonly fetchedAt: number;
   /** A focused crawl's classes of the page, best first. */
   readonly topics?: readonly string[];
+  /** A document that is not an HTML page: its format (`pdf`, `docx`, `text`…). */
+  readonly type?: string;
+  /** Its pages (slides, sheets), when it has them. */
+  readonly pages?: number;
+  /** The page (slide, sheet; from 1) the snippet is on. */
+  readonly page?: number;
 };
 
 export type SearchResponse = {
@@ -107,6 +113,16 @@ export class SearchIndex implements Searcher {
     if (this.tuning.headDf > this.tuning.exactLimit) throw new RangeError('headDf must be at most exactLimit');
     this.impacts = new ImpactLists(this.stats, (t) => this.postings.docsWith(this.stats.term(t), this.stats.docFrequencyOf(t)), this.tuning.headDf);
     this.candidates = new Candidates(this.stats, this.postings, this.impacts, this.tuning);
+  }
+
+  /** Documents in the index by type (`html`, `pdf`, `docx`…), most first. */
+  countByType(): { type: string; count: number }[] {
+    const counts = new Map<string, number>();
+    for (let id = 0; id < this.stats.sourceCount; id++) {
+      const n = this.stats.documentsOfSource(id);
+      if (n > 0) counts.set(this.stats.source(id).type, (counts.get(this.stats.source(id).type) ?? 0) + n);
+    }
+    return [...counts].map(([type, count]) => ({ type, count })).sort((a, b) => b.count - a.count || a.type.localeCompare(b.type));
   }
 
   get documentCount(): number {
@@ -223,13 +239,31 @@ export class SearchIndex implements Searcher {
 }
 
 function hitOf(d: StoredDocument, score: number, terms: readonly string[], body: Occurrences | undefined): SearchHit {
+  const snippet = snippetOf(d.text, terms, d.description, body);
+  const facts = d.document;
+  const page = facts?.pageOffsets && snippet.at !== undefined ? pageAt(facts.pageOffsets, snippet.at) : undefined;
   return {
     id: d.id,
     url: d.url,
     title: d.title,
-    snippet: makeSnippet(d.text, terms, d.description, body),
+    snippet: snippet.html,
     score: Math.round(score * 1000) / 1000,
     fetchedAt: d.fetchedAt,
     ...(d.topic?.classes.length ? { topics: d.topic.classes.map((c) => c.name) } : {}),
+    ...(facts ? { type: facts.format } : {}),
+    ...(facts?.pages ? { pages: facts.pages } : {}),
+    ...(page ? { page } : {}),
   };
+}
+
+/** The page (from 1) that the character at `offset` is on, given where each page begins. */
+export function pageAt(offsets: readonly number[], offset: number): number {
+  let lo = 0;
+  let hi = offsets.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (offsets[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo + 1;
 }

@@ -9,6 +9,31 @@ export type PageContent = {
   readonly text: string;
 };
 
+/** The document formats Trawl reads besides HTML (crawler/documents), as `documents.types` names them. */
+export const DOCUMENT_FORMATS = ['pdf', 'docx', 'pptx', 'xlsx', 'odt', 'odp', 'ods', 'text', 'markdown'] as const;
+export type DocumentFormat = (typeof DOCUMENT_FORMATS)[number];
+
+/** What Trawl knows of a document beyond its text: what a user searches by and sees in a result. */
+export type DocumentFacts = {
+  readonly format: DocumentFormat;
+  readonly author?: string;
+  readonly subject?: string;
+  readonly keywords?: string;
+  /** ISO 8601, as the file declares them. */
+  readonly created?: string;
+  readonly modified?: string;
+  /** PDF pages, slides, sheets; for a flowing document (DOCX, ODT) the page count it declares, if any. */
+  readonly pages?: number;
+  /** Where each page (slide, sheet) starts in the text: UTF-16 offsets, ascending, the first 0. */
+  readonly pageOffsets?: readonly number[];
+  /** Pages (slides, sheets) beyond documents.maxPages, not extracted. */
+  readonly pagesCut?: number;
+  /** Spreadsheet cells beyond the extractor's cap, counted, not extracted. */
+  readonly cellsCut?: number;
+  /** Characters of text beyond the extractor's cap, dropped. */
+  readonly textCut?: number;
+};
+
 /** What a focused crawl found a stored page to be about: its score and its classes, best first. */
 export type DocumentTopic = { readonly score: number; readonly classes: readonly { readonly name: string; readonly score: number }[] };
 
@@ -25,6 +50,8 @@ export type StoredDocument = PageContent & {
   readonly hash: string;
   /** Set by a focused crawl. */
   readonly topic?: DocumentTopic;
+  /** A document that is not an HTML page (PDF, Office, text…): its format and facts. */
+  readonly document?: DocumentFacts;
 };
 
 /**

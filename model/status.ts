@@ -100,7 +100,15 @@ export type FocusStatus = {
   readonly notRelevant: number;
 };
 
-export type IndexStatus = { readonly documents: number; readonly terms: number; readonly lastFlushAt: string | null; readonly lastFlushMs: number | null; readonly lastFlushBytes: number | null };
+export type IndexStatus = {
+  readonly documents: number;
+  readonly terms: number;
+  readonly lastFlushAt: string | null;
+  readonly lastFlushMs: number | null;
+  readonly lastFlushBytes: number | null;
+  /** Documents by type (`html`, `pdf`, `docx`…), most first. */
+  readonly byType?: readonly { readonly type: string; readonly count: number }[];
+};
 
 /** A seed, and whether it could be fetched: a crawl that fetched none of its seeds says why. */
 export type SeedStatus = {

@@ -190,3 +190,30 @@ describe('other endpoints', () => {
     assert.deepEqual(await api.json(), { error: 'no such endpoint', code: 'not-found' });
   });
 });
+
+describe('documents in results', () => {
+  const store = new Map<number, StoredDocument>();
+  const idx = new SearchIndex((id) => store.get(id));
+  const text = 'Page one words.\nPage two holds the flywheel governor.\nPage three ends.';
+  const doc: StoredDocument = { id: 1, url: 'http://e.org/engines.pdf', title: 'Steam Engines', description: '', headings: [], text, contentType: 'application/pdf', bytes: 1, truncated: false, httpStatus: 200, fetchedAt: Date.UTC(2026, 0, 2), hash: '', document: { format: 'pdf', pages: 3, pageOffsets: [0, 16, 54] } };
+  const slides: StoredDocument = { ...doc, id: 2, url: 'http://e.org/deck.pptx', title: 'Deck', text: 'Slide one.\nSlide two: the flywheel again.', contentType: 'application/vnd.openxmlformats-officedocument.presentationml.presentation', document: { format: 'pptx', pages: 2, pageOffsets: [0, 11] } };
+  for (const d of [doc, slides]) {
+    store.set(d.id, d);
+    idx.upsert(d);
+  }
+  const docsApp = createApp({ searcher: idx, status: async () => statusNow(), version: 't', processMetrics: false });
+
+  it('gives each hit its type, pages and the page of its snippet, in JSON', async () => {
+    const body = (await (await docsApp.request('/api/search?q=governor')).json()) as { hits: { type?: string; pages?: number; page?: number }[] };
+    assert.deepEqual(body.hits.map((h) => [h.type, h.pages, h.page]), [['pdf', 3, 2]]);
+  });
+
+  it('shows a badge and "PDF · 3 pages · p. 2", and links a PDF at its page', async () => {
+    const html = await (await docsApp.request('/?q=governor')).text();
+    assert.match(html, /<span class="badge" data-type="pdf">PDF<\/span> <a class="result-title" href="http:\/\/e\.org\/engines\.pdf#page=2">Steam Engines<\/a>/);
+    assert.match(html, /<span class="result-doc">PDF · 3 pages · p\. 2<\/span>/);
+    const both = await (await docsApp.request('/?q=flywheel')).text();
+    assert.match(both, /<span class="result-doc">PowerPoint · 2 slides · slide 2<\/span>/);
+    assert.match(both, /href="http:\/\/e\.org\/deck\.pptx">Deck</, 'only a PDF gets #page=');
+  });
+});

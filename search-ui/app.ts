@@ -192,7 +192,17 @@ export function createApp(deps: UiDeps): OpenAPIHono {
         ...(r.totalIsLowerBound ? { totalIsLowerBound: true } : {}),
         ...(r.suggestion ? { suggestion: r.suggestion } : {}),
         facets: r.facets,
-        hits: r.hits.map((h) => ({ url: h.url, title: h.title, snippet: h.snippet, score: h.score, fetchedAt: new Date(h.fetchedAt).toISOString(), ...(h.topics ? { topics: [...h.topics] } : {}) })),
+        hits: r.hits.map((h) => ({
+          url: h.url,
+          title: h.title,
+          snippet: h.snippet,
+          score: h.score,
+          fetchedAt: new Date(h.fetchedAt).toISOString(),
+          ...(h.topics ? { topics: [...h.topics] } : {}),
+          ...(h.type ? { type: h.type } : {}),
+          ...(h.pages ? { pages: h.pages } : {}),
+          ...(h.page ? { page: h.page } : {}),
+        })),
       },
       200,
     );

@@ -65,6 +65,20 @@ export function crawledAgo(at: number, now = Date.now()): string {
   return new Date(at).toISOString().slice(0, 10);
 }
 
+/** How a result's type reads on its badge. */
+const TYPE_NAMES: Readonly<Record<string, string>> = { pdf: 'PDF', docx: 'Word', pptx: 'PowerPoint', xlsx: 'Excel', odt: 'ODT', odp: 'ODP', ods: 'ODS', text: 'Text', markdown: 'Markdown' };
+/** What pages are called in a type of document. */
+const PAGE_WORDS: Readonly<Record<string, [string, string]>> = { pptx: ['slide', 'slides'], odp: ['slide', 'slides'], xlsx: ['sheet', 'sheets'], ods: ['sheet', 'sheets'] };
+
+/** "PDF · 34 pages · p. 12": the type, its size in pages, and the page the snippet is on. */
+export function documentLine(h: { readonly type?: string; readonly pages?: number; readonly page?: number }): string {
+  const [one, many] = PAGE_WORDS[h.type ?? ''] ?? ['page', 'pages'];
+  const parts = [TYPE_NAMES[h.type ?? ''] ?? (h.type ?? '').toUpperCase()];
+  if (h.pages) parts.push(`${h.pages.toLocaleString('en')} ${h.pages === 1 ? one : many}`);
+  if (h.page) parts.push(one === 'page' ? `p. ${h.page}` : `${one} ${h.page}`);
+  return parts.join(' · ');
+}
+
 /** "Did you mean …?", linking to the corrected query. */
 function suggestionLine(r: SearchResponse): Html | string {
   return r.suggestion ? html`<p class="suggestion">Did you mean <a href="/?q=${encodeURIComponent(r.suggestion)}">${r.suggestion}</a>?</p>` : '';
@@ -99,7 +113,7 @@ export function resultsBody(r: SearchResponse): Html {
 ${suggestionLine(r)}
 <p>Try fewer or different words. Every word must appear in a page; <code>-word</code> excludes pages with that word,
 <code>"two words"</code> asks for a phrase, <code>a OR b</code> for either word, <code>site:host</code> for one site,
-<code>lang:en</code> for one language, <code>type:html</code> or <code>type:text</code> for one kind of page,
+<code>lang:en</code> for one language, <code>type:pdf</code>, <code>type:slides</code> or <code>type:html</code> for one kind of document,
 <code>topic:name</code> for the pages a focused crawl filed under a topic.
 The crawl may also not have reached the page yet: the index grows while it runs.</p>
 </section>`;
@@ -114,10 +128,12 @@ ${facetLists(r)}
 <ol class="results" start="${first}" aria-label="Search results">
 ${r.hits.map((h) => {
   const href = safeHref(h.url);
+  // A PDF opens at the page the snippet is on (PDF viewers read #page=N).
+  const at = href && h.type === 'pdf' && h.page ? `${href.replace(/#.*$/, '')}#page=${h.page}` : href;
   return html`<li>
-<h2 class="result-h">${href ? html`<a class="result-title" href="${href}">${h.title}</a>` : html`<span class="result-title">${h.title}</span>`}</h2>
+<h2 class="result-h">${h.type ? html`<span class="badge" data-type="${h.type}">${TYPE_NAMES[h.type] ?? h.type.toUpperCase()}</span> ` : ''}${at ? html`<a class="result-title" href="${at}">${h.title}</a>` : html`<span class="result-title">${h.title}</span>`}</h2>
 <div class="result-url">${h.url}</div>
-<div class="result-meta"><span class="result-host">${hostOf(h.url)}</span> · crawled <time datetime="${new Date(h.fetchedAt).toISOString()}">${crawledAgo(h.fetchedAt)}</time>${h.topics?.length ? html` · <span class="result-topics">topics: ${h.topics.map((t, i) => html`${i ? ', ' : ''}<a href="/?q=${encodeURIComponent(`${r.query} topic:${t}`)}">${t}</a>`)}</span>` : ''}</div>
+<div class="result-meta">${h.type ? html`<span class="result-doc">${documentLine(h)}</span> · ` : ''}<span class="result-host">${hostOf(h.url)}</span> · crawled <time datetime="${new Date(h.fetchedAt).toISOString()}">${crawledAgo(h.fetchedAt)}</time>${h.topics?.length ? html` · <span class="result-topics">topics: ${h.topics.map((t, i) => html`${i ? ', ' : ''}<a href="/?q=${encodeURIComponent(`${r.query} topic:${t}`)}">${t}</a>`)}</span>` : ''}</div>
 <p class="snippet">${raw(h.snippet)}</p>
 </li>`;
 })}

@@ -71,6 +71,7 @@ export function liveStatus(s: ApplianceStatus, samples: readonly Sample[], now =
 <div><dt>Excluded</dt><dd data-figure="excluded">${n(c.excluded)}</dd></div>
 ${c.linksCut?.pages ? html`<div><dt>Pages with links cut</dt><dd data-figure="links-cut" title="${n(c.linksCut.links)} links beyond limits.maxLinksPerPage not followed">${n(c.linksCut.pages)} <span class="why">(${n(c.linksCut.links)} links)</span></dd></div>` : ''}
 <div><dt>Documents indexed</dt><dd data-figure="documents">${n(s.index.documents)}</dd></div>
+${s.index.byType && s.index.byType.length > 1 ? html`<div><dt>By type</dt><dd data-figure="by-type">${s.index.byType.map((t, i) => html`${i ? ' · ' : ''}<span data-type="${t.type}">${t.type} ${n(t.count)}</span>`)}</dd></div>` : ''}
 <div><dt>Terms</dt><dd>${n(s.index.terms)}</dd></div>
 <div><dt>Last flush</dt><dd>${when(s.index.lastFlushAt)}${s.index.lastFlushBytes !== null ? ` · ${(s.index.lastFlushBytes / 1e6).toFixed(1)} MB` : ''}</dd></div>
 </dl>

@@ -29,6 +29,17 @@ describe('Fetcher', () => {
         case '/big':
           res.writeHead(200, { 'content-type': 'text/html' });
           return res.end('x'.repeat(50_000));
+        case '/doc.pdf':
+          res.writeHead(200, { 'content-type': 'application/pdf' });
+          return res.end(Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(50_000, 0x20)]));
+        case '/disguised':
+          // A PDF as application/octet-stream, without Content-Length (chunked): told by its bytes.
+          res.writeHead(200, { 'content-type': 'application/octet-stream' });
+          res.write(Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(20_000, 0x20)]));
+          return res.end(Buffer.alloc(30_000, 0x20));
+        case '/huge.pdf':
+          res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': String(5_000_000) });
+          return res.end(Buffer.alloc(5_000_000));
         case '/redirect':
           res.writeHead(302, { location: '/elsewhere' });
           return res.end('moved');
@@ -68,6 +79,24 @@ describe('Fetcher', () => {
     const r = await response('/bomb');
     assert.equal(r.body.length, 10_000);
     assert.equal(r.truncated, true);
+  });
+
+  it('lets a document be larger than a page, up to its own cap, and does not read one whose Content-Length is over it', async () => {
+    const isDocument = (type: string, head: Uint8Array, url: string) => type.includes('pdf') || url.endsWith('.pdf') || Buffer.from(head.subarray(0, 5)).toString() === '%PDF-';
+    const documents = new Fetcher({ userAgent: 'TestBot/1.0', timeoutMs: 2000, maxBodyBytes: 10_000, documents: { maxBytes: 100_000, is: isDocument } });
+    try {
+      const pdf = (await documents.fetch(`${web.url}/doc.pdf`)) as FetchResponse;
+      assert.deepEqual([pdf.body.length, pdf.truncated], [50_009, false]);
+      const disguised = (await documents.fetch(`${web.url}/disguised`)) as FetchResponse;
+      assert.deepEqual([disguised.body.length, disguised.truncated], [50_009, false], 'told by its first bytes');
+      const page = (await documents.fetch(`${web.url}/big`)) as FetchResponse;
+      assert.deepEqual([page.body.length, page.truncated], [10_000, true], 'a page keeps the page cap');
+      const huge = (await documents.fetch(`${web.url}/huge.pdf`)) as FetchResponse;
+      assert.deepEqual([huge.status, huge.body.length, huge.truncated], [200, 0, true]);
+      assert.ok(huge.wireBytes < 100_000, `${huge.wireBytes} bytes read of 5,000,000`);
+    } finally {
+      await documents.close();
+    }
   });
 
   it('does not follow redirects itself: it reports the Location', async () => {

@@ -17,6 +17,12 @@ export type FetchOptions = {
   readonly connectionsPerOrigin?: number;
   /** Which addresses connections may go to (fetch.allowPrivateAddresses); default: any. */
   readonly addresses?: AddressPolicy;
+  /**
+   * Documents (PDF, Office…) may be larger than pages: `maxBytes` for a response that `is` one,
+   * told from its Content-Type, its URL and its first bytes. One whose Content-Length is over it
+   * is not read at all.
+   */
+  readonly documents?: { readonly maxBytes: number; readonly is: (contentType: string, head: Uint8Array, url: string) => boolean };
 };
 
 /** Stable codes for failures below HTTP; each maps to a retry policy in the crawler. */
@@ -28,7 +34,7 @@ export type FetchResponse = {
   readonly contentType: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: Buffer;
-  /** The body was longer than `maxBodyBytes` and was cut. */
+  /** The body was longer than its cap (`maxBodyBytes`, or a document's) and was cut — or, over a document's cap by its Content-Length, not read. */
   readonly truncated: boolean;
   /** Raw bytes received (before decompression). */
   readonly wireBytes: number;
@@ -84,13 +90,15 @@ export class Fetcher {
       const retryAfterMs = parseRetryAfter(headers['retry-after']);
       const isRedirect = res.statusCode >= 300 && res.statusCode < 400 && location !== undefined;
       // Bodies of redirects and errors are not needed: drain a little, keep the connection.
-      const { body, truncated, wireBytes } = isRedirect || res.statusCode >= 400
-        ? (await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined), { body: Buffer.alloc(0), truncated: false, wireBytes: 0 })
-        : await readCapped(res.body, headers['content-encoding'], this.opts.maxBodyBytes);
+      const contentType = (headers['content-type'] ?? '').toLowerCase();
+      const skip = isRedirect || res.statusCode >= 400 || this.overDocumentCap(contentType, headers['content-length'], url);
+      const { body, truncated, wireBytes } = skip
+        ? (await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined), { body: Buffer.alloc(0), truncated: !isRedirect && res.statusCode < 400, wireBytes: 0 })
+        : await readCapped(res.body, headers['content-encoding'], (head) => this.capFor(contentType, head, url));
       return {
         kind: 'response',
         status: res.statusCode,
-        contentType: (headers['content-type'] ?? '').toLowerCase(),
+        contentType,
         headers,
         body,
         truncated,
@@ -105,6 +113,19 @@ export class Fetcher {
 
   async close(): Promise<void> {
     await this.agent.close().catch(() => undefined);
+  }
+
+  /** The body cap of a response whose body begins with `head`. */
+  private capFor(contentType: string, head: Uint8Array, url: string): number {
+    const d = this.opts.documents;
+    return d && d.is(contentType, head, url) ? Math.max(d.maxBytes, this.opts.maxBodyBytes) : this.opts.maxBodyBytes;
+  }
+
+  /** A document whose Content-Length says it is over the documents' cap: not worth a byte. */
+  private overDocumentCap(contentType: string, contentLength: string | undefined, url: string): boolean {
+    const d = this.opts.documents;
+    const length = Number(contentLength);
+    return !!d && Number.isFinite(length) && length > Math.max(d.maxBytes, this.opts.maxBodyBytes) && d.is(contentType, new Uint8Array(0), url);
   }
 
   /** An IP-literal host (no DNS lookup, so no lookup check) that the address policy refuses: why. */
@@ -122,7 +143,8 @@ export class Fetcher {
   }
 }
 
-async function readCapped(body: Readable, encoding: string | undefined, max: number): Promise<{ body: Buffer; truncated: boolean; wireBytes: number }> {
+/** Reads a body up to a cap decided by its first bytes (`capFor`), after decompression. */
+async function readCapped(body: Readable, encoding: string | undefined, capFor: (head: Uint8Array) => number): Promise<{ body: Buffer; truncated: boolean; wireBytes: number }> {
   let wireBytes = 0;
   body.on('data', (c: Buffer) => (wireBytes += c.length));
   const decoder = decompressor(encoding);
@@ -131,7 +153,9 @@ async function readCapped(body: Readable, encoding: string | undefined, max: num
   const chunks: Buffer[] = [];
   let size = 0;
   let truncated = false;
+  let max = -1;
   for await (const chunk of source as AsyncIterable<Buffer>) {
+    if (max < 0) max = capFor(chunk);
     if (size + chunk.length > max) {
       chunks.push(chunk.subarray(0, max - size));
       size = max;

@@ -1,8 +1,13 @@
 /**
- * One fetched body → what it holds: an HTML or text page, a sitemap's URLs, or an unsupported
- * type. Pure (no I/O), so it runs the same inline or in a parse worker.
+ * One fetched body → what it holds: an HTML or text page, a document (PDF, Office, Markdown:
+ * crawler/documents), a sitemap's URLs, an unsupported type, or a document refused with a reason.
+ * No I/O, so it runs the same inline or in a parse worker. Pages and sitemaps are answered at once;
+ * a document asynchronously (PDF.js is), and only ever in a document worker (route.ts), where a
+ * heap and a time limit hold.
  */
 import { gunzipSync } from 'node:zlib';
+import type { DocumentFormat } from '../../model/index.ts';
+import { DocumentRefusal, extractDocument, mayBeDocument, sniffFormat } from '../documents/index.ts';
 import { decodeBody } from './decode.ts';
 import { parseHtml, parsePlainText, type ParsedPage } from './html.ts';
 import { looksLikeSitemap, parseSitemap, type SitemapPage } from './sitemap.ts';
@@ -18,37 +23,88 @@ export type ParseJob = {
   readonly robotsToken: string;
   /** Links kept per page (limits.maxLinksPerPage; default DEFAULT_MAX_LINKS); beyond, counted as cut. */
   readonly maxLinks?: number;
+  /** The body was cut at its cap: a page is read as it is, a document cut short is refused (too-large). */
+  readonly truncated?: boolean;
+  /** The documents read besides HTML (documents.types; default: all). */
+  readonly documentTypes?: readonly DocumentFormat[];
+  /** Pages (slides, sheets) of a document extracted (documents.maxPages). */
+  readonly maxPages?: number;
+  /** documents.maxBytes, to say why a document was too large. */
+  readonly maxDocumentBytes?: number;
 };
+
+/** Why a document was not read: each is recorded on its URL (outcome.ts). */
+export type Refusal = 'encrypted' | 'zip-bomb' | 'damaged' | 'empty' | 'too-large';
 
 export type Extracted =
   /** `analysis`: whatever the orchestrator's extractor adds for the index (opaque to the crawler). */
   | { readonly kind: 'page'; readonly page: ParsedPage; readonly encoding: string; readonly analysis?: unknown }
   | { readonly kind: 'sitemap'; readonly pages: readonly SitemapPage[]; readonly sitemaps: readonly string[] }
-  | { readonly kind: 'unsupported'; readonly type: string };
+  | { readonly kind: 'unsupported'; readonly type: string }
+  | { readonly kind: 'refused'; readonly reason: Refusal; readonly detail: string; readonly format: string };
 
-export function extract(job: ParseJob): Extracted {
+/** Pages of a document extracted unless the job says otherwise. */
+const DEFAULT_MAX_PAGES = 5000;
+
+/** Whether the job goes to the document workers: a document's type, extension or first bytes. */
+export function isDocumentJob(job: Pick<ParseJob, 'contentType' | 'body' | 'url'>): boolean {
+  // (Some PDFs have bytes before their %PDF- header: the first kilobyte is looked at.)
+  return mayBeDocument(job.contentType, job.body.subarray(0, 1024), job.url);
+}
+
+export function extract(job: ParseJob): Extracted | Promise<Extracted> {
   const type = job.contentType.split(';')[0]!.trim().toLowerCase();
   const body = Buffer.from(job.body.buffer, job.body.byteOffset, job.body.byteLength);
-  if (looksLikeSitemap(type, job.url) && !/html/.test(type)) {
-    let xml = body;
-    // A gzipped sitemap (sitemap.xml.gz) is a gzip file, not a gzip-encoded response.
-    if (body[0] === 0x1f && body[1] === 0x8b) {
-      try {
-        xml = gunzipSync(body, { maxOutputLength: MAX_SITEMAP_BYTES });
-      } catch {
-        return { kind: 'unsupported', type: `${type || '(none)'} (gzip that does not unpack within ${MAX_SITEMAP_BYTES} bytes)` };
-      }
-    }
-    const map = parseSitemap(decodeBody(xml, 'application/xml').text);
-    return map ? { kind: 'sitemap', pages: map.pages, sitemaps: map.sitemaps } : { kind: 'unsupported', type: type || '(none)' };
-  }
-  if (type === 'text/html' || type === 'application/xhtml+xml' || type === '') {
-    const { text, encoding } = decodeBody(body, job.contentType);
-    return { kind: 'page', page: parseHtml(text, job.url, job.robotsToken, job.maxLinks), encoding };
-  }
-  if (type === 'text/plain') {
-    const { text, encoding } = decodeBody(body, job.contentType);
-    return { kind: 'page', page: parsePlainText(text, job.url), encoding };
-  }
+  if (looksLikeSitemap(type, job.url) && !/html/.test(type) && !isDocumentJob(job)) return sitemap(body, type);
+  if (isDocumentJob(job)) return document(job, body, type);
+  if (type === 'text/html' || type === 'application/xhtml+xml' || type === '') return page(job, body, 'html');
+  if (type === 'text/plain') return page(job, body, 'text');
   return { kind: 'unsupported', type };
+}
+
+function sitemap(body: Buffer, type: string): Extracted {
+  let xml = body;
+  // A gzipped sitemap (sitemap.xml.gz) is a gzip file, not a gzip-encoded response.
+  if (body[0] === 0x1f && body[1] === 0x8b) {
+    try {
+      xml = gunzipSync(body, { maxOutputLength: MAX_SITEMAP_BYTES });
+    } catch {
+      return { kind: 'unsupported', type: `${type || '(none)'} (gzip that does not unpack within ${MAX_SITEMAP_BYTES} bytes)` };
+    }
+  }
+  const map = parseSitemap(decodeBody(xml, 'application/xml').text);
+  return map ? { kind: 'sitemap', pages: map.pages, sitemaps: map.sitemaps } : { kind: 'unsupported', type: type || '(none)' };
+}
+
+/** An HTML page, or plain text (a document of format `text`, unless documents.types leaves it out). */
+function page(job: ParseJob, body: Buffer, as: 'html' | 'text'): Extracted {
+  if (as === 'text' && job.documentTypes && !job.documentTypes.includes('text')) return { kind: 'unsupported', type: 'text/plain (not in documents.types)' };
+  const contentType = as === 'html' && !/html/i.test(job.contentType) ? 'text/html' : job.contentType;
+  const { text, encoding } = decodeBody(body, contentType);
+  if (as === 'html') return { kind: 'page', page: parseHtml(text, job.url, job.robotsToken, job.maxLinks), encoding };
+  return { kind: 'page', page: { ...parsePlainText(text, job.url), document: { format: 'text' } } as ParsedPage, encoding };
+}
+
+/** A document: its real format (Content-Type checked against its bytes), then its extractor. */
+async function document(job: ParseJob, body: Buffer, type: string): Promise<Extracted> {
+  const format = await sniffFormat(job.contentType, body, job.url);
+  // Not a document after all (an HTML page at a .pdf URL, text sent as a PDF…): read it as what it is.
+  if (format === 'html' || format === 'text') return page(job, body, format);
+  if (format === undefined) return { kind: 'unsupported', type: type || '(none)' };
+  if (job.documentTypes && !job.documentTypes.includes(format)) return { kind: 'unsupported', type: `${format} (not in documents.types)` };
+  if (job.truncated) {
+    const cap = job.maxDocumentBytes ? ` (${(job.maxDocumentBytes / 1024 / 1024).toLocaleString('en', { maximumFractionDigits: 1 })} MB)` : '';
+    return { kind: 'refused', reason: 'too-large', detail: `larger than documents.maxBytes${cap}`, format };
+  }
+  try {
+    const extracted = await extractDocument(body, format, { url: job.url, maxPages: job.maxPages ?? DEFAULT_MAX_PAGES, contentType: job.contentType, ...(job.maxLinks ? { maxLinks: job.maxLinks } : {}) });
+    return { kind: 'page', page: extracted, encoding: '' };
+  } catch (e) {
+    if (e instanceof DocumentRefusal) {
+      if (e.reason === 'unsupported') return { kind: 'unsupported', type: `${format}: ${e.message}` };
+      return { kind: 'refused', reason: e.reason, detail: e.message, format };
+    }
+    // A file the extractor chokes on is that file's problem, not the crawl's.
+    return { kind: 'refused', reason: 'damaged', detail: (e as Error).message || String(e), format };
+  }
 }

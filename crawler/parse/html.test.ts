@@ -1,8 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { extract } from './extract.ts';
+import { extract, type Extracted, type ParseJob } from './extract.ts';
 import { DEFAULT_MAX_LINKS, parseHtml, parsePlainText } from './html.ts';
 import { parseSitemap } from './sitemap.ts';
+
+/** What extract() answers for a page, a sitemap or an unsupported type: at once, never a promise. */
+function extractNow(job: ParseJob): Extracted {
+  const e = extract(job);
+  assert.ok(!(e instanceof Promise), 'a page is extracted synchronously');
+  return e;
+}
 
 const PAGE = `<!doctype html><html lang="en"><head><title> The  Title </title>
 <meta name="description" content="What the page is about">
@@ -109,7 +116,7 @@ describe('a page\u2019s links and the cap on them (limits.maxLinksPerPage)', () 
   });
 
   it('is carried by a parse job', () => {
-    const r = extract({ body: Buffer.from(many(30)), contentType: 'text/html', url: 'http://e.org/', robotsToken: 'trawlbot', maxLinks: 10 });
+    const r = extractNow({ body: Buffer.from(many(30)), contentType: 'text/html', url: 'http://e.org/', robotsToken: 'trawlbot', maxLinks: 10 });
     assert.ok(r.kind === 'page');
     assert.deepEqual([r.page.links.length, r.page.linksCut], [10, 20]);
   });

@@ -9,7 +9,7 @@
  * CPU time (bench/crawl).
  */
 import * as cheerio from 'cheerio/slim';
-import type { PageContent } from '../../model/index.ts';
+import type { DocumentFacts, PageContent } from '../../model/index.ts';
 import { textOf, type DomNode } from './dom.ts';
 
 export type Link = { readonly url: string; readonly text: string; readonly nofollow: boolean };
@@ -28,6 +28,8 @@ export type ParsedPage = PageContent & {
   readonly keywords?: string;
   /** Links the page had beyond the cap (limits.maxLinksPerPage): counted, not kept. Absent when none were cut. */
   readonly linksCut?: number;
+  /** A document that is not an HTML page (crawler/documents): its format and facts. */
+  readonly document?: DocumentFacts;
 };
 
 /** A refresh slower than this is a page that reloads itself now and then, not a redirect. */

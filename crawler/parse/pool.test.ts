@@ -7,29 +7,36 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
-import { extract, type ParseJob } from './extract.ts';
+import { extract, type Extracted, type ParseJob } from './extract.ts';
 import { ParseFailure, ParsePool } from './pool.ts';
+
+/** What extract() answers for a page, a sitemap or an unsupported type: at once, never a promise. */
+function extractNow(job: ParseJob): Extracted {
+  const e = extract(job);
+  assert.ok(!(e instanceof Promise), 'a page is extracted synchronously');
+  return e;
+}
 
 const html = (i: number) => Buffer.from(`<html><head><title>Page ${i}</title></head><body><main><h1>H ${i}</h1><p>word${i} text</p><a href="/next/${i}">next</a></main></body></html>`);
 const job = (i: number, body: Buffer = html(i), contentType = 'text/html; charset=utf-8'): ParseJob => ({ body, contentType, url: `http://e.org/${i}`, robotsToken: 'trawlbot' });
 
 describe('extract', () => {
   it('dispatches by content type', () => {
-    assert.equal(extract(job(1)).kind, 'page');
-    const text = extract(job(2, Buffer.from('hello'), 'text/plain'));
+    assert.equal(extractNow(job(1)).kind, 'page');
+    const text = extractNow(job(2, Buffer.from('hello'), 'text/plain'));
     assert.ok(text.kind === 'page' && text.page.text === 'hello');
-    const map = extract({ ...job(3, Buffer.from('<urlset><url><loc>http://e.org/a</loc></url></urlset>'), 'application/xml') });
+    const map = extractNow({ ...job(3, Buffer.from('<urlset><url><loc>http://e.org/a</loc></url></urlset>'), 'application/xml') });
     assert.deepEqual(map, { kind: 'sitemap', pages: [{ url: 'http://e.org/a' }], sitemaps: [] });
-    const gz = extract({ ...job(3, gzipSync('<urlset><url><loc>http://e.org/z</loc></url></urlset>'), 'application/gzip'), url: 'http://e.org/s.xml.gz' });
+    const gz = extractNow({ ...job(3, gzipSync('<urlset><url><loc>http://e.org/z</loc></url></urlset>'), 'application/gzip'), url: 'http://e.org/s.xml.gz' });
     assert.deepEqual(gz, { kind: 'sitemap', pages: [{ url: 'http://e.org/z' }], sitemaps: [] });
-    const bomb = extract({ ...job(3, gzipSync(Buffer.alloc(60 * 1024 * 1024)), 'application/gzip'), url: 'http://e.org/s.xml.gz' });
+    const bomb = extractNow({ ...job(3, gzipSync(Buffer.alloc(60 * 1024 * 1024)), 'application/gzip'), url: 'http://e.org/s.xml.gz' });
     assert.equal(bomb.kind, 'unsupported', 'a gzipped sitemap bomb is stopped at the protocol\'s 50 MB');
-    assert.deepEqual(extract(job(4, Buffer.from([1, 2]), 'image/png')), { kind: 'unsupported', type: 'image/png' });
-    assert.deepEqual(extract(job(5, Buffer.from('<rss/>'), 'application/rss+xml')), { kind: 'unsupported', type: 'application/rss+xml' });
+    assert.deepEqual(extractNow(job(4, Buffer.from([1, 2]), 'image/png')), { kind: 'unsupported', type: 'image/png' });
+    assert.deepEqual(extractNow(job(5, Buffer.from('<rss/>'), 'application/rss+xml')), { kind: 'unsupported', type: 'application/rss+xml' });
   });
 
   it('reports the encoding it decoded with', () => {
-    const r = extract(job(6, Buffer.from([0x63, 0x61, 0x66, 0xe9]), 'text/plain; charset=windows-1252'));
+    const r = extractNow(job(6, Buffer.from([0x63, 0x61, 0x66, 0xe9]), 'text/plain; charset=windows-1252'));
     assert.ok(r.kind === 'page');
     assert.equal(r.encoding, 'windows-1252');
     assert.equal(r.page.text, 'café');
@@ -60,7 +67,7 @@ describe('ParsePool', () => {
     assert.equal(pool.workers, 2);
     await pool.ready();
     const results = await Promise.all(Array.from({ length: 40 }, (_, i) => pool.parse(job(i))));
-    results.forEach((r, i) => assert.deepEqual(r, extract(job(i)), `page ${i}`));
+    results.forEach((r, i) => assert.deepEqual(r, extractNow(job(i)), `page ${i}`));
     assert.deepEqual(pool.parsed, { inWorkers: 40, inline: 0 });
   });
 
@@ -68,10 +75,10 @@ describe('ParsePool', () => {
     const pool = new ParsePool(1);
     pools.push(pool);
     const first = await pool.parse(job(1));
-    assert.deepEqual(first, extract(job(1)));
+    assert.deepEqual(first, extractNow(job(1)));
     assert.deepEqual(pool.parsed, { inWorkers: 0, inline: 1 }, 'a worker takes far longer than this to load');
     await pool.ready();
-    assert.deepEqual(await pool.parse(job(2)), extract(job(2)));
+    assert.deepEqual(await pool.parse(job(2)), extractNow(job(2)));
     assert.deepEqual(pool.parsed, { inWorkers: 1, inline: 1 });
   });
 
@@ -88,7 +95,7 @@ describe('ParsePool', () => {
   it('parses inline with no workers', async () => {
     const pool = new ParsePool(0);
     pools.push(pool);
-    assert.deepEqual(await pool.parse(job(1)), extract(job(1)));
+    assert.deepEqual(await pool.parse(job(1)), extractNow(job(1)));
   });
 
   it('starts its workers when Node runs with a flag that workers refuse (--trace-gc)', () => {
@@ -111,7 +118,7 @@ console.log(JSON.stringify({ title: r.page.title, parsed: pool.parsed })); await
     await pool.ready();
     assert.ok(logs.some((l) => /could not bundle their code .*loading it through tsx/.test(l)), logs.join('\n'));
     // The tsx entry cannot load the broken module either: the pool ends up parsing inline, correctly.
-    assert.deepEqual(await pool.parse(job(3)), extract(job(3)));
+    assert.deepEqual(await pool.parse(job(3)), extractNow(job(3)));
   });
 
   it('fails the page that killed its worker, alone, and goes on with a new worker', async () => {
@@ -141,13 +148,13 @@ export function extract(job) {
       const err = (settled[1] as PromiseRejectedResult).reason as Error;
       assert.ok(err instanceof ParseFailure, `${word}: ${err}`);
       assert.match(err.message, reason);
-      for (const i of [0, 2, 3]) assert.deepEqual((settled[i] as PromiseFulfilledResult<unknown>).value, extract([job(1), bad, job(2), job(3)][i]!), `${word}: page ${i} still parsed`);
+      for (const i of [0, 2, 3]) assert.deepEqual((settled[i] as PromiseFulfilledResult<unknown>).value, extractNow([job(1), bad, job(2), job(3)][i]!), `${word}: page ${i} still parsed`);
       await pool.ready();
       assert.equal(pool.workers, 1, 'a new worker took its place');
     }
     assert.ok(logs.some((l) => /while parsing http:\/\/e\.org\/100/.test(l)), logs.join('\n'));
     // Worker deaths caused by pages never make the pool give up its workers.
-    assert.deepEqual(await pool.parse(job(5)), extract(job(5)));
+    assert.deepEqual(await pool.parse(job(5)), extractNow(job(5)));
     assert.ok(pool.parsed.inWorkers > 4);
   });
 
@@ -159,13 +166,13 @@ export function extract(job) {
     const pool = new ParsePool(1, { log: logTo((m) => logs.push(m)), entry: pathToFileURL(broken) });
     pools.push(pool);
     const results = await Promise.all(Array.from({ length: 5 }, (_, i) => pool.parse(job(i))));
-    results.forEach((r, i) => assert.deepEqual(r, extract(job(i))));
+    results.forEach((r, i) => assert.deepEqual(r, extractNow(job(i))));
     // Each failure starts a new worker, until the third one: then the pool stays inline.
     await new Promise<void>((resolve) => {
       const check = () => (pool.workers === 0 ? resolve() : setTimeout(check, 20));
       check();
     });
     assert.ok(logs.some((l) => /parsing on the main thread from now on/.test(l)), logs.join('\n'));
-    assert.deepEqual(await pool.parse(job(9)), extract(job(9)));
+    assert.deepEqual(await pool.parse(job(9)), extractNow(job(9)));
   });
 });

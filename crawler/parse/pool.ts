@@ -12,6 +12,9 @@ import { extract, type Extracted, type ParseJob } from './extract.ts';
 
 export type PageParser = { parse(job: ParseJob): Promise<Extracted>; close(): Promise<void> };
 
+/** An extractor: the crawler's own (extract.ts) or the orchestrator's, synchronous or not. */
+export type ExtractFn = (job: ParseJob) => Extracted | Promise<Extracted>;
+
 /** One worker per spare core, at most 4 (more buys nothing: the main thread becomes the limit). */
 export function defaultParseWorkers(): number {
   return Math.max(0, Math.min(4, availableParallelism() - 1));
@@ -20,7 +23,7 @@ export function defaultParseWorkers(): number {
 type Pending = { resolve: (e: Extracted) => void; reject: (e: Error) => void; job: ParseJob };
 
 /** `ready` once the worker has loaded its module: until then its share of pages is parsed inline. */
-type Slot = { worker: Worker; pending: Map<number, Pending>; ready: boolean; current: Int32Array };
+type Slot = { worker: Worker; pending: Map<number, Pending>; ready: boolean; current: Int32Array; watched: { id: number; since: number } };
 
 /**
  * A parse worker allocates a whole DOM per page and drops it at once: with V8's default young
@@ -47,7 +50,7 @@ export type ParsePoolOptions = {
    */
   readonly extractor?: {
     readonly module: URL;
-    readonly extract: (job: ParseJob) => Extracted;
+    readonly extract: ExtractFn;
     /** Passed to the module's `configure(config)` export in each worker (structured-cloneable). */
     readonly config?: unknown;
   };
@@ -55,6 +58,20 @@ export type ParsePoolOptions = {
   readonly entry?: URL;
   /** Each worker's heap limit (old generation), in MB. */
   readonly maxHeapMb?: number;
+  /**
+   * A job's wall-clock limit in a worker, in ms: past it the worker is stopped and replaced, and the
+   * job fails with ParseFailure (`timeout`). Checked a few times per limit, so it ends within ~1.25×.
+   */
+  readonly timeoutMs?: number;
+  /**
+   * Whether a job may be parsed on the main thread while no worker is ready (default true). A pool
+   * of documents says false: a hostile PDF must never run where no heap or time limit holds.
+   */
+  readonly inline?: boolean;
+  /** What the pool parses, for its log lines ("parse", "document"). */
+  readonly name?: string;
+  /** Start the workers at the first job rather than at once (documents: a crawl may have none). */
+  readonly lazy?: boolean;
 };
 
 export class ParsePool implements PageParser {
@@ -63,13 +80,20 @@ export class ParsePool implements PageParser {
   private closed = false;
   private failures = 0;
   private readonly log: Log;
-  private readonly extract: (job: ParseJob) => Extracted;
+  private readonly extract: ExtractFn;
   private readonly module: URL;
   private readonly config: unknown;
   private readonly maxHeapMb: number;
+  private readonly timeoutMs: number | undefined;
+  private readonly inline: boolean;
+  private readonly name: string;
+  private watchdog: NodeJS.Timeout | undefined;
+  private readonly size: number;
+  private readonly entry: URL | undefined;
+  private started = false;
   /** The workers' code once known (bundled, or the tsx entry); workers start only then. */
   private code: URL | undefined;
-  private starting: number;
+  private starting = 0;
   private readyWaiters: (() => void)[] = [];
   /** Pages parsed by workers and inline (for tests and figures). */
   readonly parsed = { inWorkers: 0, inline: 0 };
@@ -80,14 +104,31 @@ export class ParsePool implements PageParser {
     this.module = options.extractor?.module ?? new URL('./extract.ts', import.meta.url);
     this.config = options.extractor?.config;
     this.maxHeapMb = options.maxHeapMb ?? DEFAULT_WORKER_HEAP_MB;
+    this.timeoutMs = options.timeoutMs;
+    this.inline = options.inline ?? true;
+    this.name = options.name ?? 'parse';
+    if (this.timeoutMs !== undefined) {
+      this.watchdog = setInterval(() => this.checkTimes(), Math.max(10, Math.min(1000, this.timeoutMs / 4)));
+      this.watchdog.unref();
+    }
+    this.size = size;
+    this.entry = options.entry;
+    if (!options.lazy) this.start();
+  }
+
+  /** Starts the workers (once): at construction, or at the first job of a lazy pool. */
+  private start(): void {
+    if (this.started) return;
+    this.started = true;
+    const size = this.size;
     this.starting = size;
     if (size > 0)
-      void this.workerCode(options.entry)
+      void this.workerCode(this.entry)
         .then((code) => {
           this.code = code;
           if (!this.closed) for (let i = 0; i < size; i++) this.slots.push(this.spawn(code));
         })
-        .catch((e: unknown) => this.log.warn(`parse workers could not start (${(e as Error).message}); parsing on the main thread`))
+        .catch((e: unknown) => this.log.warn(`${this.name} workers could not start (${(e as Error).message})${this.inline ? '; parsing on the main thread' : ''}`))
         .finally(() => {
           this.starting = 0;
           this.notifyReady();
@@ -95,10 +136,12 @@ export class ParsePool implements PageParser {
   }
 
   parse(job: ParseJob): Promise<Extracted> {
+    this.start();
     // Workers take a moment to start; the first pages of a crawl are parsed inline meanwhile
-    // rather than waiting in a queue.
+    // rather than waiting in a queue (unless the pool may not parse inline: then they wait).
     const ready = this.closed ? [] : this.slots.filter((s) => s.ready);
     if (ready.length === 0) {
+      if (!this.inline) return this.afterReady(job);
       this.parsed.inline++;
       return Promise.resolve().then(() => this.extract(job));
     }
@@ -129,10 +172,31 @@ export class ParsePool implements PageParser {
 
   async close(): Promise<void> {
     this.closed = true;
+    clearInterval(this.watchdog);
     this.starting = 0;
     this.notifyReady();
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
     this.slots.length = 0;
+  }
+
+  /** A job for a pool that never parses inline, once its workers are ready; refused if none can start. */
+  private async afterReady(job: ParseJob): Promise<Extracted> {
+    await this.ready();
+    if (this.closed) throw new ParseFailure(`the ${this.name} workers were stopped`, 'unavailable');
+    if (!this.slots.some((s) => s.ready)) throw new ParseFailure(`the ${this.name} workers could not start`, 'unavailable');
+    return this.parse(job);
+  }
+
+  /** The watchdog: a worker on the same job for longer than timeoutMs is stopped, and the job fails. */
+  private checkTimes(now = performance.now()): void {
+    for (const slot of [...this.slots]) {
+      const id = Atomics.load(slot.current, 0);
+      if (id !== slot.watched.id) slot.watched = { id, since: now };
+      else if (id >= 0 && now - slot.watched.since > this.timeoutMs!) {
+        const seconds = this.timeoutMs! >= 1000 ? `${(this.timeoutMs! / 1000).toLocaleString('en')} s` : `${this.timeoutMs} ms`;
+        this.replace(slot, new Error(`took longer than ${seconds}`), new ParseFailure(`timeout: extraction took longer than ${seconds}; the worker was stopped`, 'timeout'));
+      }
+    }
   }
 
   private notifyReady(): void {
@@ -166,7 +230,7 @@ export class ParsePool implements PageParser {
       worker = new Worker(code, { ...options, execArgv: [] });
     }
     worker.unref();
-    const slot: Slot = { worker, pending: new Map(), ready: false, current };
+    const slot: Slot = { worker, pending: new Map(), ready: false, current, watched: { id: -1, since: 0 } };
     worker.on('message', (msg: { id: number; result?: Extracted; error?: string; ready?: true }) => {
       if (msg.ready) {
         slot.ready = true;
@@ -194,31 +258,42 @@ export class ParsePool implements PageParser {
    * are ignored), and a new worker takes its place. Workers that die with no page
    * in hand cannot start at all: after MAX_FAILURES of those, parsing stays inline.
    */
-  private replace(slot: Slot, e: Error): void {
+  private replace(slot: Slot, e: Error, failure?: ParseFailure): void {
     const i = this.slots.indexOf(slot);
     if (i < 0 || this.closed) return;
+    // (Stopped by the watchdog: its exit, later, finds it replaced already.)
+    if (failure) void slot.worker.terminate();
     const working = Atomics.load(slot.current, 0);
     const culprit = slot.pending.get(working);
     const others = [...slot.pending.values()].filter((p) => p !== culprit);
     slot.pending.clear();
     if (!culprit) this.failures++;
     if (this.failures >= MAX_FAILURES) {
-      this.log.warn(`parse worker failed (${e.message}); ${this.failures} failures: parsing on the main thread from now on`);
+      this.log.warn(`${this.name} worker failed (${e.message}); ${this.failures} failures: ${this.inline ? 'parsing on the main thread from now on' : 'no more workers are started'}`);
       this.slots.splice(i, 1);
       void slot.worker.terminate();
       this.notifyReady();
     } else {
-      this.log.warn(`parse worker failed${culprit ? ` while parsing ${culprit.job.url}` : ''} (${e.message}); starting a new one`);
+      this.log.warn(`${this.name} worker ${failure ? 'stopped' : 'failed'}${culprit ? ` while parsing ${culprit.job.url}` : ''} (${e.message}); starting a new one`);
       this.slots[i] = this.spawn(this.code!);
     }
-    culprit?.reject(new ParseFailure(`the parse worker died while parsing it (${e.message})`));
+    culprit?.reject(failure ?? new ParseFailure(`the ${this.name} worker died while parsing it (${e.message})`, 'died'));
     for (const p of others) this.parse(p.job).then(p.resolve, p.reject);
   }
 }
 
-/** A page that could not be parsed because parsing it killed the worker (memory, or a bug). */
+/**
+ * A page that could not be parsed: parsing it killed the worker (memory, or a bug), took longer
+ * than the pool's limit, or no worker could take it.
+ */
 export class ParseFailure extends Error {
   override readonly name = 'ParseFailure';
+  constructor(
+    message: string,
+    readonly why: 'died' | 'timeout' | 'unavailable' = 'died',
+  ) {
+    super(message);
+  }
 }
 
 /** Node flags without the module loaders (`--import X`, `--loader X`, `--experimental-loader X`, `--require X`/`-r X`). */

@@ -10,21 +10,27 @@ import type { Extracted, ParseJob } from './extract.ts';
  * `configure`, if the extractor module exports one, is called first with the pool's `config`
  * (settings the extraction depends on, such as the index's stemming).
  */
-export function serve(extract: (job: ParseJob) => Extracted, configure?: (config: unknown) => void): void {
+export function serve(extract: (job: ParseJob) => Extracted | Promise<Extracted>, configure?: (config: unknown) => void): void {
   const port = parentPort;
   if (!port) throw new Error('serve() runs in a worker thread');
   configure?.((workerData as { config?: unknown } | undefined)?.config);
-  // The id of the job being parsed, shared with the pool: if this thread dies, the pool knows
-  // which page it was working on (messages sent before death may arrive after it).
+  // The id of the job being parsed, shared with the pool: if this thread dies or takes too long,
+  // the pool knows which page it was working on (messages sent before death may arrive after it).
   const current = (workerData as { current?: Int32Array } | undefined)?.current ?? new Int32Array(1);
-  port.on('message', (msg: { id: number; job: ParseJob }) => {
+  // One job at a time, in order, even when extraction is asynchronous (a PDF): `current` must
+  // name the job this thread is really working on.
+  let queue: Promise<void> = Promise.resolve();
+  const run = async (msg: { id: number; job: ParseJob }) => {
     Atomics.store(current, 0, msg.id);
     try {
-      port.postMessage({ id: msg.id, result: extract(msg.job) });
+      port.postMessage({ id: msg.id, result: await extract(msg.job) });
     } catch (e) {
       port.postMessage({ id: msg.id, error: (e as Error).message || String(e) });
     }
     Atomics.store(current, 0, -1);
+  };
+  port.on('message', (msg: { id: number; job: ParseJob }) => {
+    queue = queue.then(() => run(msg));
   });
   // Loaded: from now on the pool sends this worker pages.
   port.postMessage({ ready: true });

@@ -31,6 +31,15 @@ describe('parseQuery', () => {
     assert.throws(() => parseQuery(Array.from({ length: 9 }, (_, i) => `type:t${i}`).join(' ')), /too many type: filters/);
   });
 
+  it('reads a kind of document in type: as the formats it stands for', () => {
+    assert.deepEqual(parseQuery('x type:pdf').types, ['pdf']);
+    assert.deepEqual(parseQuery('x type:slides').types, ['pptx', 'odp']);
+    assert.deepEqual(parseQuery('x type:spreadsheet type:xlsx').types, ['xlsx', 'ods']);
+    assert.deepEqual(parseQuery('x type:office').types, ['docx', 'pptx', 'xlsx', 'odt', 'odp', 'ods']);
+    assert.deepEqual(parseQuery('x type:md').types, ['markdown']);
+    for (const name of ['constructor', 'tostring', 'valueof']) assert.deepEqual(parseQuery(`x type:${name}`).types, [name], 'no alias from Object.prototype');
+  });
+
   it('treats a lowercase or as a word, and a leading OR as nothing', () => {
     assert.deepEqual(parseQuery('this or that').groups, [['thi'], ['or'], ['that']]);
     assert.deepEqual(parseQuery('OR alone').groups, [['alon']]);

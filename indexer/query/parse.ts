@@ -7,7 +7,8 @@
  *   -deprecated              no page with this word (or -"a phrase": with these words)
  *   site:docs.example.org    only pages of this host (or its subdomains); several site: are ORed
  *   lang:en                  only pages in this language (the primary subtag of <html lang>)
- *   type:html                only pages of this type: html, text (plain), …
+ *   type:html                only pages of this type: html, text, markdown, pdf, docx, pptx, xlsx, odt, odp,
+ *                            ods — or a kind: slides, spreadsheet, doc, office
  *   topic:coins              only pages a focused crawl filed under this class
  *
  * Several filters of one kind are ORed; filters of different kinds must all hold.
@@ -16,6 +17,7 @@
  * is too long or has too many terms is refused with a QueryError (HTTP 400), never run slowly.
  */
 import { tokenize } from '../ingest/tokenize.ts';
+import { typesOf } from '../ingest/source.ts';
 
 export const MAX_QUERY_LENGTH = 500;
 export const MAX_QUERY_TERMS = 32;
@@ -97,8 +99,8 @@ export function parseQuery(raw: string): ParsedQuery {
         if (!/^[a-z]{2,3}$/.test(lang)) throw new QueryError('lang: needs a language code, e.g. lang:en');
         langs.push(lang);
       } else {
-        if (!/^[a-z0-9.+-]{1,40}$/.test(value)) throw new QueryError('type: needs a page type, e.g. type:html or type:text');
-        types.push(value);
+        if (!/^[a-z0-9.+-]{1,40}$/.test(value)) throw new QueryError('type: needs a page type, e.g. type:html, type:pdf or type:slides');
+        types.push(...typesOf(value));
       }
     } else {
       const word = m[6]!;

@@ -14,9 +14,18 @@ export function escapeHtml(s: string): string {
 
 /** `found`: the terms' occurrences in `text`, if already located (in all of it: the snippet may be anywhere). */
 export function makeSnippet(text: string, terms: readonly string[], fallback = '', found?: Occurrences): string {
+  return snippetOf(text, terms, fallback, found).html;
+}
+
+/**
+ * The snippet, and where in `text` its first marked term is (a character offset: the page of a
+ * PDF it is on); `at` is undefined when no term was found (the snippet is the description or the
+ * start of the text).
+ */
+export function snippetOf(text: string, terms: readonly string[], fallback = '', found?: Occurrences): { readonly html: string; readonly at?: number } {
   const body = text.length > MAX_SCAN_CHARS ? text.slice(0, MAX_SCAN_CHARS) : text;
   const o = found ?? locate(body, terms);
-  if (!o.at.length) return escapeHtml(clip(fallback || body, 240));
+  if (!o.at.length) return { html: escapeHtml(clip(fallback || body, 240)) };
 
   // The window of WINDOW_TOKENS tokens with the most distinct terms, then the most occurrences:
   // the first such window ends at an occurrence, so only windows ending at one are tried.
@@ -44,15 +53,17 @@ export function makeSnippet(text: string, terms: readonly string[], fallback = '
 
   let html = from > 0 ? '… ' : '';
   let cursor = from;
+  let at: number | undefined;
   for (let k = 0; k < o.at.length; k++) {
     const i = o.at[k]!;
     if (i < startTok || i > endTok) continue;
+    at ??= o.starts[i]!;
     html += escapeHtml(body.slice(cursor, o.starts[i])) + '<mark>' + escapeHtml(body.slice(o.starts[i], o.ends[i])) + '</mark>';
     cursor = o.ends[i]!;
   }
   html += escapeHtml(body.slice(cursor, to));
   if (to < text.length) html += ' …';
-  return html.replace(/\s+/g, ' ');
+  return { html: html.replace(/\s+/g, ' '), ...(at !== undefined ? { at } : {}) };
 }
 
 function clip(s: string, max: number): string {

@@ -33,6 +33,8 @@ export class TermStats {
   /** Distinct sources (few: most pages of a host share a language and a type), and their ids by key. */
   private readonly sourceIds = new Map<string, number>();
   private readonly sources: Source[] = [];
+  /** Documents indexed under each source id (the status counts documents by type from them). */
+  private readonly docsBySource: number[] = [];
   /**
    * Per dense document id, in typed arrays that a query can read for every candidate without
    * touching the vectors: the source (-1: not indexed), the link prior, and a version that changes
@@ -174,6 +176,7 @@ export class TermStats {
       this.versionById[docId] = (this.versionById[docId]! + 1) & 0xffff;
       this.titleLengthById[docId] = Math.min(0xffff, vector.lengths[TITLE]!);
     } else this.sparseCount++;
+    this.docsBySource[vector.source] = (this.docsBySource[vector.source] ?? 0) + 1;
     for (const id of vector.termIds) this.df[id]!++;
     for (let f = 0; f < F; f++) this.lengthSum[f]! += vector.lengths[f]!;
   }
@@ -183,6 +186,7 @@ export class TermStats {
     if (!v) return false;
     for (const id of v.termIds) this.df[id]!--;
     for (let f = 0; f < F; f++) this.lengthSum[f]! -= v.lengths[f]!;
+    this.docsBySource[v.source]!--;
     this.docs.delete(docId);
     if (isDense(docId)) {
       this.dense[docId] = undefined;
@@ -255,6 +259,11 @@ export class TermStats {
   /** Every indexed document id. */
   documentIds(): IterableIterator<number> {
     return this.docs.keys();
+  }
+
+  /** Documents indexed under source `id`. */
+  documentsOfSource(id: number): number {
+    return this.docsBySource[id] ?? 0;
   }
 
   /** Sources in the source dictionary (ids 0 … sourceCount − 1). */

@@ -29,7 +29,7 @@ export const FULL_STATUS: ApplianceStatus = {
   seeds: [{ url: 'http://docs.e.org/', state: 'indexed', fetched: true, error: null, reason: null }],
   recrawl: { continuous: true, due: 7, nextDueAt: '2026-11-22T11:00:00.000Z', revisited: 31, changed: 4, unchanged: 26, removed: 1 },
   focus: { classifier: 'topic coins', cutoff: 10, relevant: 12, notRelevant: 30 },
-  index: { documents: 38, terms: 1234, lastFlushAt: '2026-11-22T10:00:00.000Z', lastFlushMs: 12, lastFlushBytes: 2_500_000 },
+  index: { documents: 38, terms: 1234, lastFlushAt: '2026-11-22T10:00:00.000Z', lastFlushMs: 12, lastFlushBytes: 2_500_000, byType: [{ type: 'html', count: 30 }, { type: 'pdf', count: 8 }] },
   recent: [{ url: 'http://docs.e.org/a', status: 200, ms: 35, bytes: 1200, outcome: 'indexed', held: true, change: 'changed' }],
 };
 

@@ -24,7 +24,7 @@ export const ErrorSchema = z
   .object({ error: z.string().openapi({ description: 'What went wrong, for people' }), code: z.string().openapi({ description: 'A stable code, for programs', example: 'bad-parameter' }) })
   .openapi('Error');
 
-const QUERY_HELP = 'Words (all must match), "phrases", -excluded, a OR b, site:host, lang:xx, type:html|text, topic:class';
+const QUERY_HELP = 'Words (all must match), "phrases", -excluded, a OR b, site:host, lang:xx, type:html|text|pdf|docx|slides|spreadsheet|…, topic:class';
 
 export const SearchQuery = z.object({
   q: z.string({ error: 'parameter q is required, e.g. /api/search?q=install' }).refine((q) => q.trim().length > 0, { error: 'parameter q is required, e.g. /api/search?q=install' }).openapi({ description: QUERY_HELP, example: 'install' }),
@@ -53,6 +53,9 @@ export const SearchResponseSchema = z
         score: z.number(),
         fetchedAt: z.iso.datetime(),
         topics: z.array(z.string()).readonly().optional().openapi({ description: 'Classes of a focused crawl, best first' }),
+        type: z.string().optional().openapi({ description: 'A document that is not an HTML page: its format (pdf, docx, pptx, xlsx, odt, odp, ods, text, markdown)' }),
+        pages: z.number().int().optional().openapi({ description: 'Its pages (slides, sheets)' }),
+        page: z.number().int().optional().openapi({ description: 'The page (slide, sheet) the snippet is on, from 1; a PDF opens there at url#page=N' }),
       }),
     ).readonly(),
   })
@@ -133,7 +136,14 @@ export const StatusSchema = z
       removed: count,
     }),
     focus: z.strictObject({ classifier: z.string(), cutoff: z.number(), relevant: count, notRelevant: count }).nullable().openapi({ description: 'null: not a focused crawl' }),
-    index: z.strictObject({ documents: count, terms: count, lastFlushAt: isoOrNull, lastFlushMs: z.number().nullable(), lastFlushBytes: z.number().nullable() }),
+    index: z.strictObject({
+      documents: count,
+      terms: count,
+      lastFlushAt: isoOrNull,
+      lastFlushMs: z.number().nullable(),
+      lastFlushBytes: z.number().nullable(),
+      byType: z.array(z.strictObject({ type: z.string(), count })).readonly().optional().openapi({ description: 'Documents by type (html, pdf, docx…), most first' }),
+    }),
     recent: z.array(FetchEventSchema).readonly().openapi({ description: 'The latest fetches, newest first' }),
   })
   .openapi('Status');

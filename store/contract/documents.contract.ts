@@ -62,6 +62,16 @@ export function documentContract(factory: StoreFactory): void {
       assert.deepEqual(await s.documents.get(id!), doc(id!, 'three'));
     }));
 
+    it('keeps a document\u2019s format and facts (a PDF\u2019s pages and where each begins), and their absence', test(async (s) => {
+      const [id] = await ids(s, 'pdf');
+      const document = { format: 'pdf' as const, author: 'Ada', subject: 'Engines', keywords: 'a, b', created: '2026-01-02T03:04:05.000Z', modified: '2026-02-03T04:05:06.000Z', pages: 3, pageOffsets: [0, 120, 250], pagesCut: 2 };
+      await s.documents.put(doc(id!, 'pages', { contentType: 'application/pdf', document }));
+      assert.deepEqual(await s.documents.get(id!), doc(id!, 'pages', { contentType: 'application/pdf', document }));
+      assert.deepEqual((await s.documents.getMany([id!])).get(id!)?.document, document);
+      await s.documents.put(doc(id!, 'html again'));
+      assert.equal((await s.documents.get(id!))?.document, undefined);
+    }));
+
     it('keeps a document\u2019s token sequence with its stemming, until the document changes or goes', test(async (s) => {
       const [four, five] = await ids(s, '4', '5');
       await s.documents.put(doc(four!, 'four'), { tokens: Uint32Array.from([0, 7, 0xffffffff]), stemming: 'english' });

@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 export type Db = Database.Database;
 
 /** Bump when the schema changes; `openDb` refuses files from a newer Trawl. */
-export const SCHEMA_VERSION = 10;
+export const SCHEMA_VERSION = 11;
 
 /** Steps from each older schema version to the next; a fresh database gets SCHEMA directly. */
 const MIGRATIONS: Record<number, string> = {
@@ -51,6 +51,9 @@ const MIGRATIONS: Record<number, string> = {
   // 9 → 10: how many links a page had beyond limits.maxLinksPerPage (not followed; explain shows
   // it), with a partial index (SCHEMA) so that the dashboard counts them without a scan.
   9: 'ALTER TABLE urls ADD COLUMN links_cut INTEGER',
+  // 10 → 11: documents beyond HTML (crawler/documents): a document's format and facts — author,
+  // dates, pages and where each begins in the text — as JSON.
+  10: 'ALTER TABLE documents ADD COLUMN facts TEXT',
 };
 
 const SCHEMA = `
@@ -109,7 +112,8 @@ CREATE TABLE IF NOT EXISTS documents (
   fetched_at   INTEGER NOT NULL,
   hash         TEXT    NOT NULL,
   lang         TEXT,                          -- <html lang> or Content-Language, as given
-  topic        TEXT                           -- focused crawl: {"score", "classes": [{"name", "score"}]}
+  topic        TEXT,                          -- focused crawl: {"score", "classes": [{"name", "score"}]}
+  facts        TEXT                           -- a document that is not HTML: DocumentFacts (model/documents.ts) as JSON
 );
 
 CREATE INDEX IF NOT EXISTS documents_hash ON documents(hash);

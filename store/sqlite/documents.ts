@@ -3,7 +3,7 @@
  * record's id, with the token sequence of its text (dropped whenever the page changes). Every put
  * and remove is appended to `changes` in the same transaction (changes.ts).
  */
-import type { DocumentTopic, StoredDocument } from '../../model/index.ts';
+import type { DocumentFacts, DocumentTopic, StoredDocument } from '../../model/index.ts';
 import type { DocumentStore, TokenSequence } from '../documents.ts';
 import type { SqliteChangeLog } from './changes.ts';
 import type { Db } from './db.ts';
@@ -23,6 +23,7 @@ type Row = {
   hash: string;
   lang: string | null;
   topic: string | null;
+  facts: string | null;
 };
 
 const fromRow = (r: Row): StoredDocument => ({
@@ -40,6 +41,7 @@ const fromRow = (r: Row): StoredDocument => ({
   hash: r.hash,
   ...(r.lang ? { lang: r.lang } : {}),
   ...(r.topic ? { topic: JSON.parse(r.topic) as DocumentTopic } : {}),
+  ...(r.facts ? { document: JSON.parse(r.facts) as DocumentFacts } : {}),
 });
 
 export class SqliteDocumentStore implements DocumentStore {
@@ -50,11 +52,11 @@ export class SqliteDocumentStore implements DocumentStore {
     private readonly changes: SqliteChangeLog,
   ) {
     this.stmts = {
-      put: db.prepare(`INSERT INTO documents (id, url, title, description, headings, text, content_type, bytes, truncated, http_status, fetched_at, hash, lang, topic)
-        VALUES (@id, @url, @title, @description, @headings, @text, @contentType, @bytes, @truncated, @httpStatus, @fetchedAt, @hash, @lang, @topic)
+      put: db.prepare(`INSERT INTO documents (id, url, title, description, headings, text, content_type, bytes, truncated, http_status, fetched_at, hash, lang, topic, facts)
+        VALUES (@id, @url, @title, @description, @headings, @text, @contentType, @bytes, @truncated, @httpStatus, @fetchedAt, @hash, @lang, @topic, @facts)
         ON CONFLICT(id) DO UPDATE SET url=excluded.url, title=excluded.title, description=excluded.description, headings=excluded.headings,
           text=excluded.text, content_type=excluded.content_type, bytes=excluded.bytes, truncated=excluded.truncated,
-          http_status=excluded.http_status, fetched_at=excluded.fetched_at, hash=excluded.hash, lang=excluded.lang, topic=excluded.topic`),
+          http_status=excluded.http_status, fetched_at=excluded.fetched_at, hash=excluded.hash, lang=excluded.lang, topic=excluded.topic, facts=excluded.facts`),
       remove: db.prepare('DELETE FROM documents WHERE id = ?'),
       dropSequence: db.prepare('DELETE FROM sequences WHERE id = ?'),
       putSequence: db.prepare('INSERT OR REPLACE INTO sequences (id, stemming, tokens) VALUES (?, ?, ?)'),
@@ -82,7 +84,7 @@ export class SqliteDocumentStore implements DocumentStore {
     this.stmts.dropDuplicate.run(doc.id);
     // The sequence of the document's old text, if any, no longer holds.
     this.stmts.dropSequence.run(doc.id);
-    this.stmts.put.run({ ...doc, headings: doc.headings.join('\n'), truncated: doc.truncated ? 1 : 0, lang: doc.lang ?? null, topic: doc.topic ? JSON.stringify(doc.topic) : null });
+    this.stmts.put.run({ ...doc, headings: doc.headings.join('\n'), truncated: doc.truncated ? 1 : 0, lang: doc.lang ?? null, topic: doc.topic ? JSON.stringify(doc.topic) : null, facts: doc.document ? JSON.stringify(doc.document) : null });
     if (sequence) this.stmts.putSequence.run(doc.id, sequence.stemming, Buffer.from(sequence.tokens.buffer, sequence.tokens.byteOffset, sequence.tokens.byteLength));
     return this.changes.log(doc.id, 'put');
   }

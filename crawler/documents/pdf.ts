@@ -1,0 +1,165 @@
+/**
+ * PDF → page: the text page by page (where each page starts), the outline's titles as headings,
+ * URI links with the text under them, the Info dictionary (else XMP) and the catalog's /Lang.
+ *
+ * PDF.js (Mozilla's, the legacy build for Node) reads the file: it is the most forgiving parser in
+ * JavaScript (it rebuilds a broken cross-reference table) and evaluates nothing when told not to.
+ * unpdf is a wrapper around the same PDF.js (a serverless build of an older version) and adds
+ * nothing that text extraction needs. PDF.js is given no URL for CMaps, standard fonts or WASM, so it
+ * never reads a file or the network: a CJK PDF whose fonts rely on a predefined CMap that is not
+ * embedded loses that font's text (a recorded limit).
+ */
+import { loadPdfJs, type PdfJs } from './pdfjs.ts';
+import { finishPage, newParts, type DocumentMeta, type HeadingList, type LinkSink, type TextSink } from './page.ts';
+import { joinTextItems, textInRect, type PdfTextItem } from './pdf-text.ts';
+import { DocumentRefusal, type DocumentPage, type ExtractOptions } from './types.ts';
+
+type PdfDocument = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
+type PdfPage = Awaited<ReturnType<PdfDocument['getPage']>>;
+type OutlineNode = { title: string; items: OutlineNode[] };
+
+/** PDF.js's VerbosityLevel.ERRORS: no warnings on the console. */
+const ERRORS_ONLY = 0;
+/** PDF.js's AnnotationType.LINK. */
+const LINK = 2;
+
+export async function extractPdf(body: Uint8Array, options: ExtractOptions): Promise<DocumentPage> {
+  if (body.byteLength === 0) throw new DocumentRefusal('empty', 'the PDF is empty (0 bytes)');
+  const pdfjs = await loadPdfJs();
+  const task = pdfjs.getDocument({
+    // A copy, as a plain Uint8Array (PDF.js refuses a Buffer): PDF.js transfers (detaches) the
+    // buffer it is given, and the caller's must stay whole.
+    data: new Uint8Array(body),
+    isEvalSupported: false,
+    disableFontFace: true,
+    useSystemFonts: false,
+    useWasm: false,
+    enableXfa: false,
+    isOffscreenCanvasSupported: false,
+    isImageDecoderSupported: false,
+    disableAutoFetch: true,
+    disableStream: true,
+    disableRange: true,
+    // Best effort: a damaged content stream loses its own text, not the document's.
+    stopAtErrors: false,
+    verbosity: ERRORS_ONLY,
+  });
+  try {
+    let doc: PdfDocument;
+    try {
+      doc = await task.promise;
+    } catch (e) {
+      throw refusalOf(e);
+    }
+    return await extractFrom(doc, options);
+  } finally {
+    await task.destroy();
+  }
+}
+
+async function extractFrom(doc: PdfDocument, options: ExtractOptions): Promise<DocumentPage> {
+  const parts = newParts(options);
+  const meta = await metadata(doc);
+  const numPages = doc.numPages;
+  const wanted = Math.min(numPages, Math.max(0, options.maxPages));
+  let failed = 0;
+  for (let n = 1; n <= wanted && !parts.text.full; n++) {
+    if (!(await readPage(doc, n, parts.text, parts.links))) failed++;
+  }
+  const extracted = parts.text.pageCount;
+  if (extracted > 0 && failed === extracted) throw new DocumentRefusal('damaged', `none of the PDF's ${extracted} pages could be read`);
+  await outline(doc, parts.headings);
+  return finishPage({ format: 'pdf', meta: { ...meta, pages: numPages }, paged: true, ...parts, pagesCut: numPages - extracted }, options);
+}
+
+/** One page's text and links; false when the page could not be read (its text is then empty). */
+async function readPage(doc: PdfDocument, n: number, text: TextSink, links: LinkSink): Promise<boolean> {
+  try {
+    const page = await doc.getPage(n);
+    try {
+      const content = await page.getTextContent({ includeMarkedContent: false });
+      const items = content.items.filter((i) => 'str' in i) as PdfTextItem[];
+      text.push(joinTextItems(items));
+      text.endPage();
+      await pageLinks(page, items, links);
+      return true;
+    } finally {
+      page.cleanup();
+    }
+  } catch {
+    if (text.pageCount < n) text.endPage();
+    return false;
+  }
+}
+
+/**
+ * The page's URI links. PDF.js computes each link's overlaidText (the text under it) in a second
+ * pass over the page, on pages with links only; the items in its rectangle are the fallback. Broken
+ * annotations cost the links, not the page.
+ */
+async function pageLinks(page: PdfPage, items: readonly PdfTextItem[], links: LinkSink): Promise<void> {
+  let annotations: Record<string, unknown>[];
+  try {
+    annotations = await page.getAnnotations({ intent: 'display' });
+  } catch {
+    return;
+  }
+  for (const a of annotations) {
+    if (a.annotationType !== LINK) continue;
+    const href = (a.url as string | undefined) ?? (a.unsafeUrl as string | undefined);
+    if (typeof href === 'string') links.add(href, (a.overlaidText as string | undefined) || textInRect(items, (a.rect as number[] | undefined) ?? []));
+  }
+}
+
+/** The outline's (bookmarks') titles, depth first, as headings (HeadingList caps their number). */
+async function outline(doc: PdfDocument, headings: HeadingList): Promise<void> {
+  let roots: OutlineNode[] | null;
+  try {
+    roots = (await doc.getOutline()) as OutlineNode[] | null;
+  } catch {
+    return; // A broken outline costs the headings, not the document.
+  }
+  const stack = [...(roots ?? [])].reverse();
+  while (stack.length && !headings.full) {
+    const node = stack.pop()!;
+    headings.add(node.title ?? '');
+    for (let i = (node.items?.length ?? 0) - 1; i >= 0; i--) stack.push(node.items[i]!);
+  }
+}
+
+/** The Info dictionary's fields, each from XMP where Info lacks it; /Lang from the catalog. */
+async function metadata(doc: PdfDocument): Promise<DocumentMeta> {
+  let info: Record<string, unknown> = {};
+  let xmp: { get(name: string): unknown } | null | undefined;
+  try {
+    const m = await doc.getMetadata();
+    info = (m.info ?? {}) as Record<string, unknown>;
+    xmp = m.metadata as { get(name: string): unknown } | null;
+  } catch {
+    return {};
+  }
+  const pdfjs = await loadPdfJs();
+  const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v : Array.isArray(v) ? v.filter((x) => typeof x === 'string').join(', ') || undefined : undefined);
+  const fromXmp = (name: string): string | undefined => str(xmp?.get(name));
+  const date = (v: unknown): string | undefined => {
+    const d = typeof v === 'string' ? pdfjs.PDFDateString.toDateObject(v) : null;
+    return d && Number.isFinite(d.getTime()) ? d.toISOString() : undefined;
+  };
+  return {
+    title: str(info.Title) ?? fromXmp('dc:title'),
+    author: str(info.Author) ?? fromXmp('dc:creator'),
+    subject: str(info.Subject) ?? fromXmp('dc:description'),
+    keywords: str(info.Keywords) ?? fromXmp('pdf:keywords'),
+    created: date(info.CreationDate) ?? fromXmp('xmp:createdate'),
+    modified: date(info.ModDate) ?? fromXmp('xmp:modifydate'),
+    lang: str(info.Language) ?? fromXmp('dc:language'),
+  };
+}
+
+/** Why PDF.js could not open the file. */
+function refusalOf(e: unknown): DocumentRefusal {
+  const name = (e as Error | undefined)?.name;
+  const message = (e as Error | undefined)?.message ?? String(e);
+  if (name === 'PasswordException') return new DocumentRefusal('encrypted', `the PDF needs a password (${message})`);
+  return new DocumentRefusal('damaged', `PDF.js cannot read it: ${message}`);
+}

@@ -1,0 +1,39 @@
+/**
+ * PDF.js, loaded once per thread, quietly, for text extraction only.
+ *
+ * - The worker module is imported here and handed to PDF.js as `globalThis.pdfjsWorker`: PDF.js then
+ *   runs its "fake worker" in this thread without importing a file by a computed path (which a
+ *   bundle loaded from a data: URL could not resolve). The caller runs extraction in worker threads.
+ * - PDF.js's display module evaluates `new DOMMatrix()` when it loads, and takes DOMMatrix, ImageData
+ *   and Path2D from the optional @napi-rs/canvas package. Without it (not installed, or PDF.js cannot
+ *   `require` from a bundle loaded from a data: URL), loading would throw: inert stand-ins are
+ *   installed first — text extraction never renders — and PDF.js's load-time warnings are silenced
+ *   (its verbosity cannot be set before it loads; getDocument's `verbosity` governs the rest).
+ * - Loading PDF.js changes this thread's globals: it polyfills recent built-ins (core-js:
+ *   Promise.withResolvers, Uint8Array.prototype.toHex, iterator helpers, …) and defines `self` and,
+ *   on Node 20, `navigator`.
+ */
+export type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+
+let loading: Promise<PdfJs> | undefined;
+
+export function loadPdfJs(): Promise<PdfJs> {
+  loading ??= load();
+  return loading;
+}
+
+async function load(): Promise<PdfJs> {
+  const g = globalThis as Record<string, unknown>;
+  for (const name of ['DOMMatrix', 'ImageData', 'Path2D']) g[name] ??= class {};
+  const { log, warn } = console;
+  console.log = console.warn = () => {};
+  try {
+    const [pdfjs, worker] = await Promise.all([import('pdfjs-dist/legacy/build/pdf.mjs'), import('pdfjs-dist/legacy/build/pdf.worker.mjs')]);
+    g.pdfjsWorker = worker;
+    return pdfjs;
+  } finally {
+    console.log = log;
+    console.warn = warn;
+  }
+}
+

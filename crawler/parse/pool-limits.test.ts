@@ -1,0 +1,101 @@
+// The parse pool's limits for hostile input: a wall-clock limit per job (a document that makes the
+// extractor spin), and a pool that never parses on the main thread (documents).
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { after, describe, it } from 'node:test';
+import { logTo } from '../../lib/log.ts';
+import { extract, type Extracted, type ParseJob } from './extract.ts';
+import { ParseFailure, ParsePool } from './pool.ts';
+
+/** What extract() answers for a page, a sitemap or an unsupported type: at once, never a promise. */
+function extractNow(job: ParseJob): Extracted {
+  const e = extract(job);
+  assert.ok(!(e instanceof Promise), 'a page is extracted synchronously');
+  return e;
+}
+
+const job = (i: number, text = `<title>Page ${i}</title><p>word${i}</p>`): ParseJob => ({ body: Buffer.from(text), contentType: 'text/html', url: `http://e.org/${i}`, robotsToken: 'trawlbot' });
+
+/** An extractor module like the real one, except that SPIN loops for ever, and ASYNC spins after a wait. */
+function spinningModule(): URL {
+  const module = join(mkdtempSync(join(tmpdir(), 'trawl-pool-')), 'spinning.ts');
+  writeFileSync(
+    module,
+    `import { extract as real } from ${JSON.stringify(fileURLToPath(new URL('./extract.ts', import.meta.url)))};
+export async function extract(job) {
+  const text = Buffer.from(job.body).toString();
+  if (text.includes('ASYNC')) await new Promise((r) => setTimeout(r, 5));
+  if (text.includes('SPIN')) for (;;) {}
+  return real(job);
+}\n`,
+  );
+  return pathToFileURL(module);
+}
+
+describe('a parse pool with a time limit', () => {
+  const pools: ParsePool[] = [];
+  after(async () => {
+    await Promise.all(pools.map((p) => p.close()));
+  });
+
+  it('stops a job that spins, fails it alone as a timeout, and parses the others with a new worker', async () => {
+    const logs: string[] = [];
+    const pool = new ParsePool(1, { log: logTo((m) => logs.push(m)), extractor: { module: spinningModule(), extract }, timeoutMs: 300, name: 'document' });
+    pools.push(pool);
+    await pool.ready();
+    for (const word of ['SPIN', 'ASYNC SPIN']) {
+      await pool.ready(); // (its replacement, after the first round: inline, the main thread's extract would answer)
+      const t0 = performance.now();
+      const settled = await Promise.allSettled([pool.parse(job(1)), pool.parse(job(2, `<title>${word}</title>`)), pool.parse(job(3))]);
+      const ms = performance.now() - t0;
+      const err = (settled[1] as PromiseRejectedResult).reason as ParseFailure;
+      assert.ok(err instanceof ParseFailure && err.why === 'timeout', `${word}: ${String(err)}`);
+      assert.match(err.message, /^timeout: extraction took longer than 300 ms/);
+      assert.ok(ms < 3000, `${word}: ended after ${Math.round(ms)} ms`);
+      assert.deepEqual((settled[0] as PromiseFulfilledResult<unknown>).value, extractNow(job(1)));
+      assert.deepEqual((settled[2] as PromiseFulfilledResult<unknown>).value, extractNow(job(3)), 'the job queued behind it is parsed by the new worker');
+    }
+    assert.ok(logs.some((l) => /document worker stopped while parsing http:\/\/e\.org\/2/.test(l)), logs.join('\n'));
+    await pool.ready();
+    assert.equal(pool.workers, 1);
+  });
+
+  it('lets a job that is only slow finish within the limit', async () => {
+    const pool = new ParsePool(1, { extractor: { module: spinningModule(), extract }, timeoutMs: 2000 });
+    pools.push(pool);
+    await pool.ready();
+    assert.deepEqual(await pool.parse(job(4, '<title>ASYNC</title>')), extractNow(job(4, '<title>ASYNC</title>')));
+  });
+});
+
+describe('a parse pool that never parses inline', () => {
+  it('waits for its workers instead of parsing on the main thread', async () => {
+    const pool = new ParsePool(1, { inline: false });
+    try {
+      const results = await Promise.all([1, 2, 3].map((i) => pool.parse(job(i))));
+      results.forEach((r, i) => assert.deepEqual(r, extractNow(job(i + 1))));
+      assert.deepEqual(pool.parsed, { inWorkers: 3, inline: 0 });
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('refuses the job when no worker can start, rather than parse it unprotected', async () => {
+    const broken = join(mkdtempSync(join(tmpdir(), 'trawl-pool-')), 'broken.mjs');
+    writeFileSync(broken, 'throw new Error("broken worker");\n');
+    const pool = new ParsePool(1, { inline: false, entry: pathToFileURL(broken), name: 'document', log: logTo(() => undefined) });
+    try {
+      const err = await pool.parse(job(1)).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      assert.ok(err instanceof ParseFailure && err.why === 'unavailable', String(err));
+      assert.equal(pool.parsed.inline, 0);
+    } finally {
+      await pool.close();
+    }
+  });
+});

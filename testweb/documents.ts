@@ -1,0 +1,387 @@
+/**
+ * Documents for the tests, made at test time (never downloaded, never committed as binaries): PDFs
+ * by pdf-lib, Office Open XML and OpenDocument files as zips of hand-written XML, hostile files
+ * (encrypted, truncated, spinning, zip bombs), and Markdown. Each good file holds known words, a
+ * title, headings, one external link and metadata; DOCUMENT_FIXTURES describes them for a test web.
+ */
+import { PDFDocument, PDFHexString, PDFName, PDFRawStream, PDFString, StandardFonts, type PDFPage, type PDFRef } from 'pdf-lib';
+import { crc32, deflateRawSync, deflateSync, constants as zlib } from 'node:zlib';
+
+// ---------------------------------------------------------------------------------------------
+// Zip files, written by hand so that an entry can lie about its size.
+
+export type ZipInput = {
+  readonly name: string;
+  readonly data: string | Uint8Array;
+  /** Stored, not deflated (ODF's `mimetype` must be). */
+  readonly store?: boolean;
+  /** Declared uncompressed size, when it should lie (default: the real size). */
+  readonly declaredSize?: number;
+  /** Already deflated bytes (with their true size in declaredSize); data is then ignored. */
+  readonly deflated?: Uint8Array;
+};
+
+export function zipFile(inputs: readonly ZipInput[]): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const input of inputs) {
+    const data = typeof input.data === 'string' ? Buffer.from(input.data, 'utf8') : Buffer.from(input.data);
+    const body = input.deflated ? Buffer.from(input.deflated) : input.store ? data : deflateRawSync(data);
+    const crc = input.deflated ? 0 : crc32(data);
+    const size = input.declaredSize ?? data.length;
+    const name = Buffer.from(input.name, 'utf8');
+    const method = input.store ? 0 : 8;
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(0x0800, 6); // UTF-8 names
+    local.writeUInt16LE(method, 8);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(body.length, 18);
+    local.writeUInt32LE(size, 22);
+    local.writeUInt16LE(name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(0x0800, 8);
+    central.writeUInt16LE(method, 10);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(body.length, 20);
+    central.writeUInt32LE(size, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, name, body);
+    centrals.push(central, name);
+    offset += 30 + name.length + body.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(inputs.length, 8);
+  end.writeUInt16LE(inputs.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
+}
+
+/** Raw deflate of `mib` MiB of zeros, made by repeating one compressed MiB (about 1 KB each). */
+export function deflatedZeros(mib: number): Buffer {
+  const block = deflateRawSync(Buffer.alloc(1024 * 1024), { level: 9, finishFlush: zlib.Z_SYNC_FLUSH });
+  // Each copy is a run of non-final blocks ending byte-aligned; every back-reference points at
+  // zeros. A final empty block closes the stream.
+  return Buffer.concat([...Array.from({ length: mib }, () => block), Buffer.from([0x03, 0x00])]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Office Open XML
+
+const XML = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
+const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
+const R = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+const A = 'http://schemas.openxmlformats.org/drawingml/2006/main';
+const P = 'http://schemas.openxmlformats.org/presentationml/2006/main';
+const S = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
+const PKG = 'http://schemas.openxmlformats.org/package/2006/relationships';
+const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+const HYPERLINK = `${REL}/hyperlink`;
+
+type Rel = readonly [id: string, type: string, target: string, external?: boolean];
+const rels = (list: readonly Rel[]): string =>
+  `${XML}<Relationships xmlns="${PKG}">${list.map(([id, type, target, ext]) => `<Relationship Id="${id}" Type="${type.includes('/') ? type : `${REL}/${type}`}" Target="${target}"${ext ? ' TargetMode="External"' : ''}/>`).join('')}</Relationships>`;
+
+const contentTypes = (main: string, mainType: string, more = ''): string =>
+  `${XML}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/${main}" ContentType="${mainType}"/><Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/>${more}</Types>`;
+
+const packageRels = (main: string): string =>
+  rels([
+    ['rId1', 'officeDocument', main],
+    ['rId2', 'http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties', 'docProps/core.xml'],
+    ['rId3', 'extended-properties', 'docProps/app.xml'],
+  ]);
+
+const coreXml = (title: string, creator: string, subject: string, keywords: string, lang = 'en-US'): string =>
+  `${XML}<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><dc:title>${title}</dc:title><dc:subject>${subject}</dc:subject><dc:creator>${creator}</dc:creator><cp:keywords>${keywords}</cp:keywords><dc:language>${lang}</dc:language><dcterms:created xsi:type="dcterms:W3CDTF">2021-03-04T05:06:07Z</dcterms:created><dcterms:modified xsi:type="dcterms:W3CDTF">2022-08-09T10:11:12Z</dcterms:modified></cp:coreProperties>`;
+
+const appXml = (pages: number): string => `${XML}<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties"><Pages>${pages}</Pages></Properties>`;
+
+const para = (text: string, style?: string): string => `<w:p>${style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : ''}<w:r><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
+
+/** A DOCX: Title and Heading1/2 paragraphs, a localized heading style, a table, a tab, a link. */
+export function docx(): Buffer {
+  const body = [
+    para('Tidal Power Survey', 'Title'),
+    para('Introduction', 'Heading1'),
+    `<w:p><w:r><w:t>The estuary turbine array</w:t></w:r><w:r><w:tab/><w:t>spins twice daily.</w:t></w:r><w:r><w:br/><w:t>See the </w:t></w:r><w:hyperlink r:id="rId9"><w:r><w:t>tidal charts</w:t></w:r></w:hyperlink><w:r><w:t> for times.</w:t></w:r></w:p>`,
+    para('Gezeitenmessung', 'berschrift2'),
+    `<w:tbl><w:tr><w:tc>${para('Cell alpha')}</w:tc><w:tc>${para('Cell beta')}</w:tc></w:tr></w:tbl>`,
+    para('Closing remarks about barrage sluices.'),
+  ].join('');
+  const styles = `${XML}<w:styles xmlns:w="${W}"><w:style w:type="paragraph" w:styleId="berschrift2"><w:name w:val="heading 2"/></w:style><w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/></w:style></w:styles>`;
+  return zipFile([
+    { name: '[Content_Types].xml', data: contentTypes('word/document.xml', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml') },
+    { name: '_rels/.rels', data: packageRels('word/document.xml') },
+    { name: 'word/document.xml', data: `${XML}<w:document xmlns:w="${W}" xmlns:r="${R}"><w:body>${body}</w:body></w:document>` },
+    { name: 'word/_rels/document.xml.rels', data: rels([['rId1', 'styles', 'styles.xml'], ['rId9', 'hyperlink', 'https://example.org/tides', true]]) },
+    { name: 'word/styles.xml', data: styles },
+    { name: 'docProps/core.xml', data: coreXml('Tidal Power Survey', 'Maren Flux', 'Estuary energy', 'tide, turbine', 'en-GB') },
+    { name: 'docProps/app.xml', data: appXml(3) },
+  ]);
+}
+
+const shape = (text: string, title = false, link?: string): string =>
+  `<p:sp><p:nvSpPr><p:cNvPr id="2" name="s"/><p:cNvSpPr/><p:nvPr>${title ? '<p:ph type="title"/>' : ''}</p:nvPr></p:nvSpPr><p:txBody><a:p><a:r><a:rPr lang="en-US">${link ? `<a:hlinkClick r:id="${link}"/>` : ''}</a:rPr><a:t>${text}</a:t></a:r></a:p></p:txBody></p:sp>`;
+const slide = (...shapes: string[]): string => `${XML}<p:sld xmlns:a="${A}" xmlns:r="${R}" xmlns:p="${P}"><p:cSld><p:spTree>${shapes.join('')}</p:spTree></p:cSld></p:sld>`;
+
+/** A PPTX of three slides whose presentation order (2, 1, 3) is not their file order. */
+export function pptx(): Buffer {
+  return zipFile([
+    { name: '[Content_Types].xml', data: contentTypes('ppt/presentation.xml', 'application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml') },
+    { name: '_rels/.rels', data: packageRels('ppt/presentation.xml') },
+    { name: 'ppt/presentation.xml', data: `${XML}<p:presentation xmlns:a="${A}" xmlns:r="${R}" xmlns:p="${P}"><p:sldIdLst><p:sldId id="256" r:id="rId3"/><p:sldId id="257" r:id="rId2"/><p:sldId id="258" r:id="rId4"/></p:sldIdLst></p:presentation>` },
+    { name: 'ppt/_rels/presentation.xml.rels', data: rels([['rId2', 'slide', 'slides/slide1.xml'], ['rId3', 'slide', 'slides/slide2.xml'], ['rId4', 'slide', '/ppt/slides/slide3.xml']]) },
+    { name: 'ppt/slides/slide2.xml', data: slide(shape('Orbital Mechanics', true), shape('Kepler ellipse perihelion')) },
+    { name: 'ppt/slides/slide1.xml', data: slide(shape('Transfer Windows', true), shape('the hohmann transfer burn'), shape('mission planner', false, 'rId7')) },
+    { name: 'ppt/slides/_rels/slide1.xml.rels', data: rels([['rId7', 'hyperlink', 'https://example.org/orbits', true]]) },
+    // A link on a whole shape, and a drawing given twice (mc:Choice, and mc:Fallback for older readers).
+    { name: 'ppt/slides/slide3.xml', data: slide(shape('Questions', true), shape('aerobraking apoapsis').replace('<p:cNvPr id="2" name="s"/>', '<p:cNvPr id="2" name="s"><a:hlinkClick r:id="rId1"/></p:cNvPr>'), `<mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><mc:Choice Requires="x">${shape('chosen words')}</mc:Choice><mc:Fallback>${shape('chosen words')}</mc:Fallback></mc:AlternateContent>`) },
+    { name: 'ppt/slides/_rels/slide3.xml.rels', data: rels([['rId1', 'hyperlink', 'https://example.org/questions', true]]) },
+    { name: 'docProps/core.xml', data: coreXml('Orbits for Beginners', 'Yuri Apsis', 'Spaceflight basics', 'orbit, rocket') },
+  ]);
+}
+
+const cell = (ref: string, inner: string, t?: string): string => `<c r="${ref}"${t ? ` t="${t}"` : ''}>${inner}</c>`;
+
+/** An XLSX of two sheets: shared and inline strings, numbers, a boolean, a cached formula, a link. */
+export function xlsx(): Buffer {
+  const sheet1 = `${XML}<worksheet xmlns="${S}" xmlns:r="${R}"><sheetData><row r="1">${cell('A1', '<v>0</v>', 's')}${cell('B1', '<v>1</v>', 's')}</row><row r="2">${cell('A2', '<is><t>lithium carbonate</t></is>', 'inlineStr')}${cell('B2', '<v>1250.5</v>')}</row><row r="3">${cell('A3', '<v>2</v>', 's')}${cell('B3', '<f>SUM(B2:B2)*2</f><v>2501</v>')}${cell('C3', '<v>1</v>', 'b')}</row></sheetData><hyperlinks><hyperlink ref="A3" r:id="rId1"/></hyperlinks></worksheet>`;
+  const sheet2 = `${XML}<worksheet xmlns="${S}"><sheetData><row r="1">${cell('A1', '<v>3</v>', 's')}${cell('B1', '<f>"cob"&amp;"alt"</f><v>cobalt</v>', 'str')}</row></sheetData></worksheet>`;
+  const strings = ['Commodity', 'Price', 'Total tonnage', 'nickel laterite ore'];
+  return zipFile([
+    { name: '[Content_Types].xml', data: contentTypes('xl/workbook.xml', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml') },
+    { name: '_rels/.rels', data: packageRels('xl/workbook.xml') },
+    { name: 'xl/workbook.xml', data: `${XML}<workbook xmlns="${S}" xmlns:r="${R}"><sheets><sheet name="Metals" sheetId="1" r:id="rId1"/><sheet name="Ores" sheetId="2" r:id="rId2"/></sheets></workbook>` },
+    { name: 'xl/_rels/workbook.xml.rels', data: rels([['rId1', 'worksheet', 'worksheets/sheet1.xml'], ['rId2', 'worksheet', 'worksheets/sheet2.xml'], ['rId3', 'sharedStrings', 'sharedStrings.xml']]) },
+    { name: 'xl/sharedStrings.xml', data: `${XML}<sst xmlns="${S}">${strings.map((s, i) => (i === 3 ? `<si><r><t>nickel </t></r><r><t>laterite ore</t></r><rPh><t>ignored phonetic</t></rPh></si>` : `<si><t>${s}</t></si>`)).join('')}</sst>` },
+    { name: 'xl/worksheets/sheet1.xml', data: sheet1 },
+    { name: 'xl/worksheets/_rels/sheet1.xml.rels', data: rels([['rId1', 'hyperlink', 'https://example.org/metals', true]]) },
+    { name: 'xl/worksheets/sheet2.xml', data: sheet2 },
+    { name: 'docProps/core.xml', data: coreXml('Battery Metals', 'Ingrid Ore', 'Commodity prices', 'lithium, nickel') },
+  ]);
+}
+
+/** A DOCX whose document.xml truly inflates to about 2 GiB of zeros (refused before any inflating). */
+export function zipBombDocx(): Buffer {
+  const mib = 2047;
+  return zipFile([
+    { name: '[Content_Types].xml', data: contentTypes('word/document.xml', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml') },
+    { name: '_rels/.rels', data: packageRels('word/document.xml') },
+    // The CRC is not computed (2 GiB of work); a reader never gets that far.
+    { name: 'word/document.xml', data: '', deflated: deflatedZeros(mib), declaredSize: mib * 1024 * 1024 },
+  ]);
+}
+
+/** A DOCX whose document.xml declares 1 KB and inflates to 100 MiB. */
+export function lyingDocx(): Buffer {
+  return zipFile([
+    { name: '[Content_Types].xml', data: contentTypes('word/document.xml', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml') },
+    { name: '_rels/.rels', data: packageRels('word/document.xml') },
+    { name: 'word/document.xml', data: '', deflated: deflatedZeros(100), declaredSize: 1024 },
+  ]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// OpenDocument
+
+const ODF_NS = 'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0" xmlns:xlink="http://www.w3.org/1999/xlink" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:meta="urn:oasis:names:tc:opendocument:xmlns:meta:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0"';
+
+function odf(kind: 'text' | 'presentation' | 'spreadsheet', body: string, meta: string, automaticStyles = ''): Buffer {
+  const mime = `application/vnd.oasis.opendocument.${kind}`;
+  return zipFile([
+    { name: 'mimetype', data: mime, store: true },
+    { name: 'META-INF/manifest.xml', data: `${XML}<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3"><manifest:file-entry manifest:full-path="/" manifest:media-type="${mime}"/><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/><manifest:file-entry manifest:full-path="meta.xml" manifest:media-type="text/xml"/></manifest:manifest>` },
+    { name: 'content.xml', data: `${XML}<office:document-content ${ODF_NS} office:version="1.3"><office:automatic-styles>${automaticStyles}</office:automatic-styles><office:body><office:${kind}>${body}</office:${kind}></office:body></office:document-content>` },
+    { name: 'meta.xml', data: `${XML}<office:document-meta ${ODF_NS} office:version="1.3"><office:meta>${meta}</office:meta></office:document-meta>` },
+  ]);
+}
+
+const odfMeta = (title: string, creator: string, subject: string, keywords: readonly string[], pages?: number): string =>
+  `<dc:title>${title}</dc:title><dc:subject>${subject}</dc:subject><dc:description>About ${subject}</dc:description>${keywords.map((k) => `<meta:keyword>${k}</meta:keyword>`).join('')}<meta:initial-creator>${creator}</meta:initial-creator><meta:creation-date>2021-03-04T05:06:07</meta:creation-date><dc:date>2022-08-09T10:11:12.5</dc:date><dc:language>fr-CA</dc:language>${pages ? `<meta:document-statistic meta:page-count="${pages}"/>` : ''}`;
+
+/**
+ * An ODT: headings by outline level (and one as LibreOffice writes a heading that starts a page: a
+ * text:p whose automatic style derives from Heading 2), spans, spaces, tabs, line breaks, a list, a
+ * table, a link.
+ */
+export function odt(): Buffer {
+  const styles = '<style:style style:name="P1" style:family="paragraph" style:parent-style-name="Heading_20_2"/>';
+  const body = `<text:p text:style-name="P1">Glacier Dynamics</text:p><text:p>The <text:span>moraine</text:span><text:s text:c="3"/>sediment<text:tab/>flows<text:line-break/>down the valley. Read the <text:a xlink:href="https://example.org/glaciers">glacier survey</text:a> now.</text:p><text:h text:outline-level="2">Crevasse fields</text:h><text:list><text:list-item><text:p>serac collapse</text:p></text:list-item></text:list><table:table table:name="T1"><table:table-row><table:table-cell><text:p>ablation zone</text:p></table:table-cell><table:table-cell table:number-columns-repeated="4"/></table:table-row></table:table><text:h text:outline-level="5">Too deep a heading</text:h>`;
+  return odf('text', body, odfMeta('Glaciers Explained', 'Nives Firn', 'Ice flow', ['glacier', 'ice'], 4), styles);
+}
+
+/** An ODP of two slides, each with a title frame; a link on the second. */
+export function odp(): Buffer {
+  const frame = (cls: string, text: string): string => `<draw:frame presentation:class="${cls}"><draw:text-box><text:p>${text}</text:p></draw:text-box></draw:frame>`;
+  const body = `<draw:page draw:name="page1">${frame('title', 'Coral Reefs')}${frame('outline', 'zooxanthellae symbiosis')}<presentation:notes><draw:frame><draw:text-box><text:p>speaker notes only</text:p></draw:text-box></draw:frame></presentation:notes></draw:page><draw:page draw:name="Bleaching">${frame('title', 'Bleaching Events')}${frame('outline', 'thermal stress <text:a xlink:href="https://example.org/reefs">reef watch</text:a>')}</draw:page>`;
+  return odf('presentation', body, odfMeta('Reef Ecology', 'Marina Polyp', 'Coral biology', ['coral']));
+}
+
+/** An ODS of two sheets, with repeated rows and columns that must not be exploded. */
+export function ods(): Buffer {
+  const row = (...cells: string[]): string => `<table:table-row>${cells.join('')}</table:table-row>`;
+  const text = (s: string, attrs = ''): string => `<table:table-cell office:value-type="string"${attrs}><text:p>${s}</text:p></table:table-cell>`;
+  const body = `<table:table table:name="Rainfall">${row(text('monsoon trough'), '<table:table-cell office:value-type="float" office:value="312.5"><text:p>312.5</text:p></table:table-cell>', '<table:table-cell table:number-columns-repeated="16380"/>')}${row(text('<text:a xlink:href="https://example.org/rain">rain gauge</text:a>'), text('isohyet', ' table:number-columns-repeated="3"'))}<table:table-row table:number-rows-repeated="1048570"><table:table-cell table:number-columns-repeated="16384"/></table:table-row></table:table><table:table table:name="Stations">${row(text('anemometer mast'))}</table:table>`;
+  return odf('spreadsheet', body, odfMeta('Weather Records', 'Nimbus Stratus', 'Precipitation', ['rain']));
+}
+
+// ---------------------------------------------------------------------------------------------
+// PDF
+
+const FONT = StandardFonts.Helvetica;
+
+/** The multi-page PDF's words, page by page (page 3 holds "the quartz harmonic resonator"). */
+export const PDF_PAGES: readonly (readonly string[])[] = [
+  ['Chapter one: aurora', 'Polar lights over the tundra.'],
+  ['Chapter two: basalt', 'Columnar joints cool slowly.'],
+  ['Chapter three: quartz', 'Inside the quartz harmonic resonator', 'Read the crystal archive for more.'],
+  ['Chapter four: dolmen', 'A capstone weighs many tonnes of infor-', 'mation about the past.'],
+  ['Chapter five: ember', 'Smouldering peat fires.'],
+  ['Chapter six: fjord', 'Glacial valleys drowned by the sea.'],
+];
+
+/** Six pages of known words, an outline, URI links, Info metadata, /Lang. */
+export async function multiPagePdf(): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(FONT);
+  const pages = PDF_PAGES.map((lines) => {
+    const page = doc.addPage([600, 800]);
+    lines.forEach((line, i) => page.drawText(line, { x: 50, y: 740 - i * 30, size: i === 0 ? 18 : 12, font }));
+    return page;
+  });
+  const ctx = doc.context;
+  const link = (rect: number[], uri: string): PDFRef => ctx.register(ctx.obj({ Type: 'Annot', Subtype: 'Link', Rect: rect, Border: [0, 0, 0], A: { Type: 'Action', S: 'URI', URI: PDFString.of(uri) } }));
+  // Over "Read the crystal archive for more." (page 3, third line), a relative link, a mailto link.
+  pages[2]!.node.set(PDFName.of('Annots'), ctx.obj([link([48, 676, 250, 692], 'https://example.org/crystal-archive'), link([48, 706, 300, 722], '/notes/resonator.html'), link([0, 0, 10, 10], 'mailto:someone@example.org')]));
+  addOutline(doc, pages, [['Introduction', 0, [['Background', 1]]], ['Resonators', 2], ['Appendix', 4]]);
+  doc.setTitle('Resonance in Quartz Crystals');
+  doc.setAuthor('Ada Quartzmann');
+  doc.setSubject('Piezoelectric resonators');
+  doc.setKeywords(['quartz', 'resonator', 'crystal']);
+  doc.setCreationDate(new Date('2021-03-04T05:06:07Z'));
+  doc.setModificationDate(new Date('2022-08-09T10:11:12Z'));
+  doc.setLanguage('en-GB');
+  return Buffer.from(await doc.save());
+}
+
+type OutlineEntry = readonly [title: string, page: number, children?: readonly OutlineEntry[]];
+
+/** An outline (bookmarks) tree: pdf-lib has no API for it, so its dictionaries are written directly. */
+function addOutline(doc: PDFDocument, pages: readonly PDFPage[], entries: readonly OutlineEntry[]): void {
+  const ctx = doc.context;
+  const level = (parent: PDFRef, list: readonly OutlineEntry[]): { First: PDFRef; Last: PDFRef } => {
+    const refs = list.map(() => ctx.nextRef());
+    list.forEach(([title, page, children], i) => {
+      const dict: Record<string, unknown> = { Title: PDFHexString.fromText(title), Parent: parent, Dest: [pages[page]!.ref, 'XYZ', null, null, null] };
+      if (i > 0) dict.Prev = refs[i - 1];
+      if (i < refs.length - 1) dict.Next = refs[i + 1];
+      if (children?.length) Object.assign(dict, level(refs[i]!, children), { Count: children.length });
+      ctx.assign(refs[i]!, ctx.obj(dict as never));
+    });
+    return { First: refs[0]!, Last: refs.at(-1)! };
+  };
+  const root = ctx.nextRef();
+  ctx.assign(root, ctx.obj({ Type: 'Outlines', ...level(root, entries), Count: entries.length }));
+  doc.catalog.set(PDFName.of('Outlines'), root);
+}
+
+/** `n` small pages ("page N" on each). */
+export async function manyPagesPdf(n: number): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(FONT);
+  for (let i = 1; i <= n; i++) doc.addPage([200, 100]).drawText(`page ${i}`, { x: 10, y: 50, size: 10, font });
+  return Buffer.from(await doc.save());
+}
+
+/** A PDF without Info metadata whose title, author and language are in its XMP stream. */
+export async function xmpPdf(): Promise<Buffer> {
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  doc.addPage([200, 100]).drawText('xmp only', { x: 10, y: 50, size: 10, font: await doc.embedFont(FONT) });
+  const xmp = `<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:xmp="http://ns.adobe.com/xap/1.0/"><dc:title><rdf:Alt><rdf:li xml:lang="x-default">Title From XMP</rdf:li></rdf:Alt></dc:title><dc:creator><rdf:Seq><rdf:li>Xavier Metadata</rdf:li></rdf:Seq></dc:creator><xmp:CreateDate>2020-01-02T03:04:05Z</xmp:CreateDate></rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end="w"?>`;
+  const stream = doc.context.stream(xmp, { Type: 'Metadata', Subtype: 'XML' });
+  doc.catalog.set(PDFName.of('Metadata'), doc.context.register(stream));
+  return Buffer.from(await doc.save());
+}
+
+/** A PDF whose trailer has an /Encrypt dictionary that needs a user password (bogus /O and /U). */
+export async function encryptedPdf(): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  doc.addPage([200, 100]).drawText('secret', { x: 10, y: 50, size: 10, font: await doc.embedFont(FONT) });
+  const ctx = doc.context;
+  ctx.trailerInfo.Encrypt = ctx.register(ctx.obj({ Filter: 'Standard', V: 2, R: 3, Length: 128, P: -3904, O: PDFHexString.of('11'.repeat(32)), U: PDFHexString.of('22'.repeat(32)) }));
+  ctx.trailerInfo.ID = ctx.obj([PDFHexString.of('ab'.repeat(16)), PDFHexString.of('ab'.repeat(16))]);
+  return Buffer.from(await doc.save({ useObjectStreams: false }));
+}
+
+/** The multi-page PDF cut at 60%: its cross-reference stream and catalog are gone. */
+export async function truncatedPdf(): Promise<Buffer> {
+  const whole = await multiPagePdf();
+  return whole.subarray(0, Math.floor(whole.length * 0.6));
+}
+
+/**
+ * A small PDF (32 KB) whose one page is a Flate stream of `ops` "q Q" operator pairs (4 bytes each):
+ * PDF.js's text extraction parses every one of them. Measured on the 2-core machine: the default
+ * 8 million take about 5.8 s, 3 million about 2 s.
+ */
+export async function spinningPdf(ops = 8_000_000): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([200, 100]);
+  const content = deflateSync(Buffer.from(`BT ET ${'q Q '.repeat(ops)}`), { level: 9 });
+  const stream = PDFRawStream.of(doc.context.obj({ Filter: 'FlateDecode', Length: content.length }), content);
+  page.node.set(PDFName.of('Contents'), doc.context.register(stream));
+  return Buffer.from(await doc.save());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Markdown
+
+export function markdown(): Buffer {
+  return Buffer.from(`# Sourdough Basics\n\nA *levain* feeds on rye flour; the crumb shows the **fermentation**.\n\n## Hydration\n\nSee [the baker's table](https://example.org/bread) and [notes](../notes/starter.md).\n\n\`\`\`\nautolyse 30 min\n\`\`\`\n`, 'utf8');
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export type DocumentFixture = {
+  readonly bytes: () => Promise<Buffer>;
+  readonly contentType: string;
+  /** Where a test web would serve it (the file name is the title's fallback). */
+  readonly path: string;
+  /** Words the extracted text must hold (absent for files that are refused). */
+  readonly knownText?: readonly string[];
+  readonly title?: string;
+  /** The external link it holds. */
+  readonly link?: { readonly url: string; readonly text: string };
+  /** Why the extractor refuses it. */
+  readonly refusal?: 'encrypted' | 'zip-bomb' | 'damaged' | 'empty';
+};
+
+const OOXML = 'application/vnd.openxmlformats-officedocument';
+const ODF = 'application/vnd.oasis.opendocument';
+const sync = (f: () => Buffer) => async () => f();
+
+export const DOCUMENT_FIXTURES: Readonly<Record<string, DocumentFixture>> = {
+  pdf: { bytes: multiPagePdf, contentType: 'application/pdf', path: '/docs/quartz.pdf', knownText: ['the quartz harmonic resonator', 'Polar lights'], title: 'Resonance in Quartz Crystals', link: { url: 'https://example.org/crystal-archive', text: 'Read the crystal archive for more.' } },
+  docx: { bytes: sync(docx), contentType: `${OOXML}.wordprocessingml.document`, path: '/docs/tides.docx', knownText: ['The estuary turbine array', 'Cell alpha'], title: 'Tidal Power Survey', link: { url: 'https://example.org/tides', text: 'tidal charts' } },
+  pptx: { bytes: sync(pptx), contentType: `${OOXML}.presentationml.presentation`, path: '/docs/orbits.pptx', knownText: ['the hohmann transfer burn', 'Kepler ellipse'], title: 'Orbits for Beginners', link: { url: 'https://example.org/orbits', text: 'mission planner' } },
+  xlsx: { bytes: sync(xlsx), contentType: `${OOXML}.spreadsheetml.sheet`, path: '/docs/metals.xlsx', knownText: ['lithium carbonate', 'nickel laterite ore'], title: 'Battery Metals', link: { url: 'https://example.org/metals', text: 'Total tonnage' } },
+  odt: { bytes: sync(odt), contentType: `${ODF}.text`, path: '/docs/glaciers.odt', knownText: ['moraine sediment flows', 'ablation zone'], title: 'Glaciers Explained', link: { url: 'https://example.org/glaciers', text: 'glacier survey' } },
+  odp: { bytes: sync(odp), contentType: `${ODF}.presentation`, path: '/docs/reefs.odp', knownText: ['zooxanthellae symbiosis', 'thermal stress'], title: 'Reef Ecology', link: { url: 'https://example.org/reefs', text: 'reef watch' } },
+  ods: { bytes: sync(ods), contentType: `${ODF}.spreadsheet`, path: '/docs/rain.ods', knownText: ['monsoon trough', 'anemometer mast'], title: 'Weather Records', link: { url: 'https://example.org/rain', text: 'rain gauge' } },
+  markdown: { bytes: sync(markdown), contentType: 'text/markdown; charset=utf-8', path: '/docs/sourdough.md', knownText: ['levain feeds on rye flour'], title: 'Sourdough Basics', link: { url: 'https://example.org/bread', text: "the baker's table" } },
+  encrypted: { bytes: encryptedPdf, contentType: 'application/pdf', path: '/docs/secret.pdf', refusal: 'encrypted' },
+  truncated: { bytes: truncatedPdf, contentType: 'application/pdf', path: '/docs/cut.pdf', refusal: 'damaged' },
+  empty: { bytes: async () => Buffer.alloc(0), contentType: 'application/pdf', path: '/docs/empty.pdf', refusal: 'empty' },
+  zipBomb: { bytes: sync(zipBombDocx), contentType: `${OOXML}.wordprocessingml.document`, path: '/docs/bomb.docx', refusal: 'zip-bomb' },
+  lyingZip: { bytes: sync(lyingDocx), contentType: `${OOXML}.wordprocessingml.document`, path: '/docs/liar.docx', refusal: 'zip-bomb' },
+};
