@@ -37,7 +37,7 @@ typecheck: install
 layering: install
 	npx depcruise --config .dependency-cruiser.cjs model lib store crawler indexer search-ui appliance cli config testweb bench
 
-unit: install
+unit: install chromium
 	npm run -s test:unit
 
 e2e: install chromium

@@ -279,6 +279,7 @@ export class Appliance {
       await this.crawl?.crawler.stop();
       await this.crawl?.fetcher.close();
       await this.crawl?.parser.close();
+      await this.crawl?.render?.service.close();
       await this.feed.anchorRefresh;
       if (this.lock) {
         // Links found late reach their pages' anchor field before the last flush (a refresh

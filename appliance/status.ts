@@ -8,7 +8,8 @@ import { admit, type Crawler, type UrlPolicy } from '../crawler/index.ts';
 import type { HostScheduler } from '../crawler/index.ts';
 import type { Focus } from '../crawler/focus/index.ts';
 import type { SearchIndex } from '../indexer/index.ts';
-import type { ApplianceStatus, CrawlStats, FetchEvent, FrontierCounts, SeedStatus, UrlExplanation } from '../model/index.ts';
+import type { ApplianceStatus, CrawlStats, FetchEvent, FrontierCounts, RenderStatus, SeedStatus, UrlExplanation } from '../model/index.ts';
+import type { RenderDeps } from '../crawler/render/stage.ts';
 import type { Normalizer } from '../crawler/urls/index.ts';
 import type { Store } from '../store/index.ts';
 
@@ -26,7 +27,7 @@ export type StatusSources = {
   readonly config: Readonly<Config>;
   readonly store: Store;
   readonly index: SearchIndex;
-  readonly crawl: { readonly crawler: Crawler; readonly scheduler: HostScheduler; readonly policy: UrlPolicy } | undefined;
+  readonly crawl: { readonly crawler: Crawler; readonly scheduler: HostScheduler; readonly policy: UrlPolicy; readonly render?: RenderDeps | undefined } | undefined;
   /** How seeds (kept as given) map to the identities their records are kept under. */
   readonly normalize: Normalizer;
   readonly focus: Focus | undefined;
@@ -104,6 +105,7 @@ export class StatusReporter {
             ...(s.open ? await s.store.urls.topicVerdicts() : { relevant: 0, notRelevant: 0 }),
           }
         : null,
+      ...(s.crawl?.render ? { render: renderStatus(s.crawl.render) } : {}),
       index: {
         documents: s.index.documentCount,
         terms: s.index.stats.termCount,
@@ -115,6 +117,24 @@ export class StatusReporter {
       recent: [...this.recent],
     };
   }
+}
+
+/** What the browser did in this run, and the hosts rendered from the start. */
+function renderStatus(r: RenderDeps): RenderStatus {
+  const f = r.service.figures();
+  return {
+    mode: r.policy.mode,
+    rendered: f.rendered,
+    failed: f.failed,
+    waiting: f.waiting,
+    rendering: f.rendering,
+    meanMs: f.rendered + f.failed ? Math.round(f.totalMs / (f.rendered + f.failed)) : 0,
+    browserRssBytes: f.browserRssBytes,
+    restarts: f.restarts,
+    unavailable: f.unavailable,
+    wouldRender: f.wouldRender,
+    renderingHosts: r.policy.view().filter((h) => h.habit === 'render').slice(0, 20).map((h) => h.host),
+  };
 }
 
 /** The first seeds and what became of them. */
@@ -164,6 +184,7 @@ export async function explain(url: string, store: Store, index: SearchIndex, pol
     relevant: r.relevant,
     classes: (r.state === 'indexed' ? (await store.documents.get(r.id))?.topic?.classes : undefined) ?? [],
     linksCut: r.linksCut,
+    rendered: r.rendered,
   };
 }
 

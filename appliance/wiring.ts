@@ -6,6 +6,7 @@
 import type { Config } from '../config/schema.ts';
 import { buildScope, Crawler, createNormalizer, defaultFilters, defaultParseWorkers, Fetcher, Frontier, HostScheduler, parseHostAlias, ParsePool, productToken, RobotsCache, type CrawlerLimits, type IndexSink, type RevisitMode, type UrlPolicy } from '../crawler/index.ts';
 import { isDocumentJob, RoutedParser, type ParseJob } from '../crawler/parse/index.ts';
+import { checkBrowser, RenderPolicy, RenderService, type RenderDeps } from '../crawler/render/index.ts';
 import type { Focus } from '../crawler/focus/index.ts';
 import { AddressPolicy } from '../crawler/fetch/index.ts';
 import type { Normalizer } from '../crawler/urls/index.ts';
@@ -109,6 +110,33 @@ export function limitsOf(c: Readonly<Config>, revisits: RevisitMode): CrawlerLim
   };
 }
 
+/**
+ * Rendering in a browser (crawler/render), when the config may render at all: the policy, and the
+ * renderer, launched at the first page that needs it. Its own requests go through the crawl's
+ * fetcher (the address policy, the user agent). `always` without a browser is refused here, at start.
+ */
+export async function renderOf(c: Readonly<Config>, fetcher: Fetcher, log: Log): Promise<RenderDeps | undefined> {
+  const policy = new RenderPolicy(c.render.mode, c.render.rules);
+  if (!policy.mayRender) return undefined;
+  if (policy.requiresBrowser) await checkBrowser(c.render.browserPath);
+  const r = c.render;
+  const service = new RenderService(
+    {
+      browserPath: r.browserPath,
+      concurrency: r.concurrency,
+      timeoutMs: r.timeoutMs,
+      settleMs: r.settleMs,
+      maxRequests: r.maxRequests,
+      maxBytes: r.maxBytes,
+      subFetch: (url, init, maxBytes, signal) => fetcher.subrequest(url, init, maxBytes, signal),
+      allowRequest: (url) => /^https?:\/\//i.test(url),
+      log,
+    },
+    log,
+  );
+  return { policy, service };
+}
+
 /** A crawl's components, for the orchestrator to hold (and close). */
 export type CrawlParts = {
   readonly crawler: Crawler;
@@ -116,6 +144,7 @@ export type CrawlParts = {
   readonly scheduler: HostScheduler;
   readonly fetcher: Fetcher;
   readonly parser: RoutedParser;
+  readonly render: RenderDeps | undefined;
 };
 
 /**
@@ -128,6 +157,7 @@ export async function buildCrawl(c: Readonly<Config>, store: Store, o: { extraSe
   const seeds = [...c.seeds, ...o.extraSeeds, ...(await store.seeds.all())];
   const policy = urlPolicyOf(c, seeds, (host) => frontier.urlsOfHost(host));
   const fetcher = await fetcherOf(c, seeds);
+  const render = await renderOf(c, fetcher, o.log);
   const parser = parserOf(c, o.log);
   const scheduler = schedulerOf(c);
   const crawler = new Crawler({
@@ -140,9 +170,10 @@ export async function buildCrawl(c: Readonly<Config>, store: Store, o: { extraSe
     policy,
     limits: limitsOf(c, o.revisits),
     focus: o.focus,
+    render,
     index: o.index,
     userAgent: c.userAgent,
     log: o.log,
   });
-  return { crawler, policy, scheduler, fetcher, parser };
+  return { crawler, policy, scheduler, fetcher, parser, render };
 }

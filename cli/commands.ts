@@ -2,7 +2,7 @@
 import { once } from 'node:events';
 import { Appliance } from '../appliance/index.ts';
 import { PRODUCT_VERSION, type Config } from '../config/index.ts';
-import type { DocumentFacts, SeedStatus } from '../model/index.ts';
+import type { DocumentFacts, RenderStatus, SeedStatus } from '../model/index.ts';
 import { createApp, listen, seedCause, statusLine, type RunningServer } from '../search-ui/index.ts';
 import { showProgress } from './progress.ts';
 import { configFrom, log, onStopSignal, say, UsageError, type CommonFlags } from './shared.ts';
@@ -65,7 +65,8 @@ export async function crawl(urls: string[], flags: CommonFlags): Promise<void> {
     say(
       `${reason === 'exhausted' ? 'done: nothing in scope is left' : reason === 'limit' ? `stopped: limits.maxPages (${config.limits.maxPages}) reached` : 'stopped'}. ` +
         `${s.crawl.fetched} fetched, ${s.crawl.failed} failed, ${s.crawl.excluded} excluded, ${s.crawl.queued} still queued; ${s.index.documents} documents indexed.` +
-        (s.focus ? ` Focus: ${s.focus.relevant} pages relevant, ${s.focus.notRelevant} not (recorded, not indexed).` : ''),
+        (s.focus ? ` Focus: ${s.focus.relevant} pages relevant, ${s.focus.notRelevant} not (recorded, not indexed).` : '') +
+        renderSummary(s.render),
     );
     const failed = seedsFailed(s.seeds ?? []);
     if (failed) throw new CrawlFailedError(failed);
@@ -200,6 +201,14 @@ function documentFields(f: DocumentFacts): Record<string, unknown> {
     ...(f.pageOffsets ? { pageOffsets: f.pageOffsets } : {}),
     ...(f.pagesCut ? { pagesCut: f.pagesCut } : {}),
   };
+}
+
+/** What the browser did, for the end of a crawl: pages rendered, or those that needed a browser there was none of. */
+function renderSummary(r: RenderStatus | undefined): string {
+  if (!r) return '';
+  const rendered = r.rendered || r.failed ? ` Rendered in a browser: ${r.rendered} pages${r.failed ? ` (${r.failed} renders failed)` : ''}.` : '';
+  const missed = r.wouldRender ? ` ${r.wouldRender} pages needed a browser and were indexed from their plain HTML: ${r.unavailable}.` : '';
+  return rendered + missed;
 }
 
 /** The search server's settings: the names it answers to, the live dashboards it keeps open. */

@@ -15,6 +15,7 @@ const program = new Command('trawl')
 const configOpt = () => new Option('-c, --config <file>', 'settings file (JSON or YAML); see config/README.md');
 const dataOpt = () => new Option('-d, --data <dir>', 'data directory (default: dataDir from the config, else ./trawl-data)');
 const portOpt = () => new Option('-p, --port <n>', 'port of the search server (0: any free port)');
+const renderOpt = () => new Option('--render <mode>', 'render pages that need JavaScript in a headless browser: auto, never or always (render.mode)').choices(['auto', 'never', 'always']);
 
 program
   .command('start')
@@ -23,6 +24,7 @@ program
   .addOption(configOpt())
   .addOption(dataOpt())
   .addOption(portOpt())
+  .addOption(renderOpt())
   .action(async (urls: string[], flags) => {
     await start(urls, flags);
   });
@@ -33,6 +35,7 @@ program
   .argument('[urls...]', 'seed URLs (replace the seeds of the config)')
   .addOption(configOpt())
   .addOption(dataOpt())
+  .addOption(renderOpt())
   .action(crawl);
 
 program
@@ -44,6 +47,7 @@ program
   .option('--host <host...>', "a host's URLs (repeatable)")
   .addOption(configOpt())
   .addOption(dataOpt())
+  .addOption(renderOpt())
   .action(recrawl);
 
 program.command('serve').description('search over an existing data directory').addOption(configOpt()).addOption(dataOpt()).addOption(portOpt()).action(serveOnly);

@@ -19,7 +19,7 @@ describe('stageLine', () => {
         bytes: 100,
         pagesPerSecond: 2,
         outcomes: { indexed: 4 },
-        stages: { fetch: { count: 4, ms: 10 }, parse: { count: 4, ms: 6 }, classify: { count: 0, ms: 0 }, store: { count: 4, ms: 1 }, index: { count: 4, ms: 2 }, links: { count: 0, ms: 0 } },
+        stages: { fetch: { count: 4, ms: 10 }, parse: { count: 4, ms: 6 }, render: { count: 0, ms: 0 }, classify: { count: 0, ms: 0 }, store: { count: 4, ms: 1 }, index: { count: 4, ms: 2 }, links: { count: 0, ms: 0 } },
       }),
     );
     assert.equal(line, ' · ms/page: fetch 2.5, parse 1.5, store 0.3, index 0.5');

@@ -7,7 +7,7 @@ export class UsageError extends Error {
   readonly code = 'ERR_USAGE';
 }
 
-export type CommonFlags = { config?: string; data?: string; port?: string };
+export type CommonFlags = { config?: string; data?: string; port?: string; render?: string };
 
 /** The logger every stage is given (lib/log.ts: JSON lines off a terminal); its level follows the config. */
 export const log: Logger = createLog();
@@ -25,6 +25,7 @@ export function configFrom(flags: CommonFlags, urls: readonly string[] = [], ext
   const overrides: Record<string, unknown> = { ...extra };
   if (urls.length) overrides.seeds = [...urls];
   if (flags.data !== undefined) overrides.dataDir = flags.data;
+  if (flags.render !== undefined) overrides.render = { ...(overrides.render as object | undefined), mode: flags.render };
   if (flags.port !== undefined) {
     if (!/^\d{1,5}$/.test(flags.port) || Number(flags.port) > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not "${flags.port}"`);
     overrides.server = { ...(overrides.server as object | undefined), port: Number(flags.port) };
@@ -36,10 +37,10 @@ export function configFrom(flags: CommonFlags, urls: readonly string[] = [], ext
 
 /** Exit code for an error that reached the top: 2 for the user's input, 1 for everything else. */
 export function exitCodeOf(e: unknown): number {
-  // (A topic file or classifier module that cannot be used, or a data directory without a crawl,
-  // is the user's input too.)
+  // (A topic file or classifier module that cannot be used, a data directory without a crawl, or
+  // render.mode always without a browser, is the user's input too.)
   const code = (e as { code?: unknown } | null)?.code;
-  return e instanceof UsageError || e instanceof ConfigError || code === 'ERR_TOPIC' || code === 'ERR_CLASSIFIER' || code === 'ERR_NO_CRAWL' ? 2 : 1;
+  return e instanceof UsageError || e instanceof ConfigError || code === 'ERR_TOPIC' || code === 'ERR_CLASSIFIER' || code === 'ERR_NO_CRAWL' || code === 'ERR_NO_BROWSER' ? 2 : 1;
 }
 
 /**

@@ -7,8 +7,9 @@ import { configSchema, loadConfig } from './index.ts';
 
 function leafKeys(shape: Record<string, unknown>, prefix = ''): string[] {
   return Object.entries(shape).flatMap(([k, v]) => {
-    let node = v as { shape?: Record<string, unknown>; def?: { innerType?: unknown } };
-    for (let i = 0; i < 4 && !node.shape && node.def?.innerType; i++) node = node.def.innerType as typeof node;
+    let node = v as { shape?: Record<string, unknown>; def?: { innerType?: unknown; out?: unknown } };
+    // (Through defaults, optionals and preprocessing pipes to the object inside.)
+    for (let i = 0; i < 4 && !node.shape && (node.def?.innerType ?? node.def?.out); i++) node = (node.def!.innerType ?? node.def!.out) as typeof node;
     return node.shape ? leafKeys(node.shape, `${prefix}${k}.`) : [`${prefix}${k}`];
   });
 }

@@ -9,6 +9,9 @@ import { DEFAULT_STRIP_PARAMS } from '../crawler/urls/normalize.ts';
 import { isCidr } from '../lib/cidr.ts';
 import { LOG_LEVELS } from '../lib/log.ts';
 import { DOCUMENT_FORMATS } from '../model/documents.ts';
+
+/** How pages are rendered in a browser (crawler/render/policy.ts). */
+export const RENDER_MODES = ['never', 'auto', 'always'] as const;
 import { PRODUCT_VERSION, PROJECT_URL } from './version.ts';
 
 export const DEFAULT_USER_AGENT = `TrawlBot/${PRODUCT_VERSION} (+${PROJECT_URL})`;
@@ -110,6 +113,25 @@ export const configSchema = z.strictObject({
       maxHeapMb: int(64, 16_384).default(1024).describe('Heap limit of each document worker, in MB: a document that needs more fails alone (unparsable).'),
     })
     .prefault({}),
+  render: z.preprocess(
+    // `render: auto` is short for `render: { mode: auto }`.
+    (v) => (typeof v === 'string' ? { mode: v } : v),
+    z
+      .strictObject({
+        mode: z.enum(RENDER_MODES, { error: `render.mode is one of ${RENDER_MODES.join(', ')}` }).default('auto').describe('`auto` renders in a headless browser the pages that need it (an empty app root, a page of scripts without text…), found by looking at each page; `never` fetches over HTTP only; `always` renders every page (and refuses to start without a browser).'),
+        rules: z
+          .array(z.strictObject({ match: scopeRule, mode: z.enum(RENDER_MODES) }))
+          .default([])
+          .describe('Per host or URL: `{match: "HOST:^app\\.intra$", mode: always}` (the scope rules\' syntax); the first rule that matches wins over `render.mode`.'),
+        browserPath: z.string().min(1).default('/usr/bin/chromium').describe('The Chromium (or Chrome) that renders pages (Debian: apt-get install chromium). Never downloaded.'),
+        concurrency: int(1, 32).default(2).describe('Pages rendered at once, in one browser.'),
+        timeoutMs: int(1000, 600_000).default(15_000).describe('A page\'s whole budget in the browser: past it, the render fails (timeout) and the page is recorded so.'),
+        settleMs: int(50, 10_000).default(500).describe('A page has settled when no request has been in flight, or nothing in its DOM has changed, for this long.'),
+        maxRequests: int(1, 10_000).default(200).describe('Requests a page may make in the browser (scripts, XHR, styles); images, media and fonts are never loaded.'),
+        maxBytes: int(1024, 1024 ** 3).default(20 * 1024 ** 2).describe('Bytes of those requests\' answers per page; past it the render fails (too-large).'),
+      })
+      .prefault({}),
+  ),
   retry: z
     .strictObject({
       maxAttempts: int(1, 20).default(3).describe('Attempts per URL for transient errors (timeouts, resets, 429, 5xx) before it is marked dead.'),
@@ -208,5 +230,7 @@ export const ENV_VARS: Readonly<Record<string, { path: string[]; type: 'string' 
   TRAWL_PORT: { path: ['server', 'port'], type: 'int' },
   TRAWL_ADMIN_TOKEN: { path: ['server', 'adminToken'], type: 'string' },
   TRAWL_ALLOWED_HOSTS: { path: ['server', 'allowedHosts'], type: 'list' },
+  TRAWL_RENDER: { path: ['render', 'mode'], type: 'string' },
+  TRAWL_BROWSER: { path: ['render', 'browserPath'], type: 'string' },
   TRAWL_LOG_LEVEL: { path: ['logLevel'], type: 'string' },
 };

@@ -16,6 +16,7 @@ import { LinkAdmitter, type Admitted } from './links.ts';
 import { CrawlLoop } from './loop.ts';
 import { decideOutcome, pageHash, type Decision, type OutcomeRules } from './outcome.ts';
 import { ParseFailure, type Extracted, type ParseJob } from './parse/index.ts';
+import { parseAndRender, type RenderedPage } from './render/stage.ts';
 import { productToken, type RobotsRules } from './robots/robots.ts';
 import { StatsRecorder } from './stats.ts';
 import { admit } from './urls/filters.ts';
@@ -161,10 +162,14 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     let analysis: unknown;
     try {
       let extracted: Extracted | undefined;
+      let rendering: RenderedPage | undefined;
       if (res.kind === 'response' && res.status >= 200 && res.status < 300) {
         const p0 = performance.now();
-        extracted = await this.d.parser.parse(this.jobOf(q, res));
-        this.stats.time('parse', performance.now() - p0);
+        // (Rendered in a browser too, when the page needs it: crawler/render.)
+        rendering = await parseAndRender(this.d.render, res, this.jobOf(q, res), (job) => this.d.parser.parse(job), this.loop.signal);
+        extracted = rendering.extracted;
+        if (rendering.ms !== undefined) this.stats.time('render', rendering.ms);
+        this.stats.time('parse', performance.now() - p0 - (rendering.ms ?? 0));
       }
       let verdict: Verdict | undefined;
       let hash: string | undefined;
@@ -179,7 +184,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
         hash = pageHash(extracted.page);
         if (extracted.page.text) sameContent = await this.d.store.documents.findByHash(hash);
       }
-      decision = decideOutcome({ q, res, held, conditional, extracted, verdict, hash, sameContent, deadHost: this.loop.deadHosts.get(host), now: this.now() }, this.rules);
+      decision = decideOutcome({ q, res, held, conditional, extracted, verdict, hash, sameContent, deadHost: this.loop.deadHosts.get(host), now: this.now(), rendered: rendering?.rendered, renderFailed: rendering?.failed }, this.rules);
       await this.commit(q, decision, analysis);
     } catch (e) {
       // A bug or a page that breaks the parser must cost one URL, never the crawl.

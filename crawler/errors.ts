@@ -28,7 +28,8 @@ export const ERRORS: Readonly<Record<ErrorCode, Policy>> = {
   'blocked-address': { retry: false, hostFault: false, describe: 'the host is at a private, loopback or link-local address that fetch.allowPrivateAddresses does not allow' },
   'robots-unavailable': { retry: false, hostFault: true, describe: 'robots.txt could not be fetched, so nothing may be' },
   'host-suspended': { retry: false, hostFault: true, describe: 'the host kept failing and was given up' },
-  unparsable: { retry: false, hostFault: false, describe: 'parsing the page killed the parse worker (its memory limit, or a bug)' },
+  unparsable: { retry: false, hostFault: false, describe: 'parsing the page killed the parse worker (its memory limit, or a bug), took too long, or the document is damaged' },
+  'render-failed': { retry: true, hostFault: false, describe: 'the page needs a browser, and rendering it failed (its time budget, a crashed tab, too many or too large requests)' },
   internal: { retry: false, hostFault: false, describe: 'a bug in Trawl (logged)' },
 };
 

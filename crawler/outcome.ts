@@ -13,6 +13,7 @@
  *   2xx sitemap                → fetched; its URLs queued
  *   2xx unsupported type       → excluded
  *   2xx document refused       → excluded (encrypted, too-large, zip-bomb, empty) | dead, unparsable (damaged)
+ *   2xx page that needed a browser, which failed → failed (render-failed: retried) | dead
  *   2xx page: meta refresh → redirected; noindex, off topic, canonical elsewhere, duplicate → excluded
  *             (its links followed unless nofollow); same text → indexed "unchanged"; else indexed, stored
  */
@@ -40,6 +41,10 @@ export type FetchFacts = {
   readonly hash?: string | undefined;
   /** A stored document with the same content hash (the content-seen test), if any. */
   readonly sameContent?: { readonly id: number; readonly url: string } | undefined;
+  /** Why the page was rendered in a browser (the page extracted is the rendered one). */
+  readonly rendered?: string | undefined;
+  /** The page needed a browser and rendering it failed: why. */
+  readonly renderFailed?: string | undefined;
   /** The host was given up on in this run: a URL that would be retried dies with it. */
   readonly deadHost?: { readonly error: ErrorCode; readonly reason: string } | undefined;
   readonly now: number;
@@ -100,7 +105,8 @@ export function decideOutcome(f: FetchFacts, rules: OutcomeRules): Decision {
   else if (res.status === 304 && f.conditional) {
     fx.touch = true;
     outcome = { kind: 'not-modified', status: 304 };
-  } else if (f.extracted) outcome = onContent(f, res, f.extracted, rules, fx);
+  } else if (f.renderFailed) outcome = failure(f, rules, 'render-failed', f.renderFailed.slice(0, 500), res.status);
+  else if (f.extracted) outcome = onContent(f, res, f.extracted, rules, fx);
   else outcome = onStatus(f, res, rules, fx);
   if (outcome.kind === 'failed' && f.deadHost) outcome = { kind: 'dead', ...(outcome.status !== undefined ? { status: outcome.status } : {}), error: f.deadHost.error, reason: f.deadHost.reason };
   const effects = fx.build();
@@ -161,6 +167,7 @@ function onContent(f: FetchFacts, res: FetchResponse, extracted: Extracted, rule
     ...(lang ? { lang } : {}),
     ...(verdict ? { topic: { score: verdict.score, relevant: verdict.relevant } } : {}),
     linksCut: page.linksCut ?? 0,
+    ...(f.rendered ? { rendered: f.rendered.slice(0, 300) } : {}),
   };
   const xRobots = (res.headers['x-robots-tag'] ?? '').toLowerCase();
   const noindex = page.noindex || /\b(noindex|none)\b/.test(xRobots);

@@ -9,6 +9,7 @@ import type { Frontier } from './frontier/frontier.ts';
 import type { HostScheduler } from './frontier/hosts.ts';
 import type { RevisitPolicy } from './frontier/revisit.ts';
 import type { PageParser } from './parse/index.ts';
+import type { RenderDeps } from './render/stage.ts';
 import type { RobotsCache } from './robots/robots.ts';
 import type { CrawlStats } from './stats.ts';
 import type { UrlPolicy } from './urls/filters.ts';
@@ -80,6 +81,8 @@ export type CrawlerDeps = {
   readonly limits: CrawlerLimits;
   /** A focused crawl: pages are judged against a topic; only relevant ones are stored (crawler/focus). */
   readonly focus?: Focus | undefined;
+  /** Rendering pages that need JavaScript in a browser (crawler/render); absent: never. */
+  readonly render?: RenderDeps | undefined;
   /** Where stored pages are indexed; none: they are only stored. */
   readonly index?: IndexSink | undefined;
   readonly userAgent: string;

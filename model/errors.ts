@@ -20,4 +20,5 @@ export type ErrorCode =
   | 'robots-unavailable'
   | 'host-suspended'
   | 'unparsable'
+  | 'render-failed'
   | 'internal';

@@ -6,7 +6,7 @@
 import type { Outcome, UrlState } from './urls.ts';
 
 /** The crawl pipeline's stages, each timed (crawler/stats.ts). */
-export const STAGES = ['fetch', 'parse', 'classify', 'store', 'index', 'links'] as const;
+export const STAGES = ['fetch', 'parse', 'render', 'classify', 'store', 'index', 'links'] as const;
 export type Stage = (typeof STAGES)[number];
 
 export type StageFigures = { readonly count: number; readonly ms: number };
@@ -122,6 +122,28 @@ export type SeedStatus = {
   readonly reason: string | null;
 };
 
+/** Rendering in a browser (crawler/render): the mode, what this run rendered, the browser's state. */
+export type RenderStatus = {
+  readonly mode: 'never' | 'auto' | 'always';
+  /** Pages rendered and renders that failed, in this run. */
+  readonly rendered: number;
+  readonly failed: number;
+  /** Pages waiting for a slot in the browser, and being rendered now. */
+  readonly waiting: number;
+  readonly rendering: number;
+  /** Mean milliseconds a render took (0: none yet). */
+  readonly meanMs: number;
+  /** The browser's resident memory, all its processes (0: not running). */
+  readonly browserRssBytes: number;
+  readonly restarts: number;
+  /** Why there is no browser (null: there is one, or none was needed yet). */
+  readonly unavailable: string | null;
+  /** Pages that needed a browser while there was none: indexed from their plain HTML. */
+  readonly wouldRender: number;
+  /** Hosts whose pages are rendered from the start (they kept needing it). */
+  readonly renderingHosts: readonly string[];
+};
+
 export type ApplianceStatus = {
   readonly crawl: CrawlStatus;
   /** The crawl's seeds (the first few) and what became of them. */
@@ -129,6 +151,8 @@ export type ApplianceStatus = {
   readonly recrawl: RecrawlStatus;
   /** null: not a focused crawl. */
   readonly focus: FocusStatus | null;
+  /** Absent: no crawl in this process, or render.mode never. */
+  readonly render?: RenderStatus;
   readonly index: IndexStatus;
   readonly recent: readonly FetchEvent[];
 };
@@ -162,4 +186,6 @@ export type UrlExplanation =
       readonly classes: readonly { readonly name: string; readonly score: number }[];
       /** Links of the page beyond limits.maxLinksPerPage at its last fetch, not followed (null: none). */
       readonly linksCut?: number | null;
+      /** Why it was rendered in a browser at its last fetch (null: it was not). */
+      readonly rendered?: string | null;
     };

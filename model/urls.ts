@@ -39,6 +39,8 @@ export type FetchMeta = {
   readonly topic?: { readonly score: number; readonly relevant: boolean };
   /** Links the page had beyond limits.maxLinksPerPage: not followed (0 when none were cut). */
   readonly linksCut?: number;
+  /** Why the page was rendered in a browser (crawler/render), when it was. */
+  readonly rendered?: string;
 };
 
 /** Everything Trawl keeps of a URL. */
@@ -75,6 +77,8 @@ export type UrlRecord = {
   readonly relevant: boolean | null;
   /** Links the page had beyond limits.maxLinksPerPage at its last fetch, not followed (null: none cut). */
   readonly linksCut: number | null;
+  /** Why the page was rendered in a browser at its last fetch (null: it was not). */
+  readonly rendered: string | null;
 };
 
 /** A URL handed out by the frontier to be fetched (its record is `fetching` meanwhile). */

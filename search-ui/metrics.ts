@@ -79,6 +79,9 @@ function statusMetrics(registry: Registry) {
   const revisits = counter('trawl_revisits_total', 'Fetches of pages Trawl held, in this run, by what they found (revisited counts them all).', ['result']);
   // (A gauge: a page judged again may change sides.)
   const focus = gauge('trawl_focus_pages', 'Pages of a focused crawl by their last verdict.', ['verdict']);
+  const rendered = counter('trawl_render_pages_total', 'Pages rendered in the browser by this run, by result.', ['result']);
+  const renderWaiting = gauge('trawl_render_waiting', 'Pages waiting for the browser.');
+  const browserMemory = gauge('trawl_render_browser_resident_bytes', "The browser's resident memory (all its processes).");
   const documents = gauge('trawl_index_documents', 'Documents in the index.');
   const terms = gauge('trawl_index_terms', 'Distinct terms in the index.');
   const lastFlush = gauge('trawl_index_last_flush_timestamp_seconds', 'When the index was last written to disk.');
@@ -109,6 +112,10 @@ function statusMetrics(registry: Registry) {
         focus.set({ verdict: 'relevant' }, status.focus.relevant);
         focus.set({ verdict: 'not-relevant' }, status.focus.notRelevant);
       }
+      const rs = status.render;
+      setCounter(rendered, rs ? [[{ result: 'rendered' }, rs.rendered] as const, [{ result: 'failed' }, rs.failed] as const] : []);
+      renderWaiting.set(rs?.waiting ?? 0);
+      browserMemory.set(rs?.browserRssBytes ?? 0);
       documents.set(status.index.documents);
       terms.set(status.index.terms);
       lastFlush.reset();

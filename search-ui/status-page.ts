@@ -6,7 +6,7 @@
  */
 import { html, raw } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
-import type { ApplianceStatus, UrlExplanation } from '../model/index.ts';
+import type { ApplianceStatus, RenderStatus, UrlExplanation } from '../model/index.ts';
 import { seedCause } from './status-line.ts';
 
 type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
@@ -105,6 +105,7 @@ ${s.seeds?.length
 <tbody>${s.seeds.map((x) => html`<tr${x.fetched ? '' : raw(' class="trouble"')}><td class="url">${x.url}</td><td>${x.state}</td><td>${x.fetched ? 'yes' : 'no'}</td><td>${x.fetched || !(x.error || x.reason) ? '—' : seedCause(x)}</td></tr>`)}</tbody></table></div>
 </section>`
   : ''}
+${s.render ? renderSection(s.render) : ''}
 <section aria-labelledby="hosts-h">
 <h2 id="hosts-h">Hosts</h2>
 ${c.hosts.length
@@ -132,12 +133,28 @@ ${c.rejections.length
 </section>`;
 }
 
+/** Pages rendered in a browser: how many, how long, the browser's memory — or why there is no browser. */
+function renderSection(r: RenderStatus): Html {
+  return html`<section aria-labelledby="render-h">
+<h2 id="render-h">Rendering</h2>
+<p>${r.mode === 'auto' ? 'Pages that need JavaScript are rendered in a headless browser; the others are read as they come.' : r.mode === 'always' ? 'Every page is rendered in a headless browser.' : 'Only pages that a render rule names are rendered.'}${r.renderingHosts.length ? html` Rendered from the start: ${r.renderingHosts.join(', ')}.` : ''}</p>
+${r.unavailable ? html`<p class="notice" role="alert">No browser: ${r.unavailable}. ${n(r.wouldRender)} page${r.wouldRender === 1 ? '' : 's'} that needed one ${r.wouldRender === 1 ? 'was' : 'were'} indexed from ${r.wouldRender === 1 ? 'its' : 'their'} plain HTML.</p>` : ''}
+<dl class="figures">
+<div><dt>Rendered</dt><dd data-figure="rendered">${n(r.rendered)}</dd></div>
+<div><dt>Render failures</dt><dd data-figure="render-failed">${n(r.failed)}</dd></div>
+<div><dt>Waiting for the browser</dt><dd data-figure="render-waiting">${n(r.waiting)}</dd></div>
+<div><dt>Mean render time</dt><dd data-figure="render-ms">${n(r.meanMs)} ms</dd></div>
+<div><dt>Browser memory</dt><dd data-figure="browser-memory">${(r.browserRssBytes / 1e6).toFixed(0)} MB</dd></div>
+</dl>
+</section>`;
+}
+
 /** The answer to "why is this URL not in the index?". */
 function explanation(e: UrlExplanation): Html {
   if (!e.known) return html`<div class="explain" role="status"><p><strong>${e.url}</strong>: Trawl has no record of it — ${e.reason}.</p></div>`;
   const row = (k: string, v: string | number | null) => (v === null || v === '' ? '' : html`<div><dt>${k}</dt><dd>${v}</dd></div>`);
   return html`<div class="explain" role="status"><p><strong>${e.url}</strong> is <strong>${e.indexed ? 'in the index' : 'not in the index'}</strong>.</p>
-<dl>${row('State', e.state)}${row('Reason', e.reason)}${row('Error', e.error)}${row('HTTP status', e.httpStatus)}${row('Attempts', e.attempts)}${row('Depth', e.depth)}${row('Discovered', when(e.discoveredAt))}${row('Last fetch', e.fetchedAt === null ? null : when(e.fetchedAt))}${row('Next attempt', e.nextAttemptAt === null ? null : when(e.nextAttemptAt))}${row('Next revisit', e.revisitAt === null ? null : when(e.revisitAt))}${row('Last change', e.changedAt === null ? null : when(e.changedAt))}${row('Content type', e.contentType)}${row('Language', e.lang)}${row('Topic score', e.topicScore === null ? null : `${e.topicScore} (${e.relevant ? 'relevant' : 'not relevant'})`)}${row('Topics', e.classes.length ? e.classes.map((c) => `${c.name} ${c.score}`).join(', ') : null)}${row('Links not followed', e.linksCut ? `${n(e.linksCut)} beyond limits.maxLinksPerPage` : null)}</dl></div>`;
+<dl>${row('State', e.state)}${row('Reason', e.reason)}${row('Error', e.error)}${row('HTTP status', e.httpStatus)}${row('Attempts', e.attempts)}${row('Depth', e.depth)}${row('Discovered', when(e.discoveredAt))}${row('Last fetch', e.fetchedAt === null ? null : when(e.fetchedAt))}${row('Next attempt', e.nextAttemptAt === null ? null : when(e.nextAttemptAt))}${row('Next revisit', e.revisitAt === null ? null : when(e.revisitAt))}${row('Last change', e.changedAt === null ? null : when(e.changedAt))}${row('Content type', e.contentType)}${row('Language', e.lang)}${row('Topic score', e.topicScore === null ? null : `${e.topicScore} (${e.relevant ? 'relevant' : 'not relevant'})`)}${row('Topics', e.classes.length ? e.classes.map((c) => `${c.name} ${c.score}`).join(', ') : null)}${row('Links not followed', e.linksCut ? `${n(e.linksCut)} beyond limits.maxLinksPerPage` : null)}${row('Rendered in a browser', e.rendered ?? null)}</dl></div>`;
 }
 
 export function statusBody(opts: { live: Html; lookup?: { url: string; answer: UrlExplanation }; admin: boolean }): Html {

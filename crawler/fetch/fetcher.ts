@@ -111,6 +111,35 @@ export class Fetcher {
     }
   }
 
+  /**
+   * A request made for a page being rendered (crawler/render): a script, an XHR, a stylesheet —
+   * any method, through the same pools and address policy as the crawl's own requests, its body
+   * cut at `maxBytes` (the page's budget). Redirects are answered, not followed: the browser follows.
+   */
+  async subrequest(url: string, init: { readonly method: string; readonly headers: Readonly<Record<string, string>>; readonly body?: Uint8Array }, maxBytes: number, signal?: AbortSignal): Promise<{ status: number; headers: Record<string, string>; body: Buffer; truncated: boolean } | { error: string }> {
+    const refused = this.refusedLiteral(url);
+    if (refused) return { error: `blocked-address: ${refused}` };
+    const overall = AbortSignal.timeout(this.opts.timeoutMs);
+    try {
+      const res = await request(url, {
+        method: init.method as 'GET',
+        dispatcher: this.agent,
+        signal: signal ? AbortSignal.any([signal, overall]) : overall,
+        headers: { ...init.headers, 'user-agent': this.opts.userAgent, 'accept-encoding': 'gzip, deflate, br' },
+        ...(init.body && init.method !== 'GET' && init.method !== 'HEAD' ? { body: Buffer.from(init.body) } : {}),
+      });
+      const headers = flattenHeaders(res.headers);
+      const { body, truncated } = await readCapped(res.body, headers['content-encoding'], () => maxBytes);
+      // The body is handed over decompressed: its encoding and length headers no longer hold.
+      delete headers['content-encoding'];
+      delete headers['content-length'];
+      return { status: res.statusCode, headers, body, truncated };
+    } catch (e) {
+      const c = classify(e, signal);
+      return { error: `${c.code}: ${c.message}` };
+    }
+  }
+
   async close(): Promise<void> {
     await this.agent.close().catch(() => undefined);
   }

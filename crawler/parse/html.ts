@@ -30,7 +30,30 @@ export type ParsedPage = PageContent & {
   readonly linksCut?: number;
   /** A document that is not an HTML page (crawler/documents): its format and facts. */
   readonly document?: DocumentFacts;
+  /** Signs that the page is built by its scripts (crawler/render/detect.ts reads them); absent without scripts. */
+  readonly spa?: SpaSigns;
 };
+
+/** What the walk saw of a page's scripts and app shell: the renderer's detector decides from it. */
+export type SpaSigns = {
+  /** `<script>` elements, inline or not. */
+  readonly scripts: number;
+  /** The first app root (`#root`, `#app`, `#__next`, `[ng-app]`, …), as a selector, and the characters of text inside it. */
+  readonly appRoot?: string;
+  readonly appRootText: number;
+  /** A `<noscript>` that asks for JavaScript. */
+  readonly noscriptAsksJs: boolean;
+  /** Elements that act as links without being `<a href>`: onclick, router and click-binding attributes. */
+  readonly clickables: number;
+};
+
+/** The ids of the mount points the usual front-end frameworks render into. */
+const APP_ROOT_IDS = new Set(['root', 'app', '__next', '__nuxt', '___gatsby', 'svelte', 'react-root', 'main-app', 'application']);
+/** Attributes that mark an app root by themselves. */
+const APP_ROOT_ATTRIBUTES = ['ng-app', 'data-reactroot', 'data-v-app', 'ng-version'];
+/** Attributes that make an element act as a link when a script runs. */
+const CLICK_ATTRIBUTES = ['onclick', 'ng-click', 'v-on:click', '@click', 'routerlink', 'data-href', 'data-link', '(click)'];
+const ASKS_FOR_JS = /(enable|requires?|needs?|turn on|activate)\b[^.]{0,40}\bjavascript|javascript\b[^.]{0,30}\b(required|disabled|needed|must be enabled)/i;
 
 /** A refresh slower than this is a page that reloads itself now and then, not a redirect. */
 const MAX_REFRESH_SECONDS = 10;
@@ -77,6 +100,13 @@ export function parseHtml(html: string, pageUrl: string, robotsToken = 'trawlbot
   const bodyText: string[] = [];
   const mainText: string[] = [];
   let sawMain = false;
+  // What the render detector reads: scripts, the app root and the text in it, clickable non-links.
+  let scripts = 0;
+  let textChars = 0;
+  let appRoot: string | undefined;
+  let appRootText = 0;
+  let noscriptAsksJs = false;
+  let clickables = 0;
 
   // Iterative depth-first walk (deep documents must not overflow the stack).
   type Frame = { node: DomNode; boiler: boolean; noText: boolean; main: boolean; anchor: RawLink | undefined; heading: string[] | undefined; exit?: string };
@@ -88,6 +118,8 @@ export function parseHtml(html: string, pageUrl: string, robotsToken = 'trawlbot
       // Leaving an element: close blocks and headings.
       if (f.exit === 'block') {
         if (!f.boiler && !f.noText) (f.main ? mainText : bodyText).push('\n');
+      } else if (f.exit.startsWith('root:')) {
+        appRootText = textChars - Number(f.exit.slice(5));
       } else if (f.exit === 'heading' && f.heading) {
         const h = squash(f.heading.join('')).slice(0, MAX_HEADING);
         if (h && headings.length < MAX_HEADINGS) headings.push(h);
@@ -103,8 +135,10 @@ export function parseHtml(html: string, pageUrl: string, robotsToken = 'trawlbot
         bodyText.push(t);
         if (f.main) mainText.push(t);
       }
+      textChars += t.trim().length;
       continue;
     }
+    if (node.type === 'script') scripts++;
     if (node.type !== 'tag' && node.type !== 'root' && node.type !== 'script' && node.type !== 'style') continue;
     const name = node.name ?? '';
     const a = node.attribs ?? {};
@@ -147,6 +181,20 @@ export function parseHtml(html: string, pageUrl: string, robotsToken = 'trawlbot
         main = true;
         sawMain = true;
         break;
+      case 'noscript':
+        if (!noscriptAsksJs) noscriptAsksJs = ASKS_FOR_JS.test(textOf(node));
+        break;
+    }
+    if (node.type === 'tag') {
+      if (appRoot === undefined) {
+        const root = a.id !== undefined && APP_ROOT_IDS.has(a.id) ? `#${a.id}` : APP_ROOT_ATTRIBUTES.find((x) => a[x] !== undefined);
+        // (Its text is counted on leaving it: the characters of text seen in between.)
+        if (root !== undefined) {
+          appRoot = root.startsWith('#') ? root : `[${root}]`;
+          stack.push({ node, boiler, noText, main, anchor, heading, exit: `root:${textChars}` });
+        }
+      }
+      if (name !== 'a' && CLICK_ATTRIBUTES.some((x) => a[x] !== undefined)) clickables++;
     }
     if (NOT_TEXT.has(name) || node.type === 'script' || node.type === 'style') noText = true;
     if (BOILERPLATE.has(name) || a.hidden !== undefined || a['aria-hidden'] === 'true' || BOILERPLATE_ROLES.has(a.role ?? '')) boiler = true;
@@ -185,6 +233,7 @@ export function parseHtml(html: string, pageUrl: string, robotsToken = 'trawlbot
     ...(lang ? { lang } : {}),
     ...(keywords.trim() ? { keywords: squash(keywords).slice(0, MAX_DESCRIPTION) } : {}),
     ...(cut ? { linksCut: cut } : {}),
+    ...(scripts ? { spa: { scripts, ...(appRoot ? { appRoot } : {}), appRootText, noscriptAsksJs, clickables } } : {}),
   };
 }
 

@@ -20,6 +20,11 @@ export function parseScopeRule(source: string): ScopeRule {
   return { kind: m[1] as 'HOST' | 'URL', pattern: new RegExp(m[2]!, 'i'), source };
 }
 
+/** Whether a rule matches a URL: `HOST:` the host (with its port), `URL:` the whole URL. */
+export function ruleMatches(rule: ScopeRule, url: URL): boolean {
+  return rule.pattern.test(rule.kind === 'HOST' ? url.host : url.href);
+}
+
 /** The default allow rules: exactly the seeds' hosts. */
 export function seedHostRules(seeds: readonly string[]): ScopeRule[] {
   const hosts = [...new Set(seeds.map((s) => new URL(s).host))];
@@ -29,7 +34,7 @@ export function seedHostRules(seeds: readonly string[]): ScopeRule[] {
 export function buildScope(opts: { allow: readonly string[]; exclude: readonly string[]; seeds: readonly string[] }): Scope {
   const allow = opts.allow.length ? opts.allow.map(parseScopeRule) : seedHostRules(opts.seeds);
   const exclude = opts.exclude.map(parseScopeRule);
-  const matches = (rule: ScopeRule, url: URL) => rule.pattern.test(rule.kind === 'HOST' ? url.host : url.href);
+  const matches = ruleMatches;
   return {
     allow,
     exclude,

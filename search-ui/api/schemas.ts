@@ -69,7 +69,7 @@ const CrawlStatsSchema = z.strictObject({
   requests: count,
   bytes: count,
   pagesPerSecond: z.number(),
-  stages: z.strictObject({ fetch: stageFigures, parse: stageFigures, classify: stageFigures, store: stageFigures, index: stageFigures, links: stageFigures }),
+  stages: z.strictObject({ fetch: stageFigures, parse: stageFigures, render: stageFigures, classify: stageFigures, store: stageFigures, index: stageFigures, links: stageFigures }),
   outcomes: z.record(z.string(), count).openapi({ description: 'Request outcomes of this run, by kind' }),
 });
 
@@ -136,6 +136,22 @@ export const StatusSchema = z
       removed: count,
     }),
     focus: z.strictObject({ classifier: z.string(), cutoff: z.number(), relevant: count, notRelevant: count }).nullable().openapi({ description: 'null: not a focused crawl' }),
+    render: z
+      .strictObject({
+        mode: z.enum(['never', 'auto', 'always']),
+        rendered: count,
+        failed: count,
+        waiting: count.openapi({ description: 'Pages waiting for the browser' }),
+        rendering: count,
+        meanMs: z.number().openapi({ description: 'Mean time a render took' }),
+        browserRssBytes: count.openapi({ description: "The browser's resident memory, all its processes" }),
+        restarts: count,
+        unavailable: z.string().nullable().openapi({ description: 'Why there is no browser (null: there is one, or none was needed yet)' }),
+        wouldRender: count.openapi({ description: 'Pages that needed a browser while there was none' }),
+        renderingHosts: z.array(z.string()).readonly().openapi({ description: 'Hosts rendered from the start: their pages kept needing a browser' }),
+      })
+      .optional()
+      .openapi({ description: 'Rendering pages that need JavaScript; absent when no crawl runs here or render.mode is never' }),
     index: z.strictObject({
       documents: count,
       terms: count,
@@ -179,6 +195,7 @@ export const ExplanationSchema = z
     relevant: z.boolean().nullable(),
     classes: z.array(z.strictObject({ name: z.string(), score: z.number() })).readonly(),
     linksCut: z.number().int().nullable().optional().openapi({ description: 'Links beyond limits.maxLinksPerPage at its last fetch, not followed' }),
+    rendered: z.string().nullable().optional().openapi({ description: 'Why it was rendered in a browser at its last fetch (null: it was not)' }),
   })
   .openapi('UrlRecord');
 

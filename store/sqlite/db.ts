@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 export type Db = Database.Database;
 
 /** Bump when the schema changes; `openDb` refuses files from a newer Trawl. */
-export const SCHEMA_VERSION = 11;
+export const SCHEMA_VERSION = 12;
 
 /** Steps from each older schema version to the next; a fresh database gets SCHEMA directly. */
 const MIGRATIONS: Record<number, string> = {
@@ -54,6 +54,8 @@ const MIGRATIONS: Record<number, string> = {
   // 10 → 11: documents beyond HTML (crawler/documents): a document's format and facts — author,
   // dates, pages and where each begins in the text — as JSON.
   10: 'ALTER TABLE documents ADD COLUMN facts TEXT',
+  // 11 → 12: pages rendered in a browser (crawler/render): why each was.
+  11: 'ALTER TABLE urls ADD COLUMN rendered TEXT',
 };
 
 const SCHEMA = `
@@ -88,7 +90,8 @@ CREATE TABLE IF NOT EXISTS urls (
   tunnel        INTEGER NOT NULL DEFAULT 0,   -- focused crawl: pages not relevant in a row that led here
   topic_score   REAL,                         -- focused crawl: the page's score against the topic
   relevant      INTEGER,                      -- focused crawl: 1 relevant, 0 not; NULL: not judged
-  links_cut     INTEGER                       -- links the page had beyond limits.maxLinksPerPage, not followed
+  links_cut     INTEGER,                      -- links the page had beyond limits.maxLinksPerPage, not followed
+  rendered      TEXT                          -- why the page was rendered in a browser at its last fetch (NULL: it was not)
 );
 CREATE INDEX IF NOT EXISTS urls_queue ON urls(host, depth, id) WHERE state = 'queued';
 CREATE INDEX IF NOT EXISTS urls_retry ON urls(host, next_attempt_at) WHERE state = 'failed';

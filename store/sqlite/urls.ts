@@ -69,6 +69,7 @@ type Row = {
   topic_score: number | null;
   relevant: number | null;
   links_cut: number | null;
+  rendered: string | null;
 };
 
 type Picked = QueuedUrl & { state: UrlState };
@@ -92,7 +93,7 @@ export class SqliteUrlStore implements UrlStore {
       meta: db.prepare(`UPDATE urls SET content_type = @contentType, charset = @charset, lang = @lang, size = @size,
         changed_at = CASE WHEN @hash IS NOT NULL AND hash IS NOT @hash THEN @now ELSE changed_at END,
         hash = coalesce(@hash, hash), etag = @etag, last_modified = @lastModified, links_hash = coalesce(@linksHash, links_hash),
-        topic_score = coalesce(@topicScore, topic_score), relevant = coalesce(@relevant, relevant), links_cut = @linksCut WHERE id = @id`),
+        topic_score = coalesce(@topicScore, topic_score), relevant = coalesce(@relevant, relevant), links_cut = @linksCut, rendered = @rendered WHERE id = @id`),
       relevantOf: db.prepare(`SELECT relevant FROM urls WHERE id = ?`).pluck(),
       putBack: db.prepare(`UPDATE urls SET state = 'queued', attempts = max(attempts - 1, 0) WHERE id = ? AND state = 'fetching'`),
       recover: db.prepare(`UPDATE urls SET state = 'queued', attempts = max(attempts - 1, 0) WHERE state = 'fetching'`),
@@ -198,6 +199,7 @@ export class SqliteUrlStore implements UrlStore {
         topicScore: meta.topic?.score ?? null,
         relevant: meta.topic ? (meta.topic.relevant ? 1 : 0) : null,
         linksCut: meta.linksCut ? meta.linksCut : null,
+        rendered: meta.rendered ?? null,
       });
     }
     this.counters.move('fetching', outcome.kind);
@@ -315,5 +317,6 @@ function toRecord(r: Row): UrlRecord {
     topicScore: r.topic_score,
     relevant: r.relevant === null ? null : r.relevant === 1,
     linksCut: r.links_cut,
+    rendered: r.rendered,
   };
 }
