@@ -19,7 +19,11 @@ const DEFAULT_ENCODING = 'UTF-8';
 /** The text of `body`, and the encoding it was decoded with (its WHATWG name, lowercase). */
 export function decodeBody(body: Buffer, contentType: string): { text: string; encoding: string } {
   const label = charsetParam(contentType);
-  const name = getEncoding(body, { defaultEncoding: DEFAULT_ENCODING, ...(label ? { transportLayerEncodingLabel: label } : {}) });
+  // A label WHATWG knows can only be overridden by a byte-order mark (3 bytes at most): the
+  // <meta> prescan of the first 1024 bytes would find nothing that counts, and costs more than
+  // the decoding (58 → 24 µs a page on the PostgreSQL docs, which nginx sends with charset=utf-8).
+  const sniffed = label && knownLabel(label) ? body.subarray(0, 3) : body;
+  const name = getEncoding(sniffed, { defaultEncoding: DEFAULT_ENCODING, ...(label ? { transportLayerEncodingLabel: label } : {}) });
   const encoding = name.toLowerCase();
   // A BOM is the sniffer's evidence, not part of the text.
   if (iconv.encodingExists(name)) return { text: iconv.decode(body, name, { stripBOM: true }), encoding };
@@ -30,6 +34,24 @@ export function decodeBody(body: Buffer, contentType: string): { text: string; e
   } catch {
     return { text: '\ufffd', encoding };
   }
+}
+
+/** Labels seen in Content-Type headers, and whether the sniffer takes them (a WHATWG label). */
+const knownLabels = new Map<string, boolean>();
+
+/**
+ * Whether the sniffer takes `label` as the transport layer's encoding. It then outranks any
+ * default: with two different defaults the answer is the same only when the label was taken.
+ */
+function knownLabel(label: string): boolean {
+  let known = knownLabels.get(label);
+  if (known === undefined) {
+    const empty = Buffer.alloc(0);
+    known = getEncoding(empty, { transportLayerEncodingLabel: label, defaultEncoding: 'UTF-8' }) === getEncoding(empty, { transportLayerEncodingLabel: label, defaultEncoding: 'windows-1250' });
+    // (Bounded: a hostile site could send a new label with every page.)
+    if (knownLabels.size < 256) knownLabels.set(label, known);
+  }
+  return known;
 }
 
 function charsetParam(contentType: string): string | undefined {

@@ -71,6 +71,22 @@ describe('ParsePool', () => {
     assert.deepEqual(pool.parsed, { inWorkers: 40, inline: 0 });
   });
 
+  it('decodes pages in Chinese, Japanese and Korean encodings in its workers (their code-page tables are left out of the bundle)', async () => {
+    const pool = new ParsePool(1);
+    pools.push(pool);
+    await pool.ready();
+    const page = (bytes: number[], charset: string) => job(8, Buffer.concat([Buffer.from('<title>t</title><p>'), Buffer.from(bytes)]), `text/html; charset=${charset}`);
+    const pages = [page([0x93, 0xfa, 0x96, 0x7b], 'shift_jis'), page([0xa4, 0xa4, 0xa4, 0xe5], 'big5'), page([0xd6, 0xd0, 0xce, 0xc4], 'gbk'), page([0xc7, 0xd1, 0xb1, 0xdb], 'euc-kr')];
+    const texts = [];
+    for (const p of pages) {
+      const r = await pool.parse(p);
+      assert.deepEqual(r, extract(p));
+      texts.push(r.kind === 'page' ? r.page.text : '');
+    }
+    assert.deepEqual(texts, ['日本', '中文', '中文', '한글']);
+    assert.deepEqual(pool.parsed, { inWorkers: 4, inline: 0 });
+  });
+
   it('parses inline while its workers are still loading, then hands pages to them', async () => {
     const pool = new ParsePool(1);
     pools.push(pool);
