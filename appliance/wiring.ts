@@ -3,6 +3,7 @@
  * fetcher, parser, host scheduler, crawler). The appliance builds its crawl from here, and so does
  * `trawl classify` for the one page it fetches and parses, so that both fetch and parse alike.
  */
+import { availableParallelism } from 'node:os';
 import type { Config } from '../config/schema.ts';
 import { buildScope, Crawler, createNormalizer, defaultFilters, defaultParseWorkers, Fetcher, Frontier, HostScheduler, parseHostAlias, ParsePool, productToken, RobotsCache, type CrawlerLimits, type IndexSink, type RevisitMode, type UrlPolicy } from '../crawler/index.ts';
 import { isDocumentJob, RoutedParser, type ParseJob } from '../crawler/parse/index.ts';
@@ -81,7 +82,8 @@ export function parseSettingsOf(c: Readonly<Config>): Pick<ParseJob, 'robotsToke
 export function parserOf(c: Readonly<Config>, log: Log): RoutedParser {
   const extractor = { module: new URL('./extract-for-index.ts', import.meta.url), extract: extractForIndex, config: { stemming: c.index.stemming } };
   const pages = new ParsePool(c.parseWorkers === 'auto' ? defaultParseWorkers() : c.parseWorkers, { log, extractor });
-  const documents = new ParsePool(c.documents.workers, { log, extractor, name: 'document', lazy: true, inline: false, timeoutMs: c.documents.timeoutMs, maxHeapMb: c.documents.maxHeapMb });
+  const documentWorkers = c.documents.workers === 'auto' ? Math.max(1, Math.min(4, availableParallelism())) : c.documents.workers;
+  const documents = new ParsePool(documentWorkers, { log, extractor, name: 'document', lazy: true, inline: false, timeoutMs: c.documents.timeoutMs, maxHeapMb: c.documents.maxHeapMb });
   return new RoutedParser(pages, documents);
 }
 

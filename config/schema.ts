@@ -9,6 +9,7 @@ import { DEFAULT_STRIP_PARAMS } from '../crawler/urls/normalize.ts';
 import { isCidr } from '../lib/cidr.ts';
 import { LOG_LEVELS } from '../lib/log.ts';
 import { DOCUMENT_FORMATS } from '../model/documents.ts';
+import { authScopeSchema, serverAuthSchema } from './auth-schema.ts';
 
 /** How pages are rendered in a browser (crawler/render/policy.ts). */
 export const RENDER_MODES = ['never', 'auto', 'always'] as const;
@@ -109,7 +110,10 @@ export const configSchema = z.strictObject({
       maxBytes: int(1024, 2 * 1024 ** 3).default(50 * 1024 ** 2).describe('Largest document fetched, in bytes (default 50 MB); a larger one is excluded (too-large) — unread when its Content-Length says so.'),
       maxPages: int(1, 1_000_000).default(5000).describe('Pages (slides, sheets) of a document extracted; the rest is counted, not indexed.'),
       timeoutMs: int(100, 3_600_000).default(60_000).describe('Wall-clock limit on extracting one document; past it the document is recorded as unparsable (timeout) and its worker replaced.'),
-      workers: int(1, 16).default(1).describe('Worker threads that extract documents (PDF, Office), apart from the page parsers so that pages are never held up by them.'),
+      workers: z
+        .union([z.literal('auto'), int(1, 16)])
+        .default('auto')
+        .describe('Worker threads that extract documents (PDF, Office), apart from the page parsers so that pages are never held up by them. `auto`: one per core, at most 4 (extraction is most of the work of a crawl of documents; each worker may take up to documents.maxHeapMb).'),
       maxHeapMb: int(64, 16_384).default(1024).describe('Heap limit of each document worker, in MB: a document that needs more fails alone (unparsable).'),
     })
     .prefault({}),
@@ -159,8 +163,22 @@ export const configSchema = z.strictObject({
         .union([z.literal('seeds'), z.boolean(), z.array(z.string().refine(isCidr, 'must be an address range such as 10.0.0.0/8, fd00::/8, or an address'))])
         .default('seeds')
         .describe('Which private, loopback and link-local addresses (10.x, 192.168.x, 127.x, 169.254.x, ::1, fc00::/7…) a fetch may connect to, checked on the address DNS answers for every connection, redirects included: `seeds` (the ranges the seeds resolve into: crawling an intranet or loopback works, nothing else non-public is reached), `true` (any), `false` (public addresses only), or a list of ranges.'),
+      proxy: z
+        .string()
+        .regex(/^https?:\/\/\S+$/i, 'fetch.proxy must be an http:// or https:// URL, e.g. http://proxy.intra:3128')
+        .optional()
+        .describe('An HTTP(S) proxy every request goes through (`http://user:pass@proxy:3128` — better: the environment variable TRAWL_PROXY). Unset: HTTPS_PROXY / HTTP_PROXY / NO_PROXY from the environment, if set. Through a proxy, fetch.allowPrivateAddresses can check only addresses written as such.'),
+      caFile: z.string().min(1).optional().describe('A PEM file of CA certificates to trust besides the system\'s: a company\'s private CA.'),
+      insecureHosts: z
+        .array(z.string().regex(/^[a-z0-9.-]+(:\d{1,5})?$/i, 'fetch.insecureHosts: each is a host name or host:port'))
+        .default([])
+        .describe('Hosts whose certificate is not checked (self-signed): each is named in the log at start. Only for a host you know; never for the public web.'),
     })
     .prefault({}),
+  auth: z
+    .array(authScopeSchema(scopeRule, httpUrl, regex))
+    .default([])
+    .describe('Credentials per scope (`match`, as scope rules: `HOST:…` or `URL:…`): `basic` or `digest` ({username, passwordEnv | passwordFile}), `bearer` ({tokenEnv | tokenFile}), `headers` and `cookies` ({Name: {env | file}}), `form` (a login form: url, fields, secretFields, loggedOut, browser). Sent only to URLs the scope matches; secrets only by reference.'),
   index: z
     .strictObject({
       flushIntervalMs: int(1000, 86_400_000).default(30_000).describe('How often the in-RAM index is written to the data directory (it is also written on stop).'),
@@ -211,6 +229,7 @@ export const configSchema = z.strictObject({
         .default([])
         .describe('Host names the search server answers to besides IP addresses, `localhost` and `server.host` (a browser asking by any other name gets 421: a guard against DNS rebinding). `*.example.org` allows the subdomains; `*` any name, for a proxy that checks names itself.'),
       maxEventStreams: int(1, 10_000).default(32).describe('Live dashboards (server-sent event streams of /api/events) open at once; more get 503 with Retry-After.'),
+      auth: serverAuthSchema.describe('Puts the search page, the API and the dashboard behind `basic` ({username, passwordEnv | passwordFile}) or `bearer` ({tokenEnv | tokenFile}); /healthz stays open. The admin token still guards the admin actions (and passes this too).'),
     })
     .prefault({}),
   dataDir: z.string().min(1).default('./trawl-data').describe('Where the crawl database, the index and the lock file live.'),
@@ -232,5 +251,6 @@ export const ENV_VARS: Readonly<Record<string, { path: string[]; type: 'string' 
   TRAWL_ALLOWED_HOSTS: { path: ['server', 'allowedHosts'], type: 'list' },
   TRAWL_RENDER: { path: ['render', 'mode'], type: 'string' },
   TRAWL_BROWSER: { path: ['render', 'browserPath'], type: 'string' },
+  TRAWL_PROXY: { path: ['fetch', 'proxy'], type: 'string' },
   TRAWL_LOG_LEVEL: { path: ['logLevel'], type: 'string' },
 };

@@ -63,22 +63,27 @@ async function extractFrom(doc: PdfDocument, options: ExtractOptions): Promise<D
   const numPages = doc.numPages;
   const wanted = Math.min(numPages, Math.max(0, options.maxPages));
   let failed = 0;
+  let display: string | undefined;
   for (let n = 1; n <= wanted && !parts.text.full; n++) {
-    if (!(await readPage(doc, n, parts.text, parts.links))) failed++;
+    if (!(await readPage(doc, n, parts.text, parts.links, n === 1 ? (t) => (display = t) : undefined))) failed++;
   }
   const extracted = parts.text.pageCount;
   if (extracted > 0 && failed === extracted) throw new DocumentRefusal('damaged', `none of the PDF's ${extracted} pages could be read`);
   await outline(doc, parts.headings);
-  return finishPage({ format: 'pdf', meta: { ...meta, pages: numPages }, paged: true, ...parts, pagesCut: numPages - extracted }, options);
+  // Without a title of its own, the largest words at the top of page 1 (what a reader sees as
+  // the title) come before the first bookmark, which is often "Introduction" or "Contents".
+  const title = meta.title ?? display;
+  return finishPage({ format: 'pdf', meta: { ...meta, ...(title ? { title } : {}), pages: numPages }, paged: true, ...parts, pagesCut: numPages - extracted }, options);
 }
 
 /** One page's text and links; false when the page could not be read (its text is then empty). */
-async function readPage(doc: PdfDocument, n: number, text: TextSink, links: LinkSink): Promise<boolean> {
+async function readPage(doc: PdfDocument, n: number, text: TextSink, links: LinkSink, onDisplayTitle?: (title: string | undefined) => void): Promise<boolean> {
   try {
     const page = await doc.getPage(n);
     try {
       const content = await page.getTextContent({ includeMarkedContent: false });
       const items = content.items.filter((i) => 'str' in i) as PdfTextItem[];
+      onDisplayTitle?.(displayTitle(items));
       text.push(joinTextItems(items));
       text.endPage();
       await pageLinks(page, items, links);
@@ -154,6 +159,23 @@ async function metadata(doc: PdfDocument): Promise<DocumentMeta> {
     modified: date(info.ModDate) ?? fromXmp('xmp:modifydate'),
     lang: str(info.Language) ?? fromXmp('dc:language'),
   };
+}
+
+/**
+ * The lines set in the largest type on a page, when they stand out (at least 1.3 times the page's
+ * most common size) and read like a title (2 to 200 characters): a title page's title.
+ */
+export function displayTitle(items: readonly PdfTextItem[]): string | undefined {
+  const size = (i: PdfTextItem) => Math.round(Math.hypot(i.transform[2] ?? 0, i.transform[3] ?? 0) * 10) / 10;
+  const words = items.filter((i) => i.str.trim());
+  if (!words.length) return undefined;
+  const bySize = new Map<number, number>();
+  for (const i of words) bySize.set(size(i), (bySize.get(size(i)) ?? 0) + i.str.length);
+  const body = [...bySize].sort((a, b) => b[1] - a[1])[0]![0];
+  const largest = Math.max(...bySize.keys());
+  if (largest < body * 1.3) return undefined;
+  const title = words.filter((i) => size(i) >= largest * 0.9).map((i) => i.str.trim()).join(' ').replace(/\s+/g, ' ').trim();
+  return title.length >= 2 && title.length <= 200 ? title : undefined;
 }
 
 /** Why PDF.js could not open the file. */
