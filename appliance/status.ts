@@ -8,7 +8,7 @@ import { admit, type Crawler, type UrlPolicy } from '../crawler/index.ts';
 import type { HostScheduler } from '../crawler/index.ts';
 import type { Focus } from '../crawler/focus/index.ts';
 import type { SearchIndex } from '../indexer/index.ts';
-import type { ApplianceStatus, CrawlStats, FetchEvent, FrontierCounts, RenderStatus, SeedStatus, UrlExplanation } from '../model/index.ts';
+import type { ApplianceStatus, AuthScopeStatus, CrawlStats, FetchEvent, FrontierCounts, RenderStatus, SeedStatus, UrlExplanation } from '../model/index.ts';
 import type { RenderDeps } from '../crawler/render/stage.ts';
 import type { Normalizer } from '../crawler/urls/index.ts';
 import type { Store } from '../store/index.ts';
@@ -27,7 +27,7 @@ export type StatusSources = {
   readonly config: Readonly<Config>;
   readonly store: Store;
   readonly index: SearchIndex;
-  readonly crawl: { readonly crawler: Crawler; readonly scheduler: HostScheduler; readonly policy: UrlPolicy; readonly render?: RenderDeps | undefined } | undefined;
+  readonly crawl: { readonly crawler: Crawler; readonly scheduler: HostScheduler; readonly policy: UrlPolicy; readonly render?: RenderDeps | undefined; readonly auth?: { view(): AuthScopeStatus[] } | undefined } | undefined;
   /** How seeds (kept as given) map to the identities their records are kept under. */
   readonly normalize: Normalizer;
   readonly focus: Focus | undefined;
@@ -106,6 +106,7 @@ export class StatusReporter {
           }
         : null,
       ...(s.crawl?.render ? { render: renderStatus(s.crawl.render) } : {}),
+      ...(s.crawl?.auth ? { auth: s.crawl.auth.view() } : {}),
       index: {
         documents: s.index.documentCount,
         terms: s.index.stats.termCount,

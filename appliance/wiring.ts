@@ -3,7 +3,12 @@
  * fetcher, parser, host scheduler, crawler). The appliance builds its crawl from here, and so does
  * `trawl classify` for the one page it fetches and parses, so that both fetch and parse alike.
  */
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { ConfigError } from '../config/index.ts';
+import { AuthService } from '../crawler/auth/auth.ts';
+import { browserLogin } from '../crawler/auth/browser-login.ts';
+import { silentLog } from '../lib/log.ts';
 import type { Config } from '../config/schema.ts';
 import { buildScope, Crawler, createNormalizer, defaultFilters, defaultParseWorkers, Fetcher, Frontier, HostScheduler, parseHostAlias, ParsePool, productToken, RobotsCache, type CrawlerLimits, type IndexSink, type RevisitMode, type UrlPolicy } from '../crawler/index.ts';
 import { isDocumentJob, RoutedParser, type ParseJob } from '../crawler/parse/index.ts';
@@ -57,16 +62,42 @@ export function urlPolicyOf(c: Readonly<Config>, seeds: readonly string[], urlsO
  * The fetcher of the config: user agent, timeouts, body cap, connections per host, and the
  * addresses it may connect to (fetch.allowPrivateAddresses, given the seeds: DNS is asked).
  */
-export async function fetcherOf(c: Readonly<Config>, seeds: readonly string[]): Promise<Fetcher> {
+export async function fetcherOf(c: Readonly<Config>, seeds: readonly string[], log: Log = silentLog): Promise<Fetcher> {
   const addresses = await AddressPolicy.of(c.fetch.allowPrivateAddresses, seeds);
-  return new Fetcher({
+  // (The form login of an auth scope makes its requests through this fetcher, once it exists.)
+  let fetcher: Fetcher | undefined;
+  const auth = c.auth.length ? new AuthService(c.auth, (method, url, headers, body) => fetcher!.send(method, url, headers, body), log, c.auth.some((a) => a.form?.browser) ? browserLogin(c.render.browserPath) : undefined) : undefined;
+  fetcher = new Fetcher({
     userAgent: c.userAgent,
     timeoutMs: c.limits.timeoutMs,
     maxBodyBytes: c.limits.maxBodyBytes,
     connectionsPerOrigin: c.perHost.maxConnections,
     addresses,
     documents: { maxBytes: c.documents.maxBytes, is: (contentType, head, url) => isDocumentJob({ contentType, body: head, url }) },
+    network: {
+      ...(c.fetch.proxy ? { proxy: c.fetch.proxy } : {}),
+      env: { HTTP_PROXY: c.fetch.httpProxy, HTTPS_PROXY: c.fetch.httpsProxy, NO_PROXY: c.fetch.noProxy },
+      ca: c.fetch.caFile ? [readCaFile(c.fetch.caFile)] : [],
+      insecureHosts: c.fetch.insecureHosts,
+    },
+    ...(auth ? { auth } : {}),
   });
+  const network = fetcher.describeNetwork();
+  if (network !== 'direct') log.info(`requests leave ${network}`);
+  for (const host of c.fetch.insecureHosts) log.warn(`fetch.insecureHosts: the TLS certificate of ${host} is NOT checked — anyone between Trawl and it could read and change what is crawled`);
+  return fetcher;
+}
+
+/** fetch.caFile's certificates, or a clear refusal. */
+function readCaFile(file: string): string {
+  let pem: string;
+  try {
+    pem = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ConfigError(`fetch.caFile: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError(`fetch.caFile: ${file} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
+  return pem;
 }
 
 /** What a parse job carries besides the page: the robots token, the links cap, what documents are read and how far. */
@@ -147,6 +178,7 @@ export type CrawlParts = {
   readonly fetcher: Fetcher;
   readonly parser: RoutedParser;
   readonly render: RenderDeps | undefined;
+  readonly auth: AuthService | undefined;
 };
 
 /**
@@ -158,7 +190,7 @@ export async function buildCrawl(c: Readonly<Config>, store: Store, o: { extraSe
   await frontier.load();
   const seeds = [...c.seeds, ...o.extraSeeds, ...(await store.seeds.all())];
   const policy = urlPolicyOf(c, seeds, (host) => frontier.urlsOfHost(host));
-  const fetcher = await fetcherOf(c, seeds);
+  const fetcher = await fetcherOf(c, seeds, o.log);
   const render = await renderOf(c, fetcher, o.log);
   const parser = parserOf(c, o.log);
   const scheduler = schedulerOf(c);
@@ -173,9 +205,10 @@ export async function buildCrawl(c: Readonly<Config>, store: Store, o: { extraSe
     limits: limitsOf(c, o.revisits),
     focus: o.focus,
     render,
+    auth: fetcher.auth as AuthService | undefined,
     index: o.index,
     userAgent: c.userAgent,
     log: o.log,
   });
-  return { crawler, policy, scheduler, fetcher, parser, render };
+  return { crawler, policy, scheduler, fetcher, parser, render, auth: fetcher.auth as AuthService | undefined };
 }

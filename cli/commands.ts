@@ -25,6 +25,8 @@ export async function start(urls: string[], flags: CommonFlags, preset: Record<s
     });
     process.stdout.write(`Trawl ${PRODUCT_VERSION}: crawling ${(await app.store.seeds.all()).join(', ')}\nSearch at ${server.url}\nCrawl status at ${server.url}status\n`);
     log.info(config.server.adminToken ? 'admin actions are on (server.adminToken is set)' : 'admin actions are off (set server.adminToken or TRAWL_ADMIN_TOKEN to turn them on)');
+    const exposed = exposure(config);
+    if (exposed) log.warn(exposed);
     log.info(`data directory: ${app.dataDir}`);
     const summary = setInterval(async () => log.info(statusLine(await app.status())), 10_000);
     summary.unref();
@@ -127,6 +129,8 @@ export async function serveOnly(flags: CommonFlags): Promise<void> {
     await app.close();
   });
   process.stdout.write(`Trawl ${PRODUCT_VERSION}: ${app.index.documentCount} documents from ${app.dataDir}\nSearch at ${server.url}\n`);
+  const exposed = exposure(config);
+  if (exposed) log.warn(exposed);
 }
 
 /** `trawl search`: one query from the shell. */
@@ -211,9 +215,16 @@ function renderSummary(r: RenderStatus | undefined): string {
   return rendered + missed;
 }
 
+/** A crawl behind a login served to everyone on the network: what to say (undefined when not so). */
+export function exposure(config: Readonly<Config>): string | undefined {
+  const loopback = /^(127\.|::1$|localhost$|\[::1\]$)/i.test(config.server.host);
+  if (!config.auth.length || config.server.auth || loopback) return undefined;
+  return `auth is configured (content behind a login is crawled), but the search server on ${config.server.host} answers everyone who can reach it: set server.auth (basic or bearer) to protect it, or keep server.host on 127.0.0.1`;
+}
+
 /** The search server's settings: the names it answers to, the live dashboards it keeps open. */
 function serverOptions(config: Config) {
-  return { hosts: { bound: config.server.host, allowed: config.server.allowedHosts }, maxEventStreams: config.server.maxEventStreams };
+  return { hosts: { bound: config.server.host, allowed: config.server.allowedHosts }, maxEventStreams: config.server.maxEventStreams, serverAuth: config.server.auth };
 }
 
 /** A crawl that could fetch none of its seeds: a failure (exit code 1), named seed by seed. */

@@ -7,6 +7,7 @@ import { dirname, extname, isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { editDistance } from '../lib/edit-distance.ts';
+import { secretsOf } from './auth-schema.ts';
 import { configSchema, ENV_VARS, type Config } from './schema.ts';
 
 /** An invalid configuration. The CLI prints `message` and exits with code 2. */
@@ -39,6 +40,16 @@ export function loadConfig(sources: ConfigSources = {}): Readonly<Config> {
     const problems = result.error.issues.map((issue) => describeIssue(issue));
     throw new ConfigError(`invalid configuration${where}:\n${problems.map((p) => `  - ${p}`).join('\n')}`, problems);
   }
+  // Secrets are read now: a missing variable or file is a configuration error, named, at start.
+  const unread = secretsOf(result.data).flatMap(({ path, secret }) => {
+    try {
+      secret.resolve(sources.env ?? {});
+      return [];
+    } catch (e) {
+      return [`${path}: ${(e as Error).message}`];
+    }
+  });
+  if (unread.length) throw new ConfigError(`invalid configuration: secrets that cannot be read:\n${unread.map((p) => `  - ${p}`).join('\n')}`, unread);
   return deepFreeze(result.data);
 }
 

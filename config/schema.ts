@@ -168,6 +168,9 @@ export const configSchema = z.strictObject({
         .regex(/^https?:\/\/\S+$/i, 'fetch.proxy must be an http:// or https:// URL, e.g. http://proxy.intra:3128')
         .optional()
         .describe('An HTTP(S) proxy every request goes through (`http://user:pass@proxy:3128` — better: the environment variable TRAWL_PROXY). Unset: HTTPS_PROXY / HTTP_PROXY / NO_PROXY from the environment, if set. Through a proxy, fetch.allowPrivateAddresses can check only addresses written as such.'),
+      httpProxy: z.string().min(1).optional().describe('The proxy for http:// URLs when fetch.proxy is unset: the environment\'s HTTP_PROXY (or http_proxy).'),
+      httpsProxy: z.string().min(1).optional().describe('The proxy for https:// URLs when fetch.proxy is unset: the environment\'s HTTPS_PROXY (or https_proxy); HTTP_PROXY serves https too when it is alone.'),
+      noProxy: z.string().optional().describe('Hosts reached without the environment\'s proxy: NO_PROXY (or no_proxy), comma-separated names, `.suffix`es, `host:port`, or `*`. Loopback addresses are always reached directly.'),
       caFile: z.string().min(1).optional().describe('A PEM file of CA certificates to trust besides the system\'s: a company\'s private CA.'),
       insecureHosts: z
         .array(z.string().regex(/^[a-z0-9.-]+(:\d{1,5})?$/i, 'fetch.insecureHosts: each is a host name or host:port'))
@@ -252,5 +255,12 @@ export const ENV_VARS: Readonly<Record<string, { path: string[]; type: 'string' 
   TRAWL_RENDER: { path: ['render', 'mode'], type: 'string' },
   TRAWL_BROWSER: { path: ['render', 'browserPath'], type: 'string' },
   TRAWL_PROXY: { path: ['fetch', 'proxy'], type: 'string' },
+  // The usual variables, upper and lower case (a lower-case one, when set, wins: read last).
+  HTTP_PROXY: { path: ['fetch', 'httpProxy'], type: 'string' },
+  HTTPS_PROXY: { path: ['fetch', 'httpsProxy'], type: 'string' },
+  NO_PROXY: { path: ['fetch', 'noProxy'], type: 'string' },
+  http_proxy: { path: ['fetch', 'httpProxy'], type: 'string' },
+  https_proxy: { path: ['fetch', 'httpsProxy'], type: 'string' },
+  no_proxy: { path: ['fetch', 'noProxy'], type: 'string' },
   TRAWL_LOG_LEVEL: { path: ['logLevel'], type: 'string' },
 };

@@ -184,7 +184,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
         hash = pageHash(extracted.page);
         if (extracted.page.text) sameContent = await this.d.store.documents.findByHash(hash);
       }
-      decision = decideOutcome({ q, res, held, conditional, extracted, verdict, hash, sameContent, deadHost: this.loop.deadHosts.get(host), now: this.now(), rendered: rendering?.rendered, renderFailed: rendering?.failed }, this.rules);
+      decision = decideOutcome({ q, res, held, conditional, extracted, verdict, hash, sameContent, deadHost: this.loop.deadHosts.get(host), now: this.now(), rendered: rendering?.rendered, renderFailed: rendering?.failed, loginPage: this.d.auth?.isLoginPage(q.fetchUrl) ?? false }, this.rules);
       await this.commit(q, decision, analysis);
     } catch (e) {
       // A bug or a page that breaks the parser must cost one URL, never the crawl.

@@ -29,6 +29,8 @@ export const ERRORS: Readonly<Record<ErrorCode, Policy>> = {
   'robots-unavailable': { retry: false, hostFault: true, describe: 'robots.txt could not be fetched, so nothing may be' },
   'host-suspended': { retry: false, hostFault: true, describe: 'the host kept failing and was given up' },
   unparsable: { retry: false, hostFault: false, describe: 'parsing the page killed the parse worker (its memory limit, or a bug), took too long, or the document is damaged' },
+  proxy: { retry: true, hostFault: false, describe: 'the proxy (fetch.proxy, HTTPS_PROXY) failed or refused the request: the host behind it is not to blame' },
+  'auth-failed': { retry: true, hostFault: false, describe: 'the credentials of the URL\'s auth scope were refused, or its login failed (retried: a session may come back)' },
   'render-failed': { retry: true, hostFault: false, describe: 'the page needs a browser, and rendering it failed (its time budget, a crashed tab, too many or too large requests)' },
   internal: { retry: false, hostFault: false, describe: 'a bug in Trawl (logged)' },
 };
@@ -43,6 +45,7 @@ export function fromFetchCode(code: string): ErrorCode {
     case 'tls':
     case 'bad-response':
     case 'blocked-address':
+    case 'proxy':
       return code;
     default:
       return 'network';

@@ -6,6 +6,8 @@
  * every rule of the table below is tested on its own (outcome.test.ts) and in crawls.
  *
  *   transport error            → failed (retry later) | dead                    errors.ts decide()
+ *   credentials refused, login failed → failed (auth-failed: retried) | dead
+ *   the login page of an auth scope → excluded
  *   304 to a conditional GET   → not-modified; only the fetch time moves
  *   3xx with Location          → redirected; the target is queued; a held page leaves the index
  *   404/410 of a held page     → failed once more ("to be confirmed"), then dead and removed
@@ -45,6 +47,8 @@ export type FetchFacts = {
   readonly rendered?: string | undefined;
   /** The page needed a browser and rendering it failed: why. */
   readonly renderFailed?: string | undefined;
+  /** The URL is the login page of an auth form scope: never indexed. */
+  readonly loginPage?: boolean;
   /** The host was given up on in this run: a URL that would be retried dies with it. */
   readonly deadHost?: { readonly error: ErrorCode; readonly reason: string } | undefined;
   readonly now: number;
@@ -105,6 +109,10 @@ export function decideOutcome(f: FetchFacts, rules: OutcomeRules): Decision {
   else if (res.status === 304 && f.conditional) {
     fx.touch = true;
     outcome = { kind: 'not-modified', status: 304 };
+  } else if (res.authFailure) outcome = failure(f, rules, 'auth-failed', res.authFailure.slice(0, 500), res.status);
+  else if (f.loginPage && res.status < 300) {
+    fx.unindex = true;
+    outcome = { kind: 'excluded', status: res.status, reason: 'the login page of an auth scope (never indexed)' };
   } else if (f.renderFailed) outcome = failure(f, rules, 'render-failed', f.renderFailed.slice(0, 500), res.status);
   else if (f.extracted) outcome = onContent(f, res, f.extracted, rules, fx);
   else outcome = onStatus(f, res, rules, fx);

@@ -81,6 +81,8 @@ export type CrawlerDeps = {
   readonly limits: CrawlerLimits;
   /** A focused crawl: pages are judged against a topic; only relevant ones are stored (crawler/focus). */
   readonly focus?: Focus | undefined;
+  /** Credentials per scope (crawler/auth): the crawler asks it which URLs are login pages. */
+  readonly auth?: { isLoginPage(url: string): boolean } | undefined;
   /** Rendering pages that need JavaScript in a browser (crawler/render); absent: never. */
   readonly render?: RenderDeps | undefined;
   /** Where stored pages are indexed; none: they are only stored. */

@@ -21,4 +21,6 @@ export type ErrorCode =
   | 'host-suspended'
   | 'unparsable'
   | 'render-failed'
+  | 'auth-failed'
+  | 'proxy'
   | 'internal';

@@ -144,6 +144,21 @@ export type RenderStatus = {
   readonly renderingHosts: readonly string[];
 };
 
+/** A scope of `auth`: its logins and refusals in this run — never a secret. */
+export type AuthScopeStatus = {
+  /** Its `match` rule. */
+  readonly scope: string;
+  /** Its kinds of credentials: basic, digest, bearer, headers, cookies, form. */
+  readonly kind: string;
+  readonly logins: number;
+  readonly loginFailures: number;
+  /** Sessions that ended and were renewed by logging in again. */
+  readonly renewals: number;
+  /** Requests whose credentials were refused (401/403), or sent to the login page. */
+  readonly refused: number;
+  readonly lastProblem: string | null;
+};
+
 export type ApplianceStatus = {
   readonly crawl: CrawlStatus;
   /** The crawl's seeds (the first few) and what became of them. */
@@ -153,6 +168,8 @@ export type ApplianceStatus = {
   readonly focus: FocusStatus | null;
   /** Absent: no crawl in this process, or render.mode never. */
   readonly render?: RenderStatus;
+  /** The scopes of `auth` (absent: none, or no crawl in this process). */
+  readonly auth?: readonly AuthScopeStatus[];
   readonly index: IndexStatus;
   readonly recent: readonly FetchEvent[];
 };

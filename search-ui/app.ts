@@ -15,6 +15,7 @@ import { QueryError, type Searcher } from '../indexer/index.ts';
 import { adminRoutes, type AdminActions } from './admin.ts';
 import { describeOthers, documentRoute, searchRoute, statusRoute } from './api/routes.ts';
 import { intParam } from './api/schemas.ts';
+import { requireAccess, type ServerAuth } from './access.ts';
 import { allowedMethods, checkHost, hstsOverHttps, StreamGate, type HostPolicy } from './guards.ts';
 import { SearchMetrics } from './metrics.ts';
 import { OPENSEARCH_TYPE, openSearchDescription } from './opensearch.ts';
@@ -40,6 +41,8 @@ export type UiDeps = {
   readonly maxEventStreams?: number;
   /** The names the server answers to (server.host and server.allowedHosts); others get 421. */
   readonly hosts?: HostPolicy;
+  /** server.auth: the search, the API and the dashboard behind a login. */
+  readonly serverAuth?: ServerAuth | undefined;
   /** Process metrics (CPU, heap, event loop, GC) in /metrics; on unless turned off. */
   readonly processMetrics?: boolean;
 };
@@ -80,6 +83,7 @@ export function createApp(deps: UiDeps): OpenAPIHono {
   });
 
   app.use(checkHost(deps.hosts ?? {}));
+  if (deps.serverAuth) app.use(requireAccess(deps.serverAuth, deps.adminToken));
   app.use(
     secureHeaders({
       contentSecurityPolicy: {

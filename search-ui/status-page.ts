@@ -106,6 +106,13 @@ ${s.seeds?.length
 </section>`
   : ''}
 ${s.render ? renderSection(s.render) : ''}
+${s.auth?.length
+  ? html`<section aria-labelledby="auth-h">
+<h2 id="auth-h">Logins</h2>
+<div class="scroll"><table><thead><tr><th scope="col">Scope</th><th scope="col">Credentials</th><th scope="col">Logins</th><th scope="col">Failed logins</th><th scope="col">Sessions renewed</th><th scope="col">Refused</th><th scope="col">Last problem</th></tr></thead>
+<tbody>${s.auth.map((a) => html`<tr${a.loginFailures || a.refused ? raw(' class="trouble"') : ''}><td><code>${a.scope}</code></td><td>${a.kind}</td><td>${n(a.logins)}</td><td>${n(a.loginFailures)}</td><td>${n(a.renewals)}</td><td>${n(a.refused)}</td><td>${a.lastProblem ?? '—'}</td></tr>`)}</tbody></table></div>
+</section>`
+  : ''}
 <section aria-labelledby="hosts-h">
 <h2 id="hosts-h">Hosts</h2>
 ${c.hosts.length

@@ -4,8 +4,10 @@
  * the crawler follows each hop itself so that every hop is filtered and recorded.
  */
 import { isIP } from 'node:net';
-import { Agent, request } from 'undici';
+import { request } from 'undici';
+import { createTransport, type Transport, type TransportOptions } from './transport.ts';
 import type { AddressPolicy } from './address-policy.ts';
+import type { RequestAuth } from '../auth/types.ts';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
 
@@ -23,10 +25,14 @@ export type FetchOptions = {
    * is not read at all.
    */
   readonly documents?: { readonly maxBytes: number; readonly is: (contentType: string, head: Uint8Array, url: string) => boolean };
+  /** How requests leave on a company network: proxies, extra CAs, hosts whose certificate is not checked (transport.ts). */
+  readonly network?: Pick<TransportOptions, 'proxy' | 'env' | 'ca' | 'insecureHosts'>;
+  /** Credentials per scope (crawler/auth): asked before and told after every request. */
+  readonly auth?: RequestAuth;
 };
 
 /** Stable codes for failures below HTTP; each maps to a retry policy in the crawler. */
-export type FetchErrorCode = 'timeout' | 'dns' | 'refused' | 'reset' | 'tls' | 'bad-response' | 'blocked-address' | 'aborted' | 'other';
+export type FetchErrorCode = 'timeout' | 'dns' | 'refused' | 'reset' | 'tls' | 'bad-response' | 'blocked-address' | 'proxy' | 'aborted' | 'other';
 
 export type FetchResponse = {
   readonly kind: 'response';
@@ -40,6 +46,10 @@ export type FetchResponse = {
   readonly wireBytes: number;
   readonly location?: string;
   readonly retryAfterMs?: number;
+  /** Set-Cookie headers, each as sent. */
+  readonly setCookies?: readonly string[];
+  /** The credentials of the URL's auth scope were refused, or its login failed: why (never a secret). */
+  readonly authFailure?: string;
 };
 
 export type FetchFailure = { readonly kind: 'error'; readonly code: FetchErrorCode; readonly message: string };
@@ -50,16 +60,15 @@ export type FetchResult = FetchResponse | FetchFailure;
 export type Conditional = { readonly etag?: string | undefined; readonly lastModified?: string | undefined };
 
 export class Fetcher {
-  private readonly agent: Agent;
+  private readonly transport: Transport;
 
   constructor(private readonly opts: FetchOptions) {
-    this.agent = new Agent({
-      // The address policy's lookup runs for every connection: it sees what DNS answered.
-      connect: { timeout: opts.timeoutMs, ...(opts.addresses ? { lookup: opts.addresses.lookup } : {}) },
-      headersTimeout: opts.timeoutMs,
-      bodyTimeout: opts.timeoutMs,
-      keepAliveTimeout: 10_000,
-      connections: opts.connectionsPerOrigin ?? 8,
+    this.transport = createTransport({
+      ...opts.network,
+      timeoutMs: opts.timeoutMs,
+      connectionsPerOrigin: opts.connectionsPerOrigin ?? 8,
+      // The address policy's lookup runs for every direct connection: it sees what DNS answered.
+      ...(opts.addresses ? { lookup: opts.addresses.lookup } : {}),
     });
   }
 
@@ -68,6 +77,21 @@ export class Fetcher {
    * conditional: a 304 answer has no body (RFC 9110 §13.1).
    */
   async fetch(url: string, signal?: AbortSignal, conditional?: Conditional): Promise<FetchResult> {
+    const auth = this.opts.auth;
+    if (!auth) return this.fetchOnce(url, signal, conditional, {});
+    // Credentials of the scope that covers this URL (none for others); asked again once when the
+    // scope says so (a Digest challenge; a session that ended and was renewed).
+    for (let attempt = 0; ; attempt++) {
+      const res = await this.fetchOnce(url, signal, conditional, await auth.headersFor(url, 'GET'));
+      if (res.kind === 'error') return res;
+      const verdict = await auth.onResponse(url, { status: res.status, headers: res.headers, setCookies: res.setCookies ?? [] }, attempt);
+      if (verdict === 'ok') return res;
+      if (verdict !== 'again') return { ...res, authFailure: verdict.refused };
+      if (attempt >= 1) return { ...res, authFailure: 'the server kept asking for credentials' };
+    }
+  }
+
+  private async fetchOnce(url: string, signal: AbortSignal | undefined, conditional: Conditional | undefined, authHeaders: Readonly<Record<string, string>>): Promise<FetchResult> {
     const refused = this.refusedLiteral(url);
     if (refused) return { kind: 'error', code: 'blocked-address', message: refused };
     const overall = AbortSignal.timeout(this.opts.timeoutMs * 2);
@@ -75,7 +99,7 @@ export class Fetcher {
     try {
       const res = await request(url, {
         method: 'GET',
-        dispatcher: this.agent,
+        dispatcher: this.transport.dispatcherFor(new URL(url)),
         signal: combined,
         headers: {
           'user-agent': this.opts.userAgent,
@@ -83,9 +107,11 @@ export class Fetcher {
           'accept-encoding': 'gzip, deflate, br',
           ...(conditional?.etag ? { 'if-none-match': conditional.etag } : {}),
           ...(conditional?.lastModified ? { 'if-modified-since': conditional.lastModified } : {}),
+          ...authHeaders,
         },
       });
       const headers = flattenHeaders(res.headers);
+      const setCookies = cookiesOf(res.headers);
       const location = headers['location'];
       const retryAfterMs = parseRetryAfter(headers['retry-after']);
       const isRedirect = res.statusCode >= 300 && res.statusCode < 400 && location !== undefined;
@@ -105,9 +131,28 @@ export class Fetcher {
         wireBytes,
         ...(location !== undefined ? { location } : {}),
         ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+        setCookies,
       };
     } catch (e) {
       return { kind: 'error', ...classify(e, signal) };
+    }
+  }
+
+  /**
+   * One plain request for a form login (crawler/auth): no credentials added, no redirect followed,
+   * the Set-Cookie headers kept apart, the body as text (at most 2 MB).
+   */
+  async send(method: 'GET' | 'POST', url: string, headers: Readonly<Record<string, string>>, body?: string): Promise<{ status: number; headers: Record<string, string>; setCookies: string[]; text: string } | { error: string }> {
+    const refused = this.refusedLiteral(url);
+    if (refused) return { error: `blocked-address: ${refused}` };
+    try {
+      const res = await request(url, { method, dispatcher: this.transport.dispatcherFor(new URL(url)), signal: AbortSignal.timeout(this.opts.timeoutMs * 2), headers: { 'user-agent': this.opts.userAgent, 'accept-encoding': 'gzip, deflate, br', ...headers }, ...(body !== undefined ? { body } : {}) });
+      const h = flattenHeaders(res.headers);
+      const { body: bytes } = await readCapped(res.body, h['content-encoding'], () => 2 * 1024 * 1024);
+      return { status: res.statusCode, headers: h, setCookies: cookiesOf(res.headers), text: bytes.toString('utf8') };
+    } catch (e) {
+      const c = classify(e);
+      return { error: `${c.code}: ${c.message}` };
     }
   }
 
@@ -123,9 +168,10 @@ export class Fetcher {
     try {
       const res = await request(url, {
         method: init.method as 'GET',
-        dispatcher: this.agent,
+        dispatcher: this.transport.dispatcherFor(new URL(url)),
         signal: signal ? AbortSignal.any([signal, overall]) : overall,
-        headers: { ...init.headers, 'user-agent': this.opts.userAgent, 'accept-encoding': 'gzip, deflate, br' },
+        // (A page behind a login asks for its data with the scope's credentials, as the browser would.)
+        headers: { ...init.headers, ...(await this.opts.auth?.headersFor(url, init.method)), 'user-agent': this.opts.userAgent, 'accept-encoding': 'gzip, deflate, br' },
         ...(init.body && init.method !== 'GET' && init.method !== 'HEAD' ? { body: Buffer.from(init.body) } : {}),
       });
       const headers = flattenHeaders(res.headers);
@@ -140,8 +186,18 @@ export class Fetcher {
     }
   }
 
+  /** How requests leave (direct, through which proxy…), for the log: never a password. */
+  describeNetwork(): string {
+    return this.transport.describe();
+  }
+
+  /** The credentials per scope it sends, if any. */
+  get auth(): RequestAuth | undefined {
+    return this.opts.auth;
+  }
+
   async close(): Promise<void> {
-    await this.agent.close().catch(() => undefined);
+    await this.transport.close().catch(() => undefined);
   }
 
   /** The body cap of a response whose body begins with `head`. */
@@ -215,6 +271,12 @@ function decompressor(encoding: string | undefined) {
   }
 }
 
+/** The Set-Cookie headers of a response, one string each (flattened headers would join them with commas). */
+function cookiesOf(h: Record<string, string | string[] | undefined>): string[] {
+  const v = h['set-cookie'];
+  return v === undefined ? [] : Array.isArray(v) ? v : [v];
+}
+
 function flattenHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
@@ -238,7 +300,10 @@ function classify(e: unknown, signal?: AbortSignal): { code: FetchErrorCode; mes
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { code: 'dns', message };
   if (code === 'ECONNREFUSED') return { code: 'refused', message };
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return { code: 'reset', message };
-  if (/CERT|SSL|TLS/.test(code)) return { code: 'tls', message };
+  // (A certificate undici cannot verify may come with no code of its own, only in the message.)
+  if (/CERT|SSL|TLS/.test(code) || /UNABLE_TO_VERIFY|SELF_SIGNED|CERT_|certificate/i.test(message)) return { code: 'tls', message: /UNABLE_TO_VERIFY|SELF_SIGNED/.test(`${code} ${message}`) ? `${message} (a private CA: fetch.caFile; a self-signed host: fetch.insecureHosts)` : message };
+  // The proxy failed, not the host behind it.
+  if (/proxy/i.test(message)) return { code: 'proxy', message };
   if (code.startsWith('HPE_') || code === 'Z_DATA_ERROR' || code === 'ERR_PADDING_1') return { code: 'bad-response', message };
   return { code: 'other', message: `${code ? code + ': ' : ''}${message}` };
 }

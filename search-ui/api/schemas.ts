@@ -152,6 +152,11 @@ export const StatusSchema = z
       })
       .optional()
       .openapi({ description: 'Rendering pages that need JavaScript; absent when no crawl runs here or render.mode is never' }),
+    auth: z
+      .array(z.strictObject({ scope: z.string(), kind: z.string(), logins: count, loginFailures: count, renewals: count, refused: count, lastProblem: z.string().nullable() }))
+      .readonly()
+      .optional()
+      .openapi({ description: 'The scopes of auth: logins, sessions renewed, credentials refused — never a secret' }),
     index: z.strictObject({
       documents: count,
       terms: count,
