@@ -66,6 +66,8 @@ describe('a crawl of documents, good and hostile', () => {
     app = await Appliance.open(loadConfig({ overrides: { dataDir, seeds: [`${web.url}/`], perHost: { delayMs: 0, maxConnections: 4 }, concurrency: 4, parseWorkers: 0, documents } }), { lockFor: 'test' });
     ({ crawler } = await app.createCrawler());
     await crawler.run();
+    // (The anchor field of pages crawled before the links to them is refreshed after the crawl.)
+    await app.refreshAnchors();
   });
   after(async () => {
     await app?.close();

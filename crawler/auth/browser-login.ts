@@ -4,7 +4,6 @@
  * in its last field), and once the browser has left the login page its cookies go to the scope's jar,
  * where the plain fetcher takes them from. A browser of its own, for the login only, closed after it.
  */
-import { chromium } from 'playwright-core';
 import type { CookieJar } from 'tough-cookie';
 import { CHROMIUM_ARGS, findBrowser } from '../render/browser.ts';
 import { isLoginUrl, type FormSettings } from './form-login.ts';
@@ -14,6 +13,7 @@ const LOGIN_TIMEOUT_MS = 30_000;
 export function browserLogin(browserPath: string): (form: FormSettings, jar: CookieJar) => Promise<{ ok: true } | { ok: false; reason: string }> {
   return async (form, jar) => {
     if (!(await findBrowser(browserPath))) return { ok: false, reason: `form.browser needs a browser, and there is none at ${browserPath} (render.browserPath; Debian: apt-get install chromium)` };
+    const { chromium } = await import('playwright-core');
     const browser = await chromium.launch({ executablePath: browserPath, args: [...CHROMIUM_ARGS], headless: true, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false });
     try {
       const context = await browser.newContext({ acceptDownloads: false, serviceWorkers: 'block' });

@@ -5,7 +5,7 @@
  */
 import { constants, readdirSync, readFileSync } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { BrowserUnavailable } from './types.ts';
 
 /**
@@ -60,6 +60,8 @@ function unavailable(path: string, why: string): BrowserUnavailable {
 async function launchChromium(path: string): Promise<Browser> {
   if ((await findBrowser(path)) === undefined) throw unavailable(path, 'missing or not executable');
   try {
+    // (Loaded when a browser is first needed: most crawls never need one, and it costs ~0.3 s to load.)
+    const { chromium } = await import('playwright-core');
     return await chromium.launch({
       executablePath: path,
       args: [...CHROMIUM_ARGS],
