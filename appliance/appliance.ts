@@ -14,12 +14,13 @@ import { join, resolve } from 'node:path';
 import type { Config } from '../config/schema.ts';
 import type { Crawler, RevisitMode } from '../crawler/index.ts';
 import { focusing, loadFocus, loadTopicFocus, type Focus } from '../crawler/focus/index.ts';
-import { flushIndex, setStemming, type FlushInfo, type SearchIndex } from '../indexer/index.ts';
+import { analysisTag, flushIndex, setStemming, type FlushInfo, type SearchIndex } from '../indexer/index.ts';
 import type { ApplianceStatus, Target, UrlExplanation } from '../model/index.ts';
 import type { Store } from '../store/index.ts';
 import { acquireLock, openSqliteStore, StoreOpenError, type Lock } from '../store/sqlite/index.ts';
 import * as admin from './admin.ts';
 import { IndexFeed } from './index-feed.ts';
+import { TemplateCleaner } from './template-clean.ts';
 import { loadOrRebuild } from './index-load.ts';
 import { count, explain, noRevisits, StatusReporter } from './status.ts';
 import { buildCrawl, normalizerOf, type CrawlParts } from './wiring.ts';
@@ -62,6 +63,8 @@ export class Appliance {
   private revisitMode: RevisitMode = 'off';
   /** What revisits found since the crawl last ran out of work (for the log). */
   private round = noRevisits();
+  /** Cleans pages stored before their host's template was learned (absent: no crawl, or not learning). */
+  private cleaner: TemplateCleaner | undefined;
   private closed = false;
   /** True once close() has closed the store. */
   private closedStore = false;
@@ -98,7 +101,9 @@ export class Appliance {
         if (e instanceof StoreOpenError && /^no crawl in /.test(e.message)) throw new NoCrawlError(e.message);
         throw e;
       }
-      const loaded = await loadOrRebuild(join(dir, 'index'), store, config.index.stemming, log);
+      // (Token sequences are kept with the analysis that made them: stemming and its version.)
+      const loaded = await loadOrRebuild(join(dir, 'index'), store, analysisTag(), log);
+      loaded.index.foldDistance = config.index.nearDuplicates.maxDistance;
       return new Appliance(config, store, loaded.index, loaded.feed, lock, log).withFlush(loaded.flushed);
     } catch (e) {
       await store?.close();
@@ -136,13 +141,14 @@ export class Appliance {
     const c = this.config;
     if (!this.focus && focusing(c.focus)) this.focus = loadTopicFocus(c.focus);
     if (this.focus) this.log.info(`focused crawl: ${this.focus.classifier.name}; links of pages that are not relevant followed ${this.focus.tunnel} page(s) deep`);
-    const crawl = await buildCrawl(c, this.store, { extraSeeds, revisits, focus: this.focus, index: this.feed, log: this.log });
+    const crawl = await buildCrawl(c, this.store, { extraSeeds, revisits, focus: this.focus, index: this.feed, log: this.log, dataDir: this.dataDir });
     const { crawler } = crawl;
     this.crawl = crawl;
     this.crawler = crawler;
     this.revisitMode = revisits;
     this.reporter.watch(crawler, (e) => count(this.round, e));
     crawler.on('anchors', (targets) => this.feed.anchorsChanged(targets));
+    if (crawl.extraction.templates) this.cleaner = new TemplateCleaner(crawl.extraction.templates, this.store, this.feed, this.log);
     // Pages crawled early were indexed before most links to them were seen.
     crawler.on('done', () => void this.refreshAnchors().catch((e: unknown) => this.log.warn(`anchor text: ${(e as Error).message}`)));
     crawler.on('done', ({ reason }) => {
@@ -220,6 +226,11 @@ export class Appliance {
     }
   }
 
+  /** Resolves once the pages stored before their host's template was learned are cleaned. */
+  async templatesCleaned(): Promise<void> {
+    await this.cleaner?.settled();
+  }
+
   status(): Promise<ApplianceStatus> {
     return this.reporter.status({
       config: this.config,
@@ -231,6 +242,7 @@ export class Appliance {
       lastFlush: this.lastFlush,
       normalize: this.normalize,
       open: !this.closedStore,
+      cleaned: this.cleaner?.cleaned ?? 0,
     });
   }
 
@@ -280,6 +292,8 @@ export class Appliance {
       await this.crawl?.fetcher.close();
       await this.crawl?.parser.close();
       await this.crawl?.render?.service.close();
+      await this.crawl?.archive?.close();
+      await this.cleaner?.stop();
       await this.feed.anchorRefresh;
       if (this.lock) {
         // Links found late reach their pages' anchor field before the last flush (a refresh

@@ -52,7 +52,8 @@ describe('a crawl behind logins', () => {
     await net?.close();
   });
 
-  const found = async (q: string) => (await app.index.search(q)).hits.map((h) => h.url);
+  // exact: basicword must not also find basicworda as a word being typed.
+  const found = async (q: string) => (await app.index.search(q, { exact: true })).hits.map((h) => h.url);
 
   it('indexes what each kind of credentials opens', async () => {
     for (const word of ['basicword', 'basicworda', 'basicwordb', 'digestword', 'digestworda', 'bearerword', 'bearerworda', 'wikihomeword']) assert.equal((await found(word)).length, 1, word);
@@ -166,8 +167,8 @@ describe('credentials refused, and company networks', () => {
     }
     const trusted = await crawl({ seeds: [net.tls.url, net.selfSigned.url], fetch: { caFile: net.tls.caFile, insecureHosts: [net.selfSigned.host] } });
     try {
-      assert.equal((await trusted.app.index.search('tlsworda')).total, 1);
-      assert.equal((await trusted.app.index.search('selfsignedword')).total, 1);
+      assert.equal((await trusted.app.index.search('tlsworda', { exact: true })).total, 1);
+      assert.equal((await trusted.app.index.search('selfsignedword', { exact: true })).total, 1);
       assert.ok(trusted.logs.some((l) => /insecureHosts: the TLS certificate of .* is NOT checked/.test(l)));
     } finally {
       await trusted.app.close();

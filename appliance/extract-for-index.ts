@@ -2,21 +2,50 @@
  * What the parse workers run: the crawler's extraction, then the indexer's analysis of the page
  * (tokens and term frequencies), so that tokenizing leaves the main thread as well. Only the
  * orchestrator knows both stages; the crawler passes the analysis through without reading it.
+ *
+ * A page's language decides its stemmer, so it is settled here, before the analysis: `<html lang>`,
+ * else the Content-Language header, else detected from the page's text. A detected language is
+ * written on the page (`fr-x-detected`), which the crawl records like a given one (outcome.ts).
  */
 import { extract as extractPage, type Extracted, type ParseJob } from '../crawler/parse/extract.ts';
+import type { ParsedPage } from '../crawler/parse/html.ts';
 import { analyze } from '../indexer/ingest/analyze.ts';
+import { detectLanguage, detectorLoaded, loadDetector, SAMPLE_CHARS } from '../indexer/ingest/language/detect.ts';
 import { setStemming, type Stemming } from '../indexer/ingest/tokenize.ts';
 
-/** Called in each parse worker before its first page: the index's analysis settings. */
-export function configure(config: { stemming?: Stemming } | undefined): void {
+/**
+ * Called in each parse worker before its first page: the index's analysis settings. A worker will
+ * meet pages that name no language: the detector loads at once — in a page worker while its first
+ * pages wait (the main thread parses meanwhile), in a document worker before it is ready
+ * (`detectorFirst`: a document's time limit must not count the load).
+ */
+export function configure(config: { stemming?: Stemming; detectorFirst?: boolean } | undefined): Promise<void> | undefined {
   if (config?.stemming) setStemming(config.stemming);
+  const loaded = loadDetector();
+  return config?.detectorFirst ? loaded : undefined;
 }
 
 export function extract(job: ParseJob): Extracted | Promise<Extracted> {
   const e = extractPage(job);
-  return e instanceof Promise ? e.then(withAnalysis) : withAnalysis(e);
+  return e instanceof Promise ? e.then((x) => withAnalysis(x, job)) : withAnalysis(e, job);
 }
 
-function withAnalysis(e: Extracted): Extracted {
-  return e.kind === 'page' && !e.page.noindex ? { ...e, analysis: analyze(e.page) } : e;
+function withAnalysis(e: Extracted, job: ParseJob): Extracted | Promise<Extracted> {
+  if (e.kind !== 'page' || e.page.noindex) return e;
+  const given = e.page.lang ?? job.contentLanguage;
+  if (given || !hasText(e.page)) return analyzed(e, e.page, given);
+  // (The first page of a thread without the detector waits for it, once.)
+  if (!detectorLoaded()) return loadDetector().then(() => withAnalysis(e, job));
+  const detected = detectLanguage(e.page.text || e.page.title);
+  const page = detected ? { ...e.page, lang: detected } : e.page;
+  return analyzed(e, page, detected);
+}
+
+function analyzed(e: Extracted & { kind: 'page' }, page: ParsedPage, lang: string | undefined): Extracted {
+  return { ...e, page, analysis: analyze(lang ? { ...page, lang } : page) };
+}
+
+/** A page with letters to detect a language from (an empty page loads no detector). */
+function hasText(page: ParsedPage): boolean {
+  return /\p{L}/u.test(page.text.slice(0, SAMPLE_CHARS)) || /\p{L}/u.test(page.title);
 }

@@ -70,16 +70,19 @@ describe('a focused crawl', () => {
     assert.ok(crypto.known);
     assert.deepEqual([crypto.state, crypto.indexed, crypto.relevant, crypto.topicScore, crypto.reason], ['excluded', false, false, -32, 'off topic: score -32 below the cutoff 30']);
     const home = await app.explain(`${web.url}/`);
-    assert.ok(home.known && home.relevant === false && home.topicScore === 20);
+    // 10: "coins" once in its text; the list of links (/coins/0 …) is a link-dense block, not text.
+    assert.ok(home.known && home.relevant === false && home.topicScore === 10, JSON.stringify(home.known && home.topicScore));
 
     // Relevant: stored and indexed with its classes and their scores; classes are facets and topic: filters.
     const coin = await app.explain(`${web.url}/coins/0`);
-    assert.ok(coin.known && coin.relevant === true && coin.indexed && coin.topicScore === 203);
+    // (The list of links under the text is a link-dense block: links and anchors, not text the topic scores.)
+    assert.ok(coin.known && coin.relevant === true && coin.indexed && coin.topicScore === 183, JSON.stringify(coin.known && coin.topicScore));
     assert.deepEqual(coin.classes.map((c) => c.name), ['coins', 'ancient', 'numismatics', 'minting', 'bullion']);
     const all = await app.index.search('coin', { size: 100 });
     assert.equal(all.total, onTopic.length);
     assert.deepEqual(all.facets.topic.find((f) => f.value === 'coins'), { value: 'coins', count: onTopic.length });
-    const medals = (await app.index.search('topic:medals', { size: 100 })).hits.map((h) => h.url.slice(web.url.length)).sort();
+    // (/coins/7 says what /coins/3 says, but for its number: a near-duplicate, folded under it.)
+    const medals = (await app.index.search('topic:medals', { size: 100 })).hits.flatMap((h) => [h.url, ...(h.similar ?? []).map((s) => s.url)]).map((u) => u.slice(web.url.length)).sort();
     assert.deepEqual(medals, ['/coins/3', '/coins/7', '/collectors/3'], 'the pages whose text speaks of medals');
   });
 

@@ -34,6 +34,8 @@ export async function loadOrRebuild(indexDir: string, store: Store, stemming: st
   }
   const feed = new IndexFeed(index, store, stemming, log);
   if (manifest) {
+    // SimHashes are not in the flush: the store has each document's (near-duplicates fold by them).
+    for await (const [id, fingerprint] of store.documents.simhashes()) if (index.stats.has(id)) index.simhashes.set(id, fingerprint);
     // Only the last change of each document matters: it says what the document is now.
     const last = new Map<number, number>();
     for (const c of await store.changes.since(manifest.lastSeq)) last.set(c.docId, c.seq);

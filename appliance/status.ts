@@ -8,7 +8,9 @@ import { admit, type Crawler, type UrlPolicy } from '../crawler/index.ts';
 import type { HostScheduler } from '../crawler/index.ts';
 import type { Focus } from '../crawler/focus/index.ts';
 import type { SearchIndex } from '../indexer/index.ts';
-import type { ApplianceStatus, AuthScopeStatus, CrawlStats, FetchEvent, FrontierCounts, RenderStatus, SeedStatus, UrlExplanation } from '../model/index.ts';
+import { NearDuplicateCensus } from '../indexer/structures/near-duplicates.ts';
+import type { Extraction } from '../crawler/template/index.ts';
+import type { ApplianceStatus, AuthScopeStatus, CrawlStats, FetchEvent, FrontierCounts, NearDuplicateStatus, RenderStatus, SeedStatus, TemplateStatus, UrlExplanation } from '../model/index.ts';
 import type { RenderDeps } from '../crawler/render/stage.ts';
 import type { Normalizer } from '../crawler/urls/index.ts';
 import type { Store } from '../store/index.ts';
@@ -27,7 +29,9 @@ export type StatusSources = {
   readonly config: Readonly<Config>;
   readonly store: Store;
   readonly index: SearchIndex;
-  readonly crawl: { readonly crawler: Crawler; readonly scheduler: HostScheduler; readonly policy: UrlPolicy; readonly render?: RenderDeps | undefined; readonly auth?: { view(): AuthScopeStatus[] } | undefined } | undefined;
+  readonly crawl: { readonly crawler: Crawler; readonly scheduler: HostScheduler; readonly policy: UrlPolicy; readonly render?: RenderDeps | undefined; readonly auth?: { view(): AuthScopeStatus[] } | undefined; readonly extraction?: Extraction } | undefined;
+  /** Pages cleaned of templates learned after they were stored (appliance/template-clean.ts). */
+  readonly cleaned?: number;
   /** How seeds (kept as given) map to the identities their records are kept under. */
   readonly normalize: Normalizer;
   readonly focus: Focus | undefined;
@@ -45,6 +49,8 @@ export class StatusReporter {
   /** The URL counts when the store was last read, for a report after it closed. */
   private counts: FrontierCounts | undefined;
   private seeds: readonly SeedStatus[] = [];
+  /** The count of near-duplicates, made anew when the index changed (at most once a minute, or at a tenth more). */
+  private census: NearDuplicateCensus | undefined;
 
   /** Follows a crawl's events. */
   watch(crawler: Crawler, onRevisit: (e: FetchEvent) => void): void {
@@ -56,6 +62,13 @@ export class StatusReporter {
       count(this.revisits, e);
       onRevisit(e);
     });
+  }
+
+  /** The last census of near-duplicates (the first is awaited; later ones run behind). */
+  private async nearDuplicates(index: SearchIndex): Promise<NearDuplicateStatus> {
+    this.census ??= new NearDuplicateCensus(index.simhashes, index.foldDistance);
+    const f = this.census.figures() ?? (await this.census.count());
+    return { maxDistance: index.foldDistance, documents: f.documents, clusters: f.clusters, countedAt: new Date(f.countedAt).toISOString() };
   }
 
   /** Reads the URL counts now, to report them once the store is closed. */
@@ -91,6 +104,7 @@ export class StatusReporter {
         hosts: hosts.map((h) => ({ ...h, queued: queued.get(h.host) ?? 0 })),
         rejections: s.open ? (await s.store.rejections.all()).slice(0, 20) : [],
         linksCut: s.open ? await s.store.urls.linksCut() : { pages: 0, links: 0 },
+        ...(s.crawl?.extraction?.templates ? { templates: templateStatus(s.crawl.extraction, s.cleaned ?? 0) } : {}),
       },
       recrawl: {
         continuous: s.continuous,
@@ -114,10 +128,17 @@ export class StatusReporter {
         lastFlushAt: s.lastFlush?.createdAt ?? null,
         lastFlushMs: s.lastFlush?.ms ?? null,
         lastFlushBytes: s.lastFlush?.bytes ?? null,
+        ...(s.index.foldDistance > 0 ? { nearDuplicates: await this.nearDuplicates(s.index) } : {}),
       },
       recent: [...this.recent],
     };
   }
+}
+
+/** The templates learned in this run. */
+function templateStatus(e: Extraction, cleaned: number): TemplateStatus {
+  const f = e.templates!.figures();
+  return { hosts: f.hosts, blocks: f.blocks, pagesCleaned: cleaned, hostsForgotten: f.forgotten };
 }
 
 /** What the browser did in this run, and the hosts rendered from the start. */

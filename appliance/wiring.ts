@@ -4,6 +4,9 @@
  * `trawl classify` for the one page it fetches and parses, so that both fetch and parse alike.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PRODUCT_VERSION } from '../config/index.ts';
+import { WarcArchive } from '../crawler/archive/archive.ts';
 import { availableParallelism } from 'node:os';
 import { ConfigError } from '../config/index.ts';
 import { AuthService } from '../crawler/auth/auth.ts';
@@ -14,6 +17,7 @@ import { buildScope, Crawler, createNormalizer, defaultFilters, defaultParseWork
 import { isDocumentJob, RoutedParser, type ParseJob } from '../crawler/parse/index.ts';
 import { checkBrowser, RenderPolicy, RenderService, type RenderDeps } from '../crawler/render/index.ts';
 import type { Focus } from '../crawler/focus/index.ts';
+import { DEFAULT_TEMPLATE_SETTINGS, Extraction, TemplateLearner } from '../crawler/template/index.ts';
 import { AddressPolicy } from '../crawler/fetch/index.ts';
 import type { Normalizer } from '../crawler/urls/index.ts';
 import type { Log } from '../lib/log.ts';
@@ -81,6 +85,7 @@ export async function fetcherOf(c: Readonly<Config>, seeds: readonly string[], l
       insecureHosts: c.fetch.insecureHosts,
     },
     ...(auth ? { auth } : {}),
+    keepRaw: c.archive.warc,
   });
   const network = fetcher.describeNetwork();
   if (network !== 'direct') log.info(`requests leave ${network}`);
@@ -114,7 +119,8 @@ export function parserOf(c: Readonly<Config>, log: Log): RoutedParser {
   const extractor = { module: new URL('./extract-for-index.ts', import.meta.url), extract: extractForIndex, config: { stemming: c.index.stemming } };
   const pages = new ParsePool(c.parseWorkers === 'auto' ? defaultParseWorkers() : c.parseWorkers, { log, extractor });
   const documentWorkers = c.documents.workers === 'auto' ? Math.max(1, Math.min(4, availableParallelism())) : c.documents.workers;
-  const documents = new ParsePool(documentWorkers, { log, extractor, name: 'document', lazy: true, inline: false, timeoutMs: c.documents.timeoutMs, maxHeapMb: c.documents.maxHeapMb });
+  // (A document worker is ready once its language detector is loaded: documents.timeoutMs counts no load.)
+  const documents = new ParsePool(documentWorkers, { log, extractor: { ...extractor, config: { ...extractor.config, detectorFirst: true } }, name: 'document', lazy: true, inline: false, timeoutMs: c.documents.timeoutMs, maxHeapMb: c.documents.maxHeapMb });
   return new RoutedParser(pages, documents);
 }
 
@@ -170,6 +176,12 @@ export async function renderOf(c: Readonly<Config>, fetcher: Fetcher, log: Log):
   return { policy, service };
 }
 
+/** What the parser leaves out of pages' text: the config's selectors per host, and the templates learned (unless off). */
+export function extractionOf(c: Readonly<Config>): Extraction {
+  const t = c.extract.template;
+  return new Extraction(c.extract.exclude, t.learn ? new TemplateLearner({ ...DEFAULT_TEMPLATE_SETTINGS, minPages: t.minPages, share: t.share }) : undefined);
+}
+
 /** A crawl's components, for the orchestrator to hold (and close). */
 export type CrawlParts = {
   readonly crawler: Crawler;
@@ -179,21 +191,33 @@ export type CrawlParts = {
   readonly parser: RoutedParser;
   readonly render: RenderDeps | undefined;
   readonly auth: AuthService | undefined;
+  readonly archive: WarcArchive | undefined;
+  readonly extraction: Extraction;
 };
 
 /**
  * Builds a crawl over `store`: seeds are the config's, the extra ones given and the stored ones
  * (they define the default scope). `index` receives the pages stored.
  */
-export async function buildCrawl(c: Readonly<Config>, store: Store, o: { extraSeeds: readonly string[]; revisits: RevisitMode; focus: Focus | undefined; index: IndexSink; log: Log }): Promise<CrawlParts> {
+/** The WARC archive of the crawl (archive.warc), in the data directory's archive/ folder. */
+export function archiveOf(c: Readonly<Config>, store: Store, dataDir: string, log: Log): WarcArchive | undefined {
+  if (!c.archive.warc) return undefined;
+  // The settings the crawl ran with, for the warcinfo record (secrets print as where they come from).
+  const settings = JSON.stringify({ seeds: c.seeds, scope: c.scope, userAgent: c.userAgent, limits: c.limits, perHost: c.perHost, documents: c.documents, render: c.render, auth: c.auth.map((a) => a.match) });
+  return new WarcArchive({ dir: join(dataDir, 'archive'), maxFileBytes: c.archive.maxFileBytes, info: { software: `Trawl ${PRODUCT_VERSION}`, isPartOf: c.seeds[0] ?? 'trawl crawl', 'trawl-settings': settings, 'http-header-user-agent': c.userAgent } }, store.archive, log);
+}
+
+export async function buildCrawl(c: Readonly<Config>, store: Store, o: { extraSeeds: readonly string[]; revisits: RevisitMode; focus: Focus | undefined; index: IndexSink; log: Log; dataDir: string }): Promise<CrawlParts> {
   const frontier = new Frontier(store);
   await frontier.load();
   const seeds = [...c.seeds, ...o.extraSeeds, ...(await store.seeds.all())];
   const policy = urlPolicyOf(c, seeds, (host) => frontier.urlsOfHost(host));
   const fetcher = await fetcherOf(c, seeds, o.log);
   const render = await renderOf(c, fetcher, o.log);
+  const archive = archiveOf(c, store, o.dataDir, o.log);
   const parser = parserOf(c, o.log);
   const scheduler = schedulerOf(c);
+  const extraction = extractionOf(c);
   const crawler = new Crawler({
     store,
     frontier,
@@ -204,11 +228,13 @@ export async function buildCrawl(c: Readonly<Config>, store: Store, o: { extraSe
     policy,
     limits: limitsOf(c, o.revisits),
     focus: o.focus,
+    extraction,
     render,
+    archive,
     auth: fetcher.auth as AuthService | undefined,
     index: o.index,
     userAgent: c.userAgent,
     log: o.log,
   });
-  return { crawler, policy, scheduler, fetcher, parser, render, auth: fetcher.auth as AuthService | undefined };
+  return { crawler, policy, scheduler, fetcher, parser, render, archive, extraction, auth: fetcher.auth as AuthService | undefined };
 }

@@ -43,13 +43,14 @@ const seconds = (performance.now() - t) / 1000;
 db.pragma('wal_checkpoint(TRUNCATE)');
 console.log(`FTS5 indexing: ${N} docs in ${seconds.toFixed(1)} s → ${Math.round(N / seconds)} docs/s (documents generated on the fly); ${(statSync(file).size / 1e6).toFixed(1)} MB on disk`);
 
-// Trawl's query forms in FTS5's syntax: words are ANDed; a phrase is a quoted string.
-const toMatch = (q: string) =>
+// Trawl's query forms in FTS5's syntax: words are ANDed; a phrase is a quoted string; a prefix
+// query's last word is a prefix ("w"*).
+const toMatch = (q: string, kind: string) =>
   q.startsWith('"')
     ? `"${q.replace(/"/g, '')}"`
     : q
         .split(/\s+/)
-        .map((w) => `"${w}"`)
+        .map((w, i, all) => (kind === 'prefix' && i === all.length - 1 ? `"${w}"*` : `"${w}"`))
         .join(' ');
 const weights = FIELDS.map((f) => FIELD_WEIGHT[f]).join(', ');
 const top = db.prepare(`SELECT rowid, snippet(pages, 4, '<mark>', '</mark>', '…', 32) AS snippet FROM pages WHERE pages MATCH ? ORDER BY bm25(pages, ${weights}) LIMIT 10`);
@@ -59,7 +60,7 @@ const sets = corpus.querySets(indexedBeforeQueries(N), options.queries);
 for (const kind of QUERY_KINDS) {
   const run = (q: string) => {
     const t0 = performance.now();
-    const match = toMatch(q);
+    const match = toMatch(q, kind);
     top.all(match);
     count.get(match);
     return performance.now() - t0;

@@ -3,7 +3,8 @@
  * real documentation corpus (deterministic; each document's text is regenerated from its id when
  * needed, so that only the index takes memory), then prints:
  * indexing docs/s (analysis and ranking statistics included), query latency p50/p99 for single
- * words, two words and phrases — idle and while documents are being indexed between queries (made and
+ * words, two words, phrases and words being typed (the last one a prefix) — idle and while
+ * documents are being indexed between queries (made and
  * analyzed in another thread, as the crawler's parse workers do) —,
  * how often the two-pass search's top ten equals exhaustive scoring's, heap per document, flush
  * time and size, load time.
@@ -21,7 +22,7 @@ import { SearchIndex } from '../indexer/search-index.ts';
 import { tokenize } from '../indexer/ingest/tokenize.ts';
 import { openSqliteStore } from '../store/sqlite/index.ts';
 import type { StoredDocument } from '../model/index.ts';
-import { benchOptions, indexedBeforeQueries, ms, percentile, QUERY_KINDS, syntheticCorpus } from './synthetic-corpus.ts';
+import { benchOptions, indexedBeforeQueries, ms, percentile, QUERIES_WHILE_INDEXING, QUERY_KINDS, syntheticCorpus } from './synthetic-corpus.ts';
 
 const options = benchOptions();
 const N = options.docs;
@@ -96,6 +97,8 @@ for (const [name, qs] of Object.entries(sets)) {
 {
   const lists = index.impacts.size();
   console.log(`impact lists: ${lists.terms} terms, ${lists.entries} entries (${((lists.entries * 8) / 1e6).toFixed(0)} MB)`);
+  const typos = index.vocabulary.typos.size();
+  console.log(`vocabulary: ${index.stats.termCount} terms, ${index.vocabulary.prefixes.size} completable; typo index ${typos.terms} terms, ${typos.entries} entries in ${typos.slots} slots (${((typos.slots * 8) / 1e6).toFixed(1)} MB, ${((typos.slots * 8) / Math.max(1, typos.terms)).toFixed(0)} bytes a term)`);
   const top = async (q: string) => JSON.stringify((await index.search(q)).hits.map((h) => h.id));
   const all = Object.values(sets).flat();
   const fast: string[] = [];
@@ -107,7 +110,12 @@ for (const [name, qs] of Object.entries(sets)) {
   const slow = await times(sets['two words']!);
   index.tuning.exactLimit = limit;
   const same = fast.filter((f, i) => f === exhaustive[i]).length;
-  console.log(`two-pass top ten = exhaustive top ten: ${same} of ${fast.length} queries; exhaustive scoring, two words: p50 ${ms(percentile(slow, 50))}, p99 ${ms(percentile(slow, 99))}`);
+  const kinds = Object.entries(sets).map(([k, qs]) => [k, qs.length] as const);
+  const byKind = kinds.map(([k, n], j) => {
+    const from = kinds.slice(0, j).reduce((sum, [, m]) => sum + m, 0);
+    return `${k} ${fast.slice(from, from + n).filter((f, i) => f === exhaustive[from + i]).length}`;
+  });
+  console.log(`two-pass top ten = exhaustive top ten: ${same} of ${fast.length} queries (${byKind.join(', ')}); exhaustive scoring, two words: p50 ${ms(percentile(slow, 50))}, p99 ${ms(percentile(slow, 99))}`);
 }
 // While indexing: the remaining documents go in between queries, one at a time. As in the
 // appliance, they are made and analyzed in another thread (feed-worker.ts) and arrive as messages.
@@ -135,18 +143,18 @@ const take = (): { doc: StoredDocument; analysis: Analysis } => {
 // (The worker first reads the corpus, off the clock.)
 if (first < N) waitFor(1);
 let next = first;
-const during: Record<string, number[]> = { 'one word': [], 'two words': [], phrase: [] };
+const during: Record<string, number[]> = Object.fromEntries(QUERY_KINDS.map((k) => [k, []]));
 const upserts: number[] = [];
-// (At most 600 rounds with queries, 200 of each kind; any documents left are indexed after them, without.)
-for (let round = 0; next < N && round < 600; round++, next++) {
+// (At most 200 rounds with queries of each kind; any documents left are indexed after them, without.)
+for (let round = 0; next < N && round < QUERIES_WHILE_INDEXING * QUERY_KINDS.length; round++, next++) {
   const t0 = performance.now();
   const { doc, analysis } = take();
   index.upsert(doc, analysis);
   upserts.push(performance.now() - t0);
   store.putNow(doc, { tokens: analysis.sequence, stemming: 'english' });
-  const kind = QUERY_KINDS[round % 3]!;
+  const kind = QUERY_KINDS[round % QUERY_KINDS.length]!;
   const qs = sets[kind];
-  during[kind]!.push(await time(qs[Math.floor(round / 3) % qs.length]!));
+  during[kind]!.push(await time(qs[Math.floor(round / QUERY_KINDS.length) % qs.length]!));
 }
 for (; next < N; next++) {
   const { doc, analysis } = take();

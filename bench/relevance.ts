@@ -4,11 +4,17 @@
  * search, and — over the same stored pages and the same fields with the same weights — of SQLite
  * FTS5 (bm25) and of MiniSearch. Prints MRR@10 and recall@10 for each.
  *
- *   npx tsx bench/relevance.ts [--queries bench/relevance/postgresql.json] [--root /usr/share/doc/postgresql-doc-15/html] [--show]
+ *   npx tsx bench/relevance.ts [--queries bench/relevance/postgresql.json] [--root /usr/share/doc/postgresql-doc-15/html] [--show] [--snippets "vacuum full"]
  *   (Debian: apt-get install postgresql-doc-15 nginx-light)
  *
  * All three get the same treatment: all words must match, and if no page has them all, pages with
  * any of them are ranked instead (what Trawl does by itself).
+ *
+ * Each query is asked three ways (relevance/variants.ts): exact, as typed halfway (its last word
+ * cut after 4 letters: "window func") and with one typo ("window functoins"). Trawl forgives both
+ * (completions, corrections); SQLite FTS5 and "MiniSearch" are asked as they are, "MiniSearch, p+f"
+ * with the options a search box would give it (prefix search on the last word, fuzzy 0.2) for
+ * every variant. `--variants exact` asks only the queries as written.
  */
 import type { StoredDocument } from '../model/index.ts';
 import Database from 'better-sqlite3';
@@ -23,6 +29,7 @@ import { FIELDS } from '../indexer/ingest/fields.ts';
 import { FIELD_WEIGHT } from '../indexer/structures/bm25f.ts';
 import { tokenize } from '../indexer/ingest/tokenize.ts';
 import { startNginx, startNodeServer } from './corpus-server.ts';
+import { variantOf, VARIANTS, type Variant } from './relevance/variants.ts';
 
 const { values } = parseArgs({
   options: {
@@ -30,6 +37,9 @@ const { values } = parseArgs({
     root: { type: 'string', default: '/usr/share/doc/postgresql-doc-15/html' },
     seed: { type: 'string', default: 'index.html' },
     show: { type: 'boolean', default: false },
+    variants: { type: 'string', default: VARIANTS.join(',') },
+    // Prints the first results of this query with their snippets (what a person reads).
+    snippets: { type: 'string' },
   },
 });
 if (!existsSync(values.root!)) {
@@ -50,6 +60,8 @@ const app = await Appliance.open(
 const t0 = performance.now();
 await (await app.createCrawler()).crawler.run();
 server.kill();
+// Pages stored before their host's template was learned are cleaned of it (appliance/template-clean.ts).
+await app.templatesCleaned();
 // Links found after a page was indexed reach its anchor field now.
 const refreshed = await app.refreshAnchors();
 const docs: StoredDocument[] = [];
@@ -62,10 +74,14 @@ const urlWords = (url: string) => {
   const u = new URL(url);
   return `${u.hostname} ${decodeURIComponent(u.pathname)}`;
 };
-const fields = async (d: (typeof docs)[number]) => ({ title: d.title, headings: d.headings.join('\n'), description: d.description, url: urlWords(d.url), anchor: (await app.store.anchors.of(d.id)).texts.join('\n'), body: d.text });
+const fieldsOf = async (d: (typeof docs)[number]) => ({ title: d.title, headings: d.headings.join('\n'), description: d.description, url: urlWords(d.url), anchor: (await app.store.anchors.of(d.id)).texts.join('\n'), body: d.text });
+// (The anchor text is read from the store: each page's fields once, before either engine is fed.)
+const fieldsById = new Map<number, Awaited<ReturnType<typeof fieldsOf>>>();
+for (const d of docs) fieldsById.set(d.id, await fieldsOf(d));
+const fields = (d: (typeof docs)[number]) => fieldsById.get(d.id)!;
 const fts = new Database(':memory:');
 // FTS5 stems with its own Porter tokenizer when Trawl stems (index.stemming), so it gets raw words.
-const stemming = app.config.index.stemming === 'english';
+const stemming = app.config.index.stemming !== 'none';
 fts.exec(`CREATE VIRTUAL TABLE pages USING fts5(${FIELDS.join(', ')}, tokenize = '${stemming ? 'porter ' : ''}unicode61 remove_diacritics 2')`);
 const insert = fts.prepare(`INSERT INTO pages (rowid, ${FIELDS.join(', ')}) VALUES (@id, ${FIELDS.map((f) => `@${f}`).join(', ')})`);
 fts.transaction(() => docs.forEach((d) => insert.run({ id: d.id, ...fields(d) })))();
@@ -80,34 +96,47 @@ const ftsSearch = (q: string, op: 'AND' | 'OR') => {
 const mini = new MiniSearch({ fields: [...FIELDS], idField: 'id', tokenize: (s) => tokenize(s), processTerm: (t) => t });
 mini.addAll(docs.map((d) => ({ id: d.id, ...fields(d) })));
 const boost = Object.fromEntries(FIELDS.map((f) => [f, FIELD_WEIGHT[f]]));
-const miniSearch = (q: string, combineWith: 'AND' | 'OR') => mini.search(q, { boost, combineWith }).slice(0, K).map((r) => r.id as number);
+// MiniSearch as a search box uses it (its README's options): prefix search on the last word, fuzzy 0.2.
+const FORGIVING = { prefix: (_t: string, i: number, terms: string[]) => i === terms.length - 1, fuzzy: 0.2 };
+const miniSearch = (q: string, combineWith: 'AND' | 'OR', forgiving = false) => mini.search(q, { boost, combineWith, ...(forgiving ? FORGIVING : {}) }).slice(0, K).map((r) => r.id as number);
 const urlOf = new Map(docs.map((d) => [d.id, d.url]));
 
 type Engine = { name: string; search: (q: string) => string[] | Promise<string[]> };
 const engines: Engine[] = [
   { name: 'Trawl', search: async (q) => (await app.index.search(q, { size: K })).hits.map((h) => h.url) },
+  // Trawl without forgiving (exact=1): the words as typed only.
+  { name: 'Trawl, exact=1', search: async (q) => (await app.index.search(q, { size: K, exact: true })).hits.map((h) => h.url) },
   { name: 'SQLite FTS5 bm25', search: (q) => (ftsSearch(q, 'AND').length ? ftsSearch(q, 'AND') : ftsSearch(q, 'OR')).map((id) => urlOf.get(id)!) },
   { name: 'MiniSearch', search: (q) => (miniSearch(q, 'AND').length ? miniSearch(q, 'AND') : miniSearch(q, 'OR')).map((id) => urlOf.get(id)!) },
+  { name: 'MiniSearch, p+f', search: (q) => (miniSearch(q, 'AND', true).length ? miniSearch(q, 'AND', true) : miniSearch(q, 'OR', true)).map((id) => urlOf.get(id)!) },
 ];
 
-// 3. Known-item metrics.
-console.log(`\n${'engine'.padEnd(18)} ${'MRR@10'.padStart(7)} ${'recall@10'.padStart(10)} ${'found@1'.padStart(8)}`);
-for (const engine of engines) {
+// 3. Known-item metrics, for each variant of the queries. An answer is a file name
+// ("sql-dropindex.html") or the end of a path ("library/json.html").
+const isAnswer = (path: string, answer: string) => path === `/${answer}` || path.endsWith(`/${answer}`);
+const variants = values.variants!.split(',') as Variant[];
+console.log(`\n${'engine'.padEnd(18)} ${'queries'.padEnd(8)} ${'MRR@10'.padStart(7)} ${'recall@10'.padStart(10)} ${'found@1'.padStart(8)}`);
+for (const engine of engines) for (const variant of variants) {
   let rr = 0;
   let recall = 0;
   let first = 0;
   const misses: string[] = [];
-  for (const { q, answers } of set.queries) {
-    const got = (await engine.search(q)).map((u) => basename(new URL(u).pathname));
-    const rank = got.findIndex((g) => answers.includes(g));
+  for (const { q: written, answers } of set.queries) {
+    const q = variantOf(written, variant);
+    const got = (await engine.search(q)).map((u) => new URL(u).pathname);
+    const rank = got.findIndex((g) => answers.some((a) => isAnswer(g, a)));
     rr += rank >= 0 ? 1 / (rank + 1) : 0;
     if (rank === 0) first++;
-    recall += answers.filter((a) => got.includes(a)).length / answers.length;
-    if (rank !== 0) misses.push(`  ${JSON.stringify(q)}: answer at ${rank < 0 ? '>10' : rank + 1}; top: ${got.slice(0, 3).join(', ')}`);
+    recall += answers.filter((a) => got.some((g) => isAnswer(g, a))).length / answers.length;
+    if (rank !== 0) misses.push(`  ${JSON.stringify(q)}: answer at ${rank < 0 ? '>10' : rank + 1}; top: ${got.slice(0, 3).map((g) => g.replace(/^\//, '')).join(', ')}`);
   }
   const n = set.queries.length;
-  console.log(`${engine.name.padEnd(18)} ${(rr / n).toFixed(3).padStart(7)} ${(recall / n).toFixed(3).padStart(10)} ${`${first}/${n}`.padStart(8)}`);
+  console.log(`${engine.name.padEnd(18)} ${variant.padEnd(8)} ${(rr / n).toFixed(3).padStart(7)} ${(recall / n).toFixed(3).padStart(10)} ${`${first}/${n}`.padStart(8)}`);
   if (values.show) console.log(misses.join('\n'));
+}
+if (values.snippets) {
+  console.log(`\nfirst results for ${JSON.stringify(values.snippets)}:`);
+  for (const h of (await app.index.search(values.snippets, { size: 3 })).hits) console.log(`  ${basename(new URL(h.url).pathname)}: ${h.snippet}`);
 }
 fts.close();
 await app.close();

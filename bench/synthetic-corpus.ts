@@ -2,7 +2,8 @@
  * The synthetic corpus of bench/index and bench/index-fts5: documents of ~3.8 KB (some 650
  * tokens) made from the sentences and headings of a real documentation corpus, each regenerated
  * from its id when needed (so that only the index under test takes memory), and query sets drawn
- * from the documents: one word, two words, and two adjacent words as a phrase.
+ * from the documents: one word, two words, two adjacent words as a phrase, and words being typed
+ * (prefix: a word's first 2 to 5 letters alone, or a word and the first 4 letters of another).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,8 +11,8 @@ import { parseArgs } from 'node:util';
 import { decodeBody, parseHtml } from '../crawler/parse/index.ts';
 import type { StoredDocument } from '../model/index.ts';
 
-export type QueryKind = 'one word' | 'two words' | 'phrase';
-export const QUERY_KINDS: readonly QueryKind[] = ['one word', 'two words', 'phrase'];
+export type QueryKind = 'one word' | 'two words' | 'phrase' | 'prefix';
+export const QUERY_KINDS: readonly QueryKind[] = ['one word', 'two words', 'phrase', 'prefix'];
 
 /** The command line both benches take: --docs N, --root (the corpus of sentences), --queries per kind. */
 export function benchOptions(): { docs: number; root: string; queries: number } {
@@ -29,9 +30,12 @@ export function benchOptions(): { docs: number; root: string; queries: number } 
 export const percentile = (xs: readonly number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 export const ms = (x: number) => `${x.toFixed(2)} ms`;
 
+/** Queries of each kind that bench/index asks while indexing, a document indexed before each. */
+export const QUERIES_WHILE_INDEXING = 200;
+
 /** bench/index indexes all but this many documents before its queries (the rest go in between them). */
 export function indexedBeforeQueries(docs: number): number {
-  return docs - Math.min(600, Math.floor(docs * 0.1));
+  return docs - Math.min(QUERIES_WHILE_INDEXING * QUERY_KINDS.length, Math.floor(docs * 0.1));
 }
 
 export type SyntheticCorpus = {
@@ -68,13 +72,15 @@ export function syntheticCorpus(root: string): SyntheticCorpus {
     let s = 12345;
     const rnd = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
     const words = (id: number) => makeDoc(id).text.split(/\s+/).filter((w) => /^[a-z]{4,}$/i.test(w));
-    const sets: Record<QueryKind, string[]> = { 'one word': [], 'two words': [], phrase: [] };
+    const sets: Record<QueryKind, string[]> = { 'one word': [], 'two words': [], phrase: [], prefix: [] };
     for (let i = 0; i < count; i++) {
       const w = words(Math.floor(rnd() * docs));
       const a = Math.floor(rnd() * (w.length - 2));
       sets['one word'].push(w[a]!);
       sets['two words'].push(`${w[a]} ${w[Math.floor(rnd() * w.length)]}`);
       sets.phrase.push(`"${w[a]} ${w[a + 1]}"`);
+      const other = w[Math.floor(rnd() * w.length)]!;
+      sets.prefix.push(i % 2 ? `${w[a]} ${other.slice(0, 4)}` : other.slice(0, 2 + ((i >> 1) % 4)));
     }
     return sets;
   };

@@ -9,6 +9,7 @@ import Database from 'better-sqlite3';
 import { serveHandler, startFakeWeb, type FakeWeb, type HandlerServer } from '../testweb/index.ts';
 import { topicWebHandler } from '../testweb/topic-web.ts';
 import { acquireLock } from '../store/sqlite/index.ts';
+import { SearchResponseSchema } from '../search-ui/api/schemas.ts';
 
 const BIN = new URL('../bin/trawl.js', import.meta.url).pathname;
 const tmp = (name: string) => mkdtempSync(join(tmpdir(), `trawl-cli-${name}-`));
@@ -125,7 +126,11 @@ describe('crawl a web it has never seen, then serve, search and export it', () =
     assert.match(text.stdout, /1 result for "graphword2"/);
     assert.match(text.stdout, /Graph page 2/);
     const json = await run(['search', 'graph', 'page', '--json', '--data', dataDir]);
-    assert.equal((JSON.parse(json.stdout) as { total: number }).total, 6);
+    const answer = JSON.parse(json.stdout) as { total: number; hits: { fetchedAt: string }[] };
+    assert.equal(answer.total, 6);
+    // The same JSON as /api/search: its schema, times in ISO 8601 (not epoch ms), no internal ids.
+    assert.deepEqual(SearchResponseSchema.strict().parse(answer), answer);
+    for (const h of answer.hits) assert.match(h.fetchedAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
 
   it('exports every document as one JSON object a line', async () => {
@@ -325,10 +330,11 @@ describe('trawl classify', () => {
   it('fetches a URL and says its score, the decision, its classes, and which terms matched where', async () => {
     const r = await run(['classify', `${web.url}/coins/0`, '--topic', topic, '--cutoff', '30']);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^RELEVANT — score 203 ≥ cutoff 30 \(topic numismatics \(plain scorer, cutoff 30\)\)$/m);
-    // coins? 10 × (title 4 + headings 2 + text 6) = 120; ancient @and coins? 5 × (4 + 2 + 1) = 35; … (see the topic file)
-    assert.match(r.stdout, /^classes: coins 143, ancient 46, numismatics 20, minting 8, bullion 3$/m);
-    assert.match(r.stdout, /^ {2}line 15 +10: coins\? +\+120 +in title ×1, headings ×1, text ×6$/m);
+    assert.match(r.stdout, /^RELEVANT — score 183 ≥ cutoff 30 \(topic numismatics \(plain scorer, cutoff 30\)\)$/m);
+    // coins? 10 × (title 4 + headings 2 + text 4) = 100 — the list of links (/coins/1 …) is a link-dense block,
+    // not text; ancient @and coins? 5 × (4 + 2 + 1) = 35; … (see the topic file)
+    assert.match(r.stdout, /^classes: coins 123, ancient 46, numismatics 20, minting 8, bullion 3$/m);
+    assert.match(r.stdout, /^ {2}line 15 +10: coins\? +\+100 +in title ×1, headings ×1, text ×4$/m);
     const crypto = await run(['classify', `${web.url}/crypto`, '--topic', topic, '--cutoff', '30', '--json']);
     assert.equal(crypto.code, 0, crypto.stderr);
     const v = JSON.parse(crypto.stdout) as { score: number; relevant: boolean; classes: { name: string }[]; matches: { term: string; score: number; where: { location: string; hits: number }[] }[] };

@@ -3,19 +3,22 @@ import { once } from 'node:events';
 import { Appliance } from '../appliance/index.ts';
 import { PRODUCT_VERSION, type Config } from '../config/index.ts';
 import type { DocumentFacts, RenderStatus, SeedStatus } from '../model/index.ts';
-import { createApp, listen, seedCause, statusLine, type RunningServer } from '../search-ui/index.ts';
+import { createApp, listen, searchJson, seedCause, statusLine, type RunningServer } from '../search-ui/index.ts';
+import { IMPORT_SETTINGS, importLine, importWithProgress } from './archive.ts';
 import { showProgress } from './progress.ts';
 import { configFrom, log, onStopSignal, say, UsageError, type CommonFlags } from './shared.ts';
 
 /** `trawl start`: crawl, index and serve at once, until a signal. */
-export async function start(urls: string[], flags: CommonFlags, preset: Record<string, unknown> = {}): Promise<RunningServer> {
-  const config = configFrom(flags, urls, preset);
+export async function start(urls: string[], flags: CommonFlags & { warc?: string[] }, preset: Record<string, unknown> = {}): Promise<RunningServer> {
+  // With archives and no seed, the crawl only reads the archives (every URL admitted, nothing fetched).
+  const fromArchives = flags.warc?.length && !urls.length ? IMPORT_SETTINGS : {};
+  const config = configFrom(flags, urls, { ...fromArchives, ...preset });
   const app = await Appliance.open(config, { lockFor: 'start', log });
   let server: RunningServer | undefined;
   try {
     await app.loadFocus();
     const { crawler } = await app.createCrawler([], config.recrawl.continuous ? 'continuous' : 'off');
-    await requireSeeds(app, 'start');
+    if (!flags.warc?.length) await requireSeeds(app, 'start');
     const ui = createApp({ ...serverOptions(config), searcher: app.index, status: () => app.status(), version: PRODUCT_VERSION, explain: (url) => app.explain(url), admin: app, adminToken: config.server.adminToken });
     server = await listen(ui, config.server.host, config.server.port);
     app.startFlushTimer();
@@ -23,7 +26,13 @@ export async function start(urls: string[], flags: CommonFlags, preset: Record<s
       await server?.close();
       await app.close();
     });
-    process.stdout.write(`Trawl ${PRODUCT_VERSION}: crawling ${(await app.store.seeds.all()).join(', ')}\nSearch at ${server.url}\nCrawl status at ${server.url}status\n`);
+    process.stdout.write(`Trawl ${PRODUCT_VERSION}: crawling ${(await app.store.seeds.all()).join(', ') || '(no seed)'}\nSearch at ${server.url}\nCrawl status at ${server.url}status\n`);
+    // Archives are imported while the server answers: each page is searchable as soon as it is read.
+    if (flags.warc?.length) {
+      const summary = await importWithProgress(crawler, flags.warc);
+      await app.refreshAnchors();
+      log.info(importLine(summary, app.index.documentCount));
+    }
     log.info(config.server.adminToken ? 'admin actions are on (server.adminToken is set)' : 'admin actions are off (set server.adminToken or TRAWL_ADMIN_TOKEN to turn them on)');
     const exposed = exposure(config);
     if (exposed) log.warn(exposed);
@@ -145,7 +154,8 @@ export async function search(words: string[], flags: CommonFlags & { json?: bool
     if (!Number.isInteger(page) || page < 1 || !Number.isInteger(size) || size < 1 || size > 100) throw new UsageError('--page must be ≥ 1 and --size from 1 to 100');
     const r = await app.index.search(query, { page, size });
     if (flags.json) {
-      process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
+      // The same JSON as /api/search (times in ISO 8601).
+      process.stdout.write(`${JSON.stringify(searchJson(r), null, 2)}\n`);
       return;
     }
     const plain = (s: string) => s.replace(/<\/?mark>/g, '*').replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)));
@@ -222,9 +232,9 @@ export function exposure(config: Readonly<Config>): string | undefined {
   return `auth is configured (content behind a login is crawled), but the search server on ${config.server.host} answers everyone who can reach it: set server.auth (basic or bearer) to protect it, or keep server.host on 127.0.0.1`;
 }
 
-/** The search server's settings: the names it answers to, the live dashboards it keeps open. */
+/** The search server's settings: the names it answers to, the live dashboards it keeps open, the origins it shares the search with. */
 function serverOptions(config: Config) {
-  return { hosts: { bound: config.server.host, allowed: config.server.allowedHosts }, maxEventStreams: config.server.maxEventStreams, serverAuth: config.server.auth };
+  return { hosts: { bound: config.server.host, allowed: config.server.allowedHosts }, maxEventStreams: config.server.maxEventStreams, serverAuth: config.server.auth, corsOrigins: config.server.corsOrigins };
 }
 
 /** A crawl that could fetch none of its seeds: a failure (exit code 1), named seed by seed. */

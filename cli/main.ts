@@ -3,7 +3,8 @@ import { Command, CommanderError, Option } from 'commander';
 import { PRODUCT_VERSION } from '../config/index.ts';
 import { classify } from './classify.ts';
 import { crawl, exportDocuments, recrawl, search, serveOnly, start } from './commands.ts';
-import { exitCodeOf, say } from './shared.ts';
+import { exportWarc, importFiles } from './archive.ts';
+import { exitCodeOf, say, type CommonFlags } from './shared.ts';
 
 const program = new Command('trawl')
   .description('A crawler and search engine in one: point it at a site, get a search engine.')
@@ -15,6 +16,7 @@ const program = new Command('trawl')
 const configOpt = () => new Option('-c, --config <file>', 'settings file (JSON or YAML); see config/README.md');
 const dataOpt = () => new Option('-d, --data <dir>', 'data directory (default: dataDir from the config, else ./trawl-data)');
 const portOpt = () => new Option('-p, --port <n>', 'port of the search server (0: any free port)');
+const archiveOpt = () => new Option('--archive', 'keep every fetched response in WARC files in the data directory (archive.warc)');
 const renderOpt = () => new Option('--render <mode>', 'render pages that need JavaScript in a headless browser: auto, never or always (render.mode)').choices(['auto', 'never', 'always']);
 
 program
@@ -25,6 +27,8 @@ program
   .addOption(dataOpt())
   .addOption(portOpt())
   .addOption(renderOpt())
+  .addOption(archiveOpt())
+  .option('--warc <files...>', 'import these WARC (or ARC) files first, and serve them (with no seed, nothing is crawled)')
   .action(async (urls: string[], flags) => {
     await start(urls, flags);
   });
@@ -36,6 +40,7 @@ program
   .addOption(configOpt())
   .addOption(dataOpt())
   .addOption(renderOpt())
+  .addOption(archiveOpt())
   .action(crawl);
 
 program
@@ -76,11 +81,20 @@ program
 
 program
   .command('export')
-  .description('write every indexed document as one JSON object a line (JSONL) to stdout')
+  .description('write every indexed document to stdout: one JSON object a line (JSONL), or gzipped WARC')
   .addOption(configOpt())
   .addOption(dataOpt())
-  .option('--format <format>', 'output format (jsonl)', 'jsonl')
-  .action(exportDocuments);
+  .option('--format <format>', 'output format: jsonl, or warc (the archived responses, else the extracted text)', 'jsonl')
+  .option('--since <date>', 'only pages fetched since this date (warc)')
+  .action(async (flags: CommonFlags & { format?: string; since?: string }) => (flags.format === 'warc' ? exportWarc(flags) : exportDocuments(flags)));
+
+program
+  .command('import')
+  .description('make web archives searchable: each page of the WARC (or ARC) files indexed as if crawled, with its URL and capture date')
+  .argument('<files...>', 'WARC or ARC files, gzipped or not')
+  .addOption(configOpt())
+  .addOption(dataOpt())
+  .action(importFiles);
 
 program
   .command('demo')

@@ -7,7 +7,7 @@ export class UsageError extends Error {
   readonly code = 'ERR_USAGE';
 }
 
-export type CommonFlags = { config?: string; data?: string; port?: string; render?: string };
+export type CommonFlags = { config?: string; data?: string; port?: string; render?: string; archive?: boolean };
 
 /** The logger every stage is given (lib/log.ts: JSON lines off a terminal); its level follows the config. */
 export const log: Logger = createLog();
@@ -25,6 +25,7 @@ export function configFrom(flags: CommonFlags, urls: readonly string[] = [], ext
   const overrides: Record<string, unknown> = { ...extra };
   if (urls.length) overrides.seeds = [...urls];
   if (flags.data !== undefined) overrides.dataDir = flags.data;
+  if (flags.archive) overrides.archive = { ...(overrides.archive as object | undefined), warc: true };
   if (flags.render !== undefined) overrides.render = { ...(overrides.render as object | undefined), mode: flags.render };
   if (flags.port !== undefined) {
     if (!/^\d{1,5}$/.test(flags.port) || Number(flags.port) > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not "${flags.port}"`);

@@ -93,6 +93,8 @@ function readEnv(env: Readonly<Record<string, string | undefined>>): Record<stri
     let value: unknown = raw;
     if (spec.type === 'int') {
       value = /^-?\d+$/.test(raw.trim()) ? Number(raw.trim()) : raw;
+    } else if (spec.type === 'bool') {
+      value = /^(1|true|yes|on)$/i.test(raw.trim()) ? true : /^(0|false|no|off)$/i.test(raw.trim()) ? false : raw;
     } else if (spec.type === 'list') {
       value = raw.split(/[\s,]+/).filter(Boolean);
     }

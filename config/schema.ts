@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { parseHostAlias } from '../crawler/urls/aliases.ts';
 import { DEFAULT_STRIP_PARAMS } from '../crawler/urls/normalize.ts';
 import { isCidr } from '../lib/cidr.ts';
+import { selectorProblem } from '../lib/css-selector.ts';
 import { LOG_LEVELS } from '../lib/log.ts';
 import { DOCUMENT_FORMATS } from '../model/documents.ts';
 import { authScopeSchema, serverAuthSchema } from './auth-schema.ts';
@@ -28,6 +29,24 @@ const httpUrl = z.string().refine((s) => {
   }
 }, 'must be an absolute http:// or https:// URL, e.g. https://docs.example.org/');
 
+/**
+ * An origin allowed to call the search API from its pages (`server.corsOrigins`): `*`, or
+ * `scheme://host[:port]` without path, query or credentials, kept as a browser sends it in Origin
+ * (lower-case, without a default port).
+ */
+const corsOrigin = z
+  .string()
+  .refine((s) => {
+    if (s === '*') return true;
+    try {
+      const u = new URL(s);
+      return (u.protocol === 'http:' || u.protocol === 'https:') && !u.username && !u.password && u.pathname === '/' && !u.search && !u.hash && !/^\w+:\/\/[^/]+\/./.test(s);
+    } catch {
+      return false;
+    }
+  }, 'server.corsOrigins: each entry is an origin — scheme, host and port, no path — e.g. https://www.example.org, or `*` for any')
+  .transform((s) => (s === '*' ? s : new URL(s).origin));
+
 /** A scope rule: `HOST:regex` (matched against the host) or `URL:regex` (the whole normalized URL). */
 const scopeRule = z.string().superRefine((s, ctx) => {
   const m = /^(HOST|URL):(.+)$/.exec(s);
@@ -40,6 +59,12 @@ const scopeRule = z.string().superRefine((s, ctx) => {
   } catch (e) {
     ctx.addIssue({ code: 'custom', message: `"${s}" is not a valid regular expression: ${(e as Error).message}` });
   }
+});
+
+/** A CSS selector the parser can apply (checked here: a bad one stops Trawl at start). */
+const cssSelector = z.string().superRefine((s, ctx) => {
+  const problem = selectorProblem(s);
+  if (problem) ctx.addIssue({ code: 'custom', message: `"${s}" is not a CSS selector the parser can apply: ${problem}` });
 });
 
 const regex = z.string().superRefine((s, ctx) => {
@@ -136,6 +161,27 @@ export const configSchema = z.strictObject({
       })
       .prefault({}),
   ),
+  archive: z
+    .strictObject({
+      warc: z.boolean().default(false).describe('Keep every fetched response in WARC files (ISO 28500, gzipped WARC 1.1) in the data directory\'s archive/ folder: each response with its request, the bytes as received; a 304 or unchanged text as a revisit record referring to the response it repeats; every changed version kept.'),
+      maxFileBytes: int(64 * 1024, 1024 ** 4).default(1024 ** 3).describe('A WARC file is finished, and the next begun, at this size (default 1 GB).'),
+    })
+    .prefault({}),
+  extract: z
+    .strictObject({
+      exclude: z
+        .record(z.string().regex(/^(\*|[a-z0-9.-]+(:\d{1,5})?)$/i, 'extract.exclude: each key is a host name, host:port, or `*` for every host'), z.array(cssSelector))
+        .default({})
+        .describe('Per host (`docs.example.org`, `host:port`, or `*` for every host): CSS selectors whose elements\' text is not body text (nor in snippets); their links still count. E.g. `{"docs.example.org": [".sidebar", "table.navheader"]}`.'),
+      template: z
+        .strictObject({
+          learn: z.boolean().default(true).describe('Learn each host\'s template: blocks of text on many of its pages (menus, sidebars, footers) are left out of body text and snippets, and pages stored before it was learned are cleaned.'),
+          minPages: int(2, 1_000_000).default(20).describe('Pages of a host seen before any block is called its template.'),
+          share: z.number().min(0.05).max(1).default(0.3).describe('A block on at least this share of a host\'s pages is template.'),
+        })
+        .prefault({}),
+    })
+    .prefault({}),
   retry: z
     .strictObject({
       maxAttempts: int(1, 20).default(3).describe('Attempts per URL for transient errors (timeouts, resets, 429, 5xx) before it is marked dead.'),
@@ -185,7 +231,12 @@ export const configSchema = z.strictObject({
   index: z
     .strictObject({
       flushIntervalMs: int(1000, 86_400_000).default(30_000).describe('How often the in-RAM index is written to the data directory (it is also written on stop).'),
-      stemming: z.enum(['english', 'none']).default('english').describe('Reduce words to their stems ("indexes" finds "index") with the Porter stemmer, or match words only as written.'),
+      stemming: z.enum(['language', 'english', 'none']).default('language').describe('Reduce words to their stems ("indexes" finds "index", "Häuser" finds "Haus"): each page with the stemmer of its language (language), every page as English (english: Porter), or match words only as written (none).'),
+      nearDuplicates: z
+        .strictObject({
+          maxDistance: int(0, 7).default(3).describe('Results whose text\'s SimHash is within this many bits of a better result\'s (mirrors, print views, other versions of a page) fold under it as "similar pages" (0: never).'),
+        })
+        .prefault({}),
     })
     .prefault({}),
   recrawl: z
@@ -231,6 +282,10 @@ export const configSchema = z.strictObject({
         .array(z.string().regex(/^(\*|(\*\.)?[a-z0-9.-]+)$/i, 'server.allowedHosts: each entry is a host name (no port, no scheme), `*.example.org` for its subdomains, or `*` for any'))
         .default([])
         .describe('Host names the search server answers to besides IP addresses, `localhost` and `server.host` (a browser asking by any other name gets 421: a guard against DNS rebinding). `*.example.org` allows the subdomains; `*` any name, for a proxy that checks names itself.'),
+      corsOrigins: z
+        .array(corsOrigin)
+        .default([])
+        .describe('Origins (`https://www.example.org`) whose pages may call the search API from the browser — /api/search and /api/suggest, as the search widget does; `*` for any. Empty: none. The status and the admin API never answer another origin.'),
       maxEventStreams: int(1, 10_000).default(32).describe('Live dashboards (server-sent event streams of /api/events) open at once; more get 503 with Retry-After.'),
       auth: serverAuthSchema.describe('Puts the search page, the API and the dashboard behind `basic` ({username, passwordEnv | passwordFile}) or `bearer` ({tokenEnv | tokenFile}); /healthz stays open. The admin token still guards the admin actions (and passes this too).'),
     })
@@ -243,7 +298,7 @@ export type ConfigInput = z.input<typeof configSchema>;
 export type Config = z.output<typeof configSchema>;
 
 /** Environment variables that may set a field; they override the file, CLI flags override them. */
-export const ENV_VARS: Readonly<Record<string, { path: string[]; type: 'string' | 'int' | 'list' }>> = {
+export const ENV_VARS: Readonly<Record<string, { path: string[]; type: 'string' | 'int' | 'list' | 'bool' }>> = {
   TRAWL_SEEDS: { path: ['seeds'], type: 'list' },
   TRAWL_USER_AGENT: { path: ['userAgent'], type: 'string' },
   TRAWL_CONCURRENCY: { path: ['concurrency'], type: 'int' },
@@ -252,9 +307,11 @@ export const ENV_VARS: Readonly<Record<string, { path: string[]; type: 'string' 
   TRAWL_PORT: { path: ['server', 'port'], type: 'int' },
   TRAWL_ADMIN_TOKEN: { path: ['server', 'adminToken'], type: 'string' },
   TRAWL_ALLOWED_HOSTS: { path: ['server', 'allowedHosts'], type: 'list' },
+  TRAWL_CORS_ORIGINS: { path: ['server', 'corsOrigins'], type: 'list' },
   TRAWL_RENDER: { path: ['render', 'mode'], type: 'string' },
   TRAWL_BROWSER: { path: ['render', 'browserPath'], type: 'string' },
   TRAWL_PROXY: { path: ['fetch', 'proxy'], type: 'string' },
+  TRAWL_ARCHIVE_WARC: { path: ['archive', 'warc'], type: 'bool' },
   // The usual variables, upper and lower case (a lower-case one, when set, wins: read last).
   HTTP_PROXY: { path: ['fetch', 'httpProxy'], type: 'string' },
   HTTPS_PROXY: { path: ['fetch', 'httpsProxy'], type: 'string' },

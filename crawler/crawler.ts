@@ -7,18 +7,19 @@
  * `done`) for whoever watches.
  */
 import { EventEmitter } from 'node:events';
-import type { QueuedUrl } from '../model/index.ts';
+import type { Outcome, QueuedUrl } from '../model/index.ts';
 import { ERRORS, fromFetchCode, fromHttpStatus, type ErrorCode, type RetryPolicy } from './errors.ts';
-import type { Fetcher, FetchResponse } from './fetch/fetcher.ts';
+import type { Fetcher, FetchResponse, FetchResult } from './fetch/fetcher.ts';
 import { judge, SEED_TUNNEL, type Verdict } from './focus/focus.ts';
 import type { RevisitPolicy } from './frontier/revisit.ts';
 import { LinkAdmitter, type Admitted } from './links.ts';
 import { CrawlLoop } from './loop.ts';
-import { decideOutcome, pageHash, type Decision, type OutcomeRules } from './outcome.ts';
+import { contentLanguageOf, decideOutcome, pageHash, type Decision, type OutcomeRules } from './outcome.ts';
 import { ParseFailure, type Extracted, type ParseJob } from './parse/index.ts';
 import { parseAndRender, type RenderedPage } from './render/stage.ts';
 import { productToken, type RobotsRules } from './robots/robots.ts';
 import { StatsRecorder } from './stats.ts';
+import type { PageSettings } from './template/extraction.ts';
 import { admit } from './urls/filters.ts';
 import type { CrawlerDeps, CrawlerEvents } from './types.ts';
 
@@ -158,15 +159,40 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     }
     // The connection is free: the next request starts while this page is parsed.
     this.loop.pump();
+    await this.handle(q, res, { started, ended, held, conditional });
+  }
+
+  /**
+   * A response that did not come from this crawl's fetch — a record of a web archive (trawl import)
+   * — handled as if it had: its URL recorded, the page parsed, stored and indexed with its capture
+   * date, its links' anchor text counted. Links are queued only as far as the policy lets them
+   * (an import's policy stops at depth 0: nothing is queued to be fetched).
+   */
+  async ingest(url: string, res: FetchResponse, capturedAt: number): Promise<{ outcome: Outcome['kind'] } | { refused: string }> {
+    const a = admit(this.d.policy, url, 0);
+    if (!a.ok) return { refused: a.detail ? `${a.reason} (${a.detail})` : a.reason };
+    const q = await this.d.store.urls.claim({ url: a.url, fetchUrl: a.fetchUrl, depth: 0, tunnel: 0 }, capturedAt);
+    const held = await this.d.store.documents.has(q.id);
+    const outcome = await this.handle(q, res, { started: capturedAt, ended: capturedAt, held, conditional: false, at: capturedAt });
+    return { outcome };
+  }
+
+  /** What a response comes to, written in one commit; the page to the index; the fetch told. */
+  private async handle(q: QueuedUrl, res: FetchResult, f: { started: number; ended: number; held: boolean; conditional: boolean; at?: number }): Promise<Outcome['kind']> {
+    const { started, ended, held, conditional } = f;
+    const host = q.host;
+    const now = () => f.at ?? this.now();
     let decision: Decision;
     let analysis: unknown;
     try {
       let extracted: Extracted | undefined;
+      // (The host's template now: a page parsed with an older one is cleaned once stored.)
+      const extraction = this.d.extraction?.forPage(host, q.fetchUrl);
       let rendering: RenderedPage | undefined;
       if (res.kind === 'response' && res.status >= 200 && res.status < 300) {
         const p0 = performance.now();
         // (Rendered in a browser too, when the page needs it: crawler/render.)
-        rendering = await parseAndRender(this.d.render, res, this.jobOf(q, res), (job) => this.d.parser.parse(job), this.loop.signal);
+        rendering = await parseAndRender(this.d.render, res, this.jobOf(q, res, extraction), (job) => this.d.parser.parse(job), this.loop.signal);
         extracted = rendering.extracted;
         if (rendering.ms !== undefined) this.stats.time('render', rendering.ms);
         this.stats.time('parse', performance.now() - p0 - (rendering.ms ?? 0));
@@ -184,16 +210,20 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
         hash = pageHash(extracted.page);
         if (extracted.page.text) sameContent = await this.d.store.documents.findByHash(hash);
       }
-      decision = decideOutcome({ q, res, held, conditional, extracted, verdict, hash, sameContent, deadHost: this.loop.deadHosts.get(host), now: this.now(), rendered: rendering?.rendered, renderFailed: rendering?.failed, loginPage: this.d.auth?.isLoginPage(q.fetchUrl) ?? false }, this.rules);
-      await this.commit(q, decision, analysis);
+      decision = decideOutcome({ q, res, held, conditional, extracted, verdict, hash, sameContent, deadHost: this.loop.deadHosts.get(host), now: now(), rendered: rendering?.rendered, renderFailed: rendering?.failed, loginPage: this.d.auth?.isLoginPage(q.fetchUrl) ?? false }, this.rules);
+      await this.commit(q, decision, analysis, now());
+      const blocks = extracted?.kind === 'page' ? extracted.page.blocks : undefined;
+      if (blocks) this.d.extraction?.parsed(host, blocks, extraction?.version ?? 0, decision.effects.document ? q.id : undefined);
     } catch (e) {
       // A bug or a page that breaks the parser must cost one URL, never the crawl.
       const outcome = e instanceof ParseFailure ? { kind: 'dead' as const, error: 'unparsable' as const, reason: e.message } : { kind: 'dead' as const, error: 'internal' as const, reason: `internal error: ${(e as Error).message}` };
       if (!(e instanceof ParseFailure)) this.d.log?.error(`${q.fetchUrl}: ${(e as Error).stack ?? String(e)}`);
-      await this.d.store.urls.finish(q.id, { outcome, revisit: null }, this.now());
+      await this.d.store.urls.finish(q.id, { outcome, revisit: null }, now());
       decision = { outcome, revisit: null, effects: { links: [], enqueue: [], rejected: new Map() } };
     }
     const { outcome } = decision;
+    // (Archived as received, whatever it came to: the archive keeps what the web said.)
+    if (this.d.archive && res.kind === 'response') await this.d.archive.fetched(q.id, q.fetchUrl, res, decision.change === 'unchanged');
     if (outcome.kind === 'failed') this.d.scheduler.addWork(host);
     // Alone in the pipeline: nothing to share a commit with, so commit now (a slow, polite crawl
     // then loses nothing but what is in flight); otherwise the store's group commits on its own.
@@ -208,10 +238,11 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       ...(held ? { held } : {}),
       ...(decision.change ? { change: decision.change } : {}),
     });
+    return outcome.kind;
   }
 
   /** What the parser is given of a response: the body and the settings that bound its parsing. */
-  private jobOf(q: QueuedUrl, res: FetchResponse): ParseJob {
+  private jobOf(q: QueuedUrl, res: FetchResponse, extraction?: PageSettings): ParseJob {
     const { maxLinksPerPage, documents } = this.d.limits;
     return {
       body: res.body,
@@ -221,11 +252,15 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       ...(res.truncated ? { truncated: true } : {}),
       ...(maxLinksPerPage ? { maxLinks: maxLinksPerPage } : {}),
       ...(documents ? { documentTypes: documents.types, maxPages: documents.maxPages, maxDocumentBytes: documents.maxBytes } : {}),
+      ...(extraction?.exclude ? { exclude: extraction.exclude } : {}),
+      ...(extraction?.template ? { template: extraction.template } : {}),
+      // (The extractor for the index stems the page by its language: it must know this one.)
+      ...(res.headers['content-language'] ? { contentLanguage: contentLanguageOf(res) } : {}),
     };
   }
 
   /** Writes what a fetch comes to in one commit, then hands the page to the index. */
-  private async commit(q: QueuedUrl, decision: Decision, analysis: unknown): Promise<void> {
+  private async commit(q: QueuedUrl, decision: Decision, analysis: unknown, now: number): Promise<void> {
     const { effects } = decision;
     const admitted = this.stats.measure('links', () => this.links.admit(effects.links));
     for (const e of effects.enqueue) admitted.urls.push(e);
@@ -241,10 +276,10 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
         ...(effects.unindex ? { unindex: true } : {}),
         ...(effects.duplicateOf !== undefined ? { duplicateOf: effects.duplicateOf } : {}),
         ...(doc ? { document: { doc, ...(sequence ? { sequence } : {}) } } : {}),
-        ...(effects.touch ? { touch: this.now() } : {}),
+        ...(effects.touch ? { touch: now } : {}),
         links: { urls: admitted.urls, rejected: admitted.rejected },
       },
-      this.now(),
+      now,
     );
     this.stats.time('store', performance.now() - s0);
     this.afterQueued(admitted, result.enqueued);

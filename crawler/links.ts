@@ -60,6 +60,9 @@ export class LinkAdmitter {
           const a = admit(this.policy, link.url, depth, base);
           if (!a.ok) {
             out.rejected.set(a.reason, (out.rejected.get(a.reason) ?? 0) + 1);
+            // A link too deep to follow still says what its target is about (an imported archive's
+            // links are all such: nothing is fetched from it).
+            if (a.reason === 'too-deep' && source !== undefined && link.text && a.url) anchors.push({ target: a.url, text: link.text });
             continue;
           }
           out.urls.push({ url: a.url, fetchUrl: a.fetchUrl, depth, tunnel, ...(link.lastmod ? { lastmod: link.lastmod } : {}) });

@@ -96,6 +96,11 @@ export type Decision = {
 export const GONE_CONFIRMATIONS = 2;
 
 /** A page's content hash: its title and text (what is indexed; markup changes do not count). */
+/** The first language tag of a response's Content-Language header, if any. */
+export function contentLanguageOf(res: Pick<FetchResponse, 'headers'>): string | undefined {
+  return res.headers['content-language']?.split(',')[0]?.trim() || undefined;
+}
+
 export function pageHash(page: { readonly title: string; readonly text: string }): string {
   return createHash('sha256').update(page.title).update('\0').update(page.text).digest('hex');
 }
@@ -166,8 +171,9 @@ function onContent(f: FetchFacts, res: FetchResponse, extracted: Extracted, rule
   }
   const { page } = extracted;
   const hash = f.hash ?? pageHash(page);
-  // The page's language: <html lang>, else the first of the Content-Language header's.
-  const lang = (page.lang ?? res.headers['content-language']?.split(',')[0]?.trim())?.slice(0, 35) || undefined;
+  // The page's language: <html lang>, else the first of the Content-Language header's, else the
+  // one the extractor detected from its text, which it wrote on the page (`fr-x-detected`).
+  const lang = (page.lang ?? contentLanguageOf(res))?.slice(0, 35) || undefined;
   let pageMeta: FetchMeta = {
     ...meta,
     ...(extracted.encoding ? { charset: extracted.encoding } : {}),
@@ -242,6 +248,7 @@ function onContent(f: FetchFacts, res: FetchResponse, extracted: Extracted, rule
     hash,
     ...(verdict ? { topic: { score: verdict.score, classes: verdict.classes } } : {}),
     ...(page.document ? { document: page.document } : {}),
+    ...(page.simhash ? { simhash: page.simhash } : {}),
   };
   return { kind: 'indexed', status, meta: pageMeta };
 }

@@ -3,7 +3,7 @@ import type { Log } from '../lib/log.ts';
 import type { DocumentFormat, FetchEvent, StoredDocument } from '../model/index.ts';
 import type { Store, TokenSequence } from '../store/index.ts';
 import type { RetryPolicy } from './errors.ts';
-import type { Fetcher } from './fetch/fetcher.ts';
+import type { Fetcher, FetchResponse } from './fetch/fetcher.ts';
 import type { Focus } from './focus/focus.ts';
 import type { Frontier } from './frontier/frontier.ts';
 import type { HostScheduler } from './frontier/hosts.ts';
@@ -11,6 +11,7 @@ import type { RevisitPolicy } from './frontier/revisit.ts';
 import type { PageParser } from './parse/index.ts';
 import type { RenderDeps } from './render/stage.ts';
 import type { RobotsCache } from './robots/robots.ts';
+import type { Extraction } from './template/extraction.ts';
 import type { CrawlStats } from './stats.ts';
 import type { UrlPolicy } from './urls/filters.ts';
 
@@ -81,6 +82,10 @@ export type CrawlerDeps = {
   readonly limits: CrawlerLimits;
   /** A focused crawl: pages are judged against a topic; only relevant ones are stored (crawler/focus). */
   readonly focus?: Focus | undefined;
+  /** What the parser leaves out of a page's text beyond its markup: per-host selectors and the templates learned (crawler/template). */
+  readonly extraction?: Extraction | undefined;
+  /** Archiving while crawling (crawler/archive): each response fetched is handed to it. */
+  readonly archive?: { fetched(urlId: number, url: string, res: FetchResponse, unchanged: boolean): Promise<void> } | undefined;
   /** Credentials per scope (crawler/auth): the crawler asks it which URLs are login pages. */
   readonly auth?: { isLoginPage(url: string): boolean } | undefined;
   /** Rendering pages that need JavaScript in a browser (crawler/render); absent: never. */

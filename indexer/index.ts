@@ -3,5 +3,5 @@ export { SearchIndex, type AnchorLookup, type DocumentLookup, type Searcher, typ
 export { flushIndex, loadIndex, readManifest, IndexFormatError, INDEX_FORMAT, type FlushInfo, type Manifest } from './persistence/snapshot.ts';
 export { parseQuery, QueryError, MAX_QUERY_LENGTH, MAX_QUERY_TERMS, type ParsedQuery } from './query/parse.ts';
 export { escapeHtml, makeSnippet } from './query/snippet.ts';
-export { currentStemming, fold, setStemming, tokenize, type Stemming } from './ingest/tokenize.ts';
+export { analysisTag, currentStemming, fold, setStemming, tokenize, type Stemming } from './ingest/tokenize.ts';
 export { analyze, isAnalysis, type Analysis } from './ingest/analyze.ts';

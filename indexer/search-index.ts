@@ -4,25 +4,36 @@
  * delivers them, so a page is searchable the moment it is indexed. A search runs the query's
  * stages in order: parse → candidates (query/candidates.ts) → exact scores of the best → phrases
  * (query/phrases.ts) → phrase evidence for the best few → hits, snippets, facets, suggestion.
+ * Before the candidates, forgiving search (query/forgive.ts) widens the query's words with their
+ * completions (the last word) and corrections (typos), weighted below the words themselves.
  */
 import type { Anchors, PageContent, StoredDocument } from '../model/index.ts';
 import { analyze, isAnalysis, withField } from './ingest/analyze.ts';
 import { FIELDS } from './ingest/fields.ts';
 import { sourceOf, type SourceFields } from './ingest/source.ts';
-import { tokenize } from './ingest/tokenize.ts';
+import { stemmerFor, tokenize } from './ingest/tokenize.ts';
 import { Candidates, DEFAULT_TUNING, type IndexTuning } from './query/candidates.ts';
 import { QueryDocuments, type DocumentLookup, type SequenceLookup } from './query/documents.ts';
 import { countFacets, type Facets } from './query/filters.ts';
+import { deepEnough, fold } from './query/fold.ts';
 import type { Occurrences } from './query/locate.ts';
+import { exactForms } from './query/exact-forms.ts';
+import { phrasesByLanguage, stemmersIn, termsIn } from './query/languages.ts';
 import { parseQuery } from './query/parse.ts';
 import { withPhrases } from './query/phrases.ts';
 import { BODY_CHARS, bodyStart, phraseEvidence } from './query/proximity.ts';
 import { byScore, topK, type Ranked } from './query/rank.ts';
 import { snippetOf } from './query/snippet.ts';
 import { suggest } from './query/suggest.ts';
+import { autocomplete } from './query/autocomplete.ts';
+import { forgive } from './query/forgive.ts';
+import { Spellings } from './query/surface.ts';
+import { scoreAll, slotWeights } from './query/weights.ts';
 import { ImpactLists } from './structures/impacts.ts';
 import { Postings } from './structures/postings.ts';
+import { SimHashes } from './structures/simhashes.ts';
 import { TermStats } from './structures/term-stats.ts';
+import { Vocabulary } from './structures/vocabulary.ts';
 
 export { DEFAULT_TUNING, type IndexTuning } from './query/candidates.ts';
 export type { DocumentLookup, SequenceLookup } from './query/documents.ts';
@@ -44,6 +55,10 @@ export type SearchHit = {
   readonly pages?: number;
   /** The page (slide, sheet; from 1) the snippet is on. */
   readonly page?: number;
+  /** Near-duplicates of it (mirrors, print views, other versions) folded under it, best first (query/fold.ts). */
+  readonly similar?: readonly { readonly url: string; readonly title: string }[];
+  /** Near-duplicates folded under it beyond those listed (MAX_SIMILAR). */
+  readonly moreSimilar?: number;
 };
 
 export type SearchResponse = {
@@ -61,14 +76,24 @@ export type SearchResponse = {
   readonly facets: Facets;
   /** The query with unknown words corrected ("did you mean"), when some word is unknown. */
   readonly suggestion?: string;
+  /** Words the search also took for others (typos, query/forgive.ts): as typed, and as a page spells the word taken. */
+  readonly corrected?: readonly { readonly from: string; readonly to: string }[];
 };
 
-export type SearchOptions = { readonly page?: number; readonly size?: number };
+/** `exact`: no forgiving (no completion of the last word, no typo corrected). */
+export type SearchOptions = { readonly page?: number; readonly size?: number; readonly exact?: boolean };
 
 /** What the search server may see of the index: reading only. */
 export interface Searcher {
   search(query: string, options?: SearchOptions): Promise<SearchResponse>;
+  /** The query with its last word completed, most frequent completion first (at most `limit`); none if absent. */
+  suggest?(query: string, limit?: number): Promise<string[]>;
   readonly documentCount: number;
+  /**
+   * Grows with every change that can alter an answer (a page added, replaced or removed, its anchors
+   * refreshed): the search server's ETags are made of it, so a repeated search is a 304 until then.
+   */
+  readonly version: number;
 }
 
 /** The text of links to a page, and how many pages link to it (when none is given with the page). */
@@ -77,9 +102,9 @@ export type AnchorLookup = (id: number) => Anchors;
 const NO_ANCHORS: Anchors = { texts: [], sources: 0 };
 const ANCHOR = FIELDS.indexOf('anchor');
 
-/** The anchor field's tokens: every distinct text of links to the page. */
-function anchorTokens(anchors: Anchors): string[] {
-  return tokenize(anchors.texts.join('\n'));
+/** The anchor field's tokens: every distinct text of links to the page, stemmed as the page (its language `lang`). */
+function anchorTokens(anchors: Anchors, lang: string | undefined): string[] {
+  return tokenize(anchors.texts.join('\n'), stemmerFor(lang));
 }
 
 /** Candidates re-scored with phrase evidence, and how much it can add (× 1 + weight × evidence). */
@@ -91,13 +116,25 @@ const FIRST_PASS_FACTOR = 4;
 /** Results checked for an exact phrase at most (best first); beyond, the total is a lower bound. */
 const PHRASE_CHECKS = 300;
 const FACET_VALUES = 20;
+/** Near-duplicates listed under a result at most. */
+const MAX_SIMILAR = 10;
+/** Bits of SimHash within which a result folds under a better one, unless told otherwise (0: never). */
+export const DEFAULT_FOLD_DISTANCE = 3;
 
 export class SearchIndex implements Searcher {
   readonly stats = new TermStats();
   readonly postings = new Postings();
   readonly impacts: ImpactLists;
+  /** The prefix and typo indexes over the dictionary (forgiving search). */
+  readonly vocabulary = new Vocabulary(this.stats);
   readonly tuning: IndexTuning;
   private readonly candidates: Candidates;
+  private readonly spellings = new Spellings(this.postings);
+  private changes = 0;
+  /** Each document's SimHash, by id: near-duplicates fold under the better result (query/fold.ts). */
+  readonly simhashes = new SimHashes();
+  /** index.nearDuplicates.maxDistance (0: no folding). */
+  foldDistance = DEFAULT_FOLD_DISTANCE;
 
   /**
    * `lookup` and `sequencesOf` read documents and their token sequences at query time (from the
@@ -129,18 +166,25 @@ export class SearchIndex implements Searcher {
     return this.stats.documentCount;
   }
 
+  get version(): number {
+    return this.changes;
+  }
+
   /**
    * Adds or replaces a document. `analysis` may come precomputed (from a parse worker); it must be
    * `analyze(doc)` — anything else is ignored and the document is analyzed here. `anchors`: the
    * text of links to the page (else asked of the anchor lookup).
    */
-  upsert(doc: PageContent & SourceFields & { readonly id: number }, analysis?: unknown, anchors: Anchors = this.anchorsOf(doc.id)): void {
+  upsert(doc: PageContent & SourceFields & { readonly id: number; readonly simhash?: string }, analysis?: unknown, anchors: Anchors = this.anchorsOf(doc.id)): void {
     const base = isAnalysis(analysis) ? analysis : analyze(doc);
-    const a = anchors.texts.length ? withField(base, ANCHOR, anchorTokens(anchors)) : base;
+    const a = anchors.texts.length ? withField(base, ANCHOR, anchorTokens(anchors, doc.lang)) : base;
+    this.changes++;
     this.impacts.removing(doc.id, this.stats.vector(doc.id));
     const v = this.stats.add(doc.id, a, { inlinks: anchors.sources, source: sourceOf(doc) });
     this.postings.set(doc.id, a.terms);
     this.impacts.added(doc.id, v);
+    this.vocabulary.added(v.termIds);
+    this.simhashes.set(doc.id, doc.simhash);
   }
 
   /**
@@ -149,52 +193,65 @@ export class SearchIndex implements Searcher {
    */
   refreshAnchors(id: number, anchors: Anchors = this.anchorsOf(id)): boolean {
     if (!this.stats.has(id)) return false;
+    this.changes++;
     this.impacts.removing(id, this.stats.vector(id));
-    const { added, removed } = this.stats.setField(id, ANCHOR, anchorTokens(anchors), anchors.sources);
+    const { added, removed } = this.stats.setField(id, ANCHOR, anchorTokens(anchors, this.stats.source(this.stats.sourceOf(id)).lang), anchors.sources);
     // Postings stay exact (a term's list is as long as its document frequency): a term that left
     // the page means re-adding it whole; new terms are appended.
     if (removed.length) this.postings.set(id, this.stats.termsOf(id));
     else this.postings.append(id, added);
     this.impacts.added(id, this.stats.vector(id)!);
+    this.vocabulary.added(this.stats.vector(id)!.termIds);
     return true;
   }
 
   remove(id: number): void {
     const old = this.stats.vector(id);
     if (!old) return;
+    this.changes++;
     this.impacts.removing(id, old);
     this.stats.remove(id);
     this.postings.remove(id);
+    this.simhashes.delete(id);
   }
 
   async search(query: string, options: SearchOptions = {}): Promise<SearchResponse> {
     const started = performance.now();
     const page = Math.max(1, options.page ?? 1);
     const size = Math.min(100, Math.max(1, options.size ?? 10));
-    const q = parseQuery(query);
-    const termIds = this.candidates.knownTermIds(q.terms);
+    // (Stemmed by the stemmer of each language the index holds pages in: query/languages.ts.)
+    const typed = parseQuery(query, stemmersIn(this.stats));
+    this.vocabulary.sync();
+    const forgiven = forgive(typed, this.stats, this.vocabulary, options.exact ?? false);
+    const q = forgiven.query;
+    const weights = slotWeights(this.stats, forgiven.slots);
+    const exact = exactForms(this.stats, typed);
+    const exactScores = (ids: ArrayLike<number>) => exact(ids, scoreAll(this.stats, ids, weights));
     // Everything that reads the first pass's shared arrays happens before the first await: another
     // query may run while this one waits for the store.
-    const { ids, partial, estimates } = this.candidates.match(q, termIds);
+    const { ids, partial, estimates } = this.candidates.match(q, weights);
     const matched = ids.length;
     // Only the best are needed in order: those shown, those re-scored, those checked for a phrase.
     const shown = Math.max(page * size, RERANK);
-    const wanted = q.phrases.length ? PHRASE_CHECKS : shown;
-    let ranked: Ranked[];
     // Two passes: the best by the impacts' estimate, then those scored exactly. For phrases, the
     // first pass's order is the order of the checks: only pages that hold the phrase are scored.
-    if (estimates && q.phrases.length) ranked = topK(ids, estimates, wanted);
-    else if (estimates) {
+    const rank = (wanted: number): Ranked[] => {
+      if (estimates && q.phrases.length) return topK(ids, estimates, wanted);
+      if (!estimates) return topK(ids, exactScores(ids), wanted);
       const first = topK(ids, estimates, Math.max(FIRST_PASS_MIN, FIRST_PASS_FACTOR * wanted)).map((r) => r.id);
-      ranked = topK(first, this.stats.scoreAll(first, termIds), wanted);
-    } else ranked = topK(ids, this.stats.scoreAll(ids, termIds), wanted);
+      return topK(first, exactScores(first), wanted);
+    };
+    let ranked = rank(q.phrases.length ? PHRASE_CHECKS : shown);
+    // Near-duplicates will fold: deeper, if that would leave the page short.
+    if (!q.phrases.length) ranked = deepEnough(ranked, rank, this.simhashes, this.foldDistance, page * size, matched);
     let facets = q.phrases.length ? undefined : countFacets(this.stats, ids, FACET_VALUES);
     const docs = new QueryDocuments(this.lookup);
     // Exact phrases are checked on the best candidates, best first, until the page is full: unless
     // all were checked, the total is a lower bound.
     let capped = false;
     if (q.phrases.length) {
-      const found = await withPhrases({ phrases: q.phrases, ordered: ranked, shown, rescore: estimates ? termIds : undefined }, this.stats, docs, this.sequencesOf);
+      // (Twice the page's pages with the phrase when near-duplicates may fold among them.)
+      const found = await withPhrases({ phrases: q.phrases, ordered: ranked, shown: this.foldDistance > 0 ? 2 * shown : shown, rescore: estimates ? exactScores : undefined, phrasesOf: phrasesByLanguage(this.stats, q.languages, q.phrases) }, this.stats, docs, this.sequencesOf);
       capped = found.checked < matched;
       ranked = found.ranked;
       facets = countFacets(this.stats, ranked.map((r) => r.id), FACET_VALUES);
@@ -202,27 +259,39 @@ export class SearchIndex implements Searcher {
     // Phrase evidence re-scores the best candidates (it needs their text, so only a few). Their
     // bodies' occurrences are kept: a short page's snippet is made from them.
     const bodies = new Map<number, Occurrences>();
-    if (q.terms.length > 1) {
+    if (forgiven.terms.length > 1) {
       const top = ranked.slice(0, RERANK);
       await docs.load(top.map((r) => r.id));
       for (const r of top) {
         const d = await docs.get(r.id);
         if (!d) continue;
-        const body = bodyStart(d.text, q.terms);
+        // (A page is read with its language's stemmer, and its stems of the query's words.)
+        const { key, stem } = stemmerFor(d.lang);
+        const body = bodyStart(d.text, forgiven.marked, stem);
         bodies.set(r.id, body);
-        r.score *= 1 + PHRASE_WEIGHT * phraseEvidence(d, q.terms, body);
+        r.score *= 1 + PHRASE_WEIGHT * phraseEvidence(d, termsIn(q.languages, key, forgiven.terms), body, stem);
       }
       top.sort(byScore);
       ranked.splice(0, top.length, ...top);
     }
-    const onPage = ranked.slice((page - 1) * size, page * size);
-    await docs.load(onPage.map((r) => r.id));
+    const onPage = fold(ranked, this.simhashes, this.foldDistance, page * size).slice((page - 1) * size, page * size);
+    await docs.load(onPage.flatMap((g) => [g.leader, ...g.similar.slice(0, MAX_SIMILAR)].map((r) => r.id)));
     const hits: SearchHit[] = [];
-    for (const { id, score } of onPage) {
-      const d = await docs.get(id);
-      if (d) hits.push(hitOf(d, score, q.terms, d.text.length <= BODY_CHARS ? bodies.get(id) : undefined));
+    for (const { leader, similar } of onPage) {
+      const d = await docs.get(leader.id);
+      if (!d) continue;
+      const hit = hitOf(d, leader.score, forgiven.marked, d.text.length <= BODY_CHARS ? bodies.get(leader.id) : undefined);
+      const near = [];
+      for (const r of similar.slice(0, MAX_SIMILAR)) {
+        const s = await docs.get(r.id);
+        if (s) near.push({ url: s.url, title: s.title });
+      }
+      const more = similar.length - near.length;
+      hits.push(near.length ? { ...hit, similar: near, ...(more > 0 ? { moreSimilar: more } : {}) } : hit);
     }
-    const suggestion = ranked.length === 0 || partial ? await suggest(q, this.stats, this.postings, docs) : undefined;
+    const suggestion = ranked.length === 0 || partial ? await suggest(typed, this.stats, this.vocabulary, this.spellings, docs) : undefined;
+    const corrected = [];
+    for (const c of forgiven.corrected) corrected.push({ from: c.word, to: (await this.spellings.closest(c.term, c.word, docs)) ?? c.term });
     return {
       query,
       total: q.phrases.length ? ranked.length : matched,
@@ -234,12 +303,17 @@ export class SearchIndex implements Searcher {
       hits,
       facets: facets!,
       ...(suggestion ? { suggestion } : {}),
+      ...(corrected.length ? { corrected } : {}),
     };
+  }
+
+  async suggest(query: string, limit?: number): Promise<string[]> {
+    return autocomplete(query, this.stats, this.vocabulary, this.spellings, new QueryDocuments(this.lookup), limit);
   }
 }
 
 function hitOf(d: StoredDocument, score: number, terms: readonly string[], body: Occurrences | undefined): SearchHit {
-  const snippet = snippetOf(d.text, terms, d.description, body);
+  const snippet = snippetOf(d.text, terms, d.description, body, stemmerFor(d.lang).stem);
   const facts = d.document;
   const page = facts?.pageOffsets && snippet.at !== undefined ? pageAt(facts.pageOffsets, snippet.at) : undefined;
   return {

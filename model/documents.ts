@@ -52,6 +52,11 @@ export type StoredDocument = PageContent & {
   readonly topic?: DocumentTopic;
   /** A document that is not an HTML page (PDF, Office, text…): its format and facts. */
   readonly document?: DocumentFacts;
+  /**
+   * The SimHash of its text: 64 bits as 16 hex digits (lib/simhash.ts). Pages a few bits apart are
+   * near-duplicates (mirrors, print views, versions); absent when the text is too short to tell.
+   */
+  readonly simhash?: string;
 };
 
 /**

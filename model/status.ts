@@ -28,7 +28,8 @@ export type HostView = {
   readonly delayMs: number;
   readonly errors: number;
   readonly waitingForRobots: boolean;
-  readonly suspendedUntil: number | null;
+  /** Until when the host is suspended (ISO 8601); null: it is not. */
+  readonly suspendedUntil: string | null;
   readonly suspensions: number;
   readonly lastError: string | null;
 };
@@ -73,6 +74,8 @@ export type CrawlStatus = {
   readonly rejections: readonly { readonly reason: string; readonly count: number }[];
   /** Pages with more links than limits.maxLinksPerPage at their last fetch, and the links not followed. */
   readonly linksCut?: { readonly pages: number; readonly links: number };
+  /** Templates learned (absent: extract.template.learn is off). */
+  readonly templates?: TemplateStatus;
 };
 
 /** The revisit schedule and what this run's revisits found (pages Trawl held, fetched again). */
@@ -108,6 +111,31 @@ export type IndexStatus = {
   readonly lastFlushBytes: number | null;
   /** Documents by type (`html`, `pdf`, `docx`…), most first. */
   readonly byType?: readonly { readonly type: string; readonly count: number }[];
+  /** Near-duplicates (index.nearDuplicates.maxDistance; absent when 0): as last counted. */
+  readonly nearDuplicates?: NearDuplicateStatus;
+};
+
+/**
+ * Documents that have a near-duplicate — another within `maxDistance` bits of SimHash — and the
+ * clusters they form (joined by such pairs), as the last census counted them (indexer/structures/near-duplicates.ts).
+ */
+export type NearDuplicateStatus = {
+  readonly maxDistance: number;
+  readonly documents: number;
+  readonly clusters: number;
+  /** When they were counted (ISO). */
+  readonly countedAt: string;
+};
+
+/** Hosts' templates learned in this run (crawler/template), and the stored pages cleaned of them. */
+export type TemplateStatus = {
+  /** Hosts with a template, and the blocks of text in them all. */
+  readonly hosts: number;
+  readonly blocks: number;
+  /** Stored pages cleaned of blocks learned after they were stored. */
+  readonly pagesCleaned: number;
+  /** Hosts whose counts were dropped for newer ones (at most 1,000 are kept). */
+  readonly hostsForgotten: number;
 };
 
 /** A seed, and whether it could be fetched: a crawl that fetched none of its seeds says why. */

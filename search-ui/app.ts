@@ -4,7 +4,6 @@
  * (admin.ts), never the crawler itself. The API's parameters are validated by the same schemas
  * that describe it (api/); errors are turned into JSON (`/api/*`) or HTML in one place each.
  */
-import { readFileSync } from 'node:fs';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
@@ -13,14 +12,19 @@ import { streamSSE } from 'hono/streaming';
 import type { ApplianceStatus, UrlExplanation } from '../model/index.ts';
 import { QueryError, type Searcher } from '../indexer/index.ts';
 import { adminRoutes, type AdminActions } from './admin.ts';
-import { describeOthers, documentRoute, searchRoute, statusRoute } from './api/routes.ts';
+import { describeOthers, documentRoute, searchRoute, statusRoute, suggestRoute } from './api/routes.ts';
 import { intParam } from './api/schemas.ts';
+import { searchJson } from './api/search-json.ts';
 import { requireAccess, type ServerAuth } from './access.ts';
+import { compressResponses } from './compress.ts';
+import { apiCors } from './cors.ts';
 import { allowedMethods, checkHost, hstsOverHttps, StreamGate, type HostPolicy } from './guards.ts';
 import { SearchMetrics } from './metrics.ts';
 import { OPENSEARCH_TYPE, openSearchDescription } from './opensearch.ts';
 import { errorBody, homeBody, layout, resultsBody } from './pages.ts';
+import { ResultTags, revalidateJson } from './http-cache.ts';
 import { RateLimiter } from './rate-limit.ts';
+import { sendStatic, STATIC_FILES } from './static-files.ts';
 import { History, liveStatus, statusBody } from './status-page.ts';
 import { statusLine } from './status-line.ts';
 
@@ -43,6 +47,8 @@ export type UiDeps = {
   readonly hosts?: HostPolicy;
   /** server.auth: the search, the API and the dashboard behind a login. */
   readonly serverAuth?: ServerAuth | undefined;
+  /** server.corsOrigins: the origins whose pages may call /api/search and /api/suggest (cors.ts). */
+  readonly corsOrigins?: readonly string[];
   /** Process metrics (CPU, heap, event loop, GC) in /metrics; on unless turned off. */
   readonly processMetrics?: boolean;
 };
@@ -56,17 +62,6 @@ class BadRequest extends Error {
     super(message);
   }
 }
-
-/** The static files, in a Map: a name such as `__proto__` or `constructor` must find nothing. */
-const STATIC = new Map(
-  (
-    [
-      ['app.js', 'text/javascript; charset=utf-8'],
-      ['style.css', 'text/css; charset=utf-8'],
-      ['favicon.svg', 'image/svg+xml'],
-    ] as const
-  ).map(([name, type]) => [name as string, { body: readFileSync(new URL(`./static/${name}`, import.meta.url), 'utf8'), type }]),
-);
 
 /** The page parameter of the search page, checked as the API checks it. */
 const PageParam = intParam('page', 1, 1000, 1);
@@ -82,7 +77,10 @@ export function createApp(deps: UiDeps): OpenAPIHono {
     },
   });
 
+  app.use(compressResponses());
   app.use(checkHost(deps.hosts ?? {}));
+  // Before the login: a preflight carries no credentials.
+  app.use(apiCors(deps.corsOrigins ?? []));
   if (deps.serverAuth) app.use(requireAccess(deps.serverAuth, deps.adminToken));
   app.use(
     secureHeaders({
@@ -98,6 +96,8 @@ export function createApp(deps: UiDeps): OpenAPIHono {
       },
       referrerPolicy: 'no-referrer',
       strictTransportSecurity: false,
+      // A route may set one of these itself: /widget.js is loaded by other sites' pages.
+      overwrite: false,
     }),
   );
   app.use(hstsOverHttps());
@@ -112,9 +112,9 @@ export function createApp(deps: UiDeps): OpenAPIHono {
   };
   const adminOn = Boolean(deps.admin && deps.adminToken);
   /** A search, counted in the metrics (refused ones too). */
-  const search = async (q: string, page: number, size: number) => {
+  const search = async (q: string, page: number, size: number, exact = false) => {
     try {
-      const r = await deps.searcher.search(q, { page, size });
+      const r = await deps.searcher.search(q, { page, size, exact });
       metrics.observe(r.tookMs);
       return r;
     } catch (e) {
@@ -131,6 +131,8 @@ export function createApp(deps: UiDeps): OpenAPIHono {
     if (wait > 0) return c.json({ error: 'too many requests from this address: slow down', code: 'rate-limited' }, 429, { 'retry-after': String(Math.ceil(wait / 1000)) });
     await next();
   });
+  app.use('/api/*', revalidateJson());
+  const tags = new ResultTags();
 
   app.get('/', async (c) => {
     const s = await status();
@@ -140,8 +142,10 @@ export function createApp(deps: UiDeps): OpenAPIHono {
     try {
       const page = PageParam.safeParse(c.req.query('page'));
       if (!page.success) throw new BadRequest('bad-parameter', page.error.issues[0]!.message);
-      const result = await search(q, page.data, 10);
-      return c.html(layout({ title: `${q} — Trawl search`, query: q, status: line, version: deps.version, body: resultsBody(result) }));
+      // exact=1: the words as typed only (the link under "Including results for …").
+      const exact = c.req.query('exact') === '1';
+      const result = await search(q, page.data, 10, exact);
+      return c.html(layout({ title: `${q} — Trawl search`, query: q, status: line, version: deps.version, body: resultsBody(result, { exact }) }));
     } catch (e) {
       if (!(e instanceof QueryError || e instanceof BadRequest)) throw e;
       return c.html(layout({ title: 'Trawl search', query: q.slice(0, 500), status: line, version: deps.version, body: errorBody(e.message) }), 400);
@@ -183,33 +187,18 @@ export function createApp(deps: UiDeps): OpenAPIHono {
   app.route('/api', adminRoutes(deps.admin, deps.adminToken));
 
   app.openapi(searchRoute, async (c) => {
-    const { q, page, size } = c.req.valid('query');
-    const r = await search(q, page, size);
-    return c.json(
-      {
-        query: r.query,
-        total: r.total,
-        tookMs: r.tookMs,
-        page: r.page,
-        size: r.size,
-        partial: r.partial,
-        ...(r.totalIsLowerBound ? { totalIsLowerBound: true } : {}),
-        ...(r.suggestion ? { suggestion: r.suggestion } : {}),
-        facets: r.facets,
-        hits: r.hits.map((h) => ({
-          url: h.url,
-          title: h.title,
-          snippet: h.snippet,
-          score: h.score,
-          fetchedAt: new Date(h.fetchedAt).toISOString(),
-          ...(h.topics ? { topics: [...h.topics] } : {}),
-          ...(h.type ? { type: h.type } : {}),
-          ...(h.pages ? { pages: h.pages } : {}),
-          ...(h.page ? { page: h.page } : {}),
-        })),
-      },
-      200,
-    );
+    const { q, page, size, exact } = c.req.valid('query');
+    // A search the client holds is not run again while the index has not changed (http-cache.ts).
+    const cached = tags.check(c, deps.searcher.version, 'search', q, page, size, exact ? 1 : 0);
+    if (cached.fresh) return c.body(null, 304, cached.headers);
+    return c.json(searchJson(await search(q, page, size, exact)), 200, cached.headers);
+  });
+
+  app.openapi(suggestRoute, async (c) => {
+    const { q, size } = c.req.valid('query');
+    const cached = tags.check(c, deps.searcher.version, 'suggest', q, size);
+    if (cached.fresh) return c.body(null, 304, cached.headers);
+    return c.json({ query: q, suggestions: (await deps.searcher.suggest?.(q.trim(), size)) ?? [] }, 200, cached.headers);
   });
 
   app.openapi(statusRoute, async (c) => {
@@ -227,14 +216,16 @@ export function createApp(deps: UiDeps): OpenAPIHono {
   app.get('/metrics', async (c) => c.body(await metrics.render(await status()), 200, { 'content-type': metrics.contentType }));
 
   // Browsers ask for /favicon.ico whatever the page links; answer with the same icon.
-  app.get('/favicon.ico', (c) => c.body(STATIC.get('favicon.svg')!.body, 200, { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400' }));
+  app.get('/favicon.ico', (c) => sendStatic(c, STATIC_FILES.get('favicon.svg')!));
+  // The search widget, for pages of other sites (<script src=".../widget.js">): a cross-origin
+  // script, which the default Cross-Origin-Resource-Policy (same-origin) would block.
+  app.get('/widget.js', (c) => sendStatic(c, STATIC_FILES.get('widget.js')!, { 'cross-origin-resource-policy': 'cross-origin' }));
 
   app.get('/healthz', (c) => c.json({ ok: true, documents: deps.searcher.documentCount }));
 
   app.get('/static/:file', (c) => {
-    const f = STATIC.get(c.req.param('file'));
-    if (!f) return c.notFound();
-    return c.body(f.body, 200, { 'content-type': f.type, 'cache-control': 'public, max-age=300' });
+    const f = STATIC_FILES.get(c.req.param('file'));
+    return f ? sendStatic(c, f) : c.notFound();
   });
 
   app.notFound(async (c) => {

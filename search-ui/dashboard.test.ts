@@ -23,7 +23,7 @@ const statusNow = (): ApplianceStatus => ({
     redirected: 0,
     pagesPerSecond: 12.5,
     stats: { requests: 44, bytes: 90_000, pagesPerSecond: 12.5, stages: { fetch: { count: 44, ms: 880 }, parse: { count: 40, ms: 120 }, render: { count: 0, ms: 0 }, classify: { count: 0, ms: 0 }, store: { count: 40, ms: 8 }, index: { count: 38, ms: 30 }, links: { count: 40, ms: 6 } }, outcomes: { indexed: 38, failed: 2 } },
-    hosts: [{ host: 'docs.e.org', queued: 99, inFlight: 2, delayMs: 1000, errors: 4, waitingForRobots: false, suspendedUntil: Date.now() + 60_000, suspensions: 1, lastError: 'timeout' }],
+    hosts: [{ host: 'docs.e.org', queued: 99, inFlight: 2, delayMs: 1000, errors: 4, waitingForRobots: false, suspendedUntil: new Date(Date.now() + 60_000).toISOString(), suspensions: 1, lastError: 'timeout' }],
     rejections: [{ reason: 'out of scope', count: 31 }, { reason: 'robots "txt"', count: 2 }],
   },
   recrawl: { continuous: true, due: 7, nextDueAt: '2026-11-22T11:00:00.000Z', revisited: 31, changed: 4, unchanged: 26, removed: 1 },

@@ -6,6 +6,7 @@ import { html, raw } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
 import type { SearchResponse } from '../indexer/index.ts';
 import type { SeedStatus } from '../model/index.ts';
+import { staticUrl } from './static-files.ts';
 import { seedCause, seedTrouble } from './status-line.ts';
 
 type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
@@ -17,10 +18,10 @@ export function layout(opts: { title: string; query?: string; status: string; ve
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${opts.title}</title>
-<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/static/style.css">
+<link rel="icon" href="${staticUrl('favicon.svg')}" type="image/svg+xml">
+<link rel="stylesheet" href="${staticUrl('style.css')}">
 <link rel="search" type="application/opensearchdescription+xml" href="/opensearch.xml" title="Trawl">
-<script src="/static/app.js" defer></script>
+<script src="${staticUrl('app.js')}" defer></script>
 </head>
 <body>
 <header>
@@ -84,6 +85,34 @@ function suggestionLine(r: SearchResponse): Html | string {
   return r.suggestion ? html`<p class="suggestion">Did you mean <a href="/?q=${encodeURIComponent(r.suggestion)}">${r.suggestion}</a>?</p>` : '';
 }
 
+/**
+ * The query as typed with the corrected words put in (the words the index folded them to: they
+ * are found whatever their case), as parts: [text, corrected?].
+ */
+export function correctedParts(query: string, corrected: SearchResponse['corrected'] = []): [string, boolean][] {
+  const parts: [string, boolean][] = [];
+  let rest = query;
+  for (const { from, to } of corrected) {
+    const m = new RegExp(`(?<![\\p{L}\\p{N}])${from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'iu').exec(rest);
+    if (!m) continue;
+    parts.push([rest.slice(0, m.index), false], [to, true]);
+    rest = rest.slice(m.index + m[0].length);
+  }
+  parts.push([rest, false]);
+  return parts.filter(([t]) => t);
+}
+
+/**
+ * "Including results for …" (forgiving search took some words for others): the corrected query,
+ * the words taken in bold, and the search for the words as typed only (exact=1).
+ */
+function correctionLine(r: SearchResponse): Html | string {
+  if (!r.corrected?.length) return '';
+  const parts = correctedParts(r.query, r.corrected);
+  const fixed = parts.map(([t]) => t).join('');
+  return html`<p class="corrected" id="corrected">Including results for <a href="/?q=${encodeURIComponent(fixed)}">${parts.map(([t, c]) => (c ? html`<strong>${t}</strong>` : t))}</a>. <a href="/?q=${encodeURIComponent(r.query)}&amp;exact=1" rel="nofollow">Search only for ${r.query}</a></p>`;
+}
+
 /** The facets shown, each with the filter its values add to the query. */
 const FACETS = [
   { key: 'host', filter: 'site', label: 'Sites', name: 'site' },
@@ -106,7 +135,23 @@ ${r.facets[f.key].map((v) => html`<li><a href="/?q=${encodeURIComponent(`${r.que
   );
 }
 
-export function resultsBody(r: SearchResponse): Html {
+/**
+ * The near-duplicates folded under a result ("3 similar pages"), in a <details> that opens without
+ * JavaScript; each a link (when it is http(s)) with its address.
+ */
+function similarPages(h: SearchResponse['hits'][number]): Html | string {
+  if (!h.similar?.length) return '';
+  const count = h.similar.length + (h.moreSimilar ?? 0);
+  return html`<details class="similar"><summary>${count.toLocaleString('en')} similar page${count === 1 ? '' : 's'}</summary><ul>
+${h.similar.map((x) => {
+  const href = safeHref(x.url);
+  return html`<li>${href ? html`<a href="${href}">${x.title}</a>` : x.title} <span class="result-url">${x.url}</span></li>`;
+})}${h.moreSimilar ? html`<li>and ${h.moreSimilar.toLocaleString('en')} more</li>` : ''}
+</ul></details>`;
+}
+
+/** `exact`: the search was for the words as typed only (exact=1), which its page links keep. */
+export function resultsBody(r: SearchResponse, opts: { readonly exact?: boolean } = {}): Html {
   if (!r.total) {
     return html`<section class="empty" aria-labelledby="empty-h">
 <h2 id="empty-h">No results for “${r.query}”</h2>
@@ -119,9 +164,10 @@ The crawl may also not have reached the page yet: the index grows while it runs.
 </section>`;
   }
   const pages = Math.ceil(r.total / r.size);
-  const link = (page: number) => `/?q=${encodeURIComponent(r.query)}${page > 1 ? `&page=${page}` : ''}`;
+  const link = (page: number) => `/?q=${encodeURIComponent(r.query)}${page > 1 ? `&page=${page}` : ''}${opts.exact ? '&exact=1' : ''}`;
   const first = (r.page - 1) * r.size + 1;
   return html`<p class="summary" id="summary">${r.totalIsLowerBound ? 'At least ' : ''}${r.total.toLocaleString('en')} result${r.total === 1 ? '' : 's'} (${r.tookMs} ms)${r.page > 1 ? ` — page ${r.page} of ${pages}` : ''}</p>
+${correctionLine(r)}
 ${suggestionLine(r)}
 ${r.partial ? html`<p class="notice">No page contains all of your words; these pages contain some of them.</p>` : ''}
 ${facetLists(r)}
@@ -135,6 +181,7 @@ ${r.hits.map((h) => {
 <div class="result-url">${h.url}</div>
 <div class="result-meta">${h.type ? html`<span class="result-doc">${documentLine(h)}</span> · ` : ''}<span class="result-host">${hostOf(h.url)}</span> · crawled <time datetime="${new Date(h.fetchedAt).toISOString()}">${crawledAgo(h.fetchedAt)}</time>${h.topics?.length ? html` · <span class="result-topics">topics: ${h.topics.map((t, i) => html`${i ? ', ' : ''}<a href="/?q=${encodeURIComponent(`${r.query} topic:${t}`)}">${t}</a>`)}</span>` : ''}</div>
 <p class="snippet">${raw(h.snippet)}</p>
+${similarPages(h)}
 </li>`;
 })}
 </ol>

@@ -72,6 +72,8 @@ export function liveStatus(s: ApplianceStatus, samples: readonly Sample[], now =
 ${c.linksCut?.pages ? html`<div><dt>Pages with links cut</dt><dd data-figure="links-cut" title="${n(c.linksCut.links)} links beyond limits.maxLinksPerPage not followed">${n(c.linksCut.pages)} <span class="why">(${n(c.linksCut.links)} links)</span></dd></div>` : ''}
 <div><dt>Documents indexed</dt><dd data-figure="documents">${n(s.index.documents)}</dd></div>
 ${s.index.byType && s.index.byType.length > 1 ? html`<div><dt>By type</dt><dd data-figure="by-type">${s.index.byType.map((t, i) => html`${i ? ' · ' : ''}<span data-type="${t.type}">${t.type} ${n(t.count)}</span>`)}</dd></div>` : ''}
+${s.index.nearDuplicates ? html`<div><dt>Near-duplicates</dt><dd data-figure="near-duplicates" title="Documents with another within ${s.index.nearDuplicates.maxDistance} bits of SimHash (counted ${when(s.index.nearDuplicates.countedAt)}): they fold under one another in results">${n(s.index.nearDuplicates.documents)} <span class="why">in ${n(s.index.nearDuplicates.clusters)} cluster${s.index.nearDuplicates.clusters === 1 ? '' : 's'}</span></dd></div>` : ''}
+${c.templates ? html`<div><dt>Templates learned</dt><dd data-figure="templates" title="Blocks of text on many of a host's pages, kept out of body text and snippets${c.templates.hostsForgotten ? `; ${n(c.templates.hostsForgotten)} hosts forgotten` : ''}">${n(c.templates.hosts)} host${c.templates.hosts === 1 ? '' : 's'} <span class="why">(${n(c.templates.blocks)} blocks, ${n(c.templates.pagesCleaned)} pages cleaned)</span></dd></div>` : ''}
 <div><dt>Terms</dt><dd>${n(s.index.terms)}</dd></div>
 <div><dt>Last flush</dt><dd>${when(s.index.lastFlushAt)}${s.index.lastFlushBytes !== null ? ` · ${(s.index.lastFlushBytes / 1e6).toFixed(1)} MB` : ''}</dd></div>
 </dl>
@@ -119,7 +121,7 @@ ${c.hosts.length
   ? html`<div class="scroll"><table>
 <thead><tr><th scope="col">Host</th><th scope="col">Queued</th><th scope="col">In flight</th><th scope="col">Delay</th><th scope="col">Errors</th><th scope="col">robots.txt</th><th scope="col">Suspended</th></tr></thead>
 <tbody>${c.hosts.map(
-      (h) => html`<tr><th scope="row">${h.host}</th><td>${n(h.queued)}</td><td>${h.inFlight}</td><td>${(h.delayMs / 1000).toFixed(1)} s</td><td>${h.errors}${h.lastError ? html` <span class="why">(${h.lastError})</span>` : ''}</td><td>${h.waitingForRobots ? 'loading' : 'loaded'}</td><td>${h.suspendedUntil !== null && h.suspendedUntil > now ? html`until ${when(h.suspendedUntil)}${h.lastError ? html` <span class="why">— ${h.lastError}</span>` : ''}` : 'no'}</td></tr>`,
+      (h) => html`<tr><th scope="row">${h.host}</th><td>${n(h.queued)}</td><td>${h.inFlight}</td><td>${(h.delayMs / 1000).toFixed(1)} s</td><td>${h.errors}${h.lastError ? html` <span class="why">(${h.lastError})</span>` : ''}</td><td>${h.waitingForRobots ? 'loading' : 'loaded'}</td><td>${h.suspendedUntil !== null && Date.parse(h.suspendedUntil) > now ? html`until ${when(h.suspendedUntil)}${h.lastError ? html` <span class="why">— ${h.lastError}</span>` : ''}` : 'no'}</td></tr>`,
     )}</tbody></table></div>`
   : html`<p>No host is being crawled.</p>`}
 </section>

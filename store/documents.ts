@@ -20,6 +20,10 @@ export interface DocumentStore {
   count(): Promise<number>;
   /** Every document, streamed in id order (memory stays flat for any collection size). */
   all(): AsyncIterable<StoredDocument>;
+  /** Every document's SimHash, streamed in id order (an index loaded from its flush reads them here). */
+  simhashes(): AsyncIterable<readonly [id: number, simhash: string]>;
+  /** The documents stored under URLs of this host (an identity, as the frontier keeps it), in id order. */
+  idsOfHost(host: string): Promise<number[]>;
   /** The stored document with this content hash, if any (the content-seen test). */
   findByHash(hash: string): Promise<{ readonly id: number; readonly url: string } | undefined>;
   /** Every URL a document was found under: its own first, then those of its duplicates. */

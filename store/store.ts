@@ -12,6 +12,7 @@
  */
 import type { NewUrl, Outcome, Revisit, StoredDocument } from '../model/index.ts';
 import type { AnchorStore } from './anchors.ts';
+import type { ArchiveStore } from './archive.ts';
 import type { ChangeLog } from './changes.ts';
 import type { DocumentStore, TokenSequence } from './documents.ts';
 import type { HostStore } from './hosts.ts';
@@ -69,6 +70,8 @@ export interface Store {
   readonly changes: ChangeLog;
   readonly seeds: SeedStore;
   readonly rejections: RejectionStore;
+  /** Where each URL's latest archived response is (crawler/archive). */
+  readonly archive: ArchiveStore;
   /** Opened for reading only: every write refuses. */
   readonly readOnly: boolean;
   /** Where it is, for messages (a file, a database URL without its password). */

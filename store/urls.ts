@@ -3,7 +3,7 @@
  * A URL is queued once in its life (the seen-set); each host's queue is read breadth-first
  * (lowest depth, then oldest). Handing URLs out per host lets the crawler keep each host polite.
  */
-import type { FetchMeta, FrontierCounts, Outcome, QueuedUrl, Revisit, Target, UrlRecord } from '../model/index.ts';
+import type { FetchMeta, FrontierCounts, NewUrl, Outcome, QueuedUrl, Revisit, Target, UrlRecord } from '../model/index.ts';
 
 /** Where a host's next URL may come from, tried in the order given (the crawler's interleaving policy). */
 export type TakeKind = 'queued' | 'retry' | 'revisit';
@@ -26,6 +26,11 @@ export interface UrlStore {
    * (`fetching`, one attempt more; a revisit's schedule is cleared). Undefined when none is ready.
    */
   take(host: string, options: TakeOptions): Promise<(QueuedUrl & { readonly kind: TakeKind }) | undefined>;
+  /**
+   * A URL's record, made if it is new, marked in flight as `take` does: for a response that came
+   * from elsewhere than the crawl's fetch (a web archive imported), about to be handled like one.
+   */
+  claim(url: NewUrl, now: number): Promise<QueuedUrl>;
   /** Records how a fetch ended (outside a page's commit: robots exclusions, crashes, a host given up). */
   finish(id: number, finish: Finish, now: number): Promise<void>;
   /** Returns an in-flight URL to the queue, not counting the attempt (a graceful stop, an unready host). */

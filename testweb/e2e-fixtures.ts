@@ -25,7 +25,8 @@ export type TrawlOptions = {
   serve?: RequestListener;
   seedPaths?: string[];
   seeds?: (web: FakeWeb, other: FakeWeb | undefined, served: HandlerServer | undefined) => string[];
-  configYaml?: string;
+  /** The config file; a function when it names the servers started here (their ports are chosen then). */
+  configYaml?: string | ((web: FakeWeb, other: FakeWeb | undefined, served: HandlerServer | undefined) => string);
 };
 
 export async function startTrawl(opts: TrawlOptions = {}): Promise<RunningTrawl> {
@@ -35,7 +36,7 @@ export async function startTrawl(opts: TrawlOptions = {}): Promise<RunningTrawl>
   const seeds = opts.seeds ? opts.seeds(web, other, served) : (opts.seedPaths ?? ['/']).map((p) => new URL(p, web.url).href);
   const dataDir = mkdtempSync(join(tmpdir(), 'trawl-e2e-'));
   const config = join(dataDir, 'config.yaml');
-  writeFileSync(config, opts.configYaml ?? '');
+  writeFileSync(config, typeof opts.configYaml === 'function' ? opts.configYaml(web, other, served) : (opts.configYaml ?? ''));
   const child: ChildProcess = spawn(process.execPath, [BIN, 'start', ...seeds, '--config', config, '--data', dataDir, '--port', '0'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -27,6 +27,8 @@ export type FetchOptions = {
   readonly documents?: { readonly maxBytes: number; readonly is: (contentType: string, head: Uint8Array, url: string) => boolean };
   /** How requests leave on a company network: proxies, extra CAs, hosts whose certificate is not checked (transport.ts). */
   readonly network?: Pick<TransportOptions, 'proxy' | 'env' | 'ca' | 'insecureHosts'>;
+  /** Keep each response's bytes as they came, and the request's headers, for a WARC archive (crawler/archive). */
+  readonly keepRaw?: boolean;
   /** Credentials per scope (crawler/auth): asked before and told after every request. */
   readonly auth?: RequestAuth;
 };
@@ -50,6 +52,8 @@ export type FetchResponse = {
   readonly setCookies?: readonly string[];
   /** The credentials of the URL's auth scope were refused, or its login failed: why (never a secret). */
   readonly authFailure?: string;
+  /** With keepRaw: the body as it came (before Content-Encoding was undone), the request's headers (credentials left out), the response's headers as received. */
+  readonly raw?: { readonly body: Buffer; readonly requestHeaders: Readonly<Record<string, string>>; readonly rawHeaders: Readonly<Record<string, string | string[] | undefined>> };
 };
 
 export type FetchFailure = { readonly kind: 'error'; readonly code: FetchErrorCode; readonly message: string };
@@ -97,19 +101,15 @@ export class Fetcher {
     const overall = AbortSignal.timeout(this.opts.timeoutMs * 2);
     const combined = signal ? AbortSignal.any([signal, overall]) : overall;
     try {
-      const res = await request(url, {
-        method: 'GET',
-        dispatcher: this.transport.dispatcherFor(new URL(url)),
-        signal: combined,
-        headers: {
-          'user-agent': this.opts.userAgent,
-          accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5',
-          'accept-encoding': 'gzip, deflate, br',
-          ...(conditional?.etag ? { 'if-none-match': conditional.etag } : {}),
-          ...(conditional?.lastModified ? { 'if-modified-since': conditional.lastModified } : {}),
-          ...authHeaders,
-        },
-      });
+      const requestHeaders: Record<string, string> = {
+        'user-agent': this.opts.userAgent,
+        accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5',
+        'accept-encoding': 'gzip, deflate, br',
+        ...(conditional?.etag ? { 'if-none-match': conditional.etag } : {}),
+        ...(conditional?.lastModified ? { 'if-modified-since': conditional.lastModified } : {}),
+        ...authHeaders,
+      };
+      const res = await request(url, { method: 'GET', dispatcher: this.transport.dispatcherFor(new URL(url)), signal: combined, headers: requestHeaders });
       const headers = flattenHeaders(res.headers);
       const setCookies = cookiesOf(res.headers);
       const location = headers['location'];
@@ -118,9 +118,10 @@ export class Fetcher {
       // Bodies of redirects and errors are not needed: drain a little, keep the connection.
       const contentType = (headers['content-type'] ?? '').toLowerCase();
       const skip = isRedirect || res.statusCode >= 400 || this.overDocumentCap(contentType, headers['content-length'], url);
-      const { body, truncated, wireBytes } = skip
+      const read: { body: Buffer; truncated: boolean; wireBytes: number; raw?: Buffer } = skip
         ? (await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined), { body: Buffer.alloc(0), truncated: !isRedirect && res.statusCode < 400, wireBytes: 0 })
-        : await readCapped(res.body, headers['content-encoding'], (head) => this.capFor(contentType, head, url));
+        : await readCapped(res.body, headers['content-encoding'], (head) => this.capFor(contentType, head, url), this.opts.keepRaw);
+      const { body, truncated, wireBytes } = read;
       return {
         kind: 'response',
         status: res.statusCode,
@@ -132,6 +133,7 @@ export class Fetcher {
         ...(location !== undefined ? { location } : {}),
         ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
         setCookies,
+        ...(this.opts.keepRaw ? { raw: { body: read.raw ?? Buffer.alloc(0), requestHeaders: archivable(requestHeaders, Object.keys(authHeaders)), rawHeaders: res.headers } } : {}),
       };
     } catch (e) {
       return { kind: 'error', ...classify(e, signal) };
@@ -229,10 +231,15 @@ export class Fetcher {
 }
 
 /** Reads a body up to a cap decided by its first bytes (`capFor`), after decompression. */
-async function readCapped(body: Readable, encoding: string | undefined, capFor: (head: Uint8Array) => number): Promise<{ body: Buffer; truncated: boolean; wireBytes: number }> {
+async function readCapped(body: Readable, encoding: string | undefined, capFor: (head: Uint8Array) => number, keepRaw = false): Promise<{ body: Buffer; truncated: boolean; wireBytes: number; raw?: Buffer }> {
   let wireBytes = 0;
-  body.on('data', (c: Buffer) => (wireBytes += c.length));
   const decoder = decompressor(encoding);
+  // The bytes as they came (still compressed), for an archive that keeps them so (crawler/archive).
+  const rawChunks: Buffer[] | undefined = keepRaw && decoder ? [] : undefined;
+  body.on('data', (c: Buffer) => {
+    wireBytes += c.length;
+    rawChunks?.push(c);
+  });
   const source: Readable = decoder ? body.pipe(decoder) : body;
   if (decoder) body.on('error', (e) => decoder.destroy(e));
   const chunks: Buffer[] = [];
@@ -254,7 +261,8 @@ async function readCapped(body: Readable, encoding: string | undefined, capFor: 
     body.destroy();
     decoder?.destroy();
   }
-  return { body: Buffer.concat(chunks, size), truncated, wireBytes };
+  const decoded = Buffer.concat(chunks, size);
+  return { body: decoded, truncated, wireBytes, ...(keepRaw ? { raw: rawChunks ? Buffer.concat(rawChunks) : decoded } : {}) };
 }
 
 function decompressor(encoding: string | undefined) {
@@ -269,6 +277,14 @@ function decompressor(encoding: string | undefined) {
     default:
       return undefined;
   }
+}
+
+/** Request headers as an archive may keep them: credentials never (a WARC file is shared, copied, published). */
+function archivable(headers: Readonly<Record<string, string>>, fromAuth: readonly string[]): Record<string, string> {
+  const secret = new Set(fromAuth.map((k) => k.toLowerCase()));
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) if (!secret.has(k.toLowerCase()) && !/^(authorization|cookie|proxy-authorization)$/i.test(k)) out[k] = v;
+  return out;
 }
 
 /** The Set-Cookie headers of a response, one string each (flattened headers would join them with commas). */

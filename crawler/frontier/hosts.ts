@@ -140,7 +140,7 @@ export class HostScheduler {
       delayMs: Math.max(this.policy.delayMs, s.crawlDelayMs),
       errors: s.errors,
       waitingForRobots: s.waitingForRobots,
-      suspendedUntil: s.suspendedUntil > now ? s.suspendedUntil : null,
+      suspendedUntil: s.suspendedUntil > now ? new Date(s.suspendedUntil).toISOString() : null,
       suspensions: s.suspensions,
       lastError: s.lastError,
     }));

@@ -56,9 +56,10 @@ export async function bundleWorker(module: URL): Promise<string> {
 /**
  * Packages left out of the bundle, imported from where they are installed instead: PDF.js is
  * 4 MB of code that only a document worker needs, once it meets a PDF (bundled, it made every
- * worker's code ten times larger and its build ~0.5 s instead of ~40 ms).
+ * worker's code ten times larger and its build ~0.5 s instead of ~40 ms); the language
+ * detector's database (eld, ~1 MB) is loaded by the index's extractor when it needs it.
  */
-const EXTERNAL = /^pdfjs-dist(\/|$)/;
+const EXTERNAL = /^(pdfjs-dist|eld)(\/|$)/;
 
 /** Imports matching `filter` stay imports, of the installed file's absolute URL (the bundle runs from a data: URL, where a bare name resolves to nothing). */
 function externalByPath(filter: RegExp): Plugin {

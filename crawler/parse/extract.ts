@@ -6,6 +6,7 @@
  * heap and a time limit hold.
  */
 import { gunzipSync } from 'node:zlib';
+import { simhash } from '../../lib/simhash.ts';
 import type { DocumentFormat } from '../../model/index.ts';
 import { DocumentRefusal, extractDocument, mayBeDocument, sniffFormat } from '../documents/index.ts';
 import { decodeBody } from './decode.ts';
@@ -31,6 +32,12 @@ export type ParseJob = {
   readonly maxPages?: number;
   /** documents.maxBytes, to say why a document was too large. */
   readonly maxDocumentBytes?: number;
+  /** The host's selectors whose elements' text is not body text (extract.exclude), as one list. */
+  readonly exclude?: string;
+  /** The host's template blocks (sorted hashes; crawler/template): not body text. */
+  readonly template?: Uint32Array;
+  /** The response's Content-Language (its first tag): the page's language unless `<html lang>` says otherwise. */
+  readonly contentLanguage?: string;
 };
 
 /** Why a document was not read: each is recorded on its URL (outcome.ts). */
@@ -81,8 +88,14 @@ function page(job: ParseJob, body: Buffer, as: 'html' | 'text'): Extracted {
   if (as === 'text' && job.documentTypes && !job.documentTypes.includes('text')) return { kind: 'unsupported', type: 'text/plain (not in documents.types)' };
   const contentType = as === 'html' && !/html/i.test(job.contentType) ? 'text/html' : job.contentType;
   const { text, encoding } = decodeBody(body, contentType);
-  if (as === 'html') return { kind: 'page', page: parseHtml(text, job.url, job.robotsToken, job.maxLinks), encoding };
-  return { kind: 'page', page: { ...parsePlainText(text, job.url), document: { format: 'text' } } as ParsedPage, encoding };
+  if (as === 'html') return { kind: 'page', page: fingerprinted(parseHtml(text, job.url, job.robotsToken, job.maxLinks, job)), encoding };
+  return { kind: 'page', page: fingerprinted({ ...parsePlainText(text, job.url), document: { format: 'text' } } as ParsedPage), encoding };
+}
+
+/** The page with the SimHash of its text (near-duplicates fold under one another in results). */
+function fingerprinted(page: ParsedPage): ParsedPage {
+  const fingerprint = simhash(page.text);
+  return fingerprint ? { ...page, simhash: fingerprint } : page;
 }
 
 /** A document: its real format (Content-Type checked against its bytes), then its extractor. */
@@ -98,7 +111,7 @@ async function document(job: ParseJob, body: Buffer, type: string): Promise<Extr
   }
   try {
     const extracted = await extractDocument(body, format, { url: job.url, maxPages: job.maxPages ?? DEFAULT_MAX_PAGES, contentType: job.contentType, ...(job.maxLinks ? { maxLinks: job.maxLinks } : {}) });
-    return { kind: 'page', page: extracted, encoding: '' };
+    return { kind: 'page', page: fingerprinted(extracted), encoding: '' };
   } catch (e) {
     if (e instanceof DocumentRefusal) {
       if (e.reason === 'unsupported') return { kind: 'unsupported', type: `${format}: ${e.message}` };

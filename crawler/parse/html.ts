@@ -10,6 +10,7 @@
  */
 import * as cheerio from 'cheerio/slim';
 import type { DocumentFacts, PageContent } from '../../model/index.ts';
+import { bodyOf, inTemplate, LineBuilder } from './blocks.ts';
 import { textOf, type DomNode } from './dom.ts';
 
 export type Link = { readonly url: string; readonly text: string; readonly nofollow: boolean };
@@ -32,6 +33,18 @@ export type ParsedPage = PageContent & {
   readonly document?: DocumentFacts;
   /** Signs that the page is built by its scripts (crawler/render/detect.ts reads them); absent without scripts. */
   readonly spa?: SpaSigns;
+  /** The hashes of its text blocks, for the host's template learner (blocks.ts); absent for documents. */
+  readonly blocks?: Uint32Array;
+  /** The SimHash of its text (lib/simhash.ts), when it has enough words for one. */
+  readonly simhash?: string;
+};
+
+/** What a page's host tells the parser beyond the markup: blocks to leave out of the text. */
+export type Extraction = {
+  /** CSS selectors (a list, comma-separated): the text of matching elements is not body text (config extract.exclude). */
+  readonly exclude?: string;
+  /** Sorted hashes of the host's template blocks (crawler/template): not body text either. */
+  readonly template?: Uint32Array;
 };
 
 /** What the walk saw of a page's scripts and app shell: the renderer's detector decides from it. */
@@ -81,8 +94,11 @@ const MAX_HEADING = 500;
 
 type RawLink = { href: string; text: string[]; alt: string; title: string; nofollow: boolean };
 
-export function parseHtml(html: string, pageUrl: string, robotsToken = 'trawlbot', maxLinks = DEFAULT_MAX_LINKS): ParsedPage {
+export function parseHtml(html: string, pageUrl: string, robotsToken = 'trawlbot', maxLinks = DEFAULT_MAX_LINKS, extraction: Extraction = {}): ParsedPage {
   const $ = cheerio.load(html, LOAD_OPTIONS);
+  // Elements the host's selectors name are marked first (css-select walks the tree once for the
+  // whole list); the walk below then treats them like <nav>.
+  const excluded = extraction.exclude ? new Set<unknown>($(extraction.exclude).toArray()) : undefined;
   const token = robotsToken.toLowerCase();
   let baseHref: string | undefined;
   let title: string | undefined;
@@ -97,8 +113,7 @@ export function parseHtml(html: string, pageUrl: string, robotsToken = 'trawlbot
   const raw: RawLink[] = [];
   /** Links past maxLinks: counted, so that the cut is recorded, not kept. */
   let cut = 0;
-  const bodyText: string[] = [];
-  const mainText: string[] = [];
+  const lines = new LineBuilder();
   let sawMain = false;
   // What the render detector reads: scripts, the app root and the text in it, clickable non-links.
   let scripts = 0;
@@ -117,7 +132,7 @@ export function parseHtml(html: string, pageUrl: string, robotsToken = 'trawlbot
     if (f.exit !== undefined) {
       // Leaving an element: close blocks and headings.
       if (f.exit === 'block') {
-        if (!f.boiler && !f.noText) (f.main ? mainText : bodyText).push('\n');
+        if (!f.boiler && !f.noText) lines.end();
       } else if (f.exit.startsWith('root:')) {
         appRootText = textChars - Number(f.exit.slice(5));
       } else if (f.exit === 'heading' && f.heading) {
@@ -131,10 +146,7 @@ export function parseHtml(html: string, pageUrl: string, robotsToken = 'trawlbot
       if (f.anchor) f.anchor.text.push(t);
       if (f.noText) continue;
       if (f.heading) f.heading.push(t);
-      if (!f.boiler) {
-        bodyText.push(t);
-        if (f.main) mainText.push(t);
-      }
+      if (!f.boiler) lines.add(t, f.anchor !== undefined, f.main);
       textChars += t.trim().length;
       continue;
     }
@@ -197,11 +209,11 @@ export function parseHtml(html: string, pageUrl: string, robotsToken = 'trawlbot
       if (name !== 'a' && CLICK_ATTRIBUTES.some((x) => a[x] !== undefined)) clickables++;
     }
     if (NOT_TEXT.has(name) || node.type === 'script' || node.type === 'style') noText = true;
-    if (BOILERPLATE.has(name) || a.hidden !== undefined || a['aria-hidden'] === 'true' || BOILERPLATE_ROLES.has(a.role ?? '')) boiler = true;
+    if (BOILERPLATE.has(name) || a.hidden !== undefined || a['aria-hidden'] === 'true' || BOILERPLATE_ROLES.has(a.role ?? '') || a['data-trawl-ignore'] !== undefined || excluded?.has(node)) boiler = true;
     const isHeading = HEADING.has(name) && !boiler && !noText;
     if (isHeading) heading = [];
     const block = BLOCK.has(name);
-    if (block && !boiler && !noText) (main ? mainText : bodyText).push('\n');
+    if (block && !boiler && !noText) lines.end();
     if (block || isHeading) stack.push({ node, boiler, noText, main, anchor, heading, exit: isHeading ? 'heading' : 'block' });
     const children = node.children ?? [];
     for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i]!, boiler, noText, main, anchor, heading });
@@ -215,7 +227,9 @@ export function parseHtml(html: string, pageUrl: string, robotsToken = 'trawlbot
     const text = squash(l.text.join('')) || squash(l.alt) || squash(l.title);
     links.push({ url, text: text.slice(0, 300), nofollow: l.nofollow });
   }
-  const text = lines(sawMain ? mainText : bodyText);
+  const body = bodyOf(lines, sawMain, extraction.template);
+  // A heading that is one of the host's template blocks ("Table of Contents" in every sidebar) goes too.
+  const kept = extraction.template ? headings.filter((h) => !inTemplate(extraction.template, h)) : headings;
   const canonicalUrl = canonical ? resolve(canonical, base) : undefined;
   const refreshUrl = refresh ? resolve(refresh, base) : undefined;
   const robotsAll = robots.join(',');
@@ -223,8 +237,9 @@ export function parseHtml(html: string, pageUrl: string, robotsToken = 'trawlbot
     url: pageUrl,
     title: (title || headings[0] || fallbackTitle(pageUrl)).slice(0, MAX_TITLE),
     description: squash(description || ogDescription).slice(0, MAX_DESCRIPTION),
-    headings,
-    text,
+    headings: kept,
+    text: body.text,
+    blocks: body.blocks,
     links,
     noindex: /\b(noindex|none)\b/.test(robotsAll),
     nofollow: /\b(nofollow|none)\b/.test(robotsAll),
@@ -240,17 +255,6 @@ export function parseHtml(html: string, pageUrl: string, robotsToken = 'trawlbot
 /** Plain text pages: the text is the content, the file name the title. */
 export function parsePlainText(text: string, pageUrl: string): ParsedPage {
   return { url: pageUrl, title: fallbackTitle(pageUrl).slice(0, MAX_TITLE), description: '', headings: [], text: text.replace(/\r\n?/g, '\n').trim(), links: [], noindex: false, nofollow: false };
-}
-
-/** Joins text pieces, one line per block, whitespace squashed, empty lines dropped. */
-function lines(parts: string[]): string {
-  // Two passes over the whole text (cheaper than splitting it into lines): squash runs of
-  // non-newline whitespace, then collapse each run of line breaks (with spaces around) into one.
-  return parts
-    .join('')
-    .replace(/[^\S\n]+/g, ' ')
-    .replace(/ ?\n[\s]*/g, '\n')
-    .trim();
 }
 
 /**

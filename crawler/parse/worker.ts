@@ -8,12 +8,13 @@ import type { Extracted, ParseJob } from './extract.ts';
 
 /**
  * `configure`, if the extractor module exports one, is called first with the pool's `config`
- * (settings the extraction depends on, such as the index's stemming).
+ * (settings the extraction depends on, such as the index's stemming). If it returns a promise,
+ * the worker is ready once it settles: what it loads is no page's time (a pool's timeout counts).
  */
-export function serve(extract: (job: ParseJob) => Extracted | Promise<Extracted>, configure?: (config: unknown) => void): void {
+export function serve(extract: (job: ParseJob) => Extracted | Promise<Extracted>, configure?: (config: unknown) => void | Promise<void>): void {
   const port = parentPort;
   if (!port) throw new Error('serve() runs in a worker thread');
-  configure?.((workerData as { config?: unknown } | undefined)?.config);
+  const configured = configure?.((workerData as { config?: unknown } | undefined)?.config);
   // The id of the job being parsed, shared with the pool: if this thread dies or takes too long,
   // the pool knows which page it was working on (messages sent before death may arrive after it).
   const current = (workerData as { current?: Int32Array } | undefined)?.current ?? new Int32Array(1);
@@ -32,6 +33,9 @@ export function serve(extract: (job: ParseJob) => Extracted | Promise<Extracted>
   port.on('message', (msg: { id: number; job: ParseJob }) => {
     queue = queue.then(() => run(msg));
   });
-  // Loaded: from now on the pool sends this worker pages.
-  port.postMessage({ ready: true });
+  // Loaded: from now on the pool sends this worker pages. (A configure that failed leaves the
+  // extractor to do without what it was loading.)
+  void Promise.resolve(configured)
+    .catch(() => undefined)
+    .then(() => port.postMessage({ ready: true }));
 }

@@ -5,8 +5,9 @@
  */
 import type { PageContent } from '../../model/index.ts';
 import { fieldWords, FIELDS } from './fields.ts';
+import { diacriticTerm } from './language/diacritics.ts';
 import { PHRASE_FIELD, termHash } from './sequence.ts';
-import { stem } from './tokenize.ts';
+import { stemmerFor } from './tokenize.ts';
 
 export type Analysis = {
   /** Distinct terms, in first-seen order. */
@@ -26,43 +27,65 @@ const F = FIELDS.length;
  */
 export const MAX_DISTINCT_TERMS = 1 << 20;
 
-export function analyze(doc: PageContent, maxTerms = MAX_DISTINCT_TERMS): Analysis {
+/**
+ * `doc.lang`: the page's language tag (given or detected), whose stemmer makes its terms. A word
+ * written with diacritics also counts toward its stem's diacritic term (language/diacritics.ts),
+ * which is not a token: it is in no field's length and no sequence.
+ */
+export function analyze(doc: PageContent & { readonly lang?: string }, maxTerms = MAX_DISTINCT_TERMS): Analysis {
+  const { stem } = stemmerFor(doc.lang);
   // Rows by word as written (folded) and by term (stemmed): each distinct word is stemmed once.
   const byWord = new Map<string, number>();
   const byTerm = new Map<string, number>();
   const terms: string[] = [];
   const rows: number[] = [];
   const lengths = new Uint32Array(F);
-  const words = fieldWords(doc);
+  const diacritics: number[][] = [];
+  const words = fieldWords(doc, diacritics);
+  const hashes: number[] = [];
+  /** The row of a term, added if new (-1 past maxTerms: not indexed). */
+  const rowOf = (t: string): number => {
+    let i = byTerm.get(t);
+    if (i === undefined) {
+      i = terms.length < maxTerms ? terms.length : -1;
+      if (i >= 0) {
+        byTerm.set(t, i);
+        terms.push(t);
+        hashes.push(termHash(t));
+        for (let k = 0; k < F; k++) rows.push(0);
+      }
+    }
+    return i;
+  };
   // The phrase fields' tokens as term hashes, each field after a 0 (sequence.ts); by row, the hash of its term.
   const sequence = new Uint32Array(words.reduce((n, tokens, f) => (PHRASE_FIELD[f] ? n + 1 + tokens.length : n), 0));
-  const hashes: number[] = [];
   let at = 0; // (in sequence)
+  const count = (i: number, f: number) => {
+    const cell = i * F + f;
+    if (rows[cell]! < 65535) rows[cell]!++;
+  };
   words.forEach((tokens, f) => {
     lengths[f] = tokens.length;
     const inSequence = PHRASE_FIELD[f]!;
     if (inSequence) sequence[at++] = 0;
-    for (const w of tokens) {
+    const marked = diacritics[f]!;
+    let next = 0; // (in marked)
+    for (let k = 0; k < tokens.length; k++) {
+      const w = tokens[k]!;
       let i = byWord.get(w);
       if (i === undefined) {
-        const t = stem(w);
-        i = byTerm.get(t);
-        if (i === undefined) {
-          // Past maxTerms, new terms are not indexed (-1).
-          i = terms.length < maxTerms ? terms.length : -1;
-          if (i >= 0) {
-            byTerm.set(t, i);
-            terms.push(t);
-            hashes.push(termHash(t));
-            for (let k = 0; k < F; k++) rows.push(0);
-          }
-        }
+        i = rowOf(stem(w));
         byWord.set(w, i);
       }
       if (inSequence) sequence[at++] = i >= 0 ? hashes[i]! : termHash(stem(w));
+      const hadDiacritics = marked[next] === k;
+      if (hadDiacritics) next++;
       if (i < 0) continue;
-      const cell = i * F + f;
-      if (rows[cell]! < 65535) rows[cell]!++;
+      count(i, f);
+      if (hadDiacritics) {
+        const d = rowOf(diacriticTerm(terms[i]!));
+        if (d >= 0) count(d, f);
+      }
     }
   });
   return { terms, tf: Uint16Array.from(rows), lengths, sequence };

@@ -8,9 +8,10 @@ export type Field = (typeof FIELDS)[number];
 /**
  * The document's words (folded, not yet stemmed: analyze stems each distinct word once), field by
  * field, in FIELDS order. Anchor text is not part of a page: it is empty here and filled in by the
- * index from the links to the page (SearchIndex.upsert).
+ * index from the links to the page (SearchIndex.upsert). When `diacritics` is given, it receives,
+ * field by field, the indexes of the words that lost a diacritic to folding.
  */
-export function fieldWords(doc: PageContent): string[][] {
+export function fieldWords(doc: PageContent, diacritics?: number[][]): string[][] {
   let urlWords = doc.url;
   try {
     const u = new URL(doc.url);
@@ -18,5 +19,10 @@ export function fieldWords(doc: PageContent): string[][] {
   } catch {
     /* keep the raw string */
   }
-  return [words(doc.title), words(doc.headings.join('\n')), words(doc.description), words(urlWords), [], words(doc.text)];
+  const texts = [doc.title, doc.headings.join('\n'), doc.description, urlWords, '', doc.text];
+  return texts.map((text, f) => {
+    // (The URL's words are no one's spelling: no exact forms there.)
+    const marked = diacritics ? (diacritics[f] = []) : undefined;
+    return words(text, FIELDS[f] === 'url' ? undefined : marked);
+  });
 }

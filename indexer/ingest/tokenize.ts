@@ -1,8 +1,10 @@
 /**
  * One tokenizer for documents and queries, so that what is indexed is what is asked: a token is a
  * Unicode letter or digit followed by letters, digits and combining marks
- * (`[\p{L}\p{N}][\p{L}\p{N}\p{M}]*`), with case and diacritics folded ("Ü" → "u", "Straße" →
- * "strasse"), then stemmed (Porter, English; `index.stemming`). Tokens keep their offsets in the
+ * (`[\p{L}\p{N}][\p{L}\p{N}\p{M}]*`), folded (language/fold.ts: case, compatibility forms, the
+ * diacritics of Latin, Greek and Cyrillic letters), then stemmed by the stemmer of the page's
+ * language (language/stemmers.ts; `index.stemming`). Chinese, Japanese and Thai are split into
+ * words by a dictionary segmenter (language/segment.ts). Tokens keep their offsets in the
  * original text for snippets.
  *
  * Tokenizing is a third of a parse worker's time per page, so the scan reads char codes: runs of
@@ -10,32 +12,34 @@
  * characters goes through the Unicode regular expression. tokenize.test.ts checks that the result
  * is exactly the regular expression's, on generated text and on every character of the BMP.
  */
+import { fold, foldedDiacritics } from './language/fold.ts';
+import { UNSPACED, unspacedWords } from './language/segment.ts';
+import { stemmerFor, type Stemmer } from './language/stemmers.ts';
 
-import { stemmer } from 'stemmer';
+export { fold } from './language/fold.ts';
+export { analysisLanguages, analysisTag, currentStemming, setStemming, stemmerFor, type Stemmer, type Stemming } from './language/stemmers.ts';
 
 export const MAX_TOKEN_LENGTH = 64;
 
 /** A word at a given position (sticky): the non-ASCII path. */
 const WORD_AT = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*/uy;
 
-const ASCII = /^[\x00-\x7f]*$/;
-
-export function fold(word: string): string {
-  // Most tokens are ASCII: lowercasing is all they need (Unicode normalization is the slow part).
-  if (ASCII.test(word)) return word.toLowerCase();
-  return word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/ß/g, 'ss');
-}
-
 /** ASCII class of each code below 128: 0 other, 1 lowercase letter or digit, 2 uppercase letter. */
 const ASCII_CLASS = new Uint8Array(128);
 for (let c = 0; c < 128; c++) ASCII_CLASS[c] = (c >= 48 && c <= 57) || (c >= 97 && c <= 122) ? 1 : c >= 65 && c <= 90 ? 2 : 0;
 
 /**
- * Calls `emit(term, start, end)` for each token of `text`, in order. A word of ASCII letters and
- * digits whose first character (lowercased) is flagged in `skip` is emitted as '' — not sliced
- * nor lowercased: a reader looking for a few terms (locate.ts) only counts it.
+ * What scanTokens calls for each token: its folded form, its offsets in the text, and whether
+ * folding took a diacritic off it (language/diacritics.ts).
  */
-export function scanTokens(text: string, emit: (term: string, start: number, end: number) => void, skip?: Uint8Array): void {
+export type TokenSink = (term: string, start: number, end: number, diacritics: boolean) => void;
+
+/**
+ * Calls `emit` for each token of `text`, in order. A word of ASCII letters and digits whose first
+ * character (lowercased) is flagged in `skip` is emitted as '' — not sliced nor lowercased: a
+ * reader looking for a few terms (locate.ts) only counts it.
+ */
+export function scanTokens(text: string, emit: TokenSink, skip?: Uint8Array): void {
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -61,10 +65,10 @@ export function scanTokens(text: string, emit: (term: string, start: number, end
         continue;
       }
       if (j - i <= MAX_TOKEN_LENGTH) {
-        if (skip !== undefined && skip[c | 0x20] === 1) emit('', i, j);
+        if (skip !== undefined && skip[c | 0x20] === 1) emit('', i, j, false);
         else {
           const w = text.slice(i, j);
-          emit(upper ? w.toLowerCase() : w, i, j);
+          emit(upper ? w.toLowerCase() : w, i, j, false);
         }
       }
       i = j;
@@ -75,7 +79,7 @@ export function scanTokens(text: string, emit: (term: string, start: number, end
 }
 
 /** Matches the word starting at `i`, if any, emits it, and returns where scanning goes on. */
-function unicodeWord(text: string, i: number, emit: (term: string, start: number, end: number) => void): number {
+function unicodeWord(text: string, i: number, emit: TokenSink): number {
   WORD_AT.lastIndex = i;
   const m = WORD_AT.exec(text);
   if (!m) {
@@ -85,76 +89,52 @@ function unicodeWord(text: string, i: number, emit: (term: string, start: number
     return c >= 0xd800 && c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? i + 2 : i + 1;
   }
   const end = i + m[0].length;
-  if (CJK.test(m[0])) {
-    // Chinese and Japanese put no spaces between words: a dictionary segmenter finds them.
-    for (const seg of cjkWords(m[0])) {
+  if (UNSPACED.test(m[0])) {
+    // Chinese, Japanese and Thai put no spaces between words: a dictionary segmenter finds them.
+    for (const seg of unspacedWords(m[0])) {
       const term = fold(seg.segment);
-      if (term && term.length <= MAX_TOKEN_LENGTH) emit(term, i + seg.index, i + seg.index + seg.segment.length);
+      if (term && term.length <= MAX_TOKEN_LENGTH) emit(term, i + seg.index, i + seg.index + seg.segment.length, foldedDiacritics());
     }
     return end;
   }
   const term = fold(m[0]);
-  if (term && term.length <= MAX_TOKEN_LENGTH) emit(term, i, end);
+  if (term && term.length <= MAX_TOKEN_LENGTH) emit(term, i, end, foldedDiacritics());
   return end;
 }
 
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-let segmenter: Intl.Segmenter | undefined;
+/** The words of a run of letters holding CJK or Thai characters (kept under its old name for its tests). */
+export const cjkWords = unspacedWords;
 
-/** The words of a run of letters holding CJK characters (Intl.Segmenter, ICU's dictionaries). */
-export function cjkWords(run: string): Intl.SegmentData[] {
-  segmenter ??= new Intl.Segmenter('ja', { granularity: 'word' });
-  return [...segmenter.segment(run)].filter((s) => s.isWordLike);
+/** The stem of a folded word by the default stemmer (English's, or none: `index.stemming`). */
+export function stem(t: string): string {
+  return stemmerFor(undefined).stem(t);
 }
-
-export type Stemming = 'english' | 'none';
 
 /**
- * The stemming of this thread's tokenizer: documents and queries must be tokenized alike, so the
- * appliance sets it once at start, in the main thread and in every parse worker.
+ * Folded words of `text`, not stemmed, in order (`tokenize` is a stem of each). When `diacritics`
+ * is given, the index of each word that lost a diacritic to folding is pushed onto it.
  */
-let stemming: Stemming = 'english';
-export function setStemming(s: Stemming): void {
-  stemming = s;
-}
-export function currentStemming(): Stemming {
-  return stemming;
-}
-
-// Stemming is a few string operations per token; documentation repeats its words, so stems are cached.
-const stems = new Map<string, string>();
-const MAX_CACHED_STEMS = 200_000;
-/** The stem of a folded word (itself when stemming is off or it is not an English word). */
-export function stem(t: string): string {
-  if (stemming === 'none') return t;
-  let s = stems.get(t);
-  if (s === undefined) {
-    // Porter's rules are for English words: tokens with digits or other letters are left alone.
-    s = /^[a-z]+$/.test(t) ? stemmer(t) : t;
-    if (stems.size < MAX_CACHED_STEMS) stems.set(t, s);
-  }
-  return s;
-}
-
-/** Folded words of `text`, not stemmed, in order (`tokenize` is `stem` of each). */
-export function words(text: string): string[] {
+export function words(text: string, diacritics?: number[]): string[] {
   const out: string[] = [];
-  scanTokens(text, (t) => out.push(t));
+  scanTokens(text, (t, _start, _end, marked) => {
+    if (marked && diacritics) diacritics.push(out.length);
+    out.push(t);
+  });
   return out;
 }
 
-/** Folded tokens of `text`, in order (duplicates kept). */
-export function tokenize(text: string): string[] {
+/** Folded and stemmed tokens of `text`, in order (duplicates kept), by `stemmer` (the default one). */
+export function tokenize(text: string, stemmer: Stemmer = stemmerFor(undefined)): string[] {
   const out: string[] = [];
-  scanTokens(text, (t) => out.push(stem(t)));
+  scanTokens(text, (t) => out.push(stemmer.stem(t)));
   return out;
 }
 
 export type PositionedToken = { readonly term: string; readonly start: number; readonly end: number };
 
 /** Tokens with their offsets in `text`. */
-export function tokenizeWithOffsets(text: string): PositionedToken[] {
+export function tokenizeWithOffsets(text: string, stemmer: Stemmer = stemmerFor(undefined)): PositionedToken[] {
   const out: PositionedToken[] = [];
-  scanTokens(text, (term, start, end) => out.push({ term: stem(term), start, end }));
+  scanTokens(text, (term, start, end) => out.push({ term: stemmer.stem(term), start, end }));
   return out;
 }

@@ -1,14 +1,14 @@
 /**
  * The snapshot's manifest: the small file a flush renames into place last, which says which
  * generation folder holds the index and how to check it. It records the format version, the
- * stemming, the last change sequence the flush holds, and each file's size and CRC-32; and a CRC-32
+ * stemming and the stemmers by language, the last change sequence the flush holds, and each file's size and CRC-32; and a CRC-32
  * of its own fields, because a changed digit of `lastSeq` would otherwise go unnoticed and the
  * changes after it would never be replayed into the index.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { currentStemming, type Stemming } from '../ingest/tokenize.ts';
+import { analysisLanguages, currentStemming, type Stemming } from '../ingest/tokenize.ts';
 import { INDEX_FORMAT, IndexFormatError } from './codec.ts';
 
 /** The files of a generation folder, in the order a flush writes them. */
@@ -32,6 +32,8 @@ export type Manifest = {
   readonly bytes: number;
   /** The tokenizer's stemming when the index was built: another one needs a rebuild. */
   readonly stemming: Stemming;
+  /** Its analysis's version and the stemmers by language (language/stemmers.ts): another needs a rebuild too. */
+  readonly languages: string;
   /** Each file of the generation: its size and checksum. */
   readonly files: Readonly<Record<SnapshotFile, FileCheck>>;
   /** The CRC-32 of the other fields, as compact JSON in this order (sealManifest). */
@@ -49,7 +51,8 @@ export function sealManifest(body: Omit<Manifest, 'crc32'>): Manifest {
 /**
  * The manifest of the index in `dir`; undefined when there is none (nothing was flushed yet).
  * Throws IndexFormatError naming manifest.json when it cannot be read, is not JSON, is of another
- * format, does not match its own checksum, lacks a field, or was built with another stemming.
+ * format, does not match its own checksum, lacks a field, or was built with another stemming or
+ * other stemmers.
  */
 export function readManifest(dir: string): Manifest | undefined {
   const file = join(dir, MANIFEST);
@@ -85,6 +88,7 @@ export function readManifest(dir: string): Manifest | undefined {
     SNAPSHOT_FILES.every((f) => checked(files[f]));
   if (!shaped) throw new IndexFormatError(`${file} is not a manifest of format ${INDEX_FORMAT} (a field is missing or of the wrong type)`);
   if (m.stemming !== currentStemming()) throw new IndexFormatError(`${file}: the index was built with stemming "${m.stemming as string}"; index.stemming is now "${currentStemming()}"`);
+  if (m.languages !== analysisLanguages()) throw new IndexFormatError(`${file}: the index was built with other stemmers or another analysis ("${typeof m.languages === 'string' ? m.languages : 'none recorded'}"; this Trawl: "${analysisLanguages()}")`);
   return m as Manifest;
 }
 

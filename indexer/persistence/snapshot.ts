@@ -11,7 +11,7 @@ import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, r
 import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { currentStemming } from '../ingest/tokenize.ts';
+import { analysisLanguages, currentStemming } from '../ingest/tokenize.ts';
 import type { SearchIndex } from '../search-index.ts';
 import { decodeTerms, decodeVectors, encodeHeader, encodeVector, INDEX_FORMAT, IndexFormatError } from './codec.ts';
 import { MANIFEST, readManifest, sealManifest, type FileCheck, type Manifest } from './manifest.ts';
@@ -74,6 +74,7 @@ export async function flushIndex(dir: string, index: SearchIndex, lastSeq: numbe
     createdAt: new Date().toISOString(),
     bytes: terms.bytes + vectorsFile.bytes,
     stemming,
+    languages: analysisLanguages(),
     files: { 'terms.json': terms, 'vectors.bin': vectorsFile },
   };
   const manifest = sealManifest(body);
@@ -110,6 +111,7 @@ export function loadIndex(dir: string, index: SearchIndex): Manifest | undefined
   for (const [id, vector] of vectors) index.stats.insert(id, vector);
   index.postings.rebuild(index.stats.snapshot().docs, terms);
   index.impacts.rebuild();
+  index.vocabulary.rebuild();
   return manifest;
 }
 

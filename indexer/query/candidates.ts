@@ -16,6 +16,7 @@ import type { Postings } from '../structures/postings.ts';
 import { indexOf, TermStats } from '../structures/term-stats.ts';
 import type { ParsedQuery } from './parse.ts';
 import { sourceFilter } from './filters.ts';
+import type { SlotWeights } from './weights.ts';
 
 /**
  * When a query is scored candidate by candidate, and when in two passes. The defaults keep an
@@ -37,12 +38,17 @@ const MAX_GROUPS = 28;
 const EXCLUDED = 1 << 31;
 const SEEN = 1 << 30;
 const SEEN_ANY = 1 << 29;
+/** The document holds the word itself of the slot whose alternatives alone cost (weights.ts `alone`). */
+const OWN = 1 << 28;
 
 export class Candidates {
   /** A first pass's per-document sums and match bits, by dense id; zero between queries. */
   private acc = new Float64Array(0);
   private mask = new Uint32Array(0);
   private titles = new Uint8Array(0);
+  /** A query word with alternatives: each document's best of them, folded into acc and titles after. */
+  private best = new Float64Array(0);
+  private titled = new Uint8Array(0);
   /** A first pass's candidates and their estimates (each document once at most), valid until the next query. */
   private firstPass = { ids: new Uint32Array(0), estimates: new Float64Array(0) };
 
@@ -58,7 +64,7 @@ export class Candidates {
    * lang:, type: and topic: filters if given. When nothing matches all groups, documents matching
    * any term are returned and `partial` is set.
    */
-  match(q: ParsedQuery, termIds: readonly number[]): Match {
+  match(q: ParsedQuery, weights: SlotWeights): Match {
     const excludedIds = this.knownTermIds(q.excluded);
     const onSource = sourceFilter(this.stats, q);
     const keep = (id: number) => !excludedIds.some((t) => this.stats.contains(id, t)) && (!onSource || onSource(id));
@@ -71,7 +77,7 @@ export class Candidates {
       .sort((a, b) => a.df - b.df);
     const [rarest, ...others] = groups;
     const twoPass = groups.length <= MAX_GROUPS && this.stats.allDense;
-    if (rarest!.df > this.tuning.exactLimit && twoPass) return this.matchByImpacts(groups, termIds, excludedIds, onSource, false);
+    if (rarest!.df > this.tuning.exactLimit && twoPass) return this.matchByImpacts(groups, weights, excludedIds, onSource, false);
     if (rarest!.df > 0) {
       // One term: its postings as they are; several (OR): their union.
       const lists = rarest!.terms.map((t) => this.postings.docsWith(t, this.stats.docFrequency(t)));
@@ -81,7 +87,7 @@ export class Candidates {
       if (ids.length || q.groups.length === 1) return { ids, partial: false };
     }
     if (q.groups.length === 1) return { ids: [], partial: false };
-    if (twoPass && groups.reduce((n, g) => n + g.df, 0) > this.tuning.exactLimit) return this.matchByImpacts(groups, termIds, excludedIds, onSource, true);
+    if (twoPass && groups.reduce((n, g) => n + g.df, 0) > this.tuning.exactLimit) return this.matchByImpacts(groups, weights, excludedIds, onSource, true);
     const any = new Set<number>();
     for (const t of q.terms) for (const id of this.postings.docsWith(t, this.stats.docFrequency(t))) any.add(id);
     const ids = [...any].filter(keep);
@@ -101,15 +107,17 @@ export class Candidates {
    * lists' figures. Terms without an impact list (rare ones, in an OR) are read from their
    * vectors. Arrays by document id, not maps: a common word touches every document.
    */
-  private matchByImpacts(groups: readonly { terms: readonly string[] }[], termIds: readonly number[], excludedIds: readonly number[], onSource: ((id: number) => boolean) | undefined, partialOnly: boolean): Match {
+  private matchByImpacts(groups: readonly { terms: readonly string[] }[], weights: SlotWeights, excludedIds: readonly number[], onSource: ((id: number) => boolean) | undefined, partialOnly: boolean): Match {
     const { source, prior, titleLength, version } = this.stats.byId();
     if (this.acc.length < source.length) {
       this.acc = new Float64Array(source.length);
       this.mask = new Uint32Array(source.length);
       this.titles = new Uint8Array(source.length);
+      this.best = new Float64Array(source.length);
+      this.titled = new Uint8Array(source.length);
       this.firstPass = { ids: new Uint32Array(source.length), estimates: new Float64Array(source.length) };
     }
-    const { acc, mask, titles, impacts, firstPass } = this;
+    const { acc, mask, titles, best, titled, impacts, firstPass } = this;
     if (groups.length === 1 && groups[0]!.terms.length === 1 && !excludedIds.length && !onSource && !partialOnly) {
       // One word: its list is the answer, and the estimates come straight off it.
       const t = this.stats.termId(groups[0]!.terms[0]!);
@@ -135,23 +143,57 @@ export class Candidates {
         if (t !== undefined && this.stats.docFrequencyOf(t) > 0) bitsOf.set(t, (bitsOf.get(t) ?? 0) | (1 << bit));
       }
     });
-    // The exact scorer's q and IDF mass: over every query term the dictionary knows.
-    const q = termIds.length;
-    const idfSum = termIds.reduce((sum, t) => sum + this.stats.idf(t), 0);
-    for (const [t, bits] of bitsOf) {
-      const w = this.stats.idf(t);
+    // The exact scorer's q and IDF mass (weights.ts).
+    const q = weights.slots;
+    const idfSum = weights.idfSum;
+    /** Adds a term's part to each document holding it (or, `keepBest`, keeps the best in `into`). */
+    const add = (t: number, w: number, bits: number, into: Float64Array, intoTitles: Uint8Array, keepBest: boolean) => {
       // (docsOf also records what to clear after.)
       const [block] = docsOf(t);
-      if (impacts.has(t)) impacts.accumulate(t, w, bits, acc, mask, titles);
-      else {
-        const impact = this.stats.impactFunction();
-        for (let i = 0; i < block!.length; i++) {
-          const id = entryDoc(block!, i);
-          const v = this.stats.vector(id)!;
-          const row = indexOf(v.termIds, t);
-          acc[id]! += w * impact(v, row);
-          mask[id]! |= bits;
-          if (TermStats.inTitle(v, row)) titles[id]!++;
+      if (impacts.has(t)) return impacts.accumulate(t, w, bits, into, mask, intoTitles, keepBest);
+      const impact = this.stats.impactFunction();
+      for (let i = 0; i < block!.length; i++) {
+        const id = entryDoc(block!, i);
+        const v = this.stats.vector(id)!;
+        const row = indexOf(v.termIds, t);
+        const x = w * impact(v, row);
+        const inTitle = TermStats.inTitle(v, row);
+        mask[id]! |= bits;
+        if (keepBest) {
+          if (x > into[id]!) into[id] = x;
+          if (inTitle) intoTitles[id] = 1;
+        } else {
+          into[id]! += x;
+          if (inTitle) intoTitles[id]!++;
+        }
+      }
+    };
+    // Slot by slot (a query word and its alternatives, each at its weight: weights.ts): a word
+    // alone adds its part; a word with alternatives adds, per document, the best of them — as the
+    // exact scorer does, so that a page holding many completions is not estimated above one
+    // holding the best.
+    // A slot whose alternatives alone cost (a last word typed whole, forgive.ts): its word's own
+    // documents are marked OWN, and the others that hold an alternative estimated × `alone`.
+    const costly = weights.alone.findIndex((x) => x < 1);
+    let costlyBits = 0;
+    for (const terms of slotTerms(weights, bitsOf)) {
+      const marks = (own: boolean) => (own && terms[0]!.slot === costly ? OWN : 0);
+      if (terms[0]!.slot === costly) for (const { t } of terms) costlyBits |= bitsOf.get(t)!;
+      if (terms.length === 1) {
+        add(terms[0]!.t, terms[0]!.w, bitsOf.get(terms[0]!.t)! | marks(terms[0]!.own), acc, titles, false);
+        continue;
+      }
+      for (const { t, w, own } of terms) add(t, w, bitsOf.get(t)! | marks(own), best, titled, true);
+      for (const { t } of terms) {
+        for (const b of docsOf(t)) {
+          for (let i = 0; i < b.length; i++) {
+            const id = entryDoc(b, i);
+            if (best[id] === 0 && titled[id] === 0) continue;
+            acc[id]! += best[id]!;
+            titles[id]! += titled[id]!;
+            best[id] = 0;
+            titled[id] = 0;
+          }
         }
       }
     }
@@ -178,6 +220,7 @@ export class Candidates {
           mask[id] = m | seen;
           if (m & EXCLUDED || (full ? (m & all) !== all : (m & all) === 0) || (onSource && !onSource(id))) continue;
           estimates[n] = acc[id]! + TermStats.titleBonus(idfSum, titles[id]!, q, titleLength[id]!) + prior[id]!;
+          if (m & costlyBits && !(m & OWN)) estimates[n]! *= weights.alone[costly]!;
           ids[n++] = id;
         }
       }
@@ -203,4 +246,17 @@ export class Candidates {
     }
     return result ?? { ids: [], partial: false };
   }
+}
+
+/**
+ * The terms the first pass reads, slot by slot (a query word and its alternatives), each with its
+ * weight: those of `bitsOf` (in some group, and in some document — as every term of the weights).
+ */
+function slotTerms(weights: SlotWeights, bitsOf: ReadonlyMap<number, number>): { t: number; w: number; own: boolean; slot: number }[][] {
+  const slots: { t: number; w: number; own: boolean; slot: number }[][] = Array.from({ length: weights.slots }, () => []);
+  weights.termIds.forEach((t, k) => {
+    const slot = weights.slotOf[k]!;
+    if (bitsOf.has(t)) slots[slot]!.push({ t, w: weights.weights[k]!, own: weights.own[k] === 1, slot });
+  });
+  return slots.filter((s) => s.length);
 }

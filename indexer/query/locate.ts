@@ -8,9 +8,10 @@
  * word's ending (tokenize.test.ts checks this) — so it is only counted, never sliced or stemmed;
  * nor is one whose first two letters are none of the terms' (a stem of two letters or more keeps
  * the word's first two, but for a y made an i: "ays" → "ai"). The result is exactly what
- * filtering `tokenize(text)` would give (locate.test.ts).
+ * filtering `tokenize(text)` would give (locate.test.ts). A page is read with its language's stemmer
+ * (`stem`): Snowball's stemmers keep a word's first two letters too (tokenize.test.ts).
  */
-import { MAX_TOKEN_LENGTH, scanTokens, stem } from '../ingest/tokenize.ts';
+import { MAX_TOKEN_LENGTH, scanTokens, stem as defaultStem } from '../ingest/tokenize.ts';
 
 export type Occurrences = {
   /** How many tokens the text has (matching or not). */
@@ -28,7 +29,7 @@ export type Occurrences = {
  * The occurrences in `text` of any of `terms` (folded and stemmed as the index does). Without
  * `offsets`, `starts` and `ends` are left empty (a phrase needs only the order).
  */
-export function locate(text: string, terms: readonly string[], offsets = true): Occurrences {
+export function locate(text: string, terms: readonly string[], offsets = true, stem: (word: string) => string = defaultStem): Occurrences {
   const wanted = new Set(terms);
   const firsts = new Set(terms.map((t) => t.charCodeAt(0)));
   // The first two letters of terms of two or more, and the first letter of terms of one.
@@ -121,7 +122,7 @@ function hasNonAsciiWord(text: string): boolean {
  * them are stemmed. Answers undefined for a text it cannot judge so (non-ASCII letters, an overlong
  * run after a first word): `hasPhrase(locate(…))` can. Same answers as that one (locate.test.ts).
  */
-export function phraseTest(phrase: readonly string[]): (text: string) => boolean | undefined {
+export function phraseTest(phrase: readonly string[], stem: (word: string) => string = defaultStem): (text: string) => boolean | undefined {
   if (!phrase.length || phrase.some((t) => !/^[a-z0-9]+$/.test(t))) return () => undefined;
   const [first] = phrase as [string, ...string[]];
   const either = (c: string) => (/[a-z]/.test(c) ? `[${c}${c.toUpperCase()}]` : c);

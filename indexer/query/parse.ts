@@ -10,13 +10,20 @@
  *   type:html                only pages of this type: html, text, markdown, pdf, docx, pptx, xlsx, odt, odp,
  *                            ods — or a kind: slides, spreadsheet, doc, office
  *   topic:coins              only pages a focused crawl filed under this class
+ *   +word  or  "word"        this word exactly: no typo correction, no completion
+ *
+ * Search forgives (query/forgive.ts): a word typed bare may be corrected when the index does not
+ * know it, and the last one also matches as a prefix (as you type). Phrases, -words and +words
+ * stay exact.
  *
  * Several filters of one kind are ORed; filters of different kinds must all hold.
  *
- * Words are tokenized like documents (case and diacritics folded, stemmed). Bounded: a query that
+ * Words are tokenized like documents (case and diacritics folded, stemmed): by each stemmer given
+ * (query/languages.ts), the first making the terms and the others their alternatives. Bounded: a query that
  * is too long or has too many terms is refused with a QueryError (HTTP 400), never run slowly.
  */
-import { tokenize } from '../ingest/tokenize.ts';
+import { stemmerFor, words as foldedWords, type Stemmer } from '../ingest/tokenize.ts';
+import { otherStems, QueryStems, type QueryLanguages } from './languages.ts';
 import { typesOf } from '../ingest/source.ts';
 
 export const MAX_QUERY_LENGTH = 500;
@@ -25,6 +32,9 @@ export const MAX_QUERY_TERMS = 32;
 export class QueryError extends Error {
   readonly code = 'ERR_QUERY';
 }
+
+/** A word typed bare: its term, and the word as typed (case and diacritics folded, not stemmed). */
+export type LooseWord = { readonly term: string; readonly word: string };
 
 export type ParsedQuery = {
   readonly raw: string;
@@ -43,12 +53,23 @@ export type ParsedQuery = {
   readonly types: readonly string[];
   /** Classes (lowercase) of a focused crawl the results must have one of; empty: any. */
   readonly topics: readonly string[];
+  /** The words typed bare (not in a phrase, not +word): those forgiving search may correct, in query order. */
+  readonly loose: readonly LooseWord[];
+  /** The query's last item when it is a bare word: it also matches as a prefix. */
+  readonly last?: LooseWord;
+  /** Stemmed by more than one stemmer (pages in several languages): each term's stems by each. */
+  readonly languages?: QueryLanguages;
+  /** The terms of words typed with diacritics (query/exact-forms.ts), if any. */
+  readonly diacritics?: readonly string[];
 };
 
 /** One item of the query as typed: a word, a quoted phrase, OR, or a filter. */
 const ITEM = /(-?)"([^"]*)"?|(-?)(site|lang|type|topic):(\S*)|(\S+)/gi;
 
-export function parseQuery(raw: string): ParsedQuery {
+/** `stemmers`: those of the pages in the index (languages.ts `stemmersIn`), most pages first. */
+export function parseQuery(raw: string, stemmers: readonly Stemmer[] = [stemmerFor(undefined)]): ParsedQuery {
+  const stems = new QueryStems(stemmers);
+  const tokenize = (text: string) => stems.tokenize(text);
   if (raw.length > MAX_QUERY_LENGTH) throw new QueryError(`query is too long (${raw.length} characters; at most ${MAX_QUERY_LENGTH})`);
   // Control characters (and lone surrogates, via toWellFormed) never mean anything in a query.
   const clean = raw.toWellFormed().replace(/\p{Cc}/gu, ' ');
@@ -59,6 +80,8 @@ export function parseQuery(raw: string): ParsedQuery {
   const langs: string[] = [];
   const types: string[] = [];
   const topics: string[] = [];
+  const loose: LooseWord[] = [];
+  let last: LooseWord | undefined;
   let orPending = false;
   const addGroup = (words: string[]) => {
     if (!words.length) return;
@@ -72,6 +95,7 @@ export function parseQuery(raw: string): ParsedQuery {
     orPending = false;
   };
   for (const m of clean.matchAll(ITEM)) {
+    last = undefined;
     if (m[2] !== undefined) {
       const words = tokenize(m[2]);
       if (m[1] === '-') excluded.push(...words);
@@ -109,7 +133,17 @@ export function parseQuery(raw: string): ParsedQuery {
         continue;
       }
       if (word.startsWith('-') && word.length > 1) excluded.push(...tokenize(word.slice(1)));
-      else addGroup(tokenize(word));
+      else if (word.startsWith('+') && word.length > 1) addGroup(tokenize(word.slice(1)));
+      else {
+        const terms = tokenize(word);
+        addGroup(terms);
+        // Each term with the word it was made of (when the two tokenizations pair up).
+        const typed = foldedWords(word);
+        if (typed.length === terms.length) {
+          for (let i = 0; i < terms.length; i++) loose.push({ term: terms[i]!, word: typed[i]! });
+          last = loose.at(-1);
+        }
+      }
     }
   }
   // Identical groups say the same thing once.
@@ -121,7 +155,15 @@ export function parseQuery(raw: string): ParsedQuery {
   for (const [kind, values] of [['site', sites], ['lang', langs], ['type', types], ['topic', topics]] as const) {
     if (values.length > 8) throw new QueryError(`query has too many ${kind}: filters (at most 8)`);
   }
-  return { raw, terms, groups: unique, phrases, excluded: excludedUnique, sites: [...new Set(sites)], langs: [...new Set(langs)], types: [...new Set(types)], topics: [...new Set(topics)] };
+  // A word also in a phrase stays exact.
+  const inPhrases = new Set(phrases.flat());
+  const forgivable = loose.filter((w) => !inPhrases.has(w.term));
+  const lastWord = last && !inPhrases.has(last.term) ? { last } : {};
+  // Each word matches in every language the index holds (its stem by each stemmer).
+  const languages = stems.languages();
+  const lingual = languages ? { languages, groups: stems.widen(unique), excluded: [...new Set(excludedUnique.flatMap((t) => [t, ...otherStems(languages, t)]))] } : { groups: unique, excluded: excludedUnique };
+  const diacritics = stems.diacritics.size ? { diacritics: [...stems.diacritics] } : {};
+  return { raw, terms, phrases, sites: [...new Set(sites)], langs: [...new Set(langs)], types: [...new Set(types)], topics: [...new Set(topics)], loose: forgivable, ...lastWord, ...lingual, ...diacritics };
 }
 
 /** True when `host` is `site` or one of its subdomains. */

@@ -6,6 +6,7 @@
  */
 import type { StoredDocument } from '../../model/index.ts';
 import { sequenceHas, termHash } from '../ingest/sequence.ts';
+import { stem as defaultStem } from '../ingest/tokenize.ts';
 import type { TermStats } from '../structures/term-stats.ts';
 import type { QueryDocuments, SequenceLookup } from './documents.ts';
 import { hasPhrase, locate, phraseTest, type Occurrences } from './locate.ts';
@@ -27,9 +28,17 @@ export type PhraseCheck = {
   readonly ordered: readonly Ranked[];
   /** How many results are wanted. */
   readonly shown: number;
-  /** The query's term ids, when `ordered` is by estimate: those found are scored exactly. */
-  readonly rescore: readonly number[] | undefined;
+  /** The query's exact scores, when `ordered` is by estimate: those found are scored exactly. */
+  readonly rescore: ((ids: readonly number[]) => Float64Array) | undefined;
+  /**
+   * A page's phrases as its language has them, and its stemmer (query/languages.ts), when pages
+   * of several languages are indexed; the same object for pages of one language. Else `phrases`.
+   */
+  readonly phrasesOf?: (docId: number) => PhraseSet;
 };
+
+/** Phrases as one stemmer makes them, and that stemmer (which reads a page's text). */
+export type PhraseSet = { readonly phrases: readonly (readonly string[])[]; readonly stem: (word: string) => string };
 
 /**
  * The best of the candidates that hold every phrase, until `shown` are found, and how many were
@@ -47,9 +56,16 @@ export async function withPhrases(check: PhraseCheck, stats: TermStats, docs: Qu
  * and the best kept. When `trustHashes` and a confirmation on the text fails, the answer is
  * undefined (check again with it off, which confirms each match as it is found).
  */
-async function checkPhrases({ phrases, ordered, shown, rescore }: PhraseCheck, stats: TermStats, docs: QueryDocuments, sequencesOf: SequenceLookup, trustHashes: boolean): Promise<{ ranked: Ranked[]; checked: number } | undefined> {
-  const holdsPhrases = phraseChecker(phrases);
-  const hashes = phrases.map((p) => p.map(termHash));
+async function checkPhrases({ phrases, ordered, shown, rescore, phrasesOf }: PhraseCheck, stats: TermStats, docs: QueryDocuments, sequencesOf: SequenceLookup, trustHashes: boolean): Promise<{ ranked: Ranked[]; checked: number } | undefined> {
+  // Per set of phrases (one per language): their hashes and their test on a page's text.
+  const checks = new Map<PhraseSet, { hashes: number[][]; holds: (d: StoredDocument) => boolean }>();
+  const base: PhraseSet = { phrases, stem: defaultStem };
+  const checkOf = (id: number) => {
+    const set = phrasesOf?.(id) ?? base;
+    let c = checks.get(set);
+    if (!c) checks.set(set, (c = { hashes: set.phrases.map((p) => p.map(termHash)), holds: phraseChecker(set.phrases, set.stem) }));
+    return c;
+  };
   const found: Ranked[] = [];
   const byHashes = new Set<number>();
   const enough = rescore ? PHRASE_MARGIN * shown : shown;
@@ -62,16 +78,17 @@ async function checkPhrases({ phrases, ordered, shown, rescore }: PhraseCheck, s
     }
     checked++;
     const sequence = sequences.get(r.id);
-    if (sequence && !hashes.every((p) => sequenceHas(sequence, p))) continue;
+    const check = checkOf(r.id);
+    if (sequence && !check.hashes.every((p) => sequenceHas(sequence, p))) continue;
     if (sequence && trustHashes) byHashes.add(r.id);
     else {
       const d = await docs.get(r.id);
-      if (!d || !holdsPhrases(d)) continue;
+      if (!d || !check.holds(d)) continue;
     }
     found.push(r);
   }
   if (rescore) {
-    const exact = stats.scoreAll(found.map((r) => r.id), rescore);
+    const exact = rescore(found.map((r) => r.id));
     found.forEach((r, i) => (r.score = exact[i]!));
     found.sort(byScore);
   }
@@ -80,7 +97,7 @@ async function checkPhrases({ phrases, ordered, shown, rescore }: PhraseCheck, s
   for (const r of ranked) {
     if (!byHashes.has(r.id)) continue;
     const d = await docs.get(r.id);
-    if (!d || !holdsPhrases(d)) return undefined;
+    if (!d || !checkOf(r.id).holds(d)) return undefined;
   }
   return { ranked, checked };
 }
@@ -88,10 +105,10 @@ async function checkPhrases({ phrases, ordered, shown, rescore }: PhraseCheck, s
 /**
  * A test of a document for a query's exact phrases, each in some field (the short fields first:
  * the body is the cost): the quick test of ASCII text (locate.ts `phraseTest`), else the terms'
- * occurrences.
+ * occurrences, words stemmed by `stem`.
  */
-function phraseChecker(phrases: readonly (readonly string[])[]): (d: StoredDocument) => boolean {
-  const quick = phrases.map(phraseTest);
+function phraseChecker(phrases: readonly (readonly string[])[], stem: (word: string) => string): (d: StoredDocument) => boolean {
+  const quick = phrases.map((p) => phraseTest(p, stem));
   const terms = [...new Set(phrases.flat())];
   return (d) => {
     const fields: (() => string)[] = [() => d.title, () => d.headings.join('\n'), () => d.description, () => d.text];
@@ -100,7 +117,7 @@ function phraseChecker(phrases: readonly (readonly string[])[]): (d: StoredDocum
     return phrases.every((p, k) =>
       fields.some((field, i) => {
         const text = (texts[i] ??= field());
-        return quick[k]!(text) ?? hasPhrase((found[i] ??= locate(text, terms, false)), p);
+        return quick[k]!(text) ?? hasPhrase((found[i] ??= locate(text, terms, false, stem)), p);
       }),
     );
   };

@@ -24,7 +24,7 @@ describe('makeSnippet', () => {
 
 describe('parseQuery', () => {
   before(() => setStemming('none'));
-  after(() => setStemming('english'));
+  after(() => setStemming('language'));
 
   it('splits words, phrases and exclusions', () => {
     const q = parseQuery('Foo "bar baz" -qux -"no way" foo');

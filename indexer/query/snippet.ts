@@ -2,6 +2,7 @@
  * Snippets: the passage of a document that holds the most distinct query terms, with those terms
  * wrapped in <mark> and everything else HTML-escaped. The web page and the JSON API both use it.
  */
+import { stem as defaultStem } from '../ingest/tokenize.ts';
 import { locate, type Occurrences } from './locate.ts';
 
 const WINDOW_TOKENS = 32;
@@ -12,9 +13,12 @@ export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** `found`: the terms' occurrences in `text`, if already located (in all of it: the snippet may be anywhere). */
-export function makeSnippet(text: string, terms: readonly string[], fallback = '', found?: Occurrences): string {
-  return snippetOf(text, terms, fallback, found).html;
+/**
+ * `found`: the terms' occurrences in `text`, if already located (in all of it: the snippet may be
+ * anywhere); `stem`: the stemmer of the text's language.
+ */
+export function makeSnippet(text: string, terms: readonly string[], fallback = '', found?: Occurrences, stem: (word: string) => string = defaultStem): string {
+  return snippetOf(text, terms, fallback, found, stem).html;
 }
 
 /**
@@ -22,9 +26,9 @@ export function makeSnippet(text: string, terms: readonly string[], fallback = '
  * PDF it is on); `at` is undefined when no term was found (the snippet is the description or the
  * start of the text).
  */
-export function snippetOf(text: string, terms: readonly string[], fallback = '', found?: Occurrences): { readonly html: string; readonly at?: number } {
+export function snippetOf(text: string, terms: readonly string[], fallback = '', found?: Occurrences, stem: (word: string) => string = defaultStem): { readonly html: string; readonly at?: number } {
   const body = text.length > MAX_SCAN_CHARS ? text.slice(0, MAX_SCAN_CHARS) : text;
-  const o = found ?? locate(body, terms);
+  const o = found ?? locate(body, terms, true, stem);
   if (!o.at.length) return { html: escapeHtml(clip(fallback || body, 240)) };
 
   // The window of WINDOW_TOKENS tokens with the most distinct terms, then the most occurrences:

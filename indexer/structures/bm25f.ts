@@ -106,3 +106,64 @@ export function scorer(idfs: readonly number[], termIds: Uint32Array, impact: (v
     return score + LINK_PRIOR * Math.log1p(v.inlinks);
   };
 }
+
+/**
+ * What a query weighs (query/weights.ts): each of its words is a slot that any of its alternatives
+ * fills — the word itself and, in a forgiving search, its completions or its correction, weighted
+ * below it. Per alternative: its term, weight (IDF × how much it counts), factor (how much it
+ * counts: 1 for the word itself) and slot.
+ */
+export type SlotWeights = {
+  readonly termIds: Uint32Array;
+  readonly weights: Float64Array;
+  readonly factors: Float64Array;
+  readonly slotOf: Uint16Array;
+  /** Slots that some alternative can fill (the `q` of the title bonus). */
+  readonly slots: number;
+  /** The slots' IDF mass (the title bonus's). */
+  readonly idfSum: number;
+  /** Per alternative: 1 when it is the word itself (in some language). */
+  readonly own: Uint8Array;
+  /**
+   * Per slot: what a document's score is multiplied by when it holds only alternatives of the
+   * word, not the word itself (1: nothing; below 1 for a word typed whole, forgive.ts).
+   */
+  readonly alone: Float64Array;
+};
+
+/**
+ * `scorer` over slots: a slot scores its best alternative in the document (alternatives of one
+ * word are never added up), and counts toward the title bonus by the factor of its best
+ * alternative in the title. With one alternative per slot, of factor 1, it is `scorer` exactly.
+ */
+export function slotScorer(w: SlotWeights, impact: (v: DocVector, row: number) => number): (v: DocVector) => number {
+  const { termIds, weights, factors, slotOf, slots, idfSum, own, alone } = w;
+  const n = termIds.length;
+  const best = new Float64Array(slots);
+  const titled = new Float64Array(slots);
+  const holdsOwn = new Uint8Array(slots);
+  return (v) => {
+    best.fill(0);
+    titled.fill(0);
+    holdsOwn.fill(0);
+    for (let k = 0; k < n; k++) {
+      const row = indexOf(v.termIds, termIds[k]!);
+      if (row < 0) continue;
+      const s = slotOf[k]!;
+      const x = weights[k]! * impact(v, row);
+      if (x > best[s]!) best[s] = x;
+      if (inTitle(v, row) && factors[k]! > titled[s]!) titled[s] = factors[k]!;
+      holdsOwn[s]! |= own[k]!;
+    }
+    let score = 0;
+    let inTitleCount = 0;
+    let times = 1;
+    for (let s = 0; s < slots; s++) {
+      score += best[s]!;
+      inTitleCount += titled[s]!;
+      if (best[s]! > 0 && !holdsOwn[s]) times *= alone[s]!;
+    }
+    score += titleBonus(idfSum, inTitleCount, slots, v.lengths[TITLE]!);
+    return (score + LINK_PRIOR * Math.log1p(v.inlinks)) * times;
+  };
+}

@@ -173,9 +173,11 @@ export class ImpactLists {
   /**
    * For every document holding the term: adds `weight` × impact to `acc`, sets `bits` in `mask`,
    * and counts it in `titles` if it is in the title. (A current document is in a list once: each
-   * time it is stored, its version changes.)
+   * time it is stored, its version changes.) With `keepBest` — the term is one of several that
+   * stand for a query word (query/weights.ts) — `acc` keeps each document's best of them, and
+   * `titles` 1 if any is in its title.
    */
-  accumulate(termId: number, weight: number, bits: number, acc: Float64Array, mask: Uint32Array, titles: Uint8Array): void {
+  accumulate(termId: number, weight: number, bits: number, acc: Float64Array, mask: Uint32Array, titles: Uint8Array, keepBest = false): void {
     const { version, source } = this.stats.byId();
     const w = weight * STEP;
     for (const b of this.lists[termId]!.blocks) {
@@ -183,9 +185,15 @@ export class ImpactLists {
         const id = currentDoc(b, i, version, source);
         if (id < 0) continue;
         const x = b.data[2 * i + 1]!;
-        acc[id]! += w * (x & LEVELS);
         mask[id]! |= bits;
-        if (x & IN_TITLE) titles[id]!++;
+        if (keepBest) {
+          const v = w * (x & LEVELS);
+          if (v > acc[id]!) acc[id] = v;
+          if (x & IN_TITLE) titles[id] = 1;
+        } else {
+          acc[id]! += w * (x & LEVELS);
+          if (x & IN_TITLE) titles[id]!++;
+        }
       }
     }
   }

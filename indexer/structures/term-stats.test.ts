@@ -83,8 +83,11 @@ describe('analyze (each distinct word stemmed once)', () => {
       }
     });
     const a = analyze(d);
-    assert.deepEqual(a.terms, [...reference.keys()]);
-    a.terms.forEach((t, i) => assert.deepEqual(Array.from(a.tf.subarray(i * FIELDS.length, (i + 1) * FIELDS.length)), reference.get(t), t));
+    // Besides the tokens' terms, one per stem written with diacritics, counting those occurrences.
+    const diacritic = new Map([['\u0001cafe', [0, 1, 0, 0, 0, 0]], ['\u0001creme', [0, 1, 0, 0, 0, 0]], ['\u0001strass', [0, 0, 0, 0, 0, 2]]]);
+    assert.deepEqual(a.terms.filter((t) => !diacritic.has(t)), [...reference.keys()]);
+    a.terms.forEach((t, i) => assert.deepEqual(Array.from(a.tf.subarray(i * FIELDS.length, (i + 1) * FIELDS.length)), reference.get(t) ?? diacritic.get(t), t));
+    assert.equal(a.terms.length, reference.size + diacritic.size);
     assert.deepEqual(Array.from(a.lengths), fields.map((t) => tokenize(t).length));
   });
 });

@@ -5,7 +5,7 @@
  * events, the metrics, OpenSearch) are described here too, by `describeOthers`.
  */
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import { DocumentQuery, ErrorSchema, ExplanationSchema, SearchQuery, SearchResponseSchema, StatusSchema, UnknownUrlSchema } from './schemas.ts';
+import { DocumentQuery, ErrorSchema, ExplanationSchema, SearchQuery, SearchResponseSchema, StatusSchema, SuggestQuery, SuggestResponseSchema, UnknownUrlSchema } from './schemas.ts';
 
 const json = <S extends z.ZodType>(schema: S, description: string) => ({ description, content: { 'application/json': { schema } } });
 const error = (description: string) => json(ErrorSchema, description);
@@ -17,20 +17,32 @@ const ERRORS = {
   429: error('Too many requests from this address (code: rate-limited); see Retry-After'),
 } as const;
 const ADMIN = { security: [{ bearer: [] }] };
+/** Every JSON answer carries an ETag and Cache-Control: no-cache (search-ui/http-cache.ts). */
+const NOT_MODIFIED = { 304: { description: 'Not modified: the ETag sent in If-None-Match still holds' } } as const;
 
 export const searchRoute = createRoute({
   method: 'get',
   path: '/api/search',
   summary: 'Search',
+  description: 'Answers other origins too, those of server.corsOrigins (CORS). The ETag (weak) changes when the index does: a repeated search is a 304 until then.',
   request: { query: SearchQuery },
-  responses: { 200: json(SearchResponseSchema, 'Results, best first'), 400: ERRORS[400], 429: ERRORS[429] },
+  responses: { 200: json(SearchResponseSchema, 'Results, best first'), ...NOT_MODIFIED, 400: ERRORS[400], 429: ERRORS[429] },
+});
+
+export const suggestRoute = createRoute({
+  method: 'get',
+  path: '/api/suggest',
+  summary: 'Suggestions as you type: the query with its last word completed',
+  description: 'Completions of the last word from the index\'s words, the most frequent first. Answers the origins of server.corsOrigins too, with a weak ETag that changes when the index does.',
+  request: { query: SuggestQuery },
+  responses: { 200: json(SuggestResponseSchema, 'Completed queries, the most frequent completion first'), ...NOT_MODIFIED, 400: ERRORS[400], 429: ERRORS[429] },
 });
 
 export const statusRoute = createRoute({
   method: 'get',
   path: '/api/status',
   summary: 'The crawl and the index now',
-  responses: { 200: json(StatusSchema, 'Status'), 429: ERRORS[429] },
+  responses: { 200: json(StatusSchema, 'Status'), ...NOT_MODIFIED, 429: ERRORS[429] },
 });
 
 export const documentRoute = createRoute({
@@ -38,7 +50,7 @@ export const documentRoute = createRoute({
   path: '/api/document',
   summary: 'What Trawl knows of a URL: why it is (not) in the index',
   request: { query: DocumentQuery },
-  responses: { 200: json(ExplanationSchema, 'The URL record'), 400: ERRORS[400], 404: json(UnknownUrlSchema, 'Trawl has no record of the URL (code: unknown-url)'), 429: ERRORS[429] },
+  responses: { 200: json(ExplanationSchema, 'The URL record'), ...NOT_MODIFIED, 400: ERRORS[400], 404: json(UnknownUrlSchema, 'Trawl has no record of the URL (code: unknown-url)'), 429: ERRORS[429] },
 });
 
 /** An http(s) URL as an admin action takes it. */
@@ -121,5 +133,18 @@ export function describeOthers(app: OpenAPIHono): void {
   app.openAPIRegistry.registerPath({ method: 'get', path: '/healthz', summary: 'Liveness', responses: { 200: json(z.object({ ok: z.literal(true), documents: z.number().int() }), 'Alive, with the documents in the index') } });
   app.openAPIRegistry.registerPath({ method: 'get', path: '/metrics', summary: 'Prometheus metrics: the process (CPU, memory, event-loop lag, GC) and Trawl (searches, crawl, index)', responses: text('text/plain', 'The Prometheus text format 0.0.4') });
   app.openAPIRegistry.registerPath({ method: 'get', path: '/opensearch.xml', summary: 'OpenSearch description', responses: text('application/opensearchdescription+xml', 'The OpenSearch 1.1 description') });
+  app.openAPIRegistry.registerPath({
+    method: 'get',
+    path: '/widget.js',
+    summary: 'The search widget for other sites\' pages: <script src=".../widget.js"> then <trawl-search></trawl-search> or <div data-trawl-search></div> (README: "Put the search on your site")',
+    responses: { ...text('text/javascript', 'The script (ETag; kept an hour)'), ...NOT_MODIFIED },
+  });
+  app.openAPIRegistry.registerPath({
+    method: 'get',
+    path: '/static/{file}',
+    summary: "The search pages' script, style sheet and icon (app.js, style.css, favicon.svg, widget.js); with ?v= their version, kept a year",
+    request: { params: z.object({ file: z.string() }), query: z.object({ v: z.string().optional() }) },
+    responses: { ...text('text/javascript', 'The file, of its own type (ETag)'), ...NOT_MODIFIED, 404: error('No such file') },
+  });
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', description: 'server.adminToken or TRAWL_ADMIN_TOKEN' });
 }

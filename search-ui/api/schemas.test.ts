@@ -22,7 +22,7 @@ export const FULL_STATUS: ApplianceStatus = {
     redirected: 1,
     pagesPerSecond: 12.5,
     stats: { requests: 44, bytes: 90_000, pagesPerSecond: 12.5, stages: { fetch: { count: 44, ms: 880 }, parse: { count: 40, ms: 120 }, render: { count: 0, ms: 0 }, classify: { count: 0, ms: 0 }, store: { count: 40, ms: 8 }, index: { count: 38, ms: 30 }, links: { count: 40, ms: 6 } }, outcomes: { indexed: 38, failed: 2 } },
-    hosts: [{ host: 'docs.e.org', queued: 99, inFlight: 2, delayMs: 1000, errors: 4, waitingForRobots: false, suspendedUntil: 1_800_000_000_000, suspensions: 1, lastError: 'timeout' }],
+    hosts: [{ host: 'docs.e.org', queued: 99, inFlight: 2, delayMs: 1000, errors: 4, waitingForRobots: false, suspendedUntil: '2027-01-15T08:00:00.000Z', suspensions: 1, lastError: 'timeout' }],
     rejections: [{ reason: 'out of scope', count: 31 }],
     linksCut: { pages: 1, links: 9 },
   },
@@ -67,7 +67,8 @@ describe('the API schemas', () => {
       assert.ok(doc.paths[path]![method]!.responses['401'], path);
     }
     assert.ok(doc.components.securitySchemes.bearer);
-    for (const p of ['/api/events', '/metrics', '/healthz', '/opensearch.xml', '/api/document']) assert.ok(doc.paths[p]?.get, p);
+    for (const p of ['/api/events', '/metrics', '/healthz', '/opensearch.xml', '/api/document', '/widget.js', '/static/{file}']) assert.ok(doc.paths[p]?.get, p);
+    for (const p of ['/api/search', '/api/status', '/api/document']) assert.ok(doc.paths[p]!.get!.responses['304'], `${p}: 304 on If-None-Match`);
   });
 
   it('validate what comes in, with the messages and codes the API promises', async () => {

@@ -26,11 +26,34 @@ export const ErrorSchema = z
 
 const QUERY_HELP = 'Words (all must match), "phrases", -excluded, a OR b, site:host, lang:xx, type:html|text|pdf|docx|slides|spreadsheet|…, topic:class';
 
+/** A yes-or-no query parameter: 1 or true, 0 or false (absent: no). */
+export function flagParam(name: string, description: string) {
+  return z
+    .enum(['1', 'true', '0', 'false', ''], { error: `parameter ${name} must be 1 or 0` })
+    .optional()
+    .transform((v) => v === '1' || v === 'true')
+    .openapi({ type: 'string', enum: ['1', '0'], description });
+}
+
 export const SearchQuery = z.object({
   q: z.string({ error: 'parameter q is required, e.g. /api/search?q=install' }).refine((q) => q.trim().length > 0, { error: 'parameter q is required, e.g. /api/search?q=install' }).openapi({ description: QUERY_HELP, example: 'install' }),
   page: intParam('page', 1, 1000, 1),
   size: intParam('size', 1, 100, 10),
+  exact: flagParam('exact', 'Search only for the words as typed: the last word not completed, no typo corrected (see `corrected`)'),
 });
+
+/** GET /api/suggest: the query typed so far. */
+export const SuggestQuery = z.object({
+  q: z.string({ error: 'parameter q is required, e.g. /api/suggest?q=vacu' }).max(500, { error: 'parameter q is at most 500 characters' }).openapi({ description: 'The query as typed so far; its last word is completed', example: 'vacu' }),
+  size: intParam('size', 1, 20, 8),
+});
+
+export const SuggestResponseSchema = z
+  .object({
+    query: z.string(),
+    suggestions: z.array(z.string()).readonly().openapi({ description: 'The query with its last word completed, the most frequent completion first (the word as pages spell it); empty when the query does not end in a word', example: ['vacuum', 'vacuumdb'] }),
+  })
+  .openapi('Suggestions');
 
 const Facet = z.array(z.object({ value: z.string(), count: z.number().int() })).readonly();
 
@@ -44,6 +67,11 @@ export const SearchResponseSchema = z
     size: z.number().int(),
     partial: z.boolean().openapi({ description: 'No page has every word: these have some' }),
     suggestion: z.string().optional().openapi({ description: 'Did you mean' }),
+    corrected: z
+      .array(z.object({ from: z.string().openapi({ description: 'The word as typed (folded)' }), to: z.string().openapi({ description: 'The word it was taken for, as a page spells it' }) }))
+      .readonly()
+      .optional()
+      .openapi({ description: 'Words the search also took for others (typos): "Including results for …". Ask again with exact=1 for the words as typed only' }),
     facets: z.object({ host: Facet, lang: Facet, type: Facet, topic: Facet.openapi({ description: 'Classes of a focused crawl' }) }),
     hits: z.array(
       z.object({
@@ -56,13 +84,20 @@ export const SearchResponseSchema = z
         type: z.string().optional().openapi({ description: 'A document that is not an HTML page: its format (pdf, docx, pptx, xlsx, odt, odp, ods, text, markdown)' }),
         pages: z.number().int().optional().openapi({ description: 'Its pages (slides, sheets)' }),
         page: z.number().int().optional().openapi({ description: 'The page (slide, sheet) the snippet is on, from 1; a PDF opens there at url#page=N' }),
+        similar: z
+          .array(z.object({ url: z.string(), title: z.string() }))
+          .readonly()
+          .optional()
+          .openapi({ description: 'Near-duplicates of this result folded under it (mirrors, print views, other versions: SimHash within index.nearDuplicates.maxDistance bits), best first, at most 10' }),
+        moreSimilar: z.number().int().optional().openapi({ description: 'Near-duplicates folded under it beyond those listed in similar' }),
       }),
     ).readonly(),
   })
   .openapi('SearchResponse');
 
 const count = z.number().int().min(0);
-const isoOrNull = z.string().nullable();
+/** A time: ISO 8601 in UTC, as every time in the API is (`2026-11-22T10:00:00.000Z`). */
+const isoOrNull = z.iso.datetime().nullable();
 const stageFigures = z.strictObject({ count, ms: z.number() });
 
 const CrawlStatsSchema = z.strictObject({
@@ -80,7 +115,7 @@ const HostSchema = z.strictObject({
   delayMs: z.number(),
   errors: count,
   waitingForRobots: z.boolean(),
-  suspendedUntil: z.number().nullable().openapi({ description: 'Epoch ms; null: not suspended' }),
+  suspendedUntil: z.iso.datetime().nullable().openapi({ description: 'Until when the host is suspended; null: it is not' }),
   suspensions: count,
   lastError: z.string().nullable(),
 });
@@ -124,6 +159,15 @@ export const StatusSchema = z
       hosts: z.array(HostSchema).readonly().openapi({ description: 'Hosts with their politeness state, the busiest first' }),
       rejections: z.array(z.strictObject({ reason: z.string(), count })).readonly().openapi({ description: 'Why URLs were not queued, most first' }),
       linksCut: z.strictObject({ pages: count, links: count }).optional().openapi({ description: 'Pages with more links than limits.maxLinksPerPage, and the links not followed' }),
+      templates: z
+        .strictObject({
+          hosts: count.openapi({ description: 'Hosts whose template (blocks of text on many of their pages) was learned' }),
+          blocks: count.openapi({ description: 'Blocks of text in those templates, kept out of body text and snippets' }),
+          pagesCleaned: count.openapi({ description: 'Stored pages cleaned of blocks learned after they were stored' }),
+          hostsForgotten: count.openapi({ description: 'Hosts whose block counts were dropped for newer ones (at most 1,000 kept)' }),
+        })
+        .optional()
+        .openapi({ description: 'Templates learned in this run; absent when extract.template.learn is off or no crawl runs here' }),
     }),
     seeds: z.array(SeedSchema).readonly().optional().openapi({ description: 'The first seeds and what became of them' }),
     recrawl: z.strictObject({
@@ -164,6 +208,15 @@ export const StatusSchema = z
       lastFlushMs: z.number().nullable(),
       lastFlushBytes: z.number().nullable(),
       byType: z.array(z.strictObject({ type: z.string(), count })).readonly().optional().openapi({ description: 'Documents by type (html, pdf, docx…), most first' }),
+      nearDuplicates: z
+        .strictObject({
+          maxDistance: count.openapi({ description: 'index.nearDuplicates.maxDistance: bits of SimHash within which two documents are near-duplicates' }),
+          documents: count.openapi({ description: 'Documents that have at least one near-duplicate' }),
+          clusters: count.openapi({ description: 'Groups of such documents, joined by near-duplicate pairs' }),
+          countedAt: z.iso.datetime().openapi({ description: 'When they were counted (a census runs when the index changed, at most once a minute unless it grew by a tenth)' }),
+        })
+        .optional()
+        .openapi({ description: 'Near-duplicates in the index; absent when index.nearDuplicates.maxDistance is 0' }),
     }),
     recent: z.array(FetchEventSchema).readonly().openapi({ description: 'The latest fetches, newest first' }),
   })
@@ -189,7 +242,7 @@ export const ExplanationSchema = z
     httpStatus: z.number().int().nullable(),
     attempts: count,
     depth: count,
-    discoveredAt: z.string(),
+    discoveredAt: z.iso.datetime(),
     fetchedAt: isoOrNull,
     nextAttemptAt: isoOrNull,
     revisitAt: isoOrNull,

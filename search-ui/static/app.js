@@ -1,7 +1,8 @@
 // Progressive enhancement: every page works without this script. With it:
 // - the crawl status line stays live (polling /api/status);
 // - the search page shows results as you type (debounced; the server renders them, as for a
-//   submitted form) and keeps the URL shareable;
+//   submitted form; a newer keystroke aborts the request before) and keeps the URL shareable;
+// - suggestions as you type under the search box (/api/suggest), an accessible listbox;
 // - keys: "/" focuses the search box, ↓ / ↑ move between the results;
 // - the dashboard (/status) is live (server-sent events) and its admin forms call the JSON API.
 (function () {
@@ -39,22 +40,24 @@
     setTimeout(tick, delay);
   }
 
-  // Instant results, on the search page only.
+  // Instant results, on the search page only. A keystroke's request aborts the one before it
+  // (AbortController): only the latest answer is shown, and the server is not kept busy for nothing.
   var main = document.getElementById('main');
-  if (box && main && location.pathname === '/' && window.fetch && window.DOMParser) {
+  if (box && main && location.pathname === '/' && window.fetch && window.DOMParser && window.AbortController) {
     var timer = 0;
-    var asked = 0;
+    var pending = null;
     box.addEventListener('input', function () {
       clearTimeout(timer);
       timer = setTimeout(function () {
         var q = box.value.trim();
         if (q.length < 2) return;
         var url = '/?q=' + encodeURIComponent(q);
-        var mine = ++asked;
-        fetch(url, { headers: { accept: 'text/html' } })
+        if (pending) pending.abort();
+        var mine = pending = new AbortController();
+        fetch(url, { headers: { accept: 'text/html' }, signal: mine.signal })
           .then(function (r) { return r.text(); })
           .then(function (text) {
-            if (mine !== asked) return; // a later keystroke's answer wins
+            if (mine !== pending) return; // a later keystroke's answer wins
             var doc = new DOMParser().parseFromString(text, 'text/html');
             var fresh = doc.getElementById('main');
             if (!fresh) return;
@@ -62,9 +65,97 @@
             document.title = doc.title;
             history.replaceState(null, '', url);
           })
-          .catch(function () { /* offline: the form still submits */ });
-      }, 250);
+          .catch(function () { /* aborted, or offline: the form still submits */ });
+      }, 200);
     });
+  }
+
+  // Suggestions as you type (/api/suggest): a listbox under the box. ↓ / ↑ choose (the box keeps
+  // the focus; aria-activedescendant names the option), Enter searches for the one chosen, Esc
+  // closes, a click picks one. The box stays a search box: the form works as it did.
+  if (box && box.form && window.fetch && window.AbortController) {
+    var list = document.createElement('ul');
+    list.id = 'q-suggestions';
+    list.setAttribute('role', 'listbox');
+    list.setAttribute('aria-label', 'Suggestions');
+    list.hidden = true;
+    box.form.appendChild(list);
+    box.setAttribute('aria-autocomplete', 'list');
+    box.setAttribute('aria-controls', list.id);
+    var suggestTimer = 0;
+    var asking = null;
+    var active = -1;
+    var options = function () { return Array.prototype.slice.call(list.querySelectorAll('[role=option]')); };
+    var choose = function (i) {
+      var all = options();
+      active = i;
+      all.forEach(function (o, k) { o.setAttribute('aria-selected', String(k === i)); });
+      if (i >= 0 && all[i]) box.setAttribute('aria-activedescendant', all[i].id);
+      else box.removeAttribute('aria-activedescendant');
+    };
+    var close = function () {
+      list.hidden = true;
+      list.textContent = '';
+      choose(-1);
+    };
+    var searchFor = function (text) {
+      box.value = text;
+      close();
+      if (box.form.requestSubmit) box.form.requestSubmit();
+      else box.form.submit();
+    };
+    var show = function (suggestions) {
+      list.textContent = '';
+      suggestions.forEach(function (s, i) {
+        var li = document.createElement('li');
+        li.id = 'q-suggestion-' + i;
+        li.setAttribute('role', 'option');
+        li.setAttribute('aria-selected', 'false');
+        li.textContent = s; // text, never HTML
+        list.appendChild(li);
+      });
+      list.hidden = suggestions.length === 0 || document.activeElement !== box;
+      choose(-1);
+    };
+    box.addEventListener('input', function () {
+      clearTimeout(suggestTimer);
+      if (asking) asking.abort();
+      var q = box.value;
+      if (q.trim().length < 2 || /\s$/.test(q)) return close();
+      suggestTimer = setTimeout(function () {
+        var mine = asking = new AbortController();
+        fetch('/api/suggest?q=' + encodeURIComponent(q.trim()), { headers: { accept: 'application/json' }, signal: mine.signal })
+          .then(function (r) { return r.ok ? r.json() : { suggestions: [] }; })
+          .then(function (body) {
+            if (mine !== asking) return;
+            var words = (body.suggestions || []).filter(function (s) { return s !== q.trim(); });
+            show(words);
+          })
+          .catch(function () { /* aborted, or offline: no suggestions */ });
+      }, 120);
+    });
+    box.addEventListener('keydown', function (e) {
+      if (list.hidden) return;
+      var all = options();
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        e.preventDefault(); // (not the results' keys: the list is open)
+        var next = active + (e.key === 'ArrowDown' ? 1 : -1);
+        choose(next < -1 ? all.length - 1 : next >= all.length ? -1 : next);
+      } else if (e.key === 'Enter' && active >= 0 && all[active]) {
+        e.preventDefault();
+        searchFor(all[active].textContent);
+      } else if (e.key === 'Escape') {
+        e.preventDefault();
+        close();
+      }
+    });
+    // A click on an option: mousedown, before the box loses the focus (which closes the list).
+    list.addEventListener('mousedown', function (e) {
+      var o = e.target.closest && e.target.closest('[role=option]');
+      e.preventDefault();
+      if (o) searchFor(o.textContent);
+    });
+    box.addEventListener('blur', close);
   }
 
   // Keys.

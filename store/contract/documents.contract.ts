@@ -72,6 +72,30 @@ export function documentContract(factory: StoreFactory): void {
       assert.equal((await s.documents.get(id!))?.document, undefined);
     }));
 
+    it('keeps a document\u2019s SimHash and its absence, and streams every SimHash in id order', test(async (s) => {
+      const [a, b, c] = await ids(s, 'near-a', 'near-b', 'short');
+      await s.documents.put(doc(b!, 'mirror', { simhash: '00000000ffffffff' }));
+      await s.documents.put(doc(a!, 'original', { simhash: 'f00dcafe12345678' }));
+      await s.documents.put(doc(c!, 'too short'));
+      assert.deepEqual(await s.documents.get(a!), doc(a!, 'original', { simhash: 'f00dcafe12345678' }));
+      assert.equal((await s.documents.get(c!))?.simhash, undefined);
+      assert.deepEqual(await collect(s.documents.simhashes()), [[a, 'f00dcafe12345678'], [b, '00000000ffffffff']]);
+      await s.documents.put(doc(a!, 'changed and now short'));
+      assert.deepEqual(await collect(s.documents.simhashes()), [[b, '00000000ffffffff']], 'a new copy without one has none');
+      await s.documents.remove(b!);
+      assert.deepEqual(await collect(s.documents.simhashes()), []);
+    }));
+
+    it('lists the documents stored under a host\u2019s URLs, in id order', test(async (s) => {
+      const [one, two] = await ids(s, 'one', 'two');
+      const other = (await taken(s, 'http://other.org/x')).id;
+      await ids(s, 'never-stored');
+      for (const id of [two!, other, one!]) await s.documents.put(doc(id, `text ${id}`));
+      assert.deepEqual(await s.documents.idsOfHost('e.org'), [one, two]);
+      assert.deepEqual(await s.documents.idsOfHost('other.org'), [other]);
+      assert.deepEqual(await s.documents.idsOfHost('nowhere.org'), []);
+    }));
+
     it('keeps a document\u2019s token sequence with its stemming, until the document changes or goes', test(async (s) => {
       const [four, five] = await ids(s, '4', '5');
       await s.documents.put(doc(four!, 'four'), { tokens: Uint32Array.from([0, 7, 0xffffffff]), stemming: 'english' });

@@ -47,6 +47,18 @@ export function urlContract(factory: StoreFactory): void {
       assert.deepEqual(await s.urls.idsOf(['http://a.org/x', 'http://a.org/never']), new Map([['http://a.org/x', q.id]]));
     }));
 
+    it('claims a URL for a response from elsewhere (an import): made if new, in flight, then finished as any', test(async (s) => {
+      const q = await s.urls.claim({ url: 'http://imported.org/a', depth: 0 }, T0);
+      assert.deepEqual([q.url, q.fetchUrl, q.host, q.attempts], ['http://imported.org/a', 'http://imported.org/a', 'imported.org', 1]);
+      assert.equal((await s.urls.counts()).fetching, 1);
+      assert.equal(await s.urls.take('imported.org', { kinds: ['queued'], now: T0 }), undefined, 'not queued: in flight');
+      await s.urls.finish(q.id, { outcome: { kind: 'indexed', status: 200 }, revisit: null }, T0);
+      const again = await s.urls.claim({ url: 'http://imported.org/a', depth: 0 }, T0 + 1);
+      assert.equal(again.id, q.id, 'the same record');
+      const c = await s.urls.counts();
+      assert.deepEqual([c.fetching, c.indexed], [1, 0]);
+    }));
+
     it('puts in-flight URLs back, and recovers them after a crash', async () => {
       const s = await factory.fresh();
       await s.enqueue({ urls: [{ url: 'http://a.org/1', depth: 0 }, { url: 'http://a.org/2', depth: 0 }] }, T0);

@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 export type Db = Database.Database;
 
 /** Bump when the schema changes; `openDb` refuses files from a newer Trawl. */
-export const SCHEMA_VERSION = 12;
+export const SCHEMA_VERSION = 13;
 
 /** Steps from each older schema version to the next; a fresh database gets SCHEMA directly. */
 const MIGRATIONS: Record<number, string> = {
@@ -56,6 +56,9 @@ const MIGRATIONS: Record<number, string> = {
   10: 'ALTER TABLE documents ADD COLUMN facts TEXT',
   // 11 → 12: pages rendered in a browser (crawler/render): why each was.
   11: 'ALTER TABLE urls ADD COLUMN rendered TEXT',
+  // 12 → 13: each document's SimHash (lib/simhash.ts), for folding near-duplicates in results.
+  // Documents stored before have none until they are fetched again (they never fold).
+  12: 'ALTER TABLE documents ADD COLUMN simhash TEXT',
 };
 
 const SCHEMA = `
@@ -116,7 +119,8 @@ CREATE TABLE IF NOT EXISTS documents (
   hash         TEXT    NOT NULL,
   lang         TEXT,                          -- <html lang> or Content-Language, as given
   topic        TEXT,                          -- focused crawl: {"score", "classes": [{"name", "score"}]}
-  facts        TEXT                           -- a document that is not HTML: DocumentFacts (model/documents.ts) as JSON
+  facts        TEXT,                          -- a document that is not HTML: DocumentFacts (model/documents.ts) as JSON
+  simhash      TEXT                           -- SimHash of the text, 16 hex digits (NULL: too short to have one)
 );
 
 CREATE INDEX IF NOT EXISTS documents_hash ON documents(hash);
@@ -156,6 +160,16 @@ CREATE TABLE IF NOT EXISTS robots (
 );
 
 CREATE TABLE IF NOT EXISTS rejections (reason TEXT PRIMARY KEY, count INTEGER NOT NULL);
+-- The latest archived response of each URL (crawler/archive: WARC files in the data directory).
+CREATE TABLE IF NOT EXISTS archive (
+  url_id    INTEGER PRIMARY KEY,               -- = urls.id
+  file      TEXT    NOT NULL,
+  offset    INTEGER NOT NULL,
+  length    INTEGER NOT NULL,
+  record_id TEXT    NOT NULL,
+  date      TEXT    NOT NULL,
+  digest    TEXT
+);
 -- Inbound links: how many links carry \`text\` to the URL \`target\` (an identity, known or not
 -- yet fetched). The index reads a page's inbound anchor text from here.
 CREATE TABLE IF NOT EXISTS anchors (

@@ -24,6 +24,7 @@ type Row = {
   lang: string | null;
   topic: string | null;
   facts: string | null;
+  simhash: string | null;
 };
 
 const fromRow = (r: Row): StoredDocument => ({
@@ -42,6 +43,7 @@ const fromRow = (r: Row): StoredDocument => ({
   ...(r.lang ? { lang: r.lang } : {}),
   ...(r.topic ? { topic: JSON.parse(r.topic) as DocumentTopic } : {}),
   ...(r.facts ? { document: JSON.parse(r.facts) as DocumentFacts } : {}),
+  ...(r.simhash ? { simhash: r.simhash } : {}),
 });
 
 export class SqliteDocumentStore implements DocumentStore {
@@ -52,11 +54,16 @@ export class SqliteDocumentStore implements DocumentStore {
     private readonly changes: SqliteChangeLog,
   ) {
     this.stmts = {
-      put: db.prepare(`INSERT INTO documents (id, url, title, description, headings, text, content_type, bytes, truncated, http_status, fetched_at, hash, lang, topic, facts)
-        VALUES (@id, @url, @title, @description, @headings, @text, @contentType, @bytes, @truncated, @httpStatus, @fetchedAt, @hash, @lang, @topic, @facts)
+      put: db.prepare(`INSERT INTO documents (id, url, title, description, headings, text, content_type, bytes, truncated, http_status, fetched_at, hash, lang, topic, facts, simhash)
+        VALUES (@id, @url, @title, @description, @headings, @text, @contentType, @bytes, @truncated, @httpStatus, @fetchedAt, @hash, @lang, @topic, @facts, @simhash)
         ON CONFLICT(id) DO UPDATE SET url=excluded.url, title=excluded.title, description=excluded.description, headings=excluded.headings,
           text=excluded.text, content_type=excluded.content_type, bytes=excluded.bytes, truncated=excluded.truncated,
-          http_status=excluded.http_status, fetched_at=excluded.fetched_at, hash=excluded.hash, lang=excluded.lang, topic=excluded.topic, facts=excluded.facts`),
+          http_status=excluded.http_status, fetched_at=excluded.fetched_at, hash=excluded.hash, lang=excluded.lang, topic=excluded.topic, facts=excluded.facts,
+          simhash=excluded.simhash`),
+      simhashes: db.prepare('SELECT id, simhash FROM documents WHERE simhash IS NOT NULL ORDER BY id').raw(),
+      // (No index on urls.host for this: it is read once per template decision, and an index would
+      // cost every enqueue.)
+      ofHost: db.prepare('SELECT d.id FROM documents d JOIN urls u ON u.id = d.id WHERE u.host = ? ORDER BY d.id').pluck(),
       remove: db.prepare('DELETE FROM documents WHERE id = ?'),
       dropSequence: db.prepare('DELETE FROM sequences WHERE id = ?'),
       putSequence: db.prepare('INSERT OR REPLACE INTO sequences (id, stemming, tokens) VALUES (?, ?, ?)'),
@@ -84,7 +91,7 @@ export class SqliteDocumentStore implements DocumentStore {
     this.stmts.dropDuplicate.run(doc.id);
     // The sequence of the document's old text, if any, no longer holds.
     this.stmts.dropSequence.run(doc.id);
-    this.stmts.put.run({ ...doc, headings: doc.headings.join('\n'), truncated: doc.truncated ? 1 : 0, lang: doc.lang ?? null, topic: doc.topic ? JSON.stringify(doc.topic) : null, facts: doc.document ? JSON.stringify(doc.document) : null });
+    this.stmts.put.run({ ...doc, headings: doc.headings.join('\n'), truncated: doc.truncated ? 1 : 0, lang: doc.lang ?? null, topic: doc.topic ? JSON.stringify(doc.topic) : null, facts: doc.document ? JSON.stringify(doc.document) : null, simhash: doc.simhash ?? null });
     if (sequence) this.stmts.putSequence.run(doc.id, sequence.stemming, Buffer.from(sequence.tokens.buffer, sequence.tokens.byteOffset, sequence.tokens.byteLength));
     return this.changes.log(doc.id, 'put');
   }
@@ -133,6 +140,14 @@ export class SqliteDocumentStore implements DocumentStore {
 
   async *all(): AsyncIterable<StoredDocument> {
     for (const row of this.stmts.all.iterate() as IterableIterator<Row>) yield fromRow(row);
+  }
+
+  async *simhashes(): AsyncIterable<readonly [number, string]> {
+    for (const row of this.stmts.simhashes.iterate() as IterableIterator<[number, string]>) yield row;
+  }
+
+  async idsOfHost(host: string): Promise<number[]> {
+    return this.stmts.ofHost.all(host) as number[];
   }
 
   async findByHash(hash: string): Promise<{ id: number; url: string } | undefined> {

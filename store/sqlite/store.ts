@@ -17,6 +17,7 @@ import { SqliteChangeLog } from './changes.ts';
 import { openDb, StoreOpenError, type Db } from './db.ts';
 import { SqliteDocumentStore } from './documents.ts';
 import { SqliteHostStore } from './hosts.ts';
+import { SqliteArchiveStore } from './archive.ts';
 import { SqliteRejectionStore, SqliteRobotsStore, SqliteSeedStore } from './small-stores.ts';
 import { SqliteUrlStore, UrlCounters } from './urls.ts';
 
@@ -52,6 +53,7 @@ export class SqliteStore implements Store {
   readonly changes: SqliteChangeLog;
   readonly seeds: SqliteSeedStore;
   readonly rejections: SqliteRejectionStore;
+  readonly archive: SqliteArchiveStore;
   /** A group transaction is open, committed by its timer or sync(). */
   private group = false;
   private groupTimer: NodeJS.Timeout | undefined;
@@ -71,6 +73,7 @@ export class SqliteStore implements Store {
     this.anchors = new SqliteAnchorStore(db);
     this.seeds = new SqliteSeedStore(db);
     this.rejections = new SqliteRejectionStore(db);
+    this.archive = new SqliteArchiveStore(db);
   }
 
   async enqueue(batch: EnqueueBatch, now: number): Promise<EnqueueResult> {

@@ -86,6 +86,7 @@ export class SqliteUrlStore implements UrlStore {
       queued: db.prepare(`SELECT ${QUEUED_COLUMNS} FROM urls WHERE host = ? AND state = 'queued' ORDER BY depth, id LIMIT 1`),
       retry: db.prepare(`SELECT ${QUEUED_COLUMNS} FROM urls WHERE host = ? AND state = 'failed' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT 1`),
       revisit: db.prepare(`SELECT ${QUEUED_COLUMNS} FROM urls WHERE host = ? AND revisit_at <= ? AND ${SETTLED} ORDER BY revisit_at, id LIMIT 1`),
+      claimed: db.prepare(`SELECT ${QUEUED_COLUMNS} FROM urls WHERE url = ?`),
       markFetching: db.prepare(`UPDATE urls SET state = 'fetching', attempts = attempts + 1, revisit_at = NULL WHERE id = ?`),
       finish: db.prepare(`UPDATE urls SET state = @state, reason = @reason, error = @error, http_status = @status, fetched_at = @now,
         next_attempt_at = @retryAt, attempts = CASE WHEN @state IN ('failed', 'dead') THEN attempts ELSE 0 END,
@@ -137,6 +138,17 @@ export class SqliteUrlStore implements UrlStore {
       this.counters.perHost.set(host, (this.counters.perHost.get(host) ?? 0) + 1);
     }
     return { added, hosts };
+  }
+
+  async claim(url: NewUrl, now: number): Promise<QueuedUrl> {
+    return this.db.transaction(() => {
+      this.insert([url], now);
+      const row = this.stmts.claimed.get(url.url) as Picked;
+      this.stmts.markFetching.run(row.id);
+      this.counters.move(row.state, 'fetching');
+      const { state: _, ...q } = row;
+      return { ...q, attempts: q.attempts + 1 };
+    })();
   }
 
   async take(host: string, options: TakeOptions): Promise<(QueuedUrl & { readonly kind: TakeKind }) | undefined> {

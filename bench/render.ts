@@ -1,0 +1,366 @@
+/**
+ * bench/render: what `render: auto` costs where nothing needs a browser, and what rendering costs
+ * where everything does — against Crawlee's PlaywrightCrawler on the same Chromium.
+ *
+ *   npx tsx bench/render.ts [--runs 3] [--concurrency 1,2,4] [--spa-runs 1] [--spa-pages 500]
+ *                           [--settle-ms N] [--crawlee-wait networkidle|load] [--part 1|2|all] [--no-crawlee]
+ *   (Debian: apt-get install postgresql-doc-15 nginx-light chromium)
+ *
+ * Part 1, the PostgreSQL docs (plain HTML, served by nginx in its own process), crawled with
+ * `render.mode: auto` and `never`, interleaved (ABBA), each run a fresh process (render-once.ts),
+ * politeness off as bench/crawl: pages rendered and would-be-rendered (status().render, must be 0),
+ * browser processes seen below the crawler (must be 0), crawl time of auto over never.
+ *
+ * Part 2, a 500-page single-page app (testweb/spa-web.ts, served by its own process), rendered by
+ * Trawl (`render.mode: auto`, render.concurrency 1, 2, 4) and by Crawlee's PlaywrightCrawler
+ * (maxConcurrency = minConcurrency = 1, 2, 4; bench/crawlee-render.mjs), each run a fresh process:
+ * pages/s, wall, pages found, CPU of the crawler process (and of the browser), the browser's memory
+ * (PSS summed over the crawler's descendant processes, sampled every 200 ms here, peak — and, for
+ * Trawl, the renderer's own browserRssBytes from status, sampled as often) and the crawler process's
+ * peak RSS. Crawlee is installed on first use into ~/.cache/trawl-bench/crawlee (never a dependency
+ * of the project), with playwright at the version of playwright-core in node_modules.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { CHROMIUM_ARGS } from '../crawler/render/browser.ts';
+import { startNginx } from './corpus-server.ts';
+import type { CrawlFigures, CrawlSettings } from './render-once.ts';
+
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '3' },
+    root: { type: 'string', default: '/usr/share/doc/postgresql-doc-15/html' },
+    concurrency: { type: 'string', default: '1,2,4' },
+    'spa-runs': { type: 'string', default: '1' },
+    'spa-pages': { type: 'string', default: '500' },
+    'settle-ms': { type: 'string' },
+    'crawlee-wait': { type: 'string', default: 'networkidle' },
+    part: { type: 'string', default: 'all' },
+    'no-crawlee': { type: 'boolean', default: false },
+  },
+});
+const CHROMIUM = '/usr/bin/chromium';
+const NGINX = '/usr/sbin/nginx';
+const root = values.root!;
+const missing = [!existsSync(NGINX) && 'nginx-light', !existsSync(CHROMIUM) && 'chromium', !existsSync(root) && 'postgresql-doc-15'].filter(Boolean);
+if (missing.length) {
+  console.error(`missing: ${missing.join(', ')}. On Debian: apt-get install postgresql-doc-15 nginx-light chromium`);
+  process.exit(2);
+}
+const HERE = new URL('.', import.meta.url).pathname;
+const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]! : NaN);
+const range = (xs: number[], d = 1) => (xs.length > 1 ? ` (${Math.min(...xs).toFixed(d)}–${Math.max(...xs).toFixed(d)})` : '');
+const fmt = (n: number, d = 1) => n.toFixed(d);
+
+// ---- Processes: every one this bench starts is stopped at the end, whatever happens. ----
+
+type ProcInfo = { pid: number; ppid: number; comm: string; cpuTicks: number; start: string };
+const started = new Set<ChildProcess>();
+/** Descendants seen by the samplers (pid → start time): killed at the end if still there (orphans). */
+const seenDescendants = new Map<number, string>();
+
+function readProc(pid: string): ProcInfo | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    const close = stat.lastIndexOf(')');
+    const f = stat.slice(close + 2).split(' ');
+    // f[0] is field 3 (state); ppid 4, utime 14, stime 15, starttime 22.
+    return { pid: Number(pid), ppid: Number(f[1]), comm: stat.slice(stat.indexOf('(') + 1, close), cpuTicks: Number(f[11]) + Number(f[12]), start: f[19]! };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The processes below `rootPid` (not itself), each marked `browser` when it or an ancestor below
+ * the root is Chromium (esbuild's service, which Trawl starts to bundle its parse worker, and the
+ * `ps` Crawlee runs every second are not).
+ */
+function descendants(rootPid: number): (ProcInfo & { browser: boolean })[] {
+  const children = new Map<number, ProcInfo[]>();
+  for (const e of readdirSync('/proc')) {
+    if (!/^\d+$/.test(e)) continue;
+    const p = readProc(e);
+    if (!p) continue;
+    const list = children.get(p.ppid) ?? [];
+    list.push(p);
+    children.set(p.ppid, list);
+  }
+  const out: (ProcInfo & { browser: boolean })[] = [];
+  const todo = (children.get(rootPid) ?? []).map((p) => ({ ...p, browser: /chrom/i.test(p.comm) }));
+  for (let p = todo.pop(); p; p = todo.pop()) {
+    out.push(p);
+    const inBrowser = p.browser;
+    todo.push(...(children.get(p.pid) ?? []).map((c) => ({ ...c, browser: inBrowser || /chrom/i.test(c.comm) })));
+  }
+  return out;
+}
+
+function pssBytes(pid: number): number {
+  try {
+    const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'latin1'));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Kills pid and everything below it, by pid (descendants collected first, so none is orphaned on the way). */
+function killTree(pid: number | undefined): void {
+  if (pid === undefined) return;
+  for (const p of [...descendants(pid).map((d) => d.pid), pid]) {
+    try {
+      process.kill(p, 'SIGKILL');
+    } catch {
+      /* gone already */
+    }
+  }
+}
+
+function cleanup(): void {
+  for (const child of started) if (child.exitCode === null && child.signalCode === null) killTree(child.pid);
+  for (const [pid, start] of seenDescendants) {
+    if (readProc(String(pid))?.start === start) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }
+  }
+}
+process.on('exit', cleanup);
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(sig, () => process.exit(130));
+process.on('uncaughtException', (e) => {
+  console.error(e);
+  process.exit(1);
+});
+process.on('unhandledRejection', (e) => {
+  console.error(e);
+  process.exit(1);
+});
+
+type TreeFigures = { peakPssMB: number; cpuSeconds: number; processes: number };
+
+/**
+ * Runs a child (node …) to its end, sampling the browser's processes below it every 200 ms: peak PSS
+ * summed over them, their CPU (the last figure seen of each process), how many there were.
+ * Returns the last line of its stdout, parsed.
+ */
+async function runChild<T>(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ figures: T; tree: TreeFigures; wallSeconds: number }> {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env });
+  started.add(child);
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  const cpu = new Map<string, number>();
+  let peak = 0;
+  const sample = () => {
+    if (child.pid === undefined || child.exitCode !== null) return;
+    let pss = 0;
+    for (const p of descendants(child.pid)) {
+      seenDescendants.set(p.pid, p.start);
+      if (!p.browser) continue;
+      cpu.set(`${p.pid}:${p.start}`, p.cpuTicks);
+      pss += pssBytes(p.pid);
+    }
+    peak = Math.max(peak, pss);
+  };
+  const timer = setInterval(sample, 200);
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  clearInterval(timer);
+  started.delete(child);
+  const line = out.trim().split('\n').pop() ?? '';
+  if (code !== 0 || !line.startsWith('{')) throw new Error(`child failed (exit code ${code}): ${args.join(' ').slice(0, 200)}: ${out.slice(-500)}`);
+  const ticks = [...cpu.values()].reduce((a, b) => a + b, 0);
+  return { figures: JSON.parse(line) as T, tree: { peakPssMB: peak / 1e6, cpuSeconds: ticks / 100, processes: cpu.size }, wallSeconds: (performance.now() - t0) / 1000 };
+}
+
+const trawlOnce = (settings: CrawlSettings) => runChild<CrawlFigures>(['--import', 'tsx', join(HERE, 'render-once.ts'), 'crawl', JSON.stringify(settings)]);
+
+function load(): string {
+  return readFileSync('/proc/loadavg', 'latin1').split(' ').slice(0, 3).join(' ');
+}
+
+console.log(`bench/render — ${new Date().toISOString()}, load average ${load()}, Chromium: ${CHROMIUM}`);
+
+// ---- Part 1: plain HTML with render auto against never. ----
+
+if (values.part === 'all' || values.part === '1') {
+  const { server, bases } = await startNginx(root, 0);
+  started.add(server);
+  const base = bases[0]!;
+  console.log(`\npart 1: ${root} served by nginx at ${base}; render auto vs never, ${values.runs} runs each, interleaved (ABBA), politeness off (maxConnections 16, delayMs 0)`);
+  const figures = { auto: [] as CrawlFigures[], never: [] as CrawlFigures[] };
+  const browsers = { auto: [] as number[], never: [] as number[] };
+  const pairs: number[] = [];
+  for (let r = 0; r < Number(values.runs); r++) {
+    const order = r % 2 === 0 ? (['auto', 'never'] as const) : (['never', 'auto'] as const);
+    const seconds: Record<string, number> = {};
+    for (const mode of order) {
+      const { figures: f, tree } = await trawlOnce({
+        seeds: [new URL('index.html', base).href],
+        concurrency: 16,
+        perHost: { delayMs: 0, maxConnections: 16 },
+        render: { mode },
+        sampleMs: 0,
+        queries: [],
+        progressMs: 0,
+        label: mode,
+      });
+      figures[mode].push(f);
+      browsers[mode].push(tree.processes);
+      seconds[mode] = f.seconds;
+      const rs = f.render;
+      console.log(
+        `  run ${r + 1} ${mode.padEnd(5)}: ${f.pages} pages in ${fmt(f.seconds, 2)} s → ${fmt(f.pages / f.seconds)} pages/s, ${fmt(f.cpuSeconds, 2)} CPU s, peak RSS ${fmt(f.peakRssMB, 0)} MB; ` +
+          `rendered ${rs?.rendered ?? '–'}, would render ${rs?.wouldRender ?? '–'}, browser processes seen ${tree.processes}`,
+      );
+    }
+    pairs.push(seconds.auto! / seconds.never!);
+  }
+  killTree(server.pid);
+  started.delete(server);
+  const secs = (m: 'auto' | 'never') => figures[m].map((f) => f.seconds);
+  const ratio = median(secs('auto')) / median(secs('never'));
+  const rendered = figures.auto.reduce((s, f) => s + (f.render?.rendered ?? 0) + (f.render?.wouldRender ?? 0) + (f.render?.failed ?? 0), 0);
+  const launched = browsers.auto.reduce((a, b) => a + b, 0) + browsers.never.reduce((a, b) => a + b, 0);
+  console.log(`part 1 result (medians of ${figures.auto.length}; ranges in brackets):`);
+  for (const m of ['auto', 'never'] as const) {
+    const pps = figures[m].map((f) => f.pages / f.seconds);
+    console.log(`  ${m.padEnd(5)}: ${figures[m][0]?.pages} pages, ${fmt(median(secs(m)), 2)} s${range(secs(m), 2)}, ${fmt(median(pps))} pages/s, ${fmt(median(figures[m].map((f) => f.cpuSeconds)), 2)} CPU s, peak RSS ${fmt(median(figures[m].map((f) => f.peakRssMB)), 0)} MB`);
+  }
+  console.log(`  pages rendered or needing a browser with auto: ${rendered} (target 0: ${rendered === 0 ? 'met' : 'NOT met'}); browser processes seen in all runs: ${launched} (target 0: ${launched === 0 ? 'met' : 'NOT met'})`);
+  console.log(`  crawl time auto / never: ratio of medians ${fmt(ratio, 3)}, median of paired ratios ${fmt(median(pairs), 3)}${range(pairs, 3)} (target ≤ 1.05: ${ratio <= 1.05 ? 'met' : 'NOT met'})`);
+}
+
+// ---- Part 2: a 500-page single-page app, Trawl against Crawlee. ----
+
+if (values.part === 'all' || values.part === '2') {
+  const pages = Number(values['spa-pages']);
+  const server = spawn(process.execPath, ['--import', 'tsx', join(HERE, 'render-once.ts'), 'spa-server', String(pages)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  started.add(server);
+  const base = await new Promise<string>((resolve, reject) => {
+    server.on('exit', (c) => reject(new Error(`the SPA server exited (${c})`)));
+    server.stdout!.on('data', (d: Buffer) => {
+      const m = /listening (\S+)/.exec(d.toString());
+      if (m) resolve(m[1]!);
+    });
+  });
+  const serverCpu = () => (readProc(String(server.pid))?.cpuTicks ?? 0) / 100;
+  const crawleeDir = values['no-crawlee'] ? undefined : installCrawlee();
+  const levels = values.concurrency!.split(',').map(Number);
+  const settle = values['settle-ms'] === undefined ? undefined : Number(values['settle-ms']);
+  const checks = [1, 2, Math.ceil(pages / 2), pages - 1, pages];
+  console.log(
+    `\npart 2: testweb/spa-web.ts, ${pages} pages + home, served by its own process at ${base}; render.concurrency / maxConcurrency ${levels.join(', ')}, ${values['spa-runs']} run(s) each, ` +
+      `Trawl: render.mode auto, settleMs ${settle ?? 'default (500)'}, concurrency 8, perHost maxConnections 8, delayMs 0; Crawlee: ${crawleeDir ? `minConcurrency = maxConcurrency, waitUntil ${values['crawlee-wait']}` : 'skipped'}`,
+  );
+  type Row = { pps: number; seconds: number; wall: number; found: number; cpu: number; browserCpu: number; browserMB: number; statusBrowserMB?: number; rssMB: number; serverCpu: number };
+  const rows = new Map<number, { trawl: Row[]; crawlee: Row[] }>();
+  for (const c of levels) {
+    const at = { trawl: [] as Row[], crawlee: [] as Row[] };
+    rows.set(c, at);
+    for (let r = 0; r < Number(values['spa-runs']); r++) {
+      const order = r % 2 === 0 || !crawleeDir ? ['trawl', 'crawlee'] : ['crawlee', 'trawl'];
+      for (const who of order) {
+        if (who === 'crawlee' && !crawleeDir) continue;
+        const s0 = serverCpu();
+        console.log(`  ${who} c=${c} run ${r + 1} (load ${load()})`);
+        if (who === 'trawl') {
+          const { figures: f, tree, wallSeconds } = await trawlOnce({
+            seeds: [`${base}/`],
+            concurrency: 8,
+            perHost: { delayMs: 0, maxConnections: 8 },
+            render: { mode: 'auto', concurrency: c, ...(settle !== undefined ? { settleMs: settle } : {}) },
+            sampleMs: 200,
+            queries: ['spahome', ...checks.map((n) => `spaword${n}`)],
+            progressMs: 10_000,
+            label: `trawl c=${c}`,
+          });
+          const okHome = f.hits.spahome?.includes(`${base}/`) ?? false;
+          const okDocs = checks.filter((n) => f.hits[`spaword${n}`]?.includes(`${base}/docs/${n}`));
+          const rendered = f.render?.rendered ?? 0;
+          const row: Row = { pps: rendered / f.seconds, seconds: f.seconds, wall: wallSeconds, found: f.indexed, cpu: f.cpuSeconds, browserCpu: tree.cpuSeconds, browserMB: tree.peakPssMB, statusBrowserMB: f.peakBrowserMB, rssMB: f.peakRssMB, serverCpu: serverCpu() - s0 };
+          at.trawl.push(row);
+          console.log(
+            `    trawl c=${c}: ${rendered} rendered (${f.render?.failed ?? 0} failed, mean ${f.render?.meanMs ?? 0} ms a page), ${f.indexed} indexed of ${pages + 1}, in ${fmt(f.seconds, 1)} s → ${fmt(row.pps, 2)} rendered pages/s; ` +
+              `search finds home ${okHome ? 'yes' : 'NO'}, spaword${checks.join('/')} ${okDocs.length}/${checks.length}; CPU ${fmt(f.cpuSeconds, 1)} s + browser ${fmt(tree.cpuSeconds, 1)} s; ` +
+              `browser peak ${fmt(f.peakBrowserMB, 0)} MB (status, ${f.statusSamples} samples) / ${fmt(tree.peakPssMB, 0)} MB (PSS over ${tree.processes} processes); crawler peak RSS ${fmt(f.peakRssMB, 0)} MB; SPA server CPU ${fmt(row.serverCpu, 1)} s`,
+          );
+        } else {
+          const storage = mkdtempSync(join(tmpdir(), 'trawl-bench-crawlee-'));
+          try {
+            type CrawleeFigures = { pages: number; complete: number; incomplete: string[]; failed: number; retries: number; seconds: number; cpuSeconds: number; peakRssMB: number };
+            const { figures: f, tree, wallSeconds } = await runChild<CrawleeFigures>(
+              [
+                join(HERE, 'crawlee-render.mjs'),
+                JSON.stringify({ start: `${base}/`, concurrency: c, wait: values['crawlee-wait'], executablePath: CHROMIUM, args: CHROMIUM_ARGS, progressMs: 10_000, label: `crawlee c=${c}` }),
+              ],
+              { ...process.env, TRAWL_CRAWLEE_DIR: crawleeDir, CRAWLEE_STORAGE_DIR: storage, CRAWLEE_PURGE_ON_START: '1', CRAWLEE_LOG_LEVEL: 'WARNING' },
+            );
+            const row: Row = { pps: f.pages / f.seconds, seconds: f.seconds, wall: wallSeconds, found: f.complete, cpu: f.cpuSeconds, browserCpu: tree.cpuSeconds, browserMB: tree.peakPssMB, rssMB: f.peakRssMB, serverCpu: serverCpu() - s0 };
+            at.crawlee.push(row);
+            console.log(
+              `    crawlee c=${c}: ${f.pages} pages (${f.complete} with their text; ${f.failed} failed, ${f.retries} retried) in ${fmt(f.seconds, 1)} s → ${fmt(row.pps, 2)} pages/s; CPU ${fmt(f.cpuSeconds, 1)} s + browser ${fmt(tree.cpuSeconds, 1)} s; ` +
+                `browser peak ${fmt(tree.peakPssMB, 0)} MB (PSS over ${tree.processes} processes); crawler peak RSS ${fmt(f.peakRssMB, 0)} MB; SPA server CPU ${fmt(row.serverCpu, 1)} s` +
+                (f.incomplete.length ? `; without their text, e.g. ${f.incomplete.join(' ')}` : ''),
+            );
+          } finally {
+            rmSync(storage, { recursive: true, force: true });
+          }
+        }
+      }
+    }
+  }
+  killTree(server.pid);
+  started.delete(server);
+
+  console.log(`\npart 2 result (medians; browser memory: peak PSS summed over the crawler's descendant processes, sampled every 200 ms by this bench, for both):`);
+  const m = (xs: Row[], k: keyof Row, d = 1) => `${fmt(median(xs.map((x) => x[k] as number)), d)}${range(xs.map((x) => x[k] as number), d)}`;
+  for (const [c, at] of rows) {
+    for (const who of ['trawl', 'crawlee'] as const) {
+      const xs = at[who];
+      if (!xs.length) continue;
+      console.log(
+        `  c=${c} ${who.padEnd(7)}: ${m(xs, 'pps', 2)} pages/s, ${m(xs, 'seconds')} s (process wall ${m(xs, 'wall')} s), pages with their text ${m(xs, 'found', 0)} of ${pages + 1}, ` +
+          `CPU ${m(xs, 'cpu')} s + browser ${m(xs, 'browserCpu')} s, browser peak ${m(xs, 'browserMB', 0)} MB${who === 'trawl' ? ` (status: ${m(xs, 'statusBrowserMB', 0)} MB)` : ''}, process peak RSS ${m(xs, 'rssMB', 0)} MB`,
+      );
+    }
+    if (at.trawl.length && at.crawlee.length) {
+      const speed = median(at.trawl.map((x) => x.pps)) / median(at.crawlee.map((x) => x.pps));
+      const mem = (xs: Row[]) => median(xs.map((x) => x.browserMB + x.rssMB));
+      const memOk = mem(at.trawl) <= mem(at.crawlee);
+      console.log(
+        `  c=${c}: Trawl / Crawlee pages/s ${fmt(speed, 2)}× (target ≥ 1.5×: ${speed >= 1.5 ? 'met' : 'NOT met'}); memory (browser + process) ${fmt(mem(at.trawl), 0)} MB vs ${fmt(mem(at.crawlee), 0)} MB ` +
+          `(no more: ${memOk ? 'met' : 'NOT met'}) → target ${speed >= 1.5 && memOk ? 'MET' : 'NOT met'}`,
+      );
+    }
+  }
+}
+console.log(`\nload average at the end: ${load()}`);
+
+/** Crawlee and playwright (the version of our playwright-core) in a cache folder outside the repository, installed on first use. */
+function installCrawlee(): string {
+  const dir = join(homedir(), '.cache', 'trawl-bench', 'crawlee');
+  const want = (JSON.parse(readFileSync(join(HERE, '..', 'node_modules', 'playwright-core', 'package.json'), 'utf8')) as { version: string }).version;
+  const version = (pkg: string) => {
+    try {
+      return (JSON.parse(readFileSync(join(dir, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+    } catch {
+      return undefined;
+    }
+  };
+  if (version('crawlee') === undefined || version('playwright') !== want) {
+    console.log(`installing crawlee@3 and playwright@${want} into ${dir} (once; PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1)`);
+    mkdirSync(dir, { recursive: true });
+    const r = spawnSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', dir, 'crawlee@3', `playwright@${want}`], { stdio: 'inherit', env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' } });
+    if (r.status !== 0) throw new Error(`npm install crawlee into ${dir} failed (${r.status})`);
+  }
+  const crawlee = JSON.parse(readFileSync(join(dir, 'node_modules', 'crawlee', 'package.json'), 'utf8')) as { version: string; engines?: { node?: string } };
+  console.log(`crawlee ${crawlee.version} (engines: node ${crawlee.engines?.node ?? '?'}; this is ${process.version}), playwright ${version('playwright')}, from ${dir}`);
+  return dir;
+}

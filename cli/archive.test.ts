@@ -1,0 +1,112 @@
+// Integration: web archives through the `trawl` command as a user types it — crawl with --archive,
+// export --format warc, import into another data directory, start --warc — in child processes.
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { startFakeWeb, type FakeWeb } from '../testweb/index.ts';
+
+const BIN = new URL('../bin/trawl.js', import.meta.url).pathname;
+const WARCIO = new URL('../node_modules/warcio/dist/cli.js', import.meta.url).pathname;
+const tmp = (name: string) => mkdtempSync(join(tmpdir(), `trawl-cli-warc-${name}-`));
+
+type Run = { code: number | null; stdout: Buffer; stderr: string };
+
+/** Runs `trawl ARGS` to its end; stdout kept as bytes (a WARC is binary). */
+function run(args: string[]): Promise<Run> {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const out: Buffer[] = [];
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => out.push(d));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out), stderr })));
+}
+
+/** The records warcio's own `index` command reads in a file. */
+const records = (file: string) =>
+  execFileSync(process.execPath, [WARCIO, 'index', file, '--fields', 'warc-type,warc-target-uri'], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, string>);
+
+const hitUrls = async (dataDir: string, q: string): Promise<string[]> => {
+  const r = await run(['search', q, '--data', dataDir, '--json']);
+  assert.equal(r.code, 0, r.stderr);
+  return (JSON.parse(r.stdout.toString()) as { hits: { url: string }[] }).hits.map((h) => h.url);
+};
+
+describe('trawl and web archives', () => {
+  let web: FakeWeb;
+  const crawled = tmp('crawled');
+  before(async () => {
+    web = await startFakeWeb({ graphSize: 6 });
+    writeFileSync(join(crawled, 'c.json'), JSON.stringify({ seeds: [`${web.url}graph/0`], scope: { allow: ['URL:/graph/'] } }));
+    const r = await run(['crawl', '--config', join(crawled, 'c.json'), '--data', crawled, '--archive']);
+    assert.equal(r.code, 0, r.stderr);
+  });
+  after(() => web.close());
+
+  it('crawl --archive leaves finished WARC files that an independent reader reads', () => {
+    const files = readdirSync(join(crawled, 'archive')).filter((f) => f.endsWith('.warc.gz'));
+    assert.ok(files.length >= 1, `finished files: ${files.join(', ')}`);
+    const recs = files.flatMap((f) => records(join(crawled, 'archive', f)));
+    assert.equal(recs[0]?.['warc-type'], 'warcinfo');
+    const pages = recs.filter((r) => r['warc-type'] === 'response' && r['warc-target-uri']?.includes('/graph/'));
+    assert.equal(new Set(pages.map((r) => r['warc-target-uri'])).size, 6, 'a response for each page');
+  });
+
+  it('export --format warc writes the stored pages as a WARC on stdout', async () => {
+    const r = await run(['export', '--format', 'warc', '--data', crawled]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual([...r.stdout.subarray(0, 2)], [0x1f, 0x8b], 'gzipped');
+    const file = join(tmp('export'), 'out.warc.gz');
+    writeFileSync(file, r.stdout);
+    const responses = records(file).filter((x) => x['warc-type'] === 'response');
+    assert.equal(responses.length, 6);
+    assert.match(r.stderr, /exported 6 pages as WARC: 6 archived responses/);
+    const future = await run(['export', '--format', 'warc', '--since', '2999-01-01', '--data', crawled]);
+    assert.equal(future.code, 0, future.stderr);
+    assert.match(future.stderr, /exported 0 pages/);
+  });
+
+  it('import makes the archive searchable in another data directory, with progress and a summary', async () => {
+    const into = tmp('import');
+    const files = readdirSync(join(crawled, 'archive')).filter((f) => f.endsWith('.warc.gz')).map((f) => join(crawled, 'archive', f));
+    const r = await run(['import', ...files, '--data', into]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /100\.0 % \([\d.]+ of [\d.]+ MB\), \d+ captures/, 'a progress line');
+    assert.match(r.stderr, /imported \d+ captures from \d+ files?: .*6 documents in the index/);
+    for (const q of ['graphword2', 'graphword5']) assert.deepEqual(await hitUrls(into, q), await hitUrls(crawled, q), q);
+  });
+
+  it('import says what is wrong with a missing file (exit 2), and start --warc imports and serves', async () => {
+    const missing = await run(['import', join(tmpdir(), 'no-such-file.warc.gz'), '--data', tmp('missing')]);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /no-such-file\.warc\.gz does not exist/);
+
+    const file = readdirSync(join(crawled, 'archive')).find((f) => f.endsWith('.warc.gz'))!;
+    const child = spawn(process.execPath, [BIN, 'start', '--warc', join(crawled, 'archive', file), '--data', tmp('start'), '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    try {
+      // (It serves while it imports: each page is searchable as soon as it is read; the summary ends the import.)
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setInterval(() => {
+          const m = /Search at (\S+)/.exec(output);
+          if (m && /imported \d+ captures/.test(output)) (clearInterval(timer), resolve(m[1]!));
+        }, 50);
+        setTimeout(() => (clearInterval(timer), reject(new Error(`no server address and import summary in: ${output}`))), 60_000);
+      });
+      const body = (await (await fetch(`${url}api/search?q=graphword3&exact=1`)).json()) as { hits: { url: string }[] };
+      assert.deepEqual(body.hits.map((h) => h.url), [`${web.url}graph/3`]);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    assert.equal(await exited, 0, output);
+  });
+});

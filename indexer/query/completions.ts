@@ -1,0 +1,50 @@
+/**
+ * As you type: the terms a query's last word may be the start of, from the prefix index
+ * (structures/prefix-index.ts) — the most frequent first, at most MAX_COMPLETIONS.
+ *
+ * The index holds stems, and a word typed halfway may have gone past its stem's end:
+ * "replicati" is the start of "replication", whose stem is "replic", which "replicati" does not
+ * begin. So the stems the typed word extends by a few characters count too.
+ */
+import type { PrefixIndex } from '../structures/prefix-index.ts';
+import type { TermStats } from '../structures/term-stats.ts';
+import { RARE_DF } from './corrections.ts';
+import type { LooseWord } from './parse.ts';
+
+/** Completions of one word, at most (the most frequent: rarer ones add cost and little else). */
+export const MAX_COMPLETIONS = 50;
+/** A word shorter than this completes nothing (every word begins with some letter). */
+export const MIN_PREFIX = 2;
+/** A typed word may go this many characters past the end of a stem it completes. */
+const PAST_STEM = 3;
+/** ... which is at least this long ("sett" for "set", the stem of settings). */
+const MIN_STEM = 3;
+/** ... unless the word is in more documents than this (corrections.ts RARE_DF): then it is a word. */
+const PAST_MAX_DF = RARE_DF;
+
+/**
+ * The ids of the terms `w` may be the start of, most frequent first — not the word's own term,
+ * which the query holds anyway: those that begin with the word as typed, and the stems it goes
+ * past (which a typo may also make: "indx" goes past "ind").
+ */
+export function completions(w: LooseWord, stats: TermStats, prefixes: PrefixIndex, limit = MAX_COMPLETIONS): { begun: number[]; past: number[] } {
+  if (w.word.length < MIN_PREFIX) return { begun: [], past: [] };
+  const own = stats.termId(w.term);
+  const df = (id: number) => (id === own ? 0 : stats.docFrequencyOf(id));
+  const begun = prefixes.complete(w.word, df, limit);
+  const past: number[] = [];
+  // (A word the index knows from more than a page or two is a word of its own, not one typed past
+  // a stem: "nextval" does not stand for "next".)
+  if (stats.docFrequency(w.term) > PAST_MAX_DF) return { begun, past };
+  for (let k = w.word.length - 1; k >= Math.max(MIN_STEM, w.word.length - PAST_STEM); k--) {
+    const id = stats.termId(w.word.slice(0, k));
+    if (id !== undefined && df(id) > 0 && !begun.includes(id)) past.push(id);
+  }
+  return { begun, past: past.sort((a, b) => df(b) - df(a)) };
+}
+
+/** All of `completions`, most frequent first (at most `limit`). */
+export function allCompletions(w: LooseWord, stats: TermStats, prefixes: PrefixIndex, limit = MAX_COMPLETIONS): number[] {
+  const { begun, past } = completions(w, stats, prefixes, limit);
+  return past.length ? [...begun, ...past].sort((a, b) => stats.docFrequencyOf(b) - stats.docFrequencyOf(a)).slice(0, limit) : begun;
+}

@@ -1,0 +1,155 @@
+// Forgiving search, end to end through SearchIndex: completions of the last word, typos
+// corrected, what stays exact, and "did you mean" on the same machinery.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { StoredDocument } from '../../model/index.ts';
+import { SearchIndex } from '../search-index.ts';
+import { storedDocument } from '../test-document.ts';
+
+/** An index over pages given as [title, text], ids from 1. */
+function indexOf(pages: readonly (readonly [string, string])[]) {
+  const docs = new Map<number, StoredDocument>();
+  const index = new SearchIndex((id) => docs.get(id));
+  const add = (title: string, text: string) => {
+    const d = storedDocument(docs.size + 1, { url: `http://e.org/${docs.size + 1}`, title, text });
+    docs.set(d.id, d);
+    index.upsert(d);
+  };
+  for (const [title, text] of pages) add(title, text);
+  const ids = async (q: string, exact = false) => (await index.search(q, { exact })).hits.map((h) => h.id);
+  return { index, add, ids };
+}
+
+/** `n` filler pages holding `text` (to make a word frequent). */
+const many = (n: number, text: string) => Array.from({ length: n }, (_, i) => [`Filler ${i}`, text] as const);
+
+describe('as you type: the last word also matches as a prefix', () => {
+  it('finds pages by the start of the last word, below pages holding the word as typed', async () => {
+    const { ids, index } = indexOf([
+      ['Vacuum', 'reclaims storage'],
+      ['Vacuumdb', 'a wrapper program'],
+      ['Vacuums', 'vacuum cleaners for the house'],
+      ['Values', 'nothing else'],
+    ]);
+    assert.deepEqual((await ids('vacu')).sort(), [1, 2, 3], 'vacuum (1, 3) and vacuumdb (2)');
+    assert.deepEqual(await ids('va', true), [], 'exact: no completion');
+    const r = await index.search('vacuum');
+    assert.deepEqual(r.hits.map((h) => h.id).slice(0, 2).sort(), [1, 3], 'the word as typed first');
+    assert.equal(r.hits.at(-1)!.id, 2, 'a completion of the same strength (a one-word title) below');
+    assert.equal(r.corrected, undefined, 'a completion is no correction');
+  });
+
+  it('completes only the last word: the others match whole', async () => {
+    const { ids, index } = indexOf([
+      ['Create index', 'how to create an index'],
+      ['Createdb', 'the createdb program and its index'],
+      ['Drop index', 'how to drop an index'],
+    ]);
+    assert.deepEqual(await ids('creat ind'), [1], '"creat" (not last) is the stem of create, whole; "ind" completes to index');
+    assert.deepEqual(await ids('index creat'), [1, 2], 'last: creat → create, createdb');
+    const quoted = await index.search('creat ind "drop"');
+    assert.ok(quoted.partial, 'the last item is quoted: "ind" is not completed, and no page has all three');
+  });
+
+  it('takes a word typed past its stem for that stem ("replicati" for replication)', async () => {
+    const { ids } = indexOf([
+      ['Replication', 'streaming replication between servers'],
+      ['Other', 'nothing'],
+    ]);
+    for (const typed of ['repl', 'replic', 'replica', 'replicat', 'replicati', 'replicatio', 'replication']) assert.deepEqual(await ids(typed), [1], typed);
+  });
+
+  it('needs two characters', async () => {
+    const { ids } = indexOf([['Apple', 'apple pie']]);
+    assert.deepEqual(await ids('a'), []);
+    assert.deepEqual(await ids('ap'), [1]);
+  });
+});
+
+describe('typos', () => {
+  it('corrects an unknown word of 4 characters or more by one edit, and says so', async () => {
+    const { index } = indexOf([
+      ['Vacuum', 'vacuum reclaims storage'],
+      ['Analyze', 'analyze collects statistics'],
+    ]);
+    const r = await index.search('vacuun storage');
+    assert.deepEqual(r.hits.map((h) => h.id), [1]);
+    assert.deepEqual(r.corrected, [{ from: 'vacuun', to: 'vacuum' }]);
+    assert.match(r.hits[0]!.snippet, /<mark>vacuum<\/mark>/, 'the word taken is marked');
+    assert.deepEqual((await index.search('anaylze storage')).corrected, [{ from: 'anaylze', to: 'analyze' }], 'a transposition');
+    const exact = await index.search('vacuun storage', { exact: true });
+    assert.ok(exact.corrected === undefined && exact.partial, 'exact: no correction (pages with "storage" only)');
+  });
+
+  it('corrects by two edits only words of 8 characters or more', async () => {
+    const { index } = indexOf([
+      ['PostgreSQL', 'postgresql and its tables'],
+      ['Replication', 'replication of tables'],
+      ['Tables', 'tables'],
+    ]);
+    assert.deepEqual((await index.search('potsgresq tables')).corrected, [{ from: 'potsgresq', to: 'postgresql' }], '9 characters, 2 edits');
+    assert.deepEqual((await index.search('replocatoin tables')).corrected, [{ from: 'replocatoin', to: 'replication' }], 'one edit that changes the stem, one that does not');
+    assert.equal((await index.search('tabbelz tables')).corrected, undefined, '7 characters: one edit only');
+    assert.deepEqual((await index.search('tabels tables')).corrected, [{ from: 'tabels', to: 'tables' }]);
+    assert.deepEqual((await index.search('tabel')).corrected, [{ from: 'tabel', to: 'tables' }], 'the last word, when nothing begins with it');
+  });
+
+  it('leaves words of fewer than 4 characters alone', async () => {
+    const { index } = indexOf([['Web', 'the web']]);
+    assert.equal((await index.search('wbe web')).corrected, undefined);
+  });
+
+  it('finds a typo in a word\u2019s ending, which hides its stem ("replicatoin")', async () => {
+    const { index } = indexOf([['Replication', 'streaming replication']]);
+    const r = await index.search('replicatoin streaming');
+    assert.deepEqual(r.corrected, [{ from: 'replicatoin', to: 'replication' }]);
+    assert.equal(r.total, 1);
+  });
+
+  it('corrects a rare word when a close word is twenty times as frequent, and keeps the rare one first', async () => {
+    const { index } = indexOf([['Recieve', 'recieve the data'], ...many(25, 'receive the data')]);
+    const r = await index.search('recieve data');
+    assert.deepEqual(r.corrected, [{ from: 'recieve', to: 'receive' }]);
+    assert.equal(r.total, 26);
+    assert.equal(r.hits[0]!.id, 1, 'the page holding the word as typed first');
+    const { index: fewer } = indexOf([['Recieve', 'recieve the data'], ...many(10, 'receive the data')]);
+    assert.equal((await fewer.search('recieve data')).corrected, undefined, 'only 10 times as frequent');
+  });
+
+  it('chooses by frequency against edits, and keeps the first letter', async () => {
+    const { index } = indexOf([...many(3, 'server'), ...many(30, 'serve'), ...many(40, 'nerve')]);
+    assert.deepEqual((await index.search('serbe x', { page: 1 })).corrected, [{ from: 'serbe', to: 'serve' }], 'serve (30) over nerve (40): the first letter kept');
+    assert.deepEqual((await index.search('sercer x')).corrected, [{ from: 'sercer', to: 'server' }], 'one edit from server, two from serve');
+  });
+
+  it('keeps phrases, -words, +words and "quoted" words exact', async () => {
+    const { index } = indexOf([
+      ['Vacuum', 'vacuum full reclaims storage'],
+      ['Other', 'storage only'],
+    ]);
+    const uncorrected = async (q: string) => {
+      const r = await index.search(q);
+      return r.corrected === undefined && !r.hits.some((h) => h.snippet.includes('<mark>vacuum</mark>'));
+    };
+    assert.ok(await uncorrected('"vacuun full"'), 'a phrase');
+    assert.ok(await uncorrected('+vacuun storage'), '+word');
+    assert.ok(await uncorrected('"vacuun" storage'), 'a quoted word');
+    assert.deepEqual((await index.search('storage -vacuun')).hits.map((h) => h.id).sort(), [1, 2], '-word: no page holds "vacuun"');
+    assert.ok(!(await uncorrected('vacuun storage')), 'typed bare, it is corrected');
+  });
+
+  it('learns words as pages come (the typo index grows with the dictionary)', async () => {
+    const { index, add } = indexOf([['First', 'nothing here']]);
+    assert.equal((await index.search('postgress x')).corrected, undefined);
+    add('Postgres', 'postgres x');
+    assert.deepEqual((await index.search('postgress x')).corrected, [{ from: 'postgress', to: 'postgres' }]);
+  });
+});
+
+describe('"did you mean" on the same machinery', () => {
+  it('prefers a frequent completion to a correction ("semv" → semver, not serve)', async () => {
+    const { index } = indexOf([...many(8, 'serve the files'), ...many(4, 'semver ranges')]);
+    const r = await index.search('semv files', { exact: true });
+    assert.equal(r.suggestion, 'semver files');
+  });
+});

@@ -1,0 +1,119 @@
+/**
+ * Forgiving search: what a query's words may stand for besides themselves.
+ *
+ * - As you type: the last word, typed bare, also matches the terms it is the start of (from two
+ *   characters; its MAX_COMPLETIONS most frequent completions), each counting PREFIX_FACTOR.
+ * - Typos: a word typed bare that the index does not know, or knows from at most RARE_DF pages
+ *   while a word one or two edits away is in FREQUENT_RATIO times as many, also matches that word
+ *   and up to two others nearly as likely (corrections.ts), counting TYPO_FACTOR by the edits:
+ *   the query's other words tell which was meant. The answer names the likeliest.
+ *
+ * An alternative never counts as much as the word itself (weights.ts) — when the index knows the
+ * word; when it does not, nothing can rank above the alternatives and they count fully. A rare
+ * word corrected weighs no more than its correction (`blend`): the pages holding it come first,
+ * not far above all others. Phrases, -words, +words and "quoted" words stay exact, and `exact`
+ * turns all of it off. The last word, when some word begins with it, is not corrected too: it is
+ * likelier being typed than mistyped — unless a word one edit away is far more frequent than any
+ * it begins ("typs": type). A short last word far rarer than its completions ("expr") is taken
+ * for one being typed (TYPING_RATIO).
+ */
+import type { Vocabulary } from '../structures/vocabulary.ts';
+import type { TermStats } from '../structures/term-stats.ts';
+import { completions, MAX_COMPLETIONS } from './completions.ts';
+import { correctionsOf, FREQUENT_RATIO } from './corrections.ts';
+import { otherStems } from './languages.ts';
+import type { ParsedQuery } from './parse.ts';
+import type { Alternative, Slot } from './weights.ts';
+
+export const PREFIX_FACTOR = 0.8;
+/**
+ * A page holding only completions of a last word typed whole — one the index knows, and not far
+ * rarer than its completions — scores this much: a completion lets in pages that lack the word
+ * ("postgres" lets in those that say only "postgresql"), which must come after those that have it.
+ */
+export const COMPLETION_ONLY = 0.5;
+/**
+ * A last word the index knows, with a completion in TYPING_RATIO times as many pages, is taken for
+ * a word being typed ("expr" among "expression", "stat" among "statement"): it weighs no more than
+ * its completions, and pages holding only a completion are not marked down (COMPLETION_ONLY).
+ */
+export const TYPING_RATIO = 2;
+/** ... when it is this short (a longer word is likelier typed whole: "postgres" among "postgresql"). */
+export const TYPING_LENGTH = 5;
+/** By edit distance (1, 2). */
+export const TYPO_FACTOR: readonly number[] = [1, 0.8, 0.6];
+
+/** A word corrected: as typed, and the term it was taken for. */
+export type Correction = { readonly word: string; readonly term: string };
+
+export type Forgiven = {
+  /** The query with each group widened by its words' alternatives (what matches). */
+  readonly query: ParsedQuery;
+  /** One per query term, with its alternatives (what scores). */
+  readonly slots: readonly Slot[];
+  /** Per slot, the term that stands for it (for phrase evidence): itself if known, else its best alternative. */
+  readonly terms: readonly string[];
+  /** Every term a snippet marks. */
+  readonly marked: readonly string[];
+  readonly corrected: readonly Correction[];
+};
+
+export function forgive(q: ParsedQuery, stats: TermStats, vocabulary: Vocabulary, exact: boolean): Forgiven {
+  // A word's stems in the index's other languages are the word itself (query/languages.ts).
+  const own = (term: string): Alternative[] => [{ term, factor: 1, own: true }, ...otherStems(q.languages, term).map((t) => ({ term: t, factor: 1, own: true }))];
+  // An alternative counts below the word itself, when the index knows the word (else nothing
+  // ranks above it: it counts fully, as if typed right).
+  const factor = (term: string, f: number) => (stats.docFrequency(term) > 0 ? f : 1);
+  const extra = new Map<string, Alternative[]>();
+  /**
+   * Words the index knows that weigh no more than their alternatives (weights.ts `blend`): rare
+   * words corrected, and a last word far rarer than its completions ("func" among "function").
+   */
+  const rareWords = new Set<string>();
+  /** A last word typed whole (known, not far rarer than its completions): pages holding only completions score × COMPLETION_ONLY. */
+  let whole: string | undefined;
+  const corrected: Correction[] = [];
+  const alternativesOf = (t: string) => extra.get(t) ?? [];
+  if (!exact) {
+    // The last word is being typed rather than mistyped when some word begins with it — unless a
+    // word one edit away is in FREQUENT_RATIO times as many pages as any it begins ("typs": type).
+    let typing: string | undefined;
+    let typingDf = 0;
+    if (q.last) {
+      const { begun, past } = completions(q.last, stats, vocabulary.prefixes);
+      const f = factor(q.last.term, PREFIX_FACTOR);
+      const ids = [...begun, ...past].slice(0, MAX_COMPLETIONS);
+      if (ids.length) extra.set(q.last.term, ids.map((id) => ({ term: stats.term(id), factor: f })));
+      if (begun.length) typing = q.last.term;
+      typingDf = Math.max(0, ...begun.map((id) => stats.docFrequencyOf(id)));
+      const df = stats.docFrequency(q.last.term);
+      if (ids.length && df > 0) {
+        if (Math.max(...ids.map((id) => stats.docFrequencyOf(id))) >= (q.last.word.length <= TYPING_LENGTH ? TYPING_RATIO : FREQUENT_RATIO) * df) rareWords.add(q.last.term);
+        else whole = q.last.term;
+      }
+    }
+    for (const w of q.loose) {
+      // (Nor is a word corrected that the index knows in another language.)
+      if (otherStems(q.languages, w.term).some((t) => stats.docFrequency(t) > 0)) continue;
+      const beingTyped = w.term === typing;
+      const cs = correctionsOf(w, stats, vocabulary.typos).filter((c) => !beingTyped || stats.docFrequencyOf(c.id) >= FREQUENT_RATIO * typingDf);
+      if (!cs.length) continue;
+      const term = stats.term(cs[0]!.id);
+      const taken = cs.map((c) => ({ term: stats.term(c.id), factor: factor(w.term, TYPO_FACTOR[c.distance]!) }));
+      // (A correction of the last word replaces the stems it goes past: "vacum" is not "vac"; a
+      // word being typed keeps the words it begins.)
+      extra.set(w.term, beingTyped ? [...alternativesOf(w.term), ...taken] : taken);
+      corrected.push({ word: w.word, term });
+      rareWords.add(w.term);
+    }
+  }
+  if (!extra.size && !q.languages) return { query: q, slots: q.terms.map((term) => ({ term, alternatives: [{ term, factor: 1, own: true }] })), terms: q.terms, marked: q.terms, corrected };
+  const alternatives = (t: string) => extra.get(t) ?? [];
+  const groups = q.groups.map((g) => [...new Set(g.flatMap((t) => [t, ...alternatives(t).map((a) => a.term)]))]);
+  const slots = q.terms.map((term) => ({ term, alternatives: [...own(term), ...alternatives(term)], ...(rareWords.has(term) ? { blend: true } : {}), ...(term === whole ? { alone: COMPLETION_ONLY } : {}) }));
+  // (For an unknown word: its correction, else its most frequent completion.)
+  const best = (t: string) => [...alternatives(t)].sort((a, b) => b.factor - a.factor || stats.docFrequency(b.term) - stats.docFrequency(a.term))[0]?.term;
+  const terms = q.terms.map((t) => (stats.docFrequency(t) > 0 ? t : (best(t) ?? t)));
+  const marked = [...new Set(slots.flatMap((s) => s.alternatives.map((a) => a.term)))];
+  return { query: { ...q, groups, terms: marked }, slots, terms, marked, corrected };
+}

@@ -1,0 +1,74 @@
+/**
+ * What each term of a query weighs. A query word is a slot; its alternatives are the word itself
+ * (if the index knows it) and, in a forgiving search, its completions or its correction
+ * (forgive.ts), each counting for a factor below 1. An alternative's IDF is capped at that of the
+ * slot's most frequent term, as Lucene blends the statistics of a fuzzy query's expansions: a
+ * completion or a correction found in few pages must not outweigh the word itself — with the same
+ * evidence, a page holding the word as typed always ranks above one holding an alternative.
+ */
+import { slotScorer, type SlotWeights } from '../structures/bm25f.ts';
+import type { TermStats } from '../structures/term-stats.ts';
+
+export type { SlotWeights } from '../structures/bm25f.ts';
+
+/**
+ * A term that may stand for a query word, and how much it counts: the word itself (`own`: its
+ * stem, in some language; 1), or a completion or correction (below 1 when the word itself is in
+ * the index: it ranks above them).
+ */
+export type Alternative = { readonly term: string; readonly factor: number; readonly own?: boolean };
+
+/**
+ * One query word: its term, and what may stand for it (the term itself first, when known).
+ * `blend`: the word is rare next to an alternative (a typo found in a page or two, a word typed
+ * halfway that is also a rare word): it weighs no more than its alternatives' IDF either.
+ */
+export type Slot = { readonly term: string; readonly alternatives: readonly Alternative[]; readonly blend?: boolean; readonly alone?: number };
+
+/** The slots as the scorers read them; alternatives the index does not know are left out. */
+export function slotWeights(stats: TermStats, slots: readonly Slot[]): SlotWeights {
+  const termIds: number[] = [];
+  const weights: number[] = [];
+  const factors: number[] = [];
+  const slotOf: number[] = [];
+  const ownFlags: number[] = [];
+  const alone: number[] = [];
+  let filled = 0;
+  let idfSum = 0;
+  for (const slot of slots) {
+    const known = slot.alternatives.flatMap((a) => {
+      const id = stats.termId(a.term);
+      return id !== undefined && stats.docFrequencyOf(id) > 0 ? [{ ...a, id, idf: stats.idf(id) }] : [];
+    });
+    if (!known.length) continue;
+    const cap = Math.min(...known.map((a) => a.idf));
+    const own = known.find((a) => a.term === slot.term && a.own);
+    // The slot's IDF (for the title bonus): the word's own, else its best alternative's weight.
+    let slotIdf = own ? (slot.blend ? cap : own.idf) : 0;
+    for (const a of known) {
+      // (The word itself may have several stems: one per language, languages.ts.)
+      const w = a.own && !slot.blend ? a.idf : a.factor * Math.min(a.idf, cap);
+      termIds.push(a.id);
+      weights.push(w);
+      factors.push(a.factor);
+      slotOf.push(filled);
+      ownFlags.push(a.own ? 1 : 0);
+      if (!own) slotIdf = Math.max(slotIdf, w);
+    }
+    idfSum += slotIdf;
+    alone.push(slot.alone ?? 1);
+    filled++;
+  }
+  return { termIds: Uint32Array.from(termIds), weights: Float64Array.from(weights), factors: Float64Array.from(factors), slotOf: Uint16Array.from(slotOf), slots: filled, idfSum, own: Uint8Array.from(ownFlags), alone: Float64Array.from(alone) };
+}
+
+/** Each of `ids`'s score for the query (0 for a document not indexed). */
+export function scoreAll(stats: TermStats, ids: ArrayLike<number>, weights: SlotWeights): Float64Array {
+  const score = slotScorer(weights, stats.impactFunction());
+  const scores = new Float64Array(ids.length);
+  for (let i = 0; i < ids.length; i++) {
+    const v = stats.vector(ids[i]!);
+    scores[i] = v ? score(v) : 0;
+  }
+  return scores;
+}

@@ -1,0 +1,38 @@
+/**
+ * A search's answer as JSON, in one place for the API (/api/search) and the shell
+ * (`trawl search --json`): the fields SearchResponseSchema describes, times in ISO 8601 — never
+ * the index's internal ids or epoch milliseconds.
+ */
+import type { z } from '@hono/zod-openapi';
+import type { SearchResponse } from '../../indexer/index.ts';
+import type { SearchResponseSchema } from './schemas.ts';
+
+export type SearchJson = z.input<typeof SearchResponseSchema>;
+
+export function searchJson(r: SearchResponse): SearchJson {
+  return {
+    query: r.query,
+    total: r.total,
+    tookMs: r.tookMs,
+    page: r.page,
+    size: r.size,
+    partial: r.partial,
+    ...(r.totalIsLowerBound ? { totalIsLowerBound: true } : {}),
+    ...(r.suggestion ? { suggestion: r.suggestion } : {}),
+    ...(r.corrected?.length ? { corrected: r.corrected.map((c) => ({ from: c.from, to: c.to })) } : {}),
+    facets: r.facets,
+    hits: r.hits.map((h) => ({
+      url: h.url,
+      title: h.title,
+      snippet: h.snippet,
+      score: h.score,
+      fetchedAt: new Date(h.fetchedAt).toISOString(),
+      ...(h.topics ? { topics: [...h.topics] } : {}),
+      ...(h.type ? { type: h.type } : {}),
+      ...(h.pages ? { pages: h.pages } : {}),
+      ...(h.page ? { page: h.page } : {}),
+      ...(h.similar ? { similar: h.similar.map((x) => ({ url: x.url, title: x.title })) } : {}),
+      ...(h.moreSimilar ? { moreSimilar: h.moreSimilar } : {}),
+    })),
+  };
+}

@@ -1,0 +1,90 @@
+// Forgiving search through the server: "Including results for …" on the page and in the JSON,
+// the exact search it offers, and /api/suggest (with its place in the OpenAPI document).
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { ApplianceStatus, StoredDocument } from '../model/index.ts';
+import { SearchIndex } from '../indexer/index.ts';
+import { createApp } from './app.ts';
+
+const docs = new Map<number, StoredDocument>();
+const index = new SearchIndex((id) => docs.get(id));
+const put = (id: number, title: string, text: string) => {
+  const d: StoredDocument = { id, url: `http://e.org/${id}`, title, description: '', headings: [], text, contentType: 'text/html', bytes: 1, truncated: false, httpStatus: 200, fetchedAt: Date.UTC(2026, 0, 2), hash: '' };
+  docs.set(id, d);
+  index.upsert(d);
+};
+put(1, 'Routine vacuuming', 'Vacuum reclaims storage. Run vacuum regularly.');
+put(2, 'Vacuumdb', 'vacuumdb is a wrapper around VACUUM.');
+put(3, 'Value expressions', 'Values and <b>expressions</b>.');
+for (let i = 10; i < 14; i++) put(i, `Vacuum notes ${i}`, 'vacuum again');
+
+const statusNow = (): ApplianceStatus => ({
+  crawl: { running: false, fetched: 0, indexed: 0, queued: 0, inFlight: 0, failed: 0, retrying: 0, dead: 0, excluded: 0, redirected: 0, pagesPerSecond: 0, stats: null, hosts: [], paused: false, rejections: [] },
+  recrawl: { continuous: false, due: 0, nextDueAt: null, revisited: 0, changed: 0, unchanged: 0, removed: 0 },
+  focus: null,
+  index: { documents: index.documentCount, lastFlushAt: null, lastFlushMs: null, terms: 0, lastFlushBytes: null },
+  recent: [],
+});
+const app = createApp({ searcher: index, status: async () => statusNow(), version: 't', processMetrics: false, apiRate: 1000 });
+const get = (path: string) => app.request(path);
+
+describe('"Including results for …"', () => {
+  it('names the corrected words in the JSON, and not when asked for the words as typed (exact=1)', async () => {
+    const body = (await (await get('/api/search?q=vacuun+regularly')).json()) as { total: number; corrected?: { from: string; to: string }[] };
+    assert.deepEqual(body.corrected, [{ from: 'vacuun', to: 'vacuum' }]);
+    assert.equal(body.total, 1);
+    const exact = (await (await get('/api/search?q=vacuun+regularly&exact=1')).json()) as { corrected?: unknown; suggestion?: string };
+    assert.equal(exact.corrected, undefined);
+    assert.equal(exact.suggestion, 'vacuum regularly', '"did you mean" instead');
+    assert.equal((await get('/api/search?q=x&exact=maybe')).status, 400);
+  });
+
+  it('says so on the page, links the corrected query and offers the exact search', async () => {
+    const page = await (await get('/?q=Vacuun+regularly')).text();
+    assert.match(page, /<p class="corrected" id="corrected">Including results for <a href="\/\?q=vacuum%20regularly"><strong>vacuum<\/strong> regularly<\/a>\. <a href="\/\?q=Vacuun%20regularly&amp;exact=1" rel="nofollow">Search only for Vacuun regularly<\/a><\/p>/);
+    const exact = await (await get('/?q=Vacuun+regularly&exact=1')).text();
+    assert.doesNotMatch(exact, /Including results/);
+    assert.match(exact, /Did you mean <a href="\/\?q=vacuum%20regularly">vacuum regularly<\/a>/);
+  });
+
+  it('escapes what it repeats of the query', async () => {
+    const page = await (await get('/?q=%3Cscript%3Evacuun')).text();
+    assert.doesNotMatch(page, /<script>vacuun/);
+    assert.match(page, /Search only for &lt;script&gt;vacuun|Search only for &#60;script&#62;vacuun/);
+  });
+});
+
+describe('GET /api/suggest', () => {
+  it('completes the last word, the most frequent completion first, spelled as pages spell it', async () => {
+    const res = await get('/api/suggest?q=routine+vacu');
+    assert.equal(res.status, 200);
+    assert.deepEqual(await res.json(), { query: 'routine vacu', suggestions: ['routine vacuum', 'routine vacuumdb'] });
+    assert.deepEqual(((await (await get('/api/suggest?q=va&size=1')).json()) as { suggestions: string[] }).suggestions, ['vacuum']);
+    assert.deepEqual(((await (await get('/api/suggest?q=vacuum+')).json()) as { suggestions: string[] }).suggestions, ['vacuum', 'vacuumdb'], 'the word itself first: it is the most frequent');
+    assert.deepEqual(((await (await get('/api/suggest?q=%22vacu%22')).json()) as { suggestions: string[] }).suggestions, [], 'a quoted word is not completed');
+    assert.deepEqual(((await (await get('/api/suggest?q=v')).json()) as { suggestions: string[] }).suggestions, []);
+  });
+
+  it('is a 304 when asked again with its ETag, while the index has not changed', async () => {
+    const first = await get('/api/suggest?q=vacu');
+    const etag = first.headers.get('etag')!;
+    assert.ok(etag);
+    assert.equal((await app.request('/api/suggest?q=vacu', { headers: { 'if-none-match': etag } })).status, 304);
+  });
+
+  it('refuses a missing or overlong q with 400', async () => {
+    assert.equal((await get('/api/suggest')).status, 400);
+    assert.equal((await get(`/api/suggest?q=${'a'.repeat(501)}`)).status, 400);
+  });
+
+  it('is described in /api/openapi.json, with its parameters and answer', async () => {
+    const doc = (await (await get('/api/openapi.json')).json()) as { paths: Record<string, { get?: { parameters?: { name: string }[]; responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }> } }>; components: { schemas: Record<string, { properties: Record<string, unknown> }> } };
+    const op = doc.paths['/api/suggest']?.get;
+    assert.ok(op, '/api/suggest is in the document');
+    assert.deepEqual(op.parameters?.map((p) => p.name).sort(), ['q', 'size']);
+    assert.equal(op.responses['200']?.content?.['application/json']?.schema.$ref, '#/components/schemas/Suggestions');
+    assert.ok(doc.components.schemas['Suggestions']?.properties['suggestions']);
+    assert.ok(doc.components.schemas['SearchResponse']?.properties['corrected'], 'the search answer describes corrected');
+    assert.ok(doc.paths['/api/search']?.get?.parameters?.some((p) => p.name === 'exact'));
+  });
+});
