@@ -6,6 +6,7 @@
  *
  *   npx tsx bench/relevance.ts [--queries bench/relevance/postgresql.json] [--root /usr/share/doc/postgresql-doc-15/html] [--show] [--snippets "vacuum full"]
  *   (Debian: apt-get install postgresql-doc-15 nginx-light)
+ *   npx tsx bench/relevance.ts --root /usr/share/doc/python3.11/html --queries bench/relevance/python.json   (python3.11-doc)
  *
  * All three get the same treatment: all words must match, and if no page has them all, pages with
  * any of them are ranked instead (what Trawl does by itself).

@@ -16,7 +16,7 @@
  * (maxConcurrency = minConcurrency = 1, 2, 4; bench/crawlee-render.mjs), each run a fresh process:
  * pages/s, wall, pages found, CPU of the crawler process (and of the browser), the browser's memory
  * (PSS summed over the crawler's descendant processes, sampled every 200 ms here, peak — and, for
- * Trawl, the renderer's own browserRssBytes from status, sampled as often) and the crawler process's
+ * Trawl, the renderer's own browserRssBytes from status, read once a second) and the crawler process's
  * peak RSS. Crawlee is installed on first use into ~/.cache/trawl-bench/crawlee (never a dependency
  * of the project), with playwright at the version of playwright-core in node_modules.
  */
@@ -57,7 +57,7 @@ const fmt = (n: number, d = 1) => n.toFixed(d);
 
 // ---- Processes: every one this bench starts is stopped at the end, whatever happens. ----
 
-type ProcInfo = { pid: number; ppid: number; comm: string; cpuTicks: number; start: string };
+type ProcInfo = { pid: number; ppid: number; comm: string; cpuTicks: number; childTicks: number; start: string };
 const started = new Set<ChildProcess>();
 /** Descendants seen by the samplers (pid → start time): killed at the end if still there (orphans). */
 const seenDescendants = new Map<number, string>();
@@ -67,8 +67,8 @@ function readProc(pid: string): ProcInfo | undefined {
     const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
     const close = stat.lastIndexOf(')');
     const f = stat.slice(close + 2).split(' ');
-    // f[0] is field 3 (state); ppid 4, utime 14, stime 15, starttime 22.
-    return { pid: Number(pid), ppid: Number(f[1]), comm: stat.slice(stat.indexOf('(') + 1, close), cpuTicks: Number(f[11]) + Number(f[12]), start: f[19]! };
+    // f[0] is field 3 (state); ppid 4, utime 14, stime 15, cutime 16, cstime 17 (children waited for), starttime 22.
+    return { pid: Number(pid), ppid: Number(f[1]), comm: stat.slice(stat.indexOf('(') + 1, close), cpuTicks: Number(f[11]) + Number(f[12]), childTicks: Number(f[13]) + Number(f[14]), start: f[19]! };
   } catch {
     return undefined;
   }
@@ -147,7 +147,10 @@ type TreeFigures = { peakPssMB: number; cpuSeconds: number; processes: number };
 
 /**
  * Runs a child (node …) to its end, sampling the browser's processes below it every 200 ms: peak PSS
- * summed over them, their CPU (the last figure seen of each process), how many there were.
+ * summed over them, their CPU, how many there were. CPU: the largest sum seen of each live browser
+ * process's own time plus its children's that it waited for — a renderer that has exited is in its
+ * zygote's figure, so a page's process is counted to its end, once (a renderer lives about a
+ * second: its own last figure seen would miss much of it).
  * Returns the last line of its stdout, parsed.
  */
 async function runChild<T>(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ figures: T; tree: TreeFigures; wallSeconds: number }> {
@@ -156,18 +159,22 @@ async function runChild<T>(args: string[], env: NodeJS.ProcessEnv = process.env)
   started.add(child);
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  const cpu = new Map<string, number>();
+  const seen = new Set<string>();
   let peak = 0;
+  let ticks = 0;
   const sample = () => {
     if (child.pid === undefined || child.exitCode !== null) return;
     let pss = 0;
+    let live = 0;
     for (const p of descendants(child.pid)) {
       seenDescendants.set(p.pid, p.start);
       if (!p.browser) continue;
-      cpu.set(`${p.pid}:${p.start}`, p.cpuTicks);
+      seen.add(`${p.pid}:${p.start}`);
+      live += p.cpuTicks + p.childTicks;
       pss += pssBytes(p.pid);
     }
     peak = Math.max(peak, pss);
+    ticks = Math.max(ticks, live);
   };
   const timer = setInterval(sample, 200);
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
@@ -175,8 +182,7 @@ async function runChild<T>(args: string[], env: NodeJS.ProcessEnv = process.env)
   started.delete(child);
   const line = out.trim().split('\n').pop() ?? '';
   if (code !== 0 || !line.startsWith('{')) throw new Error(`child failed (exit code ${code}): ${args.join(' ').slice(0, 200)}: ${out.slice(-500)}`);
-  const ticks = [...cpu.values()].reduce((a, b) => a + b, 0);
-  return { figures: JSON.parse(line) as T, tree: { peakPssMB: peak / 1e6, cpuSeconds: ticks / 100, processes: cpu.size }, wallSeconds: (performance.now() - t0) / 1000 };
+  return { figures: JSON.parse(line) as T, tree: { peakPssMB: peak / 1e6, cpuSeconds: ticks / 100, processes: seen.size }, wallSeconds: (performance.now() - t0) / 1000 };
 }
 
 const trawlOnce = (settings: CrawlSettings) => runChild<CrawlFigures>(['--import', 'tsx', join(HERE, 'render-once.ts'), 'crawl', JSON.stringify(settings)]);
@@ -276,7 +282,7 @@ if (values.part === 'all' || values.part === '2') {
             concurrency: 8,
             perHost: { delayMs: 0, maxConnections: 8 },
             render: { mode: 'auto', concurrency: c, ...(settle !== undefined ? { settleMs: settle } : {}) },
-            sampleMs: 200,
+            sampleMs: 1000, // the renderer reads its browser's memory at most once a second; status() also runs SQLite counts
             queries: ['spahome', ...checks.map((n) => `spaword${n}`)],
             progressMs: 10_000,
             label: `trawl c=${c}`,

@@ -3,7 +3,7 @@
  * `trawl import`, no heap inherited): reads a job as JSON from argv and prints one JSON line of
  * figures.
  *
- *   crawl:  a crawl with politeness off, as bench/crawl-once.ts, with `archive.warc` on or off:
+ *   crawl:  a crawl with politeness off and no rendering, as bench/crawl-once.ts, `archive.warc` on or off:
  *           pages, requests, body bytes, crawl seconds (crawler.run), close seconds (the last
  *           WARC file fsynced and renamed, the index flushed), CPU seconds, peak RSS, and the
  *           WARC files' bytes on disk. `keepArchive` copies the finished WARC files there.
@@ -86,6 +86,9 @@ async function crawl(job: WarcCrawlJob): Promise<WarcCrawlFigures> {
           limits: { maxDepth: 100, maxPages: 0 },
           parseWorkers: job.parseWorkers,
           archive: { warc: job.warc },
+          // (Static corpora: never a browser, whether or not Chromium is installed — with `auto`,
+          // rust-doc's pages of scripts send some to it, and the crawl then times the browser.)
+          render: { mode: 'never' },
         },
       }),
       { lockFor: 'bench' },

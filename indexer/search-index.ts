@@ -291,7 +291,12 @@ export class SearchIndex implements Searcher {
     }
     const suggestion = ranked.length === 0 || partial ? await suggest(typed, this.stats, this.vocabulary, this.spellings, docs) : undefined;
     const corrected = [];
-    for (const c of forgiven.corrected) corrected.push({ from: c.word, to: (await this.spellings.closest(c.term, c.word, docs)) ?? c.term });
+    // (A word taken for several: the one the first result holds — "elete rows" shows delete pages.)
+    const first = onPage[0]?.leader.id;
+    for (const c of forgiven.corrected) {
+      const term = c.terms.find((t) => first !== undefined && this.stats.contains(first, this.stats.termId(t) ?? -1)) ?? c.term;
+      corrected.push({ from: c.word, to: (await this.spellings.closest(term, c.word, docs)) ?? term });
+    }
     return {
       query,
       total: q.phrases.length ? ranked.length : matched,

@@ -1,18 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ApplianceStatus, StoredDocument } from '../model/index.ts';
+import type { StoredDocument } from '../model/index.ts';
 import { SearchIndex } from '../indexer/index.ts';
 import { storedDocument } from '../indexer/test-document.ts';
 import { Secret } from '../lib/secret.ts';
 import { createApp, type UiDeps } from './app.ts';
+import { idleStatus } from './status-fixture.ts';
 
-const statusNow = (): ApplianceStatus => ({
-  crawl: { running: false, paused: false, fetched: 0, indexed: 0, queued: 0, inFlight: 0, failed: 0, retrying: 0, dead: 0, excluded: 0, redirected: 0, pagesPerSecond: 0, stats: null, hosts: [], rejections: [] },
-  recrawl: { continuous: false, due: 0, nextDueAt: null, revisited: 0, changed: 0, unchanged: 0, removed: 0 },
-  focus: null,
-  index: { documents: 1, terms: 0, lastFlushAt: null, lastFlushMs: null, lastFlushBytes: null },
-  recent: [],
-});
+const statusNow = () => idleStatus({ documents: 1 });
 const docs = new Map<number, StoredDocument>([[1, storedDocument(1, { url: 'http://e.org/a', title: 'Corsword page', text: 'corsword body' })]]);
 const index = new SearchIndex((id) => docs.get(id));
 index.upsert(docs.get(1)!);

@@ -1,18 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ApplianceStatus } from '../model/index.ts';
 import { SearchIndex } from '../indexer/index.ts';
 import { createApp } from './app.ts';
 import { allowedMethods, hostAllowed } from './guards.ts';
 import { listen } from './server.ts';
+import { idleStatus } from './status-fixture.ts';
 
-const statusNow = (): ApplianceStatus => ({
-  crawl: { running: true, paused: false, fetched: 0, indexed: 0, queued: 0, inFlight: 0, failed: 0, retrying: 0, dead: 0, excluded: 0, redirected: 0, pagesPerSecond: 0, stats: null, hosts: [], rejections: [] },
-  recrawl: { continuous: false, due: 0, nextDueAt: null, revisited: 0, changed: 0, unchanged: 0, removed: 0 },
-  focus: null,
-  index: { documents: 0, terms: 0, lastFlushAt: null, lastFlushMs: null, lastFlushBytes: null },
-  recent: [],
-});
+const statusNow = () => idleStatus({ running: true });
 const index = new SearchIndex(() => undefined);
 const TOKEN = 'correct-horse-battery-staple';
 const noop = async () => undefined;

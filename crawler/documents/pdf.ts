@@ -9,6 +9,7 @@
  * never reads a file or the network: a CJK PDF whose fonts rely on a predefined CMap that is not
  * embedded loses that font's text (a recorded limit).
  */
+import { afterDocument } from './gc.ts';
 import { loadPdfJs, type PdfJs } from './pdfjs.ts';
 import { finishPage, newParts, type DocumentMeta, type HeadingList, type LinkSink, type TextSink } from './page.ts';
 import { joinTextItems, textInRect, type PdfTextItem } from './pdf-text.ts';
@@ -23,27 +24,39 @@ const ERRORS_ONLY = 0;
 /** PDF.js's AnnotationType.LINK. */
 const LINK = 2;
 
+/**
+ * PDF.js keeps every page it has read, with its parsed annotations, until the document is
+ * destroyed (page.cleanup() and doc.cleanup() free the display side only): source3.pdf's 1,611
+ * pages held ~200 MB live by the end, ~1 MB more for each page of its index (400–750 links a
+ * page). The document is opened again every this many pages, which bounds that to a chunk's worth
+ * (source3: 315 → ~195 MB live; 50 pages: ~170 MB) for one more parse of its cross-reference table
+ * and fonts per chunk.
+ */
+export const PAGES_PER_OPEN = 100;
+
 export async function extractPdf(body: Uint8Array, options: ExtractOptions): Promise<DocumentPage> {
   if (body.byteLength === 0) throw new DocumentRefusal('empty', 'the PDF is empty (0 bytes)');
   const pdfjs = await loadPdfJs();
-  const task = pdfjs.getDocument({
-    // A copy, as a plain Uint8Array (PDF.js refuses a Buffer): PDF.js transfers (detaches) the
-    // buffer it is given, and the caller's must stay whole.
-    data: new Uint8Array(body),
-    isEvalSupported: false,
-    disableFontFace: true,
-    useSystemFonts: false,
-    useWasm: false,
-    enableXfa: false,
-    isOffscreenCanvasSupported: false,
-    isImageDecoderSupported: false,
-    disableAutoFetch: true,
-    disableStream: true,
-    disableRange: true,
-    // Best effort: a damaged content stream loses its own text, not the document's.
-    stopAtErrors: false,
-    verbosity: ERRORS_ONLY,
-  });
+  const open = () =>
+    pdfjs.getDocument({
+      // A copy, as a plain Uint8Array (PDF.js refuses a Buffer): PDF.js transfers (detaches) the
+      // buffer it is given, and the caller's must stay whole.
+      data: new Uint8Array(body),
+      isEvalSupported: false,
+      disableFontFace: true,
+      useSystemFonts: false,
+      useWasm: false,
+      enableXfa: false,
+      isOffscreenCanvasSupported: false,
+      isImageDecoderSupported: false,
+      disableAutoFetch: true,
+      disableStream: true,
+      disableRange: true,
+      // Best effort: a damaged content stream loses its own text, not the document's.
+      stopAtErrors: false,
+      verbosity: ERRORS_ONLY,
+    });
+  let task = open();
   try {
     let doc: PdfDocument;
     try {
@@ -51,13 +64,20 @@ export async function extractPdf(body: Uint8Array, options: ExtractOptions): Pro
     } catch (e) {
       throw refusalOf(e);
     }
-    return await extractFrom(doc, options);
+    const reopen = async () => {
+      await task.destroy();
+      task = open();
+      return task.promise;
+    };
+    return await extractFrom(doc, options, reopen);
   } finally {
     await task.destroy();
+    afterDocument(body.byteLength);
   }
 }
 
-async function extractFrom(doc: PdfDocument, options: ExtractOptions): Promise<DocumentPage> {
+async function extractFrom(first: PdfDocument, options: ExtractOptions, reopen: () => Promise<PdfDocument>): Promise<DocumentPage> {
+  let doc = first;
   const parts = newParts(options);
   const meta = await metadata(doc);
   const numPages = doc.numPages;
@@ -65,6 +85,7 @@ async function extractFrom(doc: PdfDocument, options: ExtractOptions): Promise<D
   let failed = 0;
   let display: string | undefined;
   for (let n = 1; n <= wanted && !parts.text.full; n++) {
+    if (n > 1 && (n - 1) % PAGES_PER_OPEN === 0) doc = await reopen();
     if (!(await readPage(doc, n, parts.text, parts.links, n === 1 ? (t) => (display = t) : undefined))) failed++;
   }
   const extracted = parts.text.pageCount;

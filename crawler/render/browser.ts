@@ -27,7 +27,9 @@ export const CHROMIUM_ARGS: readonly string[] = [
   // their own (and keeping a spare renderer warm for a context that will never use it) costs
   // memory and start-up time for nothing.
   '--disable-site-isolation-trials',
-  '--disable-features=IsolateOrigins,site-per-process,SpareRendererForSitePerProcess',
+  // BackForwardCache: a reused tab (tabs.ts) leaves each page for about:blank, and the page must
+  // then be gone (its memory, its scripts), not kept frozen for a Back that never comes.
+  '--disable-features=IsolateOrigins,site-per-process,SpareRendererForSitePerProcess,BackForwardCache',
 ];
 
 /** Launches in a row that may fail before the renderer gives the browser up. */
@@ -80,16 +82,47 @@ async function launchChromium(path: string): Promise<Browser> {
   }
 }
 
-/** The browser process's id, which Playwright does not expose for a launched browser: CDP knows it. */
+/** How long the browser is asked for its process id: a browser that does not answer must not hold up its launch, nor every page waiting on it. */
+const PID_TIMEOUT_MS = 5000;
+
+/**
+ * The browser process's id, which Playwright does not expose for a launched browser: CDP knows it,
+ * within PID_TIMEOUT_MS; otherwise it is looked for among our children (the one Playwright started
+ * last with a debugging pipe). Undefined if neither says: the memory figure is then 0, nothing else.
+ */
 async function browserPid(browser: Browser): Promise<number | undefined> {
-  try {
+  let timer: NodeJS.Timeout | undefined;
+  const asked = (async () => {
     const session = await browser.newBrowserCDPSession();
     const info = (await session.send('SystemInfo.getProcessInfo')) as { processInfo: { type: string; id: number }[] };
-    await session.detach().catch(() => undefined);
+    void session.detach().catch(() => undefined);
     return info.processInfo.find((p) => p.type === 'browser')?.id;
+  })().catch(() => undefined);
+  const pid = await Promise.race([asked, new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), PID_TIMEOUT_MS)))]);
+  clearTimeout(timer);
+  return pid ?? newestChildBrowser();
+}
+
+function newestChildBrowser(): number | undefined {
+  let best: { pid: number; start: number } | undefined;
+  let entries: string[] = [];
+  try {
+    entries = readdirSync('/proc');
   } catch {
     return undefined;
   }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry) || parentOf(entry) !== process.pid) continue;
+    try {
+      if (!readFileSync(`/proc/${entry}/cmdline`, 'latin1').includes('--remote-debugging-pipe')) continue;
+      const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
+      const start = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+      if (best === undefined || start > best.start) best = { pid: Number(entry), start };
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return best?.pid;
 }
 
 type Log = { warn(msg: string): void; info(msg: string): void };

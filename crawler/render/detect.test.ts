@@ -24,6 +24,8 @@ describe('needsBrowser', () => {
     assert.equal(need('<div id="root"></div>'), undefined, 'no script: nothing a browser would add');
     assert.equal(need(`<p>${prose(2)}</p><a href="/a">a</a><a href="/b">b</a><a href="/c">c</a><script>x()</script>`), undefined, 'short, but a page of links');
     assert.equal(need(`<noscript><img src="/pixel.gif"></noscript><p>${prose(3)}</p><script>track()</script><a href="/a">a</a><a href="/b">b</a><a href="/c">c</a>`), undefined, 'a tracking <noscript> is no sign');
+    const stub = '<head><meta http-equiv="refresh" content="0;URL=../real/page.html"><title>Redirection</title></head><body><p>Redirecting to <a href="../real/page.html">../real/page.html</a>...</p><script>location.replace("../real/page.html" + location.search)</script></body>';
+    assert.equal(need(stub), undefined, 'a redirect by meta refresh, repeated by a script (rustdoc\'s stubs)');
   });
 
   it('takes the signs from the parser, which does not count noscript text as the page\'s', () => {

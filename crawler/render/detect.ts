@@ -14,9 +14,12 @@ const SHELL_TEXT_CHARS = 100;
 const ENOUGH_TEXT_CHARS = 1500;
 
 /** Why the page needs a browser, or undefined when its HTML is the page. */
-export function needsBrowser(page: Pick<ParsedPage, 'text' | 'links' | 'spa'>): string | undefined {
+export function needsBrowser(page: Pick<ParsedPage, 'text' | 'links' | 'spa' | 'refresh'>): string | undefined {
   const s = page.spa;
   if (!s || s.scripts === 0) return undefined;
+  // A page that forwards by <meta http-equiv="refresh"> is a redirect, followed as one (outcome.ts),
+  // whatever script repeats it (rustdoc's ~10,000 "Redirecting…" stubs call location.replace too).
+  if (page.refresh) return undefined;
   const text = page.text.length;
   if (text >= ENOUGH_TEXT_CHARS) return undefined;
   if (s.appRoot && s.appRootText < EMPTY_ROOT_CHARS) return `empty app root ${s.appRoot}`;

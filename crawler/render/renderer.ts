@@ -1,20 +1,24 @@
 /**
  * The renderer: a pool of `concurrency` slots over one headless Chromium (browser.ts), and the
- * rendering of one page in a context of its own. Pages beyond the slots wait in FIFO order; a
- * page's budget starts when it gets a slot.
+ * rendering of one page in a tab (tabs.ts: a context with one page, reused for the next page of the
+ * same origin once cleaned). Pages beyond the slots wait in FIFO order; a page's budget starts
+ * when it gets a slot.
  *
- * One page: a new context (nothing shared with any other page: cookies, storage, cache), every
- * request routed (requests.ts), the crawler's body served as the navigation, dialogs dismissed,
- * popups closed; wait until settled (settle.ts), then the DOM as HTML and the URL the page's
- * router left. Whatever happens — a spinning script, a crash, the browser dying, the budget —
- * the page ends as a result: a single timer and the events below call `finish` (first call wins),
- * and the context is closed after, which also kills a renderer stuck in a loop.
+ * One page: a tab (nothing shared with any other page: cookies, storage, cache), every request
+ * routed (requests.ts), the crawler's body served as the navigation, dialogs dismissed, popups
+ * closed; wait until settled (settle.ts), then the DOM as HTML and the URL the page's router left.
+ * Whatever happens — a spinning script, a crash, the browser dying, the budget — the page ends as
+ * a result: a single timer and the events below call `finish` (first call wins). A tab is kept
+ * only after a page rendered; after any failure its context is closed, which also kills a renderer
+ * stuck in a loop. The result is handed back before the tab is cleaned: the slot is held until then.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { AbortFanout } from './abort.ts';
 import { BrowserHost } from './browser.ts';
-import { intercept, Traffic } from './requests.ts';
-import { SETTLE_INIT_SCRIPT, waitUntilSettled } from './settle.ts';
+import { Traffic, type Interception } from './requests.ts';
+import { waitUntilSettled } from './settle.ts';
+import { Tab, TabCache, type TabRun } from './tabs.ts';
 import { BrowserUnavailable, type RenderFailure, type Renderer, type RendererStats, type RenderJob, type RenderOptions, type RenderResult, type SettledBy } from './types.ts';
 
 /** What is kept back from the settle wait for taking the snapshot (page.content()): a fifth of the budget, at most 2 s. The rendered HTML is held to maxBytes characters as well. */
@@ -22,8 +26,6 @@ const SNAPSHOT_SHARE = 0.2;
 const SNAPSHOT_MAX_MS = 2000;
 /** How long a failed step waits for the event (crash, disconnection) that explains it. */
 const ECHO_GRACE_MS = 100;
-/** A context that does not close in this long is left to the browser (its pages are dead to us already). */
-const CLOSE_WAIT_MS = 5000;
 
 /** Launches the browser (rejects with BrowserUnavailable) and returns the pool over it. */
 export async function launchRenderer(options: RenderOptions): Promise<Renderer> {
@@ -40,9 +42,13 @@ class Pool implements Renderer {
   readonly #inFlight = new Set<Promise<unknown>>();
   readonly #slots: number;
   #free: number;
+  /** Slots held while a rendered page's tab is cleaned: not rendering any more. */
+  #cleaning = 0;
   #closed = false;
   readonly #figures = { rendered: 0, failed: 0, totalMs: 0 };
   readonly #unsubscribe: () => void;
+  readonly #tabs: TabCache;
+  readonly #aborts = new AbortFanout();
 
   constructor(
     private readonly host: BrowserHost,
@@ -50,8 +56,10 @@ class Pool implements Renderer {
   ) {
     this.#slots = Math.max(1, options.concurrency);
     this.#free = this.#slots;
+    this.#tabs = new TabCache(this.#slots);
     this.#unsubscribe = host.onLost((detail) => {
       for (const run of this.#running) run.lost(detail);
+      void this.#tabs.closeIdle();
     });
   }
 
@@ -64,14 +72,14 @@ class Pool implements Renderer {
       this.#figures.totalMs += result.ms;
       return result;
     });
-    this.#inFlight.add(done);
-    void done.finally(() => this.#inFlight.delete(done));
+    this.#track(done);
     return done;
   }
 
   async #render(job: RenderJob, signal: AbortSignal | undefined): Promise<RenderResult> {
     if (this.#closed) return failed('browser', 'the renderer is closed', 0);
     if (!(await this.#acquire(signal))) return failed('timeout', this.#closed ? 'the renderer closed while the page waited' : 'aborted while waiting for a slot', 0);
+    let cleanup: Promise<void> | undefined;
     try {
       let browser: Browser;
       try {
@@ -80,13 +88,26 @@ class Pool implements Renderer {
         return failed('browser', error instanceof BrowserUnavailable ? error.message : String(error), 0);
       }
       if (this.#closed) return failed('browser', 'the renderer is closed', 0);
-      return await renderPage(browser, job, this.options, signal, (run) => {
+      const { result, tab } = await renderPage(browser, this.#tabs, job, this.options, (fn) => this.#aborts.on(signal, fn), (run) => {
         this.#running.add(run);
         return () => this.#running.delete(run);
       });
+      // The page is the caller's now; the tab is cleaned (or closed) while the slot is still held.
+      this.#cleaning += 1;
+      cleanup = this.#tabs.giveBack(tab, result.kind === 'rendered' && !this.#closed).finally(() => {
+        this.#cleaning -= 1;
+        this.#release();
+      });
+      this.#track(cleanup);
+      return result;
     } finally {
-      this.#release();
+      if (cleanup === undefined) this.#release();
     }
+  }
+
+  #track(p: Promise<unknown>): void {
+    this.#inFlight.add(p);
+    void p.finally(() => this.#inFlight.delete(p));
   }
 
   /** Waits for a slot; false when the caller gave up or the pool closed meanwhile. */
@@ -97,17 +118,16 @@ class Pool implements Renderer {
       return true;
     }
     return new Promise<boolean>((resolve) => {
-      const onAbort = () => {
+      const off = this.#aborts.on(signal, () => {
         const i = this.#queue.indexOf(wake);
         if (i >= 0) this.#queue.splice(i, 1);
         resolve(false);
-      };
+      });
       const wake = () => {
-        signal?.removeEventListener('abort', onAbort);
+        off();
         resolve(!this.#closed);
         if (this.#closed) this.#release();
       };
-      signal?.addEventListener('abort', onAbort, { once: true });
       this.#queue.push(wake);
     });
   }
@@ -122,7 +142,7 @@ class Pool implements Renderer {
     return {
       ...this.#figures,
       waiting: this.#queue.length,
-      rendering: this.#slots - this.#free, // pages holding a slot (launching the browser for one counts)
+      rendering: this.#slots - this.#free - this.#cleaning, // pages holding a slot (launching the browser for one counts)
       browserRssBytes: this.host.rssBytes(),
       restarts: this.host.restarts,
     };
@@ -135,6 +155,8 @@ class Pool implements Renderer {
     for (const run of this.#running) run.lost('the renderer is closing');
     for (const wake of this.#queue.splice(0)) wake();
     await Promise.allSettled([...this.#inFlight]);
+    await Promise.allSettled([...this.#inFlight]); // the cleanups the renders above started
+    await this.#tabs.closeIdle();
     this.#unsubscribe();
     await this.host.close();
   }
@@ -144,8 +166,11 @@ function failed(reason: RenderFailure, detail: string, ms: number): RenderResult
   return { kind: 'failed', reason, detail, ms };
 }
 
-/** Renders one page in a context of its own; never rejects, leaves no context and no timer behind. */
-async function renderPage(browser: Browser, job: RenderJob, o: RenderOptions, signal: AbortSignal | undefined, register: (run: Running) => () => void): Promise<RenderResult> {
+/**
+ * Renders one page in a tab (an idle one of its origin, or a new one); never rejects, leaves no
+ * timer behind. The tab goes back to the pool with the result (undefined if none could be had).
+ */
+async function renderPage(browser: Browser, tabs: TabCache, job: RenderJob, o: RenderOptions, onCallerAbort: (fn: () => void) => () => void, register: (run: Running) => () => void): Promise<{ result: RenderResult; tab: Promise<Tab | undefined> }> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const ended = new AbortController();
@@ -160,15 +185,32 @@ async function renderPage(browser: Browser, job: RenderJob, o: RenderOptions, si
   const fail = (reason: RenderFailure, detail: string) => finish(failed(reason, detail, elapsed()));
 
   const timer = setTimeout(() => fail('timeout', `not settled and read within ${o.timeoutMs} ms`), o.timeoutMs);
-  const onAbort = () => fail('timeout', 'aborted by the caller');
-  signal?.addEventListener('abort', onAbort, { once: true });
-  if (signal?.aborted) onAbort();
+  const offCallerAbort = onCallerAbort(() => fail('timeout', 'aborted by the caller'));
   const unregister = register({ lost: (detail) => fail('browser', detail) });
 
   const traffic = new Traffic();
-  const context = browser.newContext({ javaScriptEnabled: true, acceptDownloads: false, serviceWorkers: 'block' });
-  void context
-    .then((c) => steps(c, job, o, { started, traffic, fail, ended: ended.signal }))
+  const origin = new URL(job.url).origin;
+  let tab: Promise<Tab | undefined>;
+  let opening: string | undefined; // why no tab could be opened
+  const idle = tabs.take(browser, origin);
+  if (idle) tab = Promise.resolve(idle);
+  else {
+    tabs.reserve();
+    tab = Tab.open(browser, origin, o.settleMs).catch((error: unknown) => {
+      opening = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      return undefined;
+    });
+  }
+  // A tab that crashed while idle is dead: then the page fails, and its tab is replaced for the next.
+  void tab
+    .then((t) => {
+      if (t === undefined) throw new Error(`no tab could be opened for ${origin}: ${opening}`);
+      if (t.dead) throw new Error('the tab crashed');
+      t.uses += 1;
+      const run: TabRun = { x: { job, options: o, page: t.page, traffic, fail, ended: ended.signal, origins: t.origins } };
+      t.hold(run);
+      return steps(run, o, started, ended.signal);
+    })
     .then(({ html, url, settledBy }) => finish({ kind: 'rendered', html, url, ms: elapsed(), requests: traffic.requests, bytes: traffic.bytes, settledBy }))
     .catch(async (error: unknown) => {
       // A step failing is most often the echo of a crash or of the browser's end, whose own event
@@ -180,56 +222,29 @@ async function renderPage(browser: Browser, job: RenderJob, o: RenderOptions, si
 
   const result = await outcome;
   clearTimeout(timer);
-  signal?.removeEventListener('abort', onAbort);
+  offCallerAbort();
   unregister();
-  await closeContext(context);
-  return result;
+  return { result, tab: tab.then((t) => (t?.hold(undefined), t)) };
 }
 
-type RunState = { readonly started: number; readonly traffic: Traffic; readonly fail: (reason: RenderFailure, detail: string) => void; readonly ended: AbortSignal };
-
 /** The steps of one render, in order; any of them may never answer (a spinning page): the timer covers that. */
-async function steps(context: BrowserContext, job: RenderJob, o: RenderOptions, run: RunState): Promise<{ html: string; url: string; settledBy: SettledBy }> {
-  let page: Page | undefined;
-  let loadedAt: number | undefined;
-  // The context's first page is ours, and gets its listeners the moment it exists (a crash while
-  // it is being made is still heard); any later page is a popup (window.open, target=_blank),
-  // closed before it loads anything.
-  context.on('page', (p) => {
-    if (page !== undefined) return void p.close().catch(() => undefined);
-    page = p;
-    p.on('load', () => (loadedAt ??= performance.now()));
-    p.on('crash', () => run.fail('crashed', 'the page crashed its tab'));
-    // alert, confirm, prompt, beforeunload: dismissed at once, or the page would wait for a person.
-    p.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
-  });
-  await intercept(context, { job, options: o, page: () => page, traffic: run.traffic, fail: run.fail, ended: run.ended });
-  await context.addInitScript(SETTLE_INIT_SCRIPT);
-  page = await context.newPage(); // the same page the event above has seen
-
-  await page.goto(job.url, { waitUntil: 'domcontentloaded', timeout: 0 });
+async function steps(run: TabRun, o: RenderOptions, started: number, ended: AbortSignal): Promise<{ html: string; url: string; settledBy: SettledBy }> {
+  const { page, traffic, fail } = run.x;
+  await page.goto(run.x.job.url, { waitUntil: 'domcontentloaded', timeout: 0 });
   const snapshotMs = Math.min(SNAPSHOT_MAX_MS, o.timeoutMs * SNAPSHOT_SHARE);
-  const settledBy = await waitUntilSettled(page, run.traffic, { settleMs: o.settleMs, until: run.started + o.timeoutMs - snapshotMs, loadedAt: () => loadedAt, ended: run.ended });
+  const settledBy = await waitUntilSettled(page, traffic, { settleMs: o.settleMs, until: started + o.timeoutMs - snapshotMs, loadedAt: () => run.loadedAt, ended });
   // A script can build a DOM of any size without a single request: measured in the page before it
   // is serialized for us (in the page's world: a page that fools this only misleads about itself).
   const size = Number(await page.evaluate(DOM_SIZE));
-  if (size > o.maxBytes) throw tooLarge(run, size, o.maxBytes);
+  if (size > o.maxBytes) throw tooLarge(fail, size, o.maxBytes);
   const html = await page.content();
-  if (html.length > o.maxBytes) throw tooLarge(run, html.length, o.maxBytes);
+  if (html.length > o.maxBytes) throw tooLarge(fail, html.length, o.maxBytes);
   return { html, url: page.url(), settledBy };
 }
 
 const DOM_SIZE = `document.documentElement ? document.documentElement.outerHTML.length : 0`;
 
-function tooLarge(run: RunState, size: number, max: number): Error {
-  run.fail('too-large', `the rendered DOM is ${size} characters, over ${max}`);
+function tooLarge(fail: Interception['fail'], size: number, max: number): Error {
+  fail('too-large', `the rendered DOM is ${size} characters, over ${max}`);
   return new Error('too large');
-}
-
-/** Closes the page's context whenever it was made, waiting a bounded time (a closing context kills its renderer). */
-async function closeContext(context: Promise<BrowserContext>): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const closing = context.then((c) => c.close()).catch(() => undefined);
-  await Promise.race([closing, new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)))]);
-  clearTimeout(timer);
 }

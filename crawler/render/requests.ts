@@ -64,35 +64,54 @@ export class Traffic implements NetworkView {
 export type Interception = {
   readonly job: RenderJob;
   readonly options: RenderOptions;
-  readonly page: () => Page | undefined;
+  readonly page: Page;
   readonly traffic: Traffic;
   readonly fail: Fail;
   /** Aborted when the render has ended: late requests are dropped, sub-fetches in flight cancelled. */
   readonly ended: AbortSignal;
+  /** Origins the page reached (its documents and sub-requests): whose storage is cleared before its tab is reused. */
+  readonly origins: Set<string>;
 };
 
-/** Routes every request (and WebSocket) of the context as the table at the top says. */
-export async function intercept(context: BrowserContext, x: Interception): Promise<void> {
+/** Per render: whether its own navigation has been answered yet, and its sub-fetches at once. */
+const perRender = new WeakMap<Interception, { navigated: boolean; slots: Semaphore }>();
+
+/**
+ * Routes every request (and WebSocket) of the context as the table at the top says, for whichever
+ * render holds the context at the moment (`current`; a tab is reused, page after page): between two
+ * renders, everything is aborted.
+ */
+export async function intercept(context: BrowserContext, current: () => Interception | undefined): Promise<void> {
   // No server is ever connected: the page's socket is closed as soon as it opens.
   await context.routeWebSocket(/./, (ws) => ws.close({ code: 1008, reason: 'no WebSockets while rendering' }));
-  let navigated = false;
-  const slots = new Semaphore(PARALLEL_FETCHES);
 
   await context.route('**/*', async (route, request) => {
     try {
-      const page = x.page();
-      const owner = ownerPage(request);
-      if (x.ended.aborted || page === undefined || owner !== page) return await route.abort();
-      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
-        if (navigated) return await route.fulfill({ status: 204 });
-        navigated = true;
+      const x = current();
+      if (x === undefined || x.ended.aborted || ownerPage(request) !== x.page) return await route.abort();
+      let state = perRender.get(x);
+      if (state === undefined) perRender.set(x, (state = { navigated: false, slots: new Semaphore(PARALLEL_FETCHES) }));
+      const origin = originOf(request.url());
+      if (origin !== undefined) x.origins.add(origin);
+      if (request.isNavigationRequest() && request.frame() === x.page.mainFrame()) {
+        if (state.navigated) return await route.fulfill({ status: 204 });
+        state.navigated = true;
         return await route.fulfill(documentAnswer(x.job));
       }
-      await subRequest(route, request, x, slots);
+      await subRequest(route, request, x, state.slots);
     } catch {
       await route.abort().catch(() => undefined); // the context is closing, or the page went away
     }
   });
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 async function subRequest(route: Route, request: Request, x: Interception, slots: Semaphore): Promise<void> {

@@ -28,7 +28,7 @@ export type RenderOptions = {
   readonly concurrency: number;
   /** A page's whole budget from the moment it gets a slot (default 15000). */
   readonly timeoutMs: number;
-  /** Quiet time that means "settled" (default 500). */
+  /** Quiet time that means "settled" when a page keeps a short timer or animation going, and the horizon of the timers waited for (default 500); a page with nothing pending settles after min(150, settleMs) of stillness (settle.ts). */
   readonly settleMs: number;
   /** Sub-requests per page (default 200). */
   readonly maxRequests: number;
@@ -40,7 +40,7 @@ export type RenderOptions = {
   readonly log?: { warn(msg: string): void; info(msg: string): void };
 };
 
-export type SettledBy = 'network-quiet' | 'no-mutations' | 'budget';
+export type SettledBy = 'idle' | 'network-quiet' | 'no-mutations' | 'budget';
 
 export type RenderFailure = 'timeout' | 'crashed' | 'too-many-requests' | 'too-large' | 'browser';
 

@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import type { StoredDocument } from '../../model/index.ts';
 import { SearchIndex } from '../search-index.ts';
 import { storedDocument } from '../test-document.ts';
+import { withinBudget } from './forgive.ts';
 
 /** An index over pages given as [title, text], ids from 1. */
 function indexOf(pages: readonly (readonly [string, string])[]) {
@@ -57,6 +58,27 @@ describe('as you type: the last word also matches as a prefix', () => {
       ['Other', 'nothing'],
     ]);
     for (const typed of ['repl', 'replic', 'replica', 'replicat', 'replicati', 'replicatio', 'replication']) assert.deepEqual(await ids(typed), [1], typed);
+  });
+
+  it('does not take a word the index knows for the stem it goes past ("nextval" is not "next")', async () => {
+    const { index } = indexOf([...many(3, 'nextval of a sequence'), ...many(30, 'the next page')]);
+    assert.equal((await index.search('nextval')).total, 3);
+  });
+
+  it('takes a short known word for one being typed when a completion is twice as frequent ("expr")', async () => {
+    const { index } = indexOf([['Expression', 'expression value'], ...many(2, 'an expr node'), ...many(10, 'an expression')]);
+    const r = await index.search('expr');
+    assert.equal(r.total, 13);
+    assert.equal(r.hits[0]!.id, 1, 'the page titled with the completion is not marked down for lacking "expr"');
+  });
+
+  it('reads completions, the most frequent first, within a budget of postings (always the first)', () => {
+    const { index } = indexOf([...many(6, 'value'), ...many(3, 'valid'), ...many(2, 'vale')]);
+    const ids = ['valu', 'valid', 'vale'].map((t) => index.stats.termId(t)!);
+    const terms = (budget: number) => withinBudget(ids, index.stats, budget).map((id) => index.stats.term(id));
+    assert.deepEqual(terms(100), ['valu', 'valid', 'vale'], '(stems)');
+    assert.deepEqual(terms(9), ['valu', 'valid']);
+    assert.deepEqual(terms(1), ['valu']);
   });
 
   it('needs two characters', async () => {
@@ -120,6 +142,20 @@ describe('typos', () => {
     const { index } = indexOf([...many(3, 'server'), ...many(30, 'serve'), ...many(40, 'nerve')]);
     assert.deepEqual((await index.search('serbe x', { page: 1 })).corrected, [{ from: 'serbe', to: 'serve' }], 'serve (30) over nerve (40): the first letter kept');
     assert.deepEqual((await index.search('sercer x')).corrected, [{ from: 'sercer', to: 'server' }], 'one edit from server, two from serve');
+  });
+
+  it('takes a word for nearly as likely ones too, and names the one the first result holds', async () => {
+    const { index } = indexOf([...many(20, 'let it be'), ...many(3, 'delete rows')]);
+    const r = await index.search('elete rows');
+    assert.equal(r.total, 3, 'let (20 pages) and delete (3): the other word tells');
+    assert.deepEqual(r.corrected, [{ from: 'elete', to: 'delete' }]);
+  });
+
+  it('corrects a last word being typed when a word one edit away is far more frequent ("typs")', async () => {
+    const { index } = indexOf([['Typsend', 'typsend function'], ...many(30, 'data types')]);
+    const r = await index.search('typs');
+    assert.equal(r.total, 31, 'typsend (begun) and types (corrected)');
+    assert.deepEqual(r.corrected, [{ from: 'typs', to: 'types' }]);
   });
 
   it('keeps phrases, -words, +words and "quoted" words exact', async () => {

@@ -40,11 +40,13 @@ export const COMPLETION_ONLY = 0.5;
 export const TYPING_RATIO = 2;
 /** ... when it is this short (a longer word is likelier typed whole: "postgres" among "postgresql"). */
 export const TYPING_LENGTH = 5;
+/** The entries of postings a last word's completions may add to a query, at most (withinBudget). */
+export const COMPLETION_POSTINGS = 50_000;
 /** By edit distance (1, 2). */
 export const TYPO_FACTOR: readonly number[] = [1, 0.8, 0.6];
 
-/** A word corrected: as typed, and the term it was taken for. */
-export type Correction = { readonly word: string; readonly term: string };
+/** A word corrected: as typed, the term it was taken for, and all it was taken for (the likeliest first: `term`). */
+export type Correction = { readonly word: string; readonly term: string; readonly terms: readonly string[] };
 
 export type Forgiven = {
   /** The query with each group widened by its words' alternatives (what matches). */
@@ -82,7 +84,7 @@ export function forgive(q: ParsedQuery, stats: TermStats, vocabulary: Vocabulary
     if (q.last) {
       const { begun, past } = completions(q.last, stats, vocabulary.prefixes);
       const f = factor(q.last.term, PREFIX_FACTOR);
-      const ids = [...begun, ...past].slice(0, MAX_COMPLETIONS);
+      const ids = withinBudget([...begun, ...past].slice(0, MAX_COMPLETIONS), stats);
       if (ids.length) extra.set(q.last.term, ids.map((id) => ({ term: stats.term(id), factor: f })));
       if (begun.length) typing = q.last.term;
       typingDf = Math.max(0, ...begun.map((id) => stats.docFrequencyOf(id)));
@@ -96,6 +98,8 @@ export function forgive(q: ParsedQuery, stats: TermStats, vocabulary: Vocabulary
       // (Nor is a word corrected that the index knows in another language.)
       if (otherStems(q.languages, w.term).some((t) => stats.docFrequency(t) > 0)) continue;
       const beingTyped = w.term === typing;
+      // (No word can be FREQUENT_RATIO times as frequent as a completion in most pages: not looked for.)
+      if (beingTyped && FREQUENT_RATIO * typingDf > stats.documentCount) continue;
       const cs = correctionsOf(w, stats, vocabulary.typos).filter((c) => !beingTyped || stats.docFrequencyOf(c.id) >= FREQUENT_RATIO * typingDf);
       if (!cs.length) continue;
       const term = stats.term(cs[0]!.id);
@@ -103,7 +107,7 @@ export function forgive(q: ParsedQuery, stats: TermStats, vocabulary: Vocabulary
       // (A correction of the last word replaces the stems it goes past: "vacum" is not "vac"; a
       // word being typed keeps the words it begins.)
       extra.set(w.term, beingTyped ? [...alternativesOf(w.term), ...taken] : taken);
-      corrected.push({ word: w.word, term });
+      corrected.push({ word: w.word, term, terms: cs.map((c) => stats.term(c.id)) });
       rareWords.add(w.term);
     }
   }
@@ -116,4 +120,22 @@ export function forgive(q: ParsedQuery, stats: TermStats, vocabulary: Vocabulary
   const terms = q.terms.map((t) => (stats.docFrequency(t) > 0 ? t : (best(t) ?? t)));
   const marked = [...new Set(slots.flatMap((s) => s.alternatives.map((a) => a.term)))];
   return { query: { ...q, groups, terms: marked }, slots, terms, marked, corrected };
+}
+
+/**
+ * The completions a query reads, the most frequent first, while their pages (entries of postings
+ * and impact lists, read three times by the first pass: candidates.ts) add up to at most
+ * COMPLETION_POSTINGS — always the first. Only a large index meets the bound, for a word of two or
+ * three letters ("ma" among 100,000 pages: some 380,000 entries over 50 completions, 40–60 ms); there the
+ * most frequent completions are also those that rank.
+ */
+export function withinBudget(ids: readonly number[], stats: TermStats, budget = COMPLETION_POSTINGS): number[] {
+  let sum = 0;
+  const out: number[] = [];
+  for (const id of ids) {
+    sum += stats.docFrequencyOf(id);
+    if (out.length && sum > budget) break;
+    out.push(id);
+  }
+  return out;
 }
