@@ -36,6 +36,8 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   private readonly now: () => number;
   /** The user agent's product token, lowercased: `<meta name="TOKEN">` counts like robots. */
   private readonly token: string;
+  /** Archive captures being handled now (ingest): like requests in flight, they share group commits. */
+  private ingesting = 0;
 
   constructor(private readonly d: CrawlerDeps) {
     super();
@@ -173,8 +175,14 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     if (!a.ok) return { refused: a.detail ? `${a.reason} (${a.detail})` : a.reason };
     const q = await this.d.store.urls.claim({ url: a.url, fetchUrl: a.fetchUrl, depth: 0, tunnel: 0 }, capturedAt);
     const held = await this.d.store.documents.has(q.id);
-    const outcome = await this.handle(q, res, { started: capturedAt, ended: capturedAt, held, conditional: false, at: capturedAt });
-    return { outcome };
+    // (Counted with the loop's requests: captures imported side by side share group commits.)
+    this.ingesting++;
+    try {
+      const outcome = await this.handle(q, res, { started: capturedAt, ended: capturedAt, held, conditional: false, at: capturedAt });
+      return { outcome };
+    } finally {
+      this.ingesting--;
+    }
   }
 
   /** What a response comes to, written in one commit; the page to the index; the fetch told. */
@@ -227,7 +235,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     if (outcome.kind === 'failed') this.d.scheduler.addWork(host);
     // Alone in the pipeline: nothing to share a commit with, so commit now (a slow, polite crawl
     // then loses nothing but what is in flight); otherwise the store's group commits on its own.
-    if (this.loop.active <= 1) await this.d.store.sync();
+    if (this.loop.active + this.ingesting <= 1) await this.d.store.sync();
     this.stats.outcome(outcome.kind);
     this.emit('fetch', {
       url: q.url,

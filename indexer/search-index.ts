@@ -222,7 +222,7 @@ export class SearchIndex implements Searcher {
     // (Stemmed by the stemmer of each language the index holds pages in: query/languages.ts.)
     const typed = parseQuery(query, stemmersIn(this.stats));
     this.vocabulary.sync();
-    const forgiven = forgive(typed, this.stats, this.vocabulary, options.exact ?? false);
+    const forgiven = forgive(typed, this.stats, this.vocabulary, options.exact ?? false, (t, n) => this.postings.docsWith(t, n));
     const q = forgiven.query;
     const weights = slotWeights(this.stats, forgiven.slots);
     const exact = exactForms(this.stats, typed);

@@ -13,7 +13,10 @@ import type { LooseWord } from './parse.ts';
 
 /** Completions of one word, at most (the most frequent: rarer ones add cost and little else). */
 export const MAX_COMPLETIONS = 50;
-/** A word shorter than this completes nothing (every word begins with some letter). */
+/**
+ * A word shorter than this completes nothing (every word begins with some letter) — unless it is
+ * joined to the word before it ("max_c", "log_m"): that word says which ("max connections").
+ */
 export const MIN_PREFIX = 2;
 /** A typed word may go this many characters past the end of a stem it completes. */
 const PAST_STEM = 3;
@@ -28,10 +31,10 @@ const PAST_MAX_DF = RARE_DF;
  * past (which a typo may also make: "indx" goes past "ind").
  */
 export function completions(w: LooseWord, stats: TermStats, prefixes: PrefixIndex, limit = MAX_COMPLETIONS): { begun: number[]; past: number[] } {
-  if (w.word.length < MIN_PREFIX) return { begun: [], past: [] };
+  if (w.word.length < (w.joined ? 1 : MIN_PREFIX)) return { begun: [], past: [] };
   const own = stats.termId(w.term);
   const df = (id: number) => (id === own ? 0 : stats.docFrequencyOf(id));
-  const begun = prefixes.complete(w.word, df, limit);
+  const begun = prefixes.complete(w.word, df, limit, w.joined ? 1 : MIN_PREFIX);
   const past: number[] = [];
   // (A word the index knows from more than a page or two is a word of its own, not one typed past
   // a stem: "nextval" does not stand for "next".)

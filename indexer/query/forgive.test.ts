@@ -5,7 +5,9 @@ import { describe, it } from 'node:test';
 import type { StoredDocument } from '../../model/index.ts';
 import { SearchIndex } from '../search-index.ts';
 import { storedDocument } from '../test-document.ts';
-import { withinBudget } from './forgive.ts';
+import { forgive, withinBudget } from './forgive.ts';
+import { parseQuery } from './parse.ts';
+import { slotWeights } from './weights.ts';
 
 /** An index over pages given as [title, text], ids from 1. */
 function indexOf(pages: readonly (readonly [string, string])[]) {
@@ -85,6 +87,28 @@ describe('as you type: the last word also matches as a prefix', () => {
     const { ids } = indexOf([['Apple', 'apple pie']]);
     assert.deepEqual(await ids('a'), []);
     assert.deepEqual(await ids('ap'), [1]);
+  });
+
+  it('completes one character joined to the word before ("max_c": max_connections)', async () => {
+    const { ids } = indexOf([['Connections', 'max_connections limits clients'], ['Max', 'the max value'], ...many(3, 'connections and clients')]);
+    assert.deepEqual(await ids('max_c'), [1]);
+    assert.deepEqual(await ids('c'), [], 'alone, one character completes nothing');
+  });
+
+  it('lets the other words tell which completion was meant ("pg_du": dump, not due)', async () => {
+    const { index, ids } = indexOf([['Pg dump', 'pg_dump writes a database out'], ['Pg restore', 'pg_restore reads a pg_dump file'], ['Pg ctl', 'pg_ctl stops, due to a signal'], ...many(20, 'due to the load')]);
+    const shares = (q: string) => {
+      const f = forgive(parseQuery(q), index.stats, index.vocabulary, false, (t, n) => index.postings.docsWith(t, n));
+      return Object.fromEntries(f.slots.at(-1)!.alternatives.filter((a) => !a.own).map((a) => [a.term, a.share]));
+    };
+    assert.deepEqual(shares('pg du'), { due: 0.5, dump: 1 }, 'dump is found with pg in 2 pages, due in 1');
+    assert.deepEqual(shares('du'), { due: undefined, dump: undefined }, 'no other word: no shares');
+    const f = forgive(parseQuery('pg du'), index.stats, index.vocabulary, false, (t, n) => index.postings.docsWith(t, n));
+    const w = slotWeights(index.stats, f.slots);
+    const weight = (t: string) => w.weights[[...w.termIds].indexOf(index.stats.termId(t)!)]!;
+    assert.ok(weight('dump') > 2 * weight('due'), 'blended at dump, not at the more frequent due');
+    assert.equal(weight('dump'), index.stats.idf(index.stats.termId('dump')!), '"du" is no word: the completion meant counts fully');
+    assert.deepEqual((await ids('pg du')).slice(0, 2).sort(), [1, 2]);
   });
 });
 

@@ -2,7 +2,9 @@
  * Forgiving search: what a query's words may stand for besides themselves.
  *
  * - As you type: the last word, typed bare, also matches the terms it is the start of (from two
- *   characters; its MAX_COMPLETIONS most frequent completions), each counting PREFIX_FACTOR.
+ *   characters, or one joined to the word before: "max_c"; its MAX_COMPLETIONS most frequent
+ *   completions), each counting PREFIX_FACTOR — and, when the query has other words, as much as
+ *   it is found with them (`withShares`): the other words tell which completion was meant.
  * - Typos: a word typed bare that the index does not know, or knows from at most RARE_DF pages
  *   while a word one or two edits away is in FREQUENT_RATIO times as many, also matches that word
  *   and up to two others nearly as likely (corrections.ts), counting TYPO_FACTOR by the edits:
@@ -23,9 +25,10 @@ import { completions, MAX_COMPLETIONS } from './completions.ts';
 import { correctionsOf, FREQUENT_RATIO } from './corrections.ts';
 import { otherStems } from './languages.ts';
 import type { ParsedQuery } from './parse.ts';
+import type { SlotTerm } from './proximity.ts';
 import type { Alternative, Slot } from './weights.ts';
 
-export const PREFIX_FACTOR = 0.8;
+export const PREFIX_FACTOR = 0.9;
 /**
  * A page holding only completions of a last word typed whole — one the index knows, and not far
  * rarer than its completions — scores this much: a completion lets in pages that lack the word
@@ -42,6 +45,10 @@ export const TYPING_RATIO = 2;
 export const TYPING_LENGTH = 5;
 /** The entries of postings a last word's completions may add to a query, at most (withinBudget). */
 export const COMPLETION_POSTINGS = 50_000;
+/** A completion's pages checked for the query's other words, at most (withShares)... */
+export const SHARE_SAMPLE = 256;
+/** ... evenly spread over its first this many (reading all of a frequent completion's pages costs more than the rest of the query). */
+export const SHARE_READ = 1024;
 /** By edit distance (1, 2). */
 export const TYPO_FACTOR: readonly number[] = [1, 0.8, 0.6];
 
@@ -53,14 +60,20 @@ export type Forgiven = {
   readonly query: ParsedQuery;
   /** One per query term, with its alternatives (what scores). */
   readonly slots: readonly Slot[];
-  /** Per slot, the term that stands for it (for phrase evidence): itself if known, else its best alternative. */
-  readonly terms: readonly string[];
+  /**
+   * Per slot, what stands for it in phrase evidence: itself if known, else its best alternative —
+   * and for a last word with completions, it and them, each counting its factor.
+   */
+  readonly terms: readonly SlotTerm[];
   /** Every term a snippet marks. */
   readonly marked: readonly string[];
   readonly corrected: readonly Correction[];
 };
 
-export function forgive(q: ParsedQuery, stats: TermStats, vocabulary: Vocabulary, exact: boolean): Forgiven {
+/** The documents holding a term (structures/postings.ts `docsWith`). */
+export type DocsWith = (term: string, limit: number) => readonly number[];
+
+export function forgive(q: ParsedQuery, stats: TermStats, vocabulary: Vocabulary, exact: boolean, docsWith?: DocsWith): Forgiven {
   // A word's stems in the index's other languages are the word itself (query/languages.ts).
   const own = (term: string): Alternative[] => [{ term, factor: 1, own: true }, ...otherStems(q.languages, term).map((t) => ({ term: t, factor: 1, own: true }))];
   // An alternative counts below the word itself, when the index knows the word (else nothing
@@ -111,13 +124,18 @@ export function forgive(q: ParsedQuery, stats: TermStats, vocabulary: Vocabulary
       rareWords.add(w.term);
     }
   }
+  if (q.last && docsWith && extra.has(q.last.term)) {
+    // (The other words with their stems and alternatives: a page holds the word if it holds any.)
+    const others = q.terms.filter((t) => t !== q.last!.term).map((t) => [t, ...otherStems(q.languages, t), ...alternativesOf(t).map((a) => a.term)]);
+    extra.set(q.last.term, withShares(alternativesOf(q.last.term), others, stats, docsWith));
+  }
   if (!extra.size && !q.languages) return { query: q, slots: q.terms.map((term) => ({ term, alternatives: [{ term, factor: 1, own: true }] })), terms: q.terms, marked: q.terms, corrected };
   const alternatives = (t: string) => extra.get(t) ?? [];
   const groups = q.groups.map((g) => [...new Set(g.flatMap((t) => [t, ...alternatives(t).map((a) => a.term)]))]);
   const slots = q.terms.map((term) => ({ term, alternatives: [...own(term), ...alternatives(term)], ...(rareWords.has(term) ? { blend: true } : {}), ...(term === whole ? { alone: COMPLETION_ONLY } : {}) }));
   // (For an unknown word: its correction, else its most frequent completion.)
   const best = (t: string) => [...alternatives(t)].sort((a, b) => b.factor - a.factor || stats.docFrequency(b.term) - stats.docFrequency(a.term))[0]?.term;
-  const terms = q.terms.map((t) => (stats.docFrequency(t) > 0 ? t : (best(t) ?? t)));
+  const terms = q.terms.map((t): SlotTerm => (t === q.last?.term && alternatives(t).length ? [{ term: t, factor: 1 }, ...alternatives(t)] : stats.docFrequency(t) > 0 ? t : (best(t) ?? t)));
   const marked = [...new Set(slots.flatMap((s) => s.alternatives.map((a) => a.term)))];
   return { query: { ...q, groups, terms: marked }, slots, terms, marked, corrected };
 }
@@ -138,4 +156,33 @@ export function withinBudget(ids: readonly number[], stats: TermStats, budget = 
     out.push(id);
   }
   return out;
+}
+
+/**
+ * The other query words decide which completion was meant: each completion's `share` is how many
+ * of its pages hold every other word (any of its alternatives), next to the completion found with
+ * them most — "pg_du" is "pg_dump" rather than "pg due", and a completion never found with the
+ * other words ("postalcod" for "foreign data wrapper post") weighs nothing (weights.ts). Shares
+ * are left out with no other word, or when no completion is found with them. Bounded: the
+ * completions are read up to SHARE_READ pages each, of which SHARE_SAMPLE at most, evenly
+ * spread, are checked for the other words (a binary search in the page's vector per word); the
+ * count found is scaled to all its pages.
+ */
+export function withShares(alternatives: readonly Alternative[], others: readonly (readonly string[])[], stats: TermStats, docsWith: DocsWith): Alternative[] {
+  const sets = others.map((ts) => ts.map((t) => stats.termId(t)).filter((id): id is number => id !== undefined && stats.docFrequencyOf(id) > 0)).filter((ids) => ids.length);
+  if (!sets.length) return [...alternatives];
+  const counts = alternatives.map((a) => {
+    const df = stats.docFrequency(a.term);
+    if (!df) return 0;
+    // (Every k-th page of those read, not the first few: pages come in runs of one kind, as crawled.)
+    const docs = docsWith(a.term, Math.min(df, SHARE_READ));
+    const step = Math.max(1, Math.ceil(docs.length / SHARE_SAMPLE));
+    let n = 0;
+    let checked = 0;
+    for (let i = 0; i < docs.length; i += step, checked++) if (sets.every((ids) => ids.some((id) => stats.contains(docs[i]!, id)))) n++;
+    return checked ? (n * df) / checked : 0;
+  });
+  const most = Math.max(0, ...counts);
+  if (!most) return [...alternatives];
+  return alternatives.map((a, k) => ({ ...a, share: counts[k]! / most }));
 }

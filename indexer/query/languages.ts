@@ -14,6 +14,7 @@ import { stemmerByKey, type Stemmer } from '../ingest/language/stemmers.ts';
 import { scanTokens, stemmerFor } from '../ingest/tokenize.ts';
 import type { TermStats } from '../structures/term-stats.ts';
 import type { PhraseSet } from './phrases.ts';
+import type { SlotTerm } from './proximity.ts';
 
 /**
  * Terms in a query's groups at most, its words' alternatives included: past it, the stemmers of
@@ -107,10 +108,11 @@ export function otherStems(languages: QueryLanguages | undefined, term: string):
  * Terms of the query as a page of stemmer `key` has them: each one's stem by that stemmer (a term
  * without stems — a correction, a completion — as it is).
  */
-export function termsIn(languages: QueryLanguages | undefined, key: string, terms: readonly string[]): readonly string[] {
+export function termsIn<T extends SlotTerm>(languages: QueryLanguages | undefined, key: string, terms: readonly T[]): readonly T[] {
   const k = languages ? languages.keys.indexOf(key) : -1;
   if (k <= 0) return terms;
-  return terms.map((t) => languages!.stems.get(t)?.[k] ?? t);
+  const inKey = (t: string) => languages!.stems.get(t)?.[k] ?? t;
+  return terms.map((t) => (typeof t === 'string' ? inKey(t) : t.map((a) => ({ ...a, term: inKey(a.term) }))) as T);
 }
 
 /** The stemmer key of an indexed page (by its source's language). */

@@ -34,7 +34,8 @@ export class QueryError extends Error {
 }
 
 /** A word typed bare: its term, and the word as typed (case and diacritics folded, not stemmed). */
-export type LooseWord = { readonly term: string; readonly word: string };
+/** `joined`: the word continues the one before it, typed without a space ("c" in "max_c"). */
+export type LooseWord = { readonly term: string; readonly word: string; readonly joined?: boolean };
 
 export type ParsedQuery = {
   readonly raw: string;
@@ -140,7 +141,7 @@ export function parseQuery(raw: string, stemmers: readonly Stemmer[] = [stemmerF
         // Each term with the word it was made of (when the two tokenizations pair up).
         const typed = foldedWords(word);
         if (typed.length === terms.length) {
-          for (let i = 0; i < terms.length; i++) loose.push({ term: terms[i]!, word: typed[i]! });
+          for (let i = 0; i < terms.length; i++) loose.push({ term: terms[i]!, word: typed[i]!, ...(i > 0 ? { joined: true } : {}) });
           last = loose.at(-1);
         }
       }

@@ -6,7 +6,7 @@
  */
 import type { PageContent } from '../../model/index.ts';
 import { stem as defaultStem } from '../ingest/tokenize.ts';
-import { adjacentPairs, locate, type Occurrences } from './locate.ts';
+import { locate, type Occurrences } from './locate.ts';
 
 /** How much each field's phrase matches count. */
 const FIELD_PHRASE_WEIGHT = { title: 1, headings: 0.5, body: 0.3 } as const;
@@ -19,17 +19,43 @@ export function bodyStart(text: string, terms: readonly string[], stem: (word: s
 }
 
 /**
+ * A query word as phrase evidence reads it: its term, or the terms that may stand for it, each
+ * with how much a pair through it counts (a last word's completions: forgive.ts).
+ */
+export type SlotTerm = string | readonly { readonly term: string; readonly factor: number }[];
+
+/** The terms of `slots`, each once. */
+export function slotTermList(slots: readonly SlotTerm[]): string[] {
+  return [...new Set(slots.flatMap((s) => (typeof s === 'string' ? [s] : s.map((a) => a.term))))];
+}
+
+/**
  * 0 (no adjacent pair of query words is adjacent in the page) up to 1.8 (all of them, in every
  * field). `body`: the body's bodyStart, if already located; `stem`: the page's language's stemmer.
+ * A word with alternatives pairs through any of them, counting the alternative's factor: "pg st"
+ * (typing "pg_st") is found in "pg stat", for less than the word as typed would be.
  */
-export function phraseEvidence(doc: PageContent, terms: readonly string[], body: Occurrences = bodyStart(doc.text, terms), stem: (word: string) => string = defaultStem): number {
+export function phraseEvidence(doc: PageContent, terms: readonly SlotTerm[], body?: Occurrences, stem: (word: string) => string = defaultStem): number {
   if (terms.length < 2) return 0;
-  const pairs = new Set<string>();
-  for (let i = 0; i + 1 < terms.length; i++) pairs.add(`${terms[i]} ${terms[i + 1]}`);
-  const fraction = (o: Occurrences) => adjacentPairs(o, pairs) / pairs.size;
+  const all = slotTermList(terms);
+  const alternatives = (s: SlotTerm) => (typeof s === 'string' ? [{ term: s, factor: 1 }] : s);
+  // Each pair of neighbouring words once: its pairs of terms ("a b"), with what each counts.
+  const groups = new Map<string, Map<string, number>>();
+  for (let i = 0; i + 1 < terms.length; i++) {
+    const pairs = new Map<string, number>();
+    for (const a of alternatives(terms[i]!)) for (const b of alternatives(terms[i + 1]!)) pairs.set(`${a.term} ${b.term}`, Math.max(pairs.get(`${a.term} ${b.term}`) ?? 0, a.factor * b.factor));
+    groups.set([...pairs.keys()].join('|'), pairs);
+  }
+  const fraction = (o: Occurrences) => {
+    const found = new Set<string>();
+    for (let k = 0; k + 1 < o.at.length; k++) if (o.at[k + 1] === o.at[k]! + 1) found.add(`${o.terms[k]} ${o.terms[k + 1]}`);
+    let sum = 0;
+    for (const pairs of groups.values()) sum += Math.max(0, ...[...pairs].map(([p, f]) => (found.has(p) ? f : 0)));
+    return sum / groups.size;
+  };
   return (
-    FIELD_PHRASE_WEIGHT.title * fraction(locate(doc.title, terms, true, stem)) +
-    FIELD_PHRASE_WEIGHT.headings * fraction(locate(doc.headings.join('\n'), terms, true, stem)) +
-    FIELD_PHRASE_WEIGHT.body * fraction(body)
+    FIELD_PHRASE_WEIGHT.title * fraction(locate(doc.title, all, true, stem)) +
+    FIELD_PHRASE_WEIGHT.headings * fraction(locate(doc.headings.join('\n'), all, true, stem)) +
+    FIELD_PHRASE_WEIGHT.body * fraction(body ?? bodyStart(doc.text, all, stem))
   );
 }

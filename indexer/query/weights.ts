@@ -4,7 +4,10 @@
  * (forgive.ts), each counting for a factor below 1. An alternative's IDF is capped at that of the
  * slot's most frequent term, as Lucene blends the statistics of a fuzzy query's expansions: a
  * completion or a correction found in few pages must not outweigh the word itself — with the same
- * evidence, a page holding the word as typed always ranks above one holding an alternative.
+ * evidence, a page holding the word as typed always ranks above one holding an alternative. When
+ * the query's other words tell which completion was meant (forgive.ts `withShares`), the cap is
+ * that completion's IDF, and the others count their share of it: "foreign key cons" weighs
+ * "constraint" as such, not as "consider".
  */
 import { slotScorer, type SlotWeights } from '../structures/bm25f.ts';
 import type { TermStats } from '../structures/term-stats.ts';
@@ -14,9 +17,10 @@ export type { SlotWeights } from '../structures/bm25f.ts';
 /**
  * A term that may stand for a query word, and how much it counts: the word itself (`own`: its
  * stem, in some language; 1), or a completion or correction (below 1 when the word itself is in
- * the index: it ranks above them).
+ * the index: it ranks above them). `share` (0–1, a last word's completions when the query has
+ * other words): how often it is found with them, next to the completion found with them most.
  */
-export type Alternative = { readonly term: string; readonly factor: number; readonly own?: boolean };
+export type Alternative = { readonly term: string; readonly factor: number; readonly own?: boolean; readonly share?: number };
 
 /**
  * One query word: its term, and what may stand for it (the term itself first, when known).
@@ -41,13 +45,15 @@ export function slotWeights(stats: TermStats, slots: readonly Slot[]): SlotWeigh
       return id !== undefined && stats.docFrequencyOf(id) > 0 ? [{ ...a, id, idf: stats.idf(id) }] : [];
     });
     if (!known.length) continue;
-    const cap = Math.min(...known.map((a) => a.idf));
+    // (Completions with shares are blended at the one found most with the other words.)
+    const cap = Math.min(...known.filter((a) => a.own || a.share === undefined || a.share === 1).map((a) => a.idf));
     const own = known.find((a) => a.term === slot.term && a.own);
     // The slot's IDF (for the title bonus): the word's own, else its best alternative's weight.
     let slotIdf = own ? (slot.blend ? cap : own.idf) : 0;
     for (const a of known) {
       // (The word itself may have several stems: one per language, languages.ts.)
-      const w = a.own && !slot.blend ? a.idf : a.factor * Math.min(a.idf, cap);
+      // (A completion counts its share too: how often it is found with the query's other words, forgive.ts.)
+      const w = a.own && !slot.blend ? a.idf : a.factor * Math.min(a.idf, cap) * (a.share ?? 1);
       termIds.push(a.id);
       weights.push(w);
       factors.push(a.factor);

@@ -7,7 +7,7 @@ function indexOf(terms: readonly [string, number][]) {
   const index = new PrefixIndex((id) => terms[id]![0]);
   terms.forEach((_, id) => index.add(id));
   const weight = (id: number) => terms[id]![1];
-  const complete = (prefix: string, limit = 50) => index.complete(prefix, weight, limit).map((id) => terms[id]![0]);
+  const complete = (prefix: string, limit = 50, shortest = 2) => index.complete(prefix, weight, limit, shortest).map((id) => terms[id]![0]);
   return { index, complete };
 }
 
@@ -28,6 +28,8 @@ describe('PrefixIndex', () => {
     assert.deepEqual(complete('va', 2), ['vacuum', 'valid'], 'capped');
     assert.deepEqual(complete('vacuumx'), []);
     assert.deepEqual(complete('v'), [], 'one character completes nothing');
+    assert.deepEqual(complete('v', 3, 1), ['vacuum', 'valid', 'value'], '... unless asked: across every bucket under it');
+    assert.deepEqual(complete('z', 50, 1), ['zebra']);
   });
 
   it('skips terms of weight 0 (no document holds them any more), and breaks ties shorter first', () => {

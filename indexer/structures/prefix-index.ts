@@ -48,13 +48,14 @@ export class PrefixIndex {
   }
 
   /**
-   * Up to `limit` ids of terms beginning with `prefix` (two characters or more; the prefix itself
-   * included if it is a term), those of highest `weight` first (ties: shorter, then alphabetical);
+   * Up to `limit` ids of terms beginning with `prefix` (the prefix itself included if it is a
+   * term; at least `shortest` characters, 1 or 2 — one reads every bucket under it, a twentieth of
+   * the vocabulary or so), those of highest `weight` first (ties: shorter, then alphabetical);
    * terms of weight 0 are left out.
    */
-  complete(prefix: string, weight: (id: number) => number, limit: number): number[] {
-    if (prefix.length < 2 || limit <= 0) return [];
-    const keys = prefix.length >= KEY ? [prefix.slice(0, KEY)] : (this.under.get(prefix) ?? []);
+  complete(prefix: string, weight: (id: number) => number, limit: number, shortest = 2): number[] {
+    if (prefix.length < Math.max(1, shortest) || limit <= 0) return [];
+    const keys = prefix.length >= KEY ? [prefix.slice(0, KEY)] : prefix.length === 2 ? (this.under.get(prefix) ?? []) : [...this.under].flatMap(([two, keys]) => (two[0] === prefix ? keys : []));
     const best = new TopK(limit, weight, this.termOf);
     for (const key of keys) {
       const bucket = this.buckets.get(key);
