@@ -155,7 +155,7 @@ export const configSchema = z.strictObject({
         browserPath: z.string().min(1).default('/usr/bin/chromium').describe('The Chromium (or Chrome) that renders pages (Debian: apt-get install chromium). Never downloaded.'),
         concurrency: int(1, 32).default(2).describe('Pages rendered at once, in one browser.'),
         timeoutMs: int(1000, 600_000).default(15_000).describe('A page\'s whole budget in the browser: past it, the render fails (timeout) and the page is recorded so.'),
-        settleMs: int(50, 10_000).default(500).describe('A page has settled when no request has been in flight, or nothing in its DOM has changed, for this long.'),
+        settleMs: int(50, 10_000).default(500).describe('The upper bound of the settle wait\'s quiet: a page with nothing pending (no request, no timer or animation frame due within settleMs) is taken once its DOM and network have been still for min(150 ms, settleMs); one that keeps a short timer or animation going, when no request has been in flight for settleMs; one that keeps a request open forever, when its DOM has not changed for settleMs.'),
         maxRequests: int(1, 10_000).default(200).describe('Requests a page may make in the browser (scripts, XHR, styles); images, media and fonts are never loaded.'),
         maxBytes: int(1024, 1024 ** 3).default(20 * 1024 ** 2).describe('Bytes of those requests\' answers per page; past it the render fails (too-large).'),
       })

@@ -201,7 +201,7 @@ async function renderPage(browser: Browser, tabs: TabCache, job: RenderJob, o: R
       return undefined;
     });
   }
-  // A tab that crashed while idle is dead: then the page fails, and its tab is replaced for the next.
+  // A tab that crashed since it was taken is dead: the page fails, and the tab is replaced for the next.
   void tab
     .then((t) => {
       if (t === undefined) throw new Error(`no tab could be opened for ${origin}: ${opening}`);

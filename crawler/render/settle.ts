@@ -139,6 +139,15 @@ export async function waitUntilSettled(page: Page, network: NetworkView, w: Sett
     const loadedAt = w.loadedAt();
     const networkQuiet = network.sinceChangeMs(now) >= w.settleMs;
     if (loadedAt !== undefined && network.inFlight() === 0 && networkQuiet && now - loadedAt >= w.settleMs) return 'network-quiet';
+    // The page is asked only when its answer could settle it: while a request is in flight (and
+    // young), or the network stirred less than idleMs ago, neither idle nor no-mutations can be
+    // true, and each probe costs a round trip through the browser (CPU the other pages need).
+    const idleNetwork = loadedAt !== undefined && network.inFlight() === 0 && network.sinceChangeMs(now) >= idleMs;
+    const hangingNetwork = networkQuiet && network.youngestInFlightMs(now) >= HANGING_AFTER * w.settleMs;
+    if (!idleNetwork && !hangingNetwork) {
+      await sleep(Math.max(1, Math.min(pollMs, w.until - now)), undefined, { signal: w.ended }).catch(() => undefined);
+      continue;
+    }
     const p = await probe(page);
     now = performance.now();
     const netQuietMs = network.sinceChangeMs(now);

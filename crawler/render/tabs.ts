@@ -139,9 +139,10 @@ export class TabCache {
 
   constructor(private readonly slots: number) {}
 
-  /** An idle tab of this browser and origin, taken out of the cache; undefined if none. Tabs of an earlier browser are closed. */
+  /** An idle tab of this browser and origin, taken out of the cache; undefined if none. */
   take(browser: Browser, origin: string): Tab | undefined {
-    for (const stale of this.#idle.filter((t) => t.browser !== browser)) this.#drop(stale);
+    // A tab whose browser was replaced, or that crashed while idle, is no use to anyone.
+    for (const stale of this.#idle.filter((t) => t.browser !== browser || t.dead)) this.#drop(stale);
     for (let i = this.#idle.length - 1; i >= 0; i--) {
       const tab = this.#idle[i]!;
       if (tab.origin === origin) return this.#idle.splice(i, 1)[0];
@@ -155,9 +156,20 @@ export class TabCache {
     this.#open += 1;
   }
 
-  /** A tab back after a render (undefined: it never opened): cleaned and kept, or closed. Never rejects. */
+  /**
+   * A tab back after a render (undefined: it never opened): cleaned and kept, or closed. Never
+   * rejects, and ends within CLOSE_WAIT_MS of a tab still opening (a wedged browser may never
+   * finish making it: the slot is not held for that, and the tab is closed if it ever comes).
+   */
   async giveBack(opening: Promise<Tab | undefined>, reusable: boolean): Promise<void> {
-    const tab = await opening;
+    let timer: NodeJS.Timeout | undefined;
+    const tab = await Promise.race([opening, new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), CLOSE_WAIT_MS)))]);
+    clearTimeout(timer);
+    if (tab === 'late') {
+      this.#open -= 1;
+      void opening.then((t) => t?.close());
+      return;
+    }
     if (tab && reusable && (await tab.scrub())) {
       this.#idle.push(tab);
       return;
