@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { encryptedPdf, manyPagesPdf, multiPagePdf, PDF_PAGES, spinningPdf, truncatedPdf, xmpPdf } from '../../testweb/documents.ts';
-import { extractPdf } from './pdf.ts';
+import { extractPdf, PAGES_PER_OPEN } from './pdf.ts';
 import { DocumentRefusal, type DocumentPage } from './types.ts';
 
 const URL = 'https://example.org/docs/quartz%20notes.pdf';
@@ -74,6 +74,15 @@ describe('extractPdf', () => {
     assert.equal(many.document.pageOffsets?.length, 30);
     assert.match(many.text, /page 30$/);
     assert.ok(performance.now() - t0 < 10_000);
+  });
+
+  it('reads a document longer than PAGES_PER_OPEN across its reopenings, page for page', async () => {
+    const n = PAGES_PER_OPEN * 2 + 7;
+    const long = await extractPdf(await manyPagesPdf(n), { url: URL, maxPages: n });
+    const offsets = long.document.pageOffsets!;
+    assert.equal(offsets.length, n);
+    assert.equal(long.document.pagesCut, undefined);
+    for (const i of [0, PAGES_PER_OPEN - 1, PAGES_PER_OPEN, PAGES_PER_OPEN * 2, n - 1]) assert.equal(long.text.slice(offsets[i], offsets[i + 1]).trim(), `page ${i + 1}`);
   });
 
   it('stops at maxTextChars and counts the pages it did not read', async () => {

@@ -58,8 +58,6 @@ export type ParsePoolOptions = {
   readonly entry?: URL;
   /** Each worker's heap limit (old generation), in MB. */
   readonly maxHeapMb?: number;
-  /** Each worker's young generation, in MB (default WORKER_YOUNG_GENERATION_MB). */
-  readonly youngGenerationMb?: number;
   /**
    * A job's wall-clock limit in a worker, in ms: past it the worker is stopped and replaced, and the
    * job fails with ParseFailure (`timeout`). Checked a few times per limit, so it ends within ~1.25×.
@@ -86,7 +84,6 @@ export class ParsePool implements PageParser {
   private readonly module: URL;
   private readonly config: unknown;
   private readonly maxHeapMb: number;
-  private readonly youngGenerationMb: number;
   private readonly timeoutMs: number | undefined;
   private readonly inline: boolean;
   private readonly name: string;
@@ -107,7 +104,6 @@ export class ParsePool implements PageParser {
     this.module = options.extractor?.module ?? new URL('./extract.ts', import.meta.url);
     this.config = options.extractor?.config;
     this.maxHeapMb = options.maxHeapMb ?? DEFAULT_WORKER_HEAP_MB;
-    this.youngGenerationMb = options.youngGenerationMb ?? WORKER_YOUNG_GENERATION_MB;
     this.timeoutMs = options.timeoutMs;
     this.inline = options.inline ?? true;
     this.name = options.name ?? 'parse';
@@ -224,7 +220,7 @@ export class ParsePool implements PageParser {
   private spawn(code: URL): Slot {
     // The job the worker is parsing (-1: none), written by the worker (worker.ts).
     const current = new Int32Array(new SharedArrayBuffer(4)).fill(-1);
-    const options = { workerData: { module: this.module.href, current, config: this.config }, resourceLimits: { maxYoungGenerationSizeMb: this.youngGenerationMb, maxOldGenerationSizeMb: this.maxHeapMb } };
+    const options = { workerData: { module: this.module.href, current, config: this.config }, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB, maxOldGenerationSizeMb: this.maxHeapMb } };
     let worker: Worker;
     try {
       // The parent's loader flags (--import tsx) would load tsx into every worker for nothing.

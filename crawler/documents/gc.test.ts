@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { describe, it } from 'node:test';
+import { ParsePool } from '../parse/pool.ts';
+import { afterDocument, GC_AFTER_BYTES } from './gc.ts';
+
+describe('afterDocument', () => {
+  it('does nothing on the main thread (no gc exposed there by it)', () => {
+    const before = (globalThis as { gc?: unknown }).gc;
+    afterDocument(GC_AFTER_BYTES * 10);
+    assert.equal((globalThis as { gc?: unknown }).gc, before);
+  });
+
+  it('collects in a document worker after a large document, freeing what the document left', async () => {
+    // An extractor that leaves ~80 MB of garbage, calls afterDocument and reports the heap before
+    // and after it (as the "type" of an unsupported result). Run by a pool, as documents are.
+    const dir = mkdtempSync(join(tmpdir(), 'trawl-gc-'));
+    const module = join(dir, 'garbage.ts');
+    writeFileSync(
+      module,
+      `import { getHeapStatistics } from 'node:v8';
+import { afterDocument } from ${JSON.stringify(fileURLToPath(new URL('./gc.ts', import.meta.url)))};
+export function extract(job) {
+  let keep = [];
+  for (let i = 0; i < 200; i++) keep.push(new Array(50000).fill(i));
+  keep = null;
+  const before = getHeapStatistics().used_heap_size;
+  afterDocument(job.body.byteLength);
+  return { kind: 'unsupported', type: JSON.stringify({ before, after: getHeapStatistics().used_heap_size }) };
+}\n`,
+    );
+    const pool = new ParsePool(1, { extractor: { module: pathToFileURL(module), extract: () => ({ kind: 'unsupported', type: 'inline' }) }, inline: false, name: 'document' });
+    try {
+      const e = await pool.parse({ body: new Uint8Array(GC_AFTER_BYTES), contentType: 'application/pdf', url: 'http://e.org/a.pdf', robotsToken: 'trawlbot' });
+      assert.equal(e.kind, 'unsupported');
+      const { before, after } = JSON.parse((e as { type: string }).type) as { before: number; after: number };
+      assert.ok(after < before - 40e6, `heap ${Math.round(before / 1e6)} MB → ${Math.round(after / 1e6)} MB`);
+    } finally {
+      await pool.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
