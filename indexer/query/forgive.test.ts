@@ -175,6 +175,14 @@ describe('typos', () => {
     assert.deepEqual(r.corrected, [{ from: 'elete', to: 'delete' }]);
   });
 
+  it('ranks a word one edit away above one two edits away, however frequent, when the typed word is unknown', async () => {
+    // graphword1 is on five pages (two edits from graphwrd7), graphword7 on one (one edit).
+    const { index } = indexOf([['Seven', 'graphword7 page'], ...many(5, 'graphword1 page')]);
+    const r = await index.search('graphwrd7 page');
+    assert.equal(r.hits[0]?.id, 1, 'the page holding graphword7 first');
+    assert.deepEqual(r.corrected, [{ from: 'graphwrd7', to: 'graphword7' }]);
+  });
+
   it('corrects a last word being typed when a word one edit away is far more frequent ("typs")', async () => {
     const { index } = indexOf([['Typsend', 'typsend function'], ...many(30, 'data types')]);
     const r = await index.search('typs');

@@ -116,7 +116,11 @@ export function forgive(q: ParsedQuery, stats: TermStats, vocabulary: Vocabulary
       const cs = correctionsOf(w, stats, vocabulary.typos).filter((c) => !beingTyped || stats.docFrequencyOf(c.id) >= FREQUENT_RATIO * typingDf);
       if (!cs.length) continue;
       const term = stats.term(cs[0]!.id);
-      const taken = cs.map((c) => ({ term: stats.term(c.id), factor: factor(w.term, TYPO_FACTOR[c.distance]!) }));
+      // (Among themselves, the candidates rank by their edits: for a word the index does not know,
+      // the nearest count fully and one an edit further counts less — "graphwrd7" is graphword7
+      // before graphword1, however often the other is found.)
+      const nearest = Math.min(...cs.map((c) => c.distance));
+      const taken = cs.map((c) => ({ term: stats.term(c.id), factor: stats.docFrequency(w.term) > 0 ? TYPO_FACTOR[c.distance]! : TYPO_FACTOR[c.distance]! / TYPO_FACTOR[nearest]! }));
       // (A correction of the last word replaces the stems it goes past: "vacum" is not "vac"; a
       // word being typed keeps the words it begins.)
       extra.set(w.term, beingTyped ? [...alternativesOf(w.term), ...taken] : taken);
