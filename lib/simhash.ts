@@ -144,8 +144,8 @@ function majority(planes: Int32Array, n: number): number {
   return out >>> 0;
 }
 
-/** MurmurHash3's finalizer: every input bit flips each output bit with probability ~1/2. */
-function fmix(h: number): number {
+/** MurmurHash3's finalizer: every input bit flips each output bit with probability ~1/2 (also spreads the typo index's FNV hashes). */
+export function fmix(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;

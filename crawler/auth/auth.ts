@@ -9,6 +9,7 @@
  */
 import { CookieJar } from 'tough-cookie';
 import type { Log } from '../../lib/log.ts';
+import type { AuthScopeStatus } from '../../model/index.ts';
 import type { Secret } from '../../lib/secret.ts';
 import { parseScopeRule, ruleMatches, type ScopeRule } from '../urls/scope.ts';
 import { digestAuthorization, parseDigestChallenge, type DigestChallenge } from './digest.ts';
@@ -29,16 +30,6 @@ export type AuthSetting = {
 /** Logs in through a browser (form.browser), leaving the session's cookies in `jar`. */
 export type BrowserLogin = (form: FormSettings, jar: CookieJar) => Promise<{ ok: true } | { ok: false; reason: string }>;
 
-/** What the dashboard shows of a scope: what happened, never a secret. */
-export type AuthScopeView = {
-  readonly scope: string;
-  readonly kind: string;
-  readonly logins: number;
-  readonly loginFailures: number;
-  readonly renewals: number;
-  readonly refused: number;
-  readonly lastProblem: string | null;
-};
 
 const LOGIN_BACKOFF_MS = 60_000;
 
@@ -140,7 +131,7 @@ export class AuthService implements RequestAuth {
     return 'ok';
   }
 
-  view(): AuthScopeView[] {
+  view(): AuthScopeStatus[] {
     return this.scopes.map((s) => ({
       scope: s.rule.source,
       kind: ['basic', 'digest', 'bearer', 'headers', 'cookies', 'form'].filter((k) => s.setting[k as keyof AuthSetting]).join(', '),

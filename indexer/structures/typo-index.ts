@@ -15,6 +15,8 @@
  * so that no insertion stalls the thread.
  */
 import { editDistance, oneEditAway } from '../../lib/edit-distance.ts';
+// (FNV's low bits alone probe badly: murmur3's finalizer spreads them.)
+import { fmix } from '../../lib/simhash.ts';
 
 /** What the index needs of the term dictionary. */
 export type Dictionary = { term(id: number): string };
@@ -109,7 +111,7 @@ export class TypoIndex {
 
   private lookup(hash: number, found: Set<number>): void {
     for (const t of this.old ? [this.now, this.old] : [this.now]) {
-      for (let slot = mix(hash) & t.mask; t.ids[slot] !== -1; slot = (slot + 1) & t.mask) {
+      for (let slot = fmix(hash) & t.mask; t.ids[slot] !== -1; slot = (slot + 1) & t.mask) {
         if (t.hashes[slot] === hash) found.add(t.ids[slot]!);
       }
     }
@@ -145,7 +147,7 @@ export class TypoIndex {
 }
 
 function insert(t: Table, hash: number, id: number): void {
-  let slot = mix(hash) & t.mask;
+  let slot = fmix(hash) & t.mask;
   while (t.ids[slot] !== -1) slot = (slot + 1) & t.mask;
   t.hashes[slot] = hash;
   t.ids[slot] = id;
@@ -162,11 +164,3 @@ export function hashWithout(s: string, skip: number): number {
   return h >>> 0;
 }
 
-/** Spreads a hash's bits (murmur3's finalizer): FNV's low bits alone probe badly. */
-function mix(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
-}
