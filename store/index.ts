@@ -10,5 +10,5 @@ export type { HostStore } from './hosts.ts';
 export type { RejectionStore } from './rejections.ts';
 export type { RobotsEntry, RobotsStore } from './robots.ts';
 export type { SeedStore } from './seeds.ts';
-export { ReadOnlyStoreError, type EnqueueBatch, type EnqueueResult, type FetchCommit, type FetchCommitResult, type Store } from './store.ts';
+export { ReadOnlyStoreError, StoreLocationError, StoreOpenError, type EnqueueBatch, type EnqueueResult, type FetchCommit, type FetchCommitResult, type Store } from './store.ts';
 export type { Finish, TakeKind, TakeOptions, UrlStore } from './urls.ts';

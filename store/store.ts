@@ -90,6 +90,20 @@ export interface Store {
   close(): Promise<void>;
 }
 
+/** A store that cannot be opened as asked: missing, written by a newer Trawl, too old for a reader. */
+export class StoreOpenError extends Error {
+  readonly code = 'ERR_STORE_OPEN';
+}
+
+/**
+ * A store location that cannot be used: not a URL Trawl knows, or no database answering there
+ * (refused, unknown host, wrong credentials, no such database). The user's input: exit code 2. Its
+ * message never holds a password.
+ */
+export class StoreLocationError extends Error {
+  readonly code = 'ERR_STORE_LOCATION';
+}
+
 /** A write on a store opened read-only. */
 export class ReadOnlyStoreError extends Error {
   readonly code = 'ERR_STORE_READ_ONLY';

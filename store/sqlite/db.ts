@@ -4,6 +4,7 @@
  * and a crash loses at most the transaction in progress.
  */
 import Database from 'better-sqlite3';
+import { StoreOpenError } from '../store.ts';
 
 export type Db = Database.Database;
 
@@ -180,10 +181,8 @@ CREATE TABLE IF NOT EXISTS anchors (
 ) WITHOUT ROWID;
 `;
 
-/** A crawl database that cannot be opened as asked (missing, too new, too old for a reader). */
-export class StoreOpenError extends Error {
-  readonly code = 'ERR_STORE_OPEN';
-}
+// (Shared by every backend: a crawl that cannot be opened as asked — missing, too new, too old for a reader.)
+export { StoreOpenError };
 
 export type OpenDbOptions = {
   /**

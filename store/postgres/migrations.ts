@@ -1,0 +1,184 @@
+/**
+ * The PostgreSQL schema and its migrations. Each migration is a numbered step applied once, in its
+ * own transaction, and recorded in `trawl_migrations` — so a database tells which Trawl wrote it,
+ * and a newer Trawl brings an older database up to date (`trawl db migrate`, and at every writer's
+ * start). Concurrent starts (many workers at once) take an advisory lock: one migrates, the others
+ * wait and find nothing left to do.
+ *
+ * Columns mirror the SQLite schema (store/sqlite/db.ts) with PostgreSQL's types: times in ms and
+ * ids are bigint, flags boolean, a document's topic and facts jsonb, token sequences bytea. The
+ * text that is sorted or compared — URLs, hosts, states, reasons, anchor text — is COLLATE "C":
+ * byte order, as SQLite sorts, whatever the database's locale, and faster to compare.
+ */
+import type pg from 'pg';
+import { StoreOpenError } from '../store.ts';
+import { redactLocation, type Queryable } from './db.ts';
+
+type Migration = { readonly version: number; readonly name: string; readonly sql: string };
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'the crawl: URL records, documents and their token sequences, duplicates, the change log, seeds, robots.txt, rejections, archive records, anchor text',
+    sql: `
+CREATE TABLE urls (
+  id              bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  url             text COLLATE "C" NOT NULL UNIQUE,   -- normalized form: the URL's identity
+  fetch_url       text,                                -- what is fetched, when it differs from url
+  host            text COLLATE "C" NOT NULL,           -- host[:port], the politeness key
+  depth           integer NOT NULL,
+  state           text COLLATE "C" NOT NULL,           -- UrlState (model/urls.ts)
+  reason          text COLLATE "C",                    -- why excluded/failed/dead, or a redirect's target
+  error           text,                                -- a stable error code (model/errors.ts)
+  http_status     integer,
+  hops            integer NOT NULL DEFAULT 0,
+  attempts        integer NOT NULL DEFAULT 0,
+  next_attempt_at bigint,                              -- when a failed URL is tried again
+  discovered_at   bigint NOT NULL,
+  fetched_at      bigint,
+  changed_at      bigint,                              -- last time its content hash changed
+  content_type    text,
+  charset         text,
+  lang            text,
+  size            bigint,
+  hash            text,
+  etag            text,
+  last_modified   text,
+  lastmod         text,                                -- a sitemap's <lastmod>, as written there
+  revisit_at      bigint,                              -- when the page is due again; NULL: not scheduled
+  revisit_ms      bigint,
+  links_hash      text,
+  tunnel          integer NOT NULL DEFAULT 0,
+  topic_score     double precision,
+  relevant        boolean,
+  links_cut       integer,
+  rendered        text
+);
+CREATE INDEX urls_queue ON urls (host, depth, id) WHERE state = 'queued';
+CREATE INDEX urls_retry ON urls (host, next_attempt_at) WHERE state = 'failed';
+CREATE INDEX urls_retry_at ON urls (next_attempt_at) WHERE state = 'failed';
+CREATE INDEX urls_state ON urls (state);
+CREATE INDEX urls_revisit ON urls (host, revisit_at) WHERE revisit_at IS NOT NULL;
+CREATE INDEX urls_revisit_at ON urls (revisit_at) WHERE revisit_at IS NOT NULL;
+CREATE INDEX urls_links_cut ON urls (links_cut) WHERE links_cut IS NOT NULL;
+CREATE INDEX urls_relevant ON urls (relevant) WHERE relevant IS NOT NULL;
+
+CREATE TABLE documents (
+  id           bigint PRIMARY KEY,                     -- = urls.id
+  url          text NOT NULL,
+  title        text NOT NULL,
+  description  text NOT NULL,
+  headings     text NOT NULL,                          -- one heading a line
+  text         text NOT NULL,
+  content_type text NOT NULL,
+  bytes        bigint NOT NULL,
+  truncated    boolean NOT NULL,
+  http_status  integer NOT NULL,
+  fetched_at   bigint NOT NULL,
+  hash         text COLLATE "C" NOT NULL,
+  lang         text,
+  topic        jsonb,
+  facts        jsonb,
+  simhash      text
+);
+CREATE INDEX documents_hash ON documents (hash);
+
+CREATE TABLE sequences (id bigint PRIMARY KEY, stemming text NOT NULL, tokens bytea NOT NULL);
+
+CREATE TABLE duplicates (url_id bigint PRIMARY KEY, doc_id bigint NOT NULL);
+CREATE INDEX duplicates_doc ON duplicates (doc_id);
+
+-- The change log. A sequence number is taken from the one row of change_head, whose lock is held
+-- until the transaction commits: numbers are given in commit order, so a reader that has seen
+-- number n has seen every change before it (a SEQUENCE gives numbers in the order they are asked
+-- for, and a transaction that asked first may commit last). The row also keeps the last number
+-- when every change is pruned.
+CREATE TABLE changes (seq bigint PRIMARY KEY, doc_id bigint NOT NULL, op text NOT NULL);
+CREATE TABLE change_head (one boolean PRIMARY KEY DEFAULT true CHECK (one), seq bigint NOT NULL);
+INSERT INTO change_head (seq) VALUES (0);
+
+CREATE TABLE seeds (url text COLLATE "C" PRIMARY KEY, added_at bigint NOT NULL);
+
+CREATE TABLE robots (host text COLLATE "C" PRIMARY KEY, fetched_at bigint NOT NULL, status integer NOT NULL, body text NOT NULL);
+
+-- Rejection counts, spread over rows by connection (shard): every page's links count
+-- 'already-seen', and one row for all would make every worker's commits wait for each other.
+CREATE TABLE rejections (reason text COLLATE "C" NOT NULL, shard smallint NOT NULL, n bigint NOT NULL, PRIMARY KEY (reason, shard));
+
+CREATE TABLE archive (
+  url_id      bigint PRIMARY KEY,
+  file        text NOT NULL,
+  byte_offset bigint NOT NULL,
+  byte_length bigint NOT NULL,
+  record_id   text NOT NULL,
+  date        text NOT NULL,
+  digest      text
+);
+
+CREATE TABLE anchors (target text COLLATE "C" NOT NULL, text text COLLATE "C" NOT NULL, links bigint NOT NULL, PRIMARY KEY (target, text));
+`,
+  },
+];
+
+/** The schema version this Trawl writes. */
+export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
+
+/** Any 64-bit number that is Trawl's own: the advisory lock that one migration at a time holds. */
+const MIGRATION_LOCK = 0x7472_6177_6c00;
+
+const CREATE_LOG = `CREATE TABLE IF NOT EXISTS trawl_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`;
+
+export type MigrationReport = { readonly from: number; readonly to: number; readonly applied: readonly string[] };
+
+/** The schema version of the database (0: no Trawl schema yet). */
+export async function schemaVersion(q: Queryable): Promise<number> {
+  const exists = (await q.query<{ t: string | null }>(`SELECT to_regclass('trawl_migrations') AS t`)).rows[0]!.t !== null;
+  if (!exists) return 0;
+  return (await q.query<{ v: number | null }>('SELECT max(version) AS v FROM trawl_migrations')).rows[0]!.v ?? 0;
+}
+
+/** Brings the database's schema up to SCHEMA_VERSION; refuses one written by a newer Trawl. */
+export async function migrate(pool: pg.Pool, location: string): Promise<MigrationReport> {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      await client.query(CREATE_LOG);
+      const from = await schemaVersion(client);
+      if (from > SCHEMA_VERSION) throw newerTrawl(location, from);
+      const applied: string[] = [];
+      for (const m of MIGRATIONS.filter((x) => x.version > from)) {
+        await client.query('BEGIN');
+        try {
+          await client.query(m.sql);
+          await client.query('INSERT INTO trawl_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+          await client.query('COMMIT');
+        } catch (e) {
+          await client.query('ROLLBACK');
+          throw new StoreOpenError(`migrating ${redactLocation(location)} to schema ${m.version} failed: ${(e as Error).message}`);
+        }
+        applied.push(`${m.version}: ${m.name}`);
+      }
+      return { from, to: SCHEMA_VERSION, applied };
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * What a reader (a search node, an export) checks instead of migrating: a Trawl schema it can read
+ * as it is. It writes nothing.
+ */
+export async function checkReadable(q: Queryable, location: string): Promise<void> {
+  const version = await schemaVersion(q);
+  const where = redactLocation(location);
+  if (version === 0) throw new StoreOpenError(`no crawl in ${where}: the database holds no Trawl schema (crawl first: trawl crawl URL --store ${where}, or trawl db migrate --store ${where})`);
+  if (version > SCHEMA_VERSION) throw newerTrawl(location, version);
+  if (version < SCHEMA_VERSION) throw new StoreOpenError(`${where} was written by an older Trawl (schema ${version}; this one reads ${SCHEMA_VERSION}): run trawl db migrate --store ${where} once to upgrade it`);
+}
+
+const newerTrawl = (location: string, version: number) =>
+  new StoreOpenError(`${redactLocation(location)} was written by a newer Trawl (schema ${version}; this one knows ${SCHEMA_VERSION}). Upgrade Trawl or use another database.`);

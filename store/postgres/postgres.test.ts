@@ -1,0 +1,248 @@
+// What is particular to the PostgreSQL store: its migrations, read-only openings, locations that
+// never show a password, errors a user can act on, and several processes on one database. (The
+// behaviour every backend shares is in the contract suite: contract.test.ts.)
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import pg from 'pg';
+import { startPostgres } from '../../testweb/postgres.ts';
+import { doc, T0, taken } from '../contract/harness.ts';
+import { ReadOnlyStoreError, StoreLocationError, StoreOpenError } from '../store.ts';
+import { logChanges } from './changes.ts';
+import { MIGRATIONS, SCHEMA_VERSION } from './migrations.ts';
+import { openPostgresStore, type PostgresStore } from './store.ts';
+
+const server = await startPostgres();
+after(() => server.stop());
+
+async function sql<R extends pg.QueryResultRow>(url: string, text: string, params: unknown[] = []): Promise<R[]> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return (await c.query<R>(text, params)).rows;
+  } finally {
+    await c.end();
+  }
+}
+
+/** Polls `condition` (each poll a round trip to the server) until it holds; fails after 500 polls. */
+async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 500; i++) if (await condition()) return;
+  assert.fail(`never came true: ${what}`);
+}
+
+/** Counts the statements a store sends (each is one round trip to the server). */
+function countStatements(store: PostgresStore): { readonly n: number } {
+  const counter = { n: 0 };
+  const query = store.pool.query.bind(store.pool) as (...args: unknown[]) => unknown;
+  (store.pool as { query: unknown }).query = (...args: unknown[]) => {
+    counter.n++;
+    return query(...args);
+  };
+  return counter;
+}
+
+describe('the PostgreSQL store: its schema and migrations', () => {
+  it('creates the schema on first open, recording each migration once, and applies nothing the second time', async () => {
+    const url = await server.createDatabase();
+    const first = await openPostgresStore(url);
+    await first.close();
+    assert.deepEqual(first.migrated, { from: 0, to: SCHEMA_VERSION, applied: MIGRATIONS.map((m) => `${m.version}: ${m.name}`) });
+    const again = await openPostgresStore(url);
+    await again.close();
+    assert.deepEqual(again.migrated, { from: SCHEMA_VERSION, to: SCHEMA_VERSION, applied: [] });
+    assert.deepEqual((await sql<{ version: number }>(url, 'SELECT version FROM trawl_migrations ORDER BY version')).map((r) => r.version), MIGRATIONS.map((m) => m.version));
+  });
+
+  it('migrates once when many workers start at the same moment', async () => {
+    const url = await server.createDatabase();
+    const stores = await Promise.all(Array.from({ length: 4 }, () => openPostgresStore(url)));
+    await Promise.all(stores.map((s) => s.close()));
+    assert.equal(stores.filter((s) => s.migrated!.applied.length > 0).length, 1, 'one of them migrated');
+    assert.equal((await sql(url, 'SELECT * FROM trawl_migrations')).length, MIGRATIONS.length);
+  });
+
+  it('refuses a database written by a newer Trawl', async () => {
+    const url = await server.createDatabase();
+    await (await openPostgresStore(url)).close();
+    await sql(url, `INSERT INTO trawl_migrations (version, name) VALUES ($1, 'from the future')`, [SCHEMA_VERSION + 1]);
+    await assert.rejects(openPostgresStore(url), (e: unknown) => e instanceof StoreOpenError && /newer Trawl/.test((e as Error).message));
+    await assert.rejects(openPostgresStore(url, { readOnly: true }), /newer Trawl/);
+  });
+});
+
+describe('the PostgreSQL store opened read-only (a search node, an export)', () => {
+  it('refuses a database without a crawl, and creates nothing there', async () => {
+    const url = await server.createDatabase();
+    await assert.rejects(openPostgresStore(url, { readOnly: true }), (e: unknown) => e instanceof StoreOpenError && /^no crawl in /.test((e as Error).message));
+    assert.deepEqual(await sql(url, `SELECT tablename FROM pg_tables WHERE schemaname = 'public'`), []);
+  });
+
+  it('reads what a writer wrote, and refuses every write', async () => {
+    const url = await server.createDatabase();
+    const writer = await openPostgresStore(url);
+    const q = await taken(writer, 'http://a.org/page');
+    await writer.documents.put(doc(q.id, 'written'));
+    const reader = await openPostgresStore(url, { readOnly: true });
+    try {
+      assert.equal(reader.readOnly, true);
+      assert.equal((await reader.documents.get(q.id))!.text, 'written');
+      await assert.rejects(reader.enqueue({ urls: [{ url: 'http://a.org/other', depth: 0 }] }, T0), ReadOnlyStoreError);
+      await assert.rejects(reader.documents.remove(q.id), ReadOnlyStoreError);
+      assert.equal((await writer.urls.record('http://a.org/other')), undefined);
+    } finally {
+      await reader.close();
+      await writer.close();
+    }
+  });
+});
+
+describe('the PostgreSQL store: where it is, and when it cannot be reached', () => {
+  it('shows its location without the password', async () => {
+    const url = await server.createDatabase();
+    const store = await openPostgresStore(url.replace('postgres@', 'postgres:s3cret-pw@'));
+    await store.close();
+    assert.equal(store.location, url);
+    assert.doesNotMatch(store.location, /s3cret/);
+  });
+
+  it('says in one line, without the password, that no server answers, that the database is missing, or that the URL is not one', async () => {
+    const closedPort = `postgres://postgres:s3cret-pw@127.0.0.1:1/trawl`;
+    const missing = `postgres://postgres:s3cret-pw@127.0.0.1:${server.port}/no_such_database`;
+    const cases: [string, RegExp][] = [
+      [closedPort, /cannot reach the PostgreSQL store postgres:\/\/postgres@127\.0\.0\.1:1\/trawl: connection refused/],
+      [missing, /database "no_such_database" does not exist \(create it first: createdb\)/],
+      ['postgres://', /must be a PostgreSQL URL/],
+      ['postgres://user:s3cret-pw@host', /names no database/],
+      ['mysql://user:s3cret-pw@host/db', /must be a PostgreSQL URL/],
+    ];
+    for (const [location, message] of cases) {
+      await assert.rejects(openPostgresStore(location, { connectTimeoutMs: 5000 }), (e: unknown) => {
+        assert.ok(e instanceof StoreLocationError, `${location}: ${(e as Error).message}`);
+        assert.match(e.message, message);
+        assert.doesNotMatch(e.message, /s3cret/);
+        assert.doesNotMatch(e.message, /\n/);
+        return true;
+      });
+    }
+  });
+});
+
+describe('the PostgreSQL store: what PostgreSQL makes particular', () => {
+  it('stores a page whose text holds NUL characters (PostgreSQL text cannot), as U+FFFD', async () => {
+    const store = await openPostgresStore(await server.createDatabase());
+    try {
+      const q = await taken(store, 'http://a.org/nul');
+      await store.documents.put(doc(q.id, 'a\0b', { title: '\0' }));
+      const d = (await store.documents.get(q.id))!;
+      assert.deepEqual([d.text, d.title], ['a\uFFFDb', '\uFFFD']);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('tests a page\u2019s links against the seen-set in one round trip, however many', async () => {
+    const store = await openPostgresStore(await server.createDatabase());
+    try {
+      const statements = countStatements(store);
+      const links = Array.from({ length: 500 }, (_, i) => ({ url: `http://a.org/${i % 250}`, depth: 1 }));
+      const r = await store.enqueue({ urls: links, rejected: new Map([['out-of-scope', 7]]) }, T0);
+      assert.equal(statements.n, 1);
+      assert.equal(r.added.length, 250);
+      assert.deepEqual(await store.rejections.all(), [{ reason: 'already-seen', count: 250 }, { reason: 'out-of-scope', count: 7 }]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('several processes on one PostgreSQL store', () => {
+  it('queues each URL once when workers queue overlapping links at the same moment, without deadlocks', async () => {
+    const url = await server.createDatabase();
+    const workers = await Promise.all(Array.from({ length: 4 }, () => openPostgresStore(url)));
+    try {
+      const all = Array.from({ length: 400 }, (_, i) => ({ url: `http://h${i % 7}.org/${i}`, depth: 1 }));
+      // Each worker queues every link, in its own order, in batches of 50.
+      const results = await Promise.all(
+        workers.map(async (w, k) => {
+          const mine = k % 2 ? [...all].reverse() : all.slice(k * 37).concat(all.slice(0, k * 37));
+          const added: string[] = [];
+          for (let i = 0; i < mine.length; i += 50) added.push(...(await w.enqueue({ urls: mine.slice(i, i + 50) }, T0)).added);
+          return added;
+        }),
+      );
+      const added = results.flat();
+      assert.equal(added.length, 400);
+      assert.equal(new Set(added).size, 400);
+      assert.equal((await workers[0]!.urls.counts()).queued, 400);
+      assert.deepEqual(await workers[0]!.rejections.all(), [{ reason: 'already-seen', count: 1200 }]);
+    } finally {
+      await Promise.all(workers.map((w) => w.close()));
+    }
+  });
+
+  it('never hands one URL to two workers taking from the same host at once', async () => {
+    const url = await server.createDatabase();
+    const workers = await Promise.all(Array.from({ length: 3 }, () => openPostgresStore(url)));
+    try {
+      await workers[0]!.enqueue({ urls: Array.from({ length: 60 }, (_, i) => ({ url: `http://a.org/${i}`, depth: 0 })) }, T0);
+      const taken = await Promise.all(
+        workers.map(async (w) => {
+          const ids: number[] = [];
+          for (let q = await w.urls.take('a.org', { kinds: ['queued'], now: T0 }); q; q = await w.urls.take('a.org', { kinds: ['queued'], now: T0 })) ids.push(q.id);
+          return ids;
+        }),
+      );
+      const ids = taken.flat();
+      assert.equal(ids.length, 60);
+      assert.equal(new Set(ids).size, 60);
+    } finally {
+      await Promise.all(workers.map((w) => w.close()));
+    }
+  });
+
+  it('numbers the change log without a gap when workers store pages at once', async () => {
+    const url = await server.createDatabase();
+    const workers = await Promise.all(Array.from({ length: 3 }, () => openPostgresStore(url)));
+    try {
+      await Promise.all(
+        workers.map(async (w, k) => {
+          for (let i = 0; i < 20; i++) {
+            const q = await taken(w, `http://w${k}.org/${i}`);
+            await w.commitFetch({ id: q.id, outcome: { kind: 'indexed', status: 200 }, revisit: null, document: { doc: doc(q.id, `page ${k} ${i}`) } }, T0);
+          }
+        }),
+      );
+      const seqs = (await workers[0]!.changes.since(0)).map((c) => c.seq);
+      assert.deepEqual(seqs, Array.from({ length: 60 }, (_, i) => i + 1));
+      assert.equal(await workers[1]!.changes.lastSeq(), 60);
+    } finally {
+      await Promise.all(workers.map((w) => w.close()));
+    }
+  });
+
+  it('numbers changes in commit order: a change committed later never takes a number below one already seen', async () => {
+    const url = await server.createDatabase();
+    const store = await openPostgresStore(url);
+    const [a, b] = [await taken(store, 'http://a.org/a'), await taken(store, 'http://a.org/b')];
+    // Another worker's transaction logs a change and has not committed yet.
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query(`INSERT INTO documents (id, url, title, description, headings, text, content_type, bytes, truncated, http_status, fetched_at, hash)
+        VALUES ($1, 'http://a.org/a', 't', '', '', 'a', 'text/html', 1, false, 200, 1, 'h')`, [a.id]);
+      const [first] = await logChanges(other, [{ docId: a.id, op: 'put' }]);
+      const second = store.documents.put(doc(b.id, 'b'));
+      // This store's put waits for the other transaction (its lock on the head of the log)…
+      await until(async () => Number((await sql<{ n: string }>(url, 'SELECT count(*) AS n FROM pg_locks WHERE NOT granted'))[0]!.n) > 0, 'a transaction waits for a lock');
+      assert.deepEqual(await store.changes.since(0), [], 'nothing is visible before the first commits');
+      await other.query('COMMIT');
+      // …and takes the next number once it has committed.
+      assert.equal(await second, first! + 1);
+      assert.deepEqual((await store.changes.since(0)).map((c) => c.seq), [first, first! + 1]);
+    } finally {
+      await other.end();
+      await store.close();
+    }
+  });
+});

@@ -1,0 +1,85 @@
+/**
+ * The seen-set in PostgreSQL: a batch of links queued unless seen, its rejections counted, in ONE
+ * statement — one round trip for a page's hundred links, whatever the number of workers. The links
+ * travel as arrays (unnest); the UNIQUE url decides which are new (`ON CONFLICT DO NOTHING`, so two
+ * workers queuing the same new URL at once queue it once).
+ */
+import { parseDate } from '../../lib/date.ts';
+import type { NewUrl } from '../../model/index.ts';
+import type { EnqueueBatch, EnqueueResult } from '../store.ts';
+import { run, type Queryable } from './db.ts';
+
+/** Rows of `rejections` per reason: a connection writes its own (migrations.ts says why). */
+export const REJECTION_SHARDS = 64;
+
+/*
+ * - `input`: the links, with their position in the batch.
+ * - `added`: the new ones, inserted. Only URLs not in the table yet are offered (a repeated
+ *   navigation link then costs an index probe, not an insert attempt, and takes no id); sorted by
+ *   URL, so that two workers inserting overlapping batches lock in the same order and never
+ *   deadlock; the first of a URL given twice wins.
+ * - `dated`: a sitemap's <lastmod> kept on a known URL; a date after its last fetch makes its
+ *   revisit due since then (a new URL gets its <lastmod> on insert).
+ * - `counted`: the rejections before the seen-set, and the seen-set's own as 'already-seen'.
+ */
+const ENQUEUE = `
+WITH input AS (
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::int[], $6::int[], $7::text[], $8::bigint[])
+    WITH ORDINALITY AS t(url, fetch_url, host, depth, hops, tunnel, lastmod, lastmod_at, ord)
+), added AS (
+  INSERT INTO urls (url, fetch_url, host, depth, state, hops, discovered_at, tunnel, lastmod)
+  SELECT DISTINCT ON (i.url) i.url, i.fetch_url, i.host, i.depth, 'queued', i.hops, $9::bigint, i.tunnel, i.lastmod
+  FROM input i WHERE NOT EXISTS (SELECT 1 FROM urls u WHERE u.url = i.url)
+  ORDER BY i.url, i.ord
+  ON CONFLICT (url) DO NOTHING
+  RETURNING url
+), dated AS (
+  UPDATE urls u SET lastmod = d.lastmod,
+    revisit_at = CASE WHEN u.revisit_at IS NOT NULL AND d.lastmod_at IS NOT NULL AND d.lastmod_at > u.fetched_at
+      THEN least(u.revisit_at, d.lastmod_at) ELSE u.revisit_at END
+  FROM (SELECT DISTINCT ON (url) url, lastmod, lastmod_at FROM input WHERE lastmod IS NOT NULL ORDER BY url, ord DESC) d
+  WHERE u.url = d.url
+), counted AS (
+  INSERT INTO rejections (reason, shard, n)
+  SELECT reason, pg_backend_pid() % ${REJECTION_SHARDS}, sum(n)::bigint FROM (
+    SELECT * FROM unnest($10::text[], $11::bigint[]) AS r(reason, n)
+    UNION ALL SELECT 'already-seen', (SELECT count(*) FROM input) - (SELECT count(*) FROM added)
+  ) r GROUP BY reason HAVING sum(n) > 0
+  ON CONFLICT (reason, shard) DO UPDATE SET n = rejections.n + excluded.n
+)
+SELECT url FROM added`;
+
+const NOTHING: EnqueueResult = { added: [], hosts: new Set() };
+
+/** Queues the new URLs of a batch and counts its rejections: one statement (atomic by itself, or part of the caller's transaction). */
+export async function enqueueBatch(q: Queryable, batch: EnqueueBatch, now: number): Promise<EnqueueResult> {
+  const rejected = [...(batch.rejected ?? [])].filter(([, n]) => n > 0);
+  if (!batch.urls.length && !rejected.length) return NOTHING;
+  const hosts = batch.urls.map((u) => new URL(u.url).host);
+  const { rows } = await run<{ url: string }>(q, ENQUEUE, [
+    batch.urls.map((u) => u.url),
+    batch.urls.map((u) => (u.fetchUrl && u.fetchUrl !== u.url ? u.fetchUrl : null)),
+    hosts,
+    batch.urls.map((u) => u.depth),
+    batch.urls.map((u) => u.hops ?? 0),
+    batch.urls.map((u) => u.tunnel ?? 0),
+    batch.urls.map((u) => (u.lastmod ? u.lastmod.slice(0, 40) : null)),
+    batch.urls.map((u) => (u.lastmod ? (parseDate(u.lastmod) ?? null) : null)),
+    now,
+    rejected.map(([reason]) => reason),
+    rejected.map(([, n]) => n),
+  ]);
+  return inOrderGiven(batch.urls, hosts, new Set(rows.map((r) => r.url)));
+}
+
+/** The new URLs in the order given (the statement returns them in any order), each once, and their hosts. */
+function inOrderGiven(urls: readonly NewUrl[], hosts: readonly string[], isNew: Set<string>): EnqueueResult {
+  const added: string[] = [];
+  const addedHosts = new Set<string>();
+  urls.forEach((u, i) => {
+    if (!isNew.delete(u.url)) return;
+    added.push(u.url);
+    addedHosts.add(hosts[i]!);
+  });
+  return { added, hosts: addedHosts };
+}

@@ -1,0 +1,129 @@
+/**
+ * A throwaway PostgreSQL 15 for the tests (issue 22: a real server, never a mock), from Debian's
+ * `postgresql-15` (the Makefile installs it): `initdb` into a temp directory, `pg_ctl start` on a
+ * free loopback port with trust authentication and its unix socket in that directory, stopped and
+ * removed by `stop()` — and by a watchdog if the test process dies first (a crash, a timeout's
+ * kill), so that no server outlives its tests.
+ *
+ * PostgreSQL refuses to run as root: when the tests run as root, every server command runs as the
+ * `postgres` user (`runuser`), in a directory that user owns.
+ */
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+
+const run = promisify(execFile);
+
+/** Where Debian puts PostgreSQL 15's programs. */
+export const PG_BIN = '/usr/lib/postgresql/15/bin';
+
+export type ThrowawayPostgres = {
+  /** `postgres://postgres@127.0.0.1:PORT/postgres`: the superuser, no password (trust on loopback). */
+  readonly url: string;
+  readonly port: number;
+  /** Creates an empty database (named, or `t1`, `t2`…) and returns its URL. */
+  createDatabase(name?: string): Promise<string>;
+  /** Stops the server and removes its directory. Idempotent. */
+  stop(): Promise<void>;
+};
+
+/** True when the server programs are installed (a test file may skip with a reason otherwise). */
+export const postgresInstalled = (): boolean => existsSync(join(PG_BIN, 'initdb')) && existsSync(join(PG_BIN, 'pg_ctl'));
+
+/** Starts a new, empty server. Takes ~1–2 s (initdb without fsync). */
+export async function startPostgres(): Promise<ThrowawayPostgres> {
+  if (!postgresInstalled()) throw new Error(`PostgreSQL 15 is not installed (no ${PG_BIN}/initdb): run make unit, or apt-get install postgresql-15`);
+  const asRoot = process.getuid?.() === 0;
+  const dir = mkdtempSync(join(tmpdir(), 'trawl-pg-'));
+  const data = join(dir, 'data');
+  // As root, the server's user must own everything it writes: its data, its socket and its log.
+  if (asRoot) chownTo(dir, 'postgres');
+  const as = (program: string, args: string[]) => (asRoot ? run('runuser', ['-u', 'postgres', '--', join(PG_BIN, program), ...args]) : run(join(PG_BIN, program), args));
+  const watchdog = watch(dir, data, asRoot);
+  try {
+    // C locale: text compares byte by byte, as the store's columns do anyway (COLLATE "C").
+    await as('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-locale', '--no-sync', '--no-instructions']);
+    const port = await startOnFreePort((p) =>
+      as('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start', '-o', `-c listen_addresses=127.0.0.1 -p ${p} -k ${dir} -c fsync=off -c full_page_writes=off -c synchronous_commit=off`]),
+    );
+    let databases = 0;
+    let stopped: Promise<void> | undefined;
+    const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+    return {
+      url,
+      port,
+      async createDatabase(name = `t${++databases}`) {
+        if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);
+        const admin = new pg.Client({ connectionString: url });
+        await admin.connect();
+        try {
+          await admin.query(`CREATE DATABASE ${name}`);
+        } finally {
+          await admin.end();
+        }
+        return `postgres://postgres@127.0.0.1:${port}/${name}`;
+      },
+      stop() {
+        stopped ??= (async () => {
+          await as('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']).catch(() => undefined);
+          rmSync(dir, { recursive: true, force: true });
+          watchdog.kill();
+        })();
+        return stopped;
+      },
+    };
+  } catch (e) {
+    await as('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']).catch(() => undefined);
+    const log = existsSync(join(dir, 'server.log')) ? readFileSync(join(dir, 'server.log'), 'utf8').slice(-2000) : '';
+    rmSync(dir, { recursive: true, force: true });
+    watchdog.kill();
+    throw new Error(`could not start a throwaway PostgreSQL: ${(e as Error).message}${log ? `\n${log}` : ''}`);
+  }
+}
+
+/** Tries free ports until the server starts on one (another process may take a port between the probe and the start). */
+async function startOnFreePort(start: (port: number) => Promise<unknown>): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    try {
+      await start(port);
+      return port;
+    } catch (e) {
+      if (attempt === 3) throw e;
+    }
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function chownTo(path: string, user: string): void {
+  const uid = Number(execFileSync('id', ['-u', user], { encoding: 'utf8' }).trim());
+  const gid = Number(execFileSync('id', ['-g', user], { encoding: 'utf8' }).trim());
+  mkdirSync(path, { recursive: true });
+  chownSync(path, uid, gid);
+}
+
+/**
+ * A shell that outlives this process only to clean up after it: when this process is gone without
+ * calling stop() (killed, crashed), it stops the server at once and removes its directory.
+ */
+function watch(dir: string, data: string, asRoot: boolean): { kill(): void } {
+  const pgCtl = `${asRoot ? 'runuser -u postgres -- ' : ''}'${join(PG_BIN, 'pg_ctl')}' -D '${data}' -m immediate stop`;
+  const script = `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; ${pgCtl} >/dev/null 2>&1; rm -rf '${dir}'`;
+  const child = spawn('sh', ['-c', script], { detached: true, stdio: 'ignore' });
+  child.unref();
+  return { kill: () => void (child.exitCode === null && child.kill()) };
+}
