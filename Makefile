@@ -1,12 +1,14 @@
 # Trawl: `make demo` runs the appliance on its sample web; `make test` runs every check.
-# Both install what they need: npm packages (npm ci), and Debian's chromium for the e2e tests.
+# Both install what they need: npm packages (npm ci), Debian's chromium for the e2e tests, and
+# Debian's PostgreSQL 15 for the tests of the PostgreSQL store (each test file starts its own server).
 
 SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CHROMIUM ?= /usr/bin/chromium
+PG_BIN ?= /usr/lib/postgresql/15/bin
 STAMP := node_modules/.trawl-installed
 
-.PHONY: all install demo test typecheck layering unit e2e chromium clean
+.PHONY: all install demo test typecheck layering unit e2e chromium postgres clean
 
 all: test
 
@@ -27,6 +29,17 @@ chromium:
 	fi
 	@"$(CHROMIUM)" --version 2>/dev/null
 
+# Debian's PostgreSQL 15: only its programs are used (testweb/postgres.ts runs initdb and pg_ctl in a
+# temp directory), so the package is told not to create and start a cluster of its own.
+postgres:
+	@if [ ! -x "$(PG_BIN)/initdb" ]; then \
+	  echo "installing Debian's postgresql-15 for the PostgreSQL store's tests"; \
+	  $(SUDO) mkdir -p /etc/postgresql-common/createcluster.d && \
+	  echo 'create_main_cluster = false' | $(SUDO) tee /etc/postgresql-common/createcluster.d/trawl-tests.conf >/dev/null && \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql-15 >/dev/null; \
+	fi
+	@"$(PG_BIN)/postgres" --version
+
 # One gate, in order: typecheck (tests included) → layering → unit and integration → e2e in a real browser.
 test: typecheck layering unit e2e
 
@@ -37,7 +50,7 @@ typecheck: install
 layering: install
 	npx depcruise --config .dependency-cruiser.cjs model lib store crawler indexer search-ui appliance cli config testweb bench
 
-unit: install chromium
+unit: install chromium postgres
 	npm run -s test:unit
 
 e2e: install chromium
