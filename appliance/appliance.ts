@@ -16,8 +16,9 @@ import type { Crawler, RevisitMode } from '../crawler/index.ts';
 import { focusing, loadFocus, loadTopicFocus, type Focus } from '../crawler/focus/index.ts';
 import { analysisTag, flushIndex, setStemming, type FlushInfo, type SearchIndex } from '../indexer/index.ts';
 import type { ApplianceStatus, Target, UrlExplanation } from '../model/index.ts';
-import type { Store } from '../store/index.ts';
-import { acquireLock, openSqliteStore, StoreOpenError, type Lock } from '../store/sqlite/index.ts';
+import { StoreOpenError, type Store } from '../store/index.ts';
+import { acquireLock, type Lock } from '../store/sqlite/index.ts';
+import { openStore } from './open-store.ts';
 import * as admin from './admin.ts';
 import { IndexFeed } from './index-feed.ts';
 import { TemplateCleaner } from './template-clean.ts';
@@ -96,7 +97,8 @@ export class Appliance {
       // Documents and queries must be tokenized alike (parse workers get the same setting).
       setStemming(config.index.stemming);
       try {
-        store = openSqliteStore(dir, { readOnly: !writer });
+        // (The crawl in config.store when it names a database, else SQLite in the data directory; the index is in the data directory either way.)
+        store = await openStore(config.store ?? dir, { readOnly: !writer });
       } catch (e) {
         if (e instanceof StoreOpenError && /^no crawl in /.test(e.message)) throw new NoCrawlError(e.message);
         throw e;
@@ -115,6 +117,11 @@ export class Appliance {
   private withFlush(flushed: Pick<FlushInfo, 'createdAt' | 'lastSeq' | 'bytes'> | undefined): this {
     if (flushed) this.lastFlush = { createdAt: flushed.createdAt, lastSeq: flushed.lastSeq, ms: null, bytes: flushed.bytes ?? null };
     return this;
+  }
+
+  /** Where the crawl is, for messages: the data directory, or the database (never with its password) and the index's directory. */
+  get where(): string {
+    return this.config.store ? `${this.store.location} (index in ${this.dataDir})` : this.dataDir;
   }
 
   get indexDir(): string {

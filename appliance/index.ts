@@ -1,1 +1,2 @@
 export { Appliance, NoCrawlError, type ApplianceStatus, type CrawlStatus, type IndexStatus, type OpenOptions } from './appliance.ts';
+export { migrateStore, openStore, storeLocationOf, type MigrateReport } from './open-store.ts';

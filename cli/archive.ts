@@ -19,7 +19,7 @@ export async function importFiles(files: string[], flags: CommonFlags): Promise<
   const app = await Appliance.open(config, { lockFor: 'import', log });
   try {
     const { crawler } = await app.createCrawler([], 'off');
-    say(`importing ${files.length} file${files.length === 1 ? '' : 's'} into ${app.dataDir}`);
+    say(`importing ${files.length} file${files.length === 1 ? '' : 's'} into ${app.where}`);
     const summary = await importWithProgress(crawler, files);
     await app.refreshAnchors();
     await app.close();

@@ -1,6 +1,6 @@
 /** The commands themselves. Each reads as the pipeline it runs. */
 import { once } from 'node:events';
-import { Appliance } from '../appliance/index.ts';
+import { Appliance, migrateStore, storeLocationOf } from '../appliance/index.ts';
 import { PRODUCT_VERSION, type Config } from '../config/index.ts';
 import type { DocumentFacts, RenderStatus, SeedStatus } from '../model/index.ts';
 import { createApp, listen, searchJson, seedCause, statusLine, type RunningServer } from '../search-ui/index.ts';
@@ -36,7 +36,7 @@ export async function start(urls: string[], flags: CommonFlags & { warc?: string
     log.info(config.server.adminToken ? 'admin actions are on (server.adminToken is set)' : 'admin actions are off (set server.adminToken or TRAWL_ADMIN_TOKEN to turn them on)');
     const exposed = exposure(config);
     if (exposed) log.warn(exposed);
-    log.info(`data directory: ${app.dataDir}`);
+    log.info(`data directory: ${app.where}`);
     const summary = setInterval(async () => log.info(statusLine(await app.status())), 10_000);
     summary.unref();
     void crawler.run().then(async ({ reason }) => {
@@ -67,7 +67,7 @@ export async function crawl(urls: string[], flags: CommonFlags): Promise<void> {
     await requireSeeds(app, 'crawl');
     app.startFlushTimer();
     onStopSignal(() => app.close());
-    say(`crawling ${(await app.store.seeds.all()).join(', ')} into ${app.dataDir}`);
+    say(`crawling ${(await app.store.seeds.all()).join(', ')} into ${app.where}`);
     const progress = showProgress(() => app.status());
     const { reason } = await crawler.run();
     await progress.stop();
@@ -111,7 +111,7 @@ export async function recrawl(urls: string[], flags: CommonFlags & { all?: boole
     });
     let queued = 0;
     for (const t of targets) queued += (await app.recrawl(t)).queued;
-    say(flags.due ? `recrawling the ${await app.store.urls.dueRevisits(Date.now())} pages of ${app.dataDir} whose revisit is due` : `recrawling ${queued} URLs of ${app.dataDir}`);
+    say(flags.due ? `recrawling the ${await app.store.urls.dueRevisits(Date.now())} pages of ${app.where} whose revisit is due` : `recrawling ${queued} URLs of ${app.where}`);
     const started = performance.now();
     const progress = showProgress(() => app.status());
     const { reason } = await crawler.run();
@@ -137,9 +137,15 @@ export async function serveOnly(flags: CommonFlags): Promise<void> {
     await server.close();
     await app.close();
   });
-  process.stdout.write(`Trawl ${PRODUCT_VERSION}: ${app.index.documentCount} documents from ${app.dataDir}\nSearch at ${server.url}\n`);
+  process.stdout.write(`Trawl ${PRODUCT_VERSION}: ${app.index.documentCount} documents from ${app.where}\nSearch at ${server.url}\n`);
   const exposed = exposure(config);
   if (exposed) log.warn(exposed);
+}
+
+/** `trawl db migrate`: creates the store, or brings its schema up to this Trawl, and says what it did. */
+export async function migrate(flags: CommonFlags): Promise<void> {
+  const report = await migrateStore(storeLocationOf(configFrom(flags)));
+  say(`${report.location}: schema ${report.version}${report.applied.length ? `; applied ${report.applied.join('; ')}` : ', nothing to migrate'}`);
 }
 
 /** `trawl search`: one query from the shell. */

@@ -2,7 +2,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { PRODUCT_VERSION } from '../config/index.ts';
 import { classify } from './classify.ts';
-import { crawl, exportDocuments, recrawl, search, serveOnly, start } from './commands.ts';
+import { crawl, exportDocuments, migrate, recrawl, search, serveOnly, start } from './commands.ts';
 import { exportWarc, importFiles } from './archive.ts';
 import { exitCodeOf, say, type CommonFlags } from './shared.ts';
 
@@ -15,6 +15,7 @@ const program = new Command('trawl')
 
 const configOpt = () => new Option('-c, --config <file>', 'settings file (JSON or YAML); see config/README.md');
 const dataOpt = () => new Option('-d, --data <dir>', 'data directory (default: dataDir from the config, else ./trawl-data)');
+const storeOpt = () => new Option('--store <url>', 'keep the crawl in PostgreSQL, postgres://user@host/db, shared by many Trawl processes (default: SQLite in the data directory)');
 const portOpt = () => new Option('-p, --port <n>', 'port of the search server (0: any free port)');
 const archiveOpt = () => new Option('--archive', 'keep every fetched response in WARC files in the data directory (archive.warc)');
 const renderOpt = () => new Option('--render <mode>', 'render pages that need JavaScript in a headless browser: auto, never or always (render.mode)').choices(['auto', 'never', 'always']);
@@ -25,6 +26,7 @@ program
   .argument('[urls...]', 'seed URLs (replace the seeds of the config)')
   .addOption(configOpt())
   .addOption(dataOpt())
+  .addOption(storeOpt())
   .addOption(portOpt())
   .addOption(renderOpt())
   .addOption(archiveOpt())
@@ -39,6 +41,7 @@ program
   .argument('[urls...]', 'seed URLs (replace the seeds of the config)')
   .addOption(configOpt())
   .addOption(dataOpt())
+  .addOption(storeOpt())
   .addOption(renderOpt())
   .addOption(archiveOpt())
   .action(crawl);
@@ -52,10 +55,11 @@ program
   .option('--host <host...>', "a host's URLs (repeatable)")
   .addOption(configOpt())
   .addOption(dataOpt())
+  .addOption(storeOpt())
   .addOption(renderOpt())
   .action(recrawl);
 
-program.command('serve').description('search over an existing data directory').addOption(configOpt()).addOption(dataOpt()).addOption(portOpt()).action(serveOnly);
+program.command('serve').description('search over an existing data directory (or a --store database)').addOption(configOpt()).addOption(dataOpt()).addOption(storeOpt()).addOption(portOpt()).action(serveOnly);
 
 program
   .command('search')
@@ -63,6 +67,7 @@ program
   .argument('<query...>', 'the query: words, "an exact phrase", a OR b, -excluded, site:host')
   .addOption(configOpt())
   .addOption(dataOpt())
+  .addOption(storeOpt())
   .option('--json', 'print the result as JSON')
   .option('--page <n>', 'result page', '1')
   .option('--size <n>', 'results per page', '10')
@@ -84,6 +89,7 @@ program
   .description('write every indexed document to stdout: one JSON object a line (JSONL), or gzipped WARC')
   .addOption(configOpt())
   .addOption(dataOpt())
+  .addOption(storeOpt())
   .option('--format <format>', 'output format: jsonl, or warc (the archived responses, else the extracted text)', 'jsonl')
   .option('--since <date>', 'only pages fetched since this date (warc)')
   .action(async (flags: CommonFlags & { format?: string; since?: string }) => (flags.format === 'warc' ? exportWarc(flags) : exportDocuments(flags)));
@@ -94,7 +100,16 @@ program
   .argument('<files...>', 'WARC or ARC files, gzipped or not')
   .addOption(configOpt())
   .addOption(dataOpt())
+  .addOption(storeOpt())
   .action(importFiles);
+
+const db = program.command('db').description('the crawl database');
+db.command('migrate')
+  .description('create the store, or bring its schema up to this Trawl (every writer does it at start too)')
+  .addOption(configOpt())
+  .addOption(dataOpt())
+  .addOption(storeOpt())
+  .action(migrate);
 
 program
   .command('demo')

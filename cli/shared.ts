@@ -7,7 +7,7 @@ export class UsageError extends Error {
   readonly code = 'ERR_USAGE';
 }
 
-export type CommonFlags = { config?: string; data?: string; port?: string; render?: string; archive?: boolean };
+export type CommonFlags = { config?: string; data?: string; store?: string; port?: string; render?: string; archive?: boolean };
 
 /** The logger every stage is given (lib/log.ts: JSON lines off a terminal); its level follows the config. */
 export const log: Logger = createLog();
@@ -25,6 +25,7 @@ export function configFrom(flags: CommonFlags, urls: readonly string[] = [], ext
   const overrides: Record<string, unknown> = { ...extra };
   if (urls.length) overrides.seeds = [...urls];
   if (flags.data !== undefined) overrides.dataDir = flags.data;
+  if (flags.store !== undefined) overrides.store = flags.store;
   if (flags.archive) overrides.archive = { ...(overrides.archive as object | undefined), warc: true };
   if (flags.render !== undefined) overrides.render = { ...(overrides.render as object | undefined), mode: flags.render };
   if (flags.port !== undefined) {
@@ -38,10 +39,11 @@ export function configFrom(flags: CommonFlags, urls: readonly string[] = [], ext
 
 /** Exit code for an error that reached the top: 2 for the user's input, 1 for everything else. */
 export function exitCodeOf(e: unknown): number {
-  // (A topic file or classifier module that cannot be used, a data directory without a crawl, or
-  // render.mode always without a browser, is the user's input too.)
+  // (A topic file or classifier module that cannot be used, a data directory without a crawl,
+  // render.mode always without a browser, or a store URL that is malformed or where no database
+  // answers, is the user's input too.)
   const code = (e as { code?: unknown } | null)?.code;
-  return e instanceof UsageError || e instanceof ConfigError || code === 'ERR_TOPIC' || code === 'ERR_CLASSIFIER' || code === 'ERR_NO_CRAWL' || code === 'ERR_NO_BROWSER' ? 2 : 1;
+  return e instanceof UsageError || e instanceof ConfigError || ['ERR_TOPIC', 'ERR_CLASSIFIER', 'ERR_NO_CRAWL', 'ERR_NO_BROWSER', 'ERR_STORE_LOCATION'].includes(code as string) ? 2 : 1;
 }
 
 /**

@@ -20,6 +20,12 @@ export const DEFAULT_USER_AGENT = `TrawlBot/${PRODUCT_VERSION} (+${PROJECT_URL})
 
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
 
+/**
+ * A database URL. Only its form is checked here; the store checks the rest (a PostgreSQL scheme, a
+ * host, a database) and says in one line what is wrong. The value is never echoed: it may hold a password.
+ */
+const databaseUrl = z.string().regex(/^[a-z][a-z0-9+.-]*:\/\//i, 'must be a database URL, postgres://user@host:5432/trawl (unset: SQLite in dataDir)');
+
 const httpUrl = z.string().refine((s) => {
   try {
     const u = new URL(s);
@@ -291,6 +297,9 @@ export const configSchema = z.strictObject({
     })
     .prefault({}),
   dataDir: z.string().min(1).default('./trawl-data').describe('Where the crawl database, the index and the lock file live.'),
+  store: databaseUrl
+    .optional()
+    .describe('Where the crawl is kept: unset for SQLite in dataDir (crawl.db), or a PostgreSQL database that many Trawl processes share, postgres://user@host:5432/trawl (the index stays in dataDir). A password is better kept in PGPASSWORD or ~/.pgpass than in the URL; it is never shown.'),
   logLevel: z.enum(LOG_LEVELS).default('info').describe('The least important messages logged: `debug`, `info`, `warn`, `error` or `silent`. JSON lines when stderr is not a terminal, lines for people when it is.'),
 });
 
@@ -303,6 +312,7 @@ export const ENV_VARS: Readonly<Record<string, { path: string[]; type: 'string' 
   TRAWL_USER_AGENT: { path: ['userAgent'], type: 'string' },
   TRAWL_CONCURRENCY: { path: ['concurrency'], type: 'int' },
   TRAWL_DATA_DIR: { path: ['dataDir'], type: 'string' },
+  TRAWL_STORE: { path: ['store'], type: 'string' },
   TRAWL_HOST: { path: ['server', 'host'], type: 'string' },
   TRAWL_PORT: { path: ['server', 'port'], type: 'int' },
   TRAWL_ADMIN_TOKEN: { path: ['server', 'adminToken'], type: 'string' },

@@ -3,6 +3,7 @@
  * URL records and the documents. WAL mode, so a reader (the search server) never blocks the writer
  * and a crash loses at most the transaction in progress.
  */
+import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { StoreOpenError } from '../store.ts';
 
@@ -233,5 +234,16 @@ export function openDb(file: string, options: OpenDbOptions = {}): Db {
   } catch (e) {
     db.close();
     throw e;
+  }
+}
+
+/** The schema version of a crawl database file, read without changing it (0: no file, or an empty one). */
+export function fileSchemaVersion(file: string): number {
+  if (!existsSync(file)) return 0;
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return db.pragma('user_version', { simple: true }) as number;
+  } finally {
+    db.close();
   }
 }
