@@ -16,6 +16,7 @@ import type { ArchiveStore } from './archive.ts';
 import type { ChangeLog } from './changes.ts';
 import type { DocumentStore, TokenSequence } from './documents.ts';
 import type { HostStore } from './hosts.ts';
+import type { LeaseStore } from './leases.ts';
 import type { RejectionStore } from './rejections.ts';
 import type { RobotsStore } from './robots.ts';
 import type { SeedStore } from './seeds.ts';
@@ -72,6 +73,8 @@ export interface Store {
   readonly rejections: RejectionStore;
   /** Where each URL's latest archived response is (crawler/archive). */
   readonly archive: ArchiveStore;
+  /** Which worker fetches from which host, when many share the store (leases.ts). */
+  readonly leases: LeaseStore;
   /** Opened for reading only: every write refuses. */
   readonly readOnly: boolean;
   /** Where it is, for messages (a file, a database URL without its password). */
@@ -109,4 +112,4 @@ export class ReadOnlyStoreError extends Error {
   readonly code = 'ERR_STORE_READ_ONLY';
 }
 
-export type { AnchorStore, ChangeLog, DocumentStore, HostStore, RejectionStore, RobotsStore, SeedStore, TokenSequence, UrlStore };
+export type { AnchorStore, ChangeLog, DocumentStore, HostStore, LeaseStore, RejectionStore, RobotsStore, SeedStore, TokenSequence, UrlStore };

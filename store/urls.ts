@@ -35,7 +35,11 @@ export interface UrlStore {
   finish(id: number, finish: Finish, now: number): Promise<void>;
   /** Returns an in-flight URL to the queue, not counting the attempt (a graceful stop, an unready host). */
   putBack(id: number): Promise<void>;
-  /** After a crash, URLs left in flight are queued again. Returns how many. */
+  /**
+   * After a crash, URLs left in flight are queued again — but those of hosts under a lease, which
+   * are the leaseholder's (a running worker's; or queued again when its lease runs out: leases.ts).
+   * Returns how many.
+   */
   recoverInFlight(): Promise<number>;
   /** Everything known of a URL (by its identity), if it was ever seen. */
   record(url: string): Promise<UrlRecord | undefined>;

@@ -7,6 +7,7 @@ import { describe } from 'node:test';
 import { documentContract } from './documents.contract.ts';
 import { fetchCommitContract } from './fetch.contract.ts';
 import type { StoreFactory } from './harness.ts';
+import { leaseContract } from './leases.contract.ts';
 import { revisitContract } from './revisits.contract.ts';
 import { urlContract } from './urls.contract.ts';
 
@@ -18,5 +19,6 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
     revisitContract(factory);
     documentContract(factory);
     fetchCommitContract(factory);
+    leaseContract(factory);
   });
 }

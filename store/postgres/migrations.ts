@@ -118,6 +118,22 @@ CREATE TABLE archive (
 CREATE TABLE anchors (target text COLLATE "C" NOT NULL, text text COLLATE "C" NOT NULL, links bigint NOT NULL, PRIMARY KEY (target, text));
 `,
   },
+  {
+    version: 2,
+    name: 'hosts and their leases: which worker fetches from which host (leases.ts)',
+    sql: `
+-- One row per host ever queued (the enqueue adds them), locked by claims (FOR UPDATE SKIP LOCKED).
+CREATE TABLE hosts (
+  host        text COLLATE "C" PRIMARY KEY,
+  worker      text,                            -- the lease's holder; NULL: free
+  lease_until bigint,                          -- when the lease runs out (ms)
+  claimed_at  bigint                           -- when it was last claimed: the least recent first
+);
+INSERT INTO hosts (host) SELECT DISTINCT host FROM urls;
+CREATE INDEX hosts_claim_order ON hosts (claimed_at NULLS FIRST, host);
+CREATE INDEX hosts_leased ON hosts (lease_until) WHERE worker IS NOT NULL;
+`,
+  },
 ];
 
 /** The schema version this Trawl writes. */

@@ -61,6 +61,22 @@ describe('the PostgreSQL store: its schema and migrations', () => {
     assert.equal((await sql(url, 'SELECT * FROM trawl_migrations')).length, MIGRATIONS.length);
   });
 
+  it('migrates a database of schema 1 to the hosts and leases of schema 2, every queued host known', async () => {
+    const url = await server.createDatabase();
+    const store = await openPostgresStore(url);
+    await store.enqueue({ urls: [{ url: 'http://a.org/', depth: 0 }, { url: 'http://b.org/', depth: 0 }] }, T0);
+    await store.close();
+    // Back to schema 1, as a Trawl before leases left it.
+    await sql(url, 'DROP TABLE hosts; DELETE FROM trawl_migrations WHERE version >= 2');
+    const migrated = await openPostgresStore(url);
+    try {
+      assert.deepEqual(migrated.migrated, { from: 1, to: SCHEMA_VERSION, applied: MIGRATIONS.slice(1).map((m) => `${m.version}: ${m.name}`) });
+      assert.deepEqual(await migrated.leases.claim('w', { max: 5, now: T0, leaseMs: 1000 }), ['a.org', 'b.org']);
+    } finally {
+      await migrated.close();
+    }
+  });
+
   it('refuses a database written by a newer Trawl', async () => {
     const url = await server.createDatabase();
     await (await openPostgresStore(url)).close();
@@ -195,6 +211,28 @@ describe('several processes on one PostgreSQL store', () => {
       const ids = taken.flat();
       assert.equal(ids.length, 60);
       assert.equal(new Set(ids).size, 60);
+    } finally {
+      await Promise.all(workers.map((w) => w.close()));
+    }
+  });
+
+  it('gives each host to one worker when many claim at the same moment', async () => {
+    const url = await server.createDatabase();
+    const workers = await Promise.all(Array.from({ length: 4 }, () => openPostgresStore(url)));
+    try {
+      await workers[0]!.enqueue({ urls: Array.from({ length: 60 }, (_, i) => ({ url: `http://h${i}.org/`, depth: 0 })) }, T0);
+      // Each worker claims on three connections at once, two hosts at a time, until none is left.
+      const claimLoop = async (w: PostgresStore, k: number) => {
+        const mine: string[] = [];
+        for (let got = ['start']; got.length; ) mine.push(...(got = await w.leases.claim(`w${k}`, { max: 2, now: T0, leaseMs: 60_000 })));
+        return mine;
+      };
+      const claimed = await Promise.all(workers.map(async (w, k) => (await Promise.all([claimLoop(w, k), claimLoop(w, k), claimLoop(w, k)])).flat()));
+      const hosts = claimed.flat();
+      assert.equal(new Set(hosts).size, 60);
+      assert.equal(hosts.length, 60, 'no host claimed twice');
+      const held = await workers[0]!.leases.held(T0);
+      for (const [k, mine] of claimed.entries()) for (const h of mine) assert.equal(held.find((l) => l.host === h)?.worker, `w${k}`);
     } finally {
       await Promise.all(workers.map((w) => w.close()));
     }

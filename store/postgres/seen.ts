@@ -18,6 +18,7 @@ export const REJECTION_SHARDS = 64;
  *   navigation link then costs an index probe, not an insert attempt, and takes no id); sorted by
  *   URL, so that two workers inserting overlapping batches lock in the same order and never
  *   deadlock; the first of a URL given twice wins.
+ * - `hosted`: the hosts of new URLs, known from now on to host leases (leases.ts).
  * - `dated`: a sitemap's <lastmod> kept on a known URL; a date after its last fetch makes its
  *   revisit due since then (a new URL gets its <lastmod> on insert).
  * - `counted`: the rejections before the seen-set, and the seen-set's own as 'already-seen'.
@@ -32,7 +33,10 @@ WITH input AS (
   FROM input i WHERE NOT EXISTS (SELECT 1 FROM urls u WHERE u.url = i.url)
   ORDER BY i.url, i.ord
   ON CONFLICT (url) DO NOTHING
-  RETURNING url
+  RETURNING url, host
+), hosted AS (
+  INSERT INTO hosts (host) SELECT DISTINCT a.host FROM added a WHERE NOT EXISTS (SELECT 1 FROM hosts h WHERE h.host = a.host) ORDER BY 1
+  ON CONFLICT (host) DO NOTHING
 ), dated AS (
   UPDATE urls u SET lastmod = d.lastmod,
     revisit_at = CASE WHEN u.revisit_at IS NOT NULL AND d.lastmod_at IS NOT NULL AND d.lastmod_at > u.fetched_at

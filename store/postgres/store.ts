@@ -17,6 +17,7 @@ import { logChanges, PgChangeLog } from './changes.ts';
 import { connect, createPool, redactLocation, transaction, type PostgresOptions } from './db.ts';
 import { addDuplicate, PgDocumentStore, putDocument, removeDocument, touchDocument } from './documents.ts';
 import { PgHostStore } from './hosts.ts';
+import { PgLeaseStore } from './leases.ts';
 import { checkReadable, migrate, type MigrationReport } from './migrations.ts';
 import { enqueueBatch } from './seen.ts';
 import { PgArchiveStore, PgRejectionStore, PgRobotsStore, PgSeedStore } from './small-stores.ts';
@@ -53,6 +54,7 @@ export class PostgresStore implements Store {
   readonly seeds: PgSeedStore;
   readonly rejections: PgRejectionStore;
   readonly archive: PgArchiveStore;
+  readonly leases: PgLeaseStore;
   private closing: Promise<void> | undefined;
 
   constructor(
@@ -72,6 +74,7 @@ export class PostgresStore implements Store {
     this.seeds = new PgSeedStore(pool);
     this.rejections = new PgRejectionStore(pool);
     this.archive = new PgArchiveStore(pool);
+    this.leases = new PgLeaseStore(pool);
   }
 
   async enqueue(batch: EnqueueBatch, now: number): Promise<EnqueueResult> {

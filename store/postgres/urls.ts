@@ -98,6 +98,7 @@ export class PgUrlStore implements UrlStore {
         now,
         url.tunnel ?? 0,
       ]);
+      await run(q, 'INSERT INTO hosts (host) VALUES ($1) ON CONFLICT (host) DO NOTHING', [new URL(url.url).host]);
       return (await run<QueuedUrl>(q, `UPDATE urls SET ${IN_FLIGHT} WHERE url = $1 RETURNING ${QUEUED_COLUMNS}`, [url.url])).rows[0]!;
     });
   }
@@ -111,11 +112,13 @@ export class PgUrlStore implements UrlStore {
   }
 
   /**
-   * URLs left in flight are queued again — except those of hosts another worker holds a live lease
-   * on (leases.ts): they are that worker's, still being fetched.
+   * URLs left in flight are queued again — but not on a host under a lease (leases.ts): another
+   * worker may be fetching them; they come back when that lease runs out.
    */
   async recoverInFlight(): Promise<number> {
-    return (await run(this.pool, `UPDATE urls SET state = 'queued', attempts = greatest(attempts - 1, 0) WHERE state = 'fetching'`)).rowCount ?? 0;
+    const sql = `UPDATE urls u SET state = 'queued', attempts = greatest(attempts - 1, 0)
+      WHERE state = 'fetching' AND NOT EXISTS (SELECT 1 FROM hosts h WHERE h.host = u.host AND h.worker IS NOT NULL)`;
+    return (await run(this.pool, sql)).rowCount ?? 0;
   }
 
   async record(url: string): Promise<UrlRecord | undefined> {

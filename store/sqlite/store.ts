@@ -17,6 +17,7 @@ import { SqliteChangeLog } from './changes.ts';
 import { openDb, StoreOpenError, type Db } from './db.ts';
 import { SqliteDocumentStore } from './documents.ts';
 import { SqliteHostStore } from './hosts.ts';
+import { SqliteLeaseStore } from './leases.ts';
 import { SqliteArchiveStore } from './archive.ts';
 import { SqliteRejectionStore, SqliteRobotsStore, SqliteSeedStore } from './small-stores.ts';
 import { SqliteUrlStore, UrlCounters } from './urls.ts';
@@ -54,6 +55,7 @@ export class SqliteStore implements Store {
   readonly seeds: SqliteSeedStore;
   readonly rejections: SqliteRejectionStore;
   readonly archive: SqliteArchiveStore;
+  readonly leases: SqliteLeaseStore;
   /** A group transaction is open, committed by its timer or sync(). */
   private group = false;
   private groupTimer: NodeJS.Timeout | undefined;
@@ -65,8 +67,10 @@ export class SqliteStore implements Store {
     readonly readOnly: boolean,
   ) {
     const counters = new UrlCounters(db);
-    this.urls = new SqliteUrlStore(db, counters);
+    // (Recovery leaves the URLs of leased hosts to their leases.)
+    this.urls = new SqliteUrlStore(db, counters, () => this.leases.leasedHosts());
     this.hosts = new SqliteHostStore(db, counters);
+    this.leases = new SqliteLeaseStore(db, this.hosts, counters);
     this.robots = new SqliteRobotsStore(db);
     this.changes = new SqliteChangeLog(db);
     this.documents = new SqliteDocumentStore(db, this.changes);

@@ -80,6 +80,8 @@ export class SqliteUrlStore implements UrlStore {
   constructor(
     private readonly db: Db,
     private readonly counters: UrlCounters,
+    /** Hosts under a lease (leases.ts): recovery leaves their URLs alone. */
+    private readonly leasedHosts: () => readonly string[] = () => [],
   ) {
     this.stmts = {
       insert: db.prepare(`INSERT INTO urls (url, fetch_url, host, depth, state, hops, discovered_at, tunnel) VALUES (?, ?, ?, ?, 'queued', ?, ?, ?) ON CONFLICT(url) DO NOTHING`),
@@ -97,7 +99,7 @@ export class SqliteUrlStore implements UrlStore {
         topic_score = coalesce(@topicScore, topic_score), relevant = coalesce(@relevant, relevant), links_cut = @linksCut, rendered = @rendered WHERE id = @id`),
       relevantOf: db.prepare(`SELECT relevant FROM urls WHERE id = ?`).pluck(),
       putBack: db.prepare(`UPDATE urls SET state = 'queued', attempts = max(attempts - 1, 0) WHERE id = ? AND state = 'fetching'`),
-      recover: db.prepare(`UPDATE urls SET state = 'queued', attempts = max(attempts - 1, 0) WHERE state = 'fetching'`),
+      recover: db.prepare(`UPDATE urls SET state = 'queued', attempts = max(attempts - 1, 0) WHERE state = 'fetching' AND host NOT IN (SELECT value FROM json_each(?))`),
       nextRetryAt: db.prepare(`SELECT min(next_attempt_at) AS at FROM urls WHERE state = 'failed'`),
       linksCut: db.prepare(`SELECT count(*) AS pages, coalesce(sum(links_cut), 0) AS links FROM urls WHERE links_cut IS NOT NULL`),
       // A sitemap that dates the page after Trawl fetched it makes its revisit due: since that date.
@@ -222,7 +224,7 @@ export class SqliteUrlStore implements UrlStore {
   }
 
   async recoverInFlight(): Promise<number> {
-    const n = this.stmts.recover.run().changes;
+    const n = this.stmts.recover.run(JSON.stringify(this.leasedHosts())).changes;
     this.counters.move('fetching', 'queued', n);
     return n;
   }
