@@ -118,11 +118,34 @@ export function parseSettingsOf(c: Readonly<Config>): Pick<ParseJob, 'robotsToke
 export function parserOf(c: Readonly<Config>, log: Log): RoutedParser {
   const extractor = { module: new URL('./extract-for-index.ts', import.meta.url), extract: extractForIndex, config: { stemming: c.index.stemming } };
   const pages = new ParsePool(c.parseWorkers === 'auto' ? defaultParseWorkers() : c.parseWorkers, { log, extractor });
-  const documentWorkers = c.documents.workers === 'auto' ? Math.max(1, Math.min(4, availableParallelism())) : c.documents.workers;
+  const documentWorkers = c.documents.workers === 'auto' ? defaultDocumentWorkers() : c.documents.workers;
   // (A document worker is ready once its language detector is loaded: documents.timeoutMs counts no load.)
-  const documents = new ParsePool(documentWorkers, { log, extractor: { ...extractor, config: { ...extractor.config, detectorFirst: true } }, name: 'document', lazy: true, inline: false, timeoutMs: c.documents.timeoutMs, maxHeapMb: c.documents.maxHeapMb });
+  const documents = new ParsePool(documentWorkers, {
+    log,
+    extractor: { ...extractor, config: { ...extractor.config, detectorFirst: true } },
+    name: 'document',
+    lazy: true,
+    inline: false,
+    timeoutMs: c.documents.timeoutMs,
+    maxHeapMb: c.documents.maxHeapMb,
+    youngGenerationMb: DOCUMENT_YOUNG_GENERATION_MB,
+    jobsPerWorker: 1,
+  });
   return new RoutedParser(pages, documents);
 }
+
+/**
+ * Document workers by default: one per core but one, at most 4, at least 1. The core left over is
+ * the page parser's and the main thread's (fetching, storing, indexing): on 2 cores a second
+ * document worker only contended with them, and held a second PDF's working set (bench/documents:
+ * peak RSS 1,105 MB with 2, see the closing note of issue 18).
+ */
+export function defaultDocumentWorkers(cores = availableParallelism()): number {
+  return Math.max(1, Math.min(4, cores - 1));
+}
+
+/** A document worker's young generation (MB): PDF.js's garbage is collected by the worker itself (documents/gc.ts). */
+const DOCUMENT_YOUNG_GENERATION_MB = 16;
 
 export function schedulerOf(c: Readonly<Config>): HostScheduler {
   return new HostScheduler({

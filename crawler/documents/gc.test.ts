@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
 import { ParsePool } from '../parse/pool.ts';
-import { afterDocument, GC_AFTER_BYTES } from './gc.ts';
+import { afterDocument, GC_AFTER_BYTES, GC_FLOOR_BYTES, GC_HEADROOM_BYTES } from './gc.ts';
 
 describe('afterDocument', () => {
   it('does nothing on the main thread (no gc exposed there by it)', () => {
@@ -38,6 +38,44 @@ export function extract(job) {
       assert.equal(e.kind, 'unsupported');
       const { before, after } = JSON.parse((e as { type: string }).type) as { before: number; after: number };
       assert.ok(after < before - 40e6, `heap ${Math.round(before / 1e6)} MB → ${Math.round(after / 1e6)} MB`);
+    } finally {
+      await pool.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('collects within a document once garbage outgrows the headroom over what is live, and not before', async () => {
+    // An extractor that keeps ~20 MB live, then leaves a "page" of garbage under the headroom
+    // (nothing happens) and then one well over it (a collection frees it), reporting the heap.
+    const dir = mkdtempSync(join(tmpdir(), 'trawl-gc-'));
+    const module = join(dir, 'pages.ts');
+    writeFileSync(
+      module,
+      `import { getHeapStatistics } from 'node:v8';
+import { afterPage } from ${JSON.stringify(fileURLToPath(new URL('./gc.ts', import.meta.url)))};
+const used = () => getHeapStatistics().used_heap_size;
+const garbage = (mb) => { let a = []; for (let i = 0; i < mb; i++) a.push(new Array(131072).fill(i)); a = null; };
+export function extract(job) {
+  const live = [];
+  for (let i = 0; i < 20; i++) live.push(new Array(131072).fill(i));
+  garbage(10);
+  const small = [used()];
+  afterPage();
+  small.push(used());
+  garbage(${Math.ceil((GC_FLOOR_BYTES + GC_HEADROOM_BYTES) / 1048576)});
+  const large = [used()];
+  afterPage();
+  large.push(used());
+  return { kind: 'unsupported', type: JSON.stringify({ small, large, live: live.length }) };
+}\n`,
+    );
+    const pool = new ParsePool(1, { extractor: { module: pathToFileURL(module), extract: () => ({ kind: 'unsupported', type: 'inline' }) }, inline: false, name: 'document', youngGenerationMb: 16 });
+    try {
+      const e = await pool.parse({ body: new Uint8Array(10), contentType: 'application/pdf', url: 'http://e.org/a.pdf', robotsToken: 'trawlbot' });
+      const { small, large } = JSON.parse((e as { type: string }).type) as { small: number[]; large: number[] };
+      const mb = (xs: number[]) => xs.map((x) => Math.round(x / 1e6)).join(' → ');
+      assert.ok(small[1]! >= small[0]! - 1e6, `under the headroom nothing is collected: ${mb(small)} MB`);
+      assert.ok(large[1]! < large[0]! - GC_HEADROOM_BYTES, `over it the garbage is collected: ${mb(large)} MB`);
     } finally {
       await pool.close();
       rmSync(dir, { recursive: true, force: true });

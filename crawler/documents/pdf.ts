@@ -9,7 +9,7 @@
  * never reads a file or the network: a CJK PDF whose fonts rely on a predefined CMap that is not
  * embedded loses that font's text (a recorded limit).
  */
-import { afterDocument } from './gc.ts';
+import { afterDocument, afterPage } from './gc.ts';
 import { loadPdfJs, type PdfJs } from './pdfjs.ts';
 import { finishPage, newParts, type DocumentMeta, type HeadingList, type LinkSink, type TextSink } from './page.ts';
 import { joinTextItems, textInRect, type PdfTextItem } from './pdf-text.ts';
@@ -87,6 +87,7 @@ async function extractFrom(first: PdfDocument, options: ExtractOptions, reopen: 
   for (let n = 1; n <= wanted && !parts.text.full; n++) {
     if (n > 1 && (n - 1) % PAGES_PER_OPEN === 0) doc = await reopen();
     if (!(await readPage(doc, n, parts.text, parts.links, n === 1 ? (t) => (display = t) : undefined))) failed++;
+    afterPage();
   }
   const extracted = parts.text.pageCount;
   if (extracted > 0 && failed === extracted) throw new DocumentRefusal('damaged', `none of the PDF's ${extracted} pages could be read`);

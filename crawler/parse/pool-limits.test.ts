@@ -19,7 +19,7 @@ function extractNow(job: ParseJob): Extracted {
 
 const job = (i: number, text = `<title>Page ${i}</title><p>word${i}</p>`): ParseJob => ({ body: Buffer.from(text), contentType: 'text/html', url: `http://e.org/${i}`, robotsToken: 'trawlbot' });
 
-/** An extractor module like the real one, except that SPIN loops for ever, and ASYNC spins after a wait. */
+/** An extractor module like the real one, except that SPIN loops for ever, ASYNC spins after a wait, SLOW takes 800 ms. */
 function spinningModule(): URL {
   const module = join(mkdtempSync(join(tmpdir(), 'trawl-pool-')), 'spinning.ts');
   writeFileSync(
@@ -28,6 +28,7 @@ function spinningModule(): URL {
 export async function extract(job) {
   const text = Buffer.from(job.body).toString();
   if (text.includes('ASYNC')) await new Promise((r) => setTimeout(r, 5));
+  if (text.includes('SLOW')) await new Promise((r) => setTimeout(r, 800));
   if (text.includes('SPIN')) for (;;) {}
   return real(job);
 }\n`,
@@ -97,5 +98,52 @@ describe('a parse pool that never parses inline', () => {
     } finally {
       await pool.close();
     }
+  });
+});
+
+describe('a parse pool that sends each worker one job at a time (documents)', () => {
+  it('keeps the others waiting on the main thread and gives each to the first worker that is free', async () => {
+    const pool = new ParsePool(2, { extractor: { module: spinningModule(), extract }, inline: false, jobsPerWorker: 1 });
+    try {
+      await pool.ready();
+      const done: number[] = [];
+      const jobs = [job(1, '<title>SLOW</title>'), job(2), job(3), job(4)];
+      await Promise.all(jobs.map((j, i) => pool.parse(j).then(() => done.push(i + 1))));
+      // Without the limit, job 3 is queued in the slow job's worker (both have one job) and waits 800 ms.
+      assert.deepEqual(done, [2, 3, 4, 1]);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('hands a waiting job to the worker that replaces one stopped by the time limit', async () => {
+    const pool = new ParsePool(1, { extractor: { module: spinningModule(), extract }, inline: false, jobsPerWorker: 1, timeoutMs: 300, name: 'document', log: logTo(() => undefined) });
+    try {
+      const settled = await Promise.allSettled([pool.parse(job(1, '<title>SPIN</title>')), pool.parse(job(2)), pool.parse(job(3))]);
+      assert.ok((settled[0] as PromiseRejectedResult).reason instanceof ParseFailure);
+      assert.deepEqual((settled[1] as PromiseFulfilledResult<unknown>).value, extractNow(job(2)));
+      assert.deepEqual((settled[2] as PromiseFulfilledResult<unknown>).value, extractNow(job(3)));
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('refuses the waiting jobs when it is closed', async () => {
+    const pool = new ParsePool(1, { extractor: { module: spinningModule(), extract }, inline: false, jobsPerWorker: 1 });
+    await pool.ready();
+    const first = pool.parse(job(1, '<title>SLOW</title>')).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    const waiting = pool.parse(job(2)).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    await new Promise((r) => setTimeout(r, 50));
+    await pool.close();
+    const err = await waiting;
+    assert.ok(err instanceof ParseFailure && err.why === 'unavailable', String(err));
+    const inHand = await first;
+    assert.ok(inHand instanceof ParseFailure && inHand.why === 'unavailable', `the job the worker had: ${String(inHand)}`);
   });
 });

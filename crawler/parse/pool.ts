@@ -59,6 +59,12 @@ export type ParsePoolOptions = {
   /** Each worker's heap limit (old generation), in MB. */
   readonly maxHeapMb?: number;
   /**
+   * Each worker's young generation, in MB (default 64, for pages). Documents take less: PDF.js's
+   * garbage is collected by the document worker itself (documents/gc.ts), and 64 MB of young
+   * generation per worker is RSS that a crawl of documents holds all along.
+   */
+  readonly youngGenerationMb?: number;
+  /**
    * A job's wall-clock limit in a worker, in ms: past it the worker is stopped and replaced, and the
    * job fails with ParseFailure (`timeout`). Checked a few times per limit, so it ends within ~1.25×.
    */
@@ -72,7 +78,16 @@ export type ParsePoolOptions = {
   readonly name?: string;
   /** Start the workers at the first job rather than at once (documents: a crawl may have none). */
   readonly lazy?: boolean;
+  /**
+   * Jobs a worker is sent at once (default: no limit); the others wait here, in order, for the first
+   * worker that is done. Documents take 1: a PDF waiting in a worker's queue is a second copy of its
+   * bytes (the main thread keeps one to hand out again should the worker die), and the next one
+   * goes to whichever worker finishes first instead of being bound to one behind a long document.
+   */
+  readonly jobsPerWorker?: number;
 };
+
+type Waiting = Pending;
 
 export class ParsePool implements PageParser {
   private readonly slots: Slot[] = [];
@@ -84,6 +99,10 @@ export class ParsePool implements PageParser {
   private readonly module: URL;
   private readonly config: unknown;
   private readonly maxHeapMb: number;
+  private readonly youngGenerationMb: number;
+  private readonly jobsPerWorker: number;
+  /** Jobs that no worker may take yet (jobsPerWorker), oldest first. */
+  private readonly waiting: Waiting[] = [];
   private readonly timeoutMs: number | undefined;
   private readonly inline: boolean;
   private readonly name: string;
@@ -104,6 +123,8 @@ export class ParsePool implements PageParser {
     this.module = options.extractor?.module ?? new URL('./extract.ts', import.meta.url);
     this.config = options.extractor?.config;
     this.maxHeapMb = options.maxHeapMb ?? DEFAULT_WORKER_HEAP_MB;
+    this.youngGenerationMb = options.youngGenerationMb ?? WORKER_YOUNG_GENERATION_MB;
+    this.jobsPerWorker = options.jobsPerWorker ?? Infinity;
     this.timeoutMs = options.timeoutMs;
     this.inline = options.inline ?? true;
     this.name = options.name ?? 'parse';
@@ -146,15 +167,27 @@ export class ParsePool implements PageParser {
       return Promise.resolve().then(() => this.extract(job));
     }
     this.parsed.inWorkers++;
-    // The least busy worker takes the job.
+    // The least busy worker takes the job (if it may take one more).
     const slot = ready.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
-    const id = this.nextId++;
     return new Promise<Extracted>((resolve, reject) => {
-      slot.pending.set(id, { resolve, reject, job });
-      // Copy the body into its own buffer so it can be transferred (undici's chunks share slabs).
-      const body = new Uint8Array(job.body);
-      slot.worker.postMessage({ id, job: { ...job, body } }, [body.buffer]);
+      if (slot.pending.size < this.jobsPerWorker) this.send(slot, { job, resolve, reject });
+      else this.waiting.push({ job, resolve, reject });
     });
+  }
+
+  private send(slot: Slot, w: Waiting): void {
+    const id = this.nextId++;
+    slot.pending.set(id, w);
+    // Copy the body into its own buffer so it can be transferred (undici's chunks share slabs).
+    const body = new Uint8Array(w.job.body);
+    slot.worker.postMessage({ id, job: { ...w.job, body } }, [body.buffer]);
+  }
+
+  /** Hands waiting jobs to the ready workers that may take more. */
+  private dispatch(): void {
+    for (const slot of this.slots) {
+      while (this.waiting.length && slot.ready && slot.pending.size < this.jobsPerWorker) this.send(slot, this.waiting.shift()!);
+    }
   }
 
   /** Workers running or starting (fewer than asked for after repeated failures). */
@@ -175,6 +208,13 @@ export class ParsePool implements PageParser {
     clearInterval(this.watchdog);
     this.starting = 0;
     this.notifyReady();
+    // Jobs waiting or in a worker's hands are refused: a stopped worker never answers them.
+    const stopped = () => new ParseFailure(`the ${this.name} workers were stopped`, 'unavailable');
+    for (const w of this.waiting.splice(0)) w.reject(stopped());
+    for (const slot of this.slots) {
+      for (const p of slot.pending.values()) p.reject(stopped());
+      slot.pending.clear();
+    }
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
     this.slots.length = 0;
   }
@@ -220,7 +260,7 @@ export class ParsePool implements PageParser {
   private spawn(code: URL): Slot {
     // The job the worker is parsing (-1: none), written by the worker (worker.ts).
     const current = new Int32Array(new SharedArrayBuffer(4)).fill(-1);
-    const options = { workerData: { module: this.module.href, current, config: this.config }, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB, maxOldGenerationSizeMb: this.maxHeapMb } };
+    const options = { workerData: { module: this.module.href, current, config: this.config }, resourceLimits: { maxYoungGenerationSizeMb: this.youngGenerationMb, maxOldGenerationSizeMb: this.maxHeapMb } };
     let worker: Worker;
     try {
       // The parent's loader flags (--import tsx) would load tsx into every worker for nothing.
@@ -235,6 +275,7 @@ export class ParsePool implements PageParser {
       if (msg.ready) {
         slot.ready = true;
         this.notifyReady();
+        this.dispatch();
         return;
       }
       const p = slot.pending.get(msg.id);
@@ -242,6 +283,7 @@ export class ParsePool implements PageParser {
       slot.pending.delete(msg.id);
       if (msg.error !== undefined) p.reject(new Error(msg.error));
       else p.resolve(msg.result!);
+      this.dispatch();
     });
     worker.on('error', (e) => this.replace(slot, e));
     worker.on('exit', (code) => {
@@ -273,12 +315,15 @@ export class ParsePool implements PageParser {
       this.slots.splice(i, 1);
       void slot.worker.terminate();
       this.notifyReady();
+      // Jobs waiting for a worker go the way of new ones: to another worker, inline, or refused.
+      if (!this.slots.length) for (const w of this.waiting.splice(0)) this.parse(w.job).then(w.resolve, w.reject);
     } else {
       this.log.warn(`${this.name} worker ${failure ? 'stopped' : 'failed'}${culprit ? ` while parsing ${culprit.job.url}` : ''} (${e.message}); starting a new one`);
       this.slots[i] = this.spawn(this.code!);
     }
     culprit?.reject(failure ?? new ParseFailure(`the ${this.name} worker died while parsing it (${e.message})`, 'died'));
     for (const p of others) this.parse(p.job).then(p.resolve, p.reject);
+    // (The new worker takes waiting jobs once it is ready.)
   }
 }
 
