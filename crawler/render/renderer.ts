@@ -1,10 +1,11 @@
 /**
  * The renderer: a pool of `concurrency` slots over one headless Chromium (browser.ts), and the
- * rendering of one page in a tab (tabs.ts: a context with one page, reused for the next page of the
+ * rendering of one page in a tab (tabs.ts: a page in its origin's shared context, reused for the next page of the
  * same origin once cleaned). Pages beyond the slots wait in FIFO order; a page's budget starts
  * when it gets a slot.
  *
- * One page: a tab (nothing shared with any other page: cookies, storage, cache), every request
+ * One page: a tab (nothing shared with another origin's pages, nor with earlier ones of its own
+ * origin; cookies and storage only with pages of its origin rendered at the same moment), every request
  * routed (requests.ts), the crawler's body served as the navigation, dialogs dismissed, popups
  * closed; wait until settled (settle.ts), then the DOM as HTML and the URL the page's router left.
  * Whatever happens — a spinning script, a crash, the browser dying, the budget — the page ends as
@@ -196,7 +197,7 @@ async function renderPage(browser: Browser, tabs: TabCache, job: RenderJob, o: R
   if (idle) tab = Promise.resolve(idle);
   else {
     tabs.reserve();
-    tab = Tab.open(browser, origin, o.settleMs).catch((error: unknown) => {
+    tab = tabs.open(browser, origin, o.settleMs).catch((error: unknown) => {
       opening = error instanceof Error ? error.message.split('\n')[0] : String(error);
       return undefined;
     });

@@ -81,14 +81,15 @@ const perRender = new WeakMap<Interception, { navigated: boolean; slots: Semapho
  * render holds the context at the moment (`current`; a tab is reused, page after page): between two
  * renders, everything is aborted.
  */
-export async function intercept(context: BrowserContext, current: () => Interception | undefined): Promise<void> {
+export async function intercept(context: BrowserContext, current: (page: Page | undefined) => Interception | undefined): Promise<void> {
   // No server is ever connected: the page's socket is closed as soon as it opens.
   await context.routeWebSocket(/./, (ws) => ws.close({ code: 1008, reason: 'no WebSockets while rendering' }));
 
   await context.route('**/*', async (route, request) => {
     try {
-      const x = current();
-      if (x === undefined || x.ended.aborted || ownerPage(request) !== x.page) return await route.abort();
+      const page = ownerPage(request);
+      const x = current(page);
+      if (x === undefined || x.ended.aborted || page !== x.page) return await route.abort();
       let state = perRender.get(x);
       if (state === undefined) perRender.set(x, (state = { navigated: false, slots: new Semaphore(PARALLEL_FETCHES) }));
       const origin = originOf(request.url());

@@ -63,6 +63,26 @@ function pageRenderers(): Set<number> {
   return found;
 }
 
+/** Top-chrome WebUI renderers (one per browser context) among this process's descendants. */
+function contextRenderers(): number {
+  const parent = new Map<number, number>();
+  const webui = new Set<number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      parent.set(Number(entry), Number(/^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${entry}/status`, 'latin1'))?.[1]));
+      if (readFileSync(`/proc/${entry}/cmdline`, 'latin1').includes('--top-chrome-webui')) webui.add(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const ours = (pid: number): boolean => {
+    for (let p = parent.get(pid), hops = 0; p !== undefined && p > 1 && hops < 20; p = parent.get(p), hops++) if (p === process.pid) return true;
+    return false;
+  };
+  return [...webui].filter(ours).length;
+}
+
 function rendered(result: RenderResult): Extract<RenderResult, { kind: 'rendered' }> {
   assert.equal(result.kind, 'rendered', JSON.stringify(result).slice(0, 300));
   return result as Extract<RenderResult, { kind: 'rendered' }>;
@@ -134,5 +154,41 @@ describe('the renderer, page after page', () => {
     // was before tabs were reused); endless fetches hit maxRequests; endless dialogs the budget.
     assert.deepEqual(outcomes, { '/mutating': 'rendered:network-quiet', '/fetchloop': 'failed:too-many-requests', '/alertloop': 'failed:timeout' });
     assert.equal(renderer.stats().waiting + renderer.stats().rendering, 0);
+  });
+});
+
+describe('the renderer, pages of one origin at once', () => {
+  let server: HandlerServer;
+  let renderer: Renderer;
+
+  before(async () => {
+    server = await serveHandler(handler);
+    renderer = await launchRenderer({ browserPath: CHROMIUM, concurrency: 3, timeoutMs: 8000, settleMs: SETTLE_MS, maxRequests: 30, maxBytes: 1024 * 1024, subFetch });
+  });
+  after(async () => {
+    await renderer.close();
+    await server.close();
+  });
+
+  async function job(path: string, base = server.url): Promise<RenderJob> {
+    const res = await request(base + path);
+    return { url: base + path, body: new Uint8Array(await res.body.arrayBuffer()), contentType: String(res.headers['content-type']), status: res.statusCode };
+  }
+
+  it('renders them in tabs of one shared context (one WebUI renderer, not one per tab), cleared once they are done', async () => {
+    const jobs = await Promise.all([job('/done'), job('/delayed'), job('/done')]);
+    let peak = 0;
+    const sampler = setInterval(() => (peak = Math.max(peak, contextRenderers())), 50);
+    const results = await Promise.all(jobs.map((j) => renderer.render(j)));
+    clearInterval(sampler);
+    peak = Math.max(peak, contextRenderers());
+    for (const r of results) assert.match(rendered(r).html, /datawordarrived/);
+    assert.equal(peak, 1, `${peak} contexts' WebUI renderers for three tabs of one origin`);
+    // Cookies and storage written by a page are gone for the pages rendered after the origin was idle.
+    for (let i = 0; i < 2; i++) assert.match(rendered(await renderer.render(await job('/storage'))).html, /storage-empty/);
+    // Another origin gets a context of its own.
+    const other = server.url.replace('127.0.0.1', 'localhost');
+    await Promise.all([renderer.render(await job('/done', other)), renderer.render(await job('/done'))]);
+    assert.ok(contextRenderers() >= 2, 'one context per origin');
   });
 });
