@@ -23,6 +23,7 @@ import * as admin from './admin.ts';
 import { IndexFeed } from './index-feed.ts';
 import { TemplateCleaner } from './template-clean.ts';
 import { loadOrRebuild } from './index-load.ts';
+import { writeOrigin, type IndexOrigin } from './index-origin.ts';
 import { count, explain, noRevisits, StatusReporter } from './status.ts';
 import { buildCrawl, normalizerOf, type CrawlParts } from './wiring.ts';
 import { silentLog, type Log } from '../lib/log.ts';
@@ -80,6 +81,8 @@ export class Appliance {
     readonly feed: IndexFeed,
     private readonly lock: Lock | undefined,
     private readonly log: Log,
+    /** The store the index follows, and the index as a reader of its change log (index-origin.ts). */
+    private readonly origin: IndexOrigin,
   ) {
     this.dataDir = resolve(config.dataDir);
     this.normalize = normalizerOf(config);
@@ -104,9 +107,10 @@ export class Appliance {
         throw e;
       }
       // (Token sequences are kept with the analysis that made them: stemming and its version.)
-      const loaded = await loadOrRebuild(join(dir, 'index'), store, analysisTag(), log);
+      // (An index that is flushed holds the change log: its pruning waits for this reader.)
+      const loaded = await loadOrRebuild(join(dir, 'index'), store, analysisTag(), log, { holdLog: writer });
       loaded.index.foldDistance = config.index.nearDuplicates.maxDistance;
-      return new Appliance(config, store, loaded.index, loaded.feed, lock, log).withFlush(loaded.flushed);
+      return new Appliance(config, store, loaded.index, loaded.feed, lock, log, loaded.origin).withFlush(loaded.flushed);
     } catch (e) {
       await store?.close();
       lock?.release();
@@ -188,7 +192,11 @@ export class Appliance {
   startFlushTimer(): void {
     this.flushTimer = setInterval(() => {
       void this.refreshAnchors()
-        .then(() => (this.closed ? undefined : this.flush()))
+        .then(async () => {
+          if (this.closed) return;
+          // (Nothing new to flush still tells the change log this reader is alive.)
+          if (!(await this.flush()) && this.lastFlush) await this.store.changes.hold(this.origin.reader, this.lastFlush.lastSeq, Date.now());
+        })
         .catch((e: unknown) => this.log.warn(`index flush failed (the crawl database still has every page; will retry): ${(e as Error).message}`));
     }, this.config.index.flushIntervalMs);
     this.flushTimer.unref();
@@ -203,8 +211,9 @@ export class Appliance {
 
   /**
    * Writes the in-RAM index to disk (atomically, a slice at a time: searches go on meanwhile) and
-   * forgets the changes it now holds. Resolves to undefined when nothing changed since the last
-   * flush. One flush at a time: a call during a flush waits for it, then flushes what is new.
+   * lets the change log forget what it now holds — as far as every other reader of the log holds
+   * it too (search nodes on a shared store). Resolves to undefined when nothing changed since the
+   * last flush. One flush at a time: a call during a flush waits for it, then flushes what is new.
    */
   flush(): Promise<FlushInfo | undefined> {
     const next = (this.flushing ?? Promise.resolve()).then(
@@ -225,12 +234,20 @@ export class Appliance {
     try {
       const info = await flushIndex(this.indexDir, this.index, seq);
       this.lastFlush = info;
-      if (!this.closedStore) await this.store.changes.prune(seq);
+      writeOrigin(this.indexDir, this.origin);
+      if (!this.closedStore) await this.pruneLog(seq);
       return info;
     } catch (e) {
       this.indexChanged = true;
       throw e;
     }
+  }
+
+  /** This index holds the changes up to `seq` on disk: the log keeps only what some live reader still needs. */
+  private async pruneLog(seq: number): Promise<void> {
+    const now = Date.now();
+    await this.store.changes.hold(this.origin.reader, seq, now);
+    await this.store.changes.prune(seq, now - this.config.cluster.readerTimeout);
   }
 
   /** Resolves once the pages stored before their host's template was learned are cleaned. */

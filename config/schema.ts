@@ -300,6 +300,17 @@ export const configSchema = z.strictObject({
   store: databaseUrl
     .optional()
     .describe('Where the crawl is kept: unset for SQLite in dataDir (crawl.db), or a PostgreSQL database that many Trawl processes share, postgres://user@host:5432/trawl (the index stays in dataDir). A password is better kept in PGPASSWORD or ~/.pgpass than in the URL; it is never shown.'),
+  cluster: z
+    .strictObject({
+      poolSize: int(1, 100).default(8).describe('Connections to a PostgreSQL store this process keeps at most (a crawler\'s commits run concurrently, one per connection).'),
+      connectTimeoutMs: int(100, 600_000).default(10_000).describe('How long connecting to a PostgreSQL store may take before it counts as unreachable.'),
+      leaseMs: int(1000, 3_600_000).default(30_000).describe('How long a crawler\'s hold on a host lasts unless renewed (every third of it): a crawler that dies gives its hosts up, and its URLs in flight back to the queue, after this.'),
+      hostsPerWorker: int(0, 100_000).default(0).describe('Hosts a crawler on a PostgreSQL store holds at most at once; 0: twice as many as concurrency / perHost.maxConnections.'),
+      readerTimeout: duration.prefault('1d').describe('A search node not heard from for this long no longer holds the change log back from pruning; when it comes back, it rebuilds its index from the store.'),
+      outageRetry: duration.prefault('1h').describe('How long a process waits for a PostgreSQL store that stopped answering (retrying with back-off; crawling pauses) before it gives up.'),
+    })
+    .prefault({})
+    .describe('Many Trawl processes on one PostgreSQL store: connections, host leases, search nodes.'),
   logLevel: z.enum(LOG_LEVELS).default('info').describe('The least important messages logged: `debug`, `info`, `warn`, `error` or `silent`. JSON lines when stderr is not a terminal, lines for people when it is.'),
 });
 

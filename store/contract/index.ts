@@ -4,6 +4,7 @@
  * wired in.
  */
 import { describe } from 'node:test';
+import { changeLogContract } from './changes.contract.ts';
 import { documentContract } from './documents.contract.ts';
 import { fetchCommitContract } from './fetch.contract.ts';
 import type { StoreFactory } from './harness.ts';
@@ -18,6 +19,7 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
     urlContract(factory);
     revisitContract(factory);
     documentContract(factory);
+    changeLogContract(factory);
     fetchCommitContract(factory);
     leaseContract(factory);
   });

@@ -140,12 +140,13 @@ const DEADLOCK_TRIES = 3;
  * server aborts one, which is run again from the start — `fn` must touch nothing but the database.
  * A connection whose rollback failed is destroyed rather than returned to the pool.
  */
-export async function transaction<T>(pool: pg.Pool, fn: (q: pg.PoolClient) => Promise<T>): Promise<T> {
+export async function transaction<T>(pool: pg.Pool, fn: (q: pg.PoolClient) => Promise<T>, options: { readonly readWrite?: boolean } = {}): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     const client = await pool.connect();
     let broken: Error | undefined;
     try {
-      await client.query('BEGIN');
+      // (READ WRITE overrides a read-only store's default: a search node's own bookkeeping, changes.ts.)
+      await client.query(options.readWrite ? 'BEGIN READ WRITE' : 'BEGIN');
       const result = await fn(client);
       await client.query('COMMIT');
       return result;

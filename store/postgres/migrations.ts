@@ -134,6 +134,18 @@ CREATE INDEX hosts_claim_order ON hosts (claimed_at NULLS FIRST, host);
 CREATE INDEX hosts_leased ON hosts (lease_until) WHERE worker IS NOT NULL;
 `,
   },
+  {
+    version: 3,
+    name: 'readers of the change log: pruning keeps what a search node still needs (changes.ts)',
+    sql: `
+-- The log's name (a snapshot replays only from the log it was flushed from) and how far it is
+-- pruned, in a row of its own: a prune locks it, not the head that every commit takes.
+CREATE TABLE change_log (one boolean PRIMARY KEY DEFAULT true CHECK (one), id text NOT NULL, pruned bigint NOT NULL);
+INSERT INTO change_log (id, pruned) SELECT gen_random_uuid()::text, coalesce((SELECT min(seq) - 1 FROM changes), (SELECT seq FROM change_head));
+-- Each index that follows the log: it needs the changes after seq; seen_at, when it last said so (ms).
+CREATE TABLE change_readers (reader text COLLATE "C" PRIMARY KEY, seq bigint NOT NULL, seen_at bigint NOT NULL);
+`,
+  },
 ];
 
 /** The schema version this Trawl writes. */

@@ -72,7 +72,7 @@ export class SqliteStore implements Store {
     this.hosts = new SqliteHostStore(db, counters);
     this.leases = new SqliteLeaseStore(db, this.hosts, counters);
     this.robots = new SqliteRobotsStore(db);
-    this.changes = new SqliteChangeLog(db);
+    this.changes = new SqliteChangeLog(db, location);
     this.documents = new SqliteDocumentStore(db, this.changes);
     this.anchors = new SqliteAnchorStore(db);
     this.seeds = new SqliteSeedStore(db);
