@@ -9,10 +9,12 @@
  *   → robots (crawler/robots) → fetch (crawler/fetch) → parse (crawler/parse) → outcome (crawler/outcome)
  *   → store (store/, one commit per page) → index (indexer/, in RAM, flushed) → search server (search-ui/)
  */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Config } from '../config/schema.ts';
-import type { Crawler, RevisitMode } from '../crawler/index.ts';
+import type { Crawler, IndexSink, RevisitMode, SharedFrontier } from '../crawler/index.ts';
 import { focusing, loadFocus, loadTopicFocus, type Focus } from '../crawler/focus/index.ts';
 import { analysisTag, flushIndex, setStemming, type FlushInfo, type SearchIndex } from '../indexer/index.ts';
 import type { ApplianceStatus, Target, UrlExplanation } from '../model/index.ts';
@@ -22,7 +24,7 @@ import { openStore } from './open-store.ts';
 import * as admin from './admin.ts';
 import { IndexFeed } from './index-feed.ts';
 import { TemplateCleaner } from './template-clean.ts';
-import { loadOrRebuild } from './index-load.ts';
+import { loadOrRebuild, newIndex } from './index-load.ts';
 import { writeOrigin, type IndexOrigin } from './index-origin.ts';
 import { count, explain, noRevisits, StatusReporter } from './status.ts';
 import { buildCrawl, normalizerOf, type CrawlParts } from './wiring.ts';
@@ -38,6 +40,12 @@ export type OpenOptions = {
    */
   readonly lockFor?: string;
   readonly log?: Log;
+  /**
+   * A crawler whose pages only go to the store (trawl worker): no index is loaded, kept or
+   * flushed, and the change log is never pruned from here. Its data directory is locked only when
+   * it archives (the WARC files are there).
+   */
+  readonly noIndex?: boolean;
 };
 
 /** A data directory that holds no crawl, opened for reading (exit code 2: the user's input). */
@@ -83,6 +91,8 @@ export class Appliance {
     private readonly log: Log,
     /** The store the index follows, and the index as a reader of its change log (index-origin.ts). */
     private readonly origin: IndexOrigin,
+    /** Pages go to the store only (OpenOptions.noIndex). */
+    private readonly noIndex = false,
   ) {
     this.dataDir = resolve(config.dataDir);
     this.normalize = normalizerOf(config);
@@ -94,19 +104,24 @@ export class Appliance {
     const log = options.log ?? silentLog;
     const writer = options.lockFor !== undefined;
     if (writer) mkdirSync(dir, { recursive: true });
-    const lock = writer ? acquireLock(dir, options.lockFor!) : undefined;
+    // (A worker without an index keeps nothing in its data directory but archives.)
+    const lock = writer && !(options.noIndex && !config.archive.warc) ? acquireLock(dir, options.lockFor!) : undefined;
     let store: Store | undefined;
     try {
       // Documents and queries must be tokenized alike (parse workers get the same setting).
       setStemming(config.index.stemming);
       try {
         // (The crawl in config.store when it names a database, else SQLite in the data directory; the index is in the data directory either way.)
-        store = await openStore(config.store ?? dir, { readOnly: !writer });
+        store = await openStore(config.store ?? dir, { readOnly: !writer, poolSize: config.cluster.poolSize, connectTimeoutMs: config.cluster.connectTimeoutMs });
       } catch (e) {
         if (e instanceof StoreOpenError && /^no crawl in /.test(e.message)) throw new NoCrawlError(e.message);
         throw e;
       }
       // (Token sequences are kept with the analysis that made them: stemming and its version.)
+      if (options.noIndex) {
+        const index = newIndex(store, analysisTag());
+        return new Appliance(config, store, index, new IndexFeed(index, store, analysisTag(), log), lock, log, { store: store.location, reader: '' }, true);
+      }
       // (An index that is flushed holds the change log: its pruning waits for this reader.)
       const loaded = await loadOrRebuild(join(dir, 'index'), store, analysisTag(), log, { holdLog: writer });
       loaded.index.foldDistance = config.index.nearDuplicates.maxDistance;
@@ -152,7 +167,9 @@ export class Appliance {
     const c = this.config;
     if (!this.focus && focusing(c.focus)) this.focus = loadTopicFocus(c.focus);
     if (this.focus) this.log.info(`focused crawl: ${this.focus.classifier.name}; links of pages that are not relevant followed ${this.focus.tunnel} page(s) deep`);
-    const crawl = await buildCrawl(c, this.store, { extraSeeds, revisits, focus: this.focus, index: this.feed, log: this.log, dataDir: this.dataDir });
+    // (A worker keeps each page's token sequence with it, and indexes nothing.)
+    const index: IndexSink = this.noIndex ? { sequenceOf: (a) => this.feed.sequenceOf(a), put: () => undefined, remove: () => undefined } : this.feed;
+    const crawl = await buildCrawl(c, this.store, { extraSeeds, revisits, focus: this.focus, index, log: this.log, dataDir: this.dataDir, shared: this.sharedFrontier() });
     const { crawler } = crawl;
     this.crawl = crawl;
     this.crawler = crawler;
@@ -175,6 +192,24 @@ export class Appliance {
     return { crawler, rejectedSeeds: rejected };
   }
 
+  /**
+   * How this crawler shares the frontier with others when the store is a database (by host lease:
+   * cluster.*); undefined for SQLite, which one process holds. A worker (no index) never ends.
+   */
+  private sharedFrontier(): SharedFrontier | undefined {
+    const c = this.config;
+    if (!c.store) return undefined;
+    const machine = hostname();
+    return {
+      worker: `${machine}-${process.pid}-${randomBytes(2).toString('hex')}`,
+      machine,
+      pid: process.pid,
+      leaseMs: c.cluster.leaseMs,
+      maxHosts: c.cluster.hostsPerWorker || Math.max(2, Math.ceil((2 * c.concurrency) / c.perHost.maxConnections)),
+      untilStopped: this.noIndex,
+    };
+  }
+
   /** A continuous crawl that ran out of work: says what the round found, and wakes it when the next page is due. */
   private async sleepUntilDue(): Promise<void> {
     if (this.closed) return;
@@ -190,6 +225,7 @@ export class Appliance {
   }
 
   startFlushTimer(): void {
+    if (this.noIndex) return;
     this.flushTimer = setInterval(() => {
       void this.refreshAnchors()
         .then(async () => {
@@ -319,7 +355,7 @@ export class Appliance {
       await this.crawl?.archive?.close();
       await this.cleaner?.stop();
       await this.feed.anchorRefresh;
-      if (this.lock) {
+      if (this.lock && !this.noIndex) {
         // Links found late reach their pages' anchor field before the last flush (a refresh
         // started by the crawl's end is awaited, not cut short).
         await this.refreshAnchors();

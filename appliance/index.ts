@@ -1,2 +1,3 @@
 export { Appliance, NoCrawlError, type ApplianceStatus, type CrawlStatus, type IndexStatus, type OpenOptions } from './appliance.ts';
 export { migrateStore, openStore, storeLocationOf, type MigrateReport } from './open-store.ts';
+export { listWorkers, type WorkerLine } from './workers.ts';

@@ -22,6 +22,9 @@ export const storeLocationOf = (config: Readonly<Config>): string => config.stor
 export type OpenStoreOptions = {
   /** A reader (search, serve, export): nothing is created, migrated or written. */
   readonly readOnly?: boolean;
+  /** A database's connections at most, and how long connecting may take (cluster.*). */
+  readonly poolSize?: number;
+  readonly connectTimeoutMs?: number;
 };
 
 /**
@@ -30,7 +33,7 @@ export type OpenStoreOptions = {
  * does not answer is a StoreLocationError (exit code 2), whose message holds no password.
  */
 export async function openStore(location: string, options: OpenStoreOptions = {}): Promise<Store> {
-  if (isDatabaseUrl(location)) return openPostgresStore(location, { readOnly: options.readOnly === true });
+  if (isDatabaseUrl(location)) return openPostgresStore(location, { ...options, readOnly: options.readOnly === true });
   return openSqliteStore(location, { readOnly: options.readOnly === true });
 }
 

@@ -13,7 +13,7 @@ import { AuthService } from '../crawler/auth/auth.ts';
 import { browserLogin } from '../crawler/auth/browser-login.ts';
 import { silentLog } from '../lib/log.ts';
 import type { Config } from '../config/schema.ts';
-import { buildScope, Crawler, createNormalizer, defaultFilters, defaultParseWorkers, Fetcher, Frontier, HostScheduler, parseHostAlias, ParsePool, productToken, RobotsCache, type CrawlerLimits, type IndexSink, type RevisitMode, type UrlPolicy } from '../crawler/index.ts';
+import { buildScope, Crawler, createNormalizer, defaultFilters, defaultParseWorkers, Fetcher, Frontier, HostScheduler, parseHostAlias, ParsePool, productToken, RobotsCache, type CrawlerLimits, type IndexSink, type RevisitMode, type SharedFrontier, type UrlPolicy } from '../crawler/index.ts';
 import { isDocumentJob, RoutedParser, type ParseJob } from '../crawler/parse/index.ts';
 import { checkBrowser, RenderPolicy, RenderService, type RenderDeps } from '../crawler/render/index.ts';
 import type { Focus } from '../crawler/focus/index.ts';
@@ -230,7 +230,7 @@ export function archiveOf(c: Readonly<Config>, store: Store, dataDir: string, lo
   return new WarcArchive({ dir: join(dataDir, 'archive'), maxFileBytes: c.archive.maxFileBytes, info: { software: `Trawl ${PRODUCT_VERSION}`, isPartOf: c.seeds[0] ?? 'trawl crawl', 'trawl-settings': settings, 'http-header-user-agent': c.userAgent } }, store.archive, log);
 }
 
-export async function buildCrawl(c: Readonly<Config>, store: Store, o: { extraSeeds: readonly string[]; revisits: RevisitMode; focus: Focus | undefined; index: IndexSink; log: Log; dataDir: string }): Promise<CrawlParts> {
+export async function buildCrawl(c: Readonly<Config>, store: Store, o: { extraSeeds: readonly string[]; revisits: RevisitMode; focus: Focus | undefined; index: IndexSink; log: Log; dataDir: string; shared?: SharedFrontier | undefined }): Promise<CrawlParts> {
   const frontier = new Frontier(store);
   await frontier.load();
   const seeds = [...c.seeds, ...o.extraSeeds, ...(await store.seeds.all())];
@@ -257,6 +257,7 @@ export async function buildCrawl(c: Readonly<Config>, store: Store, o: { extraSe
     auth: fetcher.auth as AuthService | undefined,
     index: o.index,
     userAgent: c.userAgent,
+    shared: o.shared,
     log: o.log,
   });
   return { crawler, policy, scheduler, fetcher, parser, render, archive, extraction, auth: fetcher.auth as AuthService | undefined };

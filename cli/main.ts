@@ -2,6 +2,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { PRODUCT_VERSION } from '../config/index.ts';
 import { classify } from './classify.ts';
+import { worker, workers } from './cluster.ts';
 import { crawl, exportDocuments, migrate, recrawl, search, serveOnly, start } from './commands.ts';
 import { exportWarc, importFiles } from './archive.ts';
 import { exitCodeOf, say, type CommonFlags } from './shared.ts';
@@ -45,6 +46,25 @@ program
   .addOption(renderOpt())
   .addOption(archiveOpt())
   .action(crawl);
+
+program
+  .command('worker')
+  .description('one of many crawlers on a shared PostgreSQL store: crawls by host lease, indexes nothing (search nodes follow the store), runs until stopped')
+  .argument('[urls...]', 'seed URLs to add to the shared crawl')
+  .addOption(configOpt())
+  .addOption(dataOpt())
+  .addOption(storeOpt())
+  .addOption(renderOpt())
+  .addOption(archiveOpt())
+  .action(worker);
+
+program
+  .command('workers')
+  .description('list the crawlers of a shared store: state, hosts held, pages/s, last heartbeat, stale leases')
+  .addOption(configOpt())
+  .addOption(storeOpt())
+  .option('--json', 'print them as JSON')
+  .action(workers);
 
 program
   .command('recrawl')

@@ -112,6 +112,11 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     return this.loop.running;
   }
 
+  /** This crawler's name among the workers sharing the frontier (undefined: the store is its own). */
+  get worker(): string | undefined {
+    return this.loop.leases?.shared.worker;
+  }
+
   /** Requests in flight now. */
   inFlight(): number {
     return this.loop.fetching;
@@ -218,8 +223,14 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
         hash = pageHash(extracted.page);
         if (extracted.page.text) sameContent = await this.d.store.documents.findByHash(hash);
       }
-      decision = decideOutcome({ q, res, held, conditional, extracted, verdict, hash, sameContent, deadHost: this.loop.deadHosts.get(host), now: now(), rendered: rendering?.rendered, renderFailed: rendering?.failed, loginPage: this.d.auth?.isLoginPage(q.fetchUrl) ?? false }, this.rules);
-      await this.commit(q, decision, analysis, now());
+      const facts = { q, res, held, conditional, extracted, verdict, hash, sameContent, deadHost: this.loop.deadHosts.get(host), now: now(), rendered: rendering?.rendered, renderFailed: rendering?.failed, loginPage: this.d.auth?.isLoginPage(q.fetchUrl) ?? false };
+      decision = decideOutcome(facts, this.rules);
+      const seen = await this.commit(q, decision, analysis, now());
+      if (seen) {
+        // Another worker stored the same content since the test above: this page is its duplicate after all.
+        decision = decideOutcome({ ...facts, sameContent: seen }, this.rules);
+        await this.commit(q, decision, analysis, now());
+      }
       const blocks = extracted?.kind === 'page' ? extracted.page.blocks : undefined;
       if (blocks) this.d.extraction?.parsed(host, blocks, extraction?.version ?? 0, decision.effects.document ? q.id : undefined);
     } catch (e) {
@@ -267,8 +278,12 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     };
   }
 
-  /** Writes what a fetch comes to in one commit, then hands the page to the index. */
-  private async commit(q: QueuedUrl, decision: Decision, analysis: unknown, now: number): Promise<void> {
+  /**
+   * Writes what a fetch comes to in one commit, then hands the page to the index. Returns the
+   * document with the same content that another process stored first, when the store gave the
+   * commit up for it (FetchCommitResult.contentSeen): nothing was written.
+   */
+  private async commit(q: QueuedUrl, decision: Decision, analysis: unknown, now: number): Promise<{ id: number; url: string } | undefined> {
     const { effects } = decision;
     const admitted = this.stats.measure('links', () => this.links.admit(effects.links));
     for (const e of effects.enqueue) admitted.urls.push(e);
@@ -290,6 +305,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       now,
     );
     this.stats.time('store', performance.now() - s0);
+    if (result.contentSeen) return result.contentSeen;
     this.afterQueued(admitted, result.enqueued);
     if (effects.sitemap) this.loop.lookForRevisits();
     if (result.removed !== undefined) {
@@ -302,6 +318,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       this.stats.time('index', performance.now() - i0);
       this.emit('document', doc, analysis);
     }
+    return undefined;
   }
 
   /** Queues admitted links outside a page's commit (seeds' sitemaps). */

@@ -4,7 +4,7 @@ export type { CrawlerDeps, CrawlerEvents, CrawlerLimits, IndexSink, RevisitMode 
 export type { FetchEvent } from '../model/index.ts';
 export { Fetcher, type FetchResult } from './fetch/index.ts';
 export { defaultParseWorkers, ParsePool, type PageParser } from './parse/index.ts';
-export { Frontier, HostScheduler, type PickOptions, type RevisitPolicy } from './frontier/index.ts';
+export { Frontier, HostScheduler, type PickOptions, type RevisitPolicy, type SharedFrontier } from './frontier/index.ts';
 export { ERRORS, decide, type ErrorCode, type RetryPolicy } from './errors.ts';
 export { StatsRecorder, type CrawlStats } from './stats.ts';
 export { productToken, RobotsCache } from './robots/index.ts';

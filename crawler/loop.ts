@@ -7,6 +7,12 @@
  *
  * The loop runs one pass at a time: a call while a pass runs (a request ended, new work came)
  * asks for another pass after it, so the store is never asked twice at once for the same host.
+ *
+ * When many processes share the frontier (`shared`: a PostgreSQL store), hosts come from leases
+ * (frontier/leases.ts) instead of the store's lists of hosts with work: the loop claims hosts as it
+ * has room, fetches only from those, releases each once nothing of it is left in the pipeline, and
+ * is done when a claim finds nothing, nothing is in flight, no retry waits, and no other worker
+ * holds a host (whose work may yet bring more).
  */
 import type { EventEmitter } from 'node:events';
 import type { ErrorCode, QueuedUrl } from '../model/index.ts';
@@ -14,6 +20,7 @@ import type { CrawlerDeps, CrawlerEvents } from './types.ts';
 import { ERRORS } from './errors.ts';
 import type { RobotsRules } from './robots/robots.ts';
 import type { StatsRecorder } from './stats.ts';
+import { WorkerLeases } from './frontier/leases.ts';
 
 export type LoopDeps = CrawlerDeps & {
   readonly now: () => number;
@@ -56,8 +63,19 @@ export class CrawlLoop {
   private readonly heldByLimit = new Set<string>();
   /** For `due`: revisits due by this time are taken (set when the crawl runs or wakes). */
   private revisitCutoff = 0;
+  /** Hosts whose robots.txt Crawl-delay the scheduler knows (rules cached by another run or worker included). */
+  private readonly delaysKnown = new Set<string>();
+  /** URLs of each host being handled (fetched, parsed or stored): a host is released only with none. */
+  private readonly activeOf = new Map<string, number>();
+  /** The hosts this worker holds, when the frontier is shared. */
+  readonly leases: WorkerLeases | undefined;
 
-  constructor(private readonly d: LoopDeps) {}
+  constructor(private readonly d: LoopDeps) {
+    if (d.shared) {
+      const figures = () => ({ pages: d.stats.snapshot().requests, pagesPerSecond: d.stats.pagesPerSecond() });
+      this.leases = new WorkerLeases(d.store, d.scheduler, d.frontier, d.shared, d.now, figures, d.log, () => this.wake());
+    }
+  }
 
   /** Aborts requests in flight when a stop's grace period is over. */
   get signal(): AbortSignal {
@@ -84,7 +102,9 @@ export class CrawlLoop {
     await this.startRevisits();
     const recovered = await this.d.store.urls.recoverInFlight();
     if (recovered) this.d.log?.info(`resumed: ${recovered} URLs that were in flight when the last run stopped are queued again`);
-    for (const host of await this.d.store.hosts.withWork()) this.d.scheduler.addWork(host);
+    // (Shared: hosts come by claim, in passes.)
+    if (this.leases) await this.leases.start();
+    else for (const host of await this.d.store.hosts.withWork()) this.d.scheduler.addWork(host);
     this.startStats();
     this.pump();
   }
@@ -94,7 +114,9 @@ export class CrawlLoop {
     if (this.finished) {
       this.finished = false;
       this.startStats();
-      void this.startRevisits().then(() => this.pump(), (e: unknown) => this.d.log?.error(`revisits: ${(e as Error).message}`));
+      void this.startRevisits()
+        .then(() => this.leases?.start())
+        .then(() => this.pump(), (e: unknown) => this.d.log?.error(`revisits: ${(e as Error).message}`));
       return;
     }
     this.pump();
@@ -122,6 +144,7 @@ export class CrawlLoop {
       check();
     });
     clearTimeout(grace);
+    await this.leases?.stop();
     await this.finish('stopped');
   }
 
@@ -173,10 +196,13 @@ export class CrawlLoop {
     this.timer = undefined;
     const { scheduler, store } = this.d;
     const now = this.d.now();
-    for (const host of await store.hosts.withDueRetries(now)) scheduler.addWork(host);
     const mode = this.d.limits.revisits ?? 'off';
     const revisitsDueBy = mode === 'off' ? undefined : mode === 'due' ? this.revisitCutoff : now;
-    if (revisitsDueBy !== undefined && now >= this.revisitCheckAt) {
+    // Shared: hosts with due retries and revisits come by claim, with the others.
+    if (this.leases) {
+      if (this.fetching < this.d.limits.concurrency) await this.leases.claim(revisitsDueBy);
+    } else for (const host of await store.hosts.withDueRetries(now)) scheduler.addWork(host);
+    if (!this.leases && revisitsDueBy !== undefined && now >= this.revisitCheckAt) {
       this.revisitCheckAt = now + REVISIT_CHECK_MS;
       for (const host of await store.hosts.withDueRevisits(revisitsDueBy)) scheduler.addWork(host);
     }
@@ -215,6 +241,11 @@ export class CrawlLoop {
         this.loadRobots(host, origin);
         continue;
       }
+      // (Rules loaded by an earlier run, or another worker, still set the host's Crawl-delay here.)
+      if (!this.delaysKnown.has(host)) {
+        this.delaysKnown.add(host);
+        scheduler.setCrawlDelay(host, rules.crawlDelaySeconds);
+      }
       if (!rules.isAllowed(q.fetchUrl)) {
         // (A page Trawl held that robots.txt now disallows leaves the index.)
         const r = await store.commitFetch({ id: q.id, outcome: { kind: 'excluded', reason: 'robots.txt disallows it' }, revisit: null, unindex: true, links: { urls: [], rejected: new Map([['robots', 1]]) } }, this.d.now());
@@ -226,23 +257,37 @@ export class CrawlLoop {
       }
       this.active++;
       this.fetching++;
+      this.activeOf.set(host, (this.activeOf.get(host) ?? 0) + 1);
       scheduler.begin(host);
       void this.d
         .process(q)
         .catch((e: unknown) => this.d.log?.error(`${q.fetchUrl}: ${(e as Error).stack ?? String(e)}`))
         .finally(() => {
           this.active--;
+          const left = this.activeOf.get(host)! - 1;
+          if (left) this.activeOf.set(host, left);
+          else this.activeOf.delete(host);
           this.pump();
         });
     }
+    await this.releaseIdle();
     await this.checkDone();
     await this.armTimer();
+  }
+
+  /** Shared: the hosts held with nothing left to do here go back to the shared frontier. */
+  private async releaseIdle(): Promise<void> {
+    if (!this.leases) return;
+    const idle = [...this.leases.held].filter((h) => !this.activeOf.has(h) && !this.robotsLoading.has(h) && !this.heldByLimit.has(h) && this.d.scheduler.idle(h));
+    await this.leases.release(idle);
   }
 
   /** Wakes the loop when the next host's delay is over, or the next failed URL is due. */
   private async armTimer(): Promise<void> {
     if (this.finished || this.stopping || this.timer) return;
-    const candidates = [this.d.scheduler.nextReadyAt(), await this.d.store.urls.nextRetryAt()].filter((x): x is number => x !== undefined);
+    // (Shared: a claim may find hosts another worker released, or work that fell due.)
+    const claimAt = this.leases && this.fetching < this.d.limits.concurrency ? this.leases.claimAt() : undefined;
+    const candidates = [this.d.scheduler.nextReadyAt(), await this.d.store.urls.nextRetryAt(), claimAt].filter((x): x is number => x !== undefined);
     if (!candidates.length || this.fetching >= this.d.limits.concurrency || this.active >= this.d.limits.concurrency * 2) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
@@ -265,9 +310,28 @@ export class CrawlLoop {
       return;
     }
     const revisits = this.d.limits.revisits !== undefined && this.d.limits.revisits !== 'off';
+    if (this.leases) return this.checkSharedDone(limit && !(revisits && this.d.scheduler.hasWork()), retryAt);
     // (Past the limit, a crawl that takes due revisits ends once none is left.)
     if (limit && !(revisits && this.d.scheduler.hasWork())) await this.finish('limit');
     else if (!this.d.scheduler.hasWork() && retryAt === undefined) await this.finish('exhausted');
+  }
+
+  /**
+   * Shared: the crawl is done when this worker holds nothing, a claim finds nothing, no retry
+   * waits, and no other worker holds a host — else it looks again when a claim may run. A worker
+   * that runs until stopped (trawl worker) only looks again.
+   */
+  private async checkSharedDone(limit: boolean, retryAt: number | undefined): Promise<void> {
+    const leases = this.leases!;
+    if (limit && !leases.shared.untilStopped) return this.finish('limit');
+    if (leases.held.size || this.d.scheduler.hasWork() || leases.shared.untilStopped) return;
+    const mode = this.d.limits.revisits ?? 'off';
+    if (await leases.claim(mode === 'off' ? undefined : mode === 'due' ? this.revisitCutoff : this.d.now(), true)) {
+      this.passAgain = true;
+      return;
+    }
+    if (retryAt !== undefined || this.passAgain || this.active > 0 || (await leases.othersHoldHosts())) return;
+    await this.finish('exhausted');
   }
 
   private async finish(reason: 'exhausted' | 'limit' | 'stopped'): Promise<void> {
@@ -275,6 +339,8 @@ export class CrawlLoop {
     this.finished = true;
     clearTimeout(this.timer);
     clearInterval(this.statsTimer);
+    // (Exhausted or at the limit: whatever is still held goes back; stopped: already released.)
+    await this.leases?.stop();
     await this.d.store.sync();
     this.d.emitter.emit('stats', this.d.stats.snapshot());
     this.d.emitter.emit('done', { reason });

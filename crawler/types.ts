@@ -6,6 +6,7 @@ import type { RetryPolicy } from './errors.ts';
 import type { Fetcher, FetchResponse } from './fetch/fetcher.ts';
 import type { Focus } from './focus/focus.ts';
 import type { Frontier } from './frontier/frontier.ts';
+import type { SharedFrontier } from './frontier/leases.ts';
 import type { HostScheduler } from './frontier/hosts.ts';
 import type { RevisitPolicy } from './frontier/revisit.ts';
 import type { PageParser } from './parse/index.ts';
@@ -93,6 +94,8 @@ export type CrawlerDeps = {
   /** Where stored pages are indexed; none: they are only stored. */
   readonly index?: IndexSink | undefined;
   readonly userAgent: string;
+  /** Many processes share the frontier (a PostgreSQL store): hosts are fetched by lease (frontier/leases.ts). */
+  readonly shared?: SharedFrontier | undefined;
   readonly now?: () => number;
   /** Where a bounded failure is reported (never thrown), and what the crawl tells as it goes. */
   readonly log?: Log;

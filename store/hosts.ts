@@ -12,8 +12,8 @@ export interface HostStore {
   withDueRetries(now: number): Promise<string[]>;
   /** Hosts with a page whose revisit is due by `by`. */
   withDueRevisits(by: number): Promise<string[]>;
-  /** How many URLs of each host were ever queued (limits.maxPagesPerHost). */
-  urlCounts(): Promise<Map<string, number>>;
+  /** How many URLs of each host (of these hosts, when given) were ever queued (limits.maxPagesPerHost). */
+  urlCounts(hosts?: readonly string[]): Promise<Map<string, number>>;
   /** URLs of these hosts waiting to be fetched, by host. */
   queued(hosts: readonly string[]): Promise<Map<string, number>>;
   /** Marks every queued or failed URL of a host dead (a host given up on). Returns how many. */

@@ -7,7 +7,7 @@ export type { ArchiveRef, ArchiveStore } from './archive.ts';
 export type { ChangeLog } from './changes.ts';
 export type { DocumentStore, TokenSequence } from './documents.ts';
 export type { HostStore } from './hosts.ts';
-export type { ClaimOptions, HostLease, LeaseStore } from './leases.ts';
+export type { ClaimOptions, HostLease, LeaseStore, WorkerBeat, WorkerView } from './leases.ts';
 export type { RejectionStore } from './rejections.ts';
 export type { RobotsEntry, RobotsStore } from './robots.ts';
 export type { SeedStore } from './seeds.ts';

@@ -13,6 +13,26 @@
 /** A host held by a worker until `expiresAt`. */
 export type HostLease = { readonly host: string; readonly worker: string; readonly expiresAt: number };
 
+/** What a worker says of itself at each renewal (its heartbeat), for `trawl workers` and the dashboard. */
+export type WorkerBeat = {
+  readonly id: string;
+  /** The machine it runs on (its host name). */
+  readonly machine: string;
+  readonly pid: number;
+  readonly startedAt: number;
+  readonly now: number;
+  /** Hosts it holds now. */
+  readonly hosts: number;
+  /** Requests completed since it started, and per second lately. */
+  readonly pages: number;
+  readonly pagesPerSecond: number;
+  /** It stopped (gracefully): its leases are released. */
+  readonly stopped?: boolean;
+};
+
+/** A worker as last heard from. */
+export type WorkerView = Omit<WorkerBeat, 'now' | 'stopped'> & { readonly seenAt: number; readonly stoppedAt: number | null };
+
 export type ClaimOptions = {
   /** Hosts to claim at most. */
   readonly max: number;
@@ -37,10 +57,20 @@ export interface LeaseStore {
    * must take no more URLs there.
    */
   renew(worker: string, hosts: readonly string[], now: number, leaseMs: number): Promise<string[]>;
-  /** Gives up `worker`'s leases on these hosts (its URLs there finished or put back): anyone may claim them at once. */
-  release(worker: string, hosts: readonly string[]): Promise<void>;
+  /**
+   * Gives up `worker`'s leases on these hosts (its URLs there finished or put back): anyone may
+   * claim them — at once, or, for a host in `readyAt`, from that time on (when its politeness
+   * allows the next request: another worker must not fetch there sooner than this one would have).
+   */
+  release(worker: string, hosts: readonly string[], readyAt?: ReadonlyMap<string, number>): Promise<void>;
   /** Ends every lease that ran out by `now`, queuing again the URLs left in flight on its host. Returns those hosts and how many URLs. */
   expire(now: number): Promise<{ hosts: string[]; requeued: number }>;
   /** The leases that last beyond `now`, by host. */
   held(now: number): Promise<HostLease[]>;
+  /** Every lease not released nor expired yet, by host — those that ran out too (stale: their worker stopped renewing). */
+  list(): Promise<HostLease[]>;
+  /** Records a worker's heartbeat. */
+  heartbeat(beat: WorkerBeat): Promise<void>;
+  /** The workers heard from since `since`, the most recent first. */
+  workers(since: number): Promise<WorkerView[]>;
 }

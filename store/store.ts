@@ -60,6 +60,12 @@ export type FetchCommitResult = {
   readonly removed?: number;
   /** What queuing the links did. */
   readonly enqueued: EnqueueResult;
+  /**
+   * Nothing was written: the page was to be stored as new content, but another process stored a
+   * document with the same content meanwhile (its content-seen test read before that commit). The
+   * caller decides again with this one as the page's same content, and commits that.
+   */
+  readonly contentSeen?: { readonly id: number; readonly url: string };
 };
 
 export interface Store {

@@ -20,6 +20,8 @@ export class Frontier {
   /** Hosts whose last URL handed out was not a revisit: their next may be a due revisit (interleaving). */
   private readonly revisitTurn = new Set<string>();
   private perHost = new Map<string, number>();
+  /** Shared with other workers (share()): the hosts whose count was asked for since the last refresh. */
+  private asked: Set<string> | undefined;
 
   constructor(
     private readonly store: Store,
@@ -64,6 +66,25 @@ export class Frontier {
 
   /** How many URLs of `host` were ever queued. */
   urlsOfHost(host: string): number {
+    this.asked?.add(host);
     return this.perHost.get(host) ?? 0;
+  }
+
+  /**
+   * Other workers queue URLs too: from now on the counts of the hosts asked about are read again
+   * from the store at each refresh() (the filters ask synchronously, so the counts stay in RAM; a
+   * host's cap may be passed by what the workers queue between two refreshes).
+   */
+  share(): void {
+    this.asked = new Set();
+  }
+
+  /** Shared: the counts of the hosts asked about since the last refresh, as the store has them now. */
+  async refresh(): Promise<void> {
+    if (!this.asked?.size) return;
+    const hosts = [...this.asked];
+    this.asked.clear();
+    const counts = await this.store.hosts.urlCounts(hosts);
+    for (const host of hosts) this.perHost.set(host, Math.max(this.perHost.get(host) ?? 0, counts.get(host) ?? 0));
   }
 }

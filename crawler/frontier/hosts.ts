@@ -44,11 +44,50 @@ export class HostScheduler {
   private ring: string[] = [];
   private readonly inRing = new Set<string>();
   private cursor = 0;
+  /** Many workers share the frontier: only the hosts this one holds a lease on take work (holdOnly). */
+  private held: Set<string> | undefined;
+  private onOther: ((host: string) => void) | undefined;
 
   constructor(private readonly policy: HostPolicy) {}
 
+  /**
+   * From now on only hosts held (hold()) take work: work found for any other host — links to it,
+   * a seed, a recrawl — is told to `onOther`, for a claim of the shared frontier to take
+   * (store/leases.ts), never fetched here without a lease.
+   */
+  holdOnly(onOther: (host: string) => void): void {
+    this.held = new Set();
+    this.onOther = onOther;
+  }
+
+  /** This worker holds the host's lease: its work may be taken here. */
+  hold(host: string): void {
+    this.held?.add(host);
+  }
+
+  /** The host's lease is given up or lost: out of the ring, and its later work goes to onOther. */
+  drop(host: string): void {
+    this.held?.delete(host);
+    this.noWork(host);
+  }
+
+  /** Nothing of the host here: out of the ring, nothing in flight, its robots.txt not being loaded. */
+  idle(host: string): boolean {
+    const s = this.hosts.get(host);
+    return !this.inRing.has(host) && (!s || (s.inFlight === 0 && !s.waitingForRobots));
+  }
+
+  /** The earliest time the host's next request may start (its delay, back-off, suspension). */
+  readyAt(host: string): number {
+    return this.hosts.get(host)?.nextAt ?? 0;
+  }
+
   /** The host has queued URLs: put it in the ring. */
   addWork(host: string): void {
+    if (this.held && !this.held.has(host)) {
+      this.onOther?.(host);
+      return;
+    }
     this.state(host).workAdded++;
     if (this.inRing.has(host)) return;
     this.inRing.add(host);

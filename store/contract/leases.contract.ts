@@ -91,5 +91,34 @@ export function leaseContract(factory: StoreFactory): void {
       assert.equal((await s.urls.counts()).fetching, 1);
       assert.deepEqual(await s.leases.expire(T0 + 1000), { hosts: [], requeued: 0 }, 'nothing twice');
     }));
+
+    it('keeps a host released with the time its politeness allows from every claim until then', test(async (s) => {
+      await queue(s, 'http://a.org/1', 'http://a.org/2');
+      await claim(s, 'w1', 1);
+      await s.leases.release('w1', ['a.org'], new Map([['a.org', T0 + 500]]));
+      assert.deepEqual(await s.leases.held(T0), [], 'released');
+      assert.deepEqual(await claim(s, 'w2', 1, T0 + 499), [], 'not before the host may be asked again');
+      assert.deepEqual(await claim(s, 'w2', 1, T0 + 500), ['a.org']);
+    }));
+
+    it('lists every lease, those that ran out unrenewed (stale) too', test(async (s) => {
+      await queue(s, 'http://a.org/1', 'http://b.org/1');
+      await s.leases.claim('w1', { max: 1, now: T0, leaseMs: 1000 });
+      await s.leases.claim('w2', { max: 1, now: T0, leaseMs: 5000 });
+      const all = await s.leases.list();
+      assert.deepEqual(all.map((l) => [l.worker, l.expiresAt]).sort(), [['w1', T0 + 1000], ['w2', T0 + 5000]]);
+      assert.deepEqual((await s.leases.held(T0 + 2000)).map((l) => l.worker), ['w2'], 'w1’s ran out: listed, not held');
+    }));
+
+    it('keeps each worker’s last heartbeat, the most recent first', test(async (s) => {
+      const beat = { machine: 'm', pid: 1, startedAt: T0, hosts: 2, pages: 10, pagesPerSecond: 1.5 };
+      await s.leases.heartbeat({ ...beat, id: 'w1', now: T0 + 10 });
+      await s.leases.heartbeat({ ...beat, id: 'w2', now: T0 + 20 });
+      await s.leases.heartbeat({ ...beat, id: 'w1', now: T0 + 30, pages: 12, stopped: true });
+      const seen = await s.leases.workers(T0);
+      assert.deepEqual(seen.map((w) => [w.id, w.seenAt, w.pages, w.stoppedAt]), [['w1', T0 + 30, 12, T0 + 30], ['w2', T0 + 20, 10, null]]);
+      assert.deepEqual(seen[1], { id: 'w2', machine: 'm', pid: 1, startedAt: T0, seenAt: T0 + 20, hosts: 2, pages: 10, pagesPerSecond: 1.5, stoppedAt: null });
+      assert.deepEqual((await s.leases.workers(T0 + 25)).map((w) => w.id), ['w1'], 'only those heard from since');
+    }));
   });
 }

@@ -34,6 +34,7 @@ export function urlContract(factory: StoreFactory): void {
       assert.deepEqual(order, ['http://a.org/root', 'http://a.org/first', 'http://a.org/second', 'http://a.org/deep']);
       assert.deepEqual(await s.hosts.withWork(), ['b.org']);
       assert.deepEqual(await s.hosts.urlCounts(), new Map([['a.org', 4], ['b.org', 1]]));
+      assert.deepEqual(await s.hosts.urlCounts(['b.org', 'z.org']), new Map([['b.org', 1]]), 'of the hosts asked for');
       assert.deepEqual(await s.hosts.queued(['a.org', 'b.org']), new Map([['a.org', 0], ['b.org', 1]]));
     }));
 

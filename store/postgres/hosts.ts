@@ -21,8 +21,11 @@ export class PgHostStore implements HostStore {
     return hostsOf((await run<{ host: string }>(this.pool, 'SELECT DISTINCT host FROM urls WHERE revisit_at <= $1', [by])).rows);
   }
 
-  async urlCounts(): Promise<Map<string, number>> {
-    const { rows } = await run<{ host: string; n: number }>(this.pool, 'SELECT host, count(*) AS n FROM urls GROUP BY host');
+  /** Counted on each host's row as URLs are queued (seen.ts): what every worker's cap reads. */
+  async urlCounts(hosts?: readonly string[]): Promise<Map<string, number>> {
+    const { rows } = hosts
+      ? await run<{ host: string; n: number }>(this.pool, 'SELECT host, urls AS n FROM hosts WHERE host = ANY($1::text[]) AND urls > 0', [hosts])
+      : await run<{ host: string; n: number }>(this.pool, 'SELECT host, urls AS n FROM hosts WHERE urls > 0');
     return new Map(rows.map((r) => [r.host, r.n]));
   }
 

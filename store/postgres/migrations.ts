@@ -146,6 +146,27 @@ INSERT INTO change_log (id, pruned) SELECT gen_random_uuid()::text, coalesce((SE
 CREATE TABLE change_readers (reader text COLLATE "C" PRIMARY KEY, seq bigint NOT NULL, seen_at bigint NOT NULL);
 `,
   },
+  {
+    version: 4,
+    name: 'workers and their heartbeats; URLs per host counted on the host (limits.maxPagesPerHost across workers)',
+    sql: `
+ALTER TABLE hosts ADD COLUMN urls bigint NOT NULL DEFAULT 0;
+UPDATE hosts h SET urls = c.n FROM (SELECT host, count(*) AS n FROM urls GROUP BY host) c WHERE c.host = h.host;
+-- Each crawler process as of its last heartbeat (every lease renewal): trawl workers lists them.
+CREATE TABLE workers (
+  id               text COLLATE "C" PRIMARY KEY,
+  machine          text NOT NULL,
+  pid              integer NOT NULL,
+  started_at       bigint NOT NULL,
+  seen_at          bigint NOT NULL,
+  hosts            integer NOT NULL,
+  pages            bigint NOT NULL,
+  pages_per_second double precision NOT NULL,
+  stopped_at       bigint
+);
+CREATE INDEX workers_seen ON workers (seen_at);
+`,
+  },
 ];
 
 /** The schema version this Trawl writes. */

@@ -67,7 +67,7 @@ describe('the PostgreSQL store: its schema and migrations', () => {
     await store.enqueue({ urls: [{ url: 'http://a.org/', depth: 0 }, { url: 'http://b.org/', depth: 0 }] }, T0);
     await store.close();
     // Back to schema 1, as a Trawl before leases left it.
-    await sql(url, 'DROP TABLE hosts, change_log, change_readers; DELETE FROM trawl_migrations WHERE version >= 2');
+    await sql(url, 'DROP TABLE hosts, change_log, change_readers, workers; DELETE FROM trawl_migrations WHERE version >= 2');
     const migrated = await openPostgresStore(url);
     try {
       assert.deepEqual(migrated.migrated, { from: 1, to: SCHEMA_VERSION, applied: MIGRATIONS.slice(1).map((m) => `${m.version}: ${m.name}`) });

@@ -18,7 +18,8 @@ export const REJECTION_SHARDS = 64;
  *   navigation link then costs an index probe, not an insert attempt, and takes no id); sorted by
  *   URL, so that two workers inserting overlapping batches lock in the same order and never
  *   deadlock; the first of a URL given twice wins.
- * - `hosted`: the hosts of new URLs, known from now on to host leases (leases.ts).
+ * - `hosted`: the hosts of new URLs, known from now on to host leases (leases.ts), and their count
+ *   of URLs (limits.maxPagesPerHost, read by every worker) — in host order, as the URLs are.
  * - `dated`: a sitemap's <lastmod> kept on a known URL; a date after its last fetch makes its
  *   revisit due since then (a new URL gets its <lastmod> on insert).
  * - `counted`: the rejections before the seen-set, and the seen-set's own as 'already-seen'.
@@ -35,8 +36,8 @@ WITH input AS (
   ON CONFLICT (url) DO NOTHING
   RETURNING url, host
 ), hosted AS (
-  INSERT INTO hosts (host) SELECT DISTINCT a.host FROM added a WHERE NOT EXISTS (SELECT 1 FROM hosts h WHERE h.host = a.host) ORDER BY 1
-  ON CONFLICT (host) DO NOTHING
+  INSERT INTO hosts (host, urls) SELECT a.host, count(*) FROM added a GROUP BY a.host ORDER BY 1
+  ON CONFLICT (host) DO UPDATE SET urls = hosts.urls + excluded.urls
 ), dated AS (
   UPDATE urls u SET lastmod = d.lastmod,
     revisit_at = CASE WHEN u.revisit_at IS NOT NULL AND d.lastmod_at IS NOT NULL AND d.lastmod_at > u.fetched_at

@@ -14,7 +14,7 @@ import type pg from 'pg';
 import type { EnqueueBatch, EnqueueResult, FetchCommit, FetchCommitResult, Store } from '../store.ts';
 import { PgAnchorStore } from './anchors.ts';
 import { logChanges, PgChangeLog } from './changes.ts';
-import { connect, createPool, redactLocation, transaction, type PostgresOptions } from './db.ts';
+import { connect, createPool, redactLocation, run, transaction, type PostgresOptions } from './db.ts';
 import { addDuplicate, PgDocumentStore, putDocument, removeDocument, touchDocument } from './documents.ts';
 import { PgHostStore } from './hosts.ts';
 import { PgLeaseStore } from './leases.ts';
@@ -24,6 +24,11 @@ import { PgArchiveStore, PgRejectionStore, PgRobotsStore, PgSeedStore } from './
 import { finishUrl, PgUrlStore } from './urls.ts';
 
 const NOTHING_QUEUED: EnqueueResult = { added: [], hosts: new Set() };
+
+/** A commit given up: another process stored the same content first (see commitFetch). */
+class ContentSeen {
+  constructor(readonly doc: { readonly id: number; readonly url: string }) {}
+}
 
 /**
  * Opens the store at a `postgres://` URL. A writer creates and migrates the schema; a reader
@@ -85,9 +90,27 @@ export class PostgresStore implements Store {
   /**
    * One fetch's changes in one transaction, in the order FetchCommit gives. The change log is
    * written last, so that the head of the log (changes.ts) is locked only for the commit itself.
+   *
+   * The crawler's content-seen test reads before this commit, so two workers fetching the same
+   * content at once would both store it: a page stored as new content first takes a lock on its
+   * hash (an advisory lock, released at the commit) and looks again; content another process
+   * stored meanwhile gives the commit up (`contentSeen`), and the crawler records a duplicate.
    */
   async commitFetch(c: FetchCommit, now: number): Promise<FetchCommitResult> {
+    return this.commitOnce(c, now).catch((e: unknown) => {
+      if (e instanceof ContentSeen) return { enqueued: NOTHING_QUEUED, contentSeen: e.doc };
+      throw e;
+    });
+  }
+
+  private commitOnce(c: FetchCommit, now: number): Promise<FetchCommitResult> {
     return transaction(this.pool, async (q) => {
+      const fresh = c.document && c.duplicateOf === undefined && c.document.doc.text ? c.document.doc : undefined;
+      if (fresh) {
+        await run(q, 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [fresh.hash]);
+        const same = (await run<{ id: number; url: string }>(q, 'SELECT id, url FROM documents WHERE hash = $1 ORDER BY id LIMIT 1', [fresh.hash])).rows[0];
+        if (same && same.id !== c.id) throw new ContentSeen(same);
+      }
       const changes: { docId: number; op: 'put' | 'remove' }[] = [];
       if (c.unindex && (await removeDocument(q, c.id))) changes.push({ docId: c.id, op: 'remove' });
       if (c.duplicateOf !== undefined) await addDuplicate(q, c.id, c.duplicateOf);

@@ -89,7 +89,7 @@ export class PgUrlStore implements UrlStore {
   async claim(url: NewUrl, now: number): Promise<QueuedUrl> {
     return transaction(this.pool, async (q) => {
       const fetchUrl = url.fetchUrl && url.fetchUrl !== url.url ? url.fetchUrl : null;
-      await run(q, `INSERT INTO urls (url, fetch_url, host, depth, state, hops, discovered_at, tunnel) VALUES ($1, $2, $3, $4, 'queued', $5, $6, $7) ON CONFLICT (url) DO NOTHING`, [
+      const added = await run(q, `INSERT INTO urls (url, fetch_url, host, depth, state, hops, discovered_at, tunnel) VALUES ($1, $2, $3, $4, 'queued', $5, $6, $7) ON CONFLICT (url) DO NOTHING`, [
         url.url,
         fetchUrl,
         new URL(url.url).host,
@@ -98,7 +98,7 @@ export class PgUrlStore implements UrlStore {
         now,
         url.tunnel ?? 0,
       ]);
-      await run(q, 'INSERT INTO hosts (host) VALUES ($1) ON CONFLICT (host) DO NOTHING', [new URL(url.url).host]);
+      await run(q, 'INSERT INTO hosts (host, urls) VALUES ($1, $2) ON CONFLICT (host) DO UPDATE SET urls = hosts.urls + excluded.urls', [new URL(url.url).host, added.rowCount ?? 0]);
       return (await run<QueuedUrl>(q, `UPDATE urls SET ${IN_FLIGHT} WHERE url = $1 RETURNING ${QUEUED_COLUMNS}`, [url.url])).rows[0]!;
     });
   }

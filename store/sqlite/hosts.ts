@@ -34,8 +34,9 @@ export class SqliteHostStore implements HostStore {
     return this.stmts.withDueRevisits.all(by) as string[];
   }
 
-  async urlCounts(): Promise<Map<string, number>> {
-    return new Map(this.counters.perHost);
+  async urlCounts(hosts?: readonly string[]): Promise<Map<string, number>> {
+    if (!hosts) return new Map(this.counters.perHost);
+    return new Map(hosts.filter((h) => this.counters.perHost.has(h)).map((h) => [h, this.counters.perHost.get(h)!]));
   }
 
   async queued(hosts: readonly string[]): Promise<Map<string, number>> {

@@ -4,7 +4,7 @@
  * as PostgreSQL's do between processes, and a restart, which queues every URL in flight again,
  * forgets them.
  */
-import type { ClaimOptions, HostLease, LeaseStore } from '../leases.ts';
+import type { ClaimOptions, HostLease, LeaseStore, WorkerBeat, WorkerView } from '../leases.ts';
 import type { Db } from './db.ts';
 import type { SqliteHostStore } from './hosts.ts';
 import type { UrlCounters } from './urls.ts';
@@ -13,6 +13,9 @@ export class SqliteLeaseStore implements LeaseStore {
   private readonly leases = new Map<string, { worker: string; until: number }>();
   /** When each host was last claimed: the least recent first. */
   private readonly claimedAt = new Map<string, number>();
+  /** Released hosts that may not be claimed before their politeness allows. */
+  private readonly readyAt = new Map<string, number>();
+  private readonly beats = new Map<string, WorkerView>();
   private readonly requeue;
 
   constructor(
@@ -34,7 +37,7 @@ export class SqliteLeaseStore implements LeaseStore {
       ...(await this.hosts.withDueRetries(now)),
       ...(revisitsDueBy === undefined ? [] : await this.hosts.withDueRevisits(revisitsDueBy)),
     ]);
-    const free = [...withWork].filter((h) => (this.leases.get(h)?.until ?? -Infinity) <= now);
+    const free = [...withWork].filter((h) => (this.leases.get(h)?.until ?? this.readyAt.get(h) ?? -Infinity) <= now);
     const order = (h: string) => this.claimedAt.get(h) ?? -Infinity;
     const claimed = free.sort((a, b) => order(a) - order(b) || (a < b ? -1 : 1)).slice(0, Math.max(0, max));
     for (const host of claimed) {
@@ -52,8 +55,26 @@ export class SqliteLeaseStore implements LeaseStore {
     return held;
   }
 
-  async release(worker: string, hosts: readonly string[]): Promise<void> {
-    for (const h of hosts) if (this.leases.get(h)?.worker === worker) this.leases.delete(h);
+  async release(worker: string, hosts: readonly string[], readyAt?: ReadonlyMap<string, number>): Promise<void> {
+    for (const h of hosts) {
+      if (this.leases.get(h)?.worker !== worker) continue;
+      this.leases.delete(h);
+      const ready = readyAt?.get(h);
+      if (ready === undefined) this.readyAt.delete(h);
+      else this.readyAt.set(h, ready);
+    }
+  }
+
+  async list(): Promise<HostLease[]> {
+    return [...this.leases].map(([host, l]) => ({ host, worker: l.worker, expiresAt: l.until })).sort((a, b) => (a.host < b.host ? -1 : 1));
+  }
+
+  async heartbeat(b: WorkerBeat): Promise<void> {
+    this.beats.set(b.id, { id: b.id, machine: b.machine, pid: b.pid, startedAt: b.startedAt, seenAt: b.now, hosts: b.hosts, pages: b.pages, pagesPerSecond: b.pagesPerSecond, stoppedAt: b.stopped ? b.now : null });
+  }
+
+  async workers(since: number): Promise<WorkerView[]> {
+    return [...this.beats.values()].filter((w) => w.seenAt >= since).sort((a, b) => b.seenAt - a.seenAt || (a.id < b.id ? -1 : 1));
   }
 
   async expire(now: number): Promise<{ hosts: string[]; requeued: number }> {
