@@ -26,6 +26,7 @@ import { IndexFeed } from './index-feed.ts';
 import { TemplateCleaner } from './template-clean.ts';
 import { loadOrRebuild, newIndex } from './index-load.ts';
 import { writeOrigin, type IndexOrigin } from './index-origin.ts';
+import { ChangeFollower } from './follow.ts';
 import { count, explain, noRevisits, StatusReporter } from './status.ts';
 import { buildCrawl, normalizerOf, type CrawlParts } from './wiring.ts';
 import { silentLog, type Log } from '../lib/log.ts';
@@ -46,6 +47,12 @@ export type OpenOptions = {
    * it archives (the WARC files are there).
    */
   readonly noIndex?: boolean;
+  /**
+   * A search node on a shared store (trawl serve --store): the store is opened read-only, but the
+   * data directory is this node's own — locked, its snapshot flushed there — and the index follows
+   * the change log (follow.ts). Needs `lockFor`.
+   */
+  readonly readOnlyStore?: boolean;
 };
 
 /** A data directory that holds no crawl, opened for reading (exit code 2: the user's input). */
@@ -78,6 +85,8 @@ export class Appliance {
   private closed = false;
   /** True once close() has closed the store. */
   private closedStore = false;
+  /** The change log followed, when other processes share the store (follow.ts). */
+  private follower: ChangeFollower | undefined;
   /** The config's URL normalizer (seeds are kept as given; their records by identity). */
   private readonly normalize: Normalizer;
 
@@ -112,7 +121,7 @@ export class Appliance {
       setStemming(config.index.stemming);
       try {
         // (The crawl in config.store when it names a database, else SQLite in the data directory; the index is in the data directory either way.)
-        store = await openStore(config.store ?? dir, { readOnly: !writer, poolSize: config.cluster.poolSize, connectTimeoutMs: config.cluster.connectTimeoutMs });
+        store = await openStore(config.store ?? dir, { readOnly: !writer || options.readOnlyStore === true, poolSize: config.cluster.poolSize, connectTimeoutMs: config.cluster.connectTimeoutMs });
       } catch (e) {
         if (e instanceof StoreOpenError && /^no crawl in /.test(e.message)) throw new NoCrawlError(e.message);
         throw e;
@@ -125,7 +134,13 @@ export class Appliance {
       // (An index that is flushed holds the change log: its pruning waits for this reader.)
       const loaded = await loadOrRebuild(join(dir, 'index'), store, analysisTag(), log, { holdLog: writer });
       loaded.index.foldDistance = config.index.nearDuplicates.maxDistance;
-      return new Appliance(config, store, loaded.index, loaded.feed, lock, log, loaded.origin).withFlush(loaded.flushed);
+      const app = new Appliance(config, store, loaded.index, loaded.feed, lock, log, loaded.origin).withFlush(loaded.flushed);
+      // Other processes change a shared store: its change log is followed (a SQLite store is this process's alone).
+      if (config.store) {
+        app.follower = new ChangeFollower(store, loaded.feed, loaded.feed.through, log);
+        await app.follower.start();
+      }
+      return app;
     } catch (e) {
       await store?.close();
       lock?.release();
@@ -286,6 +301,11 @@ export class Appliance {
     await this.store.changes.prune(seq, now - this.config.cluster.readerTimeout);
   }
 
+  /** Resolves once every change committed to the store so far is in the index (a shared store's follower; at once otherwise). */
+  async caughtUp(): Promise<void> {
+    await this.follower?.settled();
+  }
+
   /** Resolves once the pages stored before their host's template was learned are cleaned. */
   async templatesCleaned(): Promise<void> {
     await this.cleaner?.settled();
@@ -348,6 +368,7 @@ export class Appliance {
     clearInterval(this.anchorTimer);
     clearTimeout(this.revisitTimer);
     try {
+      await this.follower?.stop();
       await this.crawl?.crawler.stop();
       await this.crawl?.fetcher.close();
       await this.crawl?.parser.close();

@@ -21,6 +21,13 @@ export class IndexFeed implements IndexSink {
   /** Identities of pages that gained inbound anchor text since their anchor field was last read. */
   private readonly staleAnchors = new Set<string>();
   private refreshing: Promise<number> | undefined;
+  /**
+   * The change log is followed (follow.ts): the follower alone says how far the index holds every
+   * change, since other processes make changes too; those this process applied itself (put,
+   * remove) are noted, for the follower to skip.
+   */
+  private followed = false;
+  private readonly direct = new Set<number>();
 
   constructor(
     private readonly index: SearchIndex,
@@ -36,9 +43,20 @@ export class IndexFeed implements IndexSink {
     return this.failedAt !== undefined ? Math.min(through, this.failedAt - 1) : through;
   }
 
-  /** The index holds every change up to `seq` (a snapshot was loaded and the log replayed). */
+  /** The index holds every change up to `seq` (a snapshot was loaded and the log replayed; the follower read the log so far). */
   caughtUp(seq: number): void {
     this.highest = Math.max(this.highest, seq);
+    if (this.followed) for (const s of this.direct) if (s <= seq) this.direct.delete(s);
+  }
+
+  /** From now on the change log's follower says how far the index holds every change. */
+  follow(): void {
+    this.followed = true;
+  }
+
+  /** True when change `seq` was applied (or is being applied) here directly: a follower skips it. */
+  appliedHere(seq: number): boolean {
+    return this.direct.has(seq);
   }
 
   sequenceOf(analysis: unknown): TokenSequence | undefined {
@@ -46,14 +64,16 @@ export class IndexFeed implements IndexSink {
   }
 
   async put(doc: StoredDocument, analysis: unknown, seq: number): Promise<void> {
+    if (this.followed) this.direct.add(seq);
     await this.apply(seq, async () => this.index.upsert(doc, analysis, await this.store.anchors.of(doc.id)));
   }
 
   async remove(id: number, seq: number): Promise<void> {
+    if (this.followed) this.direct.add(seq);
     await this.apply(seq, async () => this.index.remove(id));
   }
 
-  /** Brings a document (by id) up to date with the store: indexed as stored, or removed. */
+  /** Brings a document (by id) up to date with the store, as of change `seq`: indexed as stored, or removed. */
   async refresh(id: number, seq: number): Promise<void> {
     await this.apply(seq, async () => {
       const doc = await this.store.documents.get(id);
@@ -107,7 +127,8 @@ export class IndexFeed implements IndexSink {
     this.pending.add(seq);
     try {
       await change();
-      this.highest = Math.max(this.highest, seq);
+      // (Followed: a change applied here says nothing of the others' changes before it.)
+      if (!this.followed) this.highest = Math.max(this.highest, seq);
     } catch (e) {
       // The page is in the store; the index misses it until a restart replays the change.
       this.failedAt = Math.min(this.failedAt ?? seq, seq);

@@ -38,16 +38,48 @@ describe('indexes sharing a change log', () => {
     try {
       await store(a, 1, 'first');
       await store(a, 2, 'second');
+      await a.caughtUp();
       await a.flush();
       assert.equal((await a.store.changes.since(0)).length, 2, 'b holds the log from 0: nothing pruned');
-      // b catches up (what a search node's follower does), flushes: now both hold everything.
-      for (const c of await b.store.changes.since(0)) await b.feed.refresh(c.docId, c.seq);
+      // b has followed the log meanwhile; it flushes: now both hold everything.
+      await b.caughtUp();
       await b.flush();
       assert.equal((await a.store.changes.since(0)).length, 0);
       assert.equal((await b.index.search('second')).total, 1);
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+
+  it('a search node finds a page another process stores within a second, and on restart replays only what is newer than its snapshot', async () => {
+    const db = await server.createDatabase();
+    const worker = await Appliance.open(config(tmp(), db), { lockFor: 'test', noIndex: true });
+    const dir = tmp();
+    let node = await Appliance.open(config(dir, db), { lockFor: 'serve', readOnlyStore: true });
+    try {
+      await store(worker, 1, 'zebra');
+      const found = async (word: string, n: number) => {
+        const until = Date.now() + 1000;
+        while ((await node.index.search(word, { exact: true })).total !== n && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+        return (await node.index.search(word, { exact: true })).total;
+      };
+      assert.equal(await found('zebra', 1), 1, 'searchable on the node within a second');
+      await worker.store.documents.remove((await worker.store.urls.record('http://e.org/1'))!.id);
+      assert.equal(await found('zebra', 0), 0, 'and gone within a second of its removal');
+      await store(worker, 2, 'yak');
+      assert.equal(await found('yak', 1), 1);
+      await node.close();
+      await store(worker, 3, 'walrus');
+      const logs: string[] = [];
+      node = await Appliance.open(config(dir, db), { lockFor: 'serve', readOnlyStore: true, log: logTo((m) => logs.push(m)) });
+      assert.ok(logs.some((l) => /replayed 1 changes made after the last flush/.test(l)), logs.join('\n'));
+      assert.deepEqual([(await node.index.search('yak')).total, (await node.index.search('walrus')).total, node.index.documentCount], [1, 1, 2]);
+      const yak = (await node.store.urls.record('http://e.org/2'))!.id;
+      await assert.rejects(node.store.documents.put({ ...(await node.store.documents.get(yak))!, text: 'x' }), /read-only/, 'a search node writes nothing of the crawl');
+    } finally {
+      await node.close();
+      await worker.close();
     }
   });
 

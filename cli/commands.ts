@@ -127,17 +127,22 @@ export async function recrawl(urls: string[], flags: CommonFlags & { all?: boole
   }
 }
 
-/** `trawl serve`: search over an existing data directory. */
+/**
+ * `trawl serve`: search over an existing data directory — or, with a shared store, a search node:
+ * its index built from the store (or its own snapshot in --data), following the change log so that
+ * what any worker stores is searchable here at once, and flushed to --data like a crawl's.
+ */
 export async function serveOnly(flags: CommonFlags): Promise<void> {
   const config = configFrom(flags);
-  const app = await Appliance.open(config, { log });
+  const app = await Appliance.open(config, config.store ? { log, lockFor: 'serve', readOnlyStore: true } : { log });
+  if (config.store) app.startFlushTimer();
   // (No crawl runs here: no admin actions, which act on one.)
   const server = await listen(createApp({ ...serverOptions(config), searcher: app.index, status: () => app.status(), version: PRODUCT_VERSION, explain: (url) => app.explain(url) }), config.server.host, config.server.port);
   onStopSignal(async () => {
     await server.close();
     await app.close();
   });
-  process.stdout.write(`Trawl ${PRODUCT_VERSION}: ${app.index.documentCount} documents from ${app.where}\nSearch at ${server.url}\n`);
+  process.stdout.write(`Trawl ${PRODUCT_VERSION}: ${app.index.documentCount} documents from ${app.where}${config.store ? ', following its changes' : ''}\nSearch at ${server.url}\n`);
   const exposed = exposure(config);
   if (exposed) log.warn(exposed);
 }

@@ -8,19 +8,30 @@
  * prune locks it for update and a hold for share, so a reader that holds while a prune runs is
  * told what that prune took.
  */
-import type pg from 'pg';
+import pg from 'pg';
 import type { Change } from '../../model/index.ts';
 import type { ChangeLog } from '../changes.ts';
 import { run, transaction, type Queryable } from './db.ts';
 
-const LOG = `
-WITH head AS (UPDATE change_head SET seq = seq + cardinality($1::bigint[]) RETURNING seq)
-INSERT INTO changes (seq, doc_id, op)
-SELECT head.seq - cardinality($1::bigint[]) + c.ord, c.doc_id, c.op FROM head, unnest($1::bigint[], $2::text[]) WITH ORDINALITY AS c(doc_id, op, ord)
-RETURNING seq`;
+/** The channel a commit that logged changes notifies (delivered at the commit; one a transaction: same payload). */
+export const CHANGES_CHANNEL = 'trawl_changes';
 
-/** How often a watcher looks for new changes. */
-const WATCH_POLL_MS = 500;
+const LOG = `
+WITH head AS (UPDATE change_head SET seq = seq + cardinality($1::bigint[]) RETURNING seq),
+logged AS (
+  INSERT INTO changes (seq, doc_id, op)
+  SELECT head.seq - cardinality($1::bigint[]) + c.ord, c.doc_id, c.op FROM head, unnest($1::bigint[], $2::text[]) WITH ORDINALITY AS c(doc_id, op, ord)
+  RETURNING seq
+)
+SELECT seq, pg_notify('${CHANGES_CHANNEL}', '') FROM logged`;
+
+/**
+ * A watcher's safety net besides LISTEN: how often it looks at the head of the log anyway (a
+ * notification cannot be lost on a live connection, but one that broke unnoticed delivers nothing).
+ */
+const WATCH_POLL_MS = 5000;
+/** A broken LISTEN connection is opened again after this, doubling up to the most. */
+const RELISTEN_MS = [250, 5000] as const;
 
 /**
  * Appends changes (in the caller's transaction — as its last statement, to hold the head's lock
@@ -81,7 +92,50 @@ export class PgChangeLog implements ChangeLog {
     );
   }
 
+  /**
+   * LISTEN on a connection of its own (outside the pool: it stays open), woken by the NOTIFY of
+   * each commit that logged changes — so a search node sees a worker's page within milliseconds of
+   * its commit. A connection that breaks is opened again (with back-off), and the watcher is told
+   * at once: notifications sent meanwhile were lost.
+   */
   async watch(onChange: () => void): Promise<() => Promise<void>> {
+    let stopped = false;
+    let client: pg.Client | undefined;
+    let wait: number = RELISTEN_MS[0];
+    let retry: NodeJS.Timeout | undefined;
+    const listen = async (): Promise<void> => {
+      const c = new pg.Client({ connectionString: this.pool.options.connectionString, connectionTimeoutMillis: this.pool.options.connectionTimeoutMillis, application_name: 'trawl-listen' });
+      c.on('notification', () => onChange());
+      c.on('error', () => undefined);
+      c.on('end', () => {
+        if (stopped || client !== c) return;
+        client = undefined;
+        retry = setTimeout(() => void listen().catch(() => undefined), wait);
+        wait = Math.min(RELISTEN_MS[1], wait * 2);
+      });
+      client = c;
+      try {
+        await c.connect();
+        await c.query(`LISTEN ${CHANGES_CHANNEL}`);
+        wait = RELISTEN_MS[0];
+        onChange();
+      } catch (e) {
+        await c.end().catch(() => undefined);
+        throw e;
+      }
+    };
+    await listen();
+    const stopPolling = await this.poll(onChange);
+    return async () => {
+      stopped = true;
+      clearTimeout(retry);
+      await stopPolling();
+      await client?.end().catch(() => undefined);
+    };
+  }
+
+  /** Calls `onChange` when the head of the log moved since the last look. */
+  private async poll(onChange: () => void): Promise<() => Promise<void>> {
     let last = await this.lastSeq();
     let busy = false;
     const timer = setInterval(() => {
