@@ -25,6 +25,8 @@ export type OpenStoreOptions = {
   /** A database's connections at most, and how long connecting may take (cluster.*). */
   readonly poolSize?: number;
   readonly connectTimeoutMs?: number;
+  /** How long a database that stopped answering is waited for (cluster.outageRetry). */
+  readonly outageRetryMs?: number;
 };
 
 /**

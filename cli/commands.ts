@@ -19,7 +19,7 @@ export async function start(urls: string[], flags: CommonFlags & { warc?: string
     await app.loadFocus();
     const { crawler } = await app.createCrawler([], config.recrawl.continuous ? 'continuous' : 'off');
     if (!flags.warc?.length) await requireSeeds(app, 'start');
-    const ui = createApp({ ...serverOptions(config), searcher: app.index, status: () => app.status(), version: PRODUCT_VERSION, explain: (url) => app.explain(url), admin: app, adminToken: config.server.adminToken });
+    const ui = createApp({ ...serverOptions(config), searcher: app.index, status: () => app.status(), storeHealth: () => app.store.health?.() ?? { up: true }, version: PRODUCT_VERSION, explain: (url) => app.explain(url), admin: app, adminToken: config.server.adminToken });
     server = await listen(ui, config.server.host, config.server.port);
     app.startFlushTimer();
     onStopSignal(async () => {
@@ -137,7 +137,7 @@ export async function serveOnly(flags: CommonFlags): Promise<void> {
   const app = await Appliance.open(config, config.store ? { log, lockFor: 'serve', readOnlyStore: true } : { log });
   if (config.store) app.startFlushTimer();
   // (No crawl runs here: no admin actions, which act on one.)
-  const server = await listen(createApp({ ...serverOptions(config), searcher: app.index, status: () => app.status(), version: PRODUCT_VERSION, explain: (url) => app.explain(url) }), config.server.host, config.server.port);
+  const server = await listen(createApp({ ...serverOptions(config), searcher: app.index, status: () => app.status(), storeHealth: () => app.store.health?.() ?? { up: true }, version: PRODUCT_VERSION, explain: (url) => app.explain(url) }), config.server.host, config.server.port);
   onStopSignal(async () => {
     await server.close();
     await app.close();

@@ -34,6 +34,8 @@ export type UiDeps = {
   readonly version: string;
   /** What Trawl knows of a URL (/api/document, the dashboard's lookup). */
   readonly explain?: (url: string) => Promise<UrlExplanation>;
+  /** Whether the store answers (a database can be away): /healthz says 503 while it does not. */
+  readonly storeHealth?: () => { readonly up: boolean; readonly downSince?: number; readonly error?: string };
   /** The admin actions; they are on only with `adminToken` too. */
   readonly admin?: AdminActions;
   readonly adminToken?: string | undefined;
@@ -221,7 +223,12 @@ export function createApp(deps: UiDeps): OpenAPIHono {
   // script, which the default Cross-Origin-Resource-Policy (same-origin) would block.
   app.get('/widget.js', (c) => sendStatic(c, STATIC_FILES.get('widget.js')!, { 'cross-origin-resource-policy': 'cross-origin' }));
 
-  app.get('/healthz', (c) => c.json({ ok: true, documents: deps.searcher.documentCount }));
+  // (A load balancer takes a node whose store is away out of rotation: its index is no longer followed.)
+  app.get('/healthz', (c) => {
+    const store = deps.storeHealth?.() ?? { up: true };
+    if (store.up) return c.json({ ok: true, documents: deps.searcher.documentCount });
+    return c.json({ ok: false, documents: deps.searcher.documentCount, store: 'down', since: new Date(store.downSince!).toISOString(), error: store.error ?? 'unknown' }, 503);
+  });
 
   app.get('/static/:file', (c) => {
     const f = STATIC_FILES.get(c.req.param('file'));

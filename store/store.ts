@@ -97,7 +97,12 @@ export interface Store {
   sync(): Promise<void>;
   /** Syncs and closes. Idempotent. */
   close(): Promise<void>;
+  /** Whether the store answers, for a store behind a network (absent: always). */
+  health?(): StoreHealth;
 }
+
+/** A store behind a network as last seen: up, or down since when (ms) and why. */
+export type StoreHealth = { readonly up: boolean; readonly downSince?: number; readonly error?: string };
 
 /** A store that cannot be opened as asked: missing, written by a newer Trawl, too old for a reader. */
 export class StoreOpenError extends Error {

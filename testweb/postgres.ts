@@ -27,6 +27,10 @@ export type ThrowawayPostgres = {
   readonly port: number;
   /** Creates an empty database (named, or `t1`, `t2`…) and returns its URL. */
   createDatabase(name?: string): Promise<string>;
+  /** Stops the server, keeping its data and port (an outage): connections are refused until resume(). */
+  halt(): Promise<void>;
+  /** Starts a halted server again on the same port. */
+  resume(): Promise<void>;
   /** Stops the server and removes its directory. Idempotent. */
   stop(): Promise<void>;
 };
@@ -47,9 +51,8 @@ export async function startPostgres(): Promise<ThrowawayPostgres> {
   try {
     // C locale: text compares byte by byte, as the store's columns do anyway (COLLATE "C").
     await as('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-locale', '--no-sync', '--no-instructions']);
-    const port = await startOnFreePort((p) =>
-      as('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start', '-o', `-c listen_addresses=127.0.0.1 -p ${p} -k ${dir} -c fsync=off -c full_page_writes=off -c synchronous_commit=off`]),
-    );
+    const startOn = (p: number) => as('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start', '-o', `-c listen_addresses=127.0.0.1 -p ${p} -k ${dir} -c fsync=off -c full_page_writes=off -c synchronous_commit=off`]);
+    const port = await startOnFreePort(startOn);
     let databases = 0;
     let stopped: Promise<void> | undefined;
     const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
@@ -66,6 +69,12 @@ export async function startPostgres(): Promise<ThrowawayPostgres> {
           await admin.end();
         }
         return `postgres://postgres@127.0.0.1:${port}/${name}`;
+      },
+      async halt() {
+        await as('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+      },
+      async resume() {
+        await startOn(port);
       },
       stop() {
         stopped ??= (async () => {

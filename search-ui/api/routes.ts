@@ -130,7 +130,15 @@ export function describeOthers(app: OpenAPIHono): void {
     summary: 'Server-sent events: a "status" event each second ({summary, running, html}: the dashboard fragment)',
     responses: { ...text('text/event-stream', 'The event stream'), 429: ERRORS[429], 503: error('Too many event streams open (server.maxEventStreams; code: too-many-streams); see Retry-After') },
   });
-  app.openAPIRegistry.registerPath({ method: 'get', path: '/healthz', summary: 'Liveness', responses: { 200: json(z.object({ ok: z.literal(true), documents: z.number().int() }), 'Alive, with the documents in the index') } });
+  app.openAPIRegistry.registerPath({
+    method: 'get',
+    path: '/healthz',
+    summary: 'Liveness',
+    responses: {
+      200: json(z.object({ ok: z.literal(true), documents: z.number().int() }), 'Alive, with the documents in the index'),
+      503: json(z.object({ ok: z.literal(false), documents: z.number().int(), store: z.literal('down'), since: z.string(), error: z.string() }), 'The store (a PostgreSQL database) does not answer since `since`: searches answer from the index, which no longer follows the crawl'),
+    },
+  });
   app.openAPIRegistry.registerPath({ method: 'get', path: '/metrics', summary: 'Prometheus metrics: the process (CPU, memory, event-loop lag, GC) and Trawl (searches, crawl, index)', responses: text('text/plain', 'The Prometheus text format 0.0.4') });
   app.openAPIRegistry.registerPath({ method: 'get', path: '/opensearch.xml', summary: 'OpenSearch description', responses: text('application/opensearchdescription+xml', 'The OpenSearch 1.1 description') });
   app.openAPIRegistry.registerPath({

@@ -5,7 +5,9 @@
  * `transaction()`.
  */
 import pg from 'pg';
-import { ReadOnlyStoreError, StoreLocationError } from '../store.ts';
+import { ReadOnlyStoreError, StoreLocationError, type StoreHealth } from '../store.ts';
+
+export type { StoreHealth };
 
 export type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
 
@@ -15,12 +17,16 @@ export type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
  * refused by a read-only connection is a ReadOnlyStoreError, as with any backend.
  */
 export async function run<R extends pg.QueryResultRow = Record<string, unknown>>(q: Queryable, sql: string, params: readonly unknown[] = []): Promise<pg.QueryResult<R>> {
-  try {
-    return await q.query<R>(sql, params.map(clean));
-  } catch (e) {
-    if ((e as { code?: string }).code === READ_ONLY_TRANSACTION) throw new ReadOnlyStoreError(`the store was opened read-only: ${(e as Error).message}`);
-    throw e;
-  }
+  const once = async () => {
+    try {
+      return await q.query<R>(sql, params.map(clean));
+    } catch (e) {
+      if ((e as { code?: string }).code === READ_ONLY_TRANSACTION) throw new ReadOnlyStoreError(`the store was opened read-only: ${(e as Error).message}`);
+      throw e;
+    }
+  };
+  // (A statement of its own rides out an outage; one inside a transaction leaves that to transaction().)
+  return q instanceof pg.Pool ? outlast(q, once) : once();
 }
 
 const READ_ONLY_TRANSACTION = '25006';
@@ -44,7 +50,62 @@ export type PostgresOptions = {
   readonly connectTimeoutMs?: number;
   /** Every transaction read-only (a search node, an export): the server refuses any write. */
   readonly readOnly?: boolean;
+  /** How long statements wait for a server that stopped answering, retrying with back-off, before they fail (cluster.outageRetry). */
+  readonly outageRetryMs?: number;
 };
+
+
+type Outage = { retryMs: number; downSince?: number; error?: string; onDown?: (error: string) => void };
+const outages = new WeakMap<pg.Pool, Outage>();
+
+/** The pool's store as last seen: up, or down since when and why. */
+export function healthOf(pool: pg.Pool): StoreHealth {
+  const o = outages.get(pool);
+  return o?.downSince === undefined ? { up: true } : { up: false, downSince: o.downSince, error: o.error! };
+}
+
+/** Tells `onDown` (once per outage) that the server stopped answering: a log line. */
+export function onOutage(pool: pg.Pool, onDown: (error: string) => void): void {
+  const o = outages.get(pool);
+  if (o) o.onDown = onDown;
+}
+
+/** Errors that say the server is away (refused, reset, shut down, starting up), not that the statement is wrong. */
+export function isConnectionError(e: unknown): boolean {
+  const err = e as { code?: string; message?: string };
+  if (err.code && (['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', '57P01', '57P02', '57P03'].includes(err.code) || err.code.startsWith('08'))) return true;
+  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(err.message ?? '');
+}
+
+/** Back-off between tries while the server is away: doubling from the first to the last. */
+const OUTAGE_BACKOFF_MS = [100, 5000] as const;
+
+/**
+ * Runs `fn` (a statement or a whole transaction) until the server answers it: a connection error
+ * waits and tries again, with back-off, for up to the pool's outageRetryMs since the outage began —
+ * so a crawl pauses through a restart of PostgreSQL or a network cut and resumes without loss (a
+ * worker's leases may run out meanwhile: store/leases.ts). Any other error is thrown at once.
+ */
+export async function outlast<T>(pool: pg.Pool, fn: () => Promise<T>): Promise<T> {
+  const o = outages.get(pool);
+  for (let wait: number = OUTAGE_BACKOFF_MS[0]; ; wait = Math.min(OUTAGE_BACKOFF_MS[1], wait * 2)) {
+    try {
+      const result = await fn();
+      if (o && o.downSince !== undefined) o.downSince = o.error = undefined;
+      return result;
+    } catch (e) {
+      if (!o || !isConnectionError(e)) throw e;
+      const now = Date.now();
+      if (o.downSince === undefined) {
+        o.downSince = now;
+        o.onDown?.(connectionCause(e));
+      }
+      o.error = connectionCause(e);
+      if (now - o.downSince >= o.retryMs) throw e;
+      await new Promise((r) => setTimeout(r, wait));
+    }
+  }
+}
 
 /** True for a location this backend opens: `postgres://` or `postgresql://`. */
 export const isPostgresLocation = (location: string): boolean => /^postgres(ql)?:\/\//i.test(location);
@@ -93,8 +154,9 @@ export function createPool(location: string, options: PostgresOptions = {}): pg.
   });
   // An idle connection that breaks (a server restart) is dropped by the pool, which emits it here;
   // without a listener that would end the process. The next statement opens a new connection, and
-  // fails — with the cause — if the server is still away.
+  // waits for the server (outlast) if it is still away.
   pool.on('error', () => undefined);
+  outages.set(pool, { retryMs: options.outageRetryMs ?? 0 });
   return pool;
 }
 
@@ -141,6 +203,13 @@ const DEADLOCK_TRIES = 3;
  * A connection whose rollback failed is destroyed rather than returned to the pool.
  */
 export async function transaction<T>(pool: pg.Pool, fn: (q: pg.PoolClient) => Promise<T>, options: { readonly readWrite?: boolean } = {}): Promise<T> {
+  // (Through an outage the whole transaction is run again: a commit whose answer was lost may have
+  // been applied, and every writer's transaction can be applied twice — upserts, queues that skip
+  // what is seen, a change logged twice that a reader applies as one.)
+  return outlast(pool, () => transactionOnce(pool, fn, options));
+}
+
+async function transactionOnce<T>(pool: pg.Pool, fn: (q: pg.PoolClient) => Promise<T>, options: { readonly readWrite?: boolean }): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     const client = await pool.connect();
     let broken: Error | undefined;

@@ -14,7 +14,7 @@ import type pg from 'pg';
 import type { EnqueueBatch, EnqueueResult, FetchCommit, FetchCommitResult, Store } from '../store.ts';
 import { PgAnchorStore } from './anchors.ts';
 import { logChanges, PgChangeLog } from './changes.ts';
-import { connect, createPool, redactLocation, run, transaction, type PostgresOptions } from './db.ts';
+import { connect, createPool, healthOf, redactLocation, run, transaction, type PostgresOptions, type StoreHealth } from './db.ts';
 import { addDuplicate, PgDocumentStore, putDocument, removeDocument, touchDocument } from './documents.ts';
 import { PgHostStore } from './hosts.ts';
 import { PgLeaseStore } from './leases.ts';
@@ -126,6 +126,11 @@ export class PostgresStore implements Store {
       const stored = c.document ? seqs.at(-1) : undefined;
       return { ...(stored !== undefined ? { stored } : {}), ...(removed !== undefined ? { removed } : {}), enqueued };
     });
+  }
+
+  /** Down while statements wait for a server that stopped answering (db.ts outlast). */
+  health(): StoreHealth {
+    return healthOf(this.pool);
   }
 
   /** Every commit is durable when it resolves: nothing waits here. */
