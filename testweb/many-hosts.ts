@@ -48,11 +48,12 @@ export async function startManyHosts(o: ManyHostsOptions): Promise<ManyHosts> {
       state.maxInFlight = Math.max(state.maxInFlight, ++state.inFlight);
       setTimeout(() => {
         const { status, type, body } = answer(h, r.path);
+        // The end is taken before the answer leaves: the crawler cannot have it sooner, so a gap
+        // measured from here to the next request's arrival is never longer than the real one.
+        r.end = Date.now();
+        state.inFlight--;
         res.writeHead(status, { 'content-type': type });
-        res.end(body, () => {
-          r.end = Date.now();
-          state.inFlight--;
-        });
+        res.end(body);
       }, o.delayMs ?? 0);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,0 +1,174 @@
+// Integration (issue 22): three crawler processes share one PostgreSQL frontier over a web of 20
+// loopback hosts, and two search nodes follow the store as they crawl. Asserted from what the
+// hosts themselves logged: every page fetched exactly once, never more requests at once on a host
+// than perHost.maxConnections nor a gap below perHost.delayMs; a worker killed with SIGKILL
+// mid-crawl loses no page and the others finish the crawl; the two search nodes answer alike.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import { startManyHosts, type ManyHosts } from '../testweb/many-hosts.ts';
+import { startPostgres, type ThrowawayPostgres } from '../testweb/postgres.ts';
+
+const BIN = new URL('../bin/trawl.js', import.meta.url).pathname;
+const tmp = (name: string) => mkdtempSync(join(tmpdir(), `trawl-scale-${name}-`));
+const DELAY_MS = 120;
+const CONNECTIONS = 1;
+const CONCURRENCY = 4;
+
+type Proc = { child: ChildProcess; exited: Promise<number | null>; stderr: () => string; stdout: () => string };
+
+function trawl(args: string[]): Proc {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  return { child, exited: new Promise((resolve) => child.on('close', resolve)), stderr: () => stderr, stdout: () => stdout };
+}
+
+async function query<R extends pg.QueryResultRow>(url: string, text: string): Promise<R[]> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return (await c.query<R>(text)).rows;
+  } finally {
+    await c.end();
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The config every process shares: the web's first home as seed, every loopback host in scope. */
+function configFor(web: ManyHosts): string {
+  const file = join(tmp('config'), 'trawl.json');
+  writeFileSync(
+    file,
+    JSON.stringify({
+      seeds: [`${web.hosts[0]!.origin}/`],
+      scope: { allow: ['HOST:^127\\.0\\.0\\.1:\\d+$'] },
+      concurrency: CONCURRENCY,
+      perHost: { maxConnections: CONNECTIONS, delayMs: DELAY_MS },
+      // Short leases: a killed worker's hosts come back within seconds.
+      cluster: { leaseMs: 2000, hostsPerWorker: 3 },
+      index: { flushIntervalMs: 1000 },
+    }),
+  );
+  return file;
+}
+
+/** Each page's fetches, and the politeness each host saw, from the hosts' own logs. */
+function fromTheHosts(web: ManyHosts) {
+  const fetches = new Map<string, number>();
+  let maxInFlight = 0;
+  let minGap = Infinity;
+  for (const h of web.hosts) {
+    maxInFlight = Math.max(maxInFlight, h.maxInFlight);
+    for (const r of h.requests) if (r.path !== '/robots.txt' && r.path !== '/sitemap.xml') fetches.set(`${h.origin}${r.path}`, (fetches.get(`${h.origin}${r.path}`) ?? 0) + 1);
+    const rs = [...h.requests].sort((a, b) => a.start - b.start);
+    for (let i = 1; i < rs.length; i++) minGap = Math.min(minGap, rs[i]!.start - Math.max(...rs.slice(0, i).map((x) => x.end ?? Infinity)));
+  }
+  return { fetches, maxInFlight, minGap };
+}
+
+const crawlers = (db: string, config: string) => [0, 1, 2].map(() => trawl(['crawl', '--config', config, '--store', db, '--data', tmp('worker')]));
+
+describe('three workers and two search nodes on one PostgreSQL', () => {
+  let server: ThrowawayPostgres;
+  before(async () => {
+    server = await startPostgres();
+  });
+  after(() => server.stop());
+
+  it('crawl 20 hosts politely, each page once, while two search nodes answer alike', async () => {
+    const web = await startManyHosts({ hosts: 20, pages: 10, delayMs: 10 });
+    const db = await server.createDatabase();
+    const config = configFor(web);
+    const nodes: Proc[] = [];
+    try {
+      assert.equal((await trawl(['db', 'migrate', '--store', db]).exited), 0);
+      for (let i = 0; i < 2; i++) nodes.push(trawl(['serve', '--config', config, '--store', db, '--data', tmp('node'), '--port', '0']));
+      const urls = await Promise.all(nodes.map(async (n) => {
+        while (!/Search at (\S+)/.test(n.stdout())) {
+          assert.equal(n.child.exitCode, null, n.stderr());
+          await sleep(50);
+        }
+        return /Search at (\S+)/.exec(n.stdout())![1]!;
+      }));
+      const search = async (u: string) => (await (await fetch(`${u}api/search?q=shared+crawl&size=10`)).json()) as { total: number; hits: { url: string }[] };
+      const workers = crawlers(db, config);
+      // While the crawl runs, the nodes agree within a second each time they are asked.
+      let agreedMidCrawl = 0;
+      const running = () => workers.some((w) => w.child.exitCode === null);
+      while (running()) {
+        const until = Date.now() + 1000;
+        let a = await search(urls[0]!);
+        let b = await search(urls[1]!);
+        while (JSON.stringify(a) !== JSON.stringify(b) && Date.now() < until) {
+          await sleep(100);
+          [a, b] = [await search(urls[0]!), await search(urls[1]!)];
+        }
+        assert.deepEqual(b.hits.map((h) => h.url), a.hits.map((h) => h.url), 'the same results within a second');
+        if (a.total > 0 && a.total < web.pages.length && running()) agreedMidCrawl++;
+        await sleep(500);
+      }
+      for (const w of workers) assert.equal(await w.exited, 0, w.stderr());
+      assert.ok(agreedMidCrawl > 0, 'the nodes were compared while the crawl ran');
+      const { fetches, maxInFlight, minGap } = fromTheHosts(web);
+      assert.deepEqual([...fetches.keys()].sort(), [...web.pages].sort(), 'every page fetched');
+      assert.deepEqual([...fetches].filter(([, n]) => n !== 1), [], 'each exactly once');
+      assert.ok(maxInFlight <= CONNECTIONS, `at most ${CONNECTIONS} request(s) at once on a host (saw ${maxInFlight})`);
+      assert.ok(minGap >= DELAY_MS, `never less than ${DELAY_MS} ms between requests to a host (saw ${minGap})`);
+      assert.equal(Number((await query<{ n: string }>(db, 'SELECT count(*) AS n FROM documents'))[0]!.n), web.pages.length);
+      // Every worker did part of the work.
+      for (const w of workers) assert.match(w.stderr(), /done: nothing in scope is left/);
+      // Both nodes hold every page once the crawl is over.
+      for (const u of urls) {
+        const until = Date.now() + 2000;
+        while ((await search(u)).total !== web.pages.length && Date.now() < until) await sleep(100);
+        assert.equal((await search(u)).total, web.pages.length);
+      }
+    } finally {
+      for (const n of nodes) n.child.kill('SIGTERM');
+      await Promise.all(nodes.map((n) => n.exited));
+      await web.close();
+    }
+  });
+
+  it('lose no page when one worker is killed (SIGKILL) mid-crawl: the others take its hosts over and finish', async () => {
+    const web = await startManyHosts({ hosts: 20, pages: 10, delayMs: 10 });
+    const db = await server.createDatabase();
+    const workers = crawlers(db, configFor(web));
+    try {
+      // Kill the worker holding the most hosts once a fifth of the pages are stored.
+      let victim: Proc | undefined;
+      while (!victim) {
+        await sleep(100);
+        // (Before the first worker has made the schema there is nothing to count.)
+        if ((await query<{ t: string | null }>(db, `SELECT to_regclass('documents') AS t`))[0]!.t === null) continue;
+        const stored = Number((await query<{ n: string }>(db, 'SELECT count(*) AS n FROM documents'))[0]!.n);
+        if (stored < web.pages.length / 5) continue;
+        const holders = await query<{ worker: string }>(db, `SELECT worker FROM hosts WHERE worker IS NOT NULL GROUP BY worker ORDER BY count(*) DESC LIMIT 1`);
+        const pid = Number(/-(\d+)-[0-9a-f]+$/.exec(holders[0]?.worker ?? '')?.[1]);
+        victim = workers.find((w) => w.child.pid === pid);
+      }
+      assert.ok(victim.child.kill('SIGKILL'));
+      assert.equal(await victim.exited, null, 'killed');
+      for (const w of workers) if (w !== victim) assert.equal(await w.exited, 0, w.stderr());
+      const { fetches, maxInFlight, minGap } = fromTheHosts(web);
+      assert.deepEqual([...fetches.keys()].sort(), [...web.pages].sort(), 'every page fetched');
+      assert.equal(Number((await query<{ n: string }>(db, 'SELECT count(*) AS n FROM documents'))[0]!.n), web.pages.length, 'every page stored: none lost');
+      const again = [...fetches].filter(([, n]) => n > 1);
+      assert.ok(again.length <= CONCURRENCY, `only what the killed worker had in flight is fetched again (${again.length})`);
+      assert.ok(maxInFlight <= CONNECTIONS, `saw ${maxInFlight} at once`);
+      assert.ok(minGap >= DELAY_MS, `saw a gap of ${minGap} ms`);
+      assert.equal(Number((await query<{ n: string }>(db, `SELECT count(*) AS n FROM urls WHERE state IN ('queued', 'fetching')`))[0]!.n), 0, 'nothing left in flight or queued');
+    } finally {
+      for (const w of workers) if (w.child.exitCode === null) w.child.kill('SIGKILL');
+      await web.close();
+    }
+  });
+});
