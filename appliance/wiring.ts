@@ -135,13 +135,13 @@ export function parserOf(c: Readonly<Config>, log: Log): RoutedParser {
 }
 
 /**
- * Document workers by default: one per core but one, at most 4, at least 1. The core left over is
- * the page parser's and the main thread's (fetching, storing, indexing): on 2 cores a second
- * document worker only contended with them, and held a second PDF's working set (bench/documents:
- * peak RSS 1,105 MB with 2, see the closing note of issue 18).
+ * Document workers by default: one per core, at most 4. Extraction is most of the work of a crawl of
+ * documents, and PDF.js takes ~4× pdftotext's CPU: on 2 cores one worker made bench/documents 1.5×
+ * slower (146 s against 98 s, same loaded machine) for a quarter less memory (758 against 1,002 MB
+ * peak RSS) — set documents.workers to 1 where memory counts more than time.
  */
 export function defaultDocumentWorkers(cores = availableParallelism()): number {
-  return Math.max(1, Math.min(4, cores - 1));
+  return Math.max(1, Math.min(4, cores));
 }
 
 /** A document worker's young generation (MB): PDF.js's garbage is collected by the worker itself (documents/gc.ts). */

@@ -144,7 +144,7 @@ export const configSchema = z.strictObject({
       workers: z
         .union([z.literal('auto'), int(1, 16)])
         .default('auto')
-        .describe('Worker threads that extract documents (PDF, Office), apart from the page parsers so that pages are never held up by them. `auto`: one per core but one (that core parses pages and runs the main thread), at least 1, at most 4; each worker may take up to documents.maxHeapMb.'),
+        .describe('Worker threads that extract documents (PDF, Office), apart from the page parsers so that pages are never held up by them. `auto`: one per core, at most 4 (extraction is most of the work of a crawl of documents); each worker may take up to documents.maxHeapMb — 1 worker holds a quarter less memory for half again the time.'),
       maxHeapMb: int(64, 16_384).default(1024).describe('Heap limit of each document worker, in MB: a document that needs more fails alone (unparsable).'),
     })
     .prefault({}),
