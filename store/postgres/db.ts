@@ -55,19 +55,13 @@ export type PostgresOptions = {
 };
 
 
-type Outage = { retryMs: number; downSince?: number; error?: string; onDown?: (error: string) => void };
+type Outage = { retryMs: number; downSince?: number; error?: string };
 const outages = new WeakMap<pg.Pool, Outage>();
 
 /** The pool's store as last seen: up, or down since when and why. */
 export function healthOf(pool: pg.Pool): StoreHealth {
   const o = outages.get(pool);
   return o?.downSince === undefined ? { up: true } : { up: false, downSince: o.downSince, error: o.error! };
-}
-
-/** Tells `onDown` (once per outage) that the server stopped answering: a log line. */
-export function onOutage(pool: pg.Pool, onDown: (error: string) => void): void {
-  const o = outages.get(pool);
-  if (o) o.onDown = onDown;
 }
 
 /** Errors that say the server is away (refused, reset, shut down, starting up), not that the statement is wrong. */
@@ -96,10 +90,7 @@ export async function outlast<T>(pool: pg.Pool, fn: () => Promise<T>): Promise<T
     } catch (e) {
       if (!o || !isConnectionError(e)) throw e;
       const now = Date.now();
-      if (o.downSince === undefined) {
-        o.downSince = now;
-        o.onDown?.(connectionCause(e));
-      }
+      o.downSince ??= now;
       o.error = connectionCause(e);
       if (now - o.downSince >= o.retryMs) throw e;
       await new Promise((r) => setTimeout(r, wait));
