@@ -14,6 +14,7 @@ import type { ApplianceStatus, AuthScopeStatus, CrawlStats, FetchEvent, Frontier
 import type { RenderDeps } from '../crawler/render/stage.ts';
 import type { Normalizer } from '../crawler/urls/index.ts';
 import type { Store } from '../store/index.ts';
+import { workersOf, workerStatus } from './workers.ts';
 
 const RECENT_FETCHES = 20;
 /** Seeds reported at most (each costs a read of its record). */
@@ -121,6 +122,8 @@ export class StatusReporter {
         : null,
       ...(s.crawl?.render ? { render: renderStatus(s.crawl.render) } : {}),
       ...(s.crawl?.auth ? { auth: s.crawl.auth.view() } : {}),
+      // A shared store's crawlers (PostgreSQL: any number of processes; SQLite: this one alone, not listed).
+      ...(s.config.store && s.open ? { workers: (await workersOf(s.store, s.config.cluster.leaseMs, now)).workers.map(workerStatus) } : {}),
       index: {
         documents: s.index.documentCount,
         terms: s.index.stats.termCount,

@@ -8,6 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
+import { Appliance } from '../appliance/index.ts';
+import { loadConfig } from '../config/index.ts';
+import { StatusSchema } from '../search-ui/api/schemas.ts';
+import { liveStatus } from '../search-ui/status-page.ts';
 import { startManyHosts, type ManyHosts } from '../testweb/many-hosts.ts';
 import { startPostgres, type ThrowawayPostgres } from '../testweb/postgres.ts';
 
@@ -65,6 +69,22 @@ describe('trawl worker and trawl workers', () => {
       assert.equal(workers.length, 1);
       assert.equal(workers[0]!.state, 'running');
       assert.equal(workers[0]!.pid, child.pid);
+      // A search node on the store shows the worker in /api/status (as its schema has it) and on the dashboard.
+      const node = await Appliance.open(loadConfig({ overrides: { store: db, dataDir: tmp('node') } }));
+      try {
+        const status = await node.status();
+        assert.deepEqual(
+          status.workers?.map((w) => [w.pid, w.state, w.pages > 0]),
+          [[child.pid, 'running', true]],
+        );
+        const checked = StatusSchema.safeParse({ ...status, summary: 's' });
+        assert.ok(checked.success, JSON.stringify(checked.error?.issues.slice(0, 3)));
+        const page = String(await liveStatus(status, []));
+        assert.match(page, /<h2 id="workers-h">Workers<\/h2>/);
+        assert.match(page, new RegExp(`\\(pid ${child.pid}\\)</td><td>running</td>`));
+      } finally {
+        await node.close();
+      }
       assert.equal(child.exitCode, null, 'a worker keeps running when the work is done');
     } finally {
       child.kill('SIGTERM');

@@ -187,6 +187,24 @@ export type AuthScopeStatus = {
   readonly lastProblem: string | null;
 };
 
+/** A crawler of a shared store (PostgreSQL) as it last told it, with the hosts under its lease. */
+export type WorkerStatus = {
+  readonly id: string;
+  /** The machine it runs on, and its process id there. */
+  readonly machine: string;
+  readonly pid: number;
+  /** `running` while it renews its leases; `stale` once they could have run out unrenewed; `stopped` once it said so. */
+  readonly state: 'running' | 'stale' | 'stopped';
+  /** Hosts under its lease now, and those whose lease ran out unrenewed. */
+  readonly hosts: number;
+  readonly staleHosts: number;
+  readonly pages: number;
+  readonly pagesPerSecond: number;
+  readonly startedAt: string;
+  /** Its last heartbeat. */
+  readonly seenAt: string;
+};
+
 export type ApplianceStatus = {
   readonly crawl: CrawlStatus;
   /** The crawl's seeds (the first few) and what became of them. */
@@ -198,6 +216,8 @@ export type ApplianceStatus = {
   readonly render?: RenderStatus;
   /** The scopes of `auth` (absent: none, or no crawl in this process). */
   readonly auth?: readonly AuthScopeStatus[];
+  /** The crawlers sharing the store, each as it last told it (absent: the store is this process's alone — SQLite). */
+  readonly workers?: readonly WorkerStatus[];
   readonly index: IndexStatus;
   readonly recent: readonly FetchEvent[];
 };

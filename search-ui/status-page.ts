@@ -115,6 +115,13 @@ ${s.auth?.length
 <tbody>${s.auth.map((a) => html`<tr${a.loginFailures || a.refused ? raw(' class="trouble"') : ''}><td><code>${a.scope}</code></td><td>${a.kind}</td><td>${n(a.logins)}</td><td>${n(a.loginFailures)}</td><td>${n(a.renewals)}</td><td>${n(a.refused)}</td><td>${a.lastProblem ?? '—'}</td></tr>`)}</tbody></table></div>
 </section>`
   : ''}
+${s.workers?.length
+  ? html`<section aria-labelledby="workers-h">
+<h2 id="workers-h">Workers</h2>
+<div class="scroll"><table><thead><tr><th scope="col">Worker</th><th scope="col">Machine</th><th scope="col">State</th><th scope="col">Hosts held</th><th scope="col">Pages</th><th scope="col">Pages/s</th><th scope="col">Last heartbeat</th></tr></thead>
+<tbody>${s.workers.map((w) => html`<tr${w.state === 'stale' || w.staleHosts ? raw(' class="trouble"') : ''}><td><code>${w.id}</code></td><td>${w.machine} (pid ${w.pid})</td><td>${w.state}</td><td>${n(w.hosts)}${w.staleHosts ? ` (+${n(w.staleHosts)} stale)` : ''}</td><td>${n(w.pages)}</td><td>${w.pagesPerSecond.toFixed(1)}</td><td><time datetime="${w.seenAt}">${w.seenAt}</time></td></tr>`)}</tbody></table></div>
+</section>`
+  : ''}
 <section aria-labelledby="hosts-h">
 <h2 id="hosts-h">Hosts</h2>
 ${c.hosts.length

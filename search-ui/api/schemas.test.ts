@@ -61,7 +61,7 @@ describe('the API schemas', () => {
     assert.equal(doc.info.version, '9.9.9');
     const page = doc.paths['/api/search']!.get!.parameters!.find((p) => p.name === 'page')!;
     assert.deepEqual([page.schema.type, page.schema.minimum, page.schema.maximum, page.schema.default], ['integer', 1, 1000, 1]);
-    assert.deepEqual(Object.keys(doc.components.schemas.Status!.properties!).sort(), ['auth', 'crawl', 'focus', 'index', 'recent', 'recrawl', 'render', 'seeds', 'summary'].sort());
+    assert.deepEqual(Object.keys(doc.components.schemas.Status!.properties!).sort(), ['auth', 'crawl', 'focus', 'index', 'recent', 'recrawl', 'render', 'seeds', 'summary', 'workers'].sort());
     for (const [path, method] of [['/api/seeds', 'post'], ['/api/pause', 'post'], ['/api/resume', 'post'], ['/api/recrawl', 'post'], ['/api/documents', 'delete']] as const) {
       assert.deepEqual(doc.paths[path]![method]!.security, [{ bearer: [] }], path);
       assert.ok(doc.paths[path]![method]!.responses['401'], path);

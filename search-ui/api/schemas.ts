@@ -98,6 +98,7 @@ export const SearchResponseSchema = z
 const count = z.number().int().min(0);
 /** A time: ISO 8601 in UTC, as every time in the API is (`2026-11-22T10:00:00.000Z`). */
 const isoOrNull = z.iso.datetime().nullable();
+const iso = z.iso.datetime();
 const stageFigures = z.strictObject({ count, ms: z.number() });
 
 const CrawlStatsSchema = z.strictObject({
@@ -201,6 +202,24 @@ export const StatusSchema = z
       .readonly()
       .optional()
       .openapi({ description: 'The scopes of auth: logins, sessions renewed, credentials refused — never a secret' }),
+    workers: z
+      .array(
+        z.strictObject({
+          id: z.string(),
+          machine: z.string(),
+          pid: count,
+          state: z.enum(['running', 'stale', 'stopped']).openapi({ description: 'running: renews its leases; stale: its leases could have run out unrenewed (died, or cut off from the store); stopped: said so' }),
+          hosts: count.openapi({ description: 'Hosts under its lease now' }),
+          staleHosts: count.openapi({ description: 'Hosts whose lease ran out unrenewed (taken over by other workers in time)' }),
+          pages: count,
+          pagesPerSecond: z.number(),
+          startedAt: iso,
+          seenAt: iso.openapi({ description: 'Its last heartbeat' }),
+        }),
+      )
+      .readonly()
+      .optional()
+      .openapi({ description: 'The crawlers sharing a PostgreSQL store, as each last told it; absent on SQLite (one process holds the store)' }),
     index: z.strictObject({
       documents: count,
       terms: count,
