@@ -1,0 +1,283 @@
+/**
+ * bench/scale (issue 22): many crawler processes on one PostgreSQL.
+ *
+ * Part 1 — crawl throughput. A documentation corpus (rust-doc by default) split over 16 loopback
+ * hosts (bench/split-web.ts: each file on one host, links rewritten to their host), crawled by 1, 2
+ * and 4 `trawl crawl --store postgres://…` processes at once on one throwaway PostgreSQL 15 (fsync
+ * and synchronous commit on, pg_stat_statements loaded; a fresh server each run), and by a single
+ * `trawl crawl` on SQLite, the default store. Each run starts fresh processes. Printed: pages/s
+ * (pages indexed over the wall time from the first start to the last exit), completeness against
+ * the pages reachable by links (bench/reachable.ts), PostgreSQL's CPU seconds (the server's
+ * processes, from /proc: the postmaster's own and its children's, those that exited included),
+ * transactions and statements per page (pg_stat_database, pg_stat_statements), WAL and database
+ * size; then the targets as ratios: 2 workers / 1 worker ≥ 1.7, 1 worker on PostgreSQL / SQLite ≥ 0.8.
+ *
+ * Part 2 — the frontier at scale (bench/scale-frontier.ts, its own process): N URLs over H hosts
+ * queued through the store's enqueue, then host-claim latency.
+ *
+ *   npx tsx bench/scale.ts [--part 1|2] [--root DIR] [--hosts 16] [--workers 1,2,4] [--runs 1]
+ *                          [--urls 1000000] [--frontier-hosts 10000]
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { openPostgresStore } from '../store/postgres/index.ts';
+import { openSqliteStore } from '../store/sqlite/index.ts';
+import type { Store } from '../store/store.ts';
+import { startPostgres } from '../testweb/postgres.ts';
+import { corpusPath, reachablePages } from './reachable.ts';
+import type { FrontierFigures, FrontierSettings } from './scale-frontier.ts';
+
+const { values } = parseArgs({
+  options: {
+    part: { type: 'string', default: '1,2' },
+    root: { type: 'string', default: '/usr/share/doc/rust-doc/html' },
+    seed: { type: 'string', default: 'index.html' },
+    hosts: { type: 'string', default: '16' },
+    workers: { type: 'string', default: '1,2,4' },
+    runs: { type: 'string', default: '1' },
+    concurrency: { type: 'string', default: '16' },
+    connections: { type: 'string', default: '4' },
+    'timeout-s': { type: 'string', default: '900' },
+    urls: { type: 'string', default: '1000000' },
+    'frontier-hosts': { type: 'string', default: '10000' },
+    batch: { type: 'string', default: '1000' },
+    claims: { type: 'string', default: '2000' },
+  },
+});
+const parts = values.part!.split(',');
+const fmt = (n: number, d = 1) => n.toLocaleString('en', { minimumFractionDigits: d, maximumFractionDigits: d });
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const BIN = new URL('../bin/trawl.js', import.meta.url).pathname;
+const tmp = (name: string) => mkdtempSync(join(tmpdir(), `trawl-bench-scale-${name}-`));
+
+type Run = { label: string; pages: number; found: number; seconds: number; pgCpu?: number; xacts?: number; statements?: number; walMB?: number; dbMB?: number; crawlerCpu: number };
+
+
+async function part1(): Promise<void> {
+  const root = values.root!;
+  if (!existsSync(root)) {
+    console.error(`${root} does not exist. On Debian: apt-get install rust-doc (or pass --root DIR, e.g. /usr/share/doc/postgresql-doc-15/html)`);
+    process.exit(2);
+  }
+  const hostCount = Number(values.hosts);
+  const web = spawn(process.execPath, ['--import', 'tsx', new URL('./split-web.ts', import.meta.url).pathname, root, String(hostCount)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      web.once('exit', (code) => reject(new Error(`split-web exited (${code})`)));
+      web.stdout!.on('data', (d: Buffer) => {
+        const m = /listening (\d+)/.exec(d.toString());
+        if (m) resolve(Number(m[1]));
+      });
+    });
+    const seedPath = `/${values.seed}`;
+    const seed = `http://${addressOf(ownerOf(seedPath, hostCount))}:${port}${seedPath}`;
+    const reachable = reachablePages(root, values.seed!);
+    console.log(`corpus ${root}: ${reachable.size.toLocaleString('en')} pages reachable by links from ${values.seed}, served on ${hostCount} hosts (127.0.0.2–${addressOf(hostCount - 1)}, port ${port}); seed ${seed}`);
+    console.log(`politeness: perHost.maxConnections ${values.connections}, delayMs 0; concurrency ${values.concurrency} per process; PostgreSQL 15 with fsync and synchronous_commit on`);
+    const workerCounts = values.workers!.split(',').map(Number);
+    const byLabel = new Map<string, Run[]>();
+    for (let r = 0; r < Number(values.runs); r++) {
+      for (const n of [0, ...workerCounts]) {
+        const run = n === 0 ? await sqliteRun(seed, port, root) : await postgresRun(n, seed, port, root, hostCount);
+        byLabel.set(run.label, [...(byLabel.get(run.label) ?? []), run]);
+        printRun(run, reachable.size);
+      }
+    }
+    const med = (label: string, f: (r: Run) => number) => median((byLabel.get(label) ?? []).map(f));
+    const pps = (label: string) => med(label, (r) => r.pages / r.seconds);
+    console.log(`\nmedians of ${values.runs} run(s), pages/s: ${[...byLabel.keys()].map((l) => `${l} ${fmt(pps(l))}`).join(', ')}`);
+    if (byLabel.has('1 worker') && byLabel.has('2 workers')) console.log(`target 2 workers / 1 worker ≥ 1.7: ${fmt(pps('2 workers') / pps('1 worker'), 2)}`);
+    if (byLabel.has('4 workers') && byLabel.has('1 worker')) console.log(`4 workers / 1 worker: ${fmt(pps('4 workers') / pps('1 worker'), 2)}`);
+    if (byLabel.has('1 worker')) console.log(`target 1 worker on PostgreSQL / SQLite ≥ 0.8: ${fmt(pps('1 worker') / pps('SQLite'), 2)}`);
+  } finally {
+    web.kill();
+  }
+}
+
+function printRun(r: Run, reachable: number): void {
+  const pg = r.pgCpu === undefined ? '' : `; PostgreSQL ${fmt(r.pgCpu, 1)} CPU s (${fmt((r.pgCpu / r.pages) * 1000, 2)} ms a page), ${fmt(r.xacts! / r.pages, 1)} transactions and ${fmt(r.statements! / r.pages, 1)} statements a page, WAL ${fmt(r.walMB!, 0)} MB, database ${fmt(r.dbMB!, 0)} MB`;
+  console.log(`${r.label}: ${r.pages.toLocaleString('en')} pages in ${fmt(r.seconds, 1)} s → ${fmt(r.pages / r.seconds)} pages/s; ${r.found.toLocaleString('en')} of ${reachable.toLocaleString('en')} reachable pages indexed (${fmt((r.found / reachable) * 100)} %); crawlers ${fmt(r.crawlerCpu, 1)} CPU s${pg}`);
+}
+
+function configFile(seed: string, extra: object): string {
+  const file = join(tmp('config'), 'trawl.json');
+  const config = {
+    seeds: [seed],
+    scope: { allow: ['HOST:^127\\.0\\.0\\.\\d+:\\d+$'] },
+    concurrency: Number(values.concurrency),
+    perHost: { maxConnections: Number(values.connections), delayMs: 0 },
+    limits: { maxDepth: 100 },
+    logLevel: 'warn',
+    ...extra,
+  };
+  writeFileSync(file, JSON.stringify(config));
+  return file;
+}
+
+type Child = { child: ChildProcess; exited: Promise<number | null>; cpu: () => number };
+
+/** `trawl ARGS` in a fresh process; its CPU seconds (all threads) sampled from /proc every 200 ms until it exits. */
+function trawl(args: string[]): Child {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+  let last = 0;
+  const sample = setInterval(() => (last = procCpu(child.pid!) ?? last), 200);
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('close', (code) => {
+      clearInterval(sample);
+      if (code !== 0) console.error(`trawl ${args[0]} exited with ${code}: ${stderr}`);
+      resolve(code);
+    }),
+  );
+  return { child, exited, cpu: () => last };
+}
+
+/** A process's CPU seconds (all its threads, its waited-for children) from /proc, or undefined when gone. */
+function procCpu(pid: number): number | undefined {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // After "pid (comm) ": state is field 3, so utime (14) … cstime (17) are at 11 … 14 here.
+    return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU seconds of a PostgreSQL server: the postmaster's (with its exited children's) and its live children's. */
+function serverCpu(postmaster: number): number {
+  let total = procCpu(postmaster) ?? 0;
+  for (const e of readdirSync('/proc')) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      const f = readFileSync(`/proc/${e}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      if (Number(f[1]) === postmaster) total += procCpu(Number(e)) ?? 0;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+
+async function withTimeout(children: Child[], label: string): Promise<void> {
+  const timer = setTimeout(() => {
+    console.error(`${label}: still running after ${values['timeout-s']} s, stopped`);
+    for (const c of children) c.child.kill('SIGTERM');
+  }, Number(values['timeout-s']) * 1000);
+  await Promise.all(children.map((c) => c.exited));
+  clearTimeout(timer);
+}
+
+async function foundIn(store: Store, root: string, port: number): Promise<number> {
+  const found = new Set<string>();
+  for await (const doc of store.documents.all())
+    for (const url of await store.documents.urlsOf(doc)) {
+      const u = new URL(url);
+      const p = corpusPath(`http://corpus.invalid${u.pathname}${u.search}`, root, 'http://corpus.invalid');
+      if (p !== undefined && u.port === String(port)) found.add(p);
+    }
+  return found.size;
+}
+
+async function sqliteRun(seed: string, port: number, root: string): Promise<Run> {
+  const data = tmp('sqlite');
+  const t0 = performance.now();
+  const c = trawl(['crawl', '--config', configFile(seed, {}), '--data', data]);
+  await withTimeout([c], 'SQLite');
+  const seconds = (performance.now() - t0) / 1000;
+  const store = openSqliteStore(data, { readOnly: true });
+  const found = await foundIn(store, root, port);
+  const pages = await countDocuments(store);
+  await store.close();
+  rmSync(data, { recursive: true, force: true });
+  return { label: 'SQLite', pages, found, seconds, crawlerCpu: c.cpu() };
+}
+
+async function countDocuments(store: Store): Promise<number> {
+  let n = 0;
+  for await (const _ of store.documents.all()) n++;
+  return n;
+}
+
+async function postgresRun(n: number, seed: string, port: number, root: string, hostCount: number): Promise<Run> {
+  const server = await startPostgres({ durable: true, settings: { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'top' } });
+  try {
+    const location = await server.createDatabase('crawl');
+    const admin = new pg.Client({ connectionString: server.url });
+    await admin.connect();
+    await admin.query('CREATE EXTENSION pg_stat_statements');
+    const postmaster = await postmasterOf(admin);
+    const stats = async () => {
+      const x = (await admin.query<{ x: string }>("SELECT xact_commit + xact_rollback AS x FROM pg_stat_database WHERE datname = 'crawl'")).rows[0]!;
+      const s = (await admin.query<{ s: string | null }>("SELECT sum(calls) AS s FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = 'crawl'")).rows[0]!;
+      const w = (await admin.query<{ w: string }>("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0') AS w")).rows[0]!;
+      return { xacts: Number(x.x), statements: Number(s.s ?? 0), wal: Number(w.w) };
+    };
+    const before = await stats();
+    const cpu0 = serverCpu(postmaster);
+    // Each worker holds at most its share of the hosts, so that the first to start does not take them all.
+    const config = configFile(seed, { cluster: { hostsPerWorker: Math.ceil(hostCount / n) } });
+    const t0 = performance.now();
+    const children = Array.from({ length: n }, () => trawl(['crawl', '--config', config, '--store', location, '--data', tmp('worker')]));
+    await withTimeout(children, `${n} workers`);
+    const seconds = (performance.now() - t0) / 1000;
+    const pgCpu = serverCpu(postmaster) - cpu0;
+    await new Promise((r) => setTimeout(r, 1500)); // statistics reach pg_stat_database within a second
+    const after = await stats();
+    const dbMB = Number((await admin.query<{ s: string }>("SELECT pg_database_size('crawl') AS s")).rows[0]!.s) / 1e6;
+    await admin.end();
+    const store = await openPostgresStore(location, { readOnly: true });
+    const found = await foundIn(store, root, port);
+    const pages = await countDocuments(store);
+    await store.close();
+    return {
+      label: n === 1 ? '1 worker' : `${n} workers`,
+      pages,
+      found,
+      seconds,
+      pgCpu,
+      xacts: after.xacts - before.xacts,
+      statements: after.statements - before.statements,
+      walMB: (after.wal - before.wal) / 1e6,
+      dbMB,
+      crawlerCpu: children.reduce((a, c) => a + c.cpu(), 0),
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function postmasterOf(admin: pg.Client): Promise<number> {
+  const pid = Number((await admin.query<{ p: number }>('SELECT pg_backend_pid() AS p')).rows[0]!.p);
+  return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+}
+
+const addressOf = (i: number): string => `127.0.0.${i + 2}`;
+/** The same hash as bench/split-web.ts: which host a path lives on. */
+function ownerOf(path: string, hosts: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < path.length; i++) h = Math.imul(h ^ path.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % hosts;
+}
+
+async function part2(): Promise<void> {
+  const settings: FrontierSettings = { urls: Number(values.urls), hosts: Number(values['frontier-hosts']), batch: Number(values.batch), claims: Number(values.claims), claimMax: 8, workers: 2 };
+  console.log(`\nfrontier: ${settings.urls.toLocaleString('en')} URLs over ${settings.hosts.toLocaleString('en')} hosts queued through Store.enqueue in batches of ${settings.batch} (${settings.workers} at once), then ${settings.claims} claims of ≤ ${settings.claimMax} hosts (each released after); PostgreSQL 15, fsync on`);
+  const child = spawn(process.execPath, ['--import', 'tsx', new URL('./scale-frontier.ts', import.meta.url).pathname, JSON.stringify(settings)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const line = out.trim().split('\n').pop() ?? '';
+  if (code !== 0 || !line.startsWith('{')) throw new Error(`frontier run failed (exit code ${code}): ${out.slice(-500)}`);
+  const f = JSON.parse(line) as FrontierFigures;
+  console.log(`enqueue: ${fmt(f.enqueueSeconds, 1)} s → ${fmt(f.insertsPerSecond, 0)} URLs/s (a batch: p50 ${fmt(f.batchP50Ms, 1)} ms, p99 ${fmt(f.batchP99Ms, 1)} ms); database ${fmt(f.databaseMB, 0)} MB (${fmt((f.databaseMB * 1e6) / f.urls, 0)} bytes a URL)`);
+  console.log(`claim: p50 ${fmt(f.claimP50Ms, 2)} ms, p99 ${fmt(f.claimP99Ms, 2)} ms, max ${fmt(f.claimMaxMs, 1)} ms (${f.hostsClaimed.toLocaleString('en')} hosts in ${f.claims} claims)`);
+  console.log(`once on the full frontier: urls.counts() ${fmt(f.countsMs, 0)} ms, hosts.withWork() ${fmt(f.withWorkMs, 0)} ms`);
+}
+
+if (parts.includes('1')) await part1();
+if (parts.includes('2')) await part2();
