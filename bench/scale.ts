@@ -54,7 +54,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const BIN = new URL('../bin/trawl.js', import.meta.url).pathname;
 const tmp = (name: string) => mkdtempSync(join(tmpdir(), `trawl-bench-scale-${name}-`));
 
-type Run = { label: string; pages: number; found: number; seconds: number; pgCpu?: number; xacts?: number; statements?: number; walMB?: number; dbMB?: number; crawlerCpu: number };
+type Run = { label: string; pages: number; found: number; seconds: number; pgCpu?: number; xacts?: number; statements?: number; walMB?: number; dbMB?: number; crawlerCpu: number; top?: string[] };
 
 
 async function part1(): Promise<void> {
@@ -100,7 +100,8 @@ async function part1(): Promise<void> {
 
 function printRun(r: Run, reachable: number): void {
   const pg = r.pgCpu === undefined ? '' : `; PostgreSQL ${fmt(r.pgCpu, 1)} CPU s (${fmt((r.pgCpu / r.pages) * 1000, 2)} ms a page), ${fmt(r.xacts! / r.pages, 1)} transactions and ${fmt(r.statements! / r.pages, 1)} statements a page, WAL ${fmt(r.walMB!, 0)} MB, database ${fmt(r.dbMB!, 0)} MB`;
-  console.log(`${r.label}: ${r.pages.toLocaleString('en')} pages in ${fmt(r.seconds, 1)} s → ${fmt(r.pages / r.seconds)} pages/s; ${r.found.toLocaleString('en')} of ${reachable.toLocaleString('en')} reachable pages indexed (${fmt((r.found / reachable) * 100)} %); crawlers ${fmt(r.crawlerCpu, 1)} CPU s${pg}`);
+  const top = r.top?.length ? `\n  statements taking most of the server's time:\n${r.top.map((t) => `    ${t}`).join('\n')}` : '';
+  console.log(`${r.label}: ${r.pages.toLocaleString('en')} pages in ${fmt(r.seconds, 1)} s → ${fmt(r.pages / r.seconds)} pages/s; ${r.found.toLocaleString('en')} of ${reachable.toLocaleString('en')} reachable pages indexed (${fmt((r.found / reachable) * 100)} %); crawlers ${fmt(r.crawlerCpu, 1)} CPU s${pg}${top}`);
 }
 
 function configFile(seed: string, extra: object): string {
@@ -228,6 +229,13 @@ async function postgresRun(n: number, seed: string, port: number, root: string, 
     const pgCpu = serverCpu(postmaster) - cpu0;
     await new Promise((r) => setTimeout(r, 1500)); // statistics reach pg_stat_database within a second
     const after = await stats();
+    // Where the server's time went: the statements that took most of it (waiting for locks included).
+    const top = (
+      await admin.query<{ ms: number; calls: string; q: string }>(
+        `SELECT total_exec_time AS ms, calls, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS q FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
+         WHERE d.datname = 'crawl' ORDER BY total_exec_time DESC LIMIT 4`,
+      )
+    ).rows.map((r) => `${fmt(r.ms / 1000, 1)} s in ${Number(r.calls).toLocaleString('en')} calls (${fmt(r.ms / Number(r.calls), 2)} ms each): ${r.q}`);
     const dbMB = Number((await admin.query<{ s: string }>("SELECT pg_database_size('crawl') AS s")).rows[0]!.s) / 1e6;
     await admin.end();
     const store = await openPostgresStore(location, { readOnly: true });
@@ -245,6 +253,7 @@ async function postgresRun(n: number, seed: string, port: number, root: string, 
       walMB: (after.wal - before.wal) / 1e6,
       dbMB,
       crawlerCpu: children.reduce((a, c) => a + c.cpu(), 0),
+      top,
     };
   } finally {
     await server.stop();
