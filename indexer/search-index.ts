@@ -8,10 +8,10 @@
  * completions (the last word) and corrections (typos), weighted below the words themselves.
  */
 import type { Anchors, PageContent, StoredDocument } from '../model/index.ts';
-import { analyze, isAnalysis, withField } from './ingest/analyze.ts';
+import { analyze, fieldTerms, isAnalysis, withField } from './ingest/analyze.ts';
 import { FIELDS } from './ingest/fields.ts';
 import { sourceOf, type SourceFields } from './ingest/source.ts';
-import { stemmerFor, tokenize } from './ingest/tokenize.ts';
+import { stemmerFor } from './ingest/tokenize.ts';
 import { Candidates, DEFAULT_TUNING, type IndexTuning } from './query/candidates.ts';
 import { QueryDocuments, type DocumentLookup, type SequenceLookup } from './query/documents.ts';
 import { countFacets, type Facets } from './query/filters.ts';
@@ -102,9 +102,9 @@ export type AnchorLookup = (id: number) => Anchors;
 const NO_ANCHORS: Anchors = { texts: [], sources: 0 };
 const ANCHOR = FIELDS.indexOf('anchor');
 
-/** The anchor field's tokens: every distinct text of links to the page, stemmed as the page (its language `lang`). */
-function anchorTokens(anchors: Anchors, lang: string | undefined): string[] {
-  return tokenize(anchors.texts.join('\n'), stemmerFor(lang));
+/** The anchor field's terms: every distinct text of links to the page, stemmed as the page (its language `lang`), and its identifiers. */
+function anchorTerms(anchors: Anchors, lang: string | undefined): { terms: string[]; length: number } {
+  return fieldTerms(anchors.texts.join('\n'), stemmerFor(lang).stem);
 }
 
 /** Candidates re-scored with phrase evidence, and how much it can add (× 1 + weight × evidence). */
@@ -177,7 +177,8 @@ export class SearchIndex implements Searcher {
    */
   upsert(doc: PageContent & SourceFields & { readonly id: number; readonly simhash?: string }, analysis?: unknown, anchors: Anchors = this.anchorsOf(doc.id)): void {
     const base = isAnalysis(analysis) ? analysis : analyze(doc);
-    const a = anchors.texts.length ? withField(base, ANCHOR, anchorTokens(anchors, doc.lang)) : base;
+    const anchor = anchors.texts.length ? anchorTerms(anchors, doc.lang) : undefined;
+    const a = anchor ? withField(base, ANCHOR, anchor.terms, anchor.length) : base;
     this.changes++;
     this.impacts.removing(doc.id, this.stats.vector(doc.id));
     const v = this.stats.add(doc.id, a, { inlinks: anchors.sources, source: sourceOf(doc) });
@@ -195,7 +196,8 @@ export class SearchIndex implements Searcher {
     if (!this.stats.has(id)) return false;
     this.changes++;
     this.impacts.removing(id, this.stats.vector(id));
-    const { added, removed } = this.stats.setField(id, ANCHOR, anchorTokens(anchors, this.stats.source(this.stats.sourceOf(id)).lang), anchors.sources);
+    const anchor = anchorTerms(anchors, this.stats.source(this.stats.sourceOf(id)).lang);
+    const { added, removed } = this.stats.setField(id, ANCHOR, anchor.terms, anchors.sources, anchor.length);
     // Postings stay exact (a term's list is as long as its document frequency): a term that left
     // the page means re-adding it whole; new terms are appended.
     if (removed.length) this.postings.set(id, this.stats.termsOf(id));

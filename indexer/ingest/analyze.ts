@@ -7,7 +7,7 @@ import type { PageContent } from '../../model/index.ts';
 import { fieldWords, FIELDS } from './fields.ts';
 import { diacriticTerm } from './language/diacritics.ts';
 import { PHRASE_FIELD, termHash } from './sequence.ts';
-import { stemmerFor } from './tokenize.ts';
+import { stemmerFor, words } from './tokenize.ts';
 
 export type Analysis = {
   /** Distinct terms, in first-seen order. */
@@ -30,7 +30,8 @@ export const MAX_DISTINCT_TERMS = 1 << 20;
 /**
  * `doc.lang`: the page's language tag (given or detected), whose stemmer makes its terms. A word
  * written with diacritics also counts toward its stem's diacritic term (language/diacritics.ts),
- * which is not a token: it is in no field's length and no sequence.
+ * and words joined by "_" toward their identifier's term (identifiers.ts): neither is a token,
+ * they are in no field's length and no sequence.
  */
 export function analyze(doc: PageContent & { readonly lang?: string }, maxTerms = MAX_DISTINCT_TERMS): Analysis {
   const { stem } = stemmerFor(doc.lang);
@@ -41,7 +42,8 @@ export function analyze(doc: PageContent & { readonly lang?: string }, maxTerms 
   const rows: number[] = [];
   const lengths = new Uint32Array(F);
   const diacritics: number[][] = [];
-  const words = fieldWords(doc, diacritics);
+  const identifiers: string[][] = [];
+  const words = fieldWords(doc, diacritics, identifiers);
   const hashes: number[] = [];
   /** The row of a term, added if new (-1 past maxTerms: not indexed). */
   const rowOf = (t: string): number => {
@@ -87,6 +89,10 @@ export function analyze(doc: PageContent & { readonly lang?: string }, maxTerms 
         if (d >= 0) count(d, f);
       }
     }
+    for (const id of identifiers[f]!) {
+      const i = rowOf(id);
+      if (i >= 0) count(i, f);
+    }
   });
   return { terms, tf: Uint16Array.from(rows), lengths, sequence };
 }
@@ -97,8 +103,23 @@ export function isAnalysis(x: unknown): x is Analysis {
   return !!a && Array.isArray(a.terms) && a.tf instanceof Uint16Array && a.lengths instanceof Uint32Array && a.sequence instanceof Uint32Array && a.terms.length <= MAX_DISTINCT_TERMS && a.tf.length === a.terms.length * F && a.lengths.length === F;
 }
 
-/** The analysis with one field's tokens replaced by `tokens` (the anchor text, on the main thread). */
-export function withField(a: Analysis, field: number, tokens: readonly string[]): Analysis {
+/**
+ * A field's terms made on the main thread (the anchor text): its tokens, stemmed by `stem`, then
+ * its identifiers; `length` counts the tokens only, as analyze does.
+ */
+export function fieldTerms(text: string, stem: (word: string) => string): { terms: string[]; length: number } {
+  const identifiers: string[] = [];
+  const terms = words(text, undefined, identifiers).map(stem);
+  const length = terms.length;
+  terms.push(...identifiers);
+  return { terms, length };
+}
+
+/**
+ * The analysis with one field's tokens replaced by `tokens` (the anchor text, on the main thread),
+ * the field `length` tokens long (fieldTerms: its identifiers are not tokens).
+ */
+export function withField(a: Analysis, field: number, tokens: readonly string[], length = tokens.length): Analysis {
   // Count the field's terms; those the page does not have already become new rows.
   const counts = new Map<string, number>();
   for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + 1);
@@ -119,6 +140,6 @@ export function withField(a: Analysis, field: number, tokens: readonly string[])
     if (i !== undefined) tf[i * F + field] = Math.min(65535, c);
   }
   const lengths = Uint32Array.from(a.lengths);
-  lengths[field] = tokens.length;
+  lengths[field] = length;
   return { terms: added.length ? [...a.terms, ...added] : a.terms, tf, lengths, sequence: a.sequence };
 }

@@ -9,9 +9,10 @@ export type Field = (typeof FIELDS)[number];
  * The document's words (folded, not yet stemmed: analyze stems each distinct word once), field by
  * field, in FIELDS order. Anchor text is not part of a page: it is empty here and filled in by the
  * index from the links to the page (SearchIndex.upsert). When `diacritics` is given, it receives,
- * field by field, the indexes of the words that lost a diacritic to folding.
+ * field by field, the indexes of the words that lost a diacritic to folding; when `identifiers`
+ * is, field by field, the identifiers written whole (identifiers.ts).
  */
-export function fieldWords(doc: PageContent, diacritics?: number[][]): string[][] {
+export function fieldWords(doc: PageContent, diacritics?: number[][], identifiers?: string[][]): string[][] {
   let urlWords = doc.url;
   try {
     const u = new URL(doc.url);
@@ -23,6 +24,6 @@ export function fieldWords(doc: PageContent, diacritics?: number[][]): string[][
   return texts.map((text, f) => {
     // (The URL's words are no one's spelling: no exact forms there.)
     const marked = diacritics ? (diacritics[f] = []) : undefined;
-    return words(text, FIELDS[f] === 'url' ? undefined : marked);
+    return words(text, FIELDS[f] === 'url' ? undefined : marked, identifiers ? (identifiers[f] = []) : undefined);
   });
 }

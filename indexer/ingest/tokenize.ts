@@ -12,6 +12,7 @@
  * characters goes through the Unicode regular expression. tokenize.test.ts checks that the result
  * is exactly the regular expression's, on generated text and on every character of the BMP.
  */
+import { IdentifierRuns, identifierTerm, JOINER, joinedTo, MAX_IDENTIFIER_LENGTH } from './identifiers.ts';
 import { fold, foldedDiacritics } from './language/fold.ts';
 import { UNSPACED, unspacedWords } from './language/segment.ts';
 import { stemmerFor, type Stemmer } from './language/stemmers.ts';
@@ -112,14 +113,18 @@ export function stem(t: string): string {
 
 /**
  * Folded words of `text`, not stemmed, in order (`tokenize` is a stem of each). When `diacritics`
- * is given, the index of each word that lost a diacritic to folding is pushed onto it.
+ * is given, the index of each word that lost a diacritic to folding is pushed onto it; when
+ * `identifiers` is, each identifier of the text (identifiers.ts) is pushed onto it.
  */
-export function words(text: string, diacritics?: number[]): string[] {
+export function words(text: string, diacritics?: number[], identifiers?: string[]): string[] {
   const out: string[] = [];
-  scanTokens(text, (t, _start, _end, marked) => {
+  const runs = identifiers ? new IdentifierRuns(text, out, identifiers) : undefined;
+  scanTokens(text, (t, start, end, marked) => {
+    runs?.word(start, end);
     if (marked && diacritics) diacritics.push(out.length);
     out.push(t);
   });
+  runs?.end();
   return out;
 }
 
@@ -137,4 +142,26 @@ export function tokenizeWithOffsets(text: string, stemmer: Stemmer = stemmerFor(
   const out: PositionedToken[] = [];
   scanTokens(text, (term, start, end) => out.push({ term: stemmer.stem(term), start, end }));
   return out;
+}
+
+/**
+ * The identifier a query item ends with, as typed so far (identifiers.ts): its words joined by
+ * "_", and a trailing "_" if one was typed ("pg_st", "pg_" — a word and an underscore already say
+ * an identifier is meant). Undefined when the text does not end in one.
+ */
+export function typedIdentifier(text: string): string | undefined {
+  const out: string[] = [];
+  let from = 0;
+  let last = -1;
+  scanTokens(text, (t, start, end) => {
+    if (!joinedTo(text, last, start)) from = out.length;
+    last = end;
+    out.push(t);
+  });
+  const trailing = last >= 0 && last === text.length - 1 && text.charCodeAt(last) === 0x5f;
+  if (last < 0 || (last !== text.length && !trailing)) return undefined;
+  const run = out.slice(from);
+  if (!trailing) return identifierTerm(run);
+  const term = `${run.join(JOINER)}${JOINER}`;
+  return term.length <= MAX_IDENTIFIER_LENGTH && /^\p{L}/u.test(term) ? term : undefined;
 }

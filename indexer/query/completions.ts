@@ -28,12 +28,20 @@ const PAST_MAX_DF = RARE_DF;
 /**
  * The ids of the terms `w` may be the start of, most frequent first — not the word's own term,
  * which the query holds anyway: those that begin with the word as typed, and the stems it goes
- * past (which a typo may also make: "indx" goes past "ind").
+ * past (which a typo may also make: "indx" goes past "ind"). A word that ends an identifier
+ * typed so far ("pg_st") completes to the identifiers it begins, when the index knows some (a page
+ * holding pg_stat_activity holds "pg" and "stat" too): its words, apart, are what was not meant.
  */
-export function completions(w: LooseWord, stats: TermStats, prefixes: PrefixIndex, limit = MAX_COMPLETIONS): { begun: number[]; past: number[] } {
-  if (w.word.length < (w.joined ? 1 : MIN_PREFIX)) return { begun: [], past: [] };
+export function completions(w: LooseWord, stats: TermStats, prefixes: PrefixIndex, limit = MAX_COMPLETIONS): { begun: number[]; past: number[]; identifier?: string } {
   const own = stats.termId(w.term);
   const df = (id: number) => (id === own ? 0 : stats.docFrequencyOf(id));
+  if (w.identifier !== undefined) {
+    // (Not the identifier itself: it is the word typed — forgive.ts.)
+    const typed = stats.termId(w.identifier);
+    const identifiers = prefixes.complete(w.identifier, (id) => (id === typed ? 0 : df(id)), limit);
+    if (identifiers.length || (typed !== undefined && df(typed) > 0)) return { begun: identifiers, past: [], identifier: w.identifier };
+  }
+  if (w.word.length < (w.joined ? 1 : MIN_PREFIX)) return { begun: [], past: [] };
   const begun = prefixes.complete(w.word, df, limit, w.joined ? 1 : MIN_PREFIX);
   const past: number[] = [];
   // (A word the index knows from more than a page or two is a word of its own, not one typed past

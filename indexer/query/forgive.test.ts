@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import type { StoredDocument } from '../../model/index.ts';
 import { SearchIndex } from '../search-index.ts';
 import { storedDocument } from '../test-document.ts';
-import { forgive, withinBudget } from './forgive.ts';
+import { forgive, FREQUENCY_WEIGHT, withinBudget } from './forgive.ts';
 import { parseQuery } from './parse.ts';
 import { slotWeights } from './weights.ts';
 
@@ -67,6 +67,22 @@ describe('as you type: the last word also matches as a prefix', () => {
     assert.equal((await index.search('nextval')).total, 3);
   });
 
+  it('takes a short known word for one being typed when a completion is as frequent or more ("bool")', async () => {
+    const { index } = indexOf([['Boolean', 'boolean type'], ...many(3, 'a bool column'), ...many(3, 'a boolean value')]);
+    const [slot] = forgive(parseQuery('bool'), index.stats, index.vocabulary, false).slots;
+    assert.ok(slot!.blend && slot!.alone === undefined, 'boolean, in 4 pages (bool in 3), is likelier meant: its pages are not marked down for lacking "bool"');
+    const r = await index.search('bool');
+    assert.equal(r.total, 7);
+    assert.equal(r.hits[0]!.id, 1);
+  });
+
+  it('lets the completions of a word on nearly every page decide ("next": nextval)', async () => {
+    const { index } = indexOf([['Sequences', 'nextval advances a sequence, next'], ...many(20, 'next page')]);
+    const r = await index.search('next');
+    assert.equal(r.total, 21);
+    assert.equal(r.hits[0]!.id, 1, '"next" tells nothing about a page: nextval is not capped at its weight');
+  });
+
   it('takes a short known word for one being typed when a completion is twice as frequent ("expr")', async () => {
     const { index } = indexOf([['Expression', 'expression value'], ...many(2, 'an expr node'), ...many(10, 'an expression')]);
     const r = await index.search('expr');
@@ -102,13 +118,39 @@ describe('as you type: the last word also matches as a prefix', () => {
       return Object.fromEntries(f.slots.at(-1)!.alternatives.filter((a) => !a.own).map((a) => [a.term, a.share]));
     };
     assert.deepEqual(shares('pg du'), { due: 0.5, dump: 1 }, 'dump is found with pg in 2 pages, due in 1');
-    assert.deepEqual(shares('du'), { due: undefined, dump: undefined }, 'no other word: no shares');
+    assert.deepEqual(shares('du'), { due: 1, dump: 1 - FREQUENCY_WEIGHT * (1 - 2 / 21) }, 'no other word: by frequency (due in 21 pages, dump in 2), a little');
     const f = forgive(parseQuery('pg du'), index.stats, index.vocabulary, false, (t, n) => index.postings.docsWith(t, n));
     const w = slotWeights(index.stats, f.slots);
     const weight = (t: string) => w.weights[[...w.termIds].indexOf(index.stats.termId(t)!)]!;
     assert.ok(weight('dump') > 2 * weight('due'), 'blended at dump, not at the more frequent due');
     assert.equal(weight('dump'), index.stats.idf(index.stats.termId('dump')!), '"du" is no word: the completion meant counts fully');
     assert.deepEqual((await ids('pg du')).slice(0, 2).sort(), [1, 2]);
+  });
+});
+
+describe('as you type an identifier', () => {
+  it('completes it to the identifiers it begins ("pg_lo": pg_locks), not to a page\u2019s words', async () => {
+    const { ids, index } = indexOf([['Locks', 'the pg_locks view'], ['Large objects', 'lo_import and the pg library'], ['Logical', 'pg_logical_emit_message']]);
+    assert.deepEqual((await ids('pg_lo')).sort(), [1, 3], 'not page 2, which holds "pg" and "lo" apart');
+    assert.deepEqual(await index.suggest('show pg_lo'), ['show pg_locks', 'show pg_logical_emit_message']);
+    assert.deepEqual(await index.suggest('pg_'), ['pg_locks', 'pg_logical_emit_message'], 'an underscore typed: identifiers only');
+  });
+
+  it('keeps an identifier typed whole a query of its words, the identifier counting as much as its last', async () => {
+    const { ids, index } = indexOf([['Connections', 'max_connections limits clients'], ['Settings', 'the max number of connections']]);
+    assert.deepEqual((await ids('max_connections')).sort(), [1, 2], 'pages with its words apart too');
+    const f = forgive(parseQuery('max_connections'), index.stats, index.vocabulary, false);
+    assert.deepEqual(f.slots.at(-1)!.alternatives.map((a) => [a.term, a.factor]), [['connect', 1], ['max_connections', 1]]);
+  });
+
+  it('breaks near ties by how often each completion is found ("pg_re": pg_restore before pg_rewrite)', async () => {
+    const { ids } = indexOf([['pg_rewrite', 'pg_rewrite stores rules'], ['pg_restore', 'pg_restore reads an archive'], ...many(4, 'then run pg_restore')]);
+    assert.equal((await ids('pg_re'))[0], 2);
+  });
+
+  it('marks the words of an identifier completed in snippets', async () => {
+    const { index } = indexOf([['Locks', 'the pg_locks view']]);
+    assert.match((await index.search('pg_lo')).hits[0]!.snippet, /<mark>locks<\/mark>/);
   });
 });
 

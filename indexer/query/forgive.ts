@@ -21,6 +21,8 @@
  */
 import type { Vocabulary } from '../structures/vocabulary.ts';
 import type { TermStats } from '../structures/term-stats.ts';
+import { isIdentifier, JOINER } from '../ingest/identifiers.ts';
+import { stem } from '../ingest/tokenize.ts';
 import { completions, MAX_COMPLETIONS } from './completions.ts';
 import { correctionsOf, FREQUENT_RATIO } from './corrections.ts';
 import { otherStems } from './languages.ts';
@@ -36,13 +38,16 @@ export const PREFIX_FACTOR = 0.9;
  */
 export const COMPLETION_ONLY = 0.5;
 /**
- * A last word the index knows, with a completion in TYPING_RATIO times as many pages, is taken for
- * a word being typed ("expr" among "expression", "stat" among "statement"): it weighs no more than
- * its completions, and pages holding only a completion are not marked down (COMPLETION_ONLY).
+ * A last word the index knows, with a completion in TYPING_RATIO times as many pages (as many or
+ * more: the longer word is then the likelier), is taken for a word being typed ("expr" among
+ * "expression", "bool" among "boolean"): it weighs no more than its completions, and pages
+ * holding only a completion are not marked down (COMPLETION_ONLY).
  */
-export const TYPING_RATIO = 2;
+export const TYPING_RATIO = 1;
 /** ... when it is this short (a longer word is likelier typed whole: "postgres" among "postgresql"). */
 export const TYPING_LENGTH = 5;
+/** How much a completion's frequency counts when no other word tells which was meant (byFrequency). */
+export const FREQUENCY_WEIGHT = 0.25;
 /** The entries of postings a last word's completions may add to a query, at most (withinBudget). */
 export const COMPLETION_POSTINGS = 50_000;
 /** A completion's pages checked for the query's other words, at most (withShares)... */
@@ -89,19 +94,33 @@ export function forgive(q: ParsedQuery, stats: TermStats, vocabulary: Vocabulary
   let whole: string | undefined;
   const corrected: Correction[] = [];
   const alternativesOf = (t: string) => extra.get(t) ?? [];
+  /** The last word when it ends an identifier being typed, which stands for its completions only. */
+  let typedAway: string | undefined;
   if (!exact) {
     // The last word is being typed rather than mistyped when some word begins with it — unless a
     // word one edit away is in FREQUENT_RATIO times as many pages as any it begins ("typs": type).
     let typing: string | undefined;
     let typingDf = 0;
     if (q.last) {
-      const { begun, past } = completions(q.last, stats, vocabulary.prefixes);
-      const f = factor(q.last.term, PREFIX_FACTOR);
+      const { begun, past, identifier } = completions(q.last, stats, vocabulary.prefixes);
+      // (An identifier typed so far is the word typed: ingest/identifiers.ts.)
+      const typed = identifier ?? q.last.term;
+      const f = factor(typed, PREFIX_FACTOR);
       const ids = withinBudget([...begun, ...past].slice(0, MAX_COMPLETIONS), stats);
-      if (ids.length) extra.set(q.last.term, ids.map((id) => ({ term: stats.term(id), factor: f })));
+      const completed = byFrequency(ids.map((id) => ({ term: stats.term(id), factor: f })), stats);
+      if (identifier !== undefined && stats.docFrequency(identifier) > 0) {
+        // An identifier the index knows counts beside its last word as much, no more: a page
+        // about max_connections is also about "max" and "connections".
+        extra.set(q.last.term, [{ term: identifier, factor: 1 }, ...completed]);
+      } else if (identifier !== undefined) {
+        // One being typed ("pg_lo") is no word of its own: its last word stands for its
+        // completions only (pg_locks, not a page's "lo"); the words before still count.
+        extra.set(q.last.term, completed);
+        typedAway = q.last.term;
+      } else if (ids.length) extra.set(q.last.term, completed);
       if (begun.length) typing = q.last.term;
       typingDf = Math.max(0, ...begun.map((id) => stats.docFrequencyOf(id)));
-      const df = stats.docFrequency(q.last.term);
+      const df = stats.docFrequency(typed);
       if (ids.length && df > 0) {
         if (Math.max(...ids.map((id) => stats.docFrequencyOf(id))) >= (q.last.word.length <= TYPING_LENGTH ? TYPING_RATIO : FREQUENT_RATIO) * df) rareWords.add(q.last.term);
         else whole = q.last.term;
@@ -109,7 +128,7 @@ export function forgive(q: ParsedQuery, stats: TermStats, vocabulary: Vocabulary
     }
     for (const w of q.loose) {
       // (Nor is a word corrected that the index knows in another language.)
-      if (otherStems(q.languages, w.term).some((t) => stats.docFrequency(t) > 0)) continue;
+      if (w.term === typedAway || otherStems(q.languages, w.term).some((t) => stats.docFrequency(t) > 0)) continue;
       const beingTyped = w.term === typing;
       // (No word can be FREQUENT_RATIO times as frequent as a completion in most pages: not looked for.)
       if (beingTyped && FREQUENT_RATIO * typingDf > stats.documentCount) continue;
@@ -129,19 +148,34 @@ export function forgive(q: ParsedQuery, stats: TermStats, vocabulary: Vocabulary
     }
   }
   if (q.last && docsWith && extra.has(q.last.term)) {
-    // (The other words with their stems and alternatives: a page holds the word if it holds any.)
-    const others = q.terms.filter((t) => t !== q.last!.term).map((t) => [t, ...otherStems(q.languages, t), ...alternativesOf(t).map((a) => a.term)]);
+    // (The other words with their stems and alternatives: a page holds the word if it holds any.
+    // Not the words of an identifier being typed: its completions all hold them.)
+    const parts = identifierParts(q);
+    const others = q.terms.filter((t) => t !== q.last!.term && !parts.has(t)).map((t) => [t, ...otherStems(q.languages, t), ...alternativesOf(t).map((a) => a.term)]);
     extra.set(q.last.term, withShares(alternativesOf(q.last.term), others, stats, docsWith));
   }
   if (!extra.size && !q.languages) return { query: q, slots: q.terms.map((term) => ({ term, alternatives: [{ term, factor: 1, own: true }] })), terms: q.terms, marked: q.terms, corrected };
   const alternatives = (t: string) => extra.get(t) ?? [];
-  const groups = q.groups.map((g) => [...new Set(g.flatMap((t) => [t, ...alternatives(t).map((a) => a.term)]))]);
-  const slots = q.terms.map((term) => ({ term, alternatives: [...own(term), ...alternatives(term)], ...(rareWords.has(term) ? { blend: true } : {}), ...(term === whole ? { alone: COMPLETION_ONLY } : {}) }));
+  // (A word is its own alternative, and matches — but not the last word of an identifier being typed.)
+  const itself = (t: string) => (t === typedAway ? [] : [t]);
+  const groups = q.groups.map((g) => [...new Set(g.flatMap((t) => [...itself(t), ...alternatives(t).map((a) => a.term)]))]);
+  const slots = q.terms.map((term) => ({ term, alternatives: [...(term === typedAway ? [] : own(term)), ...alternatives(term)], ...(rareWords.has(term) ? { blend: true } : {}), ...(term === whole ? { alone: COMPLETION_ONLY } : {}) }));
   // (For an unknown word: its correction, else its most frequent completion.)
   const best = (t: string) => [...alternatives(t)].sort((a, b) => b.factor - a.factor || stats.docFrequency(b.term) - stats.docFrequency(a.term))[0]?.term;
-  const terms = q.terms.map((t): SlotTerm => (t === q.last?.term && alternatives(t).length ? [{ term: t, factor: 1 }, ...alternatives(t)] : stats.docFrequency(t) > 0 ? t : (best(t) ?? t)));
-  const marked = [...new Set(slots.flatMap((s) => s.alternatives.map((a) => a.term)))];
-  return { query: { ...q, groups, terms: marked }, slots, terms, marked, corrected };
+  const terms = q.terms.map((t): SlotTerm => (t === q.last?.term && alternatives(t).length ? [...itself(t).map((term) => ({ term, factor: 1 })), ...alternatives(t)] : stats.docFrequency(t) > 0 ? t : (best(t) ?? t)));
+  const matching = [...new Set(slots.flatMap((s) => s.alternatives.map((a) => a.term)))];
+  // (An identifier is no token of a page's text: its words are what a snippet marks.)
+  const marked = [...new Set(matching.flatMap((t) => (isIdentifier(t) ? [t, ...t.split(JOINER).map(stem)] : [t])))];
+  return { query: { ...q, groups, terms: matching }, slots, terms, marked, corrected };
+}
+
+/** The terms of the words of the identifier the query ends with, as typed so far (none if it does not). */
+function identifierParts(q: ParsedQuery): Set<string> {
+  const parts = new Set<string>();
+  if (q.last?.identifier === undefined) return parts;
+  const k = q.last.identifier.split(JOINER).filter(Boolean).length;
+  for (const w of q.loose.slice(-k)) parts.add(w.term);
+  return parts;
 }
 
 /**
@@ -189,4 +223,15 @@ export function withShares(alternatives: readonly Alternative[], others: readonl
   const most = Math.max(0, ...counts);
   if (!most) return [...alternatives];
   return alternatives.map((a, k) => ({ ...a, share: counts[k]! / most }));
+}
+
+/**
+ * With no other word to tell which completion was meant, how often each is found breaks near
+ * ties: its share is 1 for the most frequent, down to 1 − FREQUENCY_WEIGHT for one in few pages
+ * ("pg_re" is pg_restore, in 17 pages, before pg_rewrite, in 7, when both are a page's title;
+ * a page about crosstab, in 2 pages, still ranks first for "cros" when it is about nothing else).
+ */
+function byFrequency(alternatives: readonly Alternative[], stats: TermStats): Alternative[] {
+  const most = Math.max(0, ...alternatives.map((a) => stats.docFrequency(a.term)));
+  return most ? alternatives.map((a) => ({ ...a, share: 1 - FREQUENCY_WEIGHT * (1 - stats.docFrequency(a.term) / most) })) : [...alternatives];
 }

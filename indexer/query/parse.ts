@@ -22,7 +22,7 @@
  * (query/languages.ts), the first making the terms and the others their alternatives. Bounded: a query that
  * is too long or has too many terms is refused with a QueryError (HTTP 400), never run slowly.
  */
-import { stemmerFor, words as foldedWords, type Stemmer } from '../ingest/tokenize.ts';
+import { stemmerFor, typedIdentifier, words as foldedWords, type Stemmer } from '../ingest/tokenize.ts';
 import { otherStems, QueryStems, type QueryLanguages } from './languages.ts';
 import { typesOf } from '../ingest/source.ts';
 
@@ -35,7 +35,11 @@ export class QueryError extends Error {
 
 /** A word typed bare: its term, and the word as typed (case and diacritics folded, not stemmed). */
 /** `joined`: the word continues the one before it, typed without a space ("c" in "max_c"). */
-export type LooseWord = { readonly term: string; readonly word: string; readonly joined?: boolean };
+/**
+ * `identifier`: the query's last word ends an identifier as typed so far, its words joined by "_"
+ * ("pg_st" for "st", "pg_" for "pg": ingest/identifiers.ts), which completes to identifiers.
+ */
+export type LooseWord = { readonly term: string; readonly word: string; readonly joined?: boolean; readonly identifier?: string };
 
 export type ParsedQuery = {
   readonly raw: string;
@@ -142,6 +146,8 @@ export function parseQuery(raw: string, stemmers: readonly Stemmer[] = [stemmerF
         const typed = foldedWords(word);
         if (typed.length === terms.length) {
           for (let i = 0; i < terms.length; i++) loose.push({ term: terms[i]!, word: typed[i]!, ...(i > 0 ? { joined: true } : {}) });
+          const identifier = terms.length ? typedIdentifier(word) : undefined;
+          if (identifier !== undefined) loose[loose.length - 1] = { ...loose.at(-1)!, identifier };
           last = loose.at(-1);
         }
       }

@@ -29,6 +29,9 @@ export type Alternative = { readonly term: string; readonly factor: number; read
  */
 export type Slot = { readonly term: string; readonly alternatives: readonly Alternative[]; readonly blend?: boolean; readonly alone?: number };
 
+/** A word in more than this share of the pages says next to nothing about a page ("next" of every page's navigation). */
+export const COMMON = 0.9;
+
 /** The slots as the scorers read them; alternatives the index does not know are left out. */
 export function slotWeights(stats: TermStats, slots: readonly Slot[]): SlotWeights {
   const termIds: number[] = [];
@@ -45,8 +48,10 @@ export function slotWeights(stats: TermStats, slots: readonly Slot[]): SlotWeigh
       return id !== undefined && stats.docFrequencyOf(id) > 0 ? [{ ...a, id, idf: stats.idf(id) }] : [];
     });
     if (!known.length) continue;
-    // (Completions with shares are blended at the one found most with the other words.)
-    const cap = Math.min(...known.filter((a) => a.own || a.share === undefined || a.share === 1).map((a) => a.idf));
+    // (Completions with shares are blended at the one found most with the other words. A word on
+    // nearly every page is no evidence against an alternative: it does not cap them.)
+    const informative = (a: { id: number }) => stats.docFrequencyOf(a.id) <= COMMON * stats.documentCount;
+    const cap = Math.min(...known.filter((a) => (a.own && informative(a)) || (!a.own && (a.share === undefined || a.share === 1))).map((a) => a.idf));
     const own = known.find((a) => a.term === slot.term && a.own);
     // The slot's IDF (for the title bonus): the word's own, else its best alternative's weight.
     let slotIdf = own ? (slot.blend ? cap : own.idf) : 0;

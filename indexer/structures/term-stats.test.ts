@@ -65,6 +65,17 @@ describe('withField', () => {
     const c = withField(b, ANCHOR, []);
     assert.equal(c.lengths[ANCHOR], 0);
     assert.ok(Array.from(c.tf).every((v, i) => i % FIELDS.length !== ANCHOR || v === 0));
+    // An identifier among the terms is no token: the field is as long as it is said to be.
+    assert.equal(withField(a, ANCHOR, ['search', 'path', 'search_path'], 2).lengths[ANCHOR], 2);
+  });
+
+  it('is what setField does to a stored document, the field’s length given', () => {
+    const s = new TermStats();
+    s.add(1, analyze(doc(1, 'alpha', 'Title')));
+    const ANCHOR = FIELDS.indexOf('anchor');
+    const { added } = s.setField(1, ANCHOR, ['search', 'path', 'search_path'], 3, 2);
+    assert.deepEqual(added, ['search', 'path', 'search_path']);
+    assert.equal(s.vector(1)!.lengths[ANCHOR], 2);
   });
 });
 

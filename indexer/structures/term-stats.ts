@@ -100,10 +100,11 @@ export class TermStats {
 
   /**
    * Replaces one field of a stored document with `tokens` (anchor text that arrived after the page
-   * was indexed) and sets its in-link count. Returns the terms the document did not hold before
+   * was indexed) and sets its in-link count; the field is `length` tokens long (its identifiers
+   * are not tokens: analyze.ts `fieldTerms`). Returns the terms the document did not hold before
    * and those it no longer holds, which the postings must learn.
    */
-  setField(docId: number, field: number, tokens: readonly string[], inlinks: number): { added: string[]; removed: string[] } {
+  setField(docId: number, field: number, tokens: readonly string[], inlinks: number, length = tokens.length): { added: string[]; removed: string[] } {
     const v = this.docs.get(docId);
     if (!v) return { added: [], removed: [] };
     const counts = new Map<number, number>();
@@ -143,7 +144,7 @@ export class TermStats {
       for (let f = 0; f < F; f++) tf[to * F + f] = rows[from * F + f]!;
     });
     const lengths = Uint32Array.from(v.lengths);
-    lengths[field] = tokens.length;
+    lengths[field] = length;
     this.insert(docId, { termIds, tf, lengths, inlinks, source: v.source });
     return { added, removed };
   }

@@ -29,6 +29,13 @@ describe('Vocabulary', () => {
     assert.ok(!held('12345') && !held('ab') && !held('東京') && !held('a'.repeat(40)));
   });
 
+  it('leaves identifiers out of the typo index (no query word holds "_"), not out of the prefixes', () => {
+    const { add, held, v, s } = stats(1e9);
+    add(1, 'set search_path');
+    assert.ok(held('search') && !held('search_path'));
+    assert.deepEqual(v.prefixes.complete('search_', (id) => s.docFrequencyOf(id), 5), [s.termId('search_path')]);
+  });
+
   it('once the vocabulary is large, holds a word from its second document on', () => {
     const { add, held, v, s } = stats(0);
     add(1, 'singleton shared');

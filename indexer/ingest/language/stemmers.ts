@@ -77,9 +77,16 @@ export function analysisTag(): string {
   return `${stemming}/${ANALYSIS_VERSION}`;
 }
 
-/** The same and the stemmers by language, for the index manifest: another one rebuilds the index. */
+/**
+ * The terms a page makes beside its tokens, which the token sequences do not hold (so not in
+ * analysisTag: a sequence stored before stays good): "identifiers" since identifiers are terms of
+ * their own (../identifiers.ts).
+ */
+const EXTRA_TERMS = 'identifiers';
+
+/** The same, the stemmers by language and the extra terms, for the index manifest: another one rebuilds the index. */
 export function analysisLanguages(): string {
-  return `${analysisTag()}; ${STEMMERS_VERSION}`;
+  return `${analysisTag()}; ${STEMMERS_VERSION}; ${EXTRA_TERMS}`;
 }
 
 // Documentation repeats its words: stems are cached, per stemmer, up to a bound.
