@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { before, describe, it } from 'node:test';
 import { encryptedPdf, manyPagesPdf, multiPagePdf, PDF_PAGES, spinningPdf, truncatedPdf, xmpPdf } from '../../testweb/documents.ts';
 import { extractPdf, PAGES_PER_OPEN } from './pdf.ts';
@@ -24,6 +26,13 @@ describe('extractPdf', () => {
     PDF_PAGES.forEach((lines, i) => assert.ok(page.text.slice(offsets[i], offsets[i + 1]).startsWith(lines[0]!), `page ${i + 1} starts with its first line`));
     assert.equal(page.document.pages, PDF_PAGES.length);
     assert.equal(page.document.pagesCut, undefined);
+  });
+
+  it('never loads @napi-rs/canvas (Skia: ~37 MB of RSS that text extraction has no use for)', () => {
+    // The package is installed beside pdfjs-dist (its optional dependency): PDF.js would load it.
+    const canvas = createRequire(import.meta.resolve('pdfjs-dist/legacy/build/pdf.mjs')).resolve('@napi-rs/canvas');
+    assert.deepEqual(createRequire(import.meta.url).cache[canvas]?.exports, {}, 'an empty module in its place');
+    assert.ok(!/skia/.test(readFileSync('/proc/self/maps', 'utf8')), 'no Skia library mapped into the process');
   });
 
   it('joins a word hyphenated at a line end', () => {
