@@ -14,15 +14,14 @@ import { detectLanguage, detectorLoaded, loadDetector, SAMPLE_CHARS } from '../i
 import { setStemming, type Stemming } from '../indexer/ingest/tokenize.ts';
 
 /**
- * Called in each parse worker before its first page: the index's analysis settings. A worker will
- * meet pages that name no language: the detector loads at once — in a page worker while its first
- * pages wait (the main thread parses meanwhile), in a document worker before it is ready
- * (`detectorFirst`: a document's time limit must not count the load).
+ * Called in each page worker before its first page: the index's analysis settings. A worker will
+ * meet pages that name no language: the detector loads at once, while its first pages wait (the
+ * main thread parses meanwhile). (Document workers run the crawler's extraction alone; their pages
+ * are analyzed here too: crawler/parse/route.ts.)
  */
-export function configure(config: { stemming?: Stemming; detectorFirst?: boolean } | undefined): Promise<void> | undefined {
+export function configure(config: { stemming?: Stemming } | undefined): void {
   if (config?.stemming) setStemming(config.stemming);
-  const loaded = loadDetector();
-  return config?.detectorFirst ? loaded : undefined;
+  void loadDetector();
 }
 
 export function extract(job: ParseJob): Extracted | Promise<Extracted> {

@@ -113,16 +113,15 @@ export function parseSettingsOf(c: Readonly<Config>): Pick<ParseJob, 'robotsToke
 /**
  * The parser: worker threads running the crawler's extraction and the index's analysis of each
  * page — pages in one pool, documents (PDF, Office…) in another, started at the first document,
- * with their own heap and time limits and never on the main thread.
+ * with their own heap and time limits and never on the main thread. The document workers run the
+ * crawler's extraction only; the page workers analyze their pages (RoutedParser).
  */
 export function parserOf(c: Readonly<Config>, log: Log): RoutedParser {
   const extractor = { module: new URL('./extract-for-index.ts', import.meta.url), extract: extractForIndex, config: { stemming: c.index.stemming } };
   const pages = new ParsePool(c.parseWorkers === 'auto' ? defaultParseWorkers() : c.parseWorkers, { log, extractor });
   const documentWorkers = c.documents.workers === 'auto' ? defaultDocumentWorkers() : c.documents.workers;
-  // (A document worker is ready once its language detector is loaded: documents.timeoutMs counts no load.)
   const documents = new ParsePool(documentWorkers, {
     log,
-    extractor: { ...extractor, config: { ...extractor.config, detectorFirst: true } },
     name: 'document',
     lazy: true,
     inline: false,

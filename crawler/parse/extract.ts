@@ -38,6 +38,11 @@ export type ParseJob = {
   readonly template?: Uint32Array;
   /** The response's Content-Language (its first tag): the page's language unless `<html lang>` says otherwise. */
   readonly contentLanguage?: string;
+  /**
+   * The page, already extracted by a document worker (route.ts): nothing is parsed, the page comes
+   * back as it is — with what the pool's extractor adds (the orchestrator's analysis for the index).
+   */
+  readonly extracted?: Extracted & { readonly kind: 'page' };
 };
 
 /** Why a document was not read: each is recorded on its URL (outcome.ts). */
@@ -60,6 +65,7 @@ export function isDocumentJob(job: Pick<ParseJob, 'contentType' | 'body' | 'url'
 }
 
 export function extract(job: ParseJob): Extracted | Promise<Extracted> {
+  if (job.extracted) return job.extracted;
   const type = job.contentType.split(';')[0]!.trim().toLowerCase();
   const body = Buffer.from(job.body.buffer, job.body.byteOffset, job.body.byteLength);
   if (looksLikeSitemap(type, job.url) && !/html/.test(type) && !isDocumentJob(job)) return sitemap(body, type);
