@@ -4,10 +4,11 @@
  * workers compute it and the main thread only interns terms and updates the postings.
  */
 import type { PageContent } from '../../model/index.ts';
-import { fieldWords, FIELDS } from './fields.ts';
+import { fieldTexts, FIELDS, SPELLED } from './fields.ts';
 import { diacriticTerm } from './language/diacritics.ts';
 import { PHRASE_FIELD, termHash } from './sequence.ts';
-import { stemmerFor, words } from './tokenize.ts';
+import { IdentifierRuns } from './identifiers.ts';
+import { scanTokens, stemmerFor, words } from './tokenize.ts';
 
 export type Analysis = {
   /** Distinct terms, in first-seen order. */
@@ -32,6 +33,10 @@ export const MAX_DISTINCT_TERMS = 1 << 20;
  * written with diacritics also counts toward its stem's diacritic term (language/diacritics.ts),
  * and words joined by "_" toward their identifier's term (identifiers.ts): neither is a token,
  * they are in no field's length and no sequence.
+ *
+ * The text is read token by token as it is scanned: nothing holds a field's tokens at once (a
+ * PDF's text of a million words would be a million strings alive together, tens of MB of heap
+ * that outlive the young generation), only each distinct word once.
  */
 export function analyze(doc: PageContent & { readonly lang?: string }, maxTerms = MAX_DISTINCT_TERMS): Analysis {
   const { stem } = stemmerFor(doc.lang);
@@ -41,9 +46,6 @@ export function analyze(doc: PageContent & { readonly lang?: string }, maxTerms 
   const terms: string[] = [];
   const rows: number[] = [];
   const lengths = new Uint32Array(F);
-  const diacritics: number[][] = [];
-  const identifiers: string[][] = [];
-  const words = fieldWords(doc, diacritics, identifiers);
   const hashes: number[] = [];
   /** The row of a term, added if new (-1 past maxTerms: not indexed). */
   const rowOf = (t: string): number => {
@@ -59,42 +61,64 @@ export function analyze(doc: PageContent & { readonly lang?: string }, maxTerms 
     }
     return i;
   };
-  // The phrase fields' tokens as term hashes, each field after a 0 (sequence.ts); by row, the hash of its term.
-  const sequence = new Uint32Array(words.reduce((n, tokens, f) => (PHRASE_FIELD[f] ? n + 1 + tokens.length : n), 0));
-  let at = 0; // (in sequence)
   const count = (i: number, f: number) => {
     const cell = i * F + f;
     if (rows[cell]! < 65535) rows[cell]!++;
   };
-  words.forEach((tokens, f) => {
-    lengths[f] = tokens.length;
+  // The phrase fields' tokens as term hashes, each field after a 0 (sequence.ts).
+  const sequence = new Uint32Growable();
+  fieldTexts(doc).forEach((text, f) => {
     const inSequence = PHRASE_FIELD[f]!;
-    if (inSequence) sequence[at++] = 0;
-    const marked = diacritics[f]!;
-    let next = 0; // (in marked)
-    for (let k = 0; k < tokens.length; k++) {
-      const w = tokens[k]!;
+    const spelled = SPELLED[f]!;
+    if (inSequence) sequence.push(0);
+    const identifiers: string[] = [];
+    const runs = new IdentifierRuns(text, identifiers);
+    let tokens = 0;
+    scanTokens(text, (w, start, end, marked) => {
+      tokens++;
+      runs.word(start, end, w);
       let i = byWord.get(w);
       if (i === undefined) {
         i = rowOf(stem(w));
         byWord.set(w, i);
       }
-      if (inSequence) sequence[at++] = i >= 0 ? hashes[i]! : termHash(stem(w));
-      const hadDiacritics = marked[next] === k;
-      if (hadDiacritics) next++;
-      if (i < 0) continue;
+      if (inSequence) sequence.push(i >= 0 ? hashes[i]! : termHash(stem(w)));
+      if (i < 0) return;
       count(i, f);
-      if (hadDiacritics) {
+      if (marked && spelled) {
         const d = rowOf(diacriticTerm(terms[i]!));
         if (d >= 0) count(d, f);
       }
-    }
-    for (const id of identifiers[f]!) {
+    });
+    runs.end();
+    lengths[f] = tokens;
+    // (A field's identifiers after its words, as they always came: the terms' first-seen order.)
+    for (const id of identifiers) {
       const i = rowOf(id);
       if (i >= 0) count(i, f);
     }
   });
-  return { terms, tf: Uint16Array.from(rows), lengths, sequence };
+  return { terms, tf: Uint16Array.from(rows), lengths, sequence: sequence.done() };
+}
+
+/** A Uint32Array filled by push, doubling as it goes; `done` gives the filled part. */
+class Uint32Growable {
+  private data = new Uint32Array(1024);
+  private n = 0;
+
+  push(x: number): void {
+    if (this.n === this.data.length) {
+      const bigger = new Uint32Array(this.data.length * 2);
+      bigger.set(this.data);
+      this.data = bigger;
+    }
+    this.data[this.n++] = x;
+  }
+
+  /** The filled part, in a buffer of its own size (it is sent to the main thread and kept). */
+  done(): Uint32Array {
+    return this.data.slice(0, this.n);
+  }
 }
 
 /** A value received from another thread that has the shape of an Analysis. */

@@ -1,18 +1,15 @@
 /** The fields a document is indexed by (their weights: structures/bm25f.ts), and its words in each. */
 import type { PageContent } from '../../model/index.ts';
-import { words } from './tokenize.ts';
 
 export const FIELDS = ['title', 'headings', 'description', 'url', 'anchor', 'body'] as const;
 export type Field = (typeof FIELDS)[number];
 
 /**
- * The document's words (folded, not yet stemmed: analyze stems each distinct word once), field by
- * field, in FIELDS order. Anchor text is not part of a page: it is empty here and filled in by the
- * index from the links to the page (SearchIndex.upsert). When `diacritics` is given, it receives,
- * field by field, the indexes of the words that lost a diacritic to folding; when `identifiers`
- * is, field by field, the identifiers written whole (identifiers.ts).
+ * The document's text of each field, in FIELDS order. Anchor text is not part of a page: it is empty
+ * here and filled in by the index from the links to the page (SearchIndex.upsert). The URL's words
+ * are its host and decoded path.
  */
-export function fieldWords(doc: PageContent, diacritics?: number[][], identifiers?: string[][]): string[][] {
+export function fieldTexts(doc: PageContent): string[] {
   let urlWords = doc.url;
   try {
     const u = new URL(doc.url);
@@ -20,10 +17,8 @@ export function fieldWords(doc: PageContent, diacritics?: number[][], identifier
   } catch {
     /* keep the raw string */
   }
-  const texts = [doc.title, doc.headings.join('\n'), doc.description, urlWords, '', doc.text];
-  return texts.map((text, f) => {
-    // (The URL's words are no one's spelling: no exact forms there.)
-    const marked = diacritics ? (diacritics[f] = []) : undefined;
-    return words(text, FIELDS[f] === 'url' ? undefined : marked, identifiers ? (identifiers[f] = []) : undefined);
-  });
+  return [doc.title, doc.headings.join('\n'), doc.description, urlWords, '', doc.text];
 }
+
+/** Whether a field's words count their diacritics (exact forms): the URL's words are no one's spelling. */
+export const SPELLED = FIELDS.map((f) => f !== 'url');

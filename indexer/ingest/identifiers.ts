@@ -34,26 +34,27 @@ export function identifierTerm(words: readonly string[]): string | undefined {
 }
 
 /**
- * Collects a text's identifiers while its words are scanned (tokenize.ts `words`): `word` is
- * called with each word's offsets before the word is appended to `words`, `end` after the last.
+ * Collects a text's identifiers while its words are scanned (tokenize.ts `scanTokens`): `word` is
+ * called with each word and its offsets, in order, `end` after the last. Only the current run of
+ * joined words is held.
  */
 export class IdentifierRuns {
-  /** The index in `words` of the current run's first word. */
-  private from = 0;
+  /** The current run's words. */
+  private run: string[] = [];
   /** Where the last word ended (-1: none yet). */
   private last = -1;
 
   constructor(
     private readonly text: string,
-    private readonly words: readonly string[],
     private readonly into: string[],
   ) {}
 
-  word(start: number, end: number): void {
+  word(start: number, end: number, word: string): void {
     if (!joinedTo(this.text, this.last, start)) {
       this.close();
-      this.from = this.words.length;
+      this.run.length = 0;
     }
+    this.run.push(word);
     this.last = end;
   }
 
@@ -62,8 +63,8 @@ export class IdentifierRuns {
   }
 
   private close(): void {
-    if (this.words.length - this.from < 2) return;
-    const term = identifierTerm(this.words.slice(this.from));
+    if (this.run.length < 2) return;
+    const term = identifierTerm(this.run);
     if (term !== undefined) this.into.push(term);
   }
 }

@@ -118,9 +118,9 @@ export function stem(t: string): string {
  */
 export function words(text: string, diacritics?: number[], identifiers?: string[]): string[] {
   const out: string[] = [];
-  const runs = identifiers ? new IdentifierRuns(text, out, identifiers) : undefined;
+  const runs = identifiers ? new IdentifierRuns(text, identifiers) : undefined;
   scanTokens(text, (t, start, end, marked) => {
-    runs?.word(start, end);
+    runs?.word(start, end, t);
     if (marked && diacritics) diacritics.push(out.length);
     out.push(t);
   });
