@@ -92,7 +92,12 @@ export function analysisLanguages(): string {
 // Documentation repeats its words: stems are cached, per stemmer, up to a bound.
 const MAX_CACHED = 200_000;
 
-/** A stemmer with a cache, applied only to the words `applies` accepts (the rest stay as they are). */
+/**
+ * A stemmer with a cache, applied only to the words `applies` accepts (the rest stay as they are).
+ * The cache keeps copies of its words and stems: a word is a slice of the page's text, and V8 makes
+ * a slice of 13 characters or more a view of the whole text — a cached long word kept every page it
+ * was first seen on alive in the parse worker (bench/documents: whole PDFs' texts, tens of MB).
+ */
 function cached(key: string, algorithm: (word: string) => string, applies: RegExp): Stemmer {
   const cache = new Map<string, string>();
   return {
@@ -101,11 +106,21 @@ function cached(key: string, algorithm: (word: string) => string, applies: RegEx
       let s = cache.get(word);
       if (s === undefined) {
         s = applies.test(word) ? algorithm(word) : word;
-        if (cache.size < MAX_CACHED) cache.set(word, s);
+        if (cache.size < MAX_CACHED) {
+          const copy = ownString(word);
+          s = s === word ? copy : ownString(s);
+          cache.set(copy, s);
+        }
       }
       return s;
     },
   };
+}
+
+/** A string holding its own characters, not a view of a larger string (see `cached`). */
+export function ownString(s: string): string {
+  // (Concatenating makes a new string; its slice views that one, which holds only these characters.)
+  return ` ${s}`.slice(1);
 }
 
 /** Porter's rules are for English words: tokens with digits or other letters are left alone. */
