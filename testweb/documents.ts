@@ -303,6 +303,28 @@ export async function manyPagesPdf(n: number): Promise<Buffer> {
   return Buffer.from(await doc.save());
 }
 
+/**
+ * `n` pages like an index's: each says "entry page I" and holds `links` link annotations to page 1
+ * (internal, as an index's are) and one URI link, to https://example.org/entry-I, over its text.
+ */
+export async function linkHeavyPdf(n: number, links: number): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(FONT);
+  const pages = Array.from({ length: n }, (_, i) => {
+    const page = doc.addPage([300, 200]);
+    page.drawText(`entry page ${i + 1}`, { x: 10, y: 150, size: 12, font });
+    return page;
+  });
+  const ctx = doc.context;
+  const first = pages[0]!.ref;
+  pages.forEach((page, i) => {
+    const internal = Array.from({ length: links }, (_, k) => ctx.register(ctx.obj({ Type: 'Annot', Subtype: 'Link', Rect: [k % 280, 10, (k % 280) + 5, 15], Border: [0, 0, 0], Dest: [first, PDFName.of('Fit')] })));
+    const uri = ctx.register(ctx.obj({ Type: 'Annot', Subtype: 'Link', Rect: [8, 146, 120, 164], Border: [0, 0, 0], A: { Type: 'Action', S: 'URI', URI: PDFString.of(`https://example.org/entry-${i + 1}`) } }));
+    page.node.set(PDFName.of('Annots'), ctx.obj([...internal, uri]));
+  });
+  return Buffer.from(await doc.save());
+}
+
 /** A PDF without Info metadata whose title, author and language are in its XMP stream. */
 export async function xmpPdf(): Promise<Buffer> {
   const doc = await PDFDocument.create({ updateMetadata: false });

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { before, describe, it } from 'node:test';
-import { encryptedPdf, manyPagesPdf, multiPagePdf, PDF_PAGES, spinningPdf, truncatedPdf, xmpPdf } from '../../testweb/documents.ts';
-import { extractPdf, PAGES_PER_OPEN } from './pdf.ts';
+import { encryptedPdf, linkHeavyPdf, manyPagesPdf, multiPagePdf, PDF_PAGES, spinningPdf, truncatedPdf, xmpPdf } from '../../testweb/documents.ts';
+import { ANNOTATIONS_PER_OPEN, extractPdf, PAGES_PER_OPEN, reopenDue } from './pdf.ts';
 import { DocumentRefusal, type DocumentPage } from './types.ts';
 
 const URL = 'https://example.org/docs/quartz%20notes.pdf';
@@ -92,6 +92,25 @@ describe('extractPdf', () => {
     assert.equal(offsets.length, n);
     assert.equal(long.document.pagesCut, undefined);
     for (const i of [0, PAGES_PER_OPEN - 1, PAGES_PER_OPEN, PAGES_PER_OPEN * 2, n - 1]) assert.equal(long.text.slice(offsets[i], offsets[i + 1]).trim(), `page ${i + 1}`);
+  });
+
+  it('opens the document again after PAGES_PER_OPEN pages, or sooner after ANNOTATIONS_PER_OPEN annotations (an index\'s links)', () => {
+    assert.equal(reopenDue(PAGES_PER_OPEN - 1, 0), false);
+    assert.equal(reopenDue(PAGES_PER_OPEN, 0), true);
+    assert.equal(reopenDue(3, ANNOTATIONS_PER_OPEN - 1), false);
+    assert.equal(reopenDue(3, ANNOTATIONS_PER_OPEN), true, 'a few pages of hundreds of links each');
+  });
+
+  it('reads pages of many links across reopenings: every page\'s text and its URI link', async () => {
+    const perPage = Math.ceil(ANNOTATIONS_PER_OPEN / 2);
+    const doc = await extractPdf(await linkHeavyPdf(5, perPage), { url: URL, maxPages: 10 });
+    const offsets = doc.document.pageOffsets!;
+    assert.equal(offsets.length, 5);
+    for (let i = 0; i < 5; i++) assert.equal(doc.text.slice(offsets[i], offsets[i + 1]).trim(), `entry page ${i + 1}`);
+    assert.deepEqual(
+      doc.links.map((l) => [l.url, l.text]),
+      [1, 2, 3, 4, 5].map((i) => [`https://example.org/entry-${i}`, `entry page ${i}`]),
+    );
   });
 
   it('stops at maxTextChars and counts the pages it did not read', async () => {

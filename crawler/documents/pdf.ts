@@ -26,13 +26,26 @@ const LINK = 2;
 
 /**
  * PDF.js keeps every page it has read, with its parsed annotations, until the document is
- * destroyed (page.cleanup() and doc.cleanup() free the display side only): source3.pdf's 1,611
- * pages held ~200 MB live by the end, ~1 MB more for each page of its index (400–750 links a
- * page). The document is opened again every this many pages, which bounds that to a chunk's worth
- * (source3: 315 → ~195 MB live; 50 pages: ~170 MB) for one more parse of its cross-reference table
- * and fonts per chunk.
+ * destroyed (page.cleanup() and doc.cleanup() free the display side only). The document is opened
+ * again every this many pages, which bounds that to a chunk's worth, for one more parse of its
+ * cross-reference table and fonts per chunk (~0.2 s on source3.pdf; 25 pages a chunk cost a third
+ * more CPU over the TeX Live corpus's two largest files).
  */
 export const PAGES_PER_OPEN = 100;
+
+/**
+ * …and sooner once it has read this many annotations since it was opened. PDF.js keeps each page's
+ * parsed annotations (~1 KB each) as long as the document is open, and an index or a
+ * cross-referenced listing has hundreds of links a page: source3.pdf's last 170 pages (400–750
+ * internal links each) took its live heap from ~35 MB to ~115 MB. Reading them in chunks of this
+ * many keeps that to a few MB, for a reopen every ten pages or so of such pages only.
+ */
+export const ANNOTATIONS_PER_OPEN = 5000;
+
+/** Whether the document is to be opened again before its next page (PAGES_PER_OPEN, ANNOTATIONS_PER_OPEN). */
+export function reopenDue(pagesOpen: number, annotationsOpen: number): boolean {
+  return pagesOpen >= PAGES_PER_OPEN || annotationsOpen >= ANNOTATIONS_PER_OPEN;
+}
 
 export async function extractPdf(body: Uint8Array, options: ExtractOptions): Promise<DocumentPage> {
   if (body.byteLength === 0) throw new DocumentRefusal('empty', 'the PDF is empty (0 bytes)');
@@ -84,9 +97,17 @@ async function extractFrom(first: PdfDocument, options: ExtractOptions, reopen: 
   const wanted = Math.min(numPages, Math.max(0, options.maxPages));
   let failed = 0;
   let display: string | undefined;
+  let pagesOpen = 0;
+  let annotationsOpen = 0;
   for (let n = 1; n <= wanted && !parts.text.full; n++) {
-    if (n > 1 && (n - 1) % PAGES_PER_OPEN === 0) doc = await reopen();
-    if (!(await readPage(doc, n, parts.text, parts.links, n === 1 ? (t) => (display = t) : undefined))) failed++;
+    if (reopenDue(pagesOpen, annotationsOpen)) {
+      doc = await reopen();
+      pagesOpen = annotationsOpen = 0;
+    }
+    const annotations = await readPage(doc, n, parts.text, parts.links, n === 1 ? (t) => (display = t) : undefined);
+    if (annotations < 0) failed++;
+    pagesOpen++;
+    annotationsOpen += Math.max(0, annotations);
     afterPage();
   }
   const extracted = parts.text.pageCount;
@@ -98,8 +119,11 @@ async function extractFrom(first: PdfDocument, options: ExtractOptions, reopen: 
   return finishPage({ format: 'pdf', meta: { ...meta, ...(title ? { title } : {}), pages: numPages }, paged: true, ...parts, pagesCut: numPages - extracted }, options);
 }
 
-/** One page's text and links; false when the page could not be read (its text is then empty). */
-async function readPage(doc: PdfDocument, n: number, text: TextSink, links: LinkSink, onDisplayTitle?: (title: string | undefined) => void): Promise<boolean> {
+/**
+ * One page's text and links, and how many annotations PDF.js read on it; -1 when the page could
+ * not be read (its text is then empty).
+ */
+async function readPage(doc: PdfDocument, n: number, text: TextSink, links: LinkSink, onDisplayTitle?: (title: string | undefined) => void): Promise<number> {
   try {
     const page = await doc.getPage(n);
     try {
@@ -108,14 +132,13 @@ async function readPage(doc: PdfDocument, n: number, text: TextSink, links: Link
       onDisplayTitle?.(displayTitle(items));
       text.push(joinTextItems(items));
       text.endPage();
-      await pageLinks(page, items, links);
-      return true;
+      return await pageLinks(page, items, links);
     } finally {
       page.cleanup();
     }
   } catch {
     if (text.pageCount < n) text.endPage();
-    return false;
+    return -1;
   }
 }
 
@@ -124,18 +147,19 @@ async function readPage(doc: PdfDocument, n: number, text: TextSink, links: Link
  * pass over the page, on pages with links only; the items in its rectangle are the fallback. Broken
  * annotations cost the links, not the page.
  */
-async function pageLinks(page: PdfPage, items: readonly PdfTextItem[], links: LinkSink): Promise<void> {
+async function pageLinks(page: PdfPage, items: readonly PdfTextItem[], links: LinkSink): Promise<number> {
   let annotations: Record<string, unknown>[];
   try {
     annotations = await page.getAnnotations({ intent: 'display' });
   } catch {
-    return;
+    return 0;
   }
   for (const a of annotations) {
     if (a.annotationType !== LINK) continue;
     const href = (a.url as string | undefined) ?? (a.unsafeUrl as string | undefined);
     if (typeof href === 'string') links.add(href, (a.overlaidText as string | undefined) || textInRect(items, (a.rect as number[] | undefined) ?? []));
   }
+  return annotations.length;
 }
 
 /** The outline's (bookmarks') titles, depth first, as headings (HeadingList caps their number). */
