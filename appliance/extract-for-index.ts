@@ -7,7 +7,7 @@
  * else the Content-Language header, else detected from the page's text. A detected language is
  * written on the page (`fr-x-detected`), which the crawl records like a given one (outcome.ts).
  */
-import { extract as extractPage, type Extracted, type ParseJob } from '../crawler/parse/extract.ts';
+import { extract as extractPage, LeaveToWorker, type Extracted, type ParseJob } from '../crawler/parse/extract.ts';
 import type { ParsedPage } from '../crawler/parse/html.ts';
 import { analyze } from '../indexer/ingest/analyze.ts';
 import { detectLanguage, detectorLoaded, loadDetector, SAMPLE_CHARS } from '../indexer/ingest/language/detect.ts';
@@ -33,8 +33,13 @@ function withAnalysis(e: Extracted, job: ParseJob): Extracted | Promise<Extracte
   if (e.kind !== 'page' || e.page.noindex) return e;
   const given = e.page.lang ?? job.contentLanguage;
   if (given || !hasText(e.page)) return analyzed(e, e.page, given);
-  // (The first page of a thread without the detector waits for it, once.)
-  if (!detectorLoaded()) return loadDetector().then(() => withAnalysis(e, job));
+  // (The first page of a thread without the detector waits for it, once. The main thread, parsing
+  // while the workers start, leaves such a page to them: the detector is ~30 MB of heap and as
+  // much again of memory that its load allocates, which the main thread would keep for good.)
+  if (!detectorLoaded()) {
+    if (job.whileWorkersStart) throw new LeaveToWorker('the language detector is loaded in the parse workers');
+    return loadDetector().then(() => withAnalysis(e, job));
+  }
   const detected = detectLanguage(e.page.text || e.page.title);
   const page = detected ? { ...e.page, lang: detected } : e.page;
   return analyzed(e, page, detected);

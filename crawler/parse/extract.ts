@@ -43,7 +43,18 @@ export type ParseJob = {
    * back as it is — with what the pool's extractor adds (the orchestrator's analysis for the index).
    */
   readonly extracted?: Extracted & { readonly kind: 'page' };
+  /**
+   * Parsed on the main thread while the pool's workers start (pool.ts): an extractor may throw
+   * LeaveToWorker rather than load something large here (the language detector), and the job
+   * waits for a worker instead.
+   */
+  readonly whileWorkersStart?: boolean;
 };
+
+/** Thrown by an extractor for a job it leaves to a worker (ParseJob.whileWorkersStart). */
+export class LeaveToWorker extends Error {
+  override readonly name = 'LeaveToWorker';
+}
 
 /** Why a document was not read: each is recorded on its URL (outcome.ts). */
 export type Refusal = 'encrypted' | 'zip-bomb' | 'damaged' | 'empty' | 'too-large';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
-import { extract, type Extracted, type ParseJob } from './extract.ts';
+import { extract, LeaveToWorker, type Extracted, type ParseJob } from './extract.ts';
 import { ParseFailure, ParsePool } from './pool.ts';
 
 /** What extract() answers for a page, a sitemap or an unsupported type: at once, never a promise. */
@@ -190,5 +190,26 @@ export function extract(job) {
     });
     assert.ok(logs.some((l) => /parsing on the main thread from now on/.test(l)), logs.join('\n'));
     assert.deepEqual(await pool.parse(job(9)), extractNow(job(9)));
+  });
+
+  it('sends a job the extractor leaves to a worker (LeaveToWorker) to one, or parses it here when none can start', async () => {
+    // Leaves every job it is given on the main thread while workers start; parses the rest.
+    const leaving = (j: ParseJob) => {
+      if (j.whileWorkersStart) throw new LeaveToWorker('not here');
+      return extract(j);
+    };
+    const dir = mkdtempSync(join(tmpdir(), 'trawl-pool-'));
+    const module = join(dir, 'leaving.ts');
+    writeFileSync(module, `import { threadId } from 'node:worker_threads';\nimport { extract as real } from ${JSON.stringify(fileURLToPath(new URL('./extract.ts', import.meta.url)))};\nexport function extract(job) { const e = real(job); return { ...e, page: { ...e.page, title: 'thread ' + threadId } }; }\n`);
+    const working = new ParsePool(1, { extractor: { module: pathToFileURL(module), extract: leaving } });
+    pools.push(working);
+    const r = await working.parse(job(1));
+    assert.ok(r.kind === 'page' && /^thread [1-9]/.test(r.page.title), 'parsed by the worker');
+    assert.deepEqual(working.parsed, { inWorkers: 1, inline: 0 });
+    const broken = join(dir, 'broken.mjs');
+    writeFileSync(broken, 'throw new Error("broken worker");\n');
+    const failing = new ParsePool(1, { log: logTo(() => undefined), entry: pathToFileURL(broken), extractor: { module: pathToFileURL(module), extract: leaving } });
+    pools.push(failing);
+    assert.deepEqual(await failing.parse(job(2)), extractNow(job(2)), 'no worker could start: parsed here after all');
   });
 });

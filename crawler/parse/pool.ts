@@ -8,7 +8,7 @@ import { silentLog, type Log } from '../../lib/log.ts';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { bundleWorker } from './bundle.ts';
-import { extract, type Extracted, type ParseJob } from './extract.ts';
+import { extract, LeaveToWorker, type Extracted, type ParseJob } from './extract.ts';
 
 export type PageParser = { parse(job: ParseJob): Promise<Extracted>; close(): Promise<void> };
 
@@ -163,8 +163,13 @@ export class ParsePool implements PageParser {
     const ready = this.closed ? [] : this.slots.filter((s) => s.ready);
     if (ready.length === 0) {
       if (!this.inline) return this.afterReady(job);
-      this.parsed.inline++;
-      return Promise.resolve().then(() => this.extract(job));
+      // (Workers on their way: an extractor may leave a job to them. None to come: parsed here.)
+      if (this.starting === 0 && this.slots.length === 0) return this.inlineParse(job);
+      return this.inlineParse({ ...job, whileWorkersStart: true }).catch((e: unknown) => {
+        if (!(e instanceof LeaveToWorker)) throw e;
+        this.parsed.inline--;
+        return this.leftToWorkers(job);
+      });
     }
     this.parsed.inWorkers++;
     // The least busy worker takes the job (if it may take one more).
@@ -217,6 +222,17 @@ export class ParsePool implements PageParser {
     }
     await Promise.all(this.slots.map((s) => s.worker.terminate()));
     this.slots.length = 0;
+  }
+
+  private inlineParse(job: ParseJob): Promise<Extracted> {
+    this.parsed.inline++;
+    return Promise.resolve().then(() => this.extract(job));
+  }
+
+  /** A job the extractor left to a worker (LeaveToWorker): to one once they are ready, inline if none could start. */
+  private async leftToWorkers(job: ParseJob): Promise<Extracted> {
+    await this.ready();
+    return this.slots.some((s) => s.ready) || this.closed ? this.parse(job) : this.inlineParse(job);
   }
 
   /** A job for a pool that never parses inline, once its workers are ready; refused if none can start. */
