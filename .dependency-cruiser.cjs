@@ -45,10 +45,11 @@ module.exports = {
     forbid('one-wiring-place', 'appliance/ wires the stages; only the command line sits above it.', stage('appliance'), '^(cli|search-ui|testweb)/'),
     forbid('test-webs-stand-alone', 'The test webs (testweb/) serve pages; they know nothing of Trawl but the CLI they start.', stage('testweb'), '^(model|lib|store|crawler|indexer|search-ui|appliance|config)/'),
     forbid('product-never-imports-bench', 'Benchmarks measure the product; nothing of it imports them.', '^(model|lib|store|crawler|indexer|search-ui|appliance|cli|config|testweb)/', '^bench/'),
+    forbid('product-never-imports-the-build', 'scripts/build.ts compiles the product; the product never imports it (benchmarks may, to run their scripts compiled).', '^(model|lib|store|crawler|indexer|search-ui|appliance|cli|config|testweb)/', '^scripts/'),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(node_modules|test-results|playwright-report)/' },
+    exclude: { path: '^(node_modules|test-results|playwright-report|dist|\\.build)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { extensions: ['.ts', '.mjs', '.js'] },

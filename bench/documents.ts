@@ -24,6 +24,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
+import { compiledArgs, productEnv } from './compiled.ts';
 import type { DocumentsOnceFigures, DocumentsOnceSettings, PdfRecord } from './documents-once.ts';
 
 const { values } = parseArgs({
@@ -254,11 +255,11 @@ function loadavg(): string {
   return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 }
 
-/** Runs bench/documents-once.ts in a child process and returns its figures. */
+/** Runs bench/documents-once.ts, compiled and launched as the `trawl` command is, in a child process and returns its figures. */
 async function documentsOnce(settings: DocumentsOnceSettings): Promise<DocumentsOnceFigures> {
   const arg = join(work, 'settings.json');
   writeFileSync(arg, JSON.stringify(settings));
-  child = spawn(process.execPath, ['--import', 'tsx', new URL('./documents-once.ts', import.meta.url).pathname, arg], { stdio: ['ignore', 'pipe', 'inherit'] });
+  child = spawn(process.execPath, [...(await compiledArgs(new URL('./documents-once.ts', import.meta.url))), arg], { stdio: ['ignore', 'pipe', 'inherit'], env: productEnv() });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   const code = await new Promise<number | null>((resolve) => child!.on('close', resolve));

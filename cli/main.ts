@@ -1,11 +1,36 @@
-/** `trawl`: the command line. Parses arguments, runs a command, maps errors to exit codes. */
+/**
+ * `trawl`: the command line. Parses arguments, runs a command, maps errors to exit codes.
+ *
+ * A command's code is imported when it runs, not here: `trawl --help`, `--version` and a usage
+ * error load commander alone (the compiled CLI answers in a few tens of milliseconds).
+ */
 import { Command, CommanderError, Option } from 'commander';
-import { PRODUCT_VERSION } from '../config/index.ts';
-import { classify } from './classify.ts';
-import { worker, workers } from './cluster.ts';
-import { crawl, exportDocuments, migrate, recrawl, search, serveOnly, start } from './commands.ts';
-import { exportWarc, importFiles } from './archive.ts';
-import { exitCodeOf, say, type CommonFlags } from './shared.ts';
+import { PRODUCT_VERSION } from '../config/version.ts';
+import type { CommonFlags } from './shared.ts';
+
+type Action = (...args: never[]) => unknown;
+/** `name` of the module `load` imports, as a command's action. */
+function lazy<M, K extends keyof M>(load: () => Promise<M>, name: K): (...args: unknown[]) => Promise<void> {
+  return async (...args) => {
+    await ((await load())[name] as Action)(...(args as never[]));
+  };
+}
+const commands = () => import('./commands.ts');
+const cluster = () => import('./cluster.ts');
+const archive = () => import('./archive.ts');
+const start = lazy(commands, 'start');
+const crawl = lazy(commands, 'crawl');
+const recrawl = lazy(commands, 'recrawl');
+const serveOnly = lazy(commands, 'serveOnly');
+const search = lazy(commands, 'search');
+const migrate = lazy(commands, 'migrate');
+const exportDocuments = lazy(commands, 'exportDocuments');
+const worker = lazy(cluster, 'worker');
+const workers = lazy(cluster, 'workers');
+const exportWarc = lazy(archive, 'exportWarc');
+const importFiles = lazy(archive, 'importFiles');
+const classify = lazy(() => import('./classify.ts'), 'classify');
+const say = (message: string) => process.stderr.write(`[trawl] ${message}\n`);
 
 const program = new Command('trawl')
   .description('A crawler and search engine in one: point it at a site, get a search engine.')
@@ -156,5 +181,5 @@ try {
     process.exit(e.exitCode === 0 ? 0 : 2);
   }
   say(`error: ${(e as Error).message}`);
-  process.exit(exitCodeOf(e));
+  process.exit((await import('./shared.ts')).exitCodeOf(e));
 }

@@ -53,15 +53,29 @@ export class TopicClassifier implements Classifier {
   }
 }
 
+/**
+ * A user's module: JavaScript as it is; TypeScript (.ts, .mts, .cts) through tsx, which the
+ * compiled CLI does not otherwise load (it runs no TypeScript of its own).
+ */
+async function importModule(file: string): Promise<unknown> {
+  if (!/\.[cm]?ts$/.test(file)) return import(pathToFileURL(file).href);
+  const { tsImport } = await import('tsx/esm/api');
+  return tsImport(pathToFileURL(file).href, import.meta.url);
+}
+
 /** Loads a user's classifier module; what it returns is checked on every page (checked()). */
 export async function loadClassifierModule(path: string, context: ClassifierContext): Promise<Classifier> {
   const file = resolve(path);
   let mod: Record<string, unknown>;
   try {
-    mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    mod = (await importModule(file)) as Record<string, unknown>;
   } catch (e) {
     throw new ClassifierError(`cannot load the classifier module ${path}: ${(e as Error).message}`);
   }
+  // (A TypeScript module outside an ES-module package is compiled as CommonJS: its exports are then
+  // the namespace's default.)
+  const inner = mod.default as Record<string, unknown> | undefined;
+  if (inner && typeof inner === 'object' && typeof inner.classify !== 'function' && ('default' in inner || 'createClassifier' in inner)) mod = inner;
   let made = mod.default ?? mod.createClassifier;
   try {
     if (typeof made === 'function') made = await (made as (c: ClassifierContext) => unknown)(context);

@@ -5,7 +5,7 @@
  * of CPU per worker — a tenth of a 1,000-page crawl's time (bench/crawl). Built at every start
  * (~40 ms, in esbuild's own process), so it can never be stale.
  */
-import { build, type Plugin } from 'esbuild';
+import type { Plugin } from 'esbuild';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,16 +25,32 @@ function codePageTables(): string[] {
   }
 }
 
+/** The entry of a parse worker that runs `extract` of `module`: the message loop, then the extractor (esbuild's stdin). */
+export function workerEntry(module: URL): { contents: string; resolveDir: string; loader: 'ts'; sourcefile: string } {
+  const loop = fileURLToPath(new URL('./worker.ts', import.meta.url));
+  return {
+    contents: `import { serve } from ${JSON.stringify(loop)};\nimport * as extractor from ${JSON.stringify(fileURLToPath(module))};\nserve(extractor.extract, Reflect.get(extractor, 'configure'));\n`,
+    resolveDir: fileURLToPath(new URL('.', import.meta.url)),
+    loader: 'ts',
+    sourcefile: 'parse-worker.ts',
+  };
+}
+
+/**
+ * The name of the worker file that the build (scripts/build.ts) makes for an extractor module:
+ * `workers/<the module's file name, without its extension>.js` beside the compiled CLI.
+ */
+export function prebuiltWorkerName(module: URL): string {
+  return `${fileURLToPath(module).replace(/^.*[\\/]/, '').replace(/\.[cm]?[jt]s$/, '')}.js`;
+}
+
 /** The source of an ES module that runs `extract` of `module` in a parse worker. */
 export async function bundleWorker(module: URL): Promise<string> {
   const loop = fileURLToPath(new URL('./worker.ts', import.meta.url));
+  // (Imported when needed: the compiled CLI runs workers the build made, and never loads esbuild.)
+  const { build } = await import('esbuild');
   const result = await build({
-    stdin: {
-      contents: `import { serve } from ${JSON.stringify(loop)};\nimport * as extractor from ${JSON.stringify(fileURLToPath(module))};\nserve(extractor.extract, extractor.configure);\n`,
-      resolveDir: fileURLToPath(new URL('.', import.meta.url)),
-      loader: 'ts',
-      sourcefile: 'parse-worker.ts',
-    },
+    stdin: workerEntry(module),
     bundle: true,
     platform: 'node',
     format: 'esm',

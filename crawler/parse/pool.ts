@@ -7,13 +7,17 @@
 import { silentLog, type Log } from '../../lib/log.ts';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { bundleWorker } from './bundle.ts';
+import { existsSync } from 'node:fs';
+import { bundleWorker, prebuiltWorkerName } from './bundle.ts';
 import { extract, LeaveToWorker, type Extracted, type ParseJob } from './extract.ts';
 
 export type PageParser = { parse(job: ParseJob): Promise<Extracted>; close(): Promise<void> };
 
 /** An extractor: the crawler's own (extract.ts) or the orchestrator's, synchronous or not. */
 export type ExtractFn = (job: ParseJob) => Extracted | Promise<Extracted>;
+
+/** Set by the build (scripts/build.ts) in the compiled CLI; undeclared when the TypeScript runs through tsx. */
+declare const TRAWL_BUILD: string | undefined;
 
 /** One worker per spare core, at most 4 (more buys nothing: the main thread becomes the limit). */
 export function defaultParseWorkers(): number {
@@ -259,9 +263,17 @@ export class ParsePool implements PageParser {
     if (this.closed || (this.starting === 0 && this.slots.every((s) => s.ready))) for (const w of this.readyWaiters.splice(0)) w();
   }
 
-  /** The bundled worker code as a data: URL; if bundling fails, the entry that loads it through tsx. */
+  /**
+   * The workers' code: in the compiled CLI, the file the build made for this extractor (beside the
+   * CLI, in workers/); otherwise bundled now, as a data: URL; if bundling fails, the entry that
+   * loads it through tsx.
+   */
   private async workerCode(entry: URL | undefined): Promise<URL> {
     if (entry) return entry;
+    if (typeof TRAWL_BUILD === 'string') {
+      const built = new URL(`./workers/${prebuiltWorkerName(this.module)}`, import.meta.url);
+      if (existsSync(built)) return built;
+    }
     try {
       const source = await bundleWorker(this.module);
       return new URL(`data:text/javascript;base64,${Buffer.from(source).toString('base64')}`);
