@@ -88,6 +88,7 @@ describe('three workers and two search nodes on one PostgreSQL', () => {
     const db = await server.createDatabase();
     const config = configFor(web);
     const nodes: Proc[] = [];
+    let workers: Proc[] | undefined;
     try {
       assert.equal((await trawl(['db', 'migrate', '--store', db]).exited), 0);
       for (let i = 0; i < 2; i++) nodes.push(trawl(['serve', '--config', config, '--store', db, '--data', tmp('node'), '--port', '0']));
@@ -99,10 +100,11 @@ describe('three workers and two search nodes on one PostgreSQL', () => {
         return /Search at (\S+)/.exec(n.stdout())![1]!;
       }));
       const search = async (u: string) => (await (await fetch(`${u}api/search?q=shared+crawl&size=10`)).json()) as { total: number; hits: { url: string }[] };
-      const workers = crawlers(db, config);
+      const crawling = crawlers(db, config);
+      workers = crawling;
       // While the crawl runs, the nodes agree within a second each time they are asked.
       let agreedMidCrawl = 0;
-      const running = () => workers.some((w) => w.child.exitCode === null);
+      const running = () => crawling.some((w) => w.child.exitCode === null);
       while (running()) {
         const until = Date.now() + 1000;
         let a = await search(urls[0]!);
@@ -132,8 +134,10 @@ describe('three workers and two search nodes on one PostgreSQL', () => {
         assert.equal((await search(u)).total, web.pages.length);
       }
     } finally {
+      // (Workers still running: a failed assertion stopped the test mid-crawl. None may outlive it.)
+      for (const w of workers ?? []) if (w.child.exitCode === null) w.child.kill('SIGKILL');
       for (const n of nodes) n.child.kill('SIGTERM');
-      await Promise.all(nodes.map((n) => n.exited));
+      await Promise.all([...nodes, ...(workers ?? [])].map((n) => n.exited));
       await web.close();
     }
   });
