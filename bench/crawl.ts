@@ -17,6 +17,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startNginx, startNodeServer } from './corpus-server.ts';
+import { compiledArgs, productEnv } from './compiled.ts';
 import type { CrawlOnceFigures, CrawlOnceSettings } from './crawl-once.ts';
 import { decodeBody, parseHtml } from '../crawler/parse/index.ts';
 import { corpusPath, reachablePages } from './reachable.ts';
@@ -130,9 +131,9 @@ if (!polite && last && Number(values['max-pages']) === 0 && Number(values.second
   if (missing.length) console.log(`  missing, e.g.: ${missing.slice(0, 8).join(', ')}${missing.length > 8 ? ` … (${missing.length} in all)` : ''}`);
 }
 
-/** Runs bench/crawl-once.ts in a child process and returns its figures. */
+/** Runs bench/crawl-once.ts, compiled and launched as the `trawl` command is, in a child process and returns its figures. */
 async function crawlOnce(settings: CrawlOnceSettings): Promise<CrawlOnceFigures> {
-  const child = spawn(process.execPath, ['--import', 'tsx', new URL('./crawl-once.ts', import.meta.url).pathname, JSON.stringify(settings)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...(await compiledArgs(new URL('./crawl-once.ts', import.meta.url))), JSON.stringify(settings)], { stdio: ['ignore', 'pipe', 'inherit'], env: productEnv() });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
