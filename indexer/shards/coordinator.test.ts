@@ -99,6 +99,8 @@ const QUERIES = [
   'optoins parse',
   '"command line"',
   '"the default"',
+  '"of the"',
+  '"you can"',
   'license OR copyright',
   'parse -json',
   'site:docs1.test options',

@@ -6,7 +6,7 @@
  * corpus's best twenty is among its shard's); near-duplicates folded over the list; totals and
  * facets summed. Scores are comparable because every shard scored with the corpus's statistics.
  */
-import type { Facets, FacetValue } from '../query/filters.ts';
+import { facetsOf, type Facets, type FacetValue } from '../query/filters.ts';
 import { deepEnough, fold } from '../query/fold.ts';
 import { byScore, type Ranked } from '../query/rank.ts';
 import { FACET_VALUES, MAX_SIMILAR, RERANK, withEvidence, type SearchHit, type SearchResponse } from '../search-index.ts';
@@ -43,6 +43,8 @@ export function mergeAnswers(answers: readonly ShardAnswer[], asked: MergeAsked)
   const simhashes = new SimHashes();
   for (const e of entries.values()) simhashes.set(e.id, e.simhash);
   let ranked: Ranked[];
+  // An exact phrase: each shard checked its best candidates until it found what a page needs; of
+  // all they found, the best are what one node checking the corpus's best would have found.
   if (asked.phrases) ranked = rank(foldDistance > 0 ? 2 * shown : shown);
   else ranked = deepEnough(rank(shown), rank, simhashes, foldDistance, page * size, total);
   if (wanted > known && !asked.last) return { deeper: wanted };
@@ -60,15 +62,18 @@ export function mergeAnswers(answers: readonly ShardAnswer[], asked: MergeAsked)
   // The words taken for others as the first result holds them: its shard's.
   const first = onPage[0]?.leader.id;
   const corrected = (first !== undefined ? used.find((a) => a.entries.some((e) => e.id === first))?.corrected : undefined) ?? used.find((a) => a.corrected)?.corrected;
+  // (A phrase's results are those found: counted over the merged list, as one node counts its own.)
+  const facets = asked.phrases ? facetsOf(ranked.map((r) => [entries.get(r.id)!.source, 1] as const), FACET_VALUES) : sumFacets(used.map((a) => a.facets));
   return {
     response: {
-      total,
-      ...(used.some((a) => a.capped) ? { totalIsLowerBound: true } : {}),
+      total: asked.phrases ? ranked.length : total,
+      // (A phrase found in more pages than shown: one node would have stopped checking at those shown.)
+      ...(used.some((a) => a.capped) || (asked.phrases && total > ranked.length) ? { totalIsLowerBound: true } : {}),
       page,
       size,
       partial,
       hits,
-      facets: sumFacets(used.map((a) => a.facets)),
+      facets,
       ...(suggestion ? { suggestion } : {}),
       ...(corrected?.length ? { corrected } : {}),
     },

@@ -5,6 +5,7 @@
  * score before phrase evidence, its evidence factor, its SimHash and its hit — so that the
  * coordinator merges them as one node ranks its own (merge.ts); and completions as you type.
  */
+import type { Source } from '../ingest/source.ts';
 import type { Facets } from '../query/filters.ts';
 import type { SearchHit } from '../query/hits.ts';
 import { hitOf } from '../query/hits.ts';
@@ -28,6 +29,8 @@ export type ShardEntry = {
   readonly score: number;
   /** Its SimHash (16 hex digits), when it has one: near-duplicates fold across shards. */
   readonly simhash?: string;
+  /** Its host, language, type and topics: the facets of a phrase's results are counted over the merged list. */
+  readonly source: Source;
   readonly hit: SearchHit;
 };
 
@@ -110,7 +113,7 @@ export async function answerSearch(index: SearchIndex, asked: SearchAsked, shard
     if (!d) continue;
     const h = index.simhashes.get(x.id);
     const hit = hitOf(d, x.score, r.plan.forgiven.marked, d.text.length <= BODY_CHARS ? r.bodies.get(x.id) : undefined);
-    entries.push({ id: x.id, score: x.score, ...(h ? { simhash: hex(h) } : {}), hit });
+    entries.push({ id: x.id, score: x.score, ...(h ? { simhash: hex(h) } : {}), source: index.stats.source(index.stats.sourceOf(x.id)), hit });
   }
   const words = await index.words(r, entries[0]?.id);
   return {
