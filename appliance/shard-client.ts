@@ -6,6 +6,7 @@
  * this server's own `server.auth` credentials: a cluster's nodes share one config.
  */
 import type { Config } from '../config/schema.ts';
+import type { SearchHit } from '../indexer/index.ts';
 import type { CorpusStats, SearchAsked, ShardAnswer, ShardInfo, ShardSuggestion, ShardTransport, TermReport, TermsAsked } from '../indexer/shards/index.ts';
 
 export class HttpShards implements ShardTransport {
@@ -33,6 +34,10 @@ export class HttpShards implements ShardTransport {
 
   suggest(shard: number, asked: { q: string; limit: number; corpus?: CorpusStats }): Promise<ShardSuggestion[]> {
     return this.ask(shard, 'api/shard/suggest', asked);
+  }
+
+  hits(shard: number, asked: { ids: readonly number[]; marked: readonly string[] }): Promise<SearchHit[]> {
+    return this.ask(shard, 'api/shard/hits', asked);
   }
 
   info(shard: number): Promise<ShardInfo> {

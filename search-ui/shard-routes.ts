@@ -1,7 +1,7 @@
 /**
  * The shard API (issue 22): what a coordinator (`trawl serve --shards`) asks a search node besides
  * the public JSON API — the statistics of a query's terms here, the query ranked here with the
- * corpus's statistics, completions, and how the node is (indexer/shards). Behind `server.auth`
+ * corpus's statistics, the hits of some results, completions, and how the node is (indexer/shards). Behind `server.auth`
  * like the rest; a request carrying the admin token is not counted by the per-address rate limit
  * (a coordinator asks twice per search, for every user). Bodies are JSON, at most 4 MB, checked
  * by the schemas below before anything runs.
@@ -31,6 +31,7 @@ const Corpus = z.object({
 const TermsBody = z.object({ q: Query, exact: z.boolean().optional(), suggest: z.boolean().optional(), stemmers: z.array(z.string().max(64)).max(256).optional() });
 const SearchBody = z.object({ q: Query, exact: z.boolean().optional(), page: z.number().int().min(1).max(100_000), size: z.number().int().min(1).max(100), corpus: Corpus.optional() });
 const SuggestBody = z.object({ q: z.string().max(MAX_QUERY_LENGTH), limit: z.number().int().min(1).max(20), corpus: Corpus.optional() });
+const HitsBody = z.object({ ids: z.array(count).max(1000), marked: z.array(z.string().max(1000)).max(1000) });
 
 /** The routes, under /api/shard; without a node (a coordinator holds no index), 404. */
 export function shardRoutes(node: ShardNode | undefined): Hono {
@@ -48,6 +49,10 @@ export function shardRoutes(node: ShardNode | undefined): Hono {
   api.post('/search', async (c) => {
     const body = await read(c, SearchBody);
     return 'error' in body ? body.error : c.json(await node!.search(body.ok));
+  });
+  api.post('/hits', async (c) => {
+    const body = await read(c, HitsBody);
+    return 'error' in body ? body.error : c.json(await node!.hits(body.ok.ids, body.ok.marked));
   });
   api.post('/suggest', async (c) => {
     const body = await read(c, SuggestBody);

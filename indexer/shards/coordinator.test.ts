@@ -8,13 +8,14 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { shardOf } from '../../lib/shard.ts';
+import { simhash } from '../../lib/simhash.ts';
 import type { StoredDocument } from '../../model/index.ts';
 import { tokenize } from '../ingest/tokenize.ts';
 import { SearchIndex, type IndexTuning, type SearchResponse } from '../search-index.ts';
 import { storedDocument } from '../test-document.ts';
 import { ShardedSearcher, type ShardTransport } from './coordinator.ts';
 import { mergeAnswers } from './merge.ts';
-import { answerSearch, answerSuggest, reportTerms } from './shard-node.ts';
+import { answerSearch, answerSuggest, hitsOf, reportTerms } from './shard-node.ts';
 
 const MODULES = new URL('../../node_modules/', import.meta.url).pathname;
 
@@ -56,6 +57,7 @@ function cluster(tuning: Partial<IndexTuning>) {
     terms: async (i, asked) => wire(await reportTerms(shards[i]!, wire(asked))),
     search: async (i, asked) => wire(await answerSearch(shards[i]!, wire(asked))),
     suggest: async (i, asked) => wire(await answerSuggest(shards[i]!, asked.q, asked.limit, wire(asked.corpus))),
+    hits: async (i, asked) => wire(await hitsOf(shards[i]!, asked.ids, asked.marked)),
     info: async (i) => ({ documents: shards[i]!.documentCount, version: shards[i]!.version }),
   };
   return { whole, shards, transport, coordinator: new ShardedSearcher(transport, whole.foldDistance) };
@@ -109,6 +111,10 @@ const QUERIES = [
   'buffer encoding utf8',
   'promise resolve reject',
   'test runner coverage',
+  // Regression: terms that are names of Object.prototype's properties ("constructor": a
+  // completion here) were read from the prototype when summed, and the shards refused the sum.
+  'class constr',
+  'tostring constructor',
 ];
 
 for (const [how, tuning] of [
@@ -160,3 +166,48 @@ for (const [how, tuning] of [
     });
   });
 }
+
+describe('near-duplicates across shards', () => {
+  // A mirror of one page under 40 URLs (either shard holds some), beside 40 pages of their own:
+  // one node folds the mirrors under the best; the coordinator must too, though the results
+  // shown then come from deep in each shard's list — deeper than they sent hits for.
+  const mirror = 'Tuning the write ahead log: checkpoints, the size of segments, and how often the buffers are flushed to disk decide how fast a crash is recovered and how much is written.';
+  const docs = [
+    ...Array.from({ length: 40 }, (_, i) => storedDocument(i + 1, { url: `http://mirror${i % 5}.test/wal/${i}`, title: 'Write ahead log tuning', text: `${mirror} Mirror ${i}.`, simhash: simhash(`${mirror} Mirror ${i}.`)! })),
+    ...Array.from({ length: 40 }, (_, i) => {
+      const text = `The write ahead log, page ${i}: ${'segments checkpoints buffers recovery replication archive standby '.split(' ').slice(i % 6, (i % 6) + 3).join(' ')} and ${i * 7} other things of its own about ${['vacuum', 'indexes', 'locks', 'joins'][i % 4]}.`;
+      return storedDocument(41 + i, { url: `http://site${i % 3}.test/log/${i}`, title: `Log page ${i}`, text, simhash: simhash(text)! });
+    }),
+  ];
+  const byId2 = new Map(docs.map((d) => [d.id, d]));
+  const make = (ds: readonly StoredDocument[]) => {
+    const index = new SearchIndex((id) => byId2.get(id));
+    for (const d of ds) index.upsert(d);
+    return index;
+  };
+  const whole = make(docs);
+  const shards = [1, 2].map((k) => make(docs.filter((d) => shardOf(d.url, 2) === k)));
+  let hitsAsked = 0;
+  let searches = 0;
+  const transport: ShardTransport = {
+    shards: ['one', 'two'],
+    terms: async (i, asked) => wire(await reportTerms(shards[i]!, wire(asked))),
+    search: async (i, asked) => (searches++, wire(await answerSearch(shards[i]!, wire(asked)))),
+    suggest: async (i, asked) => wire(await answerSuggest(shards[i]!, asked.q, asked.limit, wire(asked.corpus))),
+    hits: async (i, asked) => (hitsAsked++, wire(await hitsOf(shards[i]!, asked.ids, asked.marked))),
+    info: async (i) => ({ documents: shards[i]!.documentCount, version: shards[i]!.version }),
+  };
+  const coordinator = new ShardedSearcher(transport, whole.foldDistance);
+
+  it('folds them as one node does, asking the shards for the results beyond the hits they sent', async () => {
+    for (const q of ['write ahead log', 'log tuning', 'checkpoints buffers']) {
+      for (const page of [1, 2, 3]) {
+        const one = await whole.search(q, { page, size: 5 });
+        assert.ok(page > 1 || one.hits.some((h) => (h.similar?.length ?? 0) >= 5), `${q}: the mirrors fold`);
+        assert.deepEqual(seen(await coordinator.search(q, { page, size: 5 })), seen(one), `${q} (page ${page})`);
+      }
+    }
+    assert.ok(hitsAsked > 0, 'some result on a page came from below the hits a shard sent');
+    assert.ok(searches > 2 * 3 * 3, `the shards were asked deeper where the mirrors folded a page short (${searches} searches for 9 pages)`);
+  });
+});

@@ -13,10 +13,10 @@
  * others' documents are ranked among themselves — and the answer names it (`shards.missing`).
  */
 import { parseQuery } from '../query/parse.ts';
-import type { SearchOptions, SearchResponse, Searcher, ShardsAnswered } from '../search-index.ts';
+import type { SearchHit, SearchOptions, SearchResponse, Searcher, ShardsAnswered } from '../search-index.ts';
 import { mergeAnswers } from './merge.ts';
 import type { SearchAsked, ShardAnswer, ShardInfo, ShardSuggestion, TermsAsked } from './shard-node.ts';
-import { mergeReports, type CorpusStats, type TermReport } from './statistics.ts';
+import { extendCorpus, mergeReports, type CorpusStats, type TermReport } from './statistics.ts';
 
 /** How a coordinator reaches its shards: by index in `shards` (their names: URLs). */
 export interface ShardTransport {
@@ -24,6 +24,7 @@ export interface ShardTransport {
   terms(shard: number, asked: TermsAsked): Promise<TermReport>;
   search(shard: number, asked: SearchAsked): Promise<ShardAnswer>;
   suggest(shard: number, asked: { q: string; limit: number; corpus?: CorpusStats }): Promise<ShardSuggestion[]>;
+  hits(shard: number, asked: { ids: readonly number[]; marked: readonly string[] }): Promise<SearchHit[]>;
   info(shard: number): Promise<ShardInfo>;
 }
 
@@ -32,6 +33,8 @@ export type ShardState = { readonly url: string; readonly up: boolean; readonly 
 
 /** Asks for a deeper page at most this many times (each doubles it). */
 const MAX_DEEPER = 6;
+/** Asks again with the statistics the shards found missing at most this many times. */
+const MAX_AGAIN = 2;
 
 export class ShardedSearcher implements Searcher {
   /** The stemmers' order the last query found (the first round is asked again when the corpus's differs). */
@@ -88,15 +91,34 @@ export class ShardedSearcher implements Searcher {
     const typed = parseQuery(query);
     const exact = options.exact ?? false;
     const missing = new Map<number, string>();
-    const { corpus, answering } = await this.corpus({ q: query, exact }, missing);
+    let { corpus, answering } = await this.corpus({ q: query, exact }, missing);
     let depth = page * size;
-    for (let tries = 0; ; tries++) {
+    for (let deeper = 0, again = 0; ; ) {
       // (A deeper page: the same size, more of them — each shard ranks page × size at least.)
-      const deeper = Math.ceil(depth / size);
-      const answers = await this.ask(answering, (i) => this.transport.search(i, { q: query, exact, page: deeper, size, corpus }), missing);
-      const merged = mergeAnswers([...answers.values()], { page, size, phrases: typed.phrases.length > 0, foldDistance: this.foldDistance, last: tries === MAX_DEEPER });
+      const pages = Math.ceil(depth / size);
+      const answers = await this.ask(answering, (i) => this.transport.search(i, { q: query, exact, page: pages, size, corpus }), missing);
+      // Lookups the first round did not gather (the corpus's plan went where no shard's did):
+      // what the shards found added, asked again.
+      const missed = [...answers.values()].flatMap((a) => (a.missed ? [a.missed] : []));
+      if (missed.length && again++ < MAX_AGAIN) {
+        corpus = extendCorpus(corpus, missed);
+        continue;
+      }
+      const merge = (list: readonly ShardAnswer[], last: boolean) => mergeAnswers(list, { page, size, phrases: typed.phrases.length > 0, foldDistance: this.foldDistance, last });
+      let merged = merge([...answers.values()], deeper === MAX_DEEPER);
+      if ('fetch' in merged) {
+        // Results on the page without their hit: asked of their shards; those a shard then fails to send are left out.
+        const list = await this.withHits(answers, merged.fetch, missing);
+        merged = merge(list, true);
+        if ('fetch' in merged) {
+          const gone = new Set(merged.fetch);
+          merged = merge(list.map((a) => ({ ...a, entries: a.entries.filter((e) => !gone.has(e.id)) })), true);
+        }
+      }
+      if ('fetch' in merged) throw new Error('unreachable: every result on the page has its hit');
       if ('deeper' in merged) {
         depth = Math.max(2 * depth, merged.deeper);
+        deeper++;
         continue;
       }
       return { query, tookMs: Math.round((performance.now() - started) * 100) / 100, ...merged.response, shards: this.answered(missing, merged.misses) };
@@ -116,6 +138,19 @@ export class ShardedSearcher implements Searcher {
       if (pick !== undefined) out.add(pick);
     }
     return [...out];
+  }
+
+  /** The answers with the hits of `ids` asked of the shards that hold them (a result on the page a shard ranked below those it sent hits for). */
+  private async withHits(answers: ReadonlyMap<number, ShardAnswer>, ids: readonly number[], missing: Map<number, string>): Promise<ShardAnswer[]> {
+    const wanted = new Set(ids);
+    const owners = [...answers].filter(([, a]) => a.entries.some((e) => wanted.has(e.id)));
+    const got = await this.ask(
+      owners.map(([i]) => i),
+      (i) => this.transport.hits(i, { ids: answers.get(i)!.entries.filter((e) => wanted.has(e.id)).map((e) => e.id), marked: answers.get(i)!.marked }),
+      missing,
+    );
+    const hits = new Map([...got.values()].flat().map((h) => [h.id, h]));
+    return [...answers].map(([, a]) => ({ ...a, entries: a.entries.map((e) => (e.hit || !hits.has(e.id) ? e : { ...e, hit: hits.get(e.id)! })) }));
   }
 
   /**

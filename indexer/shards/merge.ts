@@ -13,8 +13,12 @@ import { FACET_VALUES, MAX_SIMILAR, RERANK, withEvidence, type SearchHit, type S
 import { SimHashes } from '../structures/simhashes.ts';
 import type { ShardAnswer, ShardEntry } from './shard-node.ts';
 
-/** The merged answer; or, `deeper`, how many of each shard's best are needed to make the page (ask again with that many). */
-export type Merged = { readonly response: Omit<SearchResponse, 'query' | 'tookMs' | 'shards'>; readonly misses: number } | { readonly deeper: number };
+/**
+ * The merged answer; or, `deeper`, how many of each shard's best are needed to make the page (ask
+ * again with that many); or, `fetch`, results on the page that came without their hit (ask their
+ * shards for them, then merge again).
+ */
+export type Merged = { readonly response: Omit<SearchResponse, 'query' | 'tookMs' | 'shards'>; readonly misses: number } | { readonly deeper: number } | { readonly fetch: readonly number[] };
 
 /**
  * What a page asked: which page, how long, whether the query holds a phrase, and the distance at
@@ -50,9 +54,11 @@ export function mergeAnswers(answers: readonly ShardAnswer[], asked: MergeAsked)
   if (wanted > known && !asked.last) return { deeper: wanted };
   const evidence = used.some((a) => a.evidence) ? new Map(used.flatMap((a) => a.evidence ?? [])) : undefined;
   const onPage = fold(withEvidence(ranked, evidence), simhashes, foldDistance, page * size).slice((page - 1) * size, page * size);
+  const fetch = onPage.filter((g) => !entries.get(g.leader.id)!.hit).map((g) => g.leader.id);
+  if (fetch.length) return { fetch };
   const hits: SearchHit[] = onPage.map(({ leader, similar }) => {
-    const hit = { ...entries.get(leader.id)!.hit, score: Math.round(leader.score * 1000) / 1000 };
-    const near = similar.slice(0, MAX_SIMILAR).map((r) => ({ url: entries.get(r.id)!.hit.url, title: entries.get(r.id)!.hit.title }));
+    const hit = { ...entries.get(leader.id)!.hit!, score: Math.round(leader.score * 1000) / 1000 };
+    const near = similar.slice(0, MAX_SIMILAR).map((r) => ({ url: entries.get(r.id)!.url, title: entries.get(r.id)!.title }));
     const more = similar.length - near.length;
     return near.length ? { ...hit, similar: near, ...(more > 0 ? { moreSimilar: more } : {}) } : hit;
   });

@@ -73,6 +73,12 @@ export class Recorder {
     };
   }
 
+  /** Notes whether the typo index here holds `term`; returns it. */
+  noteTypo(term: string, held: boolean): boolean {
+    this.typos.set(term, held ? 1 : 0);
+    return held;
+  }
+
   private note(term: string): void {
     if (this.quiet || this.terms.has(term)) return;
     const stats = this.index.stats;

@@ -31,7 +31,14 @@ export type ShardEntry = {
   readonly simhash?: string;
   /** Its host, language, type and topics: the facets of a phrase's results are counted over the merged list. */
   readonly source: Source;
-  readonly hit: SearchHit;
+  /** As a near-duplicate folded under another it is shown by its URL and title. */
+  readonly url: string;
+  readonly title: string;
+  /**
+   * As a result, with its snippet: made for the first page × size here (a result on the page is
+   * among them unless near-duplicates folded many above it; the coordinator then asks: `hits`).
+   */
+  readonly hit?: SearchHit;
 };
 
 export type ShardAnswer = {
@@ -45,6 +52,8 @@ export type ShardAnswer = {
   readonly facets: Facets;
   /** The best candidates here, best first by `score`: at least page × size (and RERANK), deeper where near-duplicates fold. */
   readonly entries: readonly ShardEntry[];
+  /** The terms a snippet marks (for hits asked for later: `hits`). */
+  readonly marked: readonly string[];
   /** The phrase-evidence factors of the best RERANK here, [id, factor]; null for a one-word query. */
   readonly evidence: readonly (readonly [number, number])[] | null;
   /** "Did you mean", when nothing or only some words matched here. */
@@ -53,6 +62,8 @@ export type ShardAnswer = {
   readonly corrected?: readonly { readonly from: string; readonly to: string }[];
   /** Lookups answered from this shard's own statistics (replay.ts): 0 when the corpus's had them all. */
   readonly misses: number;
+  /** What this shard answered to those lookups: the coordinator adds them up and asks again. */
+  readonly missed?: TermReport;
 };
 
 /** What a shard says of itself (GET /api/shard/info): a coordinator's health check, and the version its ETags follow. */
@@ -76,6 +87,10 @@ export class ShardNode {
 
   suggest(q: string, limit: number, corpus: CorpusStats | undefined): Promise<ShardSuggestion[]> {
     return answerSuggest(this.index, q, limit, corpus);
+  }
+
+  hits(ids: readonly number[], marked: readonly string[]): Promise<SearchHit[]> {
+    return hitsOf(this.index, ids, marked);
   }
 
   info(): ShardInfo {
@@ -103,17 +118,18 @@ export async function reportTerms(index: SearchIndex, asked: TermsAsked): Promis
 
 /** The second round: the query ranked here with the corpus's statistics. */
 export async function answerSearch(index: SearchIndex, asked: SearchAsked, shard?: string): Promise<ShardAnswer> {
-  const misses = new Misses();
+  const misses = new Misses(new Recorder(index, asked.corpus?.stemmers));
   const lens = asked.corpus ? replayLens(index, asked.corpus, misses) : index.lens();
   const r = await index.rank(asked.q, { page: asked.page, size: asked.size, exact: asked.exact ?? false, facetValues: Infinity }, lens);
   await r.docs.load(r.ranked.map((x) => x.id));
   const entries: ShardEntry[] = [];
+  const marked = r.plan.forgiven.marked;
   for (const x of r.ranked) {
     const d = await r.docs.get(x.id);
     if (!d) continue;
     const h = index.simhashes.get(x.id);
-    const hit = hitOf(d, x.score, r.plan.forgiven.marked, d.text.length <= BODY_CHARS ? r.bodies.get(x.id) : undefined);
-    entries.push({ id: x.id, score: x.score, ...(h ? { simhash: hex(h) } : {}), source: index.stats.source(index.stats.sourceOf(x.id)), hit });
+    const hit = entries.length < asked.page * asked.size ? { hit: hitOf(d, x.score, marked, d.text.length <= BODY_CHARS ? r.bodies.get(x.id) : undefined) } : {};
+    entries.push({ id: x.id, score: x.score, ...(h ? { simhash: hex(h) } : {}), source: index.stats.source(index.stats.sourceOf(x.id)), url: d.url, title: d.title, ...hit });
   }
   const words = await index.words(r, entries[0]?.id);
   return {
@@ -124,10 +140,24 @@ export async function answerSearch(index: SearchIndex, asked: SearchAsked, shard
     partial: r.partial,
     facets: r.facets,
     entries,
+    marked,
     evidence: r.evidence ? [...r.evidence] : null,
     ...words,
     misses: misses.count,
+    ...(misses.count ? { missed: misses.report() } : {}),
   };
+}
+
+/** Results by id, their snippets marking `marked` (those no longer stored are left out): what a coordinator's page needs beyond the hits it was sent. */
+export async function hitsOf(index: SearchIndex, ids: readonly number[], marked: readonly string[]): Promise<SearchHit[]> {
+  const docs = new QueryDocuments(index.lookup);
+  await docs.load(ids);
+  const hits: SearchHit[] = [];
+  for (const id of ids) {
+    const d = await docs.get(id);
+    if (d) hits.push(hitOf(d, 0, marked, undefined));
+  }
+  return hits;
 }
 
 /**
@@ -136,7 +166,7 @@ export async function answerSearch(index: SearchIndex, asked: SearchAsked, shard
  * here holds it: the coordinator takes a shard's spelling (coordinator.ts).
  */
 export async function answerSuggest(index: SearchIndex, q: string, limit: number, corpus: CorpusStats | undefined): Promise<ShardSuggestion[]> {
-  const lens = corpus ? replayLens(index, corpus, new Misses()) : index.lens();
+  const lens = corpus ? replayLens(index, corpus, new Misses(new Recorder(index, corpus.stemmers))) : index.lens();
   // (Each term as the index holds it, so that every shard's list is the same; their spellings aside.)
   const spelled = new Map<string, string>();
   const spellings = Object.create(index.spellings, {

@@ -55,6 +55,14 @@ export type CorpusStats = {
   readonly together: Readonly<Record<string, Readonly<Record<string, number>>>>;
 };
 
+/**
+ * A record's own value at `key` — never one it inherits: terms are any words, "constructor" and
+ * "toString" among them.
+ */
+export function own<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
 /** The key of a completion lookup. */
 export const completionKey = (prefix: string, shortest: number): string => `${prefix}\n${shortest}`;
 /** The key of a typo lookup. */
@@ -72,18 +80,19 @@ export function stemmerOrder(pages: Readonly<Record<string, number>>): string[] 
 
 /** The shards' reports summed into the corpus's statistics. */
 export function mergeReports(reports: readonly TermReport[]): CorpusStats {
+  // (Maps, not objects, while summing: a term may be any word, "constructor" among them.)
   const lengthSum: number[] = [];
-  const stemmers: Record<string, number> = {};
+  const stemmers = new Map<string, number>();
   const terms = new Map<string, [number, number]>();
   const completions = new Map<string, Set<string>>();
   const near = new Map<string, Map<string, number>>();
-  const typos: Record<string, number> = {};
+  const typos = new Map<string, number>();
   const alphabet = new Set<string>();
   let documents = 0;
   for (const r of reports) {
     documents += r.documents;
     r.lengthSum.forEach((n, f) => (lengthSum[f] = (lengthSum[f] ?? 0) + n));
-    for (const [key, n] of Object.entries(r.stemmers)) stemmers[key] = (stemmers[key] ?? 0) + n;
+    for (const [key, n] of Object.entries(r.stemmers)) stemmers.set(key, (stemmers.get(key) ?? 0) + n);
     for (const [t, [df, known]] of Object.entries(r.terms)) {
       const sum = terms.get(t) ?? [0, 0];
       terms.set(t, [sum[0] + df, Math.max(sum[1], known)]);
@@ -98,19 +107,37 @@ export function mergeReports(reports: readonly TermReport[]): CorpusStats {
       for (const [t, d] of list) all.set(t, Math.min(d, all.get(t) ?? d));
       near.set(key, all);
     }
-    for (const [t, held] of Object.entries(r.typos)) typos[t] = Math.max(typos[t] ?? 0, held);
+    for (const [t, held] of Object.entries(r.typos)) typos.set(t, Math.max(typos.get(t) ?? 0, held));
     for (const c of r.alphabet) alphabet.add(c);
   }
   return {
     documents,
     lengthSum,
-    stemmers: stemmerOrder(stemmers),
+    stemmers: stemmerOrder(Object.fromEntries(stemmers)),
     terms: Object.fromEntries(terms),
     completions: Object.fromEntries([...completions].map(([k, v]) => [k, [...v]])),
     near: Object.fromEntries([...near].map(([k, v]) => [k, [...v]])),
-    typos,
+    typos: Object.fromEntries(typos),
     alphabet: [...alphabet].sort().join(''),
     together: mergeTogether(reports, (t) => terms.get(t)?.[0] ?? 0),
+  };
+}
+
+/**
+ * The corpus's statistics with what the shards answered to lookups it lacked (their second round
+ * went where no shard's first did: replay.ts) added — what it had stays.
+ */
+export function extendCorpus(corpus: CorpusStats, missed: readonly TermReport[]): CorpusStats {
+  const extra = mergeReports(missed);
+  const df = (t: string) => (own(corpus.terms, t) ?? own(extra.terms, t))?.[0] ?? 0;
+  return {
+    ...corpus,
+    terms: { ...extra.terms, ...corpus.terms },
+    completions: { ...extra.completions, ...corpus.completions },
+    near: { ...extra.near, ...corpus.near },
+    typos: { ...extra.typos, ...corpus.typos },
+    alphabet: [...new Set(corpus.alphabet + extra.alphabet)].sort().join(''),
+    together: { ...mergeTogether(missed, df), ...corpus.together },
   };
 }
 
@@ -120,16 +147,17 @@ export function mergeReports(reports: readonly TermReport[]): CorpusStats {
  * counted, it counted against fewer words).
  */
 function mergeTogether(reports: readonly TermReport[], df: (term: string) => number): Record<string, Record<string, number>> {
-  const out: Record<string, Record<string, number>> = {};
+  const out = new Map<string, Map<string, number>>();
   for (const r of reports) {
     for (const [key, { known, counts }] of Object.entries(r.together)) {
       const others = JSON.parse(key) as string[][];
       if (known !== knownWords(others, df)) continue;
-      const sum = (out[key] ??= {});
-      for (const [t, n] of Object.entries(counts)) sum[t] = (sum[t] ?? 0) + n;
+      const sum = out.get(key) ?? new Map<string, number>();
+      for (const [t, n] of Object.entries(counts)) sum.set(t, (sum.get(t) ?? 0) + n);
+      out.set(key, sum);
     }
   }
-  return out;
+  return Object.fromEntries([...out].map(([k, v]) => [k, Object.fromEntries(v)]));
 }
 
 /** Which of the other words (a bit each) have a term in some document, by `df`. */
