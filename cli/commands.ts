@@ -136,6 +136,7 @@ export async function recrawl(urls: string[], flags: CommonFlags & { all?: boole
 export async function serveOnly(flags: CommonFlags): Promise<void> {
   const config = configFrom(flags);
   if (config.cluster.shards.length) return coordinate(config);
+  if (config.cluster.shard && !config.store) throw new UsageError(`--shard ${config.cluster.shard} needs the store the shards share: give --store postgres://user@host/db (or TRAWL_STORE)`);
   const app = await Appliance.open(config, config.store ? { log, lockFor: 'serve', readOnlyStore: true } : { log });
   if (config.store) app.startFlushTimer();
   // (No crawl runs here: no admin actions, which act on one. A coordinator may ask this index: /api/shard/*.)

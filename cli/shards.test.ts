@@ -158,3 +158,18 @@ describe('a sharded index over HTTP on one PostgreSQL', () => {
     assert.deepEqual([down.ok, down.shards.map((s) => s.up)], [true, [true, false]], 'healthz: still answering, one shard down');
   });
 });
+
+describe('trawl serve --shard and --shards, given wrong', () => {
+  it('refuses a shard without a shared store, a coordinator with a shard, and a K/N that is not one, with exit code 2', async () => {
+    for (const [args, message] of [
+      [['--shard', '1/2', '--data', tmp('alone')], /--shard 1\/2 needs the store the shards share: give --store/],
+      [['--shards', 'http://127.0.0.1:9/', '--shard', '1/2'], /a coordinator \(--shards\) holds no shard of its own/],
+      [['--shard', '0/2'], /`cluster.shard`: "0\/2": K counts from 1 to N/],
+      [['--shards', 'ftp://example.org/'], /`cluster.shards.0`: must be an absolute http/],
+    ] as const) {
+      const p = trawl(['serve', '--port', '0', ...args]);
+      assert.equal(await p.exited, 2, args.join(' '));
+      assert.match(p.stderr(), message);
+    }
+  });
+});

@@ -313,7 +313,7 @@ export const configSchema = z.strictObject({
         .string()
         .superRefine((s, ctx) => {
           const problem = s === '' ? undefined : shardProblem(s);
-          if (problem) ctx.addIssue({ code: 'custom', message: `cluster.shard: ${problem}` });
+          if (problem) ctx.addIssue({ code: 'custom', message: problem });
         })
         .default('')
         .describe('This search node indexes only shard K of N of the documents (`K/N`, e.g. `1/2`; by a hash of each document\'s URL), for an index larger than one node\'s RAM; a coordinator (cluster.shards) merges the shards\' answers. Empty: every document. Needs a shared store.'),
