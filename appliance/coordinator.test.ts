@@ -86,6 +86,8 @@ describe('a coordinator over shards behind a login', () => {
       for (const m of r.shards!.missing) assert.match(m.error, /^HTTP 401: this search needs a login/);
       assert.deepEqual(c.shards().map((s) => s.up), [false, false]);
       const ui = createApp({ searcher: c.searcher, status: async () => c.status(), shards: () => c.shards(), version: 't', processMetrics: false });
+      const dashboard = await (await ui.request('/status')).text();
+      for (const u of urls) assert.match(dashboard, new RegExp(`<tr class="trouble"><td><code>${u}</code></td><td>—</td><td>down</td>`), 'the dashboard shows each shard down');
       const health = await ui.request('/healthz');
       assert.equal(health.status, 503, 'no shard answers: out of rotation');
       assert.equal(((await health.json()) as { ok: boolean }).ok, false);
