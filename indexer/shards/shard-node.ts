@@ -17,6 +17,14 @@ import { Recorder } from './record.ts';
 import { Misses, replayLens } from './replay.ts';
 import type { CorpusStats, TermReport } from './statistics.ts';
 
+/**
+ * Values of a facet a shard sends at most, most frequent first: the coordinator's twenty are the
+ * corpus's as long as no shard has more values than this among its results (a crawl of many
+ * hosts: a host beyond every shard's first FACETS_SENT is not counted, one beyond some is counted
+ * short).
+ */
+export const FACETS_SENT = 1000;
+
 /** The first round's question: a query (or, `suggest`, a query being typed), stemmed by these stemmers (the coordinator's order; unset: this index's). */
 export type TermsAsked = { readonly q: string; readonly exact?: boolean; readonly suggest?: boolean; readonly stemmers?: readonly string[] };
 
@@ -48,7 +56,7 @@ export type ShardAnswer = {
   readonly total: number;
   readonly capped: boolean;
   readonly partial: boolean;
-  /** Every value of each facet, counted here. */
+  /** The values of each facet counted here, the FACETS_SENT most frequent. */
   readonly facets: Facets;
   /** The best candidates here, best first by `score`: at least page × size (and RERANK), deeper where near-duplicates fold. */
   readonly entries: readonly ShardEntry[];
@@ -120,7 +128,7 @@ export async function reportTerms(index: SearchIndex, asked: TermsAsked): Promis
 export async function answerSearch(index: SearchIndex, asked: SearchAsked, shard?: string): Promise<ShardAnswer> {
   const misses = new Misses(new Recorder(index, asked.corpus?.stemmers));
   const lens = asked.corpus ? replayLens(index, asked.corpus, misses) : index.lens();
-  const r = await index.rank(asked.q, { page: asked.page, size: asked.size, exact: asked.exact ?? false, facetValues: Infinity }, lens);
+  const r = await index.rank(asked.q, { page: asked.page, size: asked.size, exact: asked.exact ?? false, facetValues: FACETS_SENT }, lens);
   await r.docs.load(r.ranked.map((x) => x.id));
   const entries: ShardEntry[] = [];
   const marked = r.plan.forgiven.marked;
