@@ -88,6 +88,9 @@ describe('a coordinator over shards behind a login', () => {
       const ui = createApp({ searcher: c.searcher, status: async () => c.status(), shards: () => c.shards(), version: 't', processMetrics: false });
       const dashboard = await (await ui.request('/status')).text();
       for (const u of urls) assert.match(dashboard, new RegExp(`<tr class="trouble"><td><code>${u}</code></td><td>—</td><td>down</td>`), 'the dashboard shows each shard down');
+      const partial = await ui.request('/api/search?q=harbor');
+      assert.equal(((await partial.json()) as { shards: { partial: boolean } }).shards.partial, true);
+      assert.doesNotMatch(partial.headers.get('etag') ?? '', /^W\//, 'a partial answer is not tagged with the index version (a digest of its body instead)');
       const health = await ui.request('/healthz');
       assert.equal(health.status, 503, 'no shard answers: out of rotation');
       assert.equal(((await health.json()) as { ok: boolean }).ok, false);

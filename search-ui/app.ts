@@ -202,7 +202,10 @@ export function createApp(deps: UiDeps): OpenAPIHono {
     // A search the client holds is not run again while the index has not changed (http-cache.ts).
     const cached = tags.check(c, deps.searcher.version, 'search', q, page, size, exact ? 1 : 0);
     if (cached.fresh) return c.body(null, 304, cached.headers);
-    return c.json(searchJson(await search(q, page, size, exact)), 200, cached.headers);
+    const r = await search(q, page, size, exact);
+    // (An answer missing a shard's results is not tagged with the index's version: once the shard
+    // answers again, the same search must run again, not be a 304.)
+    return c.json(searchJson(r), 200, r.shards?.partial ? {} : cached.headers);
   });
 
   app.openapi(suggestRoute, async (c) => {

@@ -91,12 +91,15 @@ export class ShardedSearcher implements Searcher {
     const typed = parseQuery(query);
     const exact = options.exact ?? false;
     const missing = new Map<number, string>();
-    let { corpus, answering } = await this.corpus({ q: query, exact }, missing);
+    const first = await this.corpus({ q: query, exact }, missing);
+    const { answering } = first;
+    let { corpus } = first;
     let depth = page * size;
     for (let deeper = 0, again = 0; ; ) {
       // (A deeper page: the same size, more of them — each shard ranks page × size at least.)
       const pages = Math.ceil(depth / size);
-      const answers = await this.ask(answering, (i) => this.transport.search(i, { q: query, exact, page: pages, size, corpus }), missing);
+      // (A shard that failed once is not waited for again.)
+      const answers = await this.ask(answering.filter((i) => !missing.has(i)), (i) => this.transport.search(i, { q: query, exact, page: pages, size, corpus }), missing);
       // Lookups the first round did not gather (the corpus's plan went where no shard's did):
       // what the shards found added, asked again.
       const missed = [...answers.values()].flatMap((a) => (a.missed ? [a.missed] : []));
