@@ -3,7 +3,7 @@
 // its snapshot records the shard, and a node started with another share rebuilds rather than
 // serve the wrong documents. A throwaway PostgreSQL.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -15,7 +15,12 @@ import type { StoredDocument } from '../model/index.ts';
 import { startPostgres, type ThrowawayPostgres } from '../testweb/postgres.ts';
 import { Appliance } from './appliance.ts';
 
-const tmp = () => mkdtempSync(join(tmpdir(), 'trawl-shards-'));
+const dirs: string[] = [];
+const tmp = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'trawl-shards-'));
+  dirs.push(dir);
+  return dir;
+};
 const config = (dataDir: string, store: string | undefined, shard = '') => loadConfig({ overrides: { dataDir, ...(store ? { store } : {}), cluster: { shard } } });
 const urlOf = (n: number) => `http://e.org/page-${n}`;
 
@@ -42,7 +47,10 @@ describe('a search node holding one shard', () => {
   before(async () => {
     server = await startPostgres();
   });
-  after(() => server.stop());
+  after(async () => {
+    await server.stop();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
 
   it('indexes its share only, from the documents table and from the change log, and the two shards hold every page once', async () => {
     const db = await server.createDatabase();

@@ -7,7 +7,7 @@
 // is down leaves a partial answer within the timeout, said in the JSON and on the page.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -20,7 +20,12 @@ import { startSampleWeb, type SampleWeb } from '../testweb/sample-web.ts';
 
 const BIN = fileURLToPath(new URL('../bin/trawl.js', import.meta.url));
 const MODULES = fileURLToPath(new URL('../node_modules', import.meta.url));
-const tmp = (name: string) => mkdtempSync(join(tmpdir(), `trawl-shards-${name}-`));
+const dirs: string[] = [];
+const tmp = (name: string) => {
+  const dir = mkdtempSync(join(tmpdir(), `trawl-shards-${name}-`));
+  dirs.push(dir);
+  return dir;
+};
 const TOKEN = 'shard-cluster-token-0123456789';
 const TIMEOUT_MS = 1500;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -78,6 +83,7 @@ describe('a sharded index over HTTP on one PostgreSQL', () => {
     await Promise.all(running.map((p) => p.exited));
     await web.close();
     await server.stop();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
   const start = (args: string[]) => {
     const p = trawl(['serve', '--config', config, '--port', '0', ...args]);
@@ -171,5 +177,6 @@ describe('trawl serve --shard and --shards, given wrong', () => {
       assert.equal(await p.exited, 2, args.join(' '));
       assert.match(p.stderr(), message);
     }
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 });
