@@ -27,6 +27,7 @@ import { TemplateCleaner } from './template-clean.ts';
 import { loadOrRebuild, newIndex } from './index-load.ts';
 import { writeOrigin, type IndexOrigin } from './index-origin.ts';
 import { ChangeFollower } from './follow.ts';
+import { ShardFilter } from './shard-filter.ts';
 import { count, explain, noRevisits, StatusReporter } from './status.ts';
 import { buildCrawl, normalizerOf, type CrawlParts } from './wiring.ts';
 import { silentLog, type Log } from '../lib/log.ts';
@@ -132,7 +133,8 @@ export class Appliance {
         return new Appliance(config, store, index, new IndexFeed(index, store, analysisTag(), log), lock, log, { store: store.location, reader: '' }, true);
       }
       // (An index that is flushed holds the change log: its pruning waits for this reader.)
-      const loaded = await loadOrRebuild(join(dir, 'index'), store, analysisTag(), log, { holdLog: writer });
+      // (A search node of a sharded index holds one share of the documents: shard-filter.ts.)
+      const loaded = await loadOrRebuild(join(dir, 'index'), store, analysisTag(), log, { holdLog: writer, shard: ShardFilter.forConfig(config.cluster.shard, config.store !== undefined) });
       loaded.index.foldDistance = config.index.nearDuplicates.maxDistance;
       const app = new Appliance(config, store, loaded.index, loaded.feed, lock, log, loaded.origin).withFlush(loaded.flushed);
       // Other processes change a shared store: its change log is followed (a SQLite store is this process's alone).
@@ -283,7 +285,7 @@ export class Appliance {
     if (this.lastFlush && this.lastFlush.lastSeq === seq && !this.indexChanged) return undefined;
     this.indexChanged = false;
     try {
-      const info = await flushIndex(this.indexDir, this.index, seq);
+      const info = await flushIndex(this.indexDir, this.index, seq, { shard: this.feed.shard?.text });
       this.lastFlush = info;
       writeOrigin(this.indexDir, this.origin);
       if (!this.closedStore) await this.pruneLog(seq);

@@ -4,12 +4,14 @@
  * the changes made after the last flush — and the feed knows up to which change the index holds
  * them all: what a flush may claim, so that a crash never loses a searchable page. It also keeps
  * the anchor field of indexed pages up to date with the links found after they were indexed.
+ * On a search node that holds one shard (`cluster.shard`), only that shard's documents go in.
  */
 import type { Anchors, StoredDocument } from '../model/index.ts';
 import type { IndexSink } from '../crawler/index.ts';
 import type { Log } from '../lib/log.ts';
 import { isAnalysis, type SearchIndex } from '../indexer/index.ts';
 import type { Store, TokenSequence } from '../store/index.ts';
+import type { ShardFilter } from './shard-filter.ts';
 
 export class IndexFeed implements IndexSink {
   /** Changes handed to the index that have not been applied yet. */
@@ -34,6 +36,8 @@ export class IndexFeed implements IndexSink {
     private readonly store: Store,
     private readonly stemming: string,
     private readonly log: Log,
+    /** The shard this index holds (shard-filter.ts); undefined: every document. */
+    readonly shard?: ShardFilter,
   ) {}
 
   /** Every change up to this sequence number is in the index. */
@@ -65,6 +69,8 @@ export class IndexFeed implements IndexSink {
 
   async put(doc: StoredDocument, analysis: unknown, seq: number): Promise<void> {
     if (this.followed) this.direct.add(seq);
+    // (Another shard's document: not here — removed, should it have been before.)
+    if (this.shard && !this.shard.admits(doc)) return this.apply(seq, async () => this.index.remove(doc.id));
     await this.apply(seq, async () => this.index.upsert(doc, analysis, await this.store.anchors.of(doc.id)));
   }
 
@@ -76,8 +82,9 @@ export class IndexFeed implements IndexSink {
   /** Brings a document (by id) up to date with the store, as of change `seq`: indexed as stored, or removed. */
   async refresh(id: number, seq: number): Promise<void> {
     await this.apply(seq, async () => {
-      const doc = await this.store.documents.get(id);
-      if (doc) this.index.upsert(doc, undefined, await this.anchorsOf(id));
+      // (A document of another shard, known by its id: not even read.)
+      const doc = this.shard?.isForeign(id) ? undefined : await this.store.documents.get(id);
+      if (doc && (!this.shard || this.shard.admits(doc))) this.index.upsert(doc, undefined, await this.anchorsOf(id));
       else this.index.remove(id);
     });
   }

@@ -5,13 +5,15 @@
  * does not match, a format or a stemming it cannot read) costs a logged rebuild, never a refusal
  * to start. So does a flush that cannot be brought up to date from this store's log: made from
  * another store (index-origin.ts), holding changes this store never made, or older than what the
- * log still keeps (other readers let it be pruned while this one was away: store/changes.ts).
+ * log still keeps (other readers let it be pruned while this one was away: store/changes.ts) —
+ * or holding another share of the documents than this node serves (cluster.shard).
  */
 import { loadIndex, SearchIndex, type Manifest } from '../indexer/index.ts';
 import type { Store } from '../store/index.ts';
 import type { Log } from '../lib/log.ts';
 import { IndexFeed } from './index-feed.ts';
 import { newReader, readOrigin, type IndexOrigin } from './index-origin.ts';
+import type { ShardFilter } from './shard-filter.ts';
 
 /** An empty index over the store's documents and token sequences. */
 export function newIndex(store: Store, stemming: string): SearchIndex {
@@ -30,6 +32,8 @@ export type LoadOptions = {
    */
   readonly holdLog?: boolean;
   readonly now?: () => number;
+  /** The shard of the documents this index holds (cluster.shard); undefined: every document. */
+  readonly shard?: ShardFilter;
 };
 
 export type Loaded = { index: SearchIndex; feed: IndexFeed; flushed: Manifest | undefined; origin: IndexOrigin };
@@ -52,14 +56,14 @@ export async function loadOrRebuild(indexDir: string, store: Store, stemming: st
     manifest = undefined;
   }
   if (manifest) {
-    const unusable = await whyNotReplayable(manifest, recorded, origin, store, prunedFor);
+    const unusable = otherShard(manifest, options.shard) ?? (await whyNotReplayable(manifest, recorded, origin, store, prunedFor));
     if (unusable) {
       log.warn(`index in ${indexDir} ${unusable}; rebuilding it from the crawl database`);
       index = newIndex(store, stemming);
       manifest = undefined;
     }
   }
-  const feed = new IndexFeed(index, store, stemming, log);
+  const feed = new IndexFeed(index, store, stemming, log, options.shard);
   if (manifest) {
     // SimHashes are not in the flush: the store has each document's (near-duplicates fold by them).
     for await (const [id, fingerprint] of store.documents.simhashes()) if (index.stats.has(id)) index.simhashes.set(id, fingerprint);
@@ -71,12 +75,20 @@ export async function loadOrRebuild(indexDir: string, store: Store, stemming: st
     if (last.size) log.info(`index: replayed ${last.size} changes made after the last flush`);
   } else {
     const upTo = await rebuildPoint(store, prunedFor);
-    for await (const doc of store.documents.all()) index.upsert(doc, undefined, await store.anchors.of(doc.id));
+    // (A shard reads every document and keeps its own: the store cannot tell them apart by URL hash.)
+    for await (const doc of store.documents.all()) if (!options.shard || options.shard.admits(doc)) index.upsert(doc, undefined, await store.anchors.of(doc.id));
     feed.caughtUp(upTo);
   }
   const ms = Math.round(performance.now() - started);
   if (index.documentCount) log.info(`index: ${index.documentCount} documents loaded in ${ms} ms`);
   return { index, feed, flushed: manifest, origin };
+}
+
+/** Why a flush holds the wrong documents for this node: another shard of them, or all (undefined: the right ones). */
+function otherShard(manifest: Manifest, shard: ShardFilter | undefined): string | undefined {
+  if ((manifest.shard ?? '') === (shard?.text ?? '')) return undefined;
+  const share = (s: string | undefined) => (s ? `shard ${s} of the documents` : 'every document');
+  return `holds ${share(manifest.shard)}, but this node serves ${share(shard?.text)} (cluster.shard)`;
 }
 
 /** Why a flush cannot be brought up to date from this store's change log (undefined: it can). */

@@ -1,3 +1,4 @@
 export { Appliance, NoCrawlError, type ApplianceStatus, type CrawlStatus, type IndexStatus, type OpenOptions } from './appliance.ts';
 export { migrateStore, openStore, storeLocationOf, type MigrateReport } from './open-store.ts';
 export { listWorkers, type WorkerLine } from './workers.ts';
+export { Coordinator } from './coordinator.ts';

@@ -1,6 +1,7 @@
 /** The commands themselves. Each reads as the pipeline it runs. */
 import { once } from 'node:events';
-import { Appliance, migrateStore, storeLocationOf } from '../appliance/index.ts';
+import { Appliance, Coordinator, migrateStore, storeLocationOf } from '../appliance/index.ts';
+import { ShardNode } from '../indexer/shards/index.ts';
 import { PRODUCT_VERSION, type Config } from '../config/index.ts';
 import type { DocumentFacts, RenderStatus, SeedStatus } from '../model/index.ts';
 import { createApp, listen, searchJson, seedCause, statusLine, type RunningServer } from '../search-ui/index.ts';
@@ -134,15 +135,39 @@ export async function recrawl(urls: string[], flags: CommonFlags & { all?: boole
  */
 export async function serveOnly(flags: CommonFlags): Promise<void> {
   const config = configFrom(flags);
+  if (config.cluster.shards.length) return coordinate(config);
+  if (config.cluster.shard && !config.store) throw new UsageError(`--shard ${config.cluster.shard} needs the store the shards share: give --store postgres://user@host/db (or TRAWL_STORE)`);
   const app = await Appliance.open(config, config.store ? { log, lockFor: 'serve', readOnlyStore: true } : { log });
   if (config.store) app.startFlushTimer();
-  // (No crawl runs here: no admin actions, which act on one.)
-  const server = await listen(createApp({ ...serverOptions(config), searcher: app.index, status: () => app.status(), storeHealth: () => app.store.health?.() ?? { up: true }, version: PRODUCT_VERSION, explain: (url) => app.explain(url) }), config.server.host, config.server.port);
+  // (No crawl runs here: no admin actions, which act on one. A coordinator may ask this index: /api/shard/*.)
+  const shard = app.feed.shard?.text;
+  const ui = createApp({ ...serverOptions(config), searcher: app.index, shard: new ShardNode(app.index, shard), status: () => app.status(), storeHealth: () => app.store.health?.() ?? { up: true }, version: PRODUCT_VERSION, explain: (url) => app.explain(url), adminToken: config.server.adminToken });
+  const server = await listen(ui, config.server.host, config.server.port);
   onStopSignal(async () => {
     await server.close();
     await app.close();
   });
-  process.stdout.write(`Trawl ${PRODUCT_VERSION}: ${app.index.documentCount} documents from ${app.where}${config.store ? ', following its changes' : ''}\nSearch at ${server.url}\n`);
+  process.stdout.write(`Trawl ${PRODUCT_VERSION}: ${app.index.documentCount} documents${shard ? ` (shard ${shard})` : ''} from ${app.where}${config.store ? ', following its changes' : ''}\nSearch at ${server.url}\n`);
+  const exposed = exposure(config);
+  if (exposed) log.warn(exposed);
+}
+
+/**
+ * `trawl serve --shards URL,URL,…`: a coordinator — no index, no store — answering every search
+ * by asking each shard and merging their answers (appliance/coordinator.ts).
+ */
+async function coordinate(config: Readonly<Config>): Promise<void> {
+  if (config.cluster.shard) throw new UsageError('a coordinator (--shards) holds no shard of its own: give --shard to the shards, --shards to the coordinator');
+  const coordinator = new Coordinator(config, log);
+  await coordinator.start();
+  const ui = createApp({ ...serverOptions(config), searcher: coordinator.searcher, status: async () => coordinator.status(), shards: () => coordinator.shards(), version: PRODUCT_VERSION });
+  const server = await listen(ui, config.server.host, config.server.port);
+  onStopSignal(async () => {
+    await server.close();
+    await coordinator.stop();
+  });
+  const up = coordinator.shards().filter((s) => s.up).length;
+  process.stdout.write(`Trawl ${PRODUCT_VERSION}: coordinator of ${config.cluster.shards.length} shards (${up} answering, ${coordinator.searcher.documentCount} documents)\nSearch at ${server.url}\n`);
   const exposed = exposure(config);
   if (exposed) log.warn(exposed);
 }

@@ -104,7 +104,17 @@ program
   .addOption(renderOpt())
   .action(recrawl);
 
-program.command('serve').description('search over an existing data directory (or a --store database)').addOption(configOpt()).addOption(dataOpt()).addOption(storeOpt()).addOption(portOpt()).action(serveOnly);
+program
+  .command('serve')
+  .description('search over an existing data directory (or a --store database); one shard of a sharded index (--shard), or the coordinator that merges the shards (--shards)')
+  .addOption(configOpt())
+  .addOption(dataOpt())
+  .addOption(storeOpt())
+  .addOption(portOpt())
+  .option('--shard <K/N>', 'index only shard K of N of the documents (by a hash of their URL: K from 1 to N), for an index larger than one node\'s RAM; needs --store (cluster.shard)')
+  .option('--shards <urls>', 'be the coordinator of a sharded index: answer by asking these search nodes (comma-separated, one per shard) and merging, with the whole corpus\'s statistics; no index here (cluster.shards)')
+  .addHelpText('after', '\nA sharded index (README: Scaling out):\n  trawl serve --store postgres://… --data /srv/shard1 --port 8081 --shard 1/2\n  trawl serve --store postgres://… --data /srv/shard2 --port 8082 --shard 2/2\n  trawl serve --shards http://127.0.0.1:8081/,http://127.0.0.1:8082/ --port 8080\nGive every node the same server.adminToken (TRAWL_ADMIN_TOKEN): the coordinator sends it, and a shard then counts no rate limit against it.')
+  .action(serveOnly);
 
 program
   .command('search')

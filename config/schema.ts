@@ -9,6 +9,7 @@ import { DEFAULT_STRIP_PARAMS } from '../crawler/urls/normalize.ts';
 import { isCidr } from '../lib/cidr.ts';
 import { selectorProblem } from '../lib/css-selector.ts';
 import { LOG_LEVELS } from '../lib/log.ts';
+import { shardProblem } from '../lib/shard.ts';
 import { DOCUMENT_FORMATS } from '../model/documents.ts';
 import { authScopeSchema, serverAuthSchema } from './auth-schema.ts';
 
@@ -308,6 +309,19 @@ export const configSchema = z.strictObject({
       hostsPerWorker: int(0, 100_000).default(0).describe('Hosts a crawler on a PostgreSQL store holds at most at once; 0: twice as many as concurrency / perHost.maxConnections.'),
       readerTimeout: duration.prefault('1d').describe('A search node not heard from for this long no longer holds the change log back from pruning; when it comes back, it rebuilds its index from the store.'),
       outageRetry: duration.prefault('1h').describe('How long a process waits for a PostgreSQL store that stopped answering (retrying with back-off; crawling pauses) before it gives up.'),
+      shard: z
+        .string()
+        .superRefine((s, ctx) => {
+          const problem = s === '' ? undefined : shardProblem(s);
+          if (problem) ctx.addIssue({ code: 'custom', message: problem });
+        })
+        .default('')
+        .describe('This search node indexes only shard K of N of the documents (`K/N`, e.g. `1/2`; by a hash of each document\'s URL), for an index larger than one node\'s RAM; a coordinator (cluster.shards) merges the shards\' answers. Empty: every document. Needs a shared store.'),
+      shards: z
+        .array(httpUrl)
+        .default([])
+        .describe('The search nodes of a sharded index (`http://host:port/`, one per shard): this server then answers every search by asking each of them and merging, with statistics of the whole corpus, and holds no index of its own.'),
+      shardTimeoutMs: int(50, 600_000).default(2000).describe('How long a coordinator (cluster.shards) waits for a shard\'s answer; a shard that has not answered by then is left out, and the answer says which.'),
     })
     .prefault({})
     .describe('Many Trawl processes on one PostgreSQL store: connections, host leases, search nodes.'),
@@ -341,4 +355,6 @@ export const ENV_VARS: Readonly<Record<string, { path: string[]; type: 'string' 
   https_proxy: { path: ['fetch', 'httpsProxy'], type: 'string' },
   no_proxy: { path: ['fetch', 'noProxy'], type: 'string' },
   TRAWL_LOG_LEVEL: { path: ['logLevel'], type: 'string' },
+  TRAWL_SHARD: { path: ['cluster', 'shard'], type: 'string' },
+  TRAWL_SHARDS: { path: ['cluster', 'shards'], type: 'list' },
 };

@@ -7,15 +7,16 @@
  * Before the candidates, forgiving search (query/forgive.ts) widens the query's words with their
  * completions (the last word) and corrections (typos), weighted below the words themselves.
  */
-import type { Anchors, PageContent, StoredDocument } from '../model/index.ts';
+import type { Anchors, PageContent } from '../model/index.ts';
 import { analyze, fieldTerms, isAnalysis, withField } from './ingest/analyze.ts';
 import { FIELDS } from './ingest/fields.ts';
 import { sourceOf, type SourceFields } from './ingest/source.ts';
 import { stemmerFor } from './ingest/tokenize.ts';
 import { Candidates, DEFAULT_TUNING, type IndexTuning } from './query/candidates.ts';
 import { QueryDocuments, type DocumentLookup, type SequenceLookup } from './query/documents.ts';
-import { countFacets, type Facets } from './query/filters.ts';
+import { countFacets } from './query/filters.ts';
 import { deepEnough, fold } from './query/fold.ts';
+import { hitOf, type SearchHit } from './query/hits.ts';
 import type { Occurrences } from './query/locate.ts';
 import { exactForms } from './query/exact-forms.ts';
 import { phrasesByLanguage, stemmersIn, termsIn } from './query/languages.ts';
@@ -23,7 +24,7 @@ import { parseQuery } from './query/parse.ts';
 import { withPhrases } from './query/phrases.ts';
 import { BODY_CHARS, bodyStart, phraseEvidence } from './query/proximity.ts';
 import { byScore, topK, type Ranked } from './query/rank.ts';
-import { snippetOf } from './query/snippet.ts';
+import type { Lens, Plan, Ranking, SearchOptions, SearchResponse, Searcher } from './search-types.ts';
 import { suggest } from './query/suggest.ts';
 import { autocomplete } from './query/autocomplete.ts';
 import { forgive } from './query/forgive.ts';
@@ -37,64 +38,8 @@ import { Vocabulary } from './structures/vocabulary.ts';
 
 export { DEFAULT_TUNING, type IndexTuning } from './query/candidates.ts';
 export type { DocumentLookup, SequenceLookup } from './query/documents.ts';
-
-export type SearchHit = {
-  readonly id: number;
-  readonly url: string;
-  /** Plain text: escape it before putting it in HTML. */
-  readonly title: string;
-  /** HTML: escaped text with the query terms in <mark>. */
-  readonly snippet: string;
-  readonly score: number;
-  readonly fetchedAt: number;
-  /** A focused crawl's classes of the page, best first. */
-  readonly topics?: readonly string[];
-  /** A document that is not an HTML page: its format (`pdf`, `docx`, `text`…). */
-  readonly type?: string;
-  /** Its pages (slides, sheets), when it has them. */
-  readonly pages?: number;
-  /** The page (slide, sheet; from 1) the snippet is on. */
-  readonly page?: number;
-  /** Near-duplicates of it (mirrors, print views, other versions) folded under it, best first (query/fold.ts). */
-  readonly similar?: readonly { readonly url: string; readonly title: string }[];
-  /** Near-duplicates folded under it beyond those listed (MAX_SIMILAR). */
-  readonly moreSimilar?: number;
-};
-
-export type SearchResponse = {
-  readonly query: string;
-  readonly total: number;
-  readonly tookMs: number;
-  readonly page: number;
-  readonly size: number;
-  /** No document matched every word: these match some of them. */
-  readonly partial: boolean;
-  /** Set when an exact phrase was checked on only the best results: there may be more. */
-  readonly totalIsLowerBound?: boolean;
-  readonly hits: readonly SearchHit[];
-  /** Result counts by host, language, type and topic (query/filters.ts). */
-  readonly facets: Facets;
-  /** The query with unknown words corrected ("did you mean"), when some word is unknown. */
-  readonly suggestion?: string;
-  /** Words the search also took for others (typos, query/forgive.ts): as typed, and as a page spells the word taken. */
-  readonly corrected?: readonly { readonly from: string; readonly to: string }[];
-};
-
-/** `exact`: no forgiving (no completion of the last word, no typo corrected). */
-export type SearchOptions = { readonly page?: number; readonly size?: number; readonly exact?: boolean };
-
-/** What the search server may see of the index: reading only. */
-export interface Searcher {
-  search(query: string, options?: SearchOptions): Promise<SearchResponse>;
-  /** The query with its last word completed, most frequent completion first (at most `limit`); none if absent. */
-  suggest?(query: string, limit?: number): Promise<string[]>;
-  readonly documentCount: number;
-  /**
-   * Grows with every change that can alter an answer (a page added, replaced or removed, its anchors
-   * refreshed): the search server's ETags are made of it, so a repeated search is a 304 until then.
-   */
-  readonly version: number;
-}
+export type { SearchHit } from './query/hits.ts';
+export type { Lens, Plan, Ranking, SearchOptions, SearchResponse, Searcher, ShardsAnswered } from './search-types.ts';
 
 /** The text of links to a page, and how many pages link to it (when none is given with the page). */
 export type AnchorLookup = (id: number) => Anchors;
@@ -108,16 +53,16 @@ function anchorTerms(anchors: Anchors, lang: string | undefined): { terms: strin
 }
 
 /** Candidates re-scored with phrase evidence, and how much it can add (× 1 + weight × evidence). */
-const RERANK = 20;
+export const RERANK = 20;
 const PHRASE_WEIGHT = 0.2;
 /** The first pass keeps this many candidates for exact scoring (or FIRST_PASS_FACTOR × those needed). */
 const FIRST_PASS_MIN = 200;
 const FIRST_PASS_FACTOR = 4;
 /** Results checked for an exact phrase at most (best first); beyond, the total is a lower bound. */
 const PHRASE_CHECKS = 300;
-const FACET_VALUES = 20;
+export const FACET_VALUES = 20;
 /** Near-duplicates listed under a result at most. */
-const MAX_SIMILAR = 10;
+export const MAX_SIMILAR = 10;
 /** Bits of SimHash within which a result folds under a better one, unless told otherwise (0: never). */
 export const DEFAULT_FOLD_DISTANCE = 3;
 
@@ -129,7 +74,7 @@ export class SearchIndex implements Searcher {
   readonly vocabulary = new Vocabulary(this.stats);
   readonly tuning: IndexTuning;
   private readonly candidates: Candidates;
-  private readonly spellings = new Spellings(this.postings);
+  readonly spellings = new Spellings(this.postings);
   private changes = 0;
   /** Each document's SimHash, by id: near-duplicates fold under the better result (query/fold.ts). */
   readonly simhashes = new SimHashes();
@@ -141,7 +86,7 @@ export class SearchIndex implements Searcher {
    * store); `anchorsOf` gives a page's inbound anchors when upsert() is not told them.
    */
   constructor(
-    private readonly lookup: DocumentLookup,
+    readonly lookup: DocumentLookup,
     private readonly anchorsOf: AnchorLookup = () => NO_ANCHORS,
     tuning: Partial<IndexTuning> = {},
     private readonly sequencesOf: SequenceLookup = () => new Map(),
@@ -217,18 +162,73 @@ export class SearchIndex implements Searcher {
     this.simhashes.delete(id);
   }
 
+  /** What a query reads its statistics through when nothing else is said: this index's own. */
+  lens(): Lens {
+    // (Stemmed by the stemmer of each language the index holds pages in: query/languages.ts.)
+    return { stats: this.stats, vocabulary: this.vocabulary, stemmers: stemmersIn(this.stats) };
+  }
+
+  /** A query parsed, forgiven and weighed, with the statistics of `lens` (synchronous: nothing waits). */
+  plan(query: string, exact: boolean, lens: Lens = this.lens()): Plan {
+    const typed = parseQuery(query, lens.stemmers);
+    this.vocabulary.sync();
+    const forgiven = forgive(typed, lens.stats, lens.vocabulary, exact, (t, n) => this.postings.docsWith(t, n), lens.countTogether);
+    const weights = slotWeights(lens.stats, forgiven.slots);
+    const forms = exactForms(lens.stats, typed);
+    return { typed, forgiven, weights, exactScores: (ids) => forms(ids, scoreAll(lens.stats, ids, weights)) };
+  }
+
   async search(query: string, options: SearchOptions = {}): Promise<SearchResponse> {
     const started = performance.now();
     const page = Math.max(1, options.page ?? 1);
     const size = Math.min(100, Math.max(1, options.size ?? 10));
-    // (Stemmed by the stemmer of each language the index holds pages in: query/languages.ts.)
-    const typed = parseQuery(query, stemmersIn(this.stats));
-    this.vocabulary.sync();
-    const forgiven = forgive(typed, this.stats, this.vocabulary, options.exact ?? false, (t, n) => this.postings.docsWith(t, n));
+    const r = await this.rank(query, { ...options, page, size });
+    const ranked = withEvidence(r.ranked, r.evidence);
+    const onPage = fold(ranked, this.simhashes, this.foldDistance, page * size).slice((page - 1) * size, page * size);
+    const { docs } = r;
+    await docs.load(onPage.flatMap((g) => [g.leader, ...g.similar.slice(0, MAX_SIMILAR)].map((x) => x.id)));
+    const hits: SearchHit[] = [];
+    for (const { leader, similar } of onPage) {
+      const d = await docs.get(leader.id);
+      if (!d) continue;
+      const hit = hitOf(d, leader.score, r.plan.forgiven.marked, d.text.length <= BODY_CHARS ? r.bodies.get(leader.id) : undefined);
+      const near = [];
+      for (const x of similar.slice(0, MAX_SIMILAR)) {
+        const s = await docs.get(x.id);
+        if (s) near.push({ url: s.url, title: s.title });
+      }
+      const more = similar.length - near.length;
+      hits.push(near.length ? { ...hit, similar: near, ...(more > 0 ? { moreSimilar: more } : {}) } : hit);
+    }
+    const words = await this.words(r, onPage[0]?.leader.id);
+    return {
+      query,
+      total: r.total,
+      ...(r.capped ? { totalIsLowerBound: true } : {}),
+      tookMs: Math.round((performance.now() - started) * 100) / 100,
+      page,
+      size,
+      partial: r.partial,
+      hits,
+      facets: r.facets,
+      ...words,
+    };
+  }
+
+  /**
+   * A query's best candidates by exact score, with what a page of them needs: the first
+   * `page` × `size` (at least RERANK; deeper when near-duplicates would fold the page short, or to
+   * find the pages with an exact phrase), and the phrase evidence of the best RERANK — not yet
+   * applied (`withEvidence`), so that a coordinator can apply it to the best of all shards
+   * (indexer/shards). `facetValues`: values kept per facet (FACET_VALUES).
+   */
+  async rank(query: string, options: SearchOptions & { readonly facetValues?: number } = {}, lens: Lens = this.lens()): Promise<Ranking> {
+    const page = Math.max(1, options.page ?? 1);
+    const size = Math.min(100, Math.max(1, options.size ?? 10));
+    const facetValues = options.facetValues ?? FACET_VALUES;
+    const plan = this.plan(query, options.exact ?? false, lens);
+    const { forgiven, weights, exactScores } = plan;
     const q = forgiven.query;
-    const weights = slotWeights(this.stats, forgiven.slots);
-    const exact = exactForms(this.stats, typed);
-    const exactScores = (ids: ArrayLike<number>) => exact(ids, scoreAll(this.stats, ids, weights));
     // Everything that reads the first pass's shared arrays happens before the first await: another
     // query may run while this one waits for the store.
     const { ids, partial, estimates } = this.candidates.match(q, weights);
@@ -246,7 +246,7 @@ export class SearchIndex implements Searcher {
     let ranked = rank(q.phrases.length ? PHRASE_CHECKS : shown);
     // Near-duplicates will fold: deeper, if that would leave the page short.
     if (!q.phrases.length) ranked = deepEnough(ranked, rank, this.simhashes, this.foldDistance, page * size, matched);
-    let facets = q.phrases.length ? undefined : countFacets(this.stats, ids, FACET_VALUES);
+    let facets = q.phrases.length ? undefined : countFacets(this.stats, ids, facetValues);
     const docs = new QueryDocuments(this.lookup);
     // Exact phrases are checked on the best candidates, best first, until the page is full: unless
     // all were checked, the total is a lower bound.
@@ -256,12 +256,14 @@ export class SearchIndex implements Searcher {
       const found = await withPhrases({ phrases: q.phrases, ordered: ranked, shown: this.foldDistance > 0 ? 2 * shown : shown, rescore: estimates ? exactScores : undefined, phrasesOf: phrasesByLanguage(this.stats, q.languages, q.phrases) }, this.stats, docs, this.sequencesOf);
       capped = found.checked < matched;
       ranked = found.ranked;
-      facets = countFacets(this.stats, ranked.map((r) => r.id), FACET_VALUES);
+      facets = countFacets(this.stats, ranked.map((r) => r.id), facetValues);
     }
     // Phrase evidence re-scores the best candidates (it needs their text, so only a few). Their
     // bodies' occurrences are kept: a short page's snippet is made from them.
     const bodies = new Map<number, Occurrences>();
+    let evidence: Map<number, number> | undefined;
     if (forgiven.terms.length > 1) {
+      evidence = new Map();
       const top = ranked.slice(0, RERANK);
       await docs.load(top.map((r) => r.id));
       for (const r of top) {
@@ -271,80 +273,36 @@ export class SearchIndex implements Searcher {
         const { key, stem } = stemmerFor(d.lang);
         const body = bodyStart(d.text, forgiven.marked, stem);
         bodies.set(r.id, body);
-        r.score *= 1 + PHRASE_WEIGHT * phraseEvidence(d, termsIn(q.languages, key, forgiven.terms), body, stem);
+        evidence.set(r.id, 1 + PHRASE_WEIGHT * phraseEvidence(d, termsIn(q.languages, key, forgiven.terms), body, stem));
       }
-      top.sort(byScore);
-      ranked.splice(0, top.length, ...top);
     }
-    const onPage = fold(ranked, this.simhashes, this.foldDistance, page * size).slice((page - 1) * size, page * size);
-    await docs.load(onPage.flatMap((g) => [g.leader, ...g.similar.slice(0, MAX_SIMILAR)].map((r) => r.id)));
-    const hits: SearchHit[] = [];
-    for (const { leader, similar } of onPage) {
-      const d = await docs.get(leader.id);
-      if (!d) continue;
-      const hit = hitOf(d, leader.score, forgiven.marked, d.text.length <= BODY_CHARS ? bodies.get(leader.id) : undefined);
-      const near = [];
-      for (const r of similar.slice(0, MAX_SIMILAR)) {
-        const s = await docs.get(r.id);
-        if (s) near.push({ url: s.url, title: s.title });
-      }
-      const more = similar.length - near.length;
-      hits.push(near.length ? { ...hit, similar: near, ...(more > 0 ? { moreSimilar: more } : {}) } : hit);
-    }
-    const suggestion = ranked.length === 0 || partial ? await suggest(typed, this.stats, this.vocabulary, this.spellings, docs) : undefined;
+    return { plan, lens, ranked, evidence, total: q.phrases.length ? ranked.length : matched, capped, partial, facets: facets!, docs, bodies };
+  }
+
+  /** "Did you mean" (when nothing, or only some words, matched) and the words taken for others — the one the result `first` holds. */
+  async words(r: Ranking, first: number | undefined): Promise<Pick<SearchResponse, 'suggestion' | 'corrected'>> {
+    const { stats, vocabulary } = r.lens;
+    const suggestion = r.ranked.length === 0 || r.partial ? await suggest(r.plan.typed, stats, vocabulary, this.spellings, r.docs) : undefined;
     const corrected = [];
     // (A word taken for several: the one the first result holds — "elete rows" shows delete pages.)
-    const first = onPage[0]?.leader.id;
-    for (const c of forgiven.corrected) {
-      const term = c.terms.find((t) => first !== undefined && this.stats.contains(first, this.stats.termId(t) ?? -1)) ?? c.term;
-      corrected.push({ from: c.word, to: (await this.spellings.closest(term, c.word, docs)) ?? term });
+    for (const c of r.plan.forgiven.corrected) {
+      const term = c.terms.find((t) => first !== undefined && stats.contains(first, stats.termId(t) ?? -1)) ?? c.term;
+      corrected.push({ from: c.word, to: (await this.spellings.closest(term, c.word, r.docs)) ?? term });
     }
-    return {
-      query,
-      total: q.phrases.length ? ranked.length : matched,
-      ...(capped ? { totalIsLowerBound: true } : {}),
-      tookMs: Math.round((performance.now() - started) * 100) / 100,
-      page,
-      size,
-      partial,
-      hits,
-      facets: facets!,
-      ...(suggestion ? { suggestion } : {}),
-      ...(corrected.length ? { corrected } : {}),
-    };
+    return { ...(suggestion ? { suggestion } : {}), ...(corrected.length ? { corrected } : {}) };
   }
 
-  async suggest(query: string, limit?: number): Promise<string[]> {
-    return autocomplete(query, this.stats, this.vocabulary, this.spellings, new QueryDocuments(this.lookup), limit);
+  async suggest(query: string, limit?: number, lens: Lens = this.lens()): Promise<string[]> {
+    return autocomplete(query, lens.stats, lens.vocabulary, this.spellings, new QueryDocuments(this.lookup), limit);
   }
 }
 
-function hitOf(d: StoredDocument, score: number, terms: readonly string[], body: Occurrences | undefined): SearchHit {
-  const snippet = snippetOf(d.text, terms, d.description, body, stemmerFor(d.lang).stem);
-  const facts = d.document;
-  const page = facts?.pageOffsets && snippet.at !== undefined ? pageAt(facts.pageOffsets, snippet.at) : undefined;
-  return {
-    id: d.id,
-    url: d.url,
-    title: d.title,
-    snippet: snippet.html,
-    score: Math.round(score * 1000) / 1000,
-    fetchedAt: d.fetchedAt,
-    ...(d.topic?.classes.length ? { topics: d.topic.classes.map((c) => c.name) } : {}),
-    ...(facts ? { type: facts.format } : {}),
-    ...(facts?.pages ? { pages: facts.pages } : {}),
-    ...(page ? { page } : {}),
-  };
-}
-
-/** The page (from 1) that the character at `offset` is on, given where each page begins. */
-export function pageAt(offsets: readonly number[], offset: number): number {
-  let lo = 0;
-  let hi = offsets.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (offsets[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo + 1;
+/**
+ * The ranked candidates with phrase evidence applied: the best RERANK re-scored (× each one's
+ * factor) and re-sorted; none when the query had one word.
+ */
+export function withEvidence(ranked: readonly Ranked[], evidence: ReadonlyMap<number, number> | undefined): Ranked[] {
+  if (!evidence) return [...ranked];
+  const top = ranked.slice(0, RERANK).map((r) => ({ id: r.id, score: r.score * (evidence.get(r.id) ?? 1) }));
+  return [...top.sort(byScore), ...ranked.slice(RERANK)];
 }

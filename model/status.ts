@@ -205,6 +205,20 @@ export type WorkerStatus = {
   readonly seenAt: string;
 };
 
+/** A shard of a sharded index as its coordinator (`trawl serve --shards`) last asked it. */
+export type ShardStatus = {
+  readonly url: string;
+  /** "K/N", as the shard says it holds (null: it does not say — it answered for every document, or not at all). */
+  readonly shard: string | null;
+  readonly up: boolean;
+  readonly documents: number;
+  /** When it was last asked, and how long it took to answer (or to fail). */
+  readonly checkedAt: string;
+  readonly ms: number;
+  /** Why it did not answer (null: it did). */
+  readonly error: string | null;
+};
+
 export type ApplianceStatus = {
   readonly crawl: CrawlStatus;
   /** The crawl's seeds (the first few) and what became of them. */
@@ -218,6 +232,8 @@ export type ApplianceStatus = {
   readonly auth?: readonly AuthScopeStatus[];
   /** The crawlers sharing the store, each as it last told it (absent: the store is this process's alone — SQLite). */
   readonly workers?: readonly WorkerStatus[];
+  /** The shards a coordinator merges (absent: this server answers from its own index). */
+  readonly shards?: readonly ShardStatus[];
   readonly index: IndexStatus;
   readonly recent: readonly FetchEvent[];
 };

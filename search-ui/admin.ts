@@ -96,7 +96,7 @@ const bodyAsJson: MiddlewareHandler = async (c, next) => {
 };
 
 /** Compares tokens in constant time (their digests, so that lengths do not leak either). */
-function sameToken(given: string, token: string): boolean {
+export function sameToken(given: string, token: string): boolean {
   const digest = (t: string) => createHash('sha256').update(t).digest();
   return timingSafeEqual(digest(given), digest(token));
 }

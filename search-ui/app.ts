@@ -9,9 +9,10 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import { streamSSE } from 'hono/streaming';
-import type { ApplianceStatus, UrlExplanation } from '../model/index.ts';
+import type { ApplianceStatus, ShardStatus, UrlExplanation } from '../model/index.ts';
+import type { ShardNode } from '../indexer/shards/index.ts';
 import { QueryError, type Searcher } from '../indexer/index.ts';
-import { adminRoutes, type AdminActions } from './admin.ts';
+import { adminRoutes, sameToken, type AdminActions } from './admin.ts';
 import { describeOthers, documentRoute, searchRoute, statusRoute, suggestRoute } from './api/routes.ts';
 import { intParam } from './api/schemas.ts';
 import { searchJson } from './api/search-json.ts';
@@ -24,6 +25,7 @@ import { OPENSEARCH_TYPE, openSearchDescription } from './opensearch.ts';
 import { errorBody, homeBody, layout, resultsBody } from './pages.ts';
 import { ResultTags, revalidateJson } from './http-cache.ts';
 import { RateLimiter } from './rate-limit.ts';
+import { shardRoutes } from './shard-routes.ts';
 import { sendStatic, STATIC_FILES } from './static-files.ts';
 import { History, liveStatus, statusBody } from './status-page.ts';
 import { statusLine } from './status-line.ts';
@@ -53,6 +55,10 @@ export type UiDeps = {
   readonly corsOrigins?: readonly string[];
   /** Process metrics (CPU, heap, event loop, GC) in /metrics; on unless turned off. */
   readonly processMetrics?: boolean;
+  /** This server's index as a coordinator asks it (/api/shard/*: shard-routes.ts); absent: it holds none. */
+  readonly shard?: ShardNode;
+  /** The shards this server merges, as last checked (a coordinator: /healthz reports them, 503 when none answers). */
+  readonly shards?: () => readonly ShardStatus[];
 };
 
 /** A request the server refuses, with a stable code. */
@@ -129,6 +135,8 @@ export function createApp(deps: UiDeps): OpenAPIHono {
   // cannot type that fast, and the instant search asks /, debounced).
   const limiter = new RateLimiter(deps.apiRate ?? 20);
   app.use('/api/*', async (c, next) => {
+    // (A coordinator carrying the admin token asks a shard for every user's search: not one client's rate.)
+    if (deps.adminToken && c.req.path.startsWith('/api/shard/') && sameToken(c.req.header('authorization') ?? '', `Bearer ${deps.adminToken}`)) return next();
     const wait = limiter.take(clientOf(c));
     if (wait > 0) return c.json({ error: 'too many requests from this address: slow down', code: 'rate-limited' }, 429, { 'retry-after': String(Math.ceil(wait / 1000)) });
     await next();
@@ -187,13 +195,17 @@ export function createApp(deps: UiDeps): OpenAPIHono {
   });
 
   app.route('/api', adminRoutes(deps.admin, deps.adminToken));
+  app.route('/api/shard', shardRoutes(deps.shard));
 
   app.openapi(searchRoute, async (c) => {
     const { q, page, size, exact } = c.req.valid('query');
     // A search the client holds is not run again while the index has not changed (http-cache.ts).
     const cached = tags.check(c, deps.searcher.version, 'search', q, page, size, exact ? 1 : 0);
     if (cached.fresh) return c.body(null, 304, cached.headers);
-    return c.json(searchJson(await search(q, page, size, exact)), 200, cached.headers);
+    const r = await search(q, page, size, exact);
+    // (An answer missing a shard's results is not tagged with the index's version: once the shard
+    // answers again, the same search must run again, not be a 304.)
+    return c.json(searchJson(r), 200, r.shards?.partial ? {} : cached.headers);
   });
 
   app.openapi(suggestRoute, async (c) => {
@@ -225,6 +237,12 @@ export function createApp(deps: UiDeps): OpenAPIHono {
 
   // (A load balancer takes a node whose store is away out of rotation: its index is no longer followed.)
   app.get('/healthz', (c) => {
+    if (deps.shards) {
+      // A coordinator answers while some shard does (saying which are missing), so a load balancer keeps it.
+      const shards = deps.shards().map((x) => ({ url: x.url, shard: x.shard, up: x.up, documents: x.documents, ...(x.error ? { error: x.error } : {}) }));
+      const up = shards.filter((x) => x.up).length;
+      return c.json({ ok: up > 0, documents: deps.searcher.documentCount, shards }, up > 0 ? 200 : 503);
+    }
     const store = deps.storeHealth?.() ?? { up: true };
     if (store.up) return c.json({ ok: true, documents: deps.searcher.documentCount });
     return c.json({ ok: false, documents: deps.searcher.documentCount, store: 'down', since: new Date(store.downSince!).toISOString(), error: store.error ?? 'unknown' }, 503);

@@ -150,11 +150,19 @@ ${h.similar.map((x) => {
 </ul></details>`;
 }
 
+/** A coordinator's answer without some shards (down or slow): results from their pages are missing. */
+function missingShards(r: SearchResponse): Html | string {
+  if (!r.shards?.partial) return '';
+  const { asked, answered, missing } = r.shards;
+  return html`<p class="notice trouble" id="missing-shards" role="status">Results may be missing: ${answered ? `${asked - answered} of ${asked} parts of the index did not answer` : 'no part of the index answered'} (${missing.map((m, i) => html`${i ? '; ' : ''}<code>${m.shard}</code>: ${m.error}`)}).</p>`;
+}
+
 /** `exact`: the search was for the words as typed only (exact=1), which its page links keep. */
 export function resultsBody(r: SearchResponse, opts: { readonly exact?: boolean } = {}): Html {
   if (!r.total) {
     return html`<section class="empty" aria-labelledby="empty-h">
 <h2 id="empty-h">No results for “${r.query}”</h2>
+${missingShards(r)}
 ${suggestionLine(r)}
 <p>Try fewer or different words. Every word must appear in a page; <code>-word</code> excludes pages with that word,
 <code>"two words"</code> asks for a phrase, <code>a OR b</code> for either word, <code>site:host</code> for one site,
@@ -167,6 +175,7 @@ The crawl may also not have reached the page yet: the index grows while it runs.
   const link = (page: number) => `/?q=${encodeURIComponent(r.query)}${page > 1 ? `&page=${page}` : ''}${opts.exact ? '&exact=1' : ''}`;
   const first = (r.page - 1) * r.size + 1;
   return html`<p class="summary" id="summary">${r.totalIsLowerBound ? 'At least ' : ''}${r.total.toLocaleString('en')} result${r.total === 1 ? '' : 's'} (${r.tookMs} ms)${r.page > 1 ? ` — page ${r.page} of ${pages}` : ''}</p>
+${missingShards(r)}
 ${correctionLine(r)}
 ${suggestionLine(r)}
 ${r.partial ? html`<p class="notice">No page contains all of your words; these pages contain some of them.</p>` : ''}

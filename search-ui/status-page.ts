@@ -122,6 +122,13 @@ ${s.workers?.length
 <tbody>${s.workers.map((w) => html`<tr${w.state === 'stale' || w.staleHosts ? raw(' class="trouble"') : ''}><td><code>${w.id}</code></td><td>${w.machine} (pid ${w.pid})</td><td>${w.state}</td><td>${n(w.hosts)}${w.staleHosts ? ` (+${n(w.staleHosts)} stale)` : ''}</td><td>${n(w.pages)}</td><td>${w.pagesPerSecond.toFixed(1)}</td><td><time datetime="${w.seenAt}">${w.seenAt}</time></td></tr>`)}</tbody></table></div>
 </section>`
   : ''}
+${s.shards?.length
+  ? html`<section aria-labelledby="shards-h">
+<h2 id="shards-h">Shards</h2>
+<div class="scroll"><table><thead><tr><th scope="col">Shard</th><th scope="col">Holds</th><th scope="col">State</th><th scope="col">Documents</th><th scope="col">Answered in</th><th scope="col">Problem</th></tr></thead>
+<tbody>${s.shards.map((x) => html`<tr${x.up ? '' : raw(' class="trouble"')}><td><code>${x.url}</code></td><td>${x.shard ?? '—'}</td><td>${x.up ? 'up' : 'down'}</td><td>${n(x.documents)}</td><td>${x.ms} ms</td><td>${x.error ?? '—'}</td></tr>`)}</tbody></table></div>
+</section>`
+  : ''}
 <section aria-labelledby="hosts-h">
 <h2 id="hosts-h">Hosts</h2>
 ${c.hosts.length

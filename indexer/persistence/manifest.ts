@@ -1,7 +1,7 @@
 /**
  * The snapshot's manifest: the small file a flush renames into place last, which says which
  * generation folder holds the index and how to check it. It records the format version, the
- * stemming and the stemmers by language, the last change sequence the flush holds, and each file's size and CRC-32; and a CRC-32
+ * stemming and the stemmers by language, the last change sequence the flush holds, the shard of the documents it holds (if it is one), and each file's size and CRC-32; and a CRC-32
  * of its own fields, because a changed digit of `lastSeq` would otherwise go unnoticed and the
  * changes after it would never be replayed into the index.
  */
@@ -36,6 +36,12 @@ export type Manifest = {
   readonly languages: string;
   /** Each file of the generation: its size and checksum. */
   readonly files: Readonly<Record<SnapshotFile, FileCheck>>;
+  /**
+   * The share of the documents it holds, "K/N" (a search node of a sharded index: cluster.shard);
+   * absent: every document. Here, not beside the manifest, so that it is renamed into place with
+   * the snapshot it describes.
+   */
+  readonly shard?: string;
   /** The CRC-32 of the other fields, as compact JSON in this order (sealManifest). */
   readonly crc32: number;
 };
@@ -83,6 +89,7 @@ export function readManifest(dir: string): Manifest | undefined {
     [m.generation, m.lastSeq, m.documents, m.terms, m.bytes].every(whole) &&
     typeof m.createdAt === 'string' &&
     typeof m.stemming === 'string' &&
+    (m.shard === undefined || typeof m.shard === 'string') &&
     !!files &&
     typeof files === 'object' &&
     SNAPSHOT_FILES.every((f) => checked(files[f]));

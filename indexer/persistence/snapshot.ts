@@ -32,7 +32,7 @@ const SLICE_MS = 5;
  * so that a search never waits on a flush for more than ~SLICE_MS; `maxPauseMs` says how long
  * the longest slice held the thread.
  */
-export async function flushIndex(dir: string, index: SearchIndex, lastSeq: number): Promise<FlushInfo> {
+export async function flushIndex(dir: string, index: SearchIndex, lastSeq: number, options: { readonly shard?: string } = {}): Promise<FlushInfo> {
   const started = performance.now();
   const pacer = new Pacer();
   const snap = index.stats.snapshot();
@@ -76,6 +76,7 @@ export async function flushIndex(dir: string, index: SearchIndex, lastSeq: numbe
     stemming,
     languages: analysisLanguages(),
     files: { 'terms.json': terms, 'vectors.bin': vectorsFile },
+    ...(options.shard ? { shard: options.shard } : {}),
   };
   const manifest = sealManifest(body);
   await writeSliced(pacer, join(dir, `${MANIFEST}.tmp`), (write) => write(JSON.stringify(manifest, null, 2)));

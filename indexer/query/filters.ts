@@ -46,12 +46,19 @@ export function countFacets(stats: TermStats, ids: ArrayLike<number>, limit: num
     const s = stats.sourceOf(ids[i]!);
     if (s >= 0) counts[s]!++;
   }
+  const bySource: [Source, number][] = [];
+  counts.forEach((n, s) => bySource.push([stats.source(s), n]));
+  return facetsOf(bySource, limit);
+}
+
+/** The facets of results counted by source (ingest/source.ts): each value's count, most first (ties: by value), at most `limit`. */
+export function facetsOf(bySource: readonly (readonly [Source, number])[], limit: number): Facets {
   const by = (field: keyof Source): FacetValue[] => {
     const totals = new Map<string, number>();
-    counts.forEach((n, s) => {
-      const value = stats.source(s)[field];
+    for (const [source, n] of bySource) {
+      const value = source[field];
       if (n > 0 && value) for (const v of field === 'topics' ? value.split(' ') : [value]) totals.set(v, (totals.get(v) ?? 0) + n);
-    });
+    }
     return [...totals]
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
       .slice(0, limit)

@@ -78,7 +78,14 @@ export type Forgiven = {
 /** The documents holding a term (structures/postings.ts `docsWith`). */
 export type DocsWith = (term: string, limit: number) => readonly number[];
 
-export function forgive(q: ParsedQuery, stats: TermStats, vocabulary: Vocabulary, exact: boolean, docsWith?: DocsWith): Forgiven {
+/**
+ * How many pages hold a completion `term` with every other word of the query (any term of each
+ * of `others`): `withShares` counts them in the index; a shard of a cluster is given the whole
+ * corpus's counts by its coordinator (indexer/shards).
+ */
+export type CountTogether = (term: string, others: readonly (readonly string[])[]) => number;
+
+export function forgive(q: ParsedQuery, stats: TermStats, vocabulary: Vocabulary, exact: boolean, docsWith?: DocsWith, countTogether?: CountTogether): Forgiven {
   // A word's stems in the index's other languages are the word itself (query/languages.ts).
   const own = (term: string): Alternative[] => [{ term, factor: 1, own: true }, ...otherStems(q.languages, term).map((t) => ({ term: t, factor: 1, own: true }))];
   // An alternative counts below the word itself, when the index knows the word (else nothing
@@ -152,7 +159,7 @@ export function forgive(q: ParsedQuery, stats: TermStats, vocabulary: Vocabulary
     // Not the words of an identifier being typed: its completions all hold them.)
     const parts = identifierParts(q);
     const others = q.terms.filter((t) => t !== q.last!.term && !parts.has(t)).map((t) => [t, ...otherStems(q.languages, t), ...alternativesOf(t).map((a) => a.term)]);
-    extra.set(q.last.term, withShares(alternativesOf(q.last.term), others, stats, docsWith));
+    extra.set(q.last.term, withShares(alternativesOf(q.last.term), others, stats, docsWith, countTogether));
   }
   if (!extra.size && !q.languages) return { query: q, slots: q.terms.map((term) => ({ term, alternatives: [{ term, factor: 1, own: true }] })), terms: q.terms, marked: q.terms, corrected };
   const alternatives = (t: string) => extra.get(t) ?? [];
@@ -206,23 +213,29 @@ export function withinBudget(ids: readonly number[], stats: TermStats, budget = 
  * spread, are checked for the other words (a binary search in the page's vector per word); the
  * count found is scaled to all its pages.
  */
-export function withShares(alternatives: readonly Alternative[], others: readonly (readonly string[])[], stats: TermStats, docsWith: DocsWith): Alternative[] {
+export function withShares(alternatives: readonly Alternative[], others: readonly (readonly string[])[], stats: TermStats, docsWith: DocsWith, countTogether?: CountTogether): Alternative[] {
   const sets = others.map((ts) => ts.map((t) => stats.termId(t)).filter((id): id is number => id !== undefined && stats.docFrequencyOf(id) > 0)).filter((ids) => ids.length);
   if (!sets.length) return [...alternatives];
-  const counts = alternatives.map((a) => {
-    const df = stats.docFrequency(a.term);
-    if (!df) return 0;
-    // (Every k-th page of those read, not the first few: pages come in runs of one kind, as crawled.)
-    const docs = docsWith(a.term, Math.min(df, SHARE_READ));
-    const step = Math.max(1, Math.ceil(docs.length / SHARE_SAMPLE));
-    let n = 0;
-    let checked = 0;
-    for (let i = 0; i < docs.length; i += step, checked++) if (sets.every((ids) => ids.some((id) => stats.contains(docs[i]!, id)))) n++;
-    return checked ? (n * df) / checked : 0;
-  });
+  const counts = alternatives.map((a) => (countTogether ? countTogether(a.term, others) : togetherIn(a.term, sets, stats, docsWith)));
   const most = Math.max(0, ...counts);
   if (!most) return [...alternatives];
   return alternatives.map((a, k) => ({ ...a, share: counts[k]! / most }));
+}
+
+/**
+ * How many of `term`'s pages hold a term of each of `sets` (ids), in this index: read up to
+ * SHARE_READ of its pages, check SHARE_SAMPLE of them evenly spread, and scale to all.
+ */
+export function togetherIn(term: string, sets: readonly (readonly number[])[], stats: TermStats, docsWith: DocsWith): number {
+  const df = stats.docFrequency(term);
+  if (!df) return 0;
+  // (Every k-th page of those read, not the first few: pages come in runs of one kind, as crawled.)
+  const docs = docsWith(term, Math.min(df, SHARE_READ));
+  const step = Math.max(1, Math.ceil(docs.length / SHARE_SAMPLE));
+  let n = 0;
+  let checked = 0;
+  for (let i = 0; i < docs.length; i += step, checked++) if (sets.every((ids) => ids.some((id) => stats.contains(docs[i]!, id)))) n++;
+  return checked ? (n * df) / checked : 0;
 }
 
 /**

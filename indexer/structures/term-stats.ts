@@ -237,6 +237,11 @@ export class TermStats {
     return idf(this.df[termId] ?? 0, this.docs.size);
   }
 
+  /** Each field's length summed over the documents (a shard reports them: the corpus's length norms are the shards' sums). */
+  fieldLengths(): number[] {
+    return Array.from(this.lengthSum);
+  }
+
   /** What a term adds to a document's score before its IDF (bm25f.ts `impactFunction`), with today's length norms. */
   impactFunction(): (v: DocVector, row: number) => number {
     return impactFunction(fieldNorms(this.lengthSum, this.docs.size));

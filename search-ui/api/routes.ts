@@ -135,10 +135,26 @@ export function describeOthers(app: OpenAPIHono): void {
     path: '/healthz',
     summary: 'Liveness',
     responses: {
-      200: json(z.object({ ok: z.literal(true), documents: z.number().int() }), 'Alive, with the documents in the index'),
+      200: json(
+        z.object({
+          ok: z.literal(true),
+          documents: z.number().int(),
+          shards: z.array(z.object({ url: z.string(), shard: z.string().nullable(), up: z.boolean(), documents: z.number().int(), error: z.string().optional() })).optional().openapi({ description: 'A coordinator (trawl serve --shards): its shards as last checked; it answers 503 (ok: false) only when none is up' }),
+        }),
+        'Alive, with the documents in the index',
+      ),
       503: json(z.object({ ok: z.literal(false), documents: z.number().int(), store: z.literal('down'), since: z.string(), error: z.string() }), 'The store (a PostgreSQL database) does not answer since `since`: searches answer from the index, which no longer follows the crawl'),
     },
   });
+  for (const [method, path, summary] of [
+    ['post', '/api/shard/terms', "A coordinator's first round: the statistics of a query's terms in this shard (indexer/shards/statistics.ts TermReport)"],
+    ['post', '/api/shard/search', "A coordinator's second round: the query ranked here with the corpus's statistics — candidates with exact scores before phrase evidence, evidence factors, SimHashes, hits, totals, every facet value"],
+    ['post', '/api/shard/hits', 'Results by id, with their snippets'],
+    ['post', '/api/shard/suggest', "Completions with the corpus's statistics, as the index holds them and as a page here spells them"],
+    ['get', '/api/shard/info', 'This node as a coordinator checks it: documents, index version, the shard it holds'],
+  ] as const) {
+    app.openAPIRegistry.registerPath({ method, path, summary, description: 'For a coordinator over shards (trawl serve --shards); behind server.auth, and with the admin token not counted by the rate limit. 404 (code not-a-shard) on a server with no index.', responses: { 200: { description: 'JSON' }, 400: ERRORS[400], 429: ERRORS[429] } });
+  }
   app.openAPIRegistry.registerPath({ method: 'get', path: '/metrics', summary: 'Prometheus metrics: the process (CPU, memory, event-loop lag, GC) and Trawl (searches, crawl, index)', responses: text('text/plain', 'The Prometheus text format 0.0.4') });
   app.openAPIRegistry.registerPath({ method: 'get', path: '/opensearch.xml', summary: 'OpenSearch description', responses: text('application/opensearchdescription+xml', 'The OpenSearch 1.1 description') });
   app.openAPIRegistry.registerPath({

@@ -31,6 +31,10 @@ export const FULL_STATUS: ApplianceStatus = {
   focus: { classifier: 'topic coins', cutoff: 10, relevant: 12, notRelevant: 30 },
   auth: [{ scope: 'HOST:^wiki$', kind: 'form', logins: 2, loginFailures: 0, renewals: 1, refused: 0, lastProblem: null }],
   render: { mode: 'auto', rendered: 5, failed: 1, waiting: 2, rendering: 1, meanMs: 420, browserRssBytes: 250_000_000, restarts: 0, unavailable: null, wouldRender: 0, renderingHosts: ['app.e.org'] },
+  shards: [
+    { url: 'http://10.0.0.5:8081/', shard: '1/2', up: true, documents: 20, checkedAt: '2026-11-22T10:00:01.000Z', ms: 2, error: null },
+    { url: 'http://10.0.0.6:8082/', shard: null, up: false, documents: 0, checkedAt: '2026-11-22T10:00:01.000Z', ms: 2000, error: 'no answer within 2000 ms (cluster.shardTimeoutMs)' },
+  ],
   index: { documents: 38, terms: 1234, lastFlushAt: '2026-11-22T10:00:00.000Z', lastFlushMs: 12, lastFlushBytes: 2_500_000, byType: [{ type: 'html', count: 30 }, { type: 'pdf', count: 8 }] },
   recent: [{ url: 'http://docs.e.org/a', status: 200, ms: 35, bytes: 1200, outcome: 'indexed', held: true, change: 'changed' }],
 };
@@ -61,7 +65,7 @@ describe('the API schemas', () => {
     assert.equal(doc.info.version, '9.9.9');
     const page = doc.paths['/api/search']!.get!.parameters!.find((p) => p.name === 'page')!;
     assert.deepEqual([page.schema.type, page.schema.minimum, page.schema.maximum, page.schema.default], ['integer', 1, 1000, 1]);
-    assert.deepEqual(Object.keys(doc.components.schemas.Status!.properties!).sort(), ['auth', 'crawl', 'focus', 'index', 'recent', 'recrawl', 'render', 'seeds', 'summary', 'workers'].sort());
+    assert.deepEqual(Object.keys(doc.components.schemas.Status!.properties!).sort(), ['auth', 'crawl', 'focus', 'index', 'recent', 'recrawl', 'render', 'seeds', 'shards', 'summary', 'workers'].sort());
     for (const [path, method] of [['/api/seeds', 'post'], ['/api/pause', 'post'], ['/api/resume', 'post'], ['/api/recrawl', 'post'], ['/api/documents', 'delete']] as const) {
       assert.deepEqual(doc.paths[path]![method]!.security, [{ bearer: [] }], path);
       assert.ok(doc.paths[path]![method]!.responses['401'], path);

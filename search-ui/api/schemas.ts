@@ -73,6 +73,16 @@ export const SearchResponseSchema = z
       .optional()
       .openapi({ description: 'Words the search also took for others (typos): "Including results for …". Ask again with exact=1 for the words as typed only' }),
     facets: z.object({ host: Facet, lang: Facet, type: Facet, topic: Facet.openapi({ description: 'Classes of a focused crawl' }) }),
+    shards: z
+      .object({
+        asked: z.number().int(),
+        answered: z.number().int(),
+        partial: z.boolean().openapi({ description: 'Some shard did not answer (down, slower than cluster.shardTimeoutMs, or refusing): the results of its documents are missing' }),
+        missing: z.array(z.object({ shard: z.string().openapi({ description: 'Its URL' }), error: z.string() })).readonly(),
+        statisticsMissed: z.number().int().optional().openapi({ description: 'Lookups a shard answered from its own statistics (the first round did not gather them): the ranking may differ from one node\'s over all the documents' }),
+      })
+      .optional()
+      .openapi({ description: 'Answered by a coordinator over shards (trawl serve --shards): which shards answered' }),
     hits: z.array(
       z.object({
         url: z.string(),
@@ -220,6 +230,21 @@ export const StatusSchema = z
       .readonly()
       .optional()
       .openapi({ description: 'The crawlers sharing a PostgreSQL store, as each last told it; absent on SQLite (one process holds the store)' }),
+    shards: z
+      .array(
+        z.strictObject({
+          url: z.string(),
+          shard: z.string().nullable().openapi({ description: '"K/N", the share of the documents the shard says it holds (null: it does not say)' }),
+          up: z.boolean().openapi({ description: 'It answered the last check' }),
+          documents: count,
+          checkedAt: iso.openapi({ description: 'When it was last asked (every second)' }),
+          ms: z.number().openapi({ description: 'How long it took to answer, or to fail' }),
+          error: z.string().nullable().openapi({ description: 'Why it did not answer (null: it did)' }),
+        }),
+      )
+      .readonly()
+      .optional()
+      .openapi({ description: 'The shards this coordinator merges (trawl serve --shards); absent: it answers from its own index' }),
     index: z.strictObject({
       documents: count,
       terms: count,

@@ -21,6 +21,7 @@ export function searchJson(r: SearchResponse): SearchJson {
     ...(r.suggestion ? { suggestion: r.suggestion } : {}),
     ...(r.corrected?.length ? { corrected: r.corrected.map((c) => ({ from: c.from, to: c.to })) } : {}),
     facets: r.facets,
+    ...(r.shards ? { shards: { ...r.shards, missing: r.shards.missing.map((m) => ({ shard: m.shard, error: m.error })) } } : {}),
     hits: r.hits.map((h) => ({
       url: h.url,
       title: h.title,

@@ -1,0 +1,60 @@
+/** A result as shown: a stored document with its snippet, score and facts (search-index.ts, and a shard's answer: indexer/shards). */
+import type { StoredDocument } from '../../model/index.ts';
+import { stemmerFor } from '../ingest/tokenize.ts';
+import type { Occurrences } from './locate.ts';
+import { snippetOf } from './snippet.ts';
+
+/** One result. `similar` and `moreSimilar` are set where near-duplicates fold (query/fold.ts). */
+export type SearchHit = {
+  readonly id: number;
+  readonly url: string;
+  /** Plain text: escape it before putting it in HTML. */
+  readonly title: string;
+  /** HTML: escaped text with the query terms in <mark>. */
+  readonly snippet: string;
+  readonly score: number;
+  readonly fetchedAt: number;
+  /** A focused crawl's classes of the page, best first. */
+  readonly topics?: readonly string[];
+  /** A document that is not an HTML page: its format (`pdf`, `docx`, `text`…). */
+  readonly type?: string;
+  /** Its pages (slides, sheets), when it has them. */
+  readonly pages?: number;
+  /** The page (slide, sheet; from 1) the snippet is on. */
+  readonly page?: number;
+  /** Near-duplicates of it (mirrors, print views, other versions) folded under it, best first (query/fold.ts). */
+  readonly similar?: readonly { readonly url: string; readonly title: string }[];
+  /** Near-duplicates folded under it beyond those listed (MAX_SIMILAR). */
+  readonly moreSimilar?: number;
+};
+
+/** The hit of document `d` at `score`, its snippet marking `terms` (`body`: its body's occurrences, when already located). */
+export function hitOf(d: StoredDocument, score: number, terms: readonly string[], body: Occurrences | undefined): SearchHit {
+  const snippet = snippetOf(d.text, terms, d.description, body, stemmerFor(d.lang).stem);
+  const facts = d.document;
+  const page = facts?.pageOffsets && snippet.at !== undefined ? pageAt(facts.pageOffsets, snippet.at) : undefined;
+  return {
+    id: d.id,
+    url: d.url,
+    title: d.title,
+    snippet: snippet.html,
+    score: Math.round(score * 1000) / 1000,
+    fetchedAt: d.fetchedAt,
+    ...(d.topic?.classes.length ? { topics: d.topic.classes.map((c) => c.name) } : {}),
+    ...(facts ? { type: facts.format } : {}),
+    ...(facts?.pages ? { pages: facts.pages } : {}),
+    ...(page ? { page } : {}),
+  };
+}
+
+/** The page (from 1) that the character at `offset` is on, given where each page begins. */
+export function pageAt(offsets: readonly number[], offset: number): number {
+  let lo = 0;
+  let hi = offsets.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (offsets[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo + 1;
+}

@@ -1,0 +1,107 @@
+/**
+ * What the index answers, and what a query goes through on its way (search-index.ts): the types
+ * the search server, the shell and a coordinator over shards (indexer/shards) see.
+ */
+import type { Facets } from './query/filters.ts';
+import type { CountTogether, Forgiven } from './query/forgive.ts';
+import type { QueryDocuments } from './query/documents.ts';
+import type { SearchHit } from './query/hits.ts';
+import type { Occurrences } from './query/locate.ts';
+import type { ParsedQuery } from './query/parse.ts';
+import type { Ranked } from './query/rank.ts';
+import type { SlotWeights } from './query/weights.ts';
+import type { Stemmer } from './ingest/language/stemmers.ts';
+import type { TermStats } from './structures/term-stats.ts';
+import type { Vocabulary } from './structures/vocabulary.ts';
+
+export type SearchResponse = {
+  readonly query: string;
+  readonly total: number;
+  readonly tookMs: number;
+  readonly page: number;
+  readonly size: number;
+  /** No document matched every word: these match some of them. */
+  readonly partial: boolean;
+  /** Set when an exact phrase was checked on only the best results: there may be more. */
+  readonly totalIsLowerBound?: boolean;
+  readonly hits: readonly SearchHit[];
+  /** Result counts by host, language, type and topic (query/filters.ts). */
+  readonly facets: Facets;
+  /** The query with unknown words corrected ("did you mean"), when some word is unknown. */
+  readonly suggestion?: string;
+  /** Words the search also took for others (typos, query/forgive.ts): as typed, and as a page spells the word taken. */
+  readonly corrected?: readonly { readonly from: string; readonly to: string }[];
+  /** Answered by a coordinator over shards (indexer/shards): which answered, and which are missing from it. */
+  readonly shards?: ShardsAnswered;
+};
+
+/** The shards a coordinator asked, and those whose documents are missing from an answer (down, slow, or refusing). */
+export type ShardsAnswered = {
+  readonly asked: number;
+  readonly answered: number;
+  /** Some shard did not answer: results from its documents are missing. */
+  readonly partial: boolean;
+  readonly missing: readonly { readonly shard: string; readonly error: string }[];
+  /** Lookups some shard answered from its own statistics, the first round not having gathered them (indexer/shards/replay.ts); absent: none. */
+  readonly statisticsMissed?: number;
+};
+
+/**
+ * What a query reads its statistics through — term frequencies, document count, field lengths,
+ * the vocabulary its words are completed and corrected from, the stemmers of the pages' languages:
+ * this index's own (`SearchIndex.lens`), or, on a shard of a cluster, the whole corpus's, as its
+ * coordinator gathered them (indexer/shards/replay.ts). Documents, vectors and postings are
+ * always this index's.
+ */
+export type Lens = {
+  readonly stats: TermStats;
+  readonly vocabulary: Vocabulary;
+  readonly stemmers: readonly Stemmer[];
+  /** How many pages hold a completion with the query's other words (forgive.ts; unset: counted here). */
+  readonly countTogether?: CountTogether;
+};
+
+/** A query parsed, forgiven and weighed. */
+export type Plan = {
+  readonly typed: ParsedQuery;
+  readonly forgiven: Forgiven;
+  readonly weights: SlotWeights;
+  /** The query's exact scores of documents (0 for one not indexed). */
+  readonly exactScores: (ids: ArrayLike<number>) => Float64Array;
+};
+
+/** A query ranked (SearchIndex.rank), before near-duplicates fold and a page is cut. */
+export type Ranking = {
+  readonly plan: Plan;
+  readonly lens: Lens;
+  /** The best candidates by exact score, best first, before phrase evidence. */
+  readonly ranked: readonly Ranked[];
+  /** Each of the best RERANK's phrase-evidence factor (its score × it); undefined for a one-word query. */
+  readonly evidence: ReadonlyMap<number, number> | undefined;
+  readonly total: number;
+  /** An exact phrase was checked on the best only: the total is a lower bound. */
+  readonly capped: boolean;
+  /** No document matched every word: these match some. */
+  readonly partial: boolean;
+  readonly facets: Facets;
+  /** The documents the query read (each once). */
+  readonly docs: QueryDocuments;
+  /** The bodies' occurrences of the query's terms, of those read for evidence. */
+  readonly bodies: ReadonlyMap<number, Occurrences>;
+};
+
+/** `exact`: no forgiving (no completion of the last word, no typo corrected). */
+export type SearchOptions = { readonly page?: number; readonly size?: number; readonly exact?: boolean };
+
+/** What the search server may see of the index: reading only. */
+export interface Searcher {
+  search(query: string, options?: SearchOptions): Promise<SearchResponse>;
+  /** The query with its last word completed, most frequent completion first (at most `limit`); none if absent. */
+  suggest?(query: string, limit?: number): Promise<string[]>;
+  readonly documentCount: number;
+  /**
+   * Grows with every change that can alter an answer (a page added, replaced or removed, its anchors
+   * refreshed): the search server's ETags are made of it, so a repeated search is a 304 until then.
+   */
+  readonly version: number;
+}

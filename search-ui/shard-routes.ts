@@ -1,0 +1,76 @@
+/**
+ * The shard API (issue 22): what a coordinator (`trawl serve --shards`) asks a search node besides
+ * the public JSON API — the statistics of a query's terms here, the query ranked here with the
+ * corpus's statistics, the hits of some results, completions, and how the node is (indexer/shards). Behind `server.auth`
+ * like the rest; a request carrying the admin token is not counted by the per-address rate limit
+ * (a coordinator asks twice per search, for every user). Bodies are JSON, at most 4 MB, checked
+ * by the schemas below before anything runs.
+ */
+import { z } from '@hono/zod-openapi';
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { MAX_QUERY_LENGTH } from '../indexer/index.ts';
+import type { ShardNode } from '../indexer/shards/index.ts';
+
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+const Query = z.string().min(1).max(MAX_QUERY_LENGTH);
+const count = z.number().int().min(0);
+/** The corpus's statistics (indexer/shards/statistics.ts `CorpusStats`). */
+const Corpus = z.object({
+  documents: count,
+  lengthSum: z.array(z.number().min(0)).max(64),
+  stemmers: z.array(z.string().max(64)).max(256),
+  terms: z.record(z.string(), z.tuple([count, z.number().int().min(0).max(1)])),
+  completions: z.record(z.string(), z.array(z.string())),
+  near: z.record(z.string(), z.array(z.tuple([z.string(), z.number().int().min(0).max(8)]))),
+  typos: z.record(z.string(), z.number().int().min(0).max(1)),
+  alphabet: z.string().max(100_000),
+  together: z.record(z.string(), z.record(z.string(), z.number().min(0))),
+});
+const TermsBody = z.object({ q: Query, exact: z.boolean().optional(), suggest: z.boolean().optional(), stemmers: z.array(z.string().max(64)).max(256).optional() });
+const SearchBody = z.object({ q: Query, exact: z.boolean().optional(), page: z.number().int().min(1).max(100_000), size: z.number().int().min(1).max(100), corpus: Corpus.optional() });
+const SuggestBody = z.object({ q: z.string().max(MAX_QUERY_LENGTH), limit: z.number().int().min(1).max(20), corpus: Corpus.optional() });
+const HitsBody = z.object({ ids: z.array(count).max(1000), marked: z.array(z.string().max(1000)).max(1000) });
+
+/** The routes, under /api/shard; without a node (a coordinator holds no index), 404. */
+export function shardRoutes(node: ShardNode | undefined): Hono {
+  const api = new Hono();
+  api.use(bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json({ error: `request body over ${MAX_BODY_BYTES} bytes`, code: 'too-large' }, 413) }));
+  api.use(async (c, next) => {
+    if (!node) return c.json({ error: 'this server holds no index to answer a coordinator from', code: 'not-a-shard' }, 404);
+    await next();
+  });
+  api.get('/info', (c) => c.json(node!.info()));
+  api.post('/terms', async (c) => {
+    const body = await read(c, TermsBody);
+    return 'error' in body ? body.error : c.json(await node!.terms(body.ok));
+  });
+  api.post('/search', async (c) => {
+    const body = await read(c, SearchBody);
+    return 'error' in body ? body.error : c.json(await node!.search(body.ok));
+  });
+  api.post('/hits', async (c) => {
+    const body = await read(c, HitsBody);
+    return 'error' in body ? body.error : c.json(await node!.hits(body.ok.ids, body.ok.marked));
+  });
+  api.post('/suggest', async (c) => {
+    const body = await read(c, SuggestBody);
+    return 'error' in body ? body.error : c.json(await node!.suggest(body.ok.q, body.ok.limit, body.ok.corpus));
+  });
+  return api;
+}
+
+/** The body as `schema` takes it, or the 400 that says why not. */
+async function read<S extends z.ZodType>(c: Context, schema: S): Promise<{ ok: z.output<S> } | { error: Response }> {
+  let json: unknown;
+  try {
+    json = await c.req.json();
+  } catch {
+    return { error: c.json({ error: 'the body must be JSON', code: 'bad-body' }, 400) };
+  }
+  const parsed = schema.safeParse(json);
+  if (parsed.success) return { ok: parsed.data };
+  const issue = parsed.error.issues[0];
+  return { error: c.json({ error: `${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'not as expected'}`, code: 'bad-body' }, 400) };
+}
