@@ -80,6 +80,21 @@ describe('search in many languages', () => {
     assert.throws(() => loadIndex(dir, new SearchIndex(() => undefined)), /other stemmers/);
   });
 
+  it('weighs a word’s stems in other languages no more than its most frequent one (TeX Live: "pages" is Porter’s "pagesize")', async () => {
+    // A page of a language without a stemmer (Yoruba, detected) makes the query's words stand
+    // also for themselves unstemmed: "pages". In English pages that term is the stem of
+    // "pagesize", in one page of many: it must not count as a word in one page would.
+    const english = (id: number, title: string, text: string) => storedDocument(id, { url: `http://example.org/${id}`, title, text, lang: `en${DETECTED}` });
+    const index = indexOf([
+      english(1, 'Manual one', 'Select single pages for output.'),
+      english(2, 'Manual two', 'Pagesize paper. Select single pages for output.'),
+      ...Array.from({ length: 100 }, (_, i) => english(100 + i, `Chapter ${i}`, i % 2 ? 'A page of text, and another page.' : 'Some text.')),
+      storedDocument(40, { url: 'http://example.org/yo', title: 'Ìròyìn', text: 'Ẹ kú àárọ̀, ẹ̀yin ará ilé wa.', lang: `yo${DETECTED}` }),
+    ]);
+    assert.ok(parseQuery('pages', stemmersIn(index.stats)).groups[0]!.includes('pages'), 'the word unstemmed is one of its stems');
+    assert.deepEqual((await index.search('select single pages for output', { exact: true })).hits.map((h) => h.id).slice(0, 2), [1, 2], 'the shorter page first: "pagesize" is no better a match for "pages" than "pages" is');
+  });
+
   it('is the query it always was in an index of one language', () => {
     const english = indexOf([pages.find((p) => p.url.endsWith('/en'))!]);
     const q = parseQuery('Borrowing novels', stemmersIn(english.stats));

@@ -42,8 +42,11 @@ export type Facets = { readonly host: readonly FacetValue[]; readonly lang: read
 export function countFacets(stats: TermStats, ids: ArrayLike<number>, limit: number): Facets {
   // Counted by source id (a typed array: a common word has tens of thousands of results), then by value.
   const counts = new Int32Array(stats.sourceCount);
+  // (Dense ids read the per-id array in place; others ask the dictionary.)
+  const { source } = stats.byId();
   for (let i = 0; i < ids.length; i++) {
-    const s = stats.sourceOf(ids[i]!);
+    const id = ids[i]!;
+    const s = id < source.length ? source[id]! : stats.sourceOf(id);
     if (s >= 0) counts[s]!++;
   }
   const bySource: [Source, number][] = [];

@@ -5,7 +5,8 @@ import { describe, it } from 'node:test';
 import type { StoredDocument } from '../../model/index.ts';
 import { SearchIndex } from '../search-index.ts';
 import { storedDocument } from '../test-document.ts';
-import { forgive, FREQUENCY_WEIGHT, withinBudget } from './forgive.ts';
+import { MAX_COMPLETIONS } from './completions.ts';
+import { forgive, FREQUENCY_WEIGHT, SHARE_CHECKS, SHARE_SAMPLE, WHOLE_ENOUGH, withinBudget } from './forgive.ts';
 import { parseQuery } from './parse.ts';
 import { slotWeights } from './weights.ts';
 
@@ -83,6 +84,20 @@ describe('as you type: the last word also matches as a prefix', () => {
     assert.equal(r.hits[0]!.id, 1, '"next" tells nothing about a page: nextval is not capped at its weight');
   });
 
+  it('does not complete a word typed whole in WHOLE_ENOUGH pages or more: its own pages are the answer', async () => {
+    const { index } = indexOf([['Tablespaces', 'tablespace search_path_extra'], ...many(WHOLE_ENOUGH - 1, 'a table, set search_path')]);
+    const forgiven = () => forgive(parseQuery('table'), index.stats, index.vocabulary, false);
+    const alternatives = () => forgiven().slots[0]!.alternatives.map((a) => a.term);
+    assert.deepEqual(alternatives(), ['tabl', 'tablespac'], 'in WHOLE_ENOUGH − 1 pages: completed');
+    assert.equal(forgiven().cost.completionPostings, 1, 'tablespace, in one page');
+    index.upsert(storedDocument(WHOLE_ENOUGH + 1, { url: 'http://e.org/last', title: 'Last', text: 'a table, set search_path' }));
+    assert.deepEqual(alternatives(), ['tabl']);
+    assert.equal(forgiven().cost.completionPostings, 0, 'no completion read');
+    const identifier = forgive(parseQuery('search_path'), index.stats, index.vocabulary, false).slots.at(-1)!.alternatives.map((a) => a.term);
+    assert.deepEqual(identifier, ['path', 'search_path'], 'an identifier typed whole still counts beside its last word; search_path_extra is not read');
+    assert.equal((await index.search('table')).total, WHOLE_ENOUGH, 'the page holding only tablespace is left out');
+  });
+
   it('takes a short known word for one being typed when a completion is twice as frequent ("expr")', async () => {
     const { index } = indexOf([['Expression', 'expression value'], ...many(2, 'an expr node'), ...many(10, 'an expression')]);
     const r = await index.search('expr');
@@ -97,6 +112,29 @@ describe('as you type: the last word also matches as a prefix', () => {
     assert.deepEqual(terms(100), ['valu', 'valid', 'vale'], '(stems)');
     assert.deepEqual(terms(9), ['valu', 'valid']);
     assert.deepEqual(terms(1), ['valu']);
+  });
+
+  it('bounds what weighing many completions by the other words costs: SHARE_CHECKS pages checked in all', () => {
+    // 60 words beginning with "qx", each in 40 of 400 pages, all of which hold "harbor": checked
+    // alone, each completion's 40 pages would be 2,000 checks for the 50 completions read.
+    const words = Array.from({ length: 60 }, (_, k) => `qx${'bcdfghjklm'[k % 10]}${'npqrstvwz'[Math.floor(k / 10)]}`);
+    const pages = Array.from({ length: 400 }, (_, i) => [`Page ${i}`, `harbor ${Array.from({ length: 6 }, (_, j) => words[(i * 6 + j) % 60]).join(' ')}`] as const);
+    const { index } = indexOf(pages);
+    const f = forgive(parseQuery('harbor qx'), index.stats, index.vocabulary, false, (t, n) => index.postings.docsWith(t, n));
+    const completions = f.slots[1]!.alternatives.filter((a) => a.term !== 'qx');
+    assert.equal(completions.length, MAX_COMPLETIONS);
+    assert.equal(f.cost.completionPostings, MAX_COMPLETIONS * 40, 'their postings, for the first pass');
+    assert.ok(f.cost.shareChecks > SHARE_CHECKS / 2 && f.cost.shareChecks <= SHARE_CHECKS, `${f.cost.shareChecks} pages checked`);
+    assert.ok(completions.every((a) => a.share === 1), 'every completion is found with "harbor" on every page checked');
+  });
+
+  it('shares the checks out rarest completion first: a frequent one among rare ones is still checked on SHARE_SAMPLE pages', () => {
+    // 49 words beginning with "qx" in 3 pages each, and qxzz in 512 pages (read all, every other one checked).
+    const words = Array.from({ length: 49 }, (_, k) => `qx${'bcdfghjkl'[k % 9]}${'npqrstvw'[Math.floor(k / 9)]}`);
+    const { index } = indexOf([...words.flatMap((w) => many(3, `harbor ${w}`)), ...many(512, 'harbor qxzz')]);
+    const f = forgive(parseQuery('harbor qx'), index.stats, index.vocabulary, false, (t, n) => index.postings.docsWith(t, n));
+    assert.equal(f.slots[1]!.alternatives.filter((a) => a.term !== 'qx').length, 50);
+    assert.equal(f.cost.shareChecks, 49 * 3 + SHARE_SAMPLE, 'not an equal part of SHARE_CHECKS each');
   });
 
   it('needs two characters', async () => {

@@ -46,14 +46,23 @@ export const COMPLETION_ONLY = 0.5;
 export const TYPING_RATIO = 1;
 /** ... when it is this short (a longer word is likelier typed whole: "postgres" among "postgresql"). */
 export const TYPING_LENGTH = 5;
+/**
+ * A last word typed whole in this many pages is not completed: its pages fill the first pages
+ * many times over, and a completion would count on them only where it outweighs the word (less
+ * than it, capped at its IDF) and half on a page without it (COMPLETION_ONLY) — while reading a
+ * frequent word's completions costs more than the rest of the query.
+ */
+export const WHOLE_ENOUGH = 2000;
 /** How much a completion's frequency counts when no other word tells which was meant (byFrequency). */
 export const FREQUENCY_WEIGHT = 0.25;
 /** The entries of postings a last word's completions may add to a query, at most (withinBudget). */
 export const COMPLETION_POSTINGS = 50_000;
 /** A completion's pages checked for the query's other words, at most (withShares)... */
 export const SHARE_SAMPLE = 256;
-/** ... evenly spread over its first this many (reading all of a frequent completion's pages costs more than the rest of the query). */
+/** ... evenly spread over its first this many (reading all of a frequent completion's pages costs more than the rest of the query)... */
 export const SHARE_READ = 1024;
+/** ... and this many over all of a word's completions: a word of two or three letters has dozens, each checked on fewer. */
+export const SHARE_CHECKS = 1024;
 /** By edit distance (1, 2). */
 export const TYPO_FACTOR: readonly number[] = [1, 0.8, 0.6];
 
@@ -73,6 +82,12 @@ export type Forgiven = {
   /** Every term a snippet marks. */
   readonly marked: readonly string[];
   readonly corrected: readonly Correction[];
+  /**
+   * What forgiving costs the query, the measure of its bounds: the postings of the last word's
+   * completions, which the first pass reads (withinBudget), and the pages checked to weigh them
+   * by the other words (withShares).
+   */
+  readonly cost: { readonly completionPostings: number; readonly shareChecks: number };
 };
 
 /** The documents holding a term (structures/postings.ts `docsWith`). */
@@ -100,6 +115,8 @@ export function forgive(q: ParsedQuery, stats: TermStats, vocabulary: Vocabulary
   /** A last word typed whole (known, not far rarer than its completions): pages holding only completions score × COMPLETION_ONLY. */
   let whole: string | undefined;
   const corrected: Correction[] = [];
+  let completionPostings = 0;
+  let shareChecks = 0;
   const alternativesOf = (t: string) => extra.get(t) ?? [];
   /** The last word when it ends an identifier being typed, which stands for its completions only. */
   let typedAway: string | undefined;
@@ -113,7 +130,13 @@ export function forgive(q: ParsedQuery, stats: TermStats, vocabulary: Vocabulary
       // (An identifier typed so far is the word typed: ingest/identifiers.ts.)
       const typed = identifier ?? q.last.term;
       const f = factor(typed, PREFIX_FACTOR);
-      const ids = withinBudget([...begun, ...past].slice(0, MAX_COMPLETIONS), stats);
+      const df = stats.docFrequency(typed);
+      const found = withinBudget([...begun, ...past].slice(0, MAX_COMPLETIONS), stats);
+      // (Taken for a word being typed: a completion is about as frequent as the word, or more.)
+      const beingTyped = found.length > 0 && df > 0 && Math.max(...found.map((id) => stats.docFrequencyOf(id))) >= (q.last.word.length <= TYPING_LENGTH ? TYPING_RATIO : FREQUENT_RATIO) * df;
+      // A word typed whole in WHOLE_ENOUGH pages or more is not completed.
+      const ids = df >= WHOLE_ENOUGH && !beingTyped ? [] : found;
+      completionPostings = ids.reduce((n, id) => n + stats.docFrequencyOf(id), 0);
       const completed = byFrequency(ids.map((id) => ({ term: stats.term(id), factor: f })), stats);
       if (identifier !== undefined && stats.docFrequency(identifier) > 0) {
         // An identifier the index knows counts beside its last word as much, no more: a page
@@ -127,9 +150,8 @@ export function forgive(q: ParsedQuery, stats: TermStats, vocabulary: Vocabulary
       } else if (ids.length) extra.set(q.last.term, completed);
       if (begun.length) typing = q.last.term;
       typingDf = Math.max(0, ...begun.map((id) => stats.docFrequencyOf(id)));
-      const df = stats.docFrequency(typed);
       if (ids.length && df > 0) {
-        if (Math.max(...ids.map((id) => stats.docFrequencyOf(id))) >= (q.last.word.length <= TYPING_LENGTH ? TYPING_RATIO : FREQUENT_RATIO) * df) rareWords.add(q.last.term);
+        if (beingTyped) rareWords.add(q.last.term);
         else whole = q.last.term;
       }
     }
@@ -159,9 +181,11 @@ export function forgive(q: ParsedQuery, stats: TermStats, vocabulary: Vocabulary
     // Not the words of an identifier being typed: its completions all hold them.)
     const parts = identifierParts(q);
     const others = q.terms.filter((t) => t !== q.last!.term && !parts.has(t)).map((t) => [t, ...otherStems(q.languages, t), ...alternativesOf(t).map((a) => a.term)]);
-    extra.set(q.last.term, withShares(alternativesOf(q.last.term), others, stats, docsWith, countTogether));
+    const shared = withShares(alternativesOf(q.last.term), others, stats, docsWith, countTogether);
+    extra.set(q.last.term, shared.alternatives);
+    shareChecks = shared.checked;
   }
-  if (!extra.size && !q.languages) return { query: q, slots: q.terms.map((term) => ({ term, alternatives: [{ term, factor: 1, own: true }] })), terms: q.terms, marked: q.terms, corrected };
+  if (!extra.size && !q.languages) return { query: q, slots: q.terms.map((term) => ({ term, alternatives: [{ term, factor: 1, own: true }] })), terms: q.terms, marked: q.terms, corrected, cost: { completionPostings, shareChecks } };
   const alternatives = (t: string) => extra.get(t) ?? [];
   // (A word is its own alternative, and matches — but not the last word of an identifier being typed.)
   const itself = (t: string) => (t === typedAway ? [] : [t]);
@@ -173,7 +197,7 @@ export function forgive(q: ParsedQuery, stats: TermStats, vocabulary: Vocabulary
   const matching = [...new Set(slots.flatMap((s) => s.alternatives.map((a) => a.term)))];
   // (An identifier is no token of a page's text: its words are what a snippet marks.)
   const marked = [...new Set(matching.flatMap((t) => (isIdentifier(t) ? [t, ...t.split(JOINER).map(stem)] : [t])))];
-  return { query: { ...q, groups, terms: matching }, slots, terms, marked, corrected };
+  return { query: { ...q, groups, terms: matching }, slots, terms, marked, corrected, cost: { completionPostings, shareChecks } };
 }
 
 /** The terms of the words of the identifier the query ends with, as typed so far (none if it does not). */
@@ -210,16 +234,34 @@ export function withinBudget(ids: readonly number[], stats: TermStats, budget = 
  * other words ("postalcod" for "foreign data wrapper post") weighs nothing (weights.ts). Shares
  * are left out with no other word, or when no completion is found with them. Bounded: the
  * completions are read up to SHARE_READ pages each, of which SHARE_SAMPLE at most, evenly
- * spread, are checked for the other words (a binary search in the page's vector per word); the
- * count found is scaled to all its pages.
+ * spread, are checked for the other words (a binary search in the page's vector per word) —
+ * SHARE_CHECKS in all, shared out rarest completion first (a rare one takes what it has, the
+ * frequent ones split the rest); the count found is scaled to all its pages. `checked`: the pages
+ * checked.
  */
-export function withShares(alternatives: readonly Alternative[], others: readonly (readonly string[])[], stats: TermStats, docsWith: DocsWith, countTogether?: CountTogether): Alternative[] {
+export function withShares(alternatives: readonly Alternative[], others: readonly (readonly string[])[], stats: TermStats, docsWith: DocsWith, countTogether?: CountTogether): { alternatives: Alternative[]; checked: number } {
   const sets = others.map((ts) => ts.map((t) => stats.termId(t)).filter((id): id is number => id !== undefined && stats.docFrequencyOf(id) > 0)).filter((ids) => ids.length);
-  if (!sets.length) return [...alternatives];
-  const counts = alternatives.map((a) => (countTogether ? countTogether(a.term, others) : togetherIn(a.term, sets, stats, docsWith)));
+  if (!sets.length) return { alternatives: [...alternatives], checked: 0 };
+  // (Over shards, each completion's count comes from every shard: shards/record.ts bounds its own cost.)
+  if (countTogether) return sharesOf(alternatives, alternatives.map((a) => countTogether(a.term, others)), 0);
+  const dfs = alternatives.map((a) => stats.docFrequency(a.term));
+  const counts = new Array<number>(alternatives.length).fill(0);
+  let left = SHARE_CHECKS;
+  let waiting = dfs.filter((df) => df > 0).length;
+  for (const k of dfs.map((_, k) => k).sort((a, b) => dfs[a]! - dfs[b]!)) {
+    if (!dfs[k]) continue;
+    const sample = Math.max(1, Math.min(SHARE_SAMPLE, Math.floor(left / waiting--)));
+    const found = sampleTogether(alternatives[k]!.term, sets, stats, docsWith, sample);
+    left -= found.checked;
+    counts[k] = found.count;
+  }
+  return sharesOf(alternatives, counts, SHARE_CHECKS - left);
+}
+
+function sharesOf(alternatives: readonly Alternative[], counts: readonly number[], checked: number): { alternatives: Alternative[]; checked: number } {
   const most = Math.max(0, ...counts);
-  if (!most) return [...alternatives];
-  return alternatives.map((a, k) => ({ ...a, share: counts[k]! / most }));
+  if (!most) return { alternatives: [...alternatives], checked };
+  return { alternatives: alternatives.map((a, k) => ({ ...a, share: counts[k]! / most })), checked };
 }
 
 /**
@@ -227,15 +269,20 @@ export function withShares(alternatives: readonly Alternative[], others: readonl
  * SHARE_READ of its pages, check SHARE_SAMPLE of them evenly spread, and scale to all.
  */
 export function togetherIn(term: string, sets: readonly (readonly number[])[], stats: TermStats, docsWith: DocsWith): number {
+  return sampleTogether(term, sets, stats, docsWith, SHARE_SAMPLE).count;
+}
+
+/** togetherIn with `sample` pages checked at most; `checked`: how many were. */
+function sampleTogether(term: string, sets: readonly (readonly number[])[], stats: TermStats, docsWith: DocsWith, sample: number): { count: number; checked: number } {
   const df = stats.docFrequency(term);
-  if (!df) return 0;
+  if (!df) return { count: 0, checked: 0 };
   // (Every k-th page of those read, not the first few: pages come in runs of one kind, as crawled.)
   const docs = docsWith(term, Math.min(df, SHARE_READ));
-  const step = Math.max(1, Math.ceil(docs.length / SHARE_SAMPLE));
+  const step = Math.max(1, Math.ceil(docs.length / sample));
   let n = 0;
   let checked = 0;
   for (let i = 0; i < docs.length; i += step, checked++) if (sets.every((ids) => ids.some((id) => stats.contains(docs[i]!, id)))) n++;
-  return checked ? (n * df) / checked : 0;
+  return { count: checked ? (n * df) / checked : 0, checked };
 }
 
 /**

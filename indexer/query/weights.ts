@@ -53,12 +53,15 @@ export function slotWeights(stats: TermStats, slots: readonly Slot[]): SlotWeigh
     const informative = (a: { id: number }) => stats.docFrequencyOf(a.id) <= COMMON * stats.documentCount;
     const cap = Math.min(...known.filter((a) => (a.own && informative(a)) || (!a.own && (a.share === undefined || a.share === 1))).map((a) => a.idf));
     const own = known.find((a) => a.term === slot.term && a.own);
+    // The word's stems in the index's languages (languages.ts) are one word: none weighs more than
+    // the most frequent — a stem found in few pages is often another word there ("pages", the
+    // word unstemmed for a page of a language without a stemmer, is Porter's stem of "pagesize").
+    const stemCap = Math.min(...known.filter((a) => a.own && informative(a)).map((a) => a.idf));
     // The slot's IDF (for the title bonus): the word's own, else its best alternative's weight.
-    let slotIdf = own ? (slot.blend ? cap : own.idf) : 0;
+    let slotIdf = own ? (slot.blend ? cap : Math.min(own.idf, stemCap)) : 0;
     for (const a of known) {
-      // (The word itself may have several stems: one per language, languages.ts.)
       // (A completion counts its share too: how often it is found with the query's other words, forgive.ts.)
-      const w = a.own && !slot.blend ? a.idf : a.factor * Math.min(a.idf, cap) * (a.share ?? 1);
+      const w = a.own && !slot.blend ? Math.min(a.idf, stemCap) : a.factor * Math.min(a.idf, cap) * (a.share ?? 1);
       termIds.push(a.id);
       weights.push(w);
       factors.push(a.factor);

@@ -67,6 +67,15 @@ const answer = async (index: SearchIndex, q: string, page = 1) => {
   return { total: r.total, partial: r.partial, hosts: r.facets.host, hits: r.hits.map((h) => [h.id, h.score]) };
 };
 
+describe('impact lists by default', () => {
+  it('are kept for terms in a hundred documents or more (a word being typed reads its completions from them)', () => {
+    const index = new SearchIndex(() => undefined);
+    for (let id = 1; id <= 100; id++) index.upsert(storedDocument(id, { url: `http://e.org/${id}`, title: '', text: id <= 99 ? 'common rare' : 'common' }));
+    assert.ok(index.impacts.has(index.stats.termId('common')!), 'in 100 documents');
+    assert.ok(!index.impacts.has(index.stats.termId('rare')!), 'in 99');
+  });
+});
+
 describe('two-pass scoring with impact lists', () => {
   it('answers exactly like scoring every candidate while documents are added, replaced, linked and removed', async () => {
     // Fewer documents than the first pass keeps: the answers must be the same to the last digit.
