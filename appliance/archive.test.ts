@@ -14,7 +14,7 @@ import { loadConfig } from '../config/index.ts';
 import type { Crawler } from '../crawler/index.ts';
 import { responseRecord, warcinfoRecord } from '../crawler/archive/records.ts';
 import { RotatingWarcFile } from '../crawler/archive/warc-file.ts';
-import { IMPORT_SETTINGS } from '../cli/archive.ts';
+import { IMPORT_SETTINGS } from '../cli/shared.ts';
 import { startFakeWeb, type FakeWeb } from '../testweb/index.ts';
 import { Appliance } from './appliance.ts';
 import { importArchives } from './import.ts';

@@ -7,14 +7,16 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config/schema.ts';
 import type { Store } from '../store/index.ts';
-import { isPostgresLocation, openPostgresStore, redactLocation, SCHEMA_VERSION as PG_SCHEMA_VERSION } from '../store/postgres/index.ts';
 import { acquireLock, DB_FILE, fileSchemaVersion, openSqliteStore, SCHEMA_VERSION as SQLITE_SCHEMA_VERSION } from '../store/sqlite/index.ts';
 
 /**
  * A URL names a database; anything else is a data directory. (Any scheme goes to the PostgreSQL
  * adapter, which refuses those it does not speak in one line — never a directory named `mysql:`.)
  */
-const isDatabaseUrl = (location: string): boolean => isPostgresLocation(location) || /^[a-z][a-z0-9+.-]*:\/\//i.test(location);
+const isDatabaseUrl = (location: string): boolean => /^[a-z][a-z0-9+.-]*:\/\//i.test(location);
+
+/** The PostgreSQL backend, loaded when a database is named: a crawl on SQLite starts without `pg` (issue 23). */
+const postgres = () => import('../store/postgres/index.ts');
 
 /** Where a config keeps its crawl: its `store` URL, else its data directory. */
 export const storeLocationOf = (config: Readonly<Config>): string => config.store ?? config.dataDir;
@@ -35,7 +37,7 @@ export type OpenStoreOptions = {
  * does not answer is a StoreLocationError (exit code 2), whose message holds no password.
  */
 export async function openStore(location: string, options: OpenStoreOptions = {}): Promise<Store> {
-  if (isDatabaseUrl(location)) return openPostgresStore(location, { ...options, readOnly: options.readOnly === true });
+  if (isDatabaseUrl(location)) return (await postgres()).openPostgresStore(location, { ...options, readOnly: options.readOnly === true });
   return openSqliteStore(location, { readOnly: options.readOnly === true });
 }
 
@@ -45,6 +47,7 @@ export type MigrateReport = { readonly location: string; readonly version: numbe
 /** Creates or migrates the store at `location` (what every writer does when it opens it), and closes it. */
 export async function migrateStore(location: string): Promise<MigrateReport> {
   if (isDatabaseUrl(location)) {
+    const { openPostgresStore, redactLocation, SCHEMA_VERSION: PG_SCHEMA_VERSION } = await postgres();
     const store = await openPostgresStore(location);
     await store.close();
     return { location: redactLocation(location), version: PG_SCHEMA_VERSION, applied: store.migrated?.applied ?? [] };

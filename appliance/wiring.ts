@@ -9,7 +9,7 @@ import { PRODUCT_VERSION } from '../config/index.ts';
 import { WarcArchive } from '../crawler/archive/archive.ts';
 import { availableParallelism } from 'node:os';
 import { ConfigError } from '../config/index.ts';
-import { AuthService } from '../crawler/auth/auth.ts';
+import type { AuthService } from '../crawler/auth/auth.ts';
 import { browserLogin } from '../crawler/auth/browser-login.ts';
 import { silentLog } from '../lib/log.ts';
 import type { Config } from '../config/schema.ts';
@@ -70,7 +70,9 @@ export async function fetcherOf(c: Readonly<Config>, seeds: readonly string[], l
   const addresses = await AddressPolicy.of(c.fetch.allowPrivateAddresses, seeds);
   // (The form login of an auth scope makes its requests through this fetcher, once it exists.)
   let fetcher: Fetcher | undefined;
-  const auth = c.auth.length ? new AuthService(c.auth, (method, url, headers, body) => fetcher!.send(method, url, headers, body), log, c.auth.some((a) => a.form?.browser) ? browserLogin(c.render.browserPath) : undefined) : undefined;
+  // (Loaded only for a crawl with auth scopes: tough-cookie and the login flows stay out of the others' start.)
+  const AuthService = c.auth.length ? (await import('../crawler/auth/auth.ts')).AuthService : undefined;
+  const auth = AuthService ? new AuthService(c.auth, (method, url, headers, body) => fetcher!.send(method, url, headers, body), log, c.auth.some((a) => a.form?.browser) ? browserLogin(c.render.browserPath) : undefined) : undefined;
   fetcher = new Fetcher({
     userAgent: c.userAgent,
     timeoutMs: c.limits.timeoutMs,

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Appliance } from '../appliance/index.ts';
 import { importArchives } from '../appliance/import.ts';
-import { IMPORT_SETTINGS } from '../cli/archive.ts';
+import { IMPORT_SETTINGS } from '../cli/shared.ts';
 import { loadConfig } from '../config/index.ts';
 
 export type WarcCrawlJob = {

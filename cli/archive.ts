@@ -6,10 +6,8 @@ import { Appliance } from '../appliance/index.ts';
 import { importArchives, type ImportSummary } from '../appliance/import.ts';
 import { PRODUCT_VERSION } from '../config/index.ts';
 import { conversionRecord, warcinfoRecord } from '../crawler/archive/records.ts';
-import { configFrom, log, say, UsageError, type CommonFlags } from './shared.ts';
+import { configFrom, IMPORT_SETTINGS, log, say, UsageError, type CommonFlags } from './shared.ts';
 
-/** Settings of a crawl that reads archives instead of the web: every URL admitted, nothing queued to fetch, nothing rendered. */
-export const IMPORT_SETTINGS = { scope: { allow: ['URL:.*'], exclude: [] }, limits: { maxDepth: 0 }, render: { mode: 'never' } };
 
 /** `trawl import FILE…`: each capture of the archives indexed as if crawled. */
 export async function importFiles(files: string[], flags: CommonFlags): Promise<void> {

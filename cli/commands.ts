@@ -4,10 +4,16 @@ import { Appliance, Coordinator, migrateStore, storeLocationOf } from '../applia
 import { ShardNode } from '../indexer/shards/index.ts';
 import { PRODUCT_VERSION, type Config } from '../config/index.ts';
 import type { DocumentFacts, RenderStatus, SeedStatus } from '../model/index.ts';
-import { createApp, listen, searchJson, seedCause, statusLine, type RunningServer } from '../search-ui/index.ts';
-import { IMPORT_SETTINGS, importLine, importWithProgress } from './archive.ts';
+import type { RunningServer } from '../search-ui/index.ts';
+import { searchJson } from '../search-ui/api/search-json.ts';
+import { seedCause, statusLine } from '../search-ui/status-line.ts';
 import { showProgress } from './progress.ts';
-import { configFrom, log, onStopSignal, say, UsageError, type CommonFlags } from './shared.ts';
+import { configFrom, IMPORT_SETTINGS, log, onStopSignal, say, UsageError, type CommonFlags } from './shared.ts';
+
+// The server (hono, zod-openapi, prom-client) and the archive reader (warcio) are loaded by the
+// commands that use them: `trawl crawl` reaches its first request without them (issue 23).
+const searchUi = () => import('../search-ui/index.ts');
+const archives = () => import('./archive.ts');
 
 /** `trawl start`: crawl, index and serve at once, until a signal. */
 export async function start(urls: string[], flags: CommonFlags & { warc?: string[] }, preset: Record<string, unknown> = {}): Promise<RunningServer> {
@@ -20,6 +26,7 @@ export async function start(urls: string[], flags: CommonFlags & { warc?: string
     await app.loadFocus();
     const { crawler } = await app.createCrawler([], config.recrawl.continuous ? 'continuous' : 'off');
     if (!flags.warc?.length) await requireSeeds(app, 'start');
+    const { createApp, listen } = await searchUi();
     const ui = createApp({ ...serverOptions(config), searcher: app.index, status: () => app.status(), storeHealth: () => app.store.health?.() ?? { up: true }, version: PRODUCT_VERSION, explain: (url) => app.explain(url), admin: app, adminToken: config.server.adminToken });
     server = await listen(ui, config.server.host, config.server.port);
     app.startFlushTimer();
@@ -30,6 +37,7 @@ export async function start(urls: string[], flags: CommonFlags & { warc?: string
     process.stdout.write(`Trawl ${PRODUCT_VERSION}: crawling ${(await app.store.seeds.all()).join(', ') || '(no seed)'}\nSearch at ${server.url}\nCrawl status at ${server.url}status\n`);
     // Archives are imported while the server answers: each page is searchable as soon as it is read.
     if (flags.warc?.length) {
+      const { importLine, importWithProgress } = await archives();
       const summary = await importWithProgress(crawler, flags.warc);
       await app.refreshAnchors();
       log.info(importLine(summary, app.index.documentCount));
@@ -141,6 +149,7 @@ export async function serveOnly(flags: CommonFlags): Promise<void> {
   if (config.store) app.startFlushTimer();
   // (No crawl runs here: no admin actions, which act on one. A coordinator may ask this index: /api/shard/*.)
   const shard = app.feed.shard?.text;
+  const { createApp, listen } = await searchUi();
   const ui = createApp({ ...serverOptions(config), searcher: app.index, shard: new ShardNode(app.index, shard), status: () => app.status(), storeHealth: () => app.store.health?.() ?? { up: true }, version: PRODUCT_VERSION, explain: (url) => app.explain(url), adminToken: config.server.adminToken });
   const server = await listen(ui, config.server.host, config.server.port);
   onStopSignal(async () => {
@@ -160,6 +169,7 @@ async function coordinate(config: Readonly<Config>): Promise<void> {
   if (config.cluster.shard) throw new UsageError('a coordinator (--shards) holds no shard of its own: give --shard to the shards, --shards to the coordinator');
   const coordinator = new Coordinator(config, log);
   await coordinator.start();
+  const { createApp, listen } = await searchUi();
   const ui = createApp({ ...serverOptions(config), searcher: coordinator.searcher, status: async () => coordinator.status(), shards: () => coordinator.shards(), version: PRODUCT_VERSION });
   const server = await listen(ui, config.server.host, config.server.port);
   onStopSignal(async () => {

@@ -74,3 +74,6 @@ export function onStopSignal(stop: (signal: string) => Promise<void>): void {
   process.on('SIGINT', handler);
   process.on('SIGTERM', handler);
 }
+
+/** Settings of a crawl that reads archives instead of the web: every URL admitted, nothing queued to fetch, nothing rendered. */
+export const IMPORT_SETTINGS = { scope: { allow: ['URL:.*'], exclude: [] }, limits: { maxDepth: 0 }, render: { mode: 'never' } };

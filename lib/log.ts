@@ -5,7 +5,12 @@
  * process exits right after. Stages depend on the small `Log` interface, not on pino.
  */
 import { pino } from 'pino';
-import PinoPretty from 'pino-pretty';
+import { createRequire } from 'node:module';
+import type PinoPrettyModule from 'pino-pretty';
+
+// (pino-pretty is loaded for a terminal only: a crawl whose log goes to a file or a collector
+// starts ~25 ms sooner. Not named `require`: the bundler would take it for the module system's.)
+const load = createRequire(import.meta.url);
 
 /** What a stage may log. */
 export type Log = {
@@ -33,7 +38,10 @@ export function createLog(o: LogOptions = {}): Logger {
   const fd = o.fd ?? 2;
   const pretty = o.pretty ?? (fd === 2 ? process.stderr.isTTY === true : false);
   const options = { name: 'trawl', level: o.level ?? 'info' };
-  if (pretty) return pino(options, PinoPretty({ sync: true, destination: fd, colorize: PinoPretty.isColorSupported, ignore: 'pid,hostname,name', translateTime: 'HH:MM:ss' }));
+  if (pretty) {
+    const PinoPretty = load('pino-pretty') as typeof PinoPrettyModule;
+    return pino(options, PinoPretty({ sync: true, destination: fd, colorize: PinoPretty.isColorSupported, ignore: 'pid,hostname,name', translateTime: 'HH:MM:ss' }));
+  }
   return pino({ ...options, base: { name: 'trawl' }, formatters: { level: (label) => ({ level: label }) }, timestamp: pino.stdTimeFunctions.isoTime }, pino.destination({ fd, sync: true }));
 }
 

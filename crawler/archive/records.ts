@@ -7,7 +7,10 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
-import { WARCRecord, WARCSerializer } from 'warcio';
+import type { WARCRecord } from 'warcio';
+
+/** warcio, loaded with the first record: a crawl that archives nothing starts without it (issue 23). */
+const warcio = () => import('warcio');
 
 const gzip = promisify(gzipCallback);
 
@@ -51,6 +54,7 @@ const sha256 = (...parts: Uint8Array[]) => {
  * then only lays out the record, digests already in place. `payload` is the record's body.
  */
 async function serialized(record: WARCRecord, payload: Uint8Array): Promise<Serialized> {
+  const { WARCSerializer } = await warcio();
   const headers = record.warcHeaders.headers;
   if (record.warcType !== 'warcinfo') {
     // (As warcio would: the block is the HTTP head, CRLF, then the payload; a revisit's payload digest is the one it refers to.)
@@ -68,6 +72,7 @@ function headerPairs(h: Exchange['responseHeaders']): [string, string][] {
 }
 
 export async function requestRecord(x: Exchange, concurrentTo: string): Promise<Serialized> {
+  const { WARCRecord } = await warcio();
   const u = new URL(x.url);
   const record = WARCRecord.create(
     { url: x.url, date: x.date.toISOString(), type: 'request', warcVersion: WARC, statusline: `GET ${u.pathname}${u.search} HTTP/1.1`, httpHeaders: { host: u.host, ...x.requestHeaders }, warcHeaders: { 'WARC-Concurrent-To': concurrentTo } },
@@ -77,6 +82,7 @@ export async function requestRecord(x: Exchange, concurrentTo: string): Promise<
 }
 
 export async function responseRecord(x: Exchange): Promise<Serialized> {
+  const { WARCRecord } = await warcio();
   const record = WARCRecord.create(
     {
       url: x.url,
@@ -94,6 +100,7 @@ export async function responseRecord(x: Exchange): Promise<Serialized> {
 
 /** A revisit: the response it repeats, and why (a 304, or the same payload again). */
 export async function revisitRecord(x: Exchange, of: { readonly id: string; readonly url: string; readonly date: string; readonly digest: string | null }, notModified: boolean): Promise<Serialized> {
+  const { WARCRecord } = await warcio();
   const record = WARCRecord.create(
     {
       url: x.url,
@@ -113,6 +120,7 @@ export async function revisitRecord(x: Exchange, of: { readonly id: string; read
 
 /** The first record of a file: what wrote it, and with which settings. */
 export async function warcinfoRecord(fileName: string, info: Readonly<Record<string, string>>): Promise<Uint8Array> {
+  const { WARCRecord, WARCSerializer } = await warcio();
   return gzip(await WARCSerializer.serialize(WARCRecord.createWARCInfo({ filename: fileName, warcVersion: WARC }, { ...info, format: 'WARC File Format 1.1', conformsTo: 'http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/' }), { gzip: false }));
 }
 
@@ -122,6 +130,7 @@ function statusText(status: number): string {
 
 /** A page's extracted text, for a page Trawl holds but never archived (trawl export --format warc). */
 export async function conversionRecord(url: string, date: Date, title: string, text: string): Promise<Serialized> {
+  const { WARCRecord } = await warcio();
   const body = new TextEncoder().encode(`${title}\n\n${text}`);
   const record = WARCRecord.create({ url, date: date.toISOString(), type: 'conversion', warcVersion: WARC, warcHeaders: { 'Content-Type': 'text/plain; charset=utf-8' } }, once(body));
   return serialized(record, body);

@@ -4,7 +4,7 @@
  * the crawler follows each hop itself so that every hop is filtered and recorded.
  */
 import { isIP } from 'node:net';
-import { request } from 'undici';
+import { undici } from './undici-parts.ts';
 import { createTransport, type Transport, type TransportOptions } from './transport.ts';
 import type { AddressPolicy } from './address-policy.ts';
 import type { RequestAuth } from '../auth/types.ts';
@@ -109,7 +109,7 @@ export class Fetcher {
         ...(conditional?.lastModified ? { 'if-modified-since': conditional.lastModified } : {}),
         ...authHeaders,
       };
-      const res = await request(url, { method: 'GET', dispatcher: this.transport.dispatcherFor(new URL(url)), signal: combined, headers: requestHeaders });
+      const res = await undici().request(url, { method: 'GET', dispatcher: this.transport.dispatcherFor(new URL(url)), signal: combined, headers: requestHeaders });
       const headers = flattenHeaders(res.headers);
       const setCookies = cookiesOf(res.headers);
       const location = headers['location'];
@@ -148,7 +148,7 @@ export class Fetcher {
     const refused = this.refusedLiteral(url);
     if (refused) return { error: `blocked-address: ${refused}` };
     try {
-      const res = await request(url, { method, dispatcher: this.transport.dispatcherFor(new URL(url)), signal: AbortSignal.timeout(this.opts.timeoutMs * 2), headers: { 'user-agent': this.opts.userAgent, 'accept-encoding': 'gzip, deflate, br', ...headers }, ...(body !== undefined ? { body } : {}) });
+      const res = await undici().request(url, { method, dispatcher: this.transport.dispatcherFor(new URL(url)), signal: AbortSignal.timeout(this.opts.timeoutMs * 2), headers: { 'user-agent': this.opts.userAgent, 'accept-encoding': 'gzip, deflate, br', ...headers }, ...(body !== undefined ? { body } : {}) });
       const h = flattenHeaders(res.headers);
       const { body: bytes } = await readCapped(res.body, h['content-encoding'], () => 2 * 1024 * 1024);
       return { status: res.statusCode, headers: h, setCookies: cookiesOf(res.headers), text: bytes.toString('utf8') };
@@ -168,7 +168,7 @@ export class Fetcher {
     if (refused) return { error: `blocked-address: ${refused}` };
     const overall = AbortSignal.timeout(this.opts.timeoutMs);
     try {
-      const res = await request(url, {
+      const res = await undici().request(url, {
         method: init.method as 'GET',
         dispatcher: this.transport.dispatcherFor(new URL(url)),
         signal: signal ? AbortSignal.any([signal, overall]) : overall,

@@ -10,7 +10,8 @@
  */
 import { isIP } from 'node:net';
 import { createSecureContext, rootCertificates, type ConnectionOptions } from 'node:tls';
-import { Agent, EnvHttpProxyAgent, Pool, ProxyAgent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { undici } from './undici-parts.ts';
 
 export type TransportOptions = {
   readonly timeoutMs: number;
@@ -102,6 +103,7 @@ export function createTransport(o: TransportOptions): Transport {
   // connection (~20 ms of CPU to parse the 140-odd roots each time).
   const trusted: ConnectionOptions = o.ca?.length ? { secureContext: createSecureContext({ ca: [...rootCertificates, ...o.ca] }) } : {};
   const pool = { headersTimeout: o.timeoutMs, bodyTimeout: o.timeoutMs, keepAliveTimeout: 10_000, connections: o.connectionsPerOrigin };
+  const { Agent, EnvHttpProxyAgent, Pool, ProxyAgent } = undici();
   const build = (targetTls: ConnectionOptions): Dispatcher => {
     const direct = { connect: { timeout: o.timeoutMs, ...(o.lookup ? { lookup: o.lookup } : {}), ...targetTls } };
     const viaProxy = {
