@@ -16,7 +16,7 @@
  * queued through the store's enqueue, then host-claim latency.
  *
  *   npx tsx bench/scale.ts [--part 1,2] [--root DIR] [--hosts 16] [--workers 1,2,4] [--runs 1] [--durable on|off] [--sqlite on|off]
- *                          [--urls 1000000] [--frontier-hosts 10000]
+ *                          [--top 4] [--profile DIR] [--urls 1000000] [--frontier-hosts 10000]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -49,6 +49,10 @@ const { values } = parseArgs({
     'frontier-hosts': { type: 'string', default: '10000' },
     batch: { type: 'string', default: '1000' },
     claims: { type: 'string', default: '2000' },
+    /** Statements listed per PostgreSQL run (those taking most of the server's time). */
+    top: { type: 'string', default: '4' },
+    /** A directory: each crawler process writes a V8 CPU profile there (node --cpu-prof). */
+    profile: { type: 'string' },
   },
 });
 const parts = values.part!.split(',');
@@ -126,7 +130,8 @@ type Child = { child: ChildProcess; exited: Promise<number | null>; cpu: () => n
 
 /** `trawl ARGS` in a fresh process; its CPU seconds (all threads) sampled from /proc every 200 ms until it exits. */
 function trawl(args: string[]): Child {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const profile = values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile] : [];
+  const child = spawn(process.execPath, [...profile, BIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
   let last = 0;
@@ -236,9 +241,10 @@ async function postgresRun(n: number, seed: string, port: number, root: string, 
     const top = (
       await admin.query<{ ms: number; calls: string; q: string }>(
         `SELECT total_exec_time AS ms, calls, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS q FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
-         WHERE d.datname = 'crawl' ORDER BY total_exec_time DESC LIMIT 4`,
+         WHERE d.datname = 'crawl' ORDER BY total_exec_time DESC LIMIT $1`,
+        [Number(values.top)],
       )
-    ).rows.map((r) => `${fmt(r.ms / 1000, 1)} s in ${Number(r.calls).toLocaleString('en')} calls (${fmt(r.ms / Number(r.calls), 2)} ms each): ${r.q}`);
+    ).rows;
     const dbMB = Number((await admin.query<{ s: string }>("SELECT pg_database_size('crawl') AS s")).rows[0]!.s) / 1e6;
     await admin.end();
     const store = await openPostgresStore(location, { readOnly: true });
@@ -256,7 +262,7 @@ async function postgresRun(n: number, seed: string, port: number, root: string, 
       walMB: (after.wal - before.wal) / 1e6,
       dbMB,
       crawlerCpu: children.reduce((a, c) => a + c.cpu(), 0),
-      top,
+      top: top.map((r) => `${fmt(r.ms / 1000, 1)} s in ${Number(r.calls).toLocaleString('en')} calls (${fmt(Number(r.calls) / pages, 2)} a page, ${fmt(r.ms / Number(r.calls), 2)} ms each): ${r.q}`),
     };
   } finally {
     await server.stop();
