@@ -6,7 +6,7 @@
  * which the URL filters ask for every link: kept in RAM, one number per host).
  */
 import type { QueuedUrl } from '../../model/index.ts';
-import type { EnqueueBatch, EnqueueResult, Store, TakeKind } from '../../store/index.ts';
+import type { EnqueueBatch, EnqueueResult, Store, TakeKind, Taken } from '../../store/index.ts';
 
 /** Which URLs next() may hand out. */
 export type PickOptions = {
@@ -33,8 +33,8 @@ export class Frontier {
     this.perHost = await this.store.hosts.urlCounts();
   }
 
-  /** Takes the host's next URL and marks it in flight (see the order above). */
-  async next(host: string, pick: PickOptions = { fresh: true }): Promise<QueuedUrl | undefined> {
+  /** Takes the host's next URL and marks it in flight (see the order above); `last` when the store says it was the host's last. */
+  async next(host: string, pick: PickOptions = { fresh: true }): Promise<Taken | undefined> {
     const by = pick.revisitsDueBy;
     const turn = by !== undefined && this.revisitTurn.has(host);
     const kinds: TakeKind[] = [];
