@@ -155,6 +155,7 @@ export class CrawlLoop {
   /** A sitemap was read: its <lastmod>s may have made pages due; look at the next pass. */
   lookForRevisits(): void {
     this.revisitCheckAt = 0;
+    this.d.frontier.revisitsChanged();
   }
 
   /** Asks for a pass of the loop (now, or after the one running). */
@@ -174,13 +175,10 @@ export class CrawlLoop {
       });
   }
 
-  /**
-   * A run (or a wake) takes the revisits due from now. A `due` pass reads the sitemaps first: a
-   * newer <lastmod> there makes a page due in the same pass.
-   */
+  /** A run (or a wake) takes the revisits due from now; a `due` pass reads the sitemaps first (a newer <lastmod> makes a page due in the same pass). */
   private async startRevisits(): Promise<void> {
     this.revisitCutoff = this.d.now();
-    this.revisitCheckAt = 0;
+    this.lookForRevisits();
     if (this.d.limits.revisits === 'due') await this.d.store.urls.sitemapsDue(this.revisitCutoff);
   }
 
