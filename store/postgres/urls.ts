@@ -17,32 +17,34 @@ const QUEUED_COLUMNS = `id, url, coalesce(fetch_url, url) AS "fetchUrl", host, d
 /** States a page may be revisited from (revisit_at is NULL in every other). */
 const SETTLED = `state NOT IN ('queued', 'fetching', 'failed')`;
 
-/** Where each kind's URLs of a host are, and the order they are served in ($1 the host, $T a time: `now` for retries, revisitsDueBy for revisits). */
-const NEXT: Record<TakeKind, { readonly where: string; readonly order: string }> = {
-  queued: { where: `host = $1 AND state = 'queued'`, order: 'depth, id' },
-  retry: { where: `host = $1 AND state = 'failed' AND next_attempt_at <= $T`, order: 'next_attempt_at, id' },
-  revisit: { where: `host = $1 AND revisit_at <= $T AND ${SETTLED}`, order: 'revisit_at, id' },
+/**
+ * Where each kind's URLs of a host are ($1 the host, $2 a time: `now` for retries, revisitsDueBy
+ * for revisits), and the order they are served in. The kinds are apart: a URL is of one at most.
+ */
+const NEXT: Record<TakeKind, { readonly where: (time: string) => string; readonly order: string }> = {
+  queued: { where: () => `host = $1 AND state = 'queued'`, order: 'depth, id' },
+  retry: { where: (t) => `host = $1 AND state = 'failed' AND next_attempt_at <= ${t}`, order: 'next_attempt_at, id' },
+  revisit: { where: (t) => `host = $1 AND revisit_at <= ${t} AND ${SETTLED}`, order: 'revisit_at, id' },
 };
 
 /** Marks a URL in flight: one attempt more, its revisit schedule cleared (it is being revisited). */
 const IN_FLIGHT = `state = 'fetching', attempts = attempts + 1, revisit_at = NULL`;
 
 /**
- * One statement takes the first URL of the kinds, in order: each kind's pick is a scalar subquery,
- * and COALESCE runs the next only when the one before found nothing. The row as it was says which
- * kind it came from (its state) and whether its page is stored; and whether any other URL of those
- * kinds waits on the host (`more`: else the crawler need not ask again).
+ * Takes the host's first URL of `kind`, and says whether its page is stored (StoredHints) and
+ * whether the host has more of the kinds asked: a second of this kind (the pick locks two), or any
+ * of the kinds asked after it (those before it were just found empty). $1 is the host, then a time
+ * for each of `kind` and `later` that is not 'queued', in that order.
  */
-function takeStatement(kinds: readonly TakeKind[]): string {
+function takeStatement(kind: TakeKind, later: readonly TakeKind[]): string {
   let n = 1;
-  const time = new Map<TakeKind, string>();
-  const where = (k: TakeKind) => NEXT[k].where.replace('$T', () => time.get(k) ?? time.set(k, `$${++n}::bigint`).get(k)!);
-  const picks = kinds.map((k) => `(SELECT id FROM urls WHERE ${where(k)} ORDER BY ${NEXT[k].order} LIMIT 1 FOR UPDATE SKIP LOCKED)`);
-  const more = kinds.map((k) => `EXISTS (SELECT 1 FROM urls WHERE ${where(k)} AND id <> x.id)`);
-  return `UPDATE urls SET ${IN_FLIGHT}
-    FROM (SELECT x.id AS picked, x.state AS was, EXISTS (SELECT 1 FROM documents d WHERE d.id = x.id) AS stored, ${more.join(' OR ')} AS more
-      FROM urls x WHERE x.id = coalesce(${picks.join(', ')})) p
-    WHERE urls.id = p.picked RETURNING ${QUEUED_COLUMNS}, p.was, p.stored, p.more`;
+  const where = (k: TakeKind) => NEXT[k].where(k === 'queued' ? '' : `$${++n}::bigint`);
+  const { order } = NEXT[kind];
+  const pick = where(kind);
+  const more = later.map((k) => ` OR EXISTS (SELECT 1 FROM urls WHERE ${where(k)})`).join('');
+  return `WITH pick AS (SELECT id, ${order.replace(/, id$/, '')} FROM urls WHERE ${pick} ORDER BY ${order} LIMIT 2 FOR UPDATE SKIP LOCKED)
+    UPDATE urls SET ${IN_FLIGHT} WHERE id = (SELECT id FROM pick ORDER BY ${order} LIMIT 1)
+    RETURNING ${QUEUED_COLUMNS}, EXISTS (SELECT 1 FROM documents d WHERE d.id = urls.id) AS stored, ((SELECT count(*) FROM pick) > 1${more}) AS more`;
 }
 const takeStatements = new Map<string, string>();
 
@@ -116,19 +118,23 @@ export class PgUrlStore implements UrlStore {
     private readonly stored: StoredHints,
   ) {}
 
+  /** One statement a kind, in the order asked, until one gives a URL (see takeStatement). */
   async take(host: string, { kinds, now, revisitsDueBy }: TakeOptions): Promise<Taken | undefined> {
     const asked = kinds.filter((k) => k !== 'revisit' || revisitsDueBy !== undefined);
-    if (!asked.length) return undefined;
-    const key = asked.join();
-    const sql = takeStatements.get(key) ?? takeStatements.set(key, takeStatement(asked)).get(key)!;
-    const params = [host, ...asked.filter((k) => k !== 'queued').map((k) => (k === 'retry' ? now : revisitsDueBy))];
-    // (Planned for the host: a plan made without it may scan the table for `more`.)
-    const row = (await run<QueuedUrl & { was: UrlState; stored: boolean; more: boolean }>(this.pool, sql, params, false)).rows[0];
-    if (!row) return undefined;
-    const { was, stored, more, ...q } = row;
-    this.stored.learn(q.id, stored);
-    const kind: TakeKind = was === 'queued' ? 'queued' : was === 'failed' ? 'retry' : 'revisit';
-    return { ...q, revisit: kind === 'revisit', kind, last: !more };
+    const timeOf = (k: TakeKind) => (k === 'revisit' ? revisitsDueBy : now);
+    for (const [i, kind] of asked.entries()) {
+      const later = asked.slice(i + 1);
+      const key = `${kind}:${later.join()}`;
+      const sql = takeStatements.get(key) ?? takeStatements.set(key, takeStatement(kind, later)).get(key)!;
+      // (Planned for its values, each time: a plan made without them — which host, how many due — may walk every host's URLs.)
+      const times = [kind, ...later].filter((k) => k !== 'queued').map(timeOf);
+      const row = (await run<QueuedUrl & { stored: boolean; more: boolean }>(this.pool, sql, [host, ...times], false)).rows[0];
+      if (!row) continue;
+      const { stored, more, ...q } = row;
+      this.stored.learn(q.id, stored);
+      return { ...q, revisit: kind === 'revisit', kind, last: !more };
+    }
+    return undefined;
   }
 
   async claim(url: NewUrl, now: number): Promise<QueuedUrl> {
