@@ -70,7 +70,9 @@ const parts = values.part!.split(',');
 const fmt = (n: number, d = 1) => n.toLocaleString('en', { minimumFractionDigits: d, maximumFractionDigits: d });
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const BIN = new URL('../bin/trawl.js', import.meta.url).pathname;
-const tmp = (name: string) => mkdtempSync(join(tmpdir(), `trawl-bench-scale-${name}-`));
+const made: string[] = []; // every directory made (configs, the processes' data): removed when the bench exits
+const tmp = (name: string) => made[made.push(mkdtempSync(join(tmpdir(), `trawl-bench-scale-${name}-`))) - 1]!;
+process.on('exit', () => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 type Run = { label: string; pages: number; found: number; seconds: number; pgCpu?: number; xacts?: number; statements?: number; walMB?: number; dbMB?: number; crawlerCpu: number; top?: string[]; caughtUp?: number; searchable?: Searchable };
 
@@ -218,7 +220,6 @@ async function sqliteRun(seed: string, port: number, root: string): Promise<Run>
   const found = await foundIn(store, root, port);
   const pages = await countDocuments(store);
   await store.close();
-  rmSync(data, { recursive: true, force: true });
   return { label: 'SQLite', pages, found, seconds, crawlerCpu: c.cpu() };
 }
 
