@@ -76,11 +76,9 @@ export class ChangeFollower {
     if (changes[0]!.seq > this.position + 1) this.log.error(`the change log was pruned past this index (at ${this.position}; next kept ${changes[0]!.seq}): pages changed meanwhile may be stale here until a restart rebuilds the index`);
     const last = new Map<number, number>();
     for (const c of changes) last.set(c.docId, c.seq);
-    for (const [id, seq] of last) {
-      if (this.feed.appliedHere(seq)) continue;
-      await this.feed.refresh(id, seq);
-      this.applied++;
-    }
+    const todo = [...last].filter(([, seq]) => !this.feed.appliedHere(seq));
+    await this.feed.refreshMany(todo);
+    this.applied += todo.length;
     this.position = changes.at(-1)!.seq;
     this.feed.caughtUp(this.position);
   }

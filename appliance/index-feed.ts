@@ -13,6 +13,9 @@ import { isAnalysis, type SearchIndex } from '../indexer/index.ts';
 import type { Store, TokenSequence } from '../store/index.ts';
 import type { ShardFilter } from './shard-filter.ts';
 
+/** Documents read at once when changes made elsewhere are applied (refreshMany). */
+const REFRESH_BATCH = 64;
+
 export class IndexFeed implements IndexSink {
   /** Changes handed to the index that have not been applied yet. */
   private readonly pending = new Set<number>();
@@ -81,12 +84,27 @@ export class IndexFeed implements IndexSink {
 
   /** Brings a document (by id) up to date with the store, as of change `seq`: indexed as stored, or removed. */
   async refresh(id: number, seq: number): Promise<void> {
-    await this.apply(seq, async () => {
-      // (A document of another shard, known by its id: not even read.)
-      const doc = this.shard?.isForeign(id) ? undefined : await this.store.documents.get(id);
-      if (doc && (!this.shard || this.shard.admits(doc))) this.index.upsert(doc, undefined, await this.anchorsOf(id));
-      else this.index.remove(id);
-    });
+    await this.refreshMany([[id, seq]]);
+  }
+
+  /**
+   * refresh() for many documents (id, change), in order: read REFRESH_BATCH at a time in one
+   * statement — one round trip a page kept a search node following several workers behind them.
+   * (A document of another shard, known by its id, is not even read.)
+   */
+  async refreshMany(changes: readonly (readonly [id: number, seq: number])[]): Promise<void> {
+    for (let i = 0; i < changes.length; i += REFRESH_BATCH) {
+      const batch = changes.slice(i, i + REFRESH_BATCH);
+      const wanted = batch.map(([id]) => id).filter((id) => !this.shard?.isForeign(id));
+      const docs = wanted.length <= 1 ? new Map() : await this.store.documents.getMany(wanted).catch(() => new Map());
+      for (const [id, seq] of batch)
+        await this.apply(seq, async () => {
+          // (Not among those read — gone, or the batch's read failed: read alone, so that a failure is this change's.)
+          const doc = this.shard?.isForeign(id) ? undefined : (docs.get(id) ?? (await this.store.documents.get(id)));
+          if (doc && (!this.shard || this.shard.admits(doc))) this.index.upsert(doc, undefined, await this.anchorsOf(id));
+          else this.index.remove(id);
+        });
+    }
   }
 
   /** Links with anchor text to these identities were recorded: their pages' anchor field is stale. */

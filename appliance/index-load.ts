@@ -70,7 +70,7 @@ export async function loadOrRebuild(indexDir: string, store: Store, stemming: st
     // Only the last change of each document matters: it says what the document is now.
     const last = new Map<number, number>();
     for (const c of await store.changes.since(manifest.lastSeq)) last.set(c.docId, c.seq);
-    for (const [id, seq] of last) await feed.refresh(id, seq);
+    await feed.refreshMany([...last]);
     feed.caughtUp(manifest.lastSeq);
     if (last.size) log.info(`index: replayed ${last.size} changes made after the last flush`);
   } else {

@@ -12,6 +12,8 @@ import type { StoredDocument } from '../model/index.ts';
 import { openPostgresStore } from '../store/postgres/index.ts';
 import { startPostgres, type ThrowawayPostgres } from '../testweb/postgres.ts';
 import { Appliance } from './appliance.ts';
+import { IndexFeed } from './index-feed.ts';
+import { newIndex } from './index-load.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'trawl-shared-log-'));
 const config = (dataDir: string, store: string) => loadConfig({ overrides: { dataDir, store } });
@@ -77,6 +79,34 @@ describe('indexes sharing a change log', () => {
       assert.deepEqual([(await node.index.search('yak')).total, (await node.index.search('walrus')).total, node.index.documentCount], [1, 1, 2]);
       const yak = (await node.store.urls.record('http://e.org/2'))!.id;
       await assert.rejects(node.store.documents.put({ ...(await node.store.documents.get(yak))!, text: 'x' }), /read-only/, 'a search node writes nothing of the crawl');
+    } finally {
+      await node.close();
+      await worker.close();
+    }
+  });
+
+  it('a search node reads the pages changed elsewhere in batches, not one statement a page', async () => {
+    const db = await server.createDatabase();
+    const worker = await Appliance.open(config(tmp(), db), { lockFor: 'test', noIndex: true });
+    const node = await openPostgresStore(db, { readOnly: true });
+    try {
+      const word = (n: number) => `page${'abcdefghij'[Math.floor(n / 10)]}${'abcdefghij'[n % 10]}`;
+      for (let n = 1; n <= 70; n++) await store(worker, n, word(n));
+      await worker.store.documents.remove((await worker.store.urls.record('http://e.org/3'))!.id);
+      const reads = { get: 0, getMany: 0 };
+      const { documents } = node;
+      const [get, getMany] = [documents.get.bind(documents), documents.getMany.bind(documents)];
+      documents.get = (id) => (reads.get++, get(id));
+      documents.getMany = (ids) => (reads.getMany++, getMany(ids));
+      const index = newIndex(node, 'language');
+      const feed = new IndexFeed(index, node, 'language', logTo(() => undefined));
+      const last = new Map<number, number>();
+      for (const c of await node.changes.since(0)) last.set(c.docId, c.seq);
+      await feed.refreshMany([...last]);
+      assert.deepEqual(reads, { get: 1, getMany: 2 }, '70 pages read 64 at a time; the removed one, not found, read again alone');
+      assert.equal(index.documentCount, 69);
+      assert.deepEqual([(await index.search(word(70), { exact: true })).total, (await index.search(word(3), { exact: true })).total], [1, 0]);
+      assert.equal(feed.through, Math.max(...last.values()));
     } finally {
       await node.close();
       await worker.close();

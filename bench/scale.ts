@@ -15,8 +15,13 @@
  * Part 2 — the frontier at scale (bench/scale-frontier.ts, its own process): N URLs over H hosts
  * queued through the store's enqueue, then host-claim latency.
  *
+ * `--mode workers`: the PostgreSQL runs are N `trawl worker` processes and one `trawl serve` search
+ * node that indexes what they store (each `trawl crawl` of the default mode indexes every page);
+ * printed too, how soon a stored page is searchable there: the node's /healthz count and the
+ * database's, sampled every 50 ms — the delay from the k-th page stored to the node holding k.
+ *
  *   npx tsx bench/scale.ts [--part 1,2] [--root DIR] [--hosts 16] [--workers 1,2,4] [--runs 1] [--durable on|off] [--sqlite on|off]
- *                          [--urls 1000000] [--frontier-hosts 10000]
+ *                          [--mode crawl|workers] [--top 4] [--profile DIR] [--urls 1000000] [--frontier-hosts 10000]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -49,16 +54,27 @@ const { values } = parseArgs({
     'frontier-hosts': { type: 'string', default: '10000' },
     batch: { type: 'string', default: '1000' },
     claims: { type: 'string', default: '2000' },
+    /** Statements listed per PostgreSQL run (those taking most of the server's time). */
+    top: { type: 'string', default: '4' },
+    /** A directory: each crawler process writes a V8 CPU profile there (node --cpu-prof). */
+    profile: { type: 'string' },
+    /**
+     * crawl: N `trawl crawl` processes, each of which also indexes every page (its own, and the
+     * others' through the change log). workers: N `trawl worker` (no index) and one `trawl serve`
+     * search node that indexes what they store — the deployment of docs/scaling.md.
+     */
+    mode: { type: 'string', default: 'crawl' },
   },
 });
 const parts = values.part!.split(',');
 const fmt = (n: number, d = 1) => n.toLocaleString('en', { minimumFractionDigits: d, maximumFractionDigits: d });
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const BIN = new URL('../bin/trawl.js', import.meta.url).pathname;
-const tmp = (name: string) => mkdtempSync(join(tmpdir(), `trawl-bench-scale-${name}-`));
+const made: string[] = []; // every directory made (configs, the processes' data): removed when the bench exits
+const tmp = (name: string) => made[made.push(mkdtempSync(join(tmpdir(), `trawl-bench-scale-${name}-`))) - 1]!;
+process.on('exit', () => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-type Run = { label: string; pages: number; found: number; seconds: number; pgCpu?: number; xacts?: number; statements?: number; walMB?: number; dbMB?: number; crawlerCpu: number; top?: string[] };
-
+type Run = { label: string; pages: number; found: number; seconds: number; pgCpu?: number; xacts?: number; statements?: number; walMB?: number; dbMB?: number; crawlerCpu: number; top?: string[]; caughtUp?: number; searchable?: Searchable };
 
 async function part1(): Promise<void> {
   const root = values.root!;
@@ -96,6 +112,8 @@ async function part1(): Promise<void> {
     if (byLabel.has('1 worker') && byLabel.has('2 workers')) console.log(`target 2 workers / 1 worker ≥ 1.7: ${fmt(pps('2 workers') / pps('1 worker'), 2)}`);
     if (byLabel.has('4 workers') && byLabel.has('1 worker')) console.log(`4 workers / 1 worker: ${fmt(pps('4 workers') / pps('1 worker'), 2)}`);
     if (byLabel.has('1 worker') && byLabel.has('SQLite')) console.log(`target 1 worker on PostgreSQL / SQLite ≥ 0.8: ${fmt(pps('1 worker') / pps('SQLite'), 2)}`);
+    const delays = [...byLabel].filter(([, runs]) => runs[0]!.searchable).map(([l]) => `${l} p50 ${fmt(med(l, (r) => r.searchable!.p50), 0)} ms, p99 ${fmt(med(l, (r) => r.searchable!.p99), 0)} ms`);
+    if (delays.length) console.log(`a page stored → searchable on the search node (target: within a second), medians: ${delays.join('; ')}`);
   } finally {
     web.kill();
   }
@@ -104,7 +122,9 @@ async function part1(): Promise<void> {
 function printRun(r: Run, reachable: number): void {
   const pg = r.pgCpu === undefined ? '' : `; PostgreSQL ${fmt(r.pgCpu, 1)} CPU s (${fmt((r.pgCpu / r.pages) * 1000, 2)} ms a page), ${fmt(r.xacts! / r.pages, 1)} transactions and ${fmt(r.statements! / r.pages, 1)} statements a page, WAL ${fmt(r.walMB!, 0)} MB, database ${fmt(r.dbMB!, 0)} MB`;
   const top = r.top?.length ? `\n  statements taking most of the server's time:\n${r.top.map((t) => `    ${t}`).join('\n')}` : '';
-  console.log(`${r.label}: ${r.pages.toLocaleString('en')} pages in ${fmt(r.seconds, 1)} s → ${fmt(r.pages / r.seconds)} pages/s; ${r.found.toLocaleString('en')} of ${reachable.toLocaleString('en')} reachable pages indexed (${fmt((r.found / reachable) * 100)} %); crawlers ${fmt(r.crawlerCpu, 1)} CPU s${pg}${top}`);
+  const node = r.caughtUp === undefined ? '' : `; the search node held every page ${fmt(r.caughtUp, 1)} s after the last was stored (its CPU counted with the crawlers')`;
+  const seen = r.searchable ? `; stored → searchable on the node (${r.searchable.pages.toLocaleString('en')} pages): p50 ${fmt(r.searchable.p50, 0)} ms, p99 ${fmt(r.searchable.p99, 0)} ms, max ${fmt(r.searchable.max, 0)} ms` : '';
+  console.log(`${r.label}: ${r.pages.toLocaleString('en')} pages in ${fmt(r.seconds, 1)} s → ${fmt(r.pages / r.seconds)} pages/s; ${r.found.toLocaleString('en')} of ${reachable.toLocaleString('en')} reachable pages indexed (${fmt((r.found / reachable) * 100)} %); crawlers ${fmt(r.crawlerCpu, 1)} CPU s (${fmt((r.crawlerCpu / r.pages) * 1000, 2)} ms a page)${pg}${node}${seen}${top}`);
 }
 
 function configFile(seed: string, extra: object): string {
@@ -122,12 +142,15 @@ function configFile(seed: string, extra: object): string {
   return file;
 }
 
-type Child = { child: ChildProcess; exited: Promise<number | null>; cpu: () => number };
+type Child = { child: ChildProcess; exited: Promise<number | null>; cpu: () => number; stdout: () => string };
 
 /** `trawl ARGS` in a fresh process; its CPU seconds (all threads) sampled from /proc every 200 ms until it exits. */
 function trawl(args: string[]): Child {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const profile = values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile] : [];
+  const child = spawn(process.execPath, [...profile, BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
+  let stdout = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout = (stdout + d.toString()).slice(-4000)));
   child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
   let last = 0;
   const sample = setInterval(() => (last = procCpu(child.pid!) ?? last), 200);
@@ -138,7 +161,7 @@ function trawl(args: string[]): Child {
       resolve(code);
     }),
   );
-  return { child, exited, cpu: () => last };
+  return { child, exited, cpu: () => last, stdout: () => stdout };
 }
 
 /** A process's CPU seconds (all its threads, its waited-for children) from /proc, or undefined when gone. */
@@ -197,7 +220,6 @@ async function sqliteRun(seed: string, port: number, root: string): Promise<Run>
   const found = await foundIn(store, root, port);
   const pages = await countDocuments(store);
   await store.close();
-  rmSync(data, { recursive: true, force: true });
   return { label: 'SQLite', pages, found, seconds, crawlerCpu: c.cpu() };
 }
 
@@ -208,7 +230,7 @@ async function countDocuments(store: Store): Promise<number> {
 }
 
 async function postgresRun(n: number, seed: string, port: number, root: string, hostCount: number): Promise<Run> {
-  const server = await startPostgres({ durable: values.durable !== 'off', settings: { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'top' } });
+  const server = await startPostgres({ durable: values.durable !== 'off', settings: { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'top', 'pg_stat_statements.track_planning': 'on' } });
   try {
     const location = await server.createDatabase('crawl');
     const admin = new pg.Client({ connectionString: server.url });
@@ -225,20 +247,19 @@ async function postgresRun(n: number, seed: string, port: number, root: string, 
     const cpu0 = serverCpu(postmaster);
     // Each worker holds at most its share of the hosts, so that the first to start does not take them all.
     const config = configFile(seed, { cluster: { hostsPerWorker: Math.ceil(hostCount / n) } });
-    const t0 = performance.now();
-    const children = Array.from({ length: n }, () => trawl(['crawl', '--config', config, '--store', location, '--data', tmp('worker')]));
-    await withTimeout(children, `${n} workers`);
-    const seconds = (performance.now() - t0) / 1000;
+    const crawled = values.mode === 'workers' ? await workersAndNode(n, config, location) : await crawlers(n, config, location);
+    const { seconds, children } = crawled;
     const pgCpu = serverCpu(postmaster) - cpu0;
     await new Promise((r) => setTimeout(r, 1500)); // statistics reach pg_stat_database within a second
     const after = await stats();
-    // Where the server's time went: the statements that took most of it (waiting for locks included).
+    // Where the server's time went: the statements that took most of it (waiting for locks included), and their planning.
     const top = (
-      await admin.query<{ ms: number; calls: string; q: string }>(
-        `SELECT total_exec_time AS ms, calls, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS q FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
-         WHERE d.datname = 'crawl' ORDER BY total_exec_time DESC LIMIT 4`,
+      await admin.query<{ ms: number; plan: number; calls: string; plans: string; q: string }>(
+        `SELECT total_exec_time AS ms, total_plan_time AS plan, calls, plans, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS q FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
+         WHERE d.datname = 'crawl' ORDER BY total_exec_time + total_plan_time DESC LIMIT $1`,
+        [Number(values.top)],
       )
-    ).rows.map((r) => `${fmt(r.ms / 1000, 1)} s in ${Number(r.calls).toLocaleString('en')} calls (${fmt(r.ms / Number(r.calls), 2)} ms each): ${r.q}`);
+    ).rows;
     const dbMB = Number((await admin.query<{ s: string }>("SELECT pg_database_size('crawl') AS s")).rows[0]!.s) / 1e6;
     await admin.end();
     const store = await openPostgresStore(location, { readOnly: true });
@@ -247,6 +268,8 @@ async function postgresRun(n: number, seed: string, port: number, root: string, 
     await store.close();
     return {
       label: n === 1 ? '1 worker' : `${n} workers`,
+      ...(crawled.caughtUp !== undefined ? { caughtUp: crawled.caughtUp } : {}),
+      ...(crawled.searchable ? { searchable: crawled.searchable } : {}),
       pages,
       found,
       seconds,
@@ -256,12 +279,94 @@ async function postgresRun(n: number, seed: string, port: number, root: string, 
       walMB: (after.wal - before.wal) / 1e6,
       dbMB,
       crawlerCpu: children.reduce((a, c) => a + c.cpu(), 0),
-      top,
+      top: top.map((r) => `${fmt(r.ms / 1000, 1)} s + ${fmt(r.plan / 1000, 1)} s planning in ${Number(r.calls).toLocaleString('en')} calls, ${Number(r.plans).toLocaleString('en')} planned (${fmt(Number(r.calls) / pages, 2)} a page, ${fmt(r.ms / Number(r.calls), 2)} + ${fmt(r.plan / Number(r.calls), 2)} ms each): ${r.q}`),
     };
   } finally {
     await server.stop();
   }
 }
+
+type Crawled = { seconds: number; children: Child[]; caughtUp?: number; searchable?: Searchable };
+
+/** N `trawl crawl` processes at once, from the first start to the last exit. */
+async function crawlers(n: number, config: string, location: string): Promise<Crawled> {
+  const t0 = performance.now();
+  const children = Array.from({ length: n }, () => trawl(['crawl', '--config', config, '--store', location, '--data', tmp('worker')]));
+  await withTimeout(children, `${n} workers`);
+  return { seconds: (performance.now() - t0) / 1000, children };
+}
+
+/**
+ * One `trawl serve` search node, then N `trawl worker` processes: the crawl's time runs from their
+ * start until nothing is queued, in flight or waiting for a retry (read every ~0.5 s); the workers
+ * are then stopped. `caughtUp`: how long after that the node's index held every stored page.
+ */
+async function workersAndNode(n: number, config: string, location: string): Promise<Crawled> {
+  const migrated = trawl(['db', 'migrate', '--store', location]);
+  if ((await migrated.exited) !== 0) throw new Error('trawl db migrate failed');
+  const node = trawl(['serve', '--config', config, '--store', location, '--data', tmp('node'), '--port', '0']);
+  while (!/Search at (\S+)/.test(node.stdout())) {
+    if (node.child.exitCode !== null) throw new Error('trawl serve exited');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const search = /Search at (\S+)/.exec(node.stdout())![1]!;
+  const db = new pg.Client({ connectionString: location });
+  await db.connect();
+  const t0 = performance.now();
+  const workers = Array.from({ length: n }, () => trawl(['worker', '--config', config, '--store', location, '--data', tmp('worker')]));
+  const samples: Sample[] = [];
+  // The documents stored, from the change log read as it grows (a count(*) of documents every 50 ms cost the server ~5 % of a core).
+  const docs = new Set<string>();
+  let seq = '0';
+  // Every 50 ms: the node's count first, then the database's — so a page the node holds was counted stored in that sample or before.
+  const sample = async (): Promise<Sample> => {
+    const at = performance.now();
+    const indexed = ((await (await fetch(`${search}healthz`)).json()) as { documents: number }).documents;
+    const changes = (await db.query<{ seq: string; doc_id: string; op: string }>('SELECT seq, doc_id, op FROM changes WHERE seq > $1 ORDER BY seq', [seq])).rows;
+    for (const c of changes) void (c.op === 'put' ? docs.add(c.doc_id) : docs.delete(c.doc_id));
+    seq = changes.at(-1)?.seq ?? seq;
+    return samples[samples.push({ at, stored: docs.size, indexed }) - 1]!;
+  };
+  const open = async () => Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM urls WHERE state IN ('queued', 'fetching', 'failed')`)).rows[0]!.n);
+  for (let i = 0, deadline = t0 + Number(values['timeout-s']) * 1000; performance.now() < deadline; i++) {
+    const s = await sample();
+    // (Until nothing is queued, in flight or waiting for a retry: read every 10th sample.)
+    if (i % 10 === 9 && s.stored > 0 && (await open()) === 0) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  for (const w of workers) w.child.kill('SIGTERM');
+  await Promise.all(workers.map((w) => w.exited));
+  const ended = performance.now();
+  for (let s = await sample(); s.indexed < s.stored && performance.now() - ended < 120_000; s = await sample()) await new Promise((r) => setTimeout(r, 50));
+  const caughtUp = (performance.now() - ended) / 1000;
+  await db.end();
+  node.child.kill('SIGTERM');
+  await node.exited;
+  return { seconds, children: [...workers, node], caughtUp, searchable: searchableDelays(samples) };
+}
+
+/** The search node's and the database's document counts at one moment (performance.now()). */
+type Sample = { at: number; stored: number; indexed: number };
+
+/**
+ * How long after the k-th page was stored (committed: counted in the database) the node's index held
+ * k pages, for every k: p50, p99, max in ms. Measured to the 50 ms of the sampling (a delay within
+ * one sample counts 0) — the node applies the log in commit order, so its k-th page is the k-th stored.
+ */
+function searchableDelays(samples: readonly Sample[]): Searchable {
+  const firstAt = (count: (s: Sample) => number) => {
+    const at: number[] = [];
+    for (const s of samples) while (at.length < count(s)) at.push(s.at);
+    return at;
+  };
+  const stored = firstAt((s) => s.stored);
+  const indexed = firstAt((s) => s.indexed);
+  const delays = indexed.map((t, k) => t - stored[k]!).sort((a, b) => a - b);
+  const q = (p: number) => delays[Math.min(delays.length - 1, Math.floor(p * delays.length))] ?? NaN;
+  return { pages: delays.length, p50: q(0.5), p99: q(0.99), max: delays.at(-1) ?? NaN };
+}
+type Searchable = { pages: number; p50: number; p99: number; max: number };
 
 async function postmasterOf(admin: pg.Client): Promise<number> {
   const pid = Number((await admin.query<{ p: number }>('SELECT pg_backend_pid() AS p')).rows[0]!.p);

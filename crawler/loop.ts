@@ -20,6 +20,7 @@ import type { CrawlerDeps, CrawlerEvents } from './types.ts';
 import { ERRORS } from './errors.ts';
 import type { RobotsRules } from './robots/robots.ts';
 import type { StatsRecorder } from './stats.ts';
+import { PageLimit } from './frontier/page-limit.ts';
 import { WorkerLeases } from './frontier/leases.ts';
 
 export type LoopDeps = CrawlerDeps & {
@@ -69,8 +70,11 @@ export class CrawlLoop {
   private readonly activeOf = new Map<string, number>();
   /** The hosts this worker holds, when the frontier is shared. */
   readonly leases: WorkerLeases | undefined;
+  /** limits.maxPages: true when the pages fetched, plus those in flight that may still be, reach it. */
+  private readonly pageLimit: PageLimit;
 
   constructor(private readonly d: LoopDeps) {
+    this.pageLimit = new PageLimit(d.store, d.limits.maxPages);
     if (d.shared) {
       const figures = () => ({ pages: d.stats.snapshot().requests, pagesPerSecond: d.stats.pagesPerSecond() });
       this.leases = new WorkerLeases(d.store, d.scheduler, d.frontier, d.shared, d.now, figures, d.log, () => this.wake());
@@ -151,6 +155,7 @@ export class CrawlLoop {
   /** A sitemap was read: its <lastmod>s may have made pages due; look at the next pass. */
   lookForRevisits(): void {
     this.revisitCheckAt = 0;
+    this.d.frontier.revisitsChanged();
   }
 
   /** Asks for a pass of the loop (now, or after the one running). */
@@ -170,24 +175,16 @@ export class CrawlLoop {
       });
   }
 
-  /**
-   * A run (or a wake) takes the revisits due from now. A `due` pass reads the sitemaps first: a
-   * newer <lastmod> there makes a page due in the same pass.
-   */
+  /** A run (or a wake) takes the revisits due from now; a `due` pass reads the sitemaps first (a newer <lastmod> makes a page due in the same pass). */
   private async startRevisits(): Promise<void> {
     this.revisitCutoff = this.d.now();
-    this.revisitCheckAt = 0;
+    this.lookForRevisits();
     if (this.d.limits.revisits === 'due') await this.d.store.urls.sitemapsDue(this.revisitCutoff);
   }
 
   private startStats(): void {
     this.statsTimer = setInterval(() => this.d.emitter.emit('stats', this.d.stats.snapshot()), 1000);
     this.statsTimer.unref();
-  }
-
-  /** True when the pages fetched, plus those in flight that may still be, reach limits.maxPages. */
-  private async limitReached(counting = this.active): Promise<boolean> {
-    return this.d.limits.maxPages > 0 && (await this.d.store.urls.pagesFetched()) + counting >= this.d.limits.maxPages;
   }
 
   private async pass(): Promise<void> {
@@ -208,7 +205,7 @@ export class CrawlLoop {
     }
     const revisits = revisitsDueBy !== undefined;
     // Hosts set aside while pages in flight might reach limits.maxPages: back, if they did not.
-    if (this.heldByLimit.size && !(await this.limitReached())) {
+    if (this.heldByLimit.size && !(await this.pageLimit.reached(this.active))) {
       for (const host of this.heldByLimit) scheduler.addWork(host);
       this.heldByLimit.clear();
     }
@@ -217,7 +214,7 @@ export class CrawlLoop {
     const { concurrency } = this.d.limits;
     while (this.fetching < concurrency && this.active < concurrency * 2 && !this.stopping && !this.pausedFlag) {
       // limits.maxPages counts pages, not fetches: once it is reached, revisits go on.
-      const fresh = !(await this.limitReached());
+      const fresh = !(await this.pageLimit.reached(this.active));
       if (!fresh && !revisits) break;
       const host = scheduler.pick(now);
       if (!host) break;
@@ -246,33 +243,43 @@ export class CrawlLoop {
         this.delaysKnown.add(host);
         scheduler.setCrawlDelay(host, rules.crawlDelaySeconds);
       }
+      // (The host's last URL, the store says: out of the ring now, without asking it again.)
+      if (q.last && fresh) scheduler.noWork(host, mark);
       if (!rules.isAllowed(q.fetchUrl)) {
-        // (A page Trawl held that robots.txt now disallows leaves the index.)
-        const r = await store.commitFetch({ id: q.id, outcome: { kind: 'excluded', reason: 'robots.txt disallows it' }, revisit: null, unindex: true, links: { urls: [], rejected: new Map([['robots', 1]]) } }, this.d.now());
-        if (r.removed !== undefined) {
-          await this.d.index?.remove(q.id, r.removed);
-          this.d.emitter.emit('removed', q.id);
-        }
+        this.handling(host, q.fetchUrl, this.disallowed(q.id));
         continue;
       }
-      this.active++;
       this.fetching++;
-      this.activeOf.set(host, (this.activeOf.get(host) ?? 0) + 1);
       scheduler.begin(host);
-      void this.d
-        .process(q)
-        .catch((e: unknown) => this.d.log?.error(`${q.fetchUrl}: ${(e as Error).stack ?? String(e)}`))
-        .finally(() => {
-          this.active--;
-          const left = this.activeOf.get(host)! - 1;
-          if (left) this.activeOf.set(host, left);
-          else this.activeOf.delete(host);
-          this.pump();
-        });
+      this.handling(host, q.fetchUrl, this.d.process(q));
     }
     await this.releaseIdle();
     await this.checkDone();
     await this.armTimer();
+  }
+
+  /** Work on a URL of `host` is being handled until it settles: limits, leases and the end of the crawl wait for it. */
+  private handling(host: string, url: string, work: Promise<void>): void {
+    this.active++;
+    this.activeOf.set(host, (this.activeOf.get(host) ?? 0) + 1);
+    void work
+      .catch((e: unknown) => this.d.log?.error(`${url}: ${(e as Error).stack ?? String(e)}`))
+      .finally(() => {
+        this.active--;
+        this.pageLimit.finished();
+        const left = this.activeOf.get(host)! - 1;
+        if (left) this.activeOf.set(host, left);
+        else this.activeOf.delete(host);
+        this.pump();
+      });
+  }
+
+  /** A URL robots.txt disallows: recorded excluded; a page Trawl held leaves the index. */
+  private async disallowed(id: number): Promise<void> {
+    const r = await this.d.store.commitFetch({ id, outcome: { kind: 'excluded', reason: 'robots.txt disallows it' }, revisit: null, unindex: true, links: { urls: [], rejected: new Map([['robots', 1]]) } }, this.d.now());
+    if (r.removed === undefined) return;
+    await this.d.index?.remove(id, r.removed);
+    this.d.emitter.emit('removed', id);
   }
 
   /** Shared: the hosts held with nothing left to do here go back to the shared frontier. */
@@ -297,7 +304,7 @@ export class CrawlLoop {
 
   private async checkDone(): Promise<void> {
     if (this.active > 0 || this.robotsLoading.size > 0 || this.finished) return;
-    const limit = await this.limitReached(0);
+    const limit = await this.pageLimit.reached(0);
     const retryAt = await this.d.store.urls.nextRetryAt();
     // Something happened while the store was asked (a request ended, work arrived): the pass
     // asked for after this one decides.

@@ -20,12 +20,23 @@ export type TakeOptions = {
 /** What a URL record's `finish` writes: how the fetch ended and when the page is due again. */
 export type Finish = { readonly outcome: Outcome; readonly revisit: Revisit };
 
+/** A URL taken: which kind it was, and, when the backend tells, whether it was the host's last of the kinds asked. */
+export type Taken = QueuedUrl & {
+  readonly kind: TakeKind;
+  /**
+   * True: no other URL of the host, of the kinds asked, was ready when this one was taken — the
+   * next take would find none unless work is added (saves the crawler that round trip). False or
+   * absent: there may be more.
+   */
+  readonly last?: boolean;
+};
+
 export interface UrlStore {
   /**
    * Takes the host's next URL of the first kind in `kinds` that has one, and marks it in flight
    * (`fetching`, one attempt more; a revisit's schedule is cleared). Undefined when none is ready.
    */
-  take(host: string, options: TakeOptions): Promise<(QueuedUrl & { readonly kind: TakeKind }) | undefined>;
+  take(host: string, options: TakeOptions): Promise<Taken | undefined>;
   /**
    * A URL's record, made if it is new, marked in flight as `take` does: for a response that came
    * from elsewhere than the crawl's fetch (a web archive imported), about to be handled like one.

@@ -62,6 +62,25 @@ describe('Frontier (the crawler\u2019s side)', () => {
     await store.close();
   });
 
+  it('asks the store for no revisit while none is due anywhere, and again once one may be', async () => {
+    const { store, frontier: f, clock } = setup();
+    const asked: string[][] = [];
+    const take = store.urls.take.bind(store.urls);
+    store.urls.take = (host, options) => (asked.push([...options.kinds]), take(host, options));
+    await f.enqueue({ urls: ['n1', 'n2', 'n3'].map((n) => ({ url: `http://a.org/${n}`, depth: 1 })) });
+    const first = (await f.next('a.org', pick))!;
+    await f.next('a.org', pick);
+    assert.deepEqual(asked, [['queued', 'retry'], ['queued', 'retry']], 'no page was ever fetched: none can be due');
+    // A page fetched and due again (here at once); a sitemap's <lastmod> would say so too.
+    await store.urls.finish(first.id, { outcome: { kind: 'indexed', status: 200 }, revisit: { at: 1_000_500, intervalMs: 500 } }, 1_000_000);
+    clock.at(1_000_500);
+    f.revisitsChanged();
+    assert.equal((await f.next('a.org', pick))!.url, 'http://a.org/n3');
+    assert.deepEqual(asked.at(-1), ['queued', 'retry', 'revisit']);
+    assert.equal((await f.next('a.org', pick))!.url, 'http://a.org/n1', 'the revisit\u2019s turn');
+    await store.close();
+  });
+
   it('counts the URLs of each host as they are queued, for limits.maxPagesPerHost', async () => {
     const { store, frontier: f } = setup();
     await f.enqueue({ urls: [{ url: 'http://a.org/1', depth: 0 }, { url: 'http://a.org/2', depth: 0 }, { url: 'http://a.org/1', depth: 1 }, { url: 'http://b.org/', depth: 0 }] });

@@ -6,7 +6,7 @@
  * which the URL filters ask for every link: kept in RAM, one number per host).
  */
 import type { QueuedUrl } from '../../model/index.ts';
-import type { EnqueueBatch, EnqueueResult, Store, TakeKind } from '../../store/index.ts';
+import type { EnqueueBatch, EnqueueResult, Store, TakeKind, Taken } from '../../store/index.ts';
 
 /** Which URLs next() may hand out. */
 export type PickOptions = {
@@ -16,12 +16,17 @@ export type PickOptions = {
   readonly revisitsDueBy?: number | undefined;
 };
 
+/** How long the earliest revisit's time, as read, is used. */
+const REVISITS_MAX_AGE_MS = 1000;
+
 export class Frontier {
   /** Hosts whose last URL handed out was not a revisit: their next may be a due revisit (interleaving). */
   private readonly revisitTurn = new Set<string>();
   private perHost = new Map<string, number>();
   /** Shared with other workers (share()): the hosts whose count was asked for since the last refresh. */
   private asked: Set<string> | undefined;
+  /** When the earliest revisit falls due (undefined: none is scheduled), as read at `at` (performance.now()). */
+  private revisits: { readonly next: number | undefined; readonly at: number } | undefined;
 
   constructor(
     private readonly store: Store,
@@ -33,9 +38,10 @@ export class Frontier {
     this.perHost = await this.store.hosts.urlCounts();
   }
 
-  /** Takes the host's next URL and marks it in flight (see the order above). */
-  async next(host: string, pick: PickOptions = { fresh: true }): Promise<QueuedUrl | undefined> {
-    const by = pick.revisitsDueBy;
+  /** Takes the host's next URL and marks it in flight (see the order above); `last` when the store says it was the host's last. */
+  async next(host: string, pick: PickOptions = { fresh: true }): Promise<Taken | undefined> {
+    // (No page due for a revisit anywhere: the store is not asked for one.)
+    const by = pick.revisitsDueBy !== undefined && (await this.revisitsDue(pick.revisitsDueBy)) ? pick.revisitsDueBy : undefined;
     const turn = by !== undefined && this.revisitTurn.has(host);
     const kinds: TakeKind[] = [];
     if (turn) kinds.push('revisit');
@@ -47,6 +53,20 @@ export class Frontier {
     if (q.kind === 'revisit') this.revisitTurn.delete(host);
     else if (by !== undefined) this.revisitTurn.add(host);
     return q;
+  }
+
+  /**
+   * Whether any page may be due for a revisit by `by`: the earliest revisit scheduled, read at most
+   * once a second (pages fetched since are due later than that; revisitsChanged() reads it again).
+   */
+  private async revisitsDue(by: number): Promise<boolean> {
+    if (!this.revisits || performance.now() - this.revisits.at > REVISITS_MAX_AGE_MS) this.revisits = { next: await this.store.urls.nextRevisitAt(), at: performance.now() };
+    return this.revisits.next !== undefined && this.revisits.next <= by;
+  }
+
+  /** Pages may be due sooner than read (a sitemap's <lastmod>, a recrawl's start): read again at the next take. */
+  revisitsChanged(): void {
+    this.revisits = undefined;
   }
 
   /** Queues URLs (and counts the rejections of the links that were not admitted) in one transaction. */

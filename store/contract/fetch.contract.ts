@@ -82,6 +82,25 @@ export function fetchCommitContract(factory: StoreFactory): void {
       assert.equal((await s.documents.get(q.id))!.text, 'x');
     }));
 
+    it('writes each of many commits handed over at once all or nothing: one that fails fails alone', test(async (s) => {
+      const qs = [];
+      for (let i = 0; i < 6; i++) qs.push(await taken(s, `http://a.org/${i}`));
+      const broken = { ...doc(qs[2]!.id, 'x'), title: undefined as unknown as string };
+      const results = await Promise.allSettled(
+        qs.map((q, i) =>
+          s.commitFetch({ id: q.id, outcome: { kind: 'indexed', status: 200 }, revisit: null, document: { doc: i === 2 ? broken : doc(q.id, `page ${i}`) }, links: { urls: [{ url: `http://b.org/from-${i}`, depth: 1 }] } }, T0),
+        ),
+      );
+      assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled']);
+      for (const [i, q] of qs.entries()) {
+        assert.equal((await s.urls.record(q.url))!.state, i === 2 ? 'fetching' : 'indexed');
+        assert.equal((await s.documents.get(q.id))?.text, i === 2 ? undefined : `page ${i}`);
+        assert.equal((await s.urls.record(`http://b.org/from-${i}`))?.state, i === 2 ? undefined : 'queued');
+      }
+      assert.equal((await s.changes.since(0)).length, 5);
+      await s.sync();
+    }));
+
     it('keeps everything written before sync() when opened again', async () => {
       const s = await factory.fresh();
       const q = await taken(s, 'http://a.org/page');

@@ -16,10 +16,24 @@ export type Queryable = Pick<pg.Pool | pg.PoolClient, 'query'>;
  * one, a page's text may: each becomes U+FFFD, as an HTML parser would show it), and a write
  * refused by a read-only connection is a ReadOnlyStoreError, as with any backend.
  */
-export async function run<R extends pg.QueryResultRow = Record<string, unknown>>(q: Queryable, sql: string, params: readonly unknown[] = []): Promise<pg.QueryResult<R>> {
+export async function run<R extends pg.QueryResultRow = Record<string, unknown>>(
+  q: Queryable,
+  sql: string,
+  params: readonly unknown[] = [],
+  /** false: planned anew each time, for the values given (a statement whose best plan depends on them: which host, how large). */
+  prepare = true,
+): Promise<pg.QueryResult<R>> {
   const once = async () => {
+    const values = params.map(clean);
+    const name = prepare ? statementName(sql) : undefined;
     try {
-      return await q.query<R>(sql, params.map(clean));
+      try {
+        return await q.query<R>(name ? { name, text: sql, values } : { text: sql, values });
+      } catch (e) {
+        // (A statement prepared before another process changed the table it reads, e.g. a newer Trawl's migration.)
+        if (!name || !/cached plan must not change result type/.test((e as Error).message)) throw e;
+        return await q.query<R>({ text: sql, values });
+      }
     } catch (e) {
       if ((e as { code?: string }).code === READ_ONLY_TRANSACTION) throw new ReadOnlyStoreError(`the store was opened read-only: ${(e as Error).message}`);
       throw e;
@@ -30,6 +44,26 @@ export async function run<R extends pg.QueryResultRow = Record<string, unknown>>
 }
 
 const READ_ONLY_TRANSACTION = '25006';
+
+/** Statements prepared at most (names are per process; each connection prepares a name once). */
+const MAX_PREPARED = 500;
+const prepared = new Map<string, string>();
+
+/**
+ * The name a statement is prepared under: each connection parses it once and then only binds and
+ * runs it — the store's statements are few and run for every page, and the largest (a group
+ * commit's) took about as long to parse and plan as to run. (After five runs PostgreSQL may keep a
+ * generic plan, made without the values: `run(…, false)` for a statement where that plan is worse.)
+ * Statements are text known in advance (their values are parameters), so a few hundred names cover
+ * them; past that, unnamed.
+ */
+function statementName(sql: string): string | undefined {
+  const known = prepared.get(sql);
+  if (known || prepared.size >= MAX_PREPARED) return known;
+  const name = `trawl_${prepared.size + 1}`;
+  prepared.set(sql, name);
+  return name;
+}
 
 function clean(v: unknown): unknown {
   if (typeof v === 'string') return v.includes('\0') ? v.replaceAll('\0', '\uFFFD') : v;
@@ -204,6 +238,11 @@ async function transactionOnce<T>(pool: pg.Pool, fn: (q: pg.PoolClient) => Promi
   for (let attempt = 1; ; attempt++) {
     const client = await pool.connect();
     let broken: Error | undefined;
+    // (A connection the server ends while checked out — between two statements of the transaction —
+    // says so by an 'error' event, which would end the process unheard: the next statement fails
+    // with it instead, and the connection is not given back to the pool.)
+    const lost = (e: Error) => (broken = e);
+    client.on('error', lost);
     try {
       // (READ WRITE overrides a read-only store's default: a search node's own bookkeeping, changes.ts.)
       await client.query(options.readWrite ? 'BEGIN READ WRITE' : 'BEGIN');
@@ -216,6 +255,7 @@ async function transactionOnce<T>(pool: pg.Pool, fn: (q: pg.PoolClient) => Promi
       });
       if ((e as { code?: string }).code !== DEADLOCK_DETECTED || attempt === DEADLOCK_TRIES) throw e;
     } finally {
+      client.off('error', lost);
       client.release(broken);
     }
   }

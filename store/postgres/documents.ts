@@ -2,13 +2,13 @@
  * The document store in PostgreSQL: what was extracted from each fetched page, keyed by the URL
  * record's id, with the token sequence of its text (dropped whenever the page changes). Every put
  * and remove is appended to the change log in the same transaction (changes.ts). The writes are
- * functions over a `Queryable`, so that a fetch's commit (store.ts) runs them in its transaction.
+ * functions over a `Queryable` and over many documents at once, so that a group commit
+ * (group-commit.ts) writes the documents of all its fetches with one statement each.
  */
 import type pg from 'pg';
 import type { DocumentFacts, DocumentTopic, StoredDocument } from '../../model/index.ts';
 import type { DocumentStore, TokenSequence } from '../documents.ts';
-import { logChanges } from './changes.ts';
-import { run, transaction, type Queryable } from './db.ts';
+import { run, type Queryable } from './db.ts';
 
 type Row = {
   id: number;
@@ -52,70 +52,130 @@ const fromRow = (r: Row): StoredDocument => ({
 const PAGE = 256;
 
 /*
- * One statement stores a document: a URL that was a duplicate and now has content of its own is a
- * document again, the sequence of its old text no longer holds ($17, $18: the new one, or none).
+ * One statement stores documents (one, or a group commit's: store.ts), each row of the arrays one
+ * document: a URL that was a duplicate and now has content of its own is a document again, and the
+ * token sequence of its old text no longer holds (the new one replaces it, or none is kept).
  */
-const PUT_DOCUMENT = (withSequence: boolean) => `
-WITH undup AS (DELETE FROM duplicates WHERE url_id = $1),
-sequence AS (${withSequence ? 'INSERT INTO sequences (id, stemming, tokens) VALUES ($1, $17, $18) ON CONFLICT (id) DO UPDATE SET stemming = excluded.stemming, tokens = excluded.tokens' : 'DELETE FROM sequences WHERE id = $1'})
+const PUT_DOCUMENTS = `
+WITH input AS (
+  SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::boolean[], $10::int[],
+    $11::bigint[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::bytea[])
+    AS t(id, url, title, description, headings, text, content_type, bytes, truncated, http_status, fetched_at, hash, lang, topic, facts, simhash, stemming, tokens)
+), undup AS (DELETE FROM duplicates WHERE url_id IN (SELECT id FROM input)
+), unsequenced AS (DELETE FROM sequences WHERE id IN (SELECT id FROM input WHERE tokens IS NULL)
+), sequenced AS (
+  INSERT INTO sequences (id, stemming, tokens) SELECT id, stemming, tokens FROM input WHERE tokens IS NOT NULL
+  ON CONFLICT (id) DO UPDATE SET stemming = excluded.stemming, tokens = excluded.tokens
+)
 INSERT INTO documents (id, url, title, description, headings, text, content_type, bytes, truncated, http_status, fetched_at, hash, lang, topic, facts, simhash)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::jsonb, $15::jsonb, $16)
+SELECT id, url, title, description, headings, text, content_type, bytes, truncated, http_status, fetched_at, hash, lang, topic::jsonb, facts::jsonb, simhash FROM input
 ON CONFLICT (id) DO UPDATE SET url = excluded.url, title = excluded.title, description = excluded.description, headings = excluded.headings,
   text = excluded.text, content_type = excluded.content_type, bytes = excluded.bytes, truncated = excluded.truncated, http_status = excluded.http_status,
   fetched_at = excluded.fetched_at, hash = excluded.hash, lang = excluded.lang, topic = excluded.topic, facts = excluded.facts, simhash = excluded.simhash`;
 
-/** Stores a document and its sequence (in the caller's transaction; the caller logs the change). */
-export async function putDocument(q: Queryable, doc: StoredDocument, sequence?: TokenSequence): Promise<void> {
-  const params: unknown[] = [
-    doc.id,
-    doc.url,
-    doc.title,
-    doc.description,
-    doc.headings.join('\n'),
-    doc.text,
-    doc.contentType,
-    doc.bytes,
-    doc.truncated,
-    doc.httpStatus,
-    doc.fetchedAt,
-    doc.hash,
-    doc.lang ?? null,
-    doc.topic ? JSON.stringify(doc.topic) : null,
-    doc.document ? JSON.stringify(doc.document) : null,
-    doc.simhash ?? null,
-  ];
-  if (sequence) params.push(sequence.stemming, Buffer.from(sequence.tokens.buffer, sequence.tokens.byteOffset, sequence.tokens.byteLength));
-  await run(q, PUT_DOCUMENT(sequence !== undefined), params);
+/** A document to store, with its token sequence (if any). */
+export type DocumentPut = { readonly doc: StoredDocument; readonly sequence?: TokenSequence | undefined };
+
+/**
+ * Stores documents and their sequences in one statement (in the caller's transaction; the caller
+ * logs the changes). Ids must differ; rows are written in id order, as every writer does, so that
+ * two transactions never wait for each other's rows in opposite orders.
+ */
+export async function putDocuments(q: Queryable, puts: readonly DocumentPut[]): Promise<void> {
+  if (!puts.length) return;
+  const rows = [...puts].sort((a, b) => a.doc.id - b.doc.id);
+  const column = <T>(f: (p: DocumentPut) => T) => rows.map(f);
+  await run(q, PUT_DOCUMENTS, [
+    column((p) => p.doc.id),
+    column((p) => p.doc.url),
+    column((p) => p.doc.title),
+    column((p) => p.doc.description),
+    column((p) => p.doc.headings.join('\n')),
+    column((p) => p.doc.text),
+    column((p) => p.doc.contentType),
+    column((p) => p.doc.bytes),
+    column((p) => p.doc.truncated),
+    column((p) => p.doc.httpStatus),
+    column((p) => p.doc.fetchedAt),
+    column((p) => p.doc.hash),
+    column((p) => p.doc.lang ?? null),
+    column((p) => (p.doc.topic ? JSON.stringify(p.doc.topic) : null)),
+    column((p) => (p.doc.document ? JSON.stringify(p.doc.document) : null)),
+    column((p) => p.doc.simhash ?? null),
+    column((p) => p.sequence?.stemming ?? null),
+    column((p) => (p.sequence ? Buffer.from(p.sequence.tokens.buffer, p.sequence.tokens.byteOffset, p.sequence.tokens.byteLength) : null)),
+  ]);
 }
 
-/** Removes a document and its sequence, if stored (the caller logs the change). True when there was one. */
-export async function removeDocument(q: Queryable, id: number): Promise<boolean> {
-  const r = await run(q, 'WITH sequence AS (DELETE FROM sequences WHERE id = $1) DELETE FROM documents WHERE id = $1', [id]);
-  return (r.rowCount ?? 0) > 0;
+/** Removes documents and their sequences, where stored (the caller logs the changes). Returns the ids that were stored. */
+export async function removeDocuments(q: Queryable, ids: readonly number[]): Promise<Set<number>> {
+  if (!ids.length) return new Set();
+  const sorted = [...ids].sort((a, b) => a - b);
+  const { rows } = await run<{ id: number }>(q, 'WITH sequence AS (DELETE FROM sequences WHERE id = ANY($1::bigint[])) DELETE FROM documents WHERE id = ANY($1::bigint[]) RETURNING id', [sorted]);
+  return new Set(rows.map((r) => r.id));
 }
 
-/** Only the fetch time of a stored copy found unchanged moves: the index and the change log are left alone. */
-export async function touchDocument(q: Queryable, id: number, fetchedAt: number): Promise<void> {
-  await run(q, 'UPDATE documents SET fetched_at = $1 WHERE id = $2', [fetchedAt, id]);
+/** Only the fetch time of stored copies found unchanged moves: the index and the change log are left alone. */
+export async function touchDocuments(q: Queryable, touches: readonly { readonly id: number; readonly at: number }[]): Promise<void> {
+  if (!touches.length) return;
+  const sorted = [...touches].sort((a, b) => a.id - b.id);
+  await run(q, 'UPDATE documents d SET fetched_at = t.at FROM unnest($1::bigint[], $2::bigint[]) AS t(id, at) WHERE d.id = t.id', [sorted.map((t) => t.id), sorted.map((t) => t.at)]);
 }
 
-/** Records that URL record `urlId` has the same content as document `docId`. */
-export async function addDuplicate(q: Queryable, urlId: number, docId: number): Promise<void> {
-  await run(q, 'INSERT INTO duplicates (url_id, doc_id) VALUES ($1, $2) ON CONFLICT (url_id) DO UPDATE SET doc_id = excluded.doc_id', [urlId, docId]);
+/** Records that each URL record `urlId` has the same content as document `docId`. */
+export async function addDuplicates(q: Queryable, pairs: readonly { readonly urlId: number; readonly docId: number }[]): Promise<void> {
+  if (!pairs.length) return;
+  const sorted = [...pairs].sort((a, b) => a.urlId - b.urlId);
+  const sql = 'INSERT INTO duplicates (url_id, doc_id) SELECT * FROM unnest($1::bigint[], $2::bigint[]) ON CONFLICT (url_id) DO UPDATE SET doc_id = excluded.doc_id';
+  await run(q, sql, [sorted.map((p) => p.urlId), sorted.map((p) => p.docId)]);
 }
+
+/** Hints kept at most: one per URL taken and not asked about yet (a URL taken and put back leaves one). */
+const MAX_HINTS = 10_000;
+
+/**
+ * Whether the page of a URL just taken is stored, as the take read it (urls.ts): the crawler asks
+ * `has()` of every URL it takes, and this answers without another round trip. A hint answers once;
+ * only the worker holding the URL writes its page in between.
+ */
+export class StoredHints {
+  private readonly hints = new Map<number, boolean>();
+
+  learn(id: number, stored: boolean): void {
+    if (this.hints.size >= MAX_HINTS) this.hints.delete(this.hints.keys().next().value!);
+    this.hints.set(id, stored);
+  }
+
+  /** What the take read, once; undefined when it was not taken here lately. */
+  take(id: number): boolean | undefined {
+    const hint = this.hints.get(id);
+    this.hints.delete(id);
+    return hint;
+  }
+}
+
+/** How documents are written: in the group commit of fetches (group-commit.ts). */
+export type DocumentWriter = {
+  put(put: DocumentPut): Promise<number>;
+  remove(id: number): Promise<number | undefined>;
+};
 
 export class PgDocumentStore implements DocumentStore {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly group: DocumentWriter,
+    private readonly stored: StoredHints = new StoredHints(),
+  ) {}
 
+  /** (In a group commit, with the fetches' commits of the moment: store.ts.) */
   async put(doc: StoredDocument, sequence?: TokenSequence): Promise<number> {
-    return transaction(this.pool, async (q) => {
-      await putDocument(q, doc, sequence);
-      return (await logChanges(q, [{ docId: doc.id, op: 'put' }]))[0]!;
-    });
+    this.stored.take(doc.id);
+    return this.group.put({ doc, sequence });
   }
 
   async remove(id: number): Promise<number | undefined> {
-    return transaction(this.pool, async (q) => ((await removeDocument(q, id)) ? (await logChanges(q, [{ docId: id, op: 'remove' }]))[0] : undefined));
+    this.stored.take(id);
+    return this.group.remove(id);
   }
 
   async get(id: number): Promise<StoredDocument | undefined> {
@@ -129,6 +189,8 @@ export class PgDocumentStore implements DocumentStore {
   }
 
   async has(id: number): Promise<boolean> {
+    const hint = this.stored.take(id);
+    if (hint !== undefined) return hint;
     return ((await run(this.pool, 'SELECT 1 FROM documents WHERE id = $1', [id])).rowCount ?? 0) > 0;
   }
 

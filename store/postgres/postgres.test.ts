@@ -188,6 +188,47 @@ describe('the PostgreSQL store: what PostgreSQL makes particular', () => {
   });
 });
 
+describe('the PostgreSQL store: taking a URL in one round trip', () => {
+  it('says when it took the host\u2019s last URL of the kinds asked, so that the crawler need not ask again', async () => {
+    const store = await openPostgresStore(await server.createDatabase());
+    try {
+      await store.enqueue({ urls: [{ url: 'http://a.org/1', depth: 0 }, { url: 'http://a.org/2', depth: 1 }, { url: 'http://b.org/', depth: 0 }] }, T0);
+      const first = (await store.urls.take('a.org', { kinds: ['queued'], now: T0 }))!;
+      assert.deepEqual([first.url, first.kind, first.last], ['http://a.org/1', 'queued', false]);
+      // A failed URL due again is more work of the host when retries are asked for.
+      await store.urls.finish(first.id, { outcome: { kind: 'failed', status: 503, error: 'http-5xx', reason: '503', retryAt: T0 + 10 }, revisit: null }, T0);
+      const second = (await store.urls.take('a.org', { kinds: ['queued', 'retry'], now: T0 + 10 }))!;
+      assert.deepEqual([second.url, second.kind, second.last], ['http://a.org/2', 'queued', false]);
+      const retry = (await store.urls.take('a.org', { kinds: ['queued', 'retry'], now: T0 + 10 }))!;
+      assert.deepEqual([retry.url, retry.kind, retry.last], ['http://a.org/1', 'retry', true]);
+      assert.equal(await store.urls.take('a.org', { kinds: ['queued', 'retry'], now: T0 + 10 }), undefined);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('knows from the take whether the page of the URL taken is stored: has() asks nothing more', async () => {
+    const store = await openPostgresStore(await server.createDatabase());
+    try {
+      const held = await taken(store, 'http://a.org/held');
+      await store.commitFetch({ id: held.id, outcome: { kind: 'indexed', status: 200 }, revisit: { at: T0, intervalMs: 1 }, document: { doc: doc(held.id, 'held') } }, T0);
+      await store.enqueue({ urls: [{ url: 'http://a.org/new', depth: 0 }] }, T0);
+      const statements = countStatements(store);
+      const again = (await store.urls.take('a.org', { kinds: ['revisit'], now: T0, revisitsDueBy: T0 }))!;
+      const fresh = (await store.urls.take('a.org', { kinds: ['queued'], now: T0 }))!;
+      assert.equal(statements.n, 2);
+      assert.deepEqual([again.id, await store.documents.has(again.id)], [held.id, true]);
+      assert.equal(await store.documents.has(fresh.id), false);
+      assert.equal(statements.n, 2, 'no statement for has()');
+      // Once answered (or written since), has() asks the store.
+      assert.equal(await store.documents.has(held.id), true);
+      assert.equal(statements.n, 3);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('several processes on one PostgreSQL store', () => {
   it('queues each URL once when workers queue overlapping links at the same moment, without deadlocks', async () => {
     const url = await server.createDatabase();

@@ -26,11 +26,11 @@ export const REJECTION_SHARDS = 64;
  */
 const ENQUEUE = `
 WITH input AS (
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::int[], $6::int[], $7::text[], $8::bigint[])
-    WITH ORDINALITY AS t(url, fetch_url, host, depth, hops, tunnel, lastmod, lastmod_at, ord)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::int[], $6::int[], $7::text[], $8::bigint[], $9::bigint[])
+    WITH ORDINALITY AS t(url, fetch_url, host, depth, hops, tunnel, lastmod, lastmod_at, discovered_at, ord)
 ), added AS (
   INSERT INTO urls (url, fetch_url, host, depth, state, hops, discovered_at, tunnel, lastmod)
-  SELECT DISTINCT ON (i.url) i.url, i.fetch_url, i.host, i.depth, 'queued', i.hops, $9::bigint, i.tunnel, i.lastmod
+  SELECT DISTINCT ON (i.url) i.url, i.fetch_url, i.host, i.depth, 'queued', i.hops, i.discovered_at, i.tunnel, i.lastmod
   FROM input i WHERE NOT EXISTS (SELECT 1 FROM urls u WHERE u.url = i.url)
   ORDER BY i.url, i.ord
   ON CONFLICT (url) DO NOTHING
@@ -58,26 +58,43 @@ const NOTHING: EnqueueResult = { added: [], hosts: new Set() };
 
 /** Queues the new URLs of a batch and counts its rejections: one statement (atomic by itself, or part of the caller's transaction). */
 export async function enqueueBatch(q: Queryable, batch: EnqueueBatch, now: number): Promise<EnqueueResult> {
-  const rejected = [...(batch.rejected ?? [])].filter(([, n]) => n > 0);
-  if (!batch.urls.length && !rejected.length) return NOTHING;
-  const hosts = batch.urls.map((u) => new URL(u.url).host);
-  const { rows } = await run<{ url: string }>(q, ENQUEUE, [
-    batch.urls.map((u) => u.url),
-    batch.urls.map((u) => (u.fetchUrl && u.fetchUrl !== u.url ? u.fetchUrl : null)),
-    hosts,
-    batch.urls.map((u) => u.depth),
-    batch.urls.map((u) => u.hops ?? 0),
-    batch.urls.map((u) => u.tunnel ?? 0),
-    batch.urls.map((u) => (u.lastmod ? u.lastmod.slice(0, 40) : null)),
-    batch.urls.map((u) => (u.lastmod ? (parseDate(u.lastmod) ?? null) : null)),
-    now,
-    rejected.map(([reason]) => reason),
-    rejected.map(([, n]) => n),
-  ]);
-  return inOrderGiven(batch.urls, hosts, new Set(rows.map((r) => r.url)));
+  return (await enqueueBatches(q, [{ batch, now }]))[0]!;
 }
 
-/** The new URLs in the order given (the statement returns them in any order), each once, and their hosts. */
+/**
+ * Queues the links of several batches (the pages of a group commit: store.ts) in ONE statement, as
+ * if one after the other: a URL that two of them give is new to the first only, and inserted as the
+ * first gives it. Returns what each batch added, in the order given.
+ */
+export async function enqueueBatches(q: Queryable, batches: readonly { readonly batch: EnqueueBatch; readonly now: number }[]): Promise<EnqueueResult[]> {
+  const rejected = new Map<string, number>();
+  for (const { batch } of batches) for (const [reason, n] of batch.rejected ?? []) if (n > 0) rejected.set(reason, (rejected.get(reason) ?? 0) + n);
+  const urls = batches.flatMap(({ batch }) => batch.urls);
+  if (!urls.length && !rejected.size) return batches.map(() => NOTHING);
+  const hosts = urls.map((u) => new URL(u.url).host);
+  const discovered = batches.flatMap(({ batch, now }) => batch.urls.map(() => now));
+  const { rows } = await run<{ url: string }>(q, ENQUEUE, [
+    urls.map((u) => u.url),
+    urls.map((u) => (u.fetchUrl && u.fetchUrl !== u.url ? u.fetchUrl : null)),
+    hosts,
+    urls.map((u) => u.depth),
+    urls.map((u) => u.hops ?? 0),
+    urls.map((u) => u.tunnel ?? 0),
+    urls.map((u) => (u.lastmod ? u.lastmod.slice(0, 40) : null)),
+    urls.map((u) => (u.lastmod ? (parseDate(u.lastmod) ?? null) : null)),
+    discovered,
+    [...rejected.keys()],
+    [...rejected.values()],
+  ]);
+  const isNew = new Set(rows.map((r) => r.url));
+  let at = 0;
+  return batches.map(({ batch }) => {
+    const mine = hosts.slice(at, (at += batch.urls.length));
+    return inOrderGiven(batch.urls, mine, isNew);
+  });
+}
+
+/** The new URLs in the order given (the statement returns them in any order), each once (taken from `isNew`), and their hosts. */
 function inOrderGiven(urls: readonly NewUrl[], hosts: readonly string[], isNew: Set<string>): EnqueueResult {
   const added: string[] = [];
   const addedHosts = new Set<string>();

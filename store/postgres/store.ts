@@ -4,31 +4,26 @@
  * same contract suite (store/contract/).
  *
  * What differs from SQLite, and why:
- * - Every commit is its own transaction, durable when it resolves (no group commit: PostgreSQL
- *   commits concurrent transactions together by itself, and a worker that dies loses nothing it
- *   was told was written). `sync()` has nothing left to do.
+ * - Group commit without a window: the fetches handed over while a commit runs share the next
+ *   transaction, one statement per table for all (group-commit.ts); each is durable when its
+ *   `commitFetch` resolves, so a worker that dies loses nothing it was told was written. `sync()`
+ *   waits for the commits handed over so far.
  * - Nothing is counted in RAM: other processes change the tables.
  * - The schema is migrated by numbered steps recorded in the database (migrations.ts).
  */
 import type pg from 'pg';
 import type { EnqueueBatch, EnqueueResult, FetchCommit, FetchCommitResult, Store } from '../store.ts';
 import { PgAnchorStore } from './anchors.ts';
-import { logChanges, PgChangeLog } from './changes.ts';
-import { connect, createPool, healthOf, redactLocation, run, transaction, type PostgresOptions, type StoreHealth } from './db.ts';
-import { addDuplicate, PgDocumentStore, putDocument, removeDocument, touchDocument } from './documents.ts';
+import { PgChangeLog } from './changes.ts';
+import { connect, createPool, healthOf, redactLocation, type PostgresOptions, type StoreHealth } from './db.ts';
+import { PgDocumentStore, StoredHints } from './documents.ts';
+import { GroupCommit } from './group-commit.ts';
 import { PgHostStore } from './hosts.ts';
 import { PgLeaseStore } from './leases.ts';
 import { checkReadable, migrate, type MigrationReport } from './migrations.ts';
 import { enqueueBatch } from './seen.ts';
 import { PgArchiveStore, PgRejectionStore, PgRobotsStore, PgSeedStore } from './small-stores.ts';
-import { finishUrl, PgUrlStore } from './urls.ts';
-
-const NOTHING_QUEUED: EnqueueResult = { added: [], hosts: new Set() };
-
-/** A commit given up: another process stored the same content first (see commitFetch). */
-class ContentSeen {
-  constructor(readonly doc: { readonly id: number; readonly url: string }) {}
-}
+import { PgUrlStore } from './urls.ts';
 
 /**
  * Opens the store at a `postgres://` URL. A writer creates and migrates the schema; a reader
@@ -60,6 +55,10 @@ export class PostgresStore implements Store {
   readonly rejections: PgRejectionStore;
   readonly archive: PgArchiveStore;
   readonly leases: PgLeaseStore;
+  /** Whether the pages of URLs taken are stored, as their take read it (documents.ts). */
+  private readonly stored = new StoredHints();
+  /** Fetches' commits, grouped. */
+  readonly group: GroupCommit;
   private closing: Promise<void> | undefined;
 
   constructor(
@@ -70,10 +69,11 @@ export class PostgresStore implements Store {
     /** What opening it migrated (a writer). */
     readonly migrated?: MigrationReport,
   ) {
-    this.urls = new PgUrlStore(pool);
+    this.urls = new PgUrlStore(pool, this.stored);
     this.hosts = new PgHostStore(pool);
     this.robots = new PgRobotsStore(pool);
-    this.documents = new PgDocumentStore(pool);
+    this.group = new GroupCommit(pool);
+    this.documents = new PgDocumentStore(pool, this.group, this.stored);
     this.anchors = new PgAnchorStore(pool);
     this.changes = new PgChangeLog(pool);
     this.seeds = new PgSeedStore(pool);
@@ -88,44 +88,13 @@ export class PostgresStore implements Store {
   }
 
   /**
-   * One fetch's changes in one transaction, in the order FetchCommit gives. The change log is
-   * written last, so that the head of the log (changes.ts) is locked only for the commit itself.
-   *
-   * The crawler's content-seen test reads before this commit, so two workers fetching the same
-   * content at once would both store it: a page stored as new content first takes a lock on its
-   * hash (an advisory lock, released at the commit) and looks again; content another process
-   * stored meanwhile gives the commit up (`contentSeen`), and the crawler records a duplicate.
+   * One fetch's changes, all or nothing, in the transaction of the next group commit
+   * (group-commit.ts, which says how the content-seen test is made again there).
    */
   async commitFetch(c: FetchCommit, now: number): Promise<FetchCommitResult> {
-    return this.commitOnce(c, now).catch((e: unknown) => {
-      if (e instanceof ContentSeen) return { enqueued: NOTHING_QUEUED, contentSeen: e.doc };
-      throw e;
-    });
-  }
-
-  private commitOnce(c: FetchCommit, now: number): Promise<FetchCommitResult> {
-    return transaction(this.pool, async (q) => {
-      const fresh = c.document && c.duplicateOf === undefined && c.document.doc.text ? c.document.doc : undefined;
-      if (fresh) {
-        await run(q, 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [fresh.hash]);
-        const same = (await run<{ id: number; url: string }>(q, 'SELECT id, url FROM documents WHERE hash = $1 ORDER BY id LIMIT 1', [fresh.hash])).rows[0];
-        if (same && same.id !== c.id) throw new ContentSeen(same);
-      }
-      const changes: { docId: number; op: 'put' | 'remove' }[] = [];
-      if (c.unindex && (await removeDocument(q, c.id))) changes.push({ docId: c.id, op: 'remove' });
-      if (c.duplicateOf !== undefined) await addDuplicate(q, c.id, c.duplicateOf);
-      if (c.document) {
-        await putDocument(q, c.document.doc, c.document.sequence);
-        changes.push({ docId: c.document.doc.id, op: 'put' });
-      }
-      if (c.touch !== undefined) await touchDocument(q, c.id, c.touch);
-      const enqueued = c.links ? await enqueueBatch(q, c.links, now) : NOTHING_QUEUED;
-      await finishUrl(q, c.id, { outcome: c.outcome, revisit: c.revisit }, now);
-      const seqs = await logChanges(q, changes);
-      const removed = changes[0]?.op === 'remove' ? seqs[0] : undefined;
-      const stored = c.document ? seqs.at(-1) : undefined;
-      return { ...(stored !== undefined ? { stored } : {}), ...(removed !== undefined ? { removed } : {}), enqueued };
-    });
+    // (What the take read of its page holds no more.)
+    this.stored.take(c.id);
+    return this.group.commit(c, now);
   }
 
   /** Down while statements wait for a server that stopped answering (db.ts outlast). */
@@ -133,12 +102,15 @@ export class PostgresStore implements Store {
     return healthOf(this.pool);
   }
 
-  /** Every commit is durable when it resolves: nothing waits here. */
-  async sync(): Promise<void> {}
+  /** Waits for the commits handed over so far (each is durable when its commitFetch resolves). */
+  async sync(): Promise<void> {
+    await this.group.settled();
+  }
 
   async close(): Promise<void> {
     this.closing ??= (async () => {
       try {
+        await this.group.settled();
         if (!this.readOnly) await this.anchors.write();
       } finally {
         await this.pool.end();

@@ -2,11 +2,13 @@
  * URL records and per-host queues in PostgreSQL. Unlike SQLite's, nothing is counted in RAM: many
  * processes change the table, so every figure is read from it (through partial indexes where the
  * crawl reads often). A URL is handed out by one UPDATE that picks the host's next row with
- * `FOR UPDATE SKIP LOCKED`: two workers asking at once never get the same URL.
+ * `FOR UPDATE SKIP LOCKED`: two workers asking at once never get the same URL. That statement also
+ * tells whether the URL's page is stored, which the crawler asks next (StoredHints).
  */
 import { REMOVED_BY_ADMIN, URL_STATES, type FrontierCounts, type NewUrl, type QueuedUrl, type Target, type UrlRecord, type UrlState } from '../../model/index.ts';
-import type { Finish, TakeKind, TakeOptions, UrlStore } from '../urls.ts';
+import type { Finish, TakeKind, TakeOptions, Taken, UrlStore } from '../urls.ts';
 import { run, transaction, type Queryable } from './db.ts';
+import type { StoredHints } from './documents.ts';
 import type pg from 'pg';
 
 const QUEUED_COLUMNS = `id, url, coalesce(fetch_url, url) AS "fetchUrl", host, depth, hops, attempts, etag, last_modified AS "lastModified", hash,
@@ -15,28 +17,63 @@ const QUEUED_COLUMNS = `id, url, coalesce(fetch_url, url) AS "fetchUrl", host, d
 /** States a page may be revisited from (revisit_at is NULL in every other). */
 const SETTLED = `state NOT IN ('queued', 'fetching', 'failed')`;
 
-/** Where each kind's next URL of a host is, in the order it is served. */
-const NEXT: Record<TakeKind, string> = {
-  queued: `host = $1 AND state = 'queued' ORDER BY depth, id`,
-  retry: `host = $1 AND state = 'failed' AND next_attempt_at <= $2 ORDER BY next_attempt_at, id`,
-  revisit: `host = $1 AND revisit_at <= $2 AND ${SETTLED} ORDER BY revisit_at, id`,
+/**
+ * Where each kind's URLs of a host are ($1 the host, $2 a time: `now` for retries, revisitsDueBy
+ * for revisits), and the order they are served in. The kinds are apart: a URL is of one at most.
+ */
+const NEXT: Record<TakeKind, { readonly where: (time: string) => string; readonly order: string }> = {
+  queued: { where: () => `host = $1 AND state = 'queued'`, order: 'depth, id' },
+  retry: { where: (t) => `host = $1 AND state = 'failed' AND next_attempt_at <= ${t}`, order: 'next_attempt_at, id' },
+  revisit: { where: (t) => `host = $1 AND revisit_at <= ${t} AND ${SETTLED}`, order: 'revisit_at, id' },
 };
 
 /** Marks a URL in flight: one attempt more, its revisit schedule cleared (it is being revisited). */
 const IN_FLIGHT = `state = 'fetching', attempts = attempts + 1, revisit_at = NULL`;
 
-const takeSql = (kind: TakeKind) => `UPDATE urls SET ${IN_FLIGHT} WHERE id = (SELECT id FROM urls WHERE ${NEXT[kind]} LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING ${QUEUED_COLUMNS}`;
+/**
+ * Takes the host's first URL of `kind`, and says whether its page is stored (StoredHints) and
+ * whether the host has more of the kinds asked: a second of this kind (the pick locks two), or any
+ * of the kinds asked after it (those before it were just found empty). $1 is the host, then a time
+ * for each of `kind` and `later` that is not 'queued', in that order.
+ */
+function takeStatement(kind: TakeKind, later: readonly TakeKind[]): string {
+  let n = 1;
+  const where = (k: TakeKind) => NEXT[k].where(k === 'queued' ? '' : `$${++n}::bigint`);
+  const { order } = NEXT[kind];
+  const pick = where(kind);
+  const more = later.map((k) => ` OR EXISTS (SELECT 1 FROM urls WHERE ${where(k)})`).join('');
+  return `WITH pick AS (SELECT id, ${order.replace(/, id$/, '')} FROM urls WHERE ${pick} ORDER BY ${order} LIMIT 2 FOR UPDATE SKIP LOCKED)
+    UPDATE urls SET ${IN_FLIGHT} WHERE id = (SELECT id FROM pick ORDER BY ${order} LIMIT 1)
+    RETURNING ${QUEUED_COLUMNS}, EXISTS (SELECT 1 FROM documents d WHERE d.id = urls.id) AS stored, ((SELECT count(*) FROM pick) > 1${more}) AS more`;
+}
+const takeStatements = new Map<string, string>();
 
-/** How a fetch ended ($1 id, $2 state, $3 reason, $4 error, $5 status, $6 now, $7 retry at, $8 revisit at, $9 interval). */
-const FINISH = `state = $2::text, reason = $3::text, error = $4::text, http_status = $5::int, fetched_at = $6::bigint, next_attempt_at = $7::bigint,
-  attempts = CASE WHEN $2::text IN ('failed', 'dead') THEN attempts ELSE 0 END,
-  revisit_at = $8::bigint, revisit_ms = coalesce($9::bigint, revisit_ms)`;
-
-/** What the fetch learned ($10…$21); every right-hand side reads the row as it was before. */
-const META = `content_type = $10::text, charset = $11::text, lang = $12::text, size = $13::bigint,
-  changed_at = CASE WHEN $14::text IS NOT NULL AND hash IS DISTINCT FROM $14::text THEN $6::bigint ELSE changed_at END,
-  hash = coalesce($14::text, hash), etag = $15::text, last_modified = $16::text, links_hash = coalesce($17::text, links_hash),
-  topic_score = coalesce($18::double precision, topic_score), relevant = coalesce($19::boolean, relevant), links_cut = $20::int, rendered = $21::text`;
+/*
+ * How fetches ended, one row of the arrays each (one fetch, or a group commit's: store.ts), and what
+ * each learned when it says (meta): every right-hand side reads the row as it was before.
+ */
+const FINISH = `
+UPDATE urls u SET state = t.state, reason = t.reason, error = t.error, http_status = t.http_status, fetched_at = t.now, next_attempt_at = t.retry_at,
+  attempts = CASE WHEN t.state IN ('failed', 'dead') THEN u.attempts ELSE 0 END,
+  revisit_at = t.revisit_at, revisit_ms = coalesce(t.interval_ms, u.revisit_ms),
+  content_type = CASE WHEN t.meta THEN t.content_type ELSE u.content_type END,
+  charset = CASE WHEN t.meta THEN t.charset ELSE u.charset END,
+  lang = CASE WHEN t.meta THEN t.lang ELSE u.lang END,
+  size = CASE WHEN t.meta THEN t.size ELSE u.size END,
+  changed_at = CASE WHEN t.hash IS NOT NULL AND u.hash IS DISTINCT FROM t.hash THEN t.now ELSE u.changed_at END,
+  hash = coalesce(t.hash, u.hash),
+  etag = CASE WHEN t.meta THEN t.etag ELSE u.etag END,
+  last_modified = CASE WHEN t.meta THEN t.last_modified ELSE u.last_modified END,
+  links_hash = coalesce(t.links_hash, u.links_hash),
+  topic_score = coalesce(t.topic_score, u.topic_score),
+  relevant = coalesce(t.relevant, u.relevant),
+  links_cut = CASE WHEN t.meta THEN t.links_cut ELSE u.links_cut END,
+  rendered = CASE WHEN t.meta THEN t.rendered ELSE u.rendered END
+FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::int[], $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[], $10::boolean[],
+  $11::text[], $12::text[], $13::text[], $14::bigint[], $15::text[], $16::text[], $17::text[], $18::text[], $19::double precision[], $20::boolean[], $21::int[], $22::text[])
+  AS t(id, state, reason, error, http_status, now, retry_at, revisit_at, interval_ms, meta,
+    content_type, charset, lang, size, hash, etag, last_modified, links_hash, topic_score, relevant, links_cut, rendered)
+WHERE u.id = t.id`;
 
 const REQUEUE = `UPDATE urls SET state = 'queued', attempts = 0, next_attempt_at = NULL, revisit_at = NULL WHERE state NOT IN ('queued', 'fetching')`;
 const NOT_REMOVED = `reason IS DISTINCT FROM '${REMOVED_BY_ADMIN}'`;
@@ -75,13 +112,27 @@ type Row = {
 };
 
 export class PgUrlStore implements UrlStore {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    /** Whether the pages of URLs taken are stored, for the document store's has(). */
+    private readonly stored: StoredHints,
+  ) {}
 
-  async take(host: string, { kinds, now, revisitsDueBy }: TakeOptions): Promise<(QueuedUrl & { readonly kind: TakeKind }) | undefined> {
-    for (const kind of kinds) {
-      if (kind === 'revisit' && revisitsDueBy === undefined) continue;
-      const { rows } = await run<QueuedUrl>(this.pool, takeSql(kind), kind === 'queued' ? [host] : [host, kind === 'retry' ? now : revisitsDueBy]);
-      if (rows[0]) return { ...rows[0], revisit: kind === 'revisit', kind };
+  /** One statement a kind, in the order asked, until one gives a URL (see takeStatement). */
+  async take(host: string, { kinds, now, revisitsDueBy }: TakeOptions): Promise<Taken | undefined> {
+    const asked = kinds.filter((k) => k !== 'revisit' || revisitsDueBy !== undefined);
+    const timeOf = (k: TakeKind) => (k === 'revisit' ? revisitsDueBy : now);
+    for (const [i, kind] of asked.entries()) {
+      const later = asked.slice(i + 1);
+      const key = `${kind}:${later.join()}`;
+      const sql = takeStatements.get(key) ?? takeStatements.set(key, takeStatement(kind, later)).get(key)!;
+      // (Planned for its values, each time: a plan made without them — which host, how many due — may walk every host's URLs.)
+      const times = [kind, ...later].filter((k) => k !== 'queued').map(timeOf);
+      const row = (await run<QueuedUrl & { stored: boolean; more: boolean }>(this.pool, sql, [host, ...times], false)).rows[0];
+      if (!row) continue;
+      const { stored, more, ...q } = row;
+      this.stored.learn(q.id, stored);
+      return { ...q, revisit: kind === 'revisit', kind, last: !more };
     }
     return undefined;
   }
@@ -104,7 +155,7 @@ export class PgUrlStore implements UrlStore {
   }
 
   async finish(id: number, finish: Finish, now: number): Promise<void> {
-    await finishUrl(this.pool, id, finish, now);
+    await finishUrls(this.pool, [{ id, finish, now }]);
   }
 
   async putBack(id: number): Promise<void> {
@@ -186,10 +237,25 @@ export class PgUrlStore implements UrlStore {
   }
 }
 
-/** Records how a fetch ended, and what it learned, in one statement (alone, or in the caller's transaction). */
-export async function finishUrl(q: Queryable, id: number, { outcome, revisit }: Finish, now: number): Promise<void> {
+/** A fetch's end, as `finishUrls` writes it. */
+export type FinishRow = { readonly id: number; readonly finish: Finish; readonly now: number };
+
+/**
+ * Records how fetches ended, and what each learned, in one statement (alone, or in the caller's
+ * transaction). Ids must differ; rows are updated in id order, as every writer does.
+ */
+export async function finishUrls(q: Queryable, rows: readonly FinishRow[]): Promise<void> {
+  if (!rows.length) return;
+  const sorted = [...rows].sort((a, b) => a.id - b.id);
+  const columns: unknown[][] = Array.from({ length: 22 }, () => []);
+  for (const { id, finish, now } of sorted) finishColumns(id, finish, now).forEach((v, i) => columns[i]!.push(v));
+  await run(q, FINISH, columns);
+}
+
+function finishColumns(id: number, { outcome, revisit }: Finish, now: number): unknown[] {
   const reason = outcome.kind === 'redirected' ? outcome.to : 'reason' in outcome ? outcome.reason : 'note' in outcome ? (outcome.note ?? null) : null;
-  const params: unknown[] = [
+  const meta = 'meta' in outcome ? outcome.meta : undefined;
+  return [
     id,
     outcome.kind,
     reason,
@@ -200,25 +266,20 @@ export async function finishUrl(q: Queryable, id: number, { outcome, revisit }: 
     // A URL waiting for its retry is not also waiting for a revisit.
     revisit && outcome.kind !== 'failed' ? revisit.at : null,
     revisit?.intervalMs ?? null,
+    meta !== undefined,
+    meta?.contentType ?? null,
+    meta?.charset ?? null,
+    meta?.lang ?? null,
+    meta?.size ?? null,
+    meta?.hash ?? null,
+    meta?.etag ?? null,
+    meta?.lastModified ?? null,
+    meta?.linksHash ?? null,
+    meta?.topic?.score ?? null,
+    meta?.topic ? meta.topic.relevant : null,
+    meta?.linksCut ? meta.linksCut : null,
+    meta?.rendered ?? null,
   ];
-  const meta = 'meta' in outcome ? outcome.meta : undefined;
-  if (meta) {
-    params.push(
-      meta.contentType ?? null,
-      meta.charset ?? null,
-      meta.lang ?? null,
-      meta.size ?? null,
-      meta.hash ?? null,
-      meta.etag ?? null,
-      meta.lastModified ?? null,
-      meta.linksHash ?? null,
-      meta.topic?.score ?? null,
-      meta.topic ? meta.topic.relevant : null,
-      meta.linksCut ? meta.linksCut : null,
-      meta.rendered ?? null,
-    );
-  }
-  await run(q, `UPDATE urls SET ${FINISH}${meta ? `, ${META}` : ''} WHERE id = $1`, params);
 }
 
 function toRecord(r: Row): UrlRecord {
