@@ -8,6 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Appliance } from '../appliance/index.ts';
 import { loadConfig } from '../config/index.ts';
+import { between, snapshot, trackWorkerThreads, type ThreadFigures } from './thread-cpu.ts';
+
+// (Before anything starts a worker: each worker's thread is then known.)
+trackWorkerThreads();
 
 export type CrawlOnceSettings = {
   seeds: string[];
@@ -26,8 +30,15 @@ export type CrawlOnceFigures = {
   pages: number;
   requests: number;
   bytes: number;
+  /** The crawl (`crawler.run()`), seconds; before it, the process's start-up (node, modules, opening the store); after it, `close()` (the index flushed). */
   seconds: number;
+  startupSeconds: number;
+  closeSeconds: number;
+  /** CPU seconds of the crawl (all threads). */
   cpuSeconds: number;
+  /** CPU by thread group over the crawl, and how busy the event loops were (thread-cpu.ts). */
+  threads: ThreadFigures;
+  /** The process's peak RSS (the kernel's high-water mark, start-up included). */
   peakRssMB: number;
   startRssMB: number;
   /** Every URL a stored document was found under (its own and its duplicates'): what the crawl found. */
@@ -55,9 +66,8 @@ const startRss = process.memoryUsage.rss();
 const { crawler } = await app.createCrawler();
 let bytes = 0;
 crawler.on('fetch', (e) => (bytes += e.bytes));
-let peakRss = startRss;
-const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 20);
 const cpu0 = process.cpuUsage();
+const threads0 = snapshot();
 const t0 = performance.now();
 // A polite crawl of a big corpus would take hours: stop after a fixed time.
 const limit = settings.seconds > 0 ? setTimeout(() => void crawler.stop(), settings.seconds * 1000) : undefined;
@@ -65,8 +75,8 @@ await crawler.run();
 clearTimeout(limit);
 const seconds = (performance.now() - t0) / 1000;
 const cpu = process.cpuUsage(cpu0);
-clearInterval(sampler);
-peakRss = Math.max(peakRss, process.memoryUsage.rss());
+const threads = between(threads0, snapshot(), (cpu.user + cpu.system) / 1e6);
+const peakRssMB = (process.resourceUsage().maxRSS * 1024) / 1e6;
 const found: string[] = [];
 for await (const doc of app.store.documents.all()) found.push(...(await app.store.documents.urlsOf(doc)));
 const status = await app.status();
@@ -77,10 +87,15 @@ const figures: CrawlOnceFigures = {
   requests: crawler.stats.snapshot().requests,
   bytes,
   seconds,
+  startupSeconds: t0 / 1000,
+  closeSeconds: 0,
   cpuSeconds: (cpu.user + cpu.system) / 1e6,
-  peakRssMB: peakRss / 1e6,
+  threads,
+  peakRssMB,
   startRssMB: startRss / 1e6,
 };
+const c0 = performance.now();
 await app.close();
+figures.closeSeconds = (performance.now() - c0) / 1000;
 rmSync(dataDir, { recursive: true, force: true });
 console.log(JSON.stringify(figures));

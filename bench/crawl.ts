@@ -1,23 +1,29 @@
 /**
  * bench/crawl: crawl a real documentation site served from loopback by a static server in its own
  * process, with politeness off (perHost.maxConnections 16, delayMs 0), fetch → parse → store →
- * index included, and print pages/s, MB/s, CPU seconds and peak RSS — next to a parse-only
- * baseline (the same pages decoded and parsed from disk) that shows how close to the CPU limit
- * the crawl runs. Medians over --runs.
+ * index included, and print wall time, pages/s, CPU by thread group (the main thread, the parse
+ * workers, V8's and libuv's helper threads: bench/thread-cpu.ts) and per page, how busy each event
+ * loop was, peak RSS and completeness — beside Crawlee's CheerioCrawler crawling the same corpus
+ * in the same invocation (runs interleaved; bench/crawlee-cheerio.mjs, installed on first use into
+ * ~/.cache/trawl-bench/crawlee, never a dependency), and a parse-only baseline (the same pages
+ * decoded and parsed from disk on one thread). Medians over --runs; each run a fresh process.
  *
- *   npx tsx bench/crawl.ts [--root /usr/share/doc/postgresql-doc-15/html] [--seed index.html] [--runs 3] [--workers auto|N]
- *   (Debian: apt-get install postgresql-doc-15 nginx-light; for ≥ 20,000 pages, rust-doc: --root /usr/share/doc/rust-doc/html --runs 1)
- *   npx tsx bench/crawl.ts --hosts 20 --seconds 30 --runs 1   (20 hosts, default politeness)
+ *   flock /tmp/trawl-bench.lock npx tsx bench/crawl.ts [--root /usr/share/doc/postgresql-doc-15/html] [--seed index.html] [--runs 3] [--workers auto|N] [--no-crawlee]
+ *   (Debian: apt-get install postgresql-doc-15 nginx-light; rust-doc, ~27,000 pages: --root /usr/share/doc/rust-doc/html)
+ *   npx tsx bench/crawl.ts --hosts 20 --seconds 30 --runs 1   (20 hosts, default politeness; no Crawlee)
  *   --max-links N: limits.maxLinksPerPage (default: the setting's default, 100,000)
  * A full crawl of one host also prints its completeness: pages indexed against the pages reachable by
  * links from the seed (bench/reachable.ts reads them from the files).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startNginx, startNodeServer } from './corpus-server.ts';
 import { compiledArgs, productEnv } from './compiled.ts';
+import { installCrawlee } from './crawlee.ts';
 import type { CrawlOnceFigures, CrawlOnceSettings } from './crawl-once.ts';
 import { decodeBody, parseHtml } from '../crawler/parse/index.ts';
 import { corpusPath, reachablePages } from './reachable.ts';
@@ -36,6 +42,7 @@ const { values } = parseArgs({
     'max-links': { type: 'string', default: '0' },
     seconds: { type: 'string', default: '0' },
     server: { type: 'string', default: existsSync('/usr/sbin/nginx') ? 'nginx' : 'node' },
+    'no-crawlee': { type: 'boolean', default: false },
   },
 });
 const root = values.root!;
@@ -68,6 +75,7 @@ for (let r = 0; r < 3; r++) {
   baseline.push(bodies.length / ((performance.now() - t) / 1000));
 }
 const totalMB = htmlFiles.reduce((s, f) => s + statSync(f).size, 0) / 1e6;
+console.log(`bench/crawl — ${new Date().toISOString()}, load average ${load()}`);
 console.log(`corpus: ${root}: ${htmlFiles.length} HTML files, ${fmt(totalMB)} MB`);
 console.log(`parse-only baseline (decode + parse, one thread, ${bodies.length} pages): ${fmt(median(baseline))} pages/s`);
 
@@ -79,10 +87,13 @@ const { server, bases } = values.server === 'nginx' || polite ? await startNginx
 const base = bases[0]!;
 console.log(`static server: ${polite ? 'nginx' : values.server} at ${bases.length > 1 ? `${bases.length} addresses (${bases[0]} …)` : base}`);
 
-const runs = { pps: [] as number[], mbps: [] as number[], cpu: [] as number[], rss: [] as number[], seconds: [] as number[] };
-let pages = 0;
-let requests = 0;
-let last: CrawlOnceFigures | undefined;
+// Crawlee's CheerioCrawler on the same corpus, in the same invocation, interleaved with Trawl's runs
+// (a full crawl of one host, politeness off on both sides): what a crawler without an index costs.
+const fullCrawl = !polite && Number(values['max-pages']) === 0 && Number(values.seconds) === 0;
+const crawleeDir = fullCrawl && !values['no-crawlee'] ? installCrawlee() : undefined;
+
+const trawlRuns: CrawlOnceFigures[] = [];
+const crawleeRuns: CrawleeFigures[] = [];
 for (let r = 0; r < Number(values.runs); r++) {
   const settings: CrawlOnceSettings = {
     seeds: bases.map((b) => new URL(values.seed!, b).href),
@@ -93,42 +104,91 @@ for (let r = 0; r < Number(values.runs); r++) {
     seconds: Number(values.seconds),
     ...(Number(values['max-links']) > 0 ? { maxLinksPerPage: Number(values['max-links']) } : {}),
   };
-  // Each run in a fresh process: as cold as a real crawl, with nothing left over from the last run.
-  const f = await crawlOnce(settings);
-  pages = f.pages;
-  requests = f.requests;
-  last = f;
-  runs.seconds.push(f.seconds);
-  runs.pps.push(f.pages / f.seconds);
-  runs.mbps.push(f.bytes / 1e6 / f.seconds);
-  runs.cpu.push(f.cpuSeconds);
-  runs.rss.push(f.peakRssMB);
-  console.log(`  run ${r + 1}: ${f.pages} pages (${f.requests} requests) in ${fmt(f.seconds, 2)} s → ${fmt(f.pages / f.seconds)} pages/s, ${fmt(f.cpuSeconds, 2)} CPU s, peak RSS ${fmt(f.peakRssMB, 0)} MB (${fmt(f.startRssMB, 0)} MB before the crawl)`);
+  // (Which goes first alternates: a slow spell of the shared machine falls on both alike.)
+  const order = r % 2 === 0 ? (['trawl', 'crawlee'] as const) : (['crawlee', 'trawl'] as const);
+  for (const who of order) {
+    if (who === 'crawlee') {
+      if (!crawleeDir) continue;
+      const c = await crawleeOnce(crawleeDir, { start: settings.seeds[0]!, concurrency: Number(values.concurrency) });
+      crawleeRuns.push(c);
+      console.log(`  run ${r + 1} Crawlee: ${c.pages} pages in ${fmt(c.seconds, 2)} s (+ ${fmt(c.startupSeconds, 2)} s start-up, ${fmt(c.closeSeconds, 2)} s close) → ${fmt(c.pages / c.seconds)} pages/s; CPU ${fmt(c.cpuSeconds, 2)} s = ${fmt((c.cpuSeconds * 1000) / c.pages, 2)} ms/page (main thread ${fmt(c.mainCpuSeconds, 2)}); peak RSS ${fmt(c.peakRssMB, 0)} MB (load ${load()})`);
+      continue;
+    }
+    // Each run in a fresh process: as cold as a real crawl, with nothing left over from the last run.
+    const f = await crawlOnce(settings);
+    trawlRuns.push(f);
+    const t = f.threads;
+    console.log(
+      `  run ${r + 1} Trawl: ${f.pages} pages (${f.requests} requests) in ${fmt(f.seconds, 2)} s (+ ${fmt(f.startupSeconds, 2)} s start-up, ${fmt(f.closeSeconds, 2)} s close) → ${fmt(f.pages / f.seconds)} pages/s; ` +
+        `CPU ${fmt(f.cpuSeconds, 2)} s = ${fmt((f.cpuSeconds * 1000) / f.pages, 2)} ms/page (main thread ${fmt(t.main.cpu, 2)}, ${t.workerCount} worker${t.workerCount === 1 ? '' : 's'} ${fmt(t.workers.cpu, 2)}, other threads ${fmt(t.other.cpu, 2)}); ` +
+        `busy: main ${pct(t.mainBusy)}, workers ${t.workersBusy.map(pct).join(' ') || '–'}; waited for a CPU ${fmt(t.main.wait + t.workers.wait + t.other.wait, 2)} s; peak RSS ${fmt(f.peakRssMB, 0)} MB (${fmt(f.startRssMB, 0)} MB before the crawl) (load ${load()})`,
+    );
+  }
 }
 server.kill();
+
+const pages = trawlRuns.at(-1)?.pages ?? 0;
+const m = <T>(xs: T[], f: (x: T) => number) => median(xs.map(f));
+const wall = (x: { seconds: number; startupSeconds: number; closeSeconds: number }) => x.startupSeconds + x.seconds + x.closeSeconds;
+console.log(`\nmedians of ${trawlRuns.length} runs, each a fresh process (load average now ${load()}):`);
 console.log(
-  `crawl (fetch → parse → store → index; ${polite ? `${hostCount} hosts, default politeness (1 connection, 1000 ms per host)` : `maxConnections ${values.connections}, delayMs 0`}, parseWorkers ${values.workers}): ${pages} pages in ${fmt(median(runs.seconds), 2)} s → ` +
-    `${fmt(median(runs.pps))} pages/s, ${fmt(median(runs.mbps), 2)} MB/s, ${fmt(median(runs.cpu), 2)} CPU s, peak RSS ${fmt(median(runs.rss), 0)} MB ` +
-    `(medians of ${runs.pps.length} runs, each in a fresh process; crawler process only)`,
+  `Trawl (fetch → parse → store → index; ${polite ? `${hostCount} hosts, default politeness (1 connection, 1000 ms per host)` : `concurrency ${values.concurrency}, maxConnections ${values.connections}, delayMs 0`}, parseWorkers ${values.workers}): ` +
+    `${pages} pages; wall ${fmt(m(trawlRuns, wall), 2)} s (crawl ${fmt(m(trawlRuns, (f) => f.seconds), 2)} s) → ${fmt(m(trawlRuns, (f) => f.pages / f.seconds))} pages/s, ${fmt(m(trawlRuns, (f) => f.bytes / 1e6 / f.seconds), 2)} MB/s; ` +
+    `CPU ${fmt(m(trawlRuns, (f) => f.cpuSeconds), 2)} s = ${fmt(m(trawlRuns, (f) => (f.cpuSeconds * 1000) / f.pages), 2)} ms/page: main thread ${fmt(m(trawlRuns, (f) => (f.threads.main.cpu * 1000) / f.pages), 2)}, parse workers ${fmt(m(trawlRuns, (f) => (f.threads.workers.cpu * 1000) / f.pages), 2)}, other threads ${fmt(m(trawlRuns, (f) => (f.threads.other.cpu * 1000) / f.pages), 2)} ms/page; ` +
+    `peak RSS ${fmt(m(trawlRuns, (f) => f.peakRssMB), 0)} MB`,
 );
 if (polite) {
   // Every host serves the same corpus, so most pages are duplicates (stored once): requests/s is the figure.
-  const rps = requests / median(runs.seconds);
+  const rps = (trawlRuns.at(-1)?.requests ?? 0) / m(trawlRuns, (f) => f.seconds);
   console.log(`politeness bound: ${hostCount} hosts × 1 request/s = ${hostCount} requests/s; made ${fmt(rps)} requests/s (${fmt((rps / hostCount) * 100, 0)} % of it, robots.txt and sitemap requests included)`);
-}
-else console.log(`crawl / parse-only baseline: ${fmt(median(runs.pps) / median(baseline), 2)}`);
+} else console.log(`crawl / parse-only baseline: ${fmt(m(trawlRuns, (f) => f.pages / f.seconds) / median(baseline), 2)}`);
 
+// Can one main thread feed more parse workers? Its CPU per page bounds the pages/s it can handle
+// (were it never idle); each worker's bounds what it parses. Where the two cross, more cores stop helping.
+if (trawlRuns.length) {
+  const main = m(trawlRuns, (f) => (f.threads.main.cpu * 1000) / f.pages);
+  const worker = m(trawlRuns, (f) => (f.threads.workers.cpu * 1000) / f.pages);
+  const busy = m(trawlRuns, (f) => f.threads.mainBusy);
+  console.log(
+    `main thread: busy ${pct(busy)} of the crawl, ${fmt(main, 2)} CPU ms a page → one main thread can feed ~${fmt(1000 / main, 0)} pages/s; ` +
+      (worker > 0 ? `the parse workers take ${fmt(worker, 2)} CPU ms a page → ~${fmt(1000 / worker, 0)} pages/s per worker: the main thread is the limit from ~${fmt(worker / main, 1)} workers (${fmt(worker / main + 1, 1)} cores) on` : 'no parse worker ran'),
+  );
+}
+
+let reachable: Set<string> | undefined;
+/** Pages reachable by links from the seed that a crawl found, of all of them. */
+const completeness = (found: string[]) => {
+  reachable ??= reachablePages(root, values.seed!);
+  const got = new Set(found.map((u) => corpusPath(u, root, base)).filter((p): p is string => p !== undefined));
+  return { got: [...reachable].filter((p) => got.has(p)).length, missing: [...reachable].filter((p) => !got.has(p)) };
+};
 // Completeness: the pages reachable by links from the seed (read from the files, independently of
 // the crawler) against those the crawl stored — a page with the same content as another counts as
 // found when it was folded into that one (the document lists it among its URLs). A full crawl of
 // one host only: with several hosts, or a time or page limit, the crawl is not meant to be complete.
-if (!polite && last && Number(values['max-pages']) === 0 && Number(values.seconds) === 0) {
-  const reachable = reachablePages(root, values.seed!);
-  const found = new Set(last.found.map((u) => corpusPath(u, root, base)).filter((p): p is string => p !== undefined));
-  const missing = [...reachable].filter((p) => !found.has(p));
-  const got = reachable.size - missing.length;
-  console.log(`completeness: ${got.toLocaleString('en')} of ${reachable.size.toLocaleString('en')} pages reachable by links from ${values.seed} indexed (${fmt((got / reachable.size) * 100)} %); pages with links cut at limits.maxLinksPerPage: ${last.linksCut.pages} (${last.linksCut.links.toLocaleString('en')} links not followed)`);
+const last = trawlRuns.at(-1);
+if (fullCrawl && last) {
+  const { got, missing } = completeness(last.found);
+  console.log(`completeness: ${got.toLocaleString('en')} of ${reachable!.size.toLocaleString('en')} pages reachable by links from ${values.seed} indexed (${fmt((got / reachable!.size) * 100)} %); pages with links cut at limits.maxLinksPerPage: ${last.linksCut.pages} (${last.linksCut.links.toLocaleString('en')} links not followed)`);
   if (missing.length) console.log(`  missing, e.g.: ${missing.slice(0, 8).join(', ')}${missing.length > 8 ? ` … (${missing.length} in all)` : ''}`);
+}
+
+if (crawleeRuns.length && trawlRuns.length) {
+  const c = crawleeRuns;
+  const { got } = completeness(c.at(-1)!.found);
+  console.log(
+    `Crawlee CheerioCrawler (maxConcurrency = minConcurrency = ${values.concurrency}, defaults otherwise; no index): ${c.at(-1)!.pages} pages (${got.toLocaleString('en')} of the ${reachable!.size.toLocaleString('en')} reachable: ${fmt((got / reachable!.size) * 100)} %); ` +
+      `wall ${fmt(m(c, wall), 2)} s (crawl ${fmt(m(c, (x) => x.seconds), 2)} s) → ${fmt(m(c, (x) => x.pages / x.seconds))} pages/s; CPU ${fmt(m(c, (x) => x.cpuSeconds), 2)} s = ${fmt(m(c, (x) => (x.cpuSeconds * 1000) / x.pages), 2)} ms/page (main thread ${fmt(m(c, (x) => (x.mainCpuSeconds * 1000) / x.pages), 2)}); peak RSS ${fmt(m(c, (x) => x.peakRssMB), 0)} MB`,
+  );
+  const speed = m(c, wall) / m(trawlRuns, wall);
+  const crawlSpeed = m(c, (x) => x.seconds) / m(trawlRuns, (f) => f.seconds);
+  const rss = m(trawlRuns, (f) => f.peakRssMB) / m(c, (x) => x.peakRssMB);
+  const cpuPerPage = m(trawlRuns, (f) => (f.cpuSeconds * 1000) / f.pages);
+  console.log(
+    `Trawl against Crawlee: wall ${fmt(speed, 2)}× faster (crawl alone ${fmt(crawlSpeed, 2)}×; target ≥ 5×: ${speed >= 5 ? 'met' : 'NOT met'}); ` +
+      `peak RSS ${fmt(rss, 2)} of Crawlee's (target on rust-doc ≤ 0.25: ${rss <= 0.25 ? 'met' : 'NOT met'}); ` +
+      `CPU ${fmt(cpuPerPage, 2)} ms/page against Crawlee's ${fmt(m(c, (x) => (x.cpuSeconds * 1000) / x.pages), 2)} (target on the PostgreSQL docs ≤ 1.5: ${cpuPerPage <= 1.5 ? 'met' : 'NOT met'})`,
+  );
 }
 
 /** Runs bench/crawl-once.ts, compiled and launched as the `trawl` command is, in a child process and returns its figures. */
@@ -140,4 +200,33 @@ async function crawlOnce(settings: CrawlOnceSettings): Promise<CrawlOnceFigures>
   const line = out.trim().split('\n').pop() ?? '';
   if (code !== 0 || !line.startsWith('{')) throw new Error(`crawl run failed (exit code ${code}): ${out.slice(-500)}`);
   return JSON.parse(line) as CrawlOnceFigures;
+}
+
+type CrawleeFigures = { pages: number; found: string[]; seconds: number; startupSeconds: number; closeSeconds: number; cpuSeconds: number; mainCpuSeconds: number; peakRssMB: number };
+
+/** Runs bench/crawlee-cheerio.mjs in a child process (its storage in a temporary folder) and returns its figures. */
+async function crawleeOnce(dir: string, settings: { start: string; concurrency: number }): Promise<CrawleeFigures> {
+  const storage = mkdtempSync(join(tmpdir(), 'trawl-bench-crawlee-'));
+  try {
+    const child = spawn(process.execPath, [fileURLToPath(new URL('./crawlee-cheerio.mjs', import.meta.url)), JSON.stringify(settings)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, TRAWL_CRAWLEE_DIR: dir, CRAWLEE_STORAGE_DIR: storage, CRAWLEE_PURGE_ON_START: '1', CRAWLEE_LOG_LEVEL: 'WARNING' },
+    });
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const line = out.trim().split('\n').pop() ?? '';
+    if (code !== 0 || !line.startsWith('{')) throw new Error(`Crawlee run failed (exit code ${code}): ${out.slice(-500)}`);
+    return JSON.parse(line) as CrawleeFigures;
+  } finally {
+    rmSync(storage, { recursive: true, force: true });
+  }
+}
+
+function pct(x: number): string {
+  return `${Math.round(x * 100)} %`;
+}
+
+function load(): string {
+  return readFileSync('/proc/loadavg', 'latin1').split(' ').slice(0, 3).join(' ');
 }

@@ -20,13 +20,14 @@
  * peak RSS. Crawlee is installed on first use into ~/.cache/trawl-bench/crawlee (never a dependency
  * of the project), with playwright at the version of playwright-core in node_modules.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CHROMIUM_ARGS } from '../crawler/render/browser.ts';
 import { startNginx } from './corpus-server.ts';
+import { installCrawlee } from './crawlee.ts';
 import type { CrawlFigures, CrawlSettings } from './render-once.ts';
 
 const { values } = parseArgs({
@@ -348,25 +349,3 @@ if (values.part === 'all' || values.part === '2') {
   }
 }
 console.log(`\nload average at the end: ${load()}`);
-
-/** Crawlee and playwright (the version of our playwright-core) in a cache folder outside the repository, installed on first use. */
-function installCrawlee(): string {
-  const dir = join(homedir(), '.cache', 'trawl-bench', 'crawlee');
-  const want = (JSON.parse(readFileSync(join(HERE, '..', 'node_modules', 'playwright-core', 'package.json'), 'utf8')) as { version: string }).version;
-  const version = (pkg: string) => {
-    try {
-      return (JSON.parse(readFileSync(join(dir, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
-    } catch {
-      return undefined;
-    }
-  };
-  if (version('crawlee') === undefined || version('playwright') !== want) {
-    console.log(`installing crawlee@3 and playwright@${want} into ${dir} (once; PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1)`);
-    mkdirSync(dir, { recursive: true });
-    const r = spawnSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', dir, 'crawlee@3', `playwright@${want}`], { stdio: 'inherit', env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' } });
-    if (r.status !== 0) throw new Error(`npm install crawlee into ${dir} failed (${r.status})`);
-  }
-  const crawlee = JSON.parse(readFileSync(join(dir, 'node_modules', 'crawlee', 'package.json'), 'utf8')) as { version: string; engines?: { node?: string } };
-  console.log(`crawlee ${crawlee.version} (engines: node ${crawlee.engines?.node ?? '?'}; this is ${process.version}), playwright ${version('playwright')}, from ${dir}`);
-  return dir;
-}

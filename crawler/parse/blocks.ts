@@ -1,7 +1,7 @@
 /**
  * A page's text as blocks, and which of them are the site's chrome rather than the page's content.
  *
- * The tree walk (html.ts) hands each block element's text here as one line (whitespace squashed,
+ * The walk (collect.ts) hands each block element's text here as one line (whitespace squashed,
  * so that a line of the stored text is a block, and a block is known again by its text's hash).
  * A line is kept out of the body text (and so of snippets) when it is:
  *   - link-dense: at least half of its characters are anchor text (a menu, "Prev Up Home Next");
@@ -11,6 +11,7 @@
  * A page whose every line would go (a table of contents: its links are its content) keeps all but
  * its template lines. Links and anchor text are never affected: they are taken from the whole page.
  */
+import { squash } from './whitespace.ts';
 
 /** A line with at least this share of anchor text is navigation. */
 export const LINK_DENSITY = 0.5;
@@ -170,8 +171,4 @@ function visibleLength(s: string): number {
     if (c > 32 && c !== 0xa0) n++;
   }
   return n;
-}
-
-function squash(s: string): string {
-  return s.replace(/\s+/g, ' ').trim();
 }
