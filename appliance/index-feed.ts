@@ -10,13 +10,6 @@
  * turn in the thread's slices (lib/slices.ts), as the crawler's work on each page does, so that a
  * search waits behind one page's work at most, never behind a burst of them.
  */
-
-/**
- * How long the main thread's crawl work (pages' commits and index adds, anchor refreshes) holds it
- * before a search may run: with one page's work after it (~1–2 ms, more for a very large page), a
- * search waits ≲ 5 ms.
- */
-export const MAIN_SLICE_MS = 3;
 import type { Anchors, StoredDocument } from '../model/index.ts';
 import type { IndexSink } from '../crawler/index.ts';
 import type { Log } from '../lib/log.ts';
@@ -24,6 +17,13 @@ import { Slices } from '../lib/slices.ts';
 import { isAnalysis, type SearchIndex } from '../indexer/index.ts';
 import type { Store, TokenSequence } from '../store/index.ts';
 import type { ShardFilter } from './shard-filter.ts';
+
+/**
+ * How long the main thread's crawl work (pages' commits and index adds, anchor refreshes) holds it
+ * before a search may run: with one page's work after it (~1–2 ms, more for a very large page: see
+ * ARCHITECTURE.md), a search waits ≲ 5 ms.
+ */
+export const MAIN_SLICE_MS = 3;
 
 export class IndexFeed implements IndexSink {
   /** Changes handed to the index that have not been applied yet. */
