@@ -186,7 +186,7 @@ export class Appliance {
     if (this.focus) this.log.info(`focused crawl: ${this.focus.classifier.name}; links of pages that are not relevant followed ${this.focus.tunnel} page(s) deep`);
     // (A worker keeps each page's token sequence with it, and indexes nothing.)
     const index: IndexSink = this.noIndex ? { sequenceOf: (a) => this.feed.sequenceOf(a), put: () => undefined, remove: () => undefined } : this.feed;
-    const crawl = await buildCrawl(c, this.store, { extraSeeds, revisits, focus: this.focus, index, log: this.log, dataDir: this.dataDir, shared: this.sharedFrontier() });
+    const crawl = await buildCrawl(c, this.store, { extraSeeds, revisits, focus: this.focus, index, slices: this.noIndex ? undefined : this.feed.slices, log: this.log, dataDir: this.dataDir, shared: this.sharedFrontier() });
     const { crawler } = crawl;
     this.crawl = crawl;
     this.crawler = crawler;

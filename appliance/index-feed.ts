@@ -5,16 +5,28 @@
  * them all: what a flush may claim, so that a crash never loses a searchable page. It also keeps
  * the anchor field of indexed pages up to date with the links found after they were indexed.
  * On a search node that holds one shard (`cluster.shard`), only that shard's documents go in.
+ *
+ * The index shares the main thread with the searches it answers: each document's add waits for its
+ * turn in the thread's slices (lib/slices.ts), as the crawler's work on each page does, so that a
+ * search waits behind one page's work at most, never behind a burst of them.
  */
 import type { Anchors, StoredDocument } from '../model/index.ts';
 import type { IndexSink } from '../crawler/index.ts';
 import type { Log } from '../lib/log.ts';
+import { Slices } from '../lib/slices.ts';
 import { isAnalysis, type SearchIndex } from '../indexer/index.ts';
 import type { Store, TokenSequence } from '../store/index.ts';
 import type { ShardFilter } from './shard-filter.ts';
 
 /** Documents read at once when changes made elsewhere are applied (refreshMany). */
 const REFRESH_BATCH = 64;
+
+/**
+ * How long the main thread's crawl work (pages' commits and index adds, anchor refreshes) holds it
+ * before a search may run: with one page's work after it (~1–2 ms, more for a very large page: see
+ * ARCHITECTURE.md), a search waits ≲ 5 ms.
+ */
+export const MAIN_SLICE_MS = 3;
 
 export class IndexFeed implements IndexSink {
   /** Changes handed to the index that have not been applied yet. */
@@ -26,6 +38,8 @@ export class IndexFeed implements IndexSink {
   /** Identities of pages that gained inbound anchor text since their anchor field was last read. */
   private readonly staleAnchors = new Set<string>();
   private refreshing: Promise<number> | undefined;
+  /** The main thread's slices: the crawler's page work takes its turns in them too. */
+  readonly slices = new Slices(MAIN_SLICE_MS);
   /**
    * The change log is followed (follow.ts): the follower alone says how far the index holds every
    * change, since other processes make changes too; those this process applied itself (put,
@@ -74,7 +88,10 @@ export class IndexFeed implements IndexSink {
     if (this.followed) this.direct.add(seq);
     // (Another shard's document: not here — removed, should it have been before.)
     if (this.shard && !this.shard.admits(doc)) return this.apply(seq, async () => this.index.remove(doc.id));
-    await this.apply(seq, async () => this.index.upsert(doc, analysis, await this.store.anchors.of(doc.id)));
+    await this.apply(seq, async () => {
+      await this.slices.turn();
+      this.index.upsert(doc, analysis, await this.store.anchors.of(doc.id));
+    });
   }
 
   async remove(id: number, seq: number): Promise<void> {
@@ -90,7 +107,8 @@ export class IndexFeed implements IndexSink {
   /**
    * refresh() for many documents (id, change), in order: read REFRESH_BATCH at a time in one
    * statement — one round trip a page kept a search node following several workers behind them.
-   * (A document of another shard, known by its id, is not even read.)
+   * (A document of another shard, known by its id, is not even read.) Each page's index work
+   * takes its turn on the main thread (slices).
    */
   async refreshMany(changes: readonly (readonly [id: number, seq: number])[]): Promise<void> {
     for (let i = 0; i < changes.length; i += REFRESH_BATCH) {
@@ -99,6 +117,7 @@ export class IndexFeed implements IndexSink {
       const docs = wanted.length <= 1 ? new Map() : await this.store.documents.getMany(wanted).catch(() => new Map());
       for (const [id, seq] of batch)
         await this.apply(seq, async () => {
+          await this.slices.turn();
           // (Not among those read — gone, or the batch's read failed: read alone, so that a failure is this change's.)
           const doc = this.shard?.isForeign(id) ? undefined : (docs.get(id) ?? (await this.store.documents.get(id)));
           if (doc && (!this.shard || this.shard.admits(doc))) this.index.upsert(doc, undefined, await this.anchorsOf(id));
@@ -114,24 +133,20 @@ export class IndexFeed implements IndexSink {
 
   /**
    * Brings the anchor field and in-link count of indexed pages up to date with the links recorded
-   * since they were indexed, ~10 ms at a time so that searches never wait longer. Resolves with
-   * the number of pages updated.
+   * since they were indexed, a page at a time in the main thread's slices so that searches never
+   * wait long. Resolves with the number of pages updated.
    */
   refreshAnchors(): Promise<number> {
     this.refreshing ??= (async () => {
       await this.store.anchors.write();
       let updated = 0;
-      let sliceStart = performance.now();
       while (this.staleAnchors.size) {
         const batch: string[] = [];
         for (const t of this.staleAnchors) if (batch.push(t) === 256) break;
         for (const t of batch) this.staleAnchors.delete(t);
         for (const id of (await this.store.urls.idsOf(batch)).values()) {
+          await this.slices.turn();
           if (this.index.stats.has(id) && this.index.refreshAnchors(id, await this.anchorsOf(id))) updated++;
-          if (performance.now() - sliceStart > 10) {
-            await new Promise((r) => setImmediate(r));
-            sliceStart = performance.now();
-          }
         }
       }
       return updated;

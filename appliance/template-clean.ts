@@ -4,8 +4,8 @@
  * line of the stored text is one block (crawler/parse/blocks.ts), so the text is re-derived from
  * itself — its headings likewise, and its hash and SimHash made anew. A changed page goes through
  * the same path as any change: a new copy in the store (with its token sequence; the change log
- * records it) and the index feed. Work is done a host at a time, ~10 ms between yields, so that
- * searches and the crawl never wait long.
+ * records it) and the index feed. Work is done a host at a time, a page at a time in the main
+ * thread's slices (the feed's, lib/slices.ts), so that searches and the crawl never wait long.
  */
 import { pageHash } from '../crawler/outcome.ts';
 import { inTemplate, withoutTemplate } from '../crawler/parse/blocks.ts';
@@ -16,9 +16,6 @@ import { simhash } from '../lib/simhash.ts';
 import type { StoredDocument } from '../model/index.ts';
 import type { Store } from '../store/index.ts';
 import type { IndexFeed } from './index-feed.ts';
-
-/** Main-thread time spent cleaning between yields. */
-const SLICE_MS = 10;
 
 export class TemplateCleaner {
   /** Hosts whose every stored page is to be re-read, and single pages (parsed with an older template) by host. */
@@ -71,7 +68,6 @@ export class TemplateCleaner {
   }
 
   private async run(): Promise<void> {
-    let slice = performance.now();
     while (!this.stopped) {
       const [host] = this.hosts.size ? this.hosts : this.pages.keys();
       if (host === undefined) return;
@@ -80,16 +76,13 @@ export class TemplateCleaner {
       this.pages.delete(host);
       for (const id of ids) {
         if (this.stopped) return;
+        await this.feed.slices.turn();
         // The template as it is now (it may have grown since the host was queued).
         const template = this.learner.of(host);
         try {
           if (await this.clean(id, template)) this.cleaned++;
         } catch (e) {
           this.log.warn(`template: page ${id} of ${host} could not be cleaned (it keeps its text until fetched again): ${(e as Error).message}`);
-        }
-        if (performance.now() - slice > SLICE_MS) {
-          await new Promise((r) => setImmediate(r));
-          slice = performance.now();
         }
       }
     }

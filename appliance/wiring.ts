@@ -21,6 +21,7 @@ import { DEFAULT_TEMPLATE_SETTINGS, Extraction, TemplateLearner } from '../crawl
 import { AddressPolicy } from '../crawler/fetch/index.ts';
 import type { Normalizer } from '../crawler/urls/index.ts';
 import type { Log } from '../lib/log.ts';
+import type { Slices } from '../lib/slices.ts';
 import type { Store } from '../store/index.ts';
 import { extract as extractForIndex } from './extract-for-index.ts';
 
@@ -231,7 +232,7 @@ export function archiveOf(c: Readonly<Config>, store: Store, dataDir: string, lo
   return new WarcArchive({ dir: join(dataDir, 'archive'), maxFileBytes: c.archive.maxFileBytes, info: { software: `Trawl ${PRODUCT_VERSION}`, isPartOf: c.seeds[0] ?? 'trawl crawl', 'trawl-settings': settings, 'http-header-user-agent': c.userAgent } }, store.archive, log);
 }
 
-export async function buildCrawl(c: Readonly<Config>, store: Store, o: { extraSeeds: readonly string[]; revisits: RevisitMode; focus: Focus | undefined; index: IndexSink; log: Log; dataDir: string; shared?: SharedFrontier | undefined }): Promise<CrawlParts> {
+export async function buildCrawl(c: Readonly<Config>, store: Store, o: { extraSeeds: readonly string[]; revisits: RevisitMode; focus: Focus | undefined; index: IndexSink; slices?: Slices | undefined; log: Log; dataDir: string; shared?: SharedFrontier | undefined }): Promise<CrawlParts> {
   const frontier = new Frontier(store);
   await frontier.load();
   const seeds = [...c.seeds, ...o.extraSeeds, ...(await store.seeds.all())];
@@ -257,6 +258,7 @@ export async function buildCrawl(c: Readonly<Config>, store: Store, o: { extraSe
     archive,
     auth: fetcher.auth as AuthService | undefined,
     index: o.index,
+    slices: o.slices,
     userAgent: c.userAgent,
     shared: o.shared,
     log: o.log,

@@ -210,6 +210,8 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
         if (rendering.ms !== undefined) this.stats.time('render', rendering.ms);
         this.stats.time('parse', performance.now() - p0 - (rendering.ms ?? 0));
       }
+      // (From here on the page's work is on the main thread: it waits for its turn.)
+      await this.d.slices?.turn();
       let verdict: Verdict | undefined;
       let hash: string | undefined;
       let sameContent: { id: number; url: string } | undefined;

@@ -1,5 +1,6 @@
 /** The crawler's interfaces: what it is given (its stages, limits, where pages go) and what it tells. */
 import type { Log } from '../lib/log.ts';
+import type { Slices } from '../lib/slices.ts';
 import type { DocumentFormat, FetchEvent, StoredDocument } from '../model/index.ts';
 import type { Store, TokenSequence } from '../store/index.ts';
 import type { RetryPolicy } from './errors.ts';
@@ -93,6 +94,12 @@ export type CrawlerDeps = {
   readonly render?: RenderDeps | undefined;
   /** Where stored pages are indexed; none: they are only stored. */
   readonly index?: IndexSink | undefined;
+  /**
+   * The main thread's slices (lib/slices.ts), shared with the index and whatever else works on it:
+   * a page's main-thread work — outcome, commit, index add — waits for its turn, so that a search
+   * never waits behind several pages at once. None: each page's work runs as soon as it is parsed.
+   */
+  readonly slices?: Slices | undefined;
   readonly userAgent: string;
   /** Many processes share the frontier (a PostgreSQL store): hosts are fetched by lease (frontier/leases.ts). */
   readonly shared?: SharedFrontier | undefined;
