@@ -45,8 +45,9 @@ export function decodeVectors(buf: Buffer, terms: number, sources: number, file 
   const fail = (problem: string) => new IndexFormatError(`${file}: ${problem}`);
   const F = FIELDS.length;
   if (buf.byteLength < HEADER_WORDS * 4 || buf.byteLength % 4) throw fail(`${buf.byteLength} bytes is not a whole file`);
-  // Copy into an aligned ArrayBuffer so typed arrays can view it directly.
-  const ab = buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength);
+  // Typed arrays view an aligned ArrayBuffer directly: a buffer of its own is used as is, one in a pool is copied.
+  const whole = buf.byteOffset === 0 && buf.buffer.byteLength === buf.byteLength && buf.buffer instanceof ArrayBuffer;
+  const ab = whole ? (buf.buffer as ArrayBuffer) : buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength);
   const words = ab.byteLength / 4;
   const [magic, format, count, fields] = new Uint32Array(ab, 0, HEADER_WORDS);
   if (magic !== MAGIC) throw fail('not a Trawl index file');

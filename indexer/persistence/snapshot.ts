@@ -7,7 +7,8 @@
  * and CRC-32: a file damaged on disk is told before it is decoded (codec.ts checks every count and
  * offset besides). Any damage is an IndexFormatError, which callers take as "rebuild from the store".
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync } from 'node:fs';
+import { constants as bufferConstants } from 'node:buffer';
+import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readSync, renameSync } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -116,17 +117,33 @@ export function loadIndex(dir: string, index: SearchIndex): Manifest | undefined
   return manifest;
 }
 
-/** A snapshot file's bytes, if they are those the manifest recorded (size and CRC-32). */
+/** Bytes read at a time when loading: readFileSync cannot read a file over 2 GiB (a million documents' vectors are more). */
+const READ_CHUNK = 64 * 1024 * 1024;
+
+/** A snapshot file's bytes, if they are those the manifest recorded (size and CRC-32), in one unpooled buffer. */
 function verified(file: string, check: FileCheck): Buffer {
-  let buf: Buffer;
+  let fd: number | undefined;
   try {
-    buf = readFileSync(file);
+    fd = openSync(file, 'r');
+    const size = fstatSync(fd).size;
+    if (size !== check.bytes) throw new IndexFormatError(`${file} has ${size} bytes; the manifest says ${check.bytes}`);
+    if (size > bufferConstants.MAX_LENGTH) throw new IndexFormatError(`${file} has ${size} bytes, more than a buffer holds (${bufferConstants.MAX_LENGTH})`);
+    const buf = Buffer.allocUnsafeSlow(size);
+    let crc = 0;
+    for (let at = 0; at < size; ) {
+      const n = readSync(fd, buf, at, Math.min(READ_CHUNK, size - at), at);
+      if (n === 0) throw new IndexFormatError(`${file} ended after ${at} of ${size} bytes`);
+      crc = crc32(buf.subarray(at, at + n), crc);
+      at += n;
+    }
+    if (crc !== check.crc32) throw new IndexFormatError(`${file} is damaged: its checksum does not match the manifest's`);
+    return buf;
   } catch (e) {
+    if (e instanceof IndexFormatError) throw e;
     throw new IndexFormatError(`${file} cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
-  if (buf.byteLength !== check.bytes) throw new IndexFormatError(`${file} has ${buf.byteLength} bytes; the manifest says ${check.bytes}`);
-  if (crc32(buf) !== check.crc32) throw new IndexFormatError(`${file} is damaged: its checksum does not match the manifest's`);
-  return buf;
 }
 
 /**
