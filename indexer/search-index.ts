@@ -1,5 +1,5 @@
 /**
- * The in-RAM search index: FlexSearch postings for candidate generation plus term statistics for
+ * The in-RAM search index: postings (compact per-term lists) for candidate generation plus term statistics for
  * BM25F ranking. Pages are added, updated and removed one at a time, synchronously, as the crawl
  * delivers them, so a page is searchable the moment it is indexed. A search runs the query's
  * stages in order: parse → candidates (query/candidates.ts) → exact scores of the best → phrases

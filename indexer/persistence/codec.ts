@@ -7,7 +7,7 @@
  */
 import { FIELDS } from '../ingest/fields.ts';
 import type { Source } from '../ingest/source.ts';
-import type { DocVector } from '../structures/vector.ts';
+import { packFreqs, unpackFreqs, type DocVector } from '../structures/vector.ts';
 
 export const INDEX_FORMAT = 6;
 const MAGIC = 0x5452574c; // "TRWL"
@@ -32,8 +32,10 @@ export function encodeVector(id: number, v: DocVector): Buffer[] {
   head[2] = v.inlinks;
   head[3] = v.source;
   head.set(v.lengths, 4);
-  const parts = [Buffer.from(head.buffer), Buffer.from(v.termIds.buffer, v.termIds.byteOffset, v.termIds.byteLength), Buffer.from(v.tf.buffer, v.tf.byteOffset, v.tf.byteLength)];
-  if (v.tf.byteLength % 4) parts.push(Buffer.alloc(4 - (v.tf.byteLength % 4)));
+  // (On disk the frequencies stay a full row-major table, as in format 6.)
+  const tf = unpackFreqs(v);
+  const parts = [Buffer.from(head.buffer), Buffer.from(v.termIds.buffer, v.termIds.byteOffset, v.termIds.byteLength), Buffer.from(tf.buffer, tf.byteOffset, tf.byteLength)];
+  if (tf.byteLength % 4) parts.push(Buffer.alloc(4 - (tf.byteLength % 4)));
   return parts;
 }
 
@@ -45,7 +47,7 @@ export function decodeVectors(buf: Buffer, terms: number, sources: number, file 
   const fail = (problem: string) => new IndexFormatError(`${file}: ${problem}`);
   const F = FIELDS.length;
   if (buf.byteLength < HEADER_WORDS * 4 || buf.byteLength % 4) throw fail(`${buf.byteLength} bytes is not a whole file`);
-  // Typed arrays view an aligned ArrayBuffer directly: a buffer of its own is used as is, one in a pool is copied.
+  // Typed arrays view an aligned ArrayBuffer directly: a buffer of its own is used as is, one in a pool is copied (once more).
   const whole = buf.byteOffset === 0 && buf.buffer.byteLength === buf.byteLength && buf.buffer instanceof ArrayBuffer;
   const ab = whole ? (buf.buffer as ArrayBuffer) : buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength);
   const words = ab.byteLength / 4;
@@ -72,9 +74,10 @@ export function decodeVectors(buf: Buffer, terms: number, sources: number, file 
       if (termIds[k]! >= terms || (k > 0 && termIds[k]! <= termIds[k - 1]!)) throw fail(`document ${id} has term id ${termIds[k]} (of ${terms}; ids sorted, each once)`);
     }
     off += 4 * n;
-    const tf = new Uint8Array(ab, off, tfBytes);
+    const freqs = packFreqs(new Uint8Array(ab, off, tfBytes), n);
     off += padded;
-    out.push([id, { termIds, tf, lengths: head.subarray(4), inlinks, source }]);
+    // Copies, not views: a view would keep the whole file's buffer, full tables included, alive.
+    out.push([id, { termIds: termIds.slice(), freqs, lengths: head.slice(4), inlinks, source }]);
   }
   if (off !== ab.byteLength) throw fail(`${ab.byteLength - off} bytes after the last of ${count} documents`);
   return out;

@@ -12,6 +12,7 @@
 import { diacriticTerm } from '../ingest/language/diacritics.ts';
 import { FIELDS } from '../ingest/fields.ts';
 import { indexOf, MAX_TF, type DocVector, type TermStats } from '../structures/term-stats.ts';
+import { freqIn, recordOf } from '../structures/vector.ts';
 import type { QueryLanguages } from './languages.ts';
 
 /** How much a page gains when it writes every such query word as typed (× 1 + this). */
@@ -70,11 +71,13 @@ function writesExactly(v: DocVector, w: Word): boolean {
 
 function occurrences(v: DocVector, row: number): number {
   let n = 0;
-  for (let f = 0; f < F; f++) n += v.tf[row * F + f]!;
+  const record = recordOf(v.freqs, v.termIds.length, row);
+  for (let f = 0; f < F; f++) n += freqIn(v.freqs, row, record, f);
   return n;
 }
 
 function saturated(v: DocVector, row: number): boolean {
-  for (let f = 0; f < F; f++) if (v.tf[row * F + f] === MAX_TF) return true;
+  const record = recordOf(v.freqs, v.termIds.length, row);
+  for (let f = 0; f < F; f++) if (freqIn(v.freqs, row, record, f) === MAX_TF) return true;
   return false;
 }

@@ -14,7 +14,7 @@
  * more often the one meant.
  */
 import { FIELDS, type Field } from '../ingest/fields.ts';
-import { indexOf, inTitle, type DocVector } from './vector.ts';
+import { freqIn, indexOf, inTitle, recordOf, type DocVector } from './vector.ts';
 
 /** `anchor`: the text of links to the page from other pages (store/anchors.ts). */
 export const FIELD_WEIGHT: Readonly<Record<Field, number>> = { title: 3, headings: 2, description: 1.5, url: 1.5, anchor: 2, body: 1 };
@@ -64,12 +64,12 @@ export function impactFunction({ base, slope, weight }: FieldNorms): (v: DocVect
   const k1 = K1;
   const fieldMatch = FIELD_MATCH;
   return (v, row) => {
-    const { tf, lengths } = v;
+    const { freqs, lengths } = v;
     let pseudo = 0;
     let perField = 0;
-    const at = row * F;
+    const record = recordOf(freqs, v.termIds.length, row);
     for (let f = 0; f < F; f++) {
-      const t = tf[at + f]!;
+      const t = freqIn(freqs, row, record, f);
       if (t === 0) continue;
       const norm = base[f]! + slope[f]! * lengths[f]!;
       const wt = weight[f]! * t;

@@ -9,7 +9,7 @@
  * the best few hundred by that estimate are then scored exactly (search-index.ts), so that the
  * estimate's small errors (quantization, length norms that drifted) cannot reorder what is shown.
  *
- * FlexSearch still holds every term's postings; these lists exist only for terms in at least
+ * The postings (postings.ts) still hold every term's documents; these lists exist only for terms in at least
  * `headDf` documents (a few thousand terms hold most postings: 8 bytes per entry; the vectors'
  * frequencies went from two bytes to one to pay for it).
  *

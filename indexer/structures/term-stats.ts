@@ -1,5 +1,5 @@
 /**
- * Term statistics kept beside FlexSearch, which has no relevance score of its own: a term
+ * Term statistics kept beside the postings, which have no relevance score of their own: a term
  * dictionary with document frequencies, and per document a compact vector (sorted term ids,
  * per-field term frequencies, per-field lengths: vector.ts). Updated incrementally on every add
  * and remove; BM25F (bm25f.ts) is computed from it.
@@ -9,7 +9,7 @@ import { NO_SOURCE, type Source } from '../ingest/source.ts';
 export type { Source } from '../ingest/source.ts';
 import { FIELDS } from '../ingest/fields.ts';
 import { fieldNorms, idf, impactFunction, LINK_PRIOR, scorer, titleBonus } from './bm25f.ts';
-import { indexOf, inTitle, type DocVector } from './vector.ts';
+import { indexOf, inTitle, packFreqs, unpackFreqs, type DocVector } from './vector.ts';
 
 export { indexOf, type DocVector } from './vector.ts';
 
@@ -93,7 +93,7 @@ export class TermStats {
       termIds[to] = (key - from) / ROW_SPACE;
       for (let f = 0; f < F; f++) tf[to * F + f] = Math.min(MAX_TF, src[from * F + f]!);
     }
-    const vector = { termIds, tf, lengths: analysis.lengths, inlinks: meta.inlinks, source: this.internSource(meta.source) };
+    const vector = { termIds, freqs: packFreqs(tf, n), lengths: analysis.lengths, inlinks: meta.inlinks, source: this.internSource(meta.source) };
     this.insert(docId, vector);
     return vector;
   }
@@ -115,11 +115,12 @@ export class TermStats {
     const ids: number[] = [];
     const rows: number[] = [];
     const removed: string[] = [];
+    const full = unpackFreqs(v);
     for (let i = 0; i < v.termIds.length; i++) {
       const id = v.termIds[i]!;
       let any = false;
       for (let f = 0; f < F; f++) {
-        const tf = f === field ? (counts.get(id) ?? 0) : v.tf[i * F + f]!;
+        const tf = f === field ? (counts.get(id) ?? 0) : full[i * F + f]!;
         rows.push(tf);
         if (tf) any = true;
       }
@@ -145,7 +146,7 @@ export class TermStats {
     });
     const lengths = Uint32Array.from(v.lengths);
     lengths[field] = length;
-    this.insert(docId, { termIds, tf, lengths, inlinks, source: v.source });
+    this.insert(docId, { termIds, freqs: packFreqs(tf, order.length), lengths, inlinks, source: v.source });
     return { added, removed };
   }
 
