@@ -30,10 +30,12 @@ type Pending = { resolve: (e: Extracted) => void; reject: (e: Error) => void; jo
 type Slot = { worker: Worker; pending: Map<number, Pending>; ready: boolean; current: Int32Array; watched: { id: number; since: number } };
 
 /**
- * A parse worker allocates a whole DOM per page and drops it at once: with V8's default young
- * generation it spent a quarter of its time in scavenges. 64 MB made bench/crawl ~8 % faster.
+ * A parse worker's garbage is a page's worth at a time. With a whole DOM per page, V8's default
+ * young generation spent a quarter of its time in scavenges and 64 MB made bench/crawl ~8 % faster;
+ * parsed as a stream (no DOM), 32 MB costs the same CPU a page (bench/crawl: 5.1–5.3 vs 4.8–5.2
+ * ms) and holds ~30 MB less (peak RSS 282–293 vs 303–319 MB; bench/documents 583 vs 601 MB).
  */
-const WORKER_YOUNG_GENERATION_MB = 64;
+const WORKER_YOUNG_GENERATION_MB = 32;
 
 /**
  * A worker's heap limit. A DOM takes 20–60 times its HTML's size, so a 5 MB page (the default
@@ -63,7 +65,7 @@ export type ParsePoolOptions = {
   /** Each worker's heap limit (old generation), in MB. */
   readonly maxHeapMb?: number;
   /**
-   * Each worker's young generation, in MB (default 64, for pages). Documents take less: PDF.js's
+   * Each worker's young generation, in MB (default 32, for pages). Documents take less: PDF.js's
    * garbage is collected by the document worker itself (documents/gc.ts), and 64 MB of young
    * generation per worker is RSS that a crawl of documents holds all along.
    */
