@@ -106,6 +106,7 @@ describe('a sharded index over HTTP on one PostgreSQL', () => {
     assert.ok(health.shards.every((s) => s.documents > documents / 3), 'both hold a good share');
 
     let reordered = 0;
+    let compared = 0;
     for (const q of QUERIES) {
       for (const page of [1, 2]) {
         const whole = await searchOf(one, q, page);
@@ -116,11 +117,15 @@ describe('a sharded index over HTTP on one PostgreSQL', () => {
       // The same merge, of the shards' answers ranked with their own statistics.
       const local = await Promise.all([a, b].map(async (u) => (await (await fetch(`${u}api/shard/search`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ q, page: 1, size: 10 }) })).json()) as ShardAnswer));
       const m = mergeAnswers(local, { page: 1, size: 10, phrases: q.includes('"'), foldDistance: 3, last: true });
-      assert.ok('response' in m);
+      // (A page whose leaders a shard sent without their hit needs a second round, as the
+      // coordinator makes: such a query is left out of this comparison, which is one round's.)
+      if (!('response' in m)) continue;
+      compared++;
       if (JSON.stringify(m.response.hits.map((h) => h.url)) !== JSON.stringify((await searchOf(one, q)).hits.map((h) => h.url))) reordered++;
     }
-    assert.ok(reordered >= QUERIES.length / 4, `local statistics reorder the top ten of ${reordered} of ${QUERIES.length} queries`);
-    console.log(`local statistics reorder the top ten of ${reordered} of ${QUERIES.length} queries`);
+    assert.ok(compared >= QUERIES.length / 2, `${compared} of ${QUERIES.length} queries merged in one round`);
+    assert.ok(reordered >= compared / 4, `local statistics reorder the top ten of ${reordered} of ${compared} queries`);
+    console.log(`local statistics reorder the top ten of ${reordered} of ${compared} queries (${QUERIES.length - compared} needed a second round)`);
 
     // Completions as you type: the same words, most frequent first.
     for (const q of ['pars', 'conf', 'http req']) {
