@@ -10,7 +10,8 @@ import { gzip as gzipCallback } from 'node:zlib';
 import type { WARCRecord } from 'warcio';
 
 /** warcio, loaded with the first record: a crawl that archives nothing starts without it (issue 23). */
-const warcio = () => import('warcio');
+let loading: Promise<typeof import('warcio')> | undefined;
+const warcio = () => (loading ??= import('warcio'));
 
 const gzip = promisify(gzipCallback);
 

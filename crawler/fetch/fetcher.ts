@@ -109,7 +109,8 @@ export class Fetcher {
         ...(conditional?.lastModified ? { 'if-modified-since': conditional.lastModified } : {}),
         ...authHeaders,
       };
-      const res = await undici().request(url, { method: 'GET', dispatcher: this.transport.dispatcherFor(new URL(url)), signal: combined, headers: requestHeaders });
+      const target = new URL(url);
+      const res = await undici().request(target, { method: 'GET', dispatcher: this.transport.dispatcherFor(target), signal: combined, headers: requestHeaders });
       const headers = flattenHeaders(res.headers);
       const setCookies = cookiesOf(res.headers);
       const location = headers['location'];
@@ -148,7 +149,8 @@ export class Fetcher {
     const refused = this.refusedLiteral(url);
     if (refused) return { error: `blocked-address: ${refused}` };
     try {
-      const res = await undici().request(url, { method, dispatcher: this.transport.dispatcherFor(new URL(url)), signal: AbortSignal.timeout(this.opts.timeoutMs * 2), headers: { 'user-agent': this.opts.userAgent, 'accept-encoding': 'gzip, deflate, br', ...headers }, ...(body !== undefined ? { body } : {}) });
+      const target = new URL(url);
+      const res = await undici().request(target, { method, dispatcher: this.transport.dispatcherFor(target), signal: AbortSignal.timeout(this.opts.timeoutMs * 2), headers: { 'user-agent': this.opts.userAgent, 'accept-encoding': 'gzip, deflate, br', ...headers }, ...(body !== undefined ? { body } : {}) });
       const h = flattenHeaders(res.headers);
       const { body: bytes } = await readCapped(res.body, h['content-encoding'], () => 2 * 1024 * 1024);
       return { status: res.statusCode, headers: h, setCookies: cookiesOf(res.headers), text: bytes.toString('utf8') };
@@ -168,9 +170,10 @@ export class Fetcher {
     if (refused) return { error: `blocked-address: ${refused}` };
     const overall = AbortSignal.timeout(this.opts.timeoutMs);
     try {
-      const res = await undici().request(url, {
+      const target = new URL(url);
+      const res = await undici().request(target, {
         method: init.method as 'GET',
-        dispatcher: this.transport.dispatcherFor(new URL(url)),
+        dispatcher: this.transport.dispatcherFor(target),
         signal: signal ? AbortSignal.any([signal, overall]) : overall,
         // (A page behind a login asks for its data with the scope's credentials, as the browser would.)
         headers: { ...init.headers, ...(await this.opts.auth?.headersFor(url, init.method)), 'user-agent': this.opts.userAgent, 'accept-encoding': 'gzip, deflate, br' },

@@ -20,7 +20,7 @@ export type UndiciParts = {
   readonly ProxyAgent: typeof Undici.ProxyAgent;
   readonly EnvHttpProxyAgent: typeof Undici.EnvHttpProxyAgent;
   /** undici's `request(url, options)`, always with a dispatcher (never the global one). */
-  readonly request: (url: string, options: RequestOptions) => Promise<Undici.Dispatcher.ResponseData>;
+  readonly request: (url: string | URL, options: RequestOptions) => Promise<Undici.Dispatcher.ResponseData>;
 };
 
 // (Not named `require`: the bundler would take it for the module system's.)
@@ -36,7 +36,7 @@ function fromFiles(): UndiciParts {
     EnvHttpProxyAgent: load('undici/lib/dispatcher/env-http-proxy-agent.js') as typeof Undici.EnvHttpProxyAgent,
     // (What undici's index makes of the same function: origin and path from the URL, the dispatcher as `this`.)
     request: (url, { dispatcher, ...o }) => {
-      const u = new URL(url);
+      const u = typeof url === 'string' ? new URL(url) : url;
       return api.request.call(dispatcher, { ...o, origin: u.origin, path: `${u.pathname}${u.search}`, method: o.method ?? 'GET' });
     },
   };
