@@ -24,7 +24,7 @@ import { tokenize } from '../indexer/ingest/tokenize.ts';
 import { openSqliteStore } from '../store/sqlite/index.ts';
 import type { StoredDocument } from '../model/index.ts';
 import { benchOptions, indexedBeforeQueries, ms, percentile, QUERIES_WHILE_INDEXING, QUERY_KINDS, syntheticCorpus } from './synthetic-corpus.ts';
-import { waitedForCoreMs } from './thread-clock.ts';
+import { waitedForCoreMs } from './thread-cpu.ts';
 
 const options = benchOptions();
 const N = options.docs;
@@ -85,7 +85,7 @@ console.log(`heap: ${(heapPerDoc / 1024).toFixed(2)} KB per document (${MB(heapP
 // Queries: words of the documents, pairs from the same document, and phrases taken from documents.
 const Q = options.queries;
 const sets = corpus.querySets(first, Q);
-/** Each timed query's wall time less the main thread's wait for a core (thread-clock.ts), by what is timed (none: not kept). */
+/** Each timed query's wall time less the main thread's wait for a core (thread-cpu.ts `waitedForCoreMs`), by what is timed (none: not kept). */
 const ranFor = new Map<string, number[]>();
 let timing: string | undefined;
 const time = async (q: string) => {

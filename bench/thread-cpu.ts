@@ -38,14 +38,31 @@ function tasks(): string[] {
   return readdirSync('/proc/self/task');
 }
 
-/** A thread's CPU and run-queue wait so far, in seconds (zero once it has exited). */
-export function threadTimes(tid: string): ThreadTimes {
+/** A thread's CPU and run-queue wait so far, in seconds; undefined once it has exited, or where /proc has no schedstat. */
+function schedstat(tid: string): ThreadTimes | undefined {
   try {
     const [cpu, wait] = readFileSync(`/proc/self/task/${tid}/schedstat`, 'latin1').split(' ').map(Number);
-    return { cpu: cpu! / 1e9, wait: wait! / 1e9 };
+    return Number.isFinite(cpu) && Number.isFinite(wait) ? { cpu: cpu! / 1e9, wait: wait! / 1e9 } : undefined;
   } catch {
-    return { cpu: 0, wait: 0 };
+    return undefined;
   }
+}
+
+/** A thread's CPU and run-queue wait so far, in seconds (zero once it has exited). */
+export function threadTimes(tid: string): ThreadTimes {
+  return schedstat(tid) ?? { cpu: 0, wait: 0 };
+}
+
+/**
+ * Milliseconds the main thread has spent runnable but waiting for a core, since it started (the
+ * run-queue delay: the time on a core is only brought up to date at scheduler ticks, too coarse for
+ * one query). On this shared 2-core machine a query's wall time also holds the time other
+ * processes kept the thread from running; wall time minus this wait is the query's time with a
+ * core whenever it could run (bench/index). Undefined where /proc has no schedstat.
+ */
+export function waitedForCoreMs(): number | undefined {
+  const t = schedstat(String(process.pid));
+  return t && t.wait * 1000;
 }
 
 /** The times of every thread now, and how busy each event loop has been. */
