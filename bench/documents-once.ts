@@ -11,6 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Appliance } from '../appliance/index.ts';
 import { loadConfig } from '../config/index.ts';
+import { between, snapshot, trackWorkerThreads, type ThreadFigures } from './thread-cpu.ts';
+
+// (Before anything starts a worker: their CPU is told apart by their threads.)
+trackWorkerThreads();
 
 export type DocumentsOnceSettings = {
   seed: string;
@@ -48,6 +52,8 @@ export type DocumentsOnceFigures = {
   /** When the last PDF was indexed (the crawl may go on with links that answer 404, asked again to confirm). */
   lastPdfSeconds: number;
   cpuSeconds: number;
+  /** CPU and run-queue wait by thread group: main, page workers (extract-for-index.js), document workers (extract.js), the rest (thread-cpu.ts). */
+  threads: ThreadFigures;
   peakRssMB: number;
   startRssMB: number;
   requests: number;
@@ -96,9 +102,11 @@ try {
   let peakRss = startRss;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 20);
   const cpu0 = process.cpuUsage();
+  const threads0 = snapshot();
   await crawler.run();
   const seconds = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
+  const threads = between(threads0, snapshot(), (cpu.user + cpu.system) / 1e6);
   clearInterval(sampler);
   peakRss = Math.max(peakRss, process.memoryUsage.rss());
 
@@ -173,6 +181,7 @@ try {
     seconds,
     lastPdfSeconds: lastPdfAt / 1000,
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    threads,
     peakRssMB: peakRss / 1e6,
     startRssMB: startRss / 1e6,
     requests: crawler.stats.snapshot().requests,

@@ -4,8 +4,8 @@
  * listing and follows them), politeness off, fetch → sniff → extract (document worker threads) →
  * store → index included. Prints PDFs/s and MB/s of PDF extracted, wall and CPU seconds and peak
  * RSS of the crawler process (each run a fresh process, bench/documents-once.ts), the PDFs that were
- * not indexed by reason, completeness against the PDFs of the tree, next to pdftotext (poppler) run
- * over the same files one process at a time; then the agreement of each PDF's stored text with
+ * not indexed by reason, completeness against the PDFs of the tree, each run next to a pdftotext
+ * (poppler) run over the same files one process at a time just before it; CPU by thread group; then the agreement of each PDF's stored text with
  * pdftotext's words, and known-item search quality (bench/relevance/texlive.json).
  *
  *   npx tsx bench/documents.ts [--root /usr/share/doc/texlive-doc] [--runs 3] [--doc-workers default,2]
@@ -62,6 +62,9 @@ const median = (xs: number[]) => {
 const range = (xs: number[], d: number) => (xs.length > 1 ? ` (${Math.min(...xs).toFixed(d)}–${Math.max(...xs).toFixed(d)})` : '');
 const fmt = (n: number, d = 1) => n.toFixed(d);
 const pct = (a: number, b: number) => `${fmt(b ? (a / b) * 100 : 0)} %`;
+/** The compiled workers' files (scripts/build.ts): the page workers', and the document workers' (the parse pool's default extractor). */
+const PAGE_WORKER = 'extract-for-index.js';
+const DOCUMENT_WORKER = 'extract.js';
 const setting = (w: number | undefined) => (w === undefined ? 'documents.workers default (auto)' : `documents.workers ${w}`);
 
 // The tree: PDFs and the rest.
@@ -121,48 +124,52 @@ const runPdftotext = () => {
   return { seconds: (performance.now() - t) / 1000, failed };
 };
 execFileSync('mkdir', ['-p', textDir]);
-console.log('pdftotext over every PDF, one process at a time…');
-const refRuns = [runPdftotext()];
-console.log(`  pdftotext: ${pdfs.length} files in ${fmt(refRuns[0]!.seconds, 2)} s${refRuns[0]!.failed ? ` (${refRuns[0]!.failed} failed)` : ''}`);
 
 // 2. nginx with directory listings, one worker, in its own process.
 const base = await startNginxAutoindex(root);
 console.log(`nginx (autoindex on, 1 worker) at ${base}`);
 
-// 3. The crawls, each in a fresh process; the settings interleaved (A B A B…) so that the
-// machine's drifts fall on all of them alike.
+// 3. The crawls, each in a fresh process and each right after a pdftotext run of its own: this
+// shared machine's speed drifts by a third within minutes (CPU seconds for the same crawl:
+// 122–184), so each crawl is compared with the reference run beside it, not with the fastest.
+// The settings are interleaved (A B A B…) so that the drifts fall on all of them alike.
 const results = new Map<number | undefined, DocumentsOnceFigures[]>(docWorkers.map((w) => [w, []]));
+/** Each crawl's seconds over those of the pdftotext run just before it, by setting. */
+const ratios = new Map<number | undefined, number[]>(docWorkers.map((w) => [w, []]));
+const refRuns: { seconds: number; failed: number }[] = [];
 for (let r = 0; r < runCount; r++) {
   for (const w of docWorkers) {
-    console.log(`run ${r + 1}/${runCount}, ${setting(w)}: crawling…`);
+    const ref = runPdftotext();
+    refRuns.push(ref);
+    console.log(`run ${r + 1}/${runCount}, ${setting(w)}: pdftotext over every PDF, one process at a time: ${fmt(ref.seconds, 2)} s${ref.failed ? ` (${ref.failed} failed)` : ''}; crawling…`);
     const f = await documentsOnce({ seed: base, ...(w !== undefined ? { documentWorkers: w } : {}), pdfs, pdftotextFiles, queries: set.queries });
     results.get(w)!.push(f);
+    ratios.get(w)!.push(f.seconds / ref.seconds);
     const pdf = pdfFigures(f);
     console.log(
-      `  ${pdf.indexed}/${pdfs.length} PDFs indexed (${f.requests} requests) in ${fmt(f.seconds, 2)} s → ${fmt(pdf.indexed / f.seconds, 2)} PDFs/s, ${fmt(pdf.bytes / 1e6 / f.seconds, 2)} MB/s; ` +
-        `${fmt(f.cpuSeconds, 1)} CPU s, peak RSS ${fmt(f.peakRssMB, 0)} MB (${fmt(f.startRssMB, 0)} MB before the crawl); load ${loadavg()}`,
+      `  ${pdf.indexed}/${pdfs.length} PDFs indexed (${f.requests} requests) in ${fmt(f.seconds, 2)} s = ${fmt(f.seconds / ref.seconds, 2)}× pdftotext → ${fmt(pdf.indexed / f.seconds, 2)} PDFs/s, ${fmt(pdf.bytes / 1e6 / f.seconds, 2)} MB/s; ` +
+        `${fmt(f.cpuSeconds, 1)} CPU s (${threadsLine(f)}), peak RSS ${fmt(f.peakRssMB, 0)} MB (${fmt(f.startRssMB, 0)} MB before the crawl); load ${loadavg()}`,
     );
   }
 }
 nginx?.kill('SIGTERM');
 nginx = undefined;
-console.log('pdftotext again, after the crawls…');
-refRuns.push(runPdftotext());
-console.log(`  pdftotext: ${pdfs.length} files in ${fmt(refRuns[1]!.seconds, 2)} s`);
-const ref = Math.min(...refRuns.map((x) => x.seconds));
+const ref = median(refRuns.map((x) => x.seconds));
 if (values.json) writeFileSync(values.json, JSON.stringify({ pdftotext: refRuns, runs: [...results].map(([w, runs]) => ({ documentWorkers: w ?? 'default', runs })) }));
 
 // 4. Figures.
 console.log(`\n== ${set.corpus}`);
-console.log(`pdftotext: ${pdfs.length} files in ${fmt(ref, 2)} s (one process at a time; the faster of ${refRuns.map((x) => fmt(x.seconds, 2)).join(' and ')} s, before and after the crawls)`);
+console.log(`pdftotext: ${pdfs.length} files in ${fmt(ref, 2)} s${range(refRuns.map((x) => x.seconds), 2)} (one process at a time, median of the ${refRuns.length} runs, one before each crawl)`);
 for (const [w, runs] of results) {
   const ps = runs.map(pdfFigures);
   const secs = runs.map((f) => f.seconds);
-  const ratio = median(secs) / ref;
+  const ratio = median(ratios.get(w)!);
   const rss = median(runs.map((f) => f.peakRssMB));
   console.log(`\n-- ${setting(w)}: medians of ${runs.length} runs, each in a fresh process (range in parentheses)`);
   console.log(`  PDFs/s: ${fmt(median(ps.map((p, i) => p.indexed / secs[i]!)), 2)}${range(ps.map((p, i) => p.indexed / secs[i]!), 2)}; MB/s of PDF extracted: ${fmt(median(ps.map((p, i) => p.bytes / 1e6 / secs[i]!)), 2)}${range(ps.map((p, i) => p.bytes / 1e6 / secs[i]!), 2)}`);
-  console.log(`  wall: ${fmt(median(secs), 2)} s${range(secs, 2)} = ${fmt(ratio, 2)}× pdftotext's ${fmt(ref, 2)} s; CPU: ${fmt(median(runs.map((f) => f.cpuSeconds)), 1)} s${range(runs.map((f) => f.cpuSeconds), 1)}; peak RSS: ${fmt(rss, 0)} MB${range(runs.map((f) => f.peakRssMB), 0)}`);
+  console.log(`  wall: ${fmt(median(secs), 2)} s${range(secs, 2)}, ${fmt(ratio, 2)}×${range(ratios.get(w)!, 2)} the pdftotext run beside it; CPU: ${fmt(median(runs.map((f) => f.cpuSeconds)), 1)} s${range(runs.map((f) => f.cpuSeconds), 1)}; peak RSS: ${fmt(rss, 0)} MB${range(runs.map((f) => f.peakRssMB), 0)}`);
+  const med = (pick: (f: DocumentsOnceFigures) => number) => fmt(median(runs.map(pick)), 1);
+  console.log(`  CPU by thread (medians): main ${med((f) => f.threads.main.cpu)} s, page workers ${med((f) => byFile(f, PAGE_WORKER).cpu)} s, document workers ${med((f) => byFile(f, DOCUMENT_WORKER).cpu)} s, other threads ${med((f) => f.threads.other.cpu)} s; waiting for a core (all threads): ${med(waited)} s`);
   const complete = Math.min(...ps.map((p) => p.indexed)) === pdfs.length;
   console.log(`  target (whole corpus crawled, extracted, searchable in < 2× pdftotext, RSS < 600 MB): ${ratio < 2 && rss < 600 && complete ? 'MET' : 'NOT met'} (time ${ratio < 2 ? 'ok' : 'over'}, RSS ${rss < 600 ? 'ok' : 'over'}, ${complete ? 'complete' : 'incomplete'})`);
   const last = runs[runs.length - 1]!;
@@ -246,6 +253,17 @@ const mrrs = [...results.values()].flat().map((r) => relevance(r).mrr);
 if (Math.max(...mrrs) - Math.min(...mrrs) > 1e-9) console.log(`  MRR@10 per run: ${mrrs.map((x) => fmt(x, 3)).join(', ')}`);
 console.log(`\nmachine after: ${execFileSync('uptime').toString().trim()}`);
 process.exit(0);
+
+function byFile(f: DocumentsOnceFigures, file: string) {
+  return f.threads.workersByFile[file] ?? { cpu: 0, wait: 0 };
+}
+/** Seconds the crawl's threads were runnable but waited for a core: what the machine's other load cost it. */
+function waited(f: DocumentsOnceFigures) {
+  return f.threads.main.wait + f.threads.workers.wait + f.threads.other.wait;
+}
+function threadsLine(f: DocumentsOnceFigures) {
+  return `main ${fmt(f.threads.main.cpu, 1)}, page workers ${fmt(byFile(f, PAGE_WORKER).cpu, 1)}, document workers ${fmt(byFile(f, DOCUMENT_WORKER).cpu, 1)}, other ${fmt(f.threads.other.cpu, 1)}; waited for a core ${fmt(waited(f), 1)} s`;
+}
 
 function pdfFigures(f: DocumentsOnceFigures) {
   return { indexed: f.pdfs.filter((p) => p.indexed).length, bytes: f.pdfs.reduce((s, p) => s + p.bytes, 0) };

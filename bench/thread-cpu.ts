@@ -15,7 +15,8 @@ import type { EventLoopUtilization } from 'node:perf_hooks';
 import type { Worker as WorkerType } from 'node:worker_threads';
 
 export type ThreadTimes = { cpu: number; wait: number };
-export type WorkerThread = { tids: string[]; worker: WorkerType };
+/** A worker's threads, and the file its code came from (the parse pool's page or document worker: extract-for-index.js, extract.js). */
+export type WorkerThread = { tids: string[]; worker: WorkerType; file: string };
 
 const tracked: WorkerThread[] = [];
 
@@ -27,10 +28,16 @@ export function trackWorkerThreads(): void {
     constructor(...args: ConstructorParameters<typeof Original>) {
       const before = new Set(tasks());
       super(...args);
-      tracked.push({ tids: tasks().filter((t) => !before.has(t)), worker: this });
+      tracked.push({ tids: tasks().filter((t) => !before.has(t)), worker: this, file: fileOf(args[0]) });
     }
   };
   syncBuiltinESMExports();
+}
+
+/** The last part of a worker's file or URL ("data:" for code given inline). */
+function fileOf(code: unknown): string {
+  const s = String(code);
+  return s.startsWith('data:') ? 'data:' : s.replace(/[?#].*$/, '').replace(/^.*[\\/]/, '');
 }
 
 /** The threads of this process. */
@@ -81,6 +88,8 @@ export type ThreadFigures = {
   /** CPU and run-queue wait, seconds: the main thread (tid = pid), the workers' threads, the others (those that exited counted in `other` by the process's total). */
   readonly main: ThreadTimes;
   readonly workers: ThreadTimes;
+  /** The workers' CPU and wait by the file their code came from. */
+  readonly workersByFile: Record<string, ThreadTimes>;
   readonly other: ThreadTimes;
   /** Workers started before `after` was taken (some may have exited). */
   readonly workerCount: number;
@@ -110,9 +119,18 @@ export function between(before: ThreadSnapshot, after: ThreadSnapshot, processCp
     const start = before.workers.get(w);
     return start ? w.worker.performance.eventLoopUtilization(end, start).utilization : end.utilization;
   };
+  const workersByFile: Record<string, ThreadTimes> = {};
+  for (const t of tracked) {
+    // (A worker that exited is gone from /proc: its time is in `other`, by the process's total.)
+    const s = sum(t.tids.filter((tid) => after.times.has(tid)));
+    const acc = (workersByFile[t.file] ??= { cpu: 0, wait: 0 });
+    acc.cpu += s.cpu;
+    acc.wait += s.wait;
+  }
   return {
     main: m,
     workers: w,
+    workersByFile,
     other: { cpu: Math.max(o.cpu, processCpu - m.cpu - w.cpu), wait: o.wait },
     workerCount: tracked.length,
     mainBusy: performance.eventLoopUtilization(after.main, before.main).utilization,
