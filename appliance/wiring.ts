@@ -14,7 +14,9 @@ import { browserLogin } from '../crawler/auth/browser-login.ts';
 import { silentLog } from '../lib/log.ts';
 import type { Config } from '../config/schema.ts';
 import { buildScope, Crawler, createNormalizer, defaultFilters, defaultParseWorkers, Fetcher, Frontier, HostScheduler, parseHostAlias, ParsePool, productToken, RobotsCache, type CrawlerLimits, type IndexSink, type RevisitMode, type SharedFrontier, type UrlPolicy } from '../crawler/index.ts';
-import { isDocumentJob, RoutedParser, type ParseJob } from '../crawler/parse/index.ts';
+import type { ParseJob } from '../crawler/parse/extract.ts';
+import { isDocumentJob } from '../crawler/parse/jobs.ts';
+import { RoutedParser } from '../crawler/parse/route.ts';
 import { checkBrowser, RenderPolicy, RenderService, type RenderDeps } from '../crawler/render/index.ts';
 import type { Focus } from '../crawler/focus/index.ts';
 import { DEFAULT_TEMPLATE_SETTINGS, Extraction, TemplateLearner } from '../crawler/template/index.ts';
@@ -23,7 +25,6 @@ import type { Normalizer } from '../crawler/urls/index.ts';
 import type { Log } from '../lib/log.ts';
 import type { Slices } from '../lib/slices.ts';
 import type { Store } from '../store/index.ts';
-import { extract as extractForIndex } from './extract-for-index.ts';
 
 
 /** The URL normalizer of the config (host aliases, parameters to drop, …). */
@@ -120,7 +121,9 @@ export function parseSettingsOf(c: Readonly<Config>): Pick<ParseJob, 'robotsToke
  * crawler's extraction only; the page workers analyze their pages (RoutedParser).
  */
 export function parserOf(c: Readonly<Config>, log: Log): RoutedParser {
-  const extractor = { module: new URL('./extract-for-index.ts', import.meta.url), extract: extractForIndex, config: { stemming: c.index.stemming } };
+  // (The parsers load on this thread only when it first parses a page itself: a crawl's first
+  // request does not wait for them.)
+  const extractor = { module: new URL('./extract-for-index.ts', import.meta.url), load: () => import('./extract-for-index.ts').then((m) => m.extract), config: { stemming: c.index.stemming } };
   const pages = new ParsePool(c.parseWorkers === 'auto' ? defaultParseWorkers() : c.parseWorkers, { log, extractor });
   const documentWorkers = c.documents.workers === 'auto' ? defaultDocumentWorkers() : c.documents.workers;
   const documents = new ParsePool(documentWorkers, {

@@ -8,7 +8,8 @@ import { pathToFileURL } from 'node:url';
 import type { Config } from '../config/index.ts';
 import { fetcherOf, parseSettingsOf } from '../appliance/wiring.ts';
 import { judge, loadFocus, type Verdict } from '../crawler/focus/index.ts';
-import { extract, type Extracted, type ParsedPage } from '../crawler/parse/index.ts';
+import type { Extracted, ParsedPage } from '../crawler/parse/index.ts';
+import { extract } from '../crawler/parse/extract.ts';
 import { configFrom, UsageError, type CommonFlags } from './shared.ts';
 
 export type ClassifyFlags = Pick<CommonFlags, 'config'> & { topic?: string; scorer?: string; cutoff?: string; json?: boolean };

@@ -3,7 +3,8 @@ export { Crawler } from './crawler.ts';
 export type { CrawlerDeps, CrawlerEvents, CrawlerLimits, IndexSink, RevisitMode } from './types.ts';
 export type { FetchEvent } from '../model/index.ts';
 export { Fetcher, type FetchResult } from './fetch/index.ts';
-export { defaultParseWorkers, ParsePool, type PageParser } from './parse/index.ts';
+// (From the modules themselves, not parse/index.ts: the parsers load only when a page is parsed here.)
+export { defaultParseWorkers, ParsePool, type PageParser } from './parse/pool.ts';
 export { Frontier, HostScheduler, type PickOptions, type RevisitPolicy, type SharedFrontier } from './frontier/index.ts';
 export { ERRORS, decide, type ErrorCode, type RetryPolicy } from './errors.ts';
 export { StatsRecorder, type CrawlStats } from './stats.ts';

@@ -10,7 +10,8 @@ import { Crawler } from './crawler.ts';
 import type { Fetcher, FetchResult } from './fetch/fetcher.ts';
 import { Frontier } from './frontier/frontier.ts';
 import { HostScheduler } from './frontier/hosts.ts';
-import { extract, ParseFailure, type Extracted, type ParseJob } from './parse/index.ts';
+import { extract } from './parse/extract.ts';
+import { ParseFailure, type Extracted, type ParseJob } from './parse/index.ts';
 import type { RobotsCache, RobotsRules } from './robots/robots.ts';
 import { buildScope, createNormalizer, defaultFilters } from './urls/index.ts';
 

@@ -3,7 +3,7 @@
 // and bin/trawl.js runs it only while it is at least as new as its sources.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -47,6 +47,29 @@ describe('the compiled CLI', () => {
     const { inputs } = JSON.parse(readFileSync(join(ROOT, outdir, 'build.json'), 'utf8')) as { inputs: string[] };
     for (const f of ['cli/main.ts', 'crawler/parse/worker.ts', 'appliance/extract-for-index.ts', 'search-ui/static', 'package.json']) assert.ok(inputs.includes(f), f);
     assert.equal(WORKER_MODULES.length, 2);
+  });
+
+  it("holds no parser in the code a crawl loads before its first request (issue 23): the parsers load when the main thread first parses a page", () => {
+    const dir = join(ROOT, outdir);
+    // The chunks a file imports statically (`import … from "./x.js"`, `import "./x.js"`; not `import("./x.js")`), and the packages.
+    const read = (f: string) => readFileSync(join(dir, f), 'utf8');
+    const chunksOf = (src: string) => [...src.matchAll(/^(?:import\s[^;]*?from\s*|import\s*|export\s[^;]*?from\s*)"\.\/([^"]+)"/gm)].map((m) => m[1]!);
+    const packagesOf = (src: string) => [...src.matchAll(/^(?:import\s[^;]*?from\s*|import\s*)"([^".][^"]*)"/gm)].map((m) => m[1]!);
+    const commands = readdirSync(dir).find((f) => /^commands-[A-Z0-9]+\.js$/.test(f));
+    assert.ok(commands, 'the chunk of the crawl command (cli/commands.ts)');
+    const loaded = new Set<string>();
+    const queue = [commands];
+    while (queue.length) {
+      const f = queue.pop()!;
+      if (loaded.has(f)) continue;
+      loaded.add(f);
+      queue.push(...chunksOf(read(f)));
+    }
+    const packages = new Set([...loaded].flatMap((f) => packagesOf(read(f))));
+    for (const p of ['better-sqlite3', 'flexsearch', 'robots-parser']) assert.ok([...packages].some((x) => x.startsWith(p)), `${p} is loaded (the walk follows the chunks)`);
+    for (const parser of ['cheerio', 'htmlparser2', 'marked', 'css-select', 'iconv-lite', 'hono', 'pg']) assert.ok(![...packages].some((x) => x === parser || x.startsWith(`${parser}/`)), `${parser} is not loaded before a crawl's first request`);
+    // (…and the parsers are in the build, in a chunk loaded when needed.)
+    assert.ok(readdirSync(dir).some((f) => f.endsWith('.js') && !loaded.has(f) && packagesOf(read(f)).includes('htmlparser2')));
   });
 
   it('answers --version and --help without any TypeScript', async () => {

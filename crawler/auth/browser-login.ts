@@ -6,7 +6,7 @@
  */
 import type { CookieJar } from 'tough-cookie';
 import { CHROMIUM_ARGS, findBrowser } from '../render/browser.ts';
-import { isLoginUrl, type FormSettings } from './form-login.ts';
+import { isLoginUrl, type FormSettings } from './login-url.ts';
 
 const LOGIN_TIMEOUT_MS = 30_000;
 

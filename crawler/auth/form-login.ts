@@ -7,24 +7,12 @@
 import * as cheerio from 'cheerio/slim';
 import type { CookieJar } from 'tough-cookie';
 import type { Send } from './types.ts';
+import { isLoginUrl, type FormSettings } from './login-url.ts';
 
-export type FormSettings = {
-  readonly url: string;
-  readonly fields: Readonly<Record<string, string>>;
-  /** Field name → its value (revealed only here, into the request body). */
-  readonly secretFields: Readonly<Record<string, { reveal(): string }>>;
-  readonly loggedOut: { readonly urlMatches?: string | undefined; readonly status: readonly number[] };
-};
+export { isLoginUrl, type FormSettings } from './login-url.ts';
 
 const MAX_HOPS = 5;
 
-/** Whether `url` is the login page, or where the site sends a logged-out user. */
-export function isLoginUrl(form: FormSettings, url: string): boolean {
-  const u = new URL(url);
-  const login = new URL(form.url);
-  if (u.origin === login.origin && u.pathname === login.pathname) return true;
-  return !!form.loggedOut.urlMatches && new RegExp(form.loggedOut.urlMatches, 'i').test(url);
-}
 
 /** Logs in; `{ok: false, reason}` says why not — never with a field's value. */
 export async function formLogin(form: FormSettings, jar: CookieJar, send: Send): Promise<{ ok: true } | { ok: false; reason: string }> {

@@ -8,8 +8,9 @@
 import { gunzipSync } from 'node:zlib';
 import { simhash } from '../../lib/simhash.ts';
 import type { DocumentFormat } from '../../model/index.ts';
-import { DocumentRefusal, extractDocument, mayBeDocument, sniffFormat } from '../documents/index.ts';
+import { DocumentRefusal, extractDocument, sniffFormat } from '../documents/index.ts';
 import { decodeBody } from './decode.ts';
+import { isDocumentJob } from './jobs.ts';
 import { parseHtml, parsePlainText, type ParsedPage } from './html.ts';
 import { looksLikeSitemap, parseSitemap, type SitemapPage } from './sitemap.ts';
 
@@ -51,10 +52,6 @@ export type ParseJob = {
   readonly whileWorkersStart?: boolean;
 };
 
-/** Thrown by an extractor for a job it leaves to a worker (ParseJob.whileWorkersStart). */
-export class LeaveToWorker extends Error {
-  override readonly name = 'LeaveToWorker';
-}
 
 /** Why a document was not read: each is recorded on its URL (outcome.ts). */
 export type Refusal = 'encrypted' | 'zip-bomb' | 'damaged' | 'empty' | 'too-large';
@@ -69,11 +66,6 @@ export type Extracted =
 /** Pages of a document extracted unless the job says otherwise. */
 const DEFAULT_MAX_PAGES = 5000;
 
-/** Whether the job goes to the document workers: a document's type, extension or first bytes. */
-export function isDocumentJob(job: Pick<ParseJob, 'contentType' | 'body' | 'url'>): boolean {
-  // (Some PDFs have bytes before their %PDF- header: the first kilobyte is looked at.)
-  return mayBeDocument(job.contentType, job.body.subarray(0, 1024), job.url);
-}
 
 export function extract(job: ParseJob): Extracted | Promise<Extracted> {
   if (job.extracted) return job.extracted;
@@ -138,3 +130,5 @@ async function document(job: ParseJob, body: Buffer, type: string): Promise<Extr
     return { kind: 'refused', reason: 'damaged', detail: (e as Error).message || String(e), format };
   }
 }
+
+export { isDocumentJob, LeaveToWorker } from './jobs.ts';

@@ -9,7 +9,8 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { existsSync } from 'node:fs';
 import { bundleWorker, prebuiltWorkerName } from './bundle.ts';
-import { extract, LeaveToWorker, type Extracted, type ParseJob } from './extract.ts';
+import type { Extracted, ParseJob } from './extract.ts';
+import { LeaveToWorker } from './jobs.ts';
 
 export type PageParser = { parse(job: ParseJob): Promise<Extracted>; close(): Promise<void> };
 
@@ -51,12 +52,15 @@ export type ParsePoolOptions = {
   readonly log?: Log;
   /**
    * A module exporting `extract(job): Extracted`, run in the workers, and the same function for
-   * inline use. Default: this folder's `extract`. The orchestrator passes one that also analyzes
-   * pages for the index, so that tokenizing leaves the main thread too.
+   * inline use — or how to load it (`load`): the parsers are then loaded on this thread only when it
+   * first parses a page itself, not before a crawl's first request (issue 23). Default: this
+   * folder's `extract`, loaded so. The orchestrator passes one that also analyzes pages for the
+   * index, so that tokenizing leaves the main thread too.
    */
   readonly extractor?: {
     readonly module: URL;
-    readonly extract: ExtractFn;
+    readonly extract?: ExtractFn;
+    readonly load?: () => Promise<ExtractFn>;
     /** Passed to the module's `configure(config)` export in each worker (structured-cloneable). */
     readonly config?: unknown;
   };
@@ -101,7 +105,10 @@ export class ParsePool implements PageParser {
   private closed = false;
   private failures = 0;
   private readonly log: Log;
-  private readonly extract: ExtractFn;
+  /** The extractor for inline use, once loaded (or given). */
+  private extract: ExtractFn | undefined;
+  private readonly loadExtract: () => Promise<ExtractFn>;
+  private loadingExtract: Promise<ExtractFn> | undefined;
   private readonly module: URL;
   private readonly config: unknown;
   private readonly maxHeapMb: number;
@@ -125,7 +132,8 @@ export class ParsePool implements PageParser {
 
   constructor(size: number, options: ParsePoolOptions = {}) {
     this.log = options.log ?? silentLog;
-    this.extract = options.extractor?.extract ?? extract;
+    this.extract = options.extractor?.extract;
+    this.loadExtract = options.extractor?.load ?? (() => import('./extract.ts').then((m) => m.extract));
     this.module = options.extractor?.module ?? new URL('./extract.ts', import.meta.url);
     this.config = options.extractor?.config;
     this.maxHeapMb = options.maxHeapMb ?? DEFAULT_WORKER_HEAP_MB;
@@ -232,7 +240,14 @@ export class ParsePool implements PageParser {
 
   private inlineParse(job: ParseJob): Promise<Extracted> {
     this.parsed.inline++;
-    return Promise.resolve().then(() => this.extract(job));
+    if (this.extract) {
+      const fn = this.extract;
+      return Promise.resolve().then(() => fn(job));
+    }
+    return (this.loadingExtract ??= this.loadExtract()).then((fn) => {
+      this.extract = fn;
+      return fn(job);
+    });
   }
 
   /** A job the extractor left to a worker (LeaveToWorker): to one once they are ready, inline if none could start. */

@@ -9,7 +9,8 @@
  * detector (~30 MB of heap and as much again of malloc'd memory per thread) and no analysis code,
  * which every document worker would otherwise keep for the few milliseconds a document uses them.
  */
-import { isDocumentJob, type Extracted, type ParseJob } from './extract.ts';
+import type { Extracted, ParseJob } from './extract.ts';
+import { isDocumentJob } from './jobs.ts';
 import type { PageParser } from './pool.ts';
 
 const NO_BODY = new Uint8Array(0);
