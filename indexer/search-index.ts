@@ -126,8 +126,10 @@ export class SearchIndex implements Searcher {
     const a = anchor ? withField(base, ANCHOR, anchor.terms, anchor.length) : base;
     this.changes++;
     this.impacts.removing(doc.id, this.stats.vector(doc.id));
+    // (The terms it had come out of the postings: postings.ts keeps no register of them.)
+    const before = this.stats.has(doc.id) ? this.stats.termsOf(doc.id) : [];
     const v = this.stats.add(doc.id, a, { inlinks: anchors.sources, source: sourceOf(doc) });
-    this.postings.set(doc.id, a.terms);
+    this.postings.set(doc.id, a.terms, before);
     this.impacts.added(doc.id, v);
     this.vocabulary.added(v.termIds);
     this.simhashes.set(doc.id, doc.simhash);
@@ -144,9 +146,9 @@ export class SearchIndex implements Searcher {
     const anchor = anchorTerms(anchors, this.stats.source(this.stats.sourceOf(id)).lang);
     const { added, removed } = this.stats.setField(id, ANCHOR, anchor.terms, anchors.sources, anchor.length);
     // Postings stay exact (a term's list is as long as its document frequency): a term that left
-    // the page means re-adding it whole; new terms are appended.
-    if (removed.length) this.postings.set(id, this.stats.termsOf(id));
-    else this.postings.append(id, added);
+    // the page leaves its list; new terms are appended.
+    if (removed.length) this.postings.drop(id, removed, this.stats.termsOf(id));
+    this.postings.append(id, added);
     this.impacts.added(id, this.stats.vector(id)!);
     this.vocabulary.added(this.stats.vector(id)!.termIds);
     return true;
@@ -157,8 +159,9 @@ export class SearchIndex implements Searcher {
     if (!old) return;
     this.changes++;
     this.impacts.removing(id, old);
+    const terms = this.stats.termsOf(id);
     this.stats.remove(id);
-    this.postings.remove(id);
+    this.postings.remove(id, terms);
     this.simhashes.delete(id);
   }
 
