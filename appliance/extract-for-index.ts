@@ -7,7 +7,8 @@
  * else the Content-Language header, else detected from the page's text. A detected language is
  * written on the page (`fr-x-detected`), which the crawl records like a given one (outcome.ts).
  */
-import { extract as extractPage, LeaveToWorker, type Extracted, type ParseJob } from '../crawler/parse/extract.ts';
+import { extract as extractPage, type Extracted, type ParseJob } from '../crawler/parse/extract.ts';
+import { LeaveToWorker } from '../crawler/parse/jobs.ts';
 import type { ParsedPage } from '../crawler/parse/html.ts';
 import { analyze } from '../indexer/ingest/analyze.ts';
 import { detectLanguage, detectorLoaded, loadDetector, SAMPLE_CHARS } from '../indexer/ingest/language/detect.ts';

@@ -5,6 +5,7 @@
  *
  * `TRAWL_BENCH_TSX=1` runs the TypeScript through tsx instead (to compare).
  */
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,4 +30,18 @@ export function productEnv(): NodeJS.ProcessEnv {
   const shebang = readFileSync(new URL('../bin/trawl.js', import.meta.url), 'utf8').split('\n', 1)[0]!;
   const sets = Object.fromEntries([...shebang.matchAll(/\s([A-Z_][A-Z0-9_]*)=(\S*)/g)].map((m) => [m[1]!, m[2]!]));
   return { ...process.env, ...sets };
+}
+
+/**
+ * The figures a one-run script prints as the last line of its stdout (JSON), once its process has
+ * exited; `what` names the run in the error thrown when it failed or printed none (with its exit
+ * code and the end of its output). `child` must have been spawned with its stdout piped.
+ */
+export async function figuresOf<T>(child: ChildProcess, what: string): Promise<T> {
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const line = out.trim().split('\n').pop() ?? '';
+  if (code !== 0 || !line.startsWith('{')) throw new Error(`${what} failed (exit code ${code}): ${out.slice(-500)}`);
+  return JSON.parse(line) as T;
 }

@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startNginx, startNodeServer } from './corpus-server.ts';
-import { compiledArgs, productEnv } from './compiled.ts';
+import { compiledArgs, figuresOf, productEnv } from './compiled.ts';
 import { installCrawlee } from './crawlee.ts';
 import type { CrawlOnceFigures, CrawlOnceSettings } from './crawl-once.ts';
 import { decodeBody, parseHtml } from '../crawler/parse/index.ts';
@@ -194,12 +194,7 @@ if (crawleeRuns.length && trawlRuns.length) {
 /** Runs bench/crawl-once.ts, compiled and launched as the `trawl` command is, in a child process and returns its figures. */
 async function crawlOnce(settings: CrawlOnceSettings): Promise<CrawlOnceFigures> {
   const child = spawn(process.execPath, [...(await compiledArgs(new URL('./crawl-once.ts', import.meta.url))), JSON.stringify(settings)], { stdio: ['ignore', 'pipe', 'inherit'], env: productEnv() });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  const line = out.trim().split('\n').pop() ?? '';
-  if (code !== 0 || !line.startsWith('{')) throw new Error(`crawl run failed (exit code ${code}): ${out.slice(-500)}`);
-  return JSON.parse(line) as CrawlOnceFigures;
+  return figuresOf<CrawlOnceFigures>(child, 'crawl run');
 }
 
 type CrawleeFigures = { pages: number; found: string[]; seconds: number; startupSeconds: number; closeSeconds: number; cpuSeconds: number; mainCpuSeconds: number; peakRssMB: number };
@@ -212,12 +207,7 @@ async function crawleeOnce(dir: string, settings: { start: string; concurrency: 
       stdio: ['ignore', 'pipe', 'inherit'],
       env: { ...process.env, TRAWL_CRAWLEE_DIR: dir, CRAWLEE_STORAGE_DIR: storage, CRAWLEE_PURGE_ON_START: '1', CRAWLEE_LOG_LEVEL: 'WARNING' },
     });
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    const line = out.trim().split('\n').pop() ?? '';
-    if (code !== 0 || !line.startsWith('{')) throw new Error(`Crawlee run failed (exit code ${code}): ${out.slice(-500)}`);
-    return JSON.parse(line) as CrawleeFigures;
+    return await figuresOf<CrawleeFigures>(child, 'Crawlee run');
   } finally {
     rmSync(storage, { recursive: true, force: true });
   }

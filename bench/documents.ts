@@ -24,7 +24,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { compiledArgs, productEnv } from './compiled.ts';
+import { prebuiltWorkerName } from '../crawler/parse/bundle.ts';
+import { compiledArgs, figuresOf, productEnv } from './compiled.ts';
 import type { DocumentsOnceFigures, DocumentsOnceSettings, PdfRecord } from './documents-once.ts';
 
 const { values } = parseArgs({
@@ -63,8 +64,8 @@ const range = (xs: number[], d: number) => (xs.length > 1 ? ` (${Math.min(...xs)
 const fmt = (n: number, d = 1) => n.toFixed(d);
 const pct = (a: number, b: number) => `${fmt(b ? (a / b) * 100 : 0)} %`;
 /** The compiled workers' files (scripts/build.ts): the page workers', and the document workers' (the parse pool's default extractor). */
-const PAGE_WORKER = 'extract-for-index.js';
-const DOCUMENT_WORKER = 'extract.js';
+const PAGE_WORKER = prebuiltWorkerName(new URL('../appliance/extract-for-index.ts', import.meta.url));
+const DOCUMENT_WORKER = prebuiltWorkerName(new URL('../crawler/parse/extract.ts', import.meta.url));
 const setting = (w: number | undefined) => (w === undefined ? 'documents.workers default (auto)' : `documents.workers ${w}`);
 
 // The tree: PDFs and the rest.
@@ -278,13 +279,11 @@ async function documentsOnce(settings: DocumentsOnceSettings): Promise<Documents
   const arg = join(work, 'settings.json');
   writeFileSync(arg, JSON.stringify(settings));
   child = spawn(process.execPath, [...(await compiledArgs(new URL('./documents-once.ts', import.meta.url))), arg], { stdio: ['ignore', 'pipe', 'inherit'], env: productEnv() });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  const code = await new Promise<number | null>((resolve) => child!.on('close', resolve));
-  child = undefined;
-  const line = out.trim().split('\n').pop() ?? '';
-  if (code !== 0 || !line.startsWith('{')) throw new Error(`crawl run failed (exit code ${code}): ${out.slice(-500)}`);
-  return JSON.parse(line) as DocumentsOnceFigures;
+  try {
+    return await figuresOf<DocumentsOnceFigures>(child, 'crawl run');
+  } finally {
+    child = undefined;
+  }
 }
 
 /**

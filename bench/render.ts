@@ -29,6 +29,7 @@ import { CHROMIUM_ARGS } from '../crawler/render/browser.ts';
 import { startNginx } from './corpus-server.ts';
 import { installCrawlee } from './crawlee.ts';
 import type { CrawlFigures, CrawlSettings } from './render-once.ts';
+import { figuresOf } from './compiled.ts';
 
 const { values } = parseArgs({
   options: {
@@ -158,8 +159,7 @@ async function runChild<T>(args: string[], env: NodeJS.ProcessEnv = process.env)
   const t0 = performance.now();
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env });
   started.add(child);
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  const figures = figuresOf<T>(child, `child ${args.join(' ').slice(0, 200)}`);
   const seen = new Set<string>();
   let peak = 0;
   let ticks = 0;
@@ -178,12 +178,13 @@ async function runChild<T>(args: string[], env: NodeJS.ProcessEnv = process.env)
     ticks = Math.max(ticks, live);
   };
   const timer = setInterval(sample, 200);
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  clearInterval(timer);
-  started.delete(child);
-  const line = out.trim().split('\n').pop() ?? '';
-  if (code !== 0 || !line.startsWith('{')) throw new Error(`child failed (exit code ${code}): ${args.join(' ').slice(0, 200)}: ${out.slice(-500)}`);
-  return { figures: JSON.parse(line) as T, tree: { peakPssMB: peak / 1e6, cpuSeconds: ticks / 100, processes: seen.size }, wallSeconds: (performance.now() - t0) / 1000 };
+  try {
+    await figures;
+  } finally {
+    clearInterval(timer);
+    started.delete(child);
+  }
+  return { figures: await figures, tree: { peakPssMB: peak / 1e6, cpuSeconds: ticks / 100, processes: seen.size }, wallSeconds: (performance.now() - t0) / 1000 };
 }
 
 const trawlOnce = (settings: CrawlSettings) => runChild<CrawlFigures>(['--import', 'tsx', join(HERE, 'render-once.ts'), 'crawl', JSON.stringify(settings)]);

@@ -35,6 +35,7 @@ import type { Store } from '../store/store.ts';
 import { startPostgres } from '../testweb/postgres.ts';
 import { corpusPath, reachablePages } from './reachable.ts';
 import type { FrontierFigures, FrontierSettings } from './scale-frontier.ts';
+import { figuresOf } from './compiled.ts';
 
 const { values } = parseArgs({
   options: {
@@ -385,12 +386,7 @@ async function part2(): Promise<void> {
   const settings: FrontierSettings = { urls: Number(values.urls), hosts: Number(values['frontier-hosts']), batch: Number(values.batch), claims: Number(values.claims), claimMax: 8, workers: 2 };
   console.log(`\nfrontier: ${settings.urls.toLocaleString('en')} URLs over ${settings.hosts.toLocaleString('en')} hosts queued through Store.enqueue in batches of ${settings.batch} (${settings.workers} at once), then ${settings.claims} claims of ≤ ${settings.claimMax} hosts (each released after); PostgreSQL 15, fsync on`);
   const child = spawn(process.execPath, ['--import', 'tsx', new URL('./scale-frontier.ts', import.meta.url).pathname, JSON.stringify(settings)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  const line = out.trim().split('\n').pop() ?? '';
-  if (code !== 0 || !line.startsWith('{')) throw new Error(`frontier run failed (exit code ${code}): ${out.slice(-500)}`);
-  const f = JSON.parse(line) as FrontierFigures;
+  const f = await figuresOf<FrontierFigures>(child, 'frontier run');
   console.log(`enqueue: ${fmt(f.enqueueSeconds, 1)} s → ${fmt(f.insertsPerSecond, 0)} URLs/s (a batch: p50 ${fmt(f.batchP50Ms, 1)} ms, p99 ${fmt(f.batchP99Ms, 1)} ms); database ${fmt(f.databaseMB, 0)} MB (${fmt((f.databaseMB * 1e6) / f.urls, 0)} bytes a URL)`);
   console.log(`claim: p50 ${fmt(f.claimP50Ms, 2)} ms, p99 ${fmt(f.claimP99Ms, 2)} ms, max ${fmt(f.claimMaxMs, 1)} ms (${f.hostsClaimed.toLocaleString('en')} hosts in ${f.claims} claims)`);
   console.log(`once on the full frontier: urls.counts() ${fmt(f.countsMs, 0)} ms, hosts.withWork() ${fmt(f.withWorkMs, 0)} ms`);

@@ -26,6 +26,7 @@ import { parseArgs } from 'node:util';
 import { readArchive } from '../crawler/archive/read.ts';
 import { startNginx } from './corpus-server.ts';
 import type { WarcCrawlFigures, WarcCrawlJob, WarcImportFigures, WarcImportJob } from './warc-once.ts';
+import { figuresOf } from './compiled.ts';
 
 const { values } = parseArgs({
   options: {
@@ -50,12 +51,7 @@ const parseWorkers = values.workers === 'auto' ? ('auto' as const) : Number(valu
 /** Runs bench/warc-once.ts under the benchmark lock in a fresh process; returns its figures. */
 async function once<T>(job: WarcCrawlJob | WarcImportJob): Promise<T> {
   const child = spawn('flock', [LOCK, process.execPath, '--import', 'tsx', new URL('./warc-once.ts', import.meta.url).pathname, JSON.stringify(job)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  const line = out.trim().split('\n').pop() ?? '';
-  if (code !== 0 || !line.startsWith('{')) throw new Error(`${job.kind} run failed (exit code ${code}): ${out.slice(-500)}`);
-  return JSON.parse(line) as T;
+  return figuresOf<T>(child, `${job.kind} run`);
 }
 
 const crawlJob = (base: string, warc: boolean, keepArchive?: string): WarcCrawlJob => ({

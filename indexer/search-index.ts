@@ -127,7 +127,7 @@ export class SearchIndex implements Searcher {
     this.changes++;
     this.impacts.removing(doc.id, this.stats.vector(doc.id));
     // (The terms it had come out of the postings: postings.ts keeps no register of them.)
-    const before = this.stats.has(doc.id) ? this.stats.termsOf(doc.id) : [];
+    const before = this.stats.termsOf(doc.id);
     const v = this.stats.add(doc.id, a, { inlinks: anchors.sources, source: sourceOf(doc) });
     this.postings.set(doc.id, a.terms, before);
     this.impacts.added(doc.id, v);
@@ -147,7 +147,7 @@ export class SearchIndex implements Searcher {
     const { added, removed } = this.stats.setField(id, ANCHOR, anchor.terms, anchors.sources, anchor.length);
     // Postings stay exact (a term's list is as long as its document frequency): a term that left
     // the page leaves its list; new terms are appended.
-    if (removed.length) this.postings.drop(id, removed, this.stats.termsOf(id));
+    if (removed.length) this.postings.drop(id, removed, () => this.stats.termsOf(id));
     this.postings.append(id, added);
     this.impacts.added(id, this.stats.vector(id)!);
     this.vocabulary.added(this.stats.vector(id)!.termIds);

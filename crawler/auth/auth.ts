@@ -13,7 +13,8 @@ import type { AuthScopeStatus } from '../../model/index.ts';
 import type { Secret } from '../../lib/secret.ts';
 import { parseScopeRule, ruleMatches, type ScopeRule } from '../urls/scope.ts';
 import { digestAuthorization, parseDigestChallenge, type DigestChallenge } from './digest.ts';
-import { formLogin, isLoginUrl, type FormSettings } from './form-login.ts';
+import { formLogin } from './form-login.ts';
+import { isLoginUrl, type FormSettings } from './login-url.ts';
 import type { RequestAuth, Send } from './types.ts';
 
 /** One `auth` entry, as the config gives it (secrets already read). */

@@ -9,8 +9,6 @@ import type { CookieJar } from 'tough-cookie';
 import type { Send } from './types.ts';
 import { isLoginUrl, type FormSettings } from './login-url.ts';
 
-export { isLoginUrl, type FormSettings } from './login-url.ts';
-
 const MAX_HOPS = 5;
 
 

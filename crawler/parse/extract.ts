@@ -130,5 +130,3 @@ async function document(job: ParseJob, body: Buffer, type: string): Promise<Extr
     return { kind: 'refused', reason: 'damaged', detail: (e as Error).message || String(e), format };
   }
 }
-
-export { isDocumentJob, LeaveToWorker } from './jobs.ts';

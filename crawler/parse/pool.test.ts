@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
-import { extract, LeaveToWorker, type Extracted, type ParseJob } from './extract.ts';
+import { extract, type Extracted, type ParseJob } from './extract.ts';
+import { LeaveToWorker } from './jobs.ts';
 import { ParseFailure, ParsePool } from './pool.ts';
 
 /** What extract() answers for a page, a sitemap or an unsupported type: at once, never a promise. */

@@ -105,10 +105,9 @@ export class ParsePool implements PageParser {
   private closed = false;
   private failures = 0;
   private readonly log: Log;
-  /** The extractor for inline use, once loaded (or given). */
-  private extract: ExtractFn | undefined;
+  /** How the extractor for inline use is had (given, or loaded), and it once asked for. */
   private readonly loadExtract: () => Promise<ExtractFn>;
-  private loadingExtract: Promise<ExtractFn> | undefined;
+  private extract: Promise<ExtractFn> | undefined;
   private readonly module: URL;
   private readonly config: unknown;
   private readonly maxHeapMb: number;
@@ -132,8 +131,8 @@ export class ParsePool implements PageParser {
 
   constructor(size: number, options: ParsePoolOptions = {}) {
     this.log = options.log ?? silentLog;
-    this.extract = options.extractor?.extract;
-    this.loadExtract = options.extractor?.load ?? (() => import('./extract.ts').then((m) => m.extract));
+    const given = options.extractor?.extract;
+    this.loadExtract = given ? () => Promise.resolve(given) : (options.extractor?.load ?? (() => import('./extract.ts').then((m) => m.extract)));
     this.module = options.extractor?.module ?? new URL('./extract.ts', import.meta.url);
     this.config = options.extractor?.config;
     this.maxHeapMb = options.maxHeapMb ?? DEFAULT_WORKER_HEAP_MB;
@@ -240,14 +239,7 @@ export class ParsePool implements PageParser {
 
   private inlineParse(job: ParseJob): Promise<Extracted> {
     this.parsed.inline++;
-    if (this.extract) {
-      const fn = this.extract;
-      return Promise.resolve().then(() => fn(job));
-    }
-    return (this.loadingExtract ??= this.loadExtract()).then((fn) => {
-      this.extract = fn;
-      return fn(job);
-    });
+    return (this.extract ??= this.loadExtract()).then((fn) => fn(job));
   }
 
   /** A job the extractor left to a worker (LeaveToWorker): to one once they are ready, inline if none could start. */

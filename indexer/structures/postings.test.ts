@@ -42,7 +42,7 @@ describe('Postings', () => {
       } else if (op < 0.75 && had && had.size > 1) {
         const gone = [...had].filter(() => rnd() < 0.4).slice(0, had.size - 1);
         for (const t of gone) had.delete(t);
-        postings.drop(id, gone, [...had]);
+        postings.drop(id, gone, () => [...had]);
       } else if (had) {
         postings.remove(id, [...had]);
         model.delete(id);

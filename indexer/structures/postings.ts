@@ -48,10 +48,10 @@ export class Postings {
     if (terms.length) this.index.append(docId, terms.join(' '));
   }
 
-  /** Takes `terms` out of a document's postings (it stays in the index with its other terms). */
-  drop(docId: number, terms: readonly string[], all: readonly string[]): void {
+  /** Takes `terms` out of a document's postings (it stays in the index with its other terms, `all`: asked only where FlexSearch's fastupdate is used). */
+  drop(docId: number, terms: readonly string[], all: () => readonly string[]): void {
     if (this.own) this.removeTerms(docId, terms);
-    else this.index.update(docId, all.join(' '));
+    else this.index.update(docId, all().join(' '));
   }
 
   /** Removes a document; `terms`: the terms it has. */
@@ -138,7 +138,7 @@ export class Postings {
 /** Whether removals can be made here: FlexSearch 0.8's shapes on an empty index without fastupdate (a map of terms, a set of ids, one slot). */
 function ownRemovals(index: Index): boolean {
   const x = index as unknown as Internals;
-  return x.map instanceof Map && x.reg instanceof Set && !x.map.size && !x.depth && x.resolution === 1 && typeof (index as unknown as { add: unknown }).add === 'function';
+  return x.map instanceof Map && x.reg instanceof Set && !x.map.size && !x.depth && x.resolution === 1;
 }
 
 type Internals = { map: Map<string, unknown>; reg: Map<number, unknown[][]> | Set<number>; depth?: number; resolution?: number };
