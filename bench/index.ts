@@ -1,7 +1,7 @@
 /**
  * bench/index: the in-RAM index on its own. Builds a corpus of N documents from the sentences of a
- * real documentation corpus (deterministic; each document's text is regenerated from its id when
- * needed, so that only the index takes memory), then prints:
+ * real documentation corpus (deterministic; made from its id, stored in SQLite and read back from
+ * there by queries, as in the appliance), then prints:
  * indexing docs/s (analysis and ranking statistics included), query latency p50/p99 for single
  * words, two words, phrases and words being typed (the last one a prefix) — idle and while
  * documents are being indexed between queries (made and
@@ -14,6 +14,7 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
 import { join } from 'node:path';
 import { receiveMessageOnPort, Worker } from 'node:worker_threads';
@@ -56,7 +57,12 @@ const writeSequences = sqlite.db.transaction(() => {
   for (const [doc, tokens] of pending) store.putNow(doc, { tokens, stemming: 'english' });
   pending.length = 0;
 });
-const lookup = (id: number) => (id >= 0 && id < N ? makeDoc(id) : undefined);
+// Queries read documents from the store, as the appliance's do — not by making them again: V8
+// keeps allocation-site statistics, and made by the same code as the documents the build holds in
+// `pending`, a query's documents would be allocated straight into the old generation, keeping the
+// young strings they point to alive through every scavenge until a full collection (heavy
+// promotion; 4–12 ms scavenges that were a third of the prefix queries' p99).
+const lookup = (id: number) => store.get(id);
 const index = new SearchIndex(lookup, undefined, {}, (ids) => store.sequencesOf(ids, 'english'));
 const heap0 = heap();
 const buffers0 = arrayBuffers();
@@ -87,6 +93,13 @@ const Q = options.queries;
 const sets = corpus.querySets(first, Q);
 /** Each timed query's wall time less the main thread's wait for a core (thread-cpu.ts `waitedForCoreMs`), by what is timed (none: not kept). */
 const ranFor = new Map<string, number[]>();
+/** Each timed query's interval, by what is timed: to count those that had a garbage collection inside. */
+const spans = new Map<string, [number, number][]>();
+/** Garbage collections (start, end; reported a moment later, so read after the queries). */
+const collections: [number, number][] = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) collections.push([e.startTime, e.startTime + e.duration]);
+}).observe({ entryTypes: ['gc'] });
 let timing: string | undefined;
 const time = async (q: string) => {
   const w0 = waitedForCoreMs();
@@ -94,6 +107,7 @@ const time = async (q: string) => {
   await index.search(q);
   const wall = performance.now() - t0;
   const w1 = waitedForCoreMs();
+  if (timing) spans.set(timing, [...(spans.get(timing) ?? []), [t0, t0 + wall]]);
   if (timing && w0 !== undefined && w1 !== undefined) {
     const list = ranFor.get(timing) ?? [];
     list.push(wall - (w1 - w0));
@@ -105,6 +119,16 @@ const time = async (q: string) => {
 const withCore = (key: string) => {
   const ts = ranFor.get(key);
   return ts?.length ? ` (with a core whenever runnable: p50 ${ms(percentile(ts, 50))}, p99 ${ms(percentile(ts, 99))})` : '';
+};
+/** " k with a collection inside (the longest part of one inside a query: x ms)" for the queries timed as `key`. */
+const collected = (key: string) => {
+  let k = 0;
+  let longest = 0;
+  for (const [a, b] of spans.get(key) ?? []) {
+    const inside = collections.filter(([s, e]) => e > a && s < b).map(([s, e]) => Math.min(e, b) - Math.max(s, a));
+    if (inside.length) (k++, (longest = Math.max(longest, ...inside)));
+  }
+  return `${k} of ${spans.get(key)?.length ?? 0} with a collection inside${k ? ` (at most ${ms(longest)} of one)` : ''}`;
 };
 /** Each query's latency, one after the other. */
 const times = async (qs: readonly string[]) => {
@@ -196,6 +220,10 @@ for (; next < N; next++) {
 }
 await feeder.terminate();
 console.log(`query while indexing (a document indexed before each query): ${Object.entries(during).map(([k, v]) => `${k} p50 ${ms(percentile(v, 50))}, p99 ${ms(percentile(v, 99))}${withCore(`indexing ${k}`)}`).join('; ')}; one document's indexing (its message read, then indexed): p50 ${ms(percentile(upserts, 50))}, p99 ${ms(percentile(upserts, 99))}, max ${ms(Math.max(...upserts))}`);
+
+// (The collections are reported to the observer on a later turn of the event loop.)
+await new Promise((r) => setTimeout(r, 50));
+console.log(`garbage collections inside timed queries: ${[...spans.keys()].map((k) => `${k}: ${collected(k)}`).join('; ')}`);
 
 // Flush and load.
 const dir = mkdtempSync(join(tmpdir(), 'trawl-bench-index-'));
