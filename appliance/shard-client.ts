@@ -36,7 +36,7 @@ export class HttpShards implements ShardTransport {
     return this.ask(shard, 'api/shard/suggest', asked);
   }
 
-  hits(shard: number, asked: { ids: readonly number[]; marked: readonly string[] }): Promise<SearchHit[]> {
+  hits(shard: number, asked: { ids: readonly number[]; marked: readonly string[]; words?: number }): Promise<SearchHit[]> {
     return this.ask(shard, 'api/shard/hits', asked);
   }
 

@@ -16,13 +16,13 @@ import { Candidates, DEFAULT_TUNING, type IndexTuning } from './query/candidates
 import { QueryDocuments, type DocumentLookup, type SequenceLookup } from './query/documents.ts';
 import { countFacets } from './query/filters.ts';
 import { deepEnough, fold } from './query/fold.ts';
-import { hitOf, type SearchHit } from './query/hits.ts';
+import { hitOf, wordsOf, type SearchHit } from './query/hits.ts';
 import type { Occurrences } from './query/locate.ts';
 import { exactForms } from './query/exact-forms.ts';
 import { phrasesByLanguage, stemmersIn, termsIn } from './query/languages.ts';
 import { parseQuery } from './query/parse.ts';
 import { withPhrases } from './query/phrases.ts';
-import { BODY_CHARS, bodyStart, phraseEvidence } from './query/proximity.ts';
+import { bodyStart, phraseEvidence } from './query/proximity.ts';
 import { byScore, topK, type Ranked } from './query/rank.ts';
 import type { Lens, Plan, Ranking, SearchOptions, SearchResponse, Searcher } from './search-types.ts';
 import { suggest } from './query/suggest.ts';
@@ -194,7 +194,7 @@ export class SearchIndex implements Searcher {
     for (const { leader, similar } of onPage) {
       const d = await docs.get(leader.id);
       if (!d) continue;
-      const hit = hitOf(d, leader.score, r.plan.forgiven.marked, d.text.length <= BODY_CHARS ? r.bodies.get(leader.id) : undefined);
+      const hit = hitOf(d, leader.score, r.plan.forgiven.marked, r.bodies.get(leader.id), wordsOf(r.plan.forgiven.slots));
       const near = [];
       for (const x of similar.slice(0, MAX_SIMILAR)) {
         const s = await docs.get(x.id);
@@ -262,7 +262,7 @@ export class SearchIndex implements Searcher {
       facets = countFacets(this.stats, ranked.map((r) => r.id), facetValues);
     }
     // Phrase evidence re-scores the best candidates (it needs their text, so only a few). Their
-    // bodies' occurrences are kept: a short page's snippet is made from them.
+    // bodies' occurrences are kept: a page's snippet starts from them (query/hits.ts).
     const bodies = new Map<number, Occurrences>();
     let evidence: Map<number, number> | undefined;
     if (forgiven.terms.length > 1) {

@@ -31,7 +31,7 @@ const Corpus = z.object({
 const TermsBody = z.object({ q: Query, exact: z.boolean().optional(), suggest: z.boolean().optional(), stemmers: z.array(z.string().max(64)).max(256).optional() });
 const SearchBody = z.object({ q: Query, exact: z.boolean().optional(), page: z.number().int().min(1).max(100_000), size: z.number().int().min(1).max(100), corpus: Corpus.optional() });
 const SuggestBody = z.object({ q: z.string().max(MAX_QUERY_LENGTH), limit: z.number().int().min(1).max(20), corpus: Corpus.optional() });
-const HitsBody = z.object({ ids: z.array(count).max(1000), marked: z.array(z.string().max(1000)).max(1000) });
+const HitsBody = z.object({ ids: z.array(count).max(1000), marked: z.array(z.string().max(1000)).max(1000), words: count.optional() });
 
 /** The routes, under /api/shard; without a node (a coordinator holds no index), 404. */
 export function shardRoutes(node: ShardNode | undefined): Hono {
@@ -52,7 +52,7 @@ export function shardRoutes(node: ShardNode | undefined): Hono {
   });
   api.post('/hits', async (c) => {
     const body = await read(c, HitsBody);
-    return 'error' in body ? body.error : c.json(await node!.hits(body.ok.ids, body.ok.marked));
+    return 'error' in body ? body.error : c.json(await node!.hits(body.ok.ids, body.ok.marked, body.ok.words));
   });
   api.post('/suggest', async (c) => {
     const body = await read(c, SuggestBody);

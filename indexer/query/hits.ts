@@ -2,6 +2,7 @@
 import type { StoredDocument } from '../../model/index.ts';
 import { stemmerFor } from '../ingest/tokenize.ts';
 import type { Occurrences } from './locate.ts';
+import { BODY_CHARS } from './proximity.ts';
 import { snippetOf } from './snippet.ts';
 
 /** One result. `similar` and `moreSimilar` are set where near-duplicates fold (query/fold.ts). */
@@ -28,9 +29,13 @@ export type SearchHit = {
   readonly moreSimilar?: number;
 };
 
-/** The hit of document `d` at `score`, its snippet marking `terms` (`body`: its body's occurrences, when already located). */
-export function hitOf(d: StoredDocument, score: number, terms: readonly string[], body: Occurrences | undefined): SearchHit {
-  const snippet = snippetOf(d.text, terms, d.description, body, stemmerFor(d.lang).stem);
+/**
+ * The hit of document `d` at `score`, its snippet marking `terms` (`body`: the occurrences in its
+ * body's start, proximity.ts bodyStart, when already located; `words`: the query's, wordsOf — a
+ * passage near the start that holds that many terms is taken without reading the page on).
+ */
+export function hitOf(d: StoredDocument, score: number, terms: readonly string[], body: Occurrences | undefined, words?: number): SearchHit {
+  const snippet = snippetOf(d.text, terms, { fallback: d.description, found: body, foundChars: BODY_CHARS, stem: stemmerFor(d.lang).stem, ...(words !== undefined ? { enough: words } : {}) });
   const facts = d.document;
   const page = facts?.pageOffsets && snippet.at !== undefined ? pageAt(facts.pageOffsets, snippet.at) : undefined;
   return {
@@ -45,6 +50,11 @@ export function hitOf(d: StoredDocument, score: number, terms: readonly string[]
     ...(facts?.pages ? { pages: facts.pages } : {}),
     ...(page ? { page } : {}),
   };
+}
+
+/** How many words a query has (its slots' distinct terms: a word being typed is one, whatever its completions). */
+export function wordsOf(slots: readonly { readonly term: string }[]): number {
+  return new Set(slots.map((s) => s.term)).size;
 }
 
 /** The page (from 1) that the character at `offset` is on, given where each page begins. */

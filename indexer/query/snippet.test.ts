@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setStemming } from '../ingest/tokenize.ts';
-import { makeSnippet } from './snippet.ts';
+import { locate } from './locate.ts';
+import { FIRST_SCAN_CHARS, makeSnippet, snippetOf } from './snippet.ts';
 import { parseQuery } from './parse.ts';
 
 describe('makeSnippet', () => {
@@ -17,8 +18,41 @@ describe('makeSnippet', () => {
     assert.match(makeSnippet('Une crème brûlée.', ['creme']), /<mark>crème<\/mark>/);
   });
 
+  // A long page: "connection pool" near its start, and a passage holding both words more often
+  // past FIRST_SCAN_CHARS.
+  const filler = (n: number) => 'lorem ipsum dolor sit amet. '.repeat(Math.ceil(n / 28));
+  const long = `${filler(2000)}Set the connection pool here. ${filler(FIRST_SCAN_CHARS)}connection pool, connection pool, pool connection. ${filler(4000)}`;
+  const terms = parseQuery('connection pool').terms;
+
+  it('takes a long page\'s passage from its start when one there holds as many terms as the query has words', () => {
+    const s = snippetOf(long, terms, { enough: 2 });
+    assert.match(s.html, /Set the <mark>connection<\/mark> <mark>pool<\/mark> here/);
+    assert.ok(s.at! < FIRST_SCAN_CHARS, String(s.at));
+    // Asked for the best passage of all (no `enough`), the page is read on to the denser one.
+    assert.ok(snippetOf(long, terms).at! > FIRST_SCAN_CHARS);
+  });
+
+  it('reads a long page on when its start holds fewer terms than the query has words', () => {
+    const later = `${filler(2000)}only the pool here. ${filler(FIRST_SCAN_CHARS)}the connection pool is far. ${filler(4000)}`;
+    const s = snippetOf(later, terms, { enough: 2 });
+    assert.match(s.html, /the <mark>connection<\/mark> <mark>pool<\/mark> is far/);
+    assert.ok(s.at! > FIRST_SCAN_CHARS, String(s.at));
+  });
+
+  it('starts from what was already located in the text\'s start', () => {
+    // (Occurrences of the first 5,000 characters, as phrase evidence located them: proximity.ts bodyStart.)
+    const found = locate(long.slice(0, 5000), terms);
+    const s = snippetOf(long, terms, { found, foundChars: 5000, enough: 2 });
+    assert.equal(s.html, snippetOf(long, terms, { enough: 2 }).html);
+    // Located in a start that holds no term, they are not the whole page: it is read on.
+    const none = locate(long.slice(0, 100), terms);
+    assert.match(snippetOf(long, terms, { found: none, foundChars: 100, enough: 2 }).html, /<mark>connection<\/mark> <mark>pool<\/mark>/);
+    // With no foundChars, the occurrences are the whole text's.
+    assert.doesNotMatch(snippetOf(long, terms, { found: none, enough: 2 }).html, /<mark>/);
+  });
+
   it('falls back to the description, escaped, when no term occurs', () => {
-    assert.equal(makeSnippet('body', ['absent'], 'A <desc>'), 'A &#60;desc&#62;');
+    assert.equal(makeSnippet('body', ['absent'], { fallback: 'A <desc>' }), 'A &#60;desc&#62;');
   });
 });
 

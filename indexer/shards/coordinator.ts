@@ -24,7 +24,7 @@ export interface ShardTransport {
   terms(shard: number, asked: TermsAsked): Promise<TermReport>;
   search(shard: number, asked: SearchAsked): Promise<ShardAnswer>;
   suggest(shard: number, asked: { q: string; limit: number; corpus?: CorpusStats }): Promise<ShardSuggestion[]>;
-  hits(shard: number, asked: { ids: readonly number[]; marked: readonly string[] }): Promise<SearchHit[]>;
+  hits(shard: number, asked: { ids: readonly number[]; marked: readonly string[]; words?: number }): Promise<SearchHit[]>;
   info(shard: number): Promise<ShardInfo>;
 }
 
@@ -149,7 +149,7 @@ export class ShardedSearcher implements Searcher {
     const owners = [...answers].filter(([, a]) => a.entries.some((e) => wanted.has(e.id)));
     const got = await this.ask(
       owners.map(([i]) => i),
-      (i) => this.transport.hits(i, { ids: answers.get(i)!.entries.filter((e) => wanted.has(e.id)).map((e) => e.id), marked: answers.get(i)!.marked }),
+      (i) => this.transport.hits(i, { ids: answers.get(i)!.entries.filter((e) => wanted.has(e.id)).map((e) => e.id), marked: answers.get(i)!.marked, words: answers.get(i)!.words }),
       missing,
     );
     const hits = new Map([...got.values()].flat().map((h) => [h.id, h]));

@@ -8,8 +8,7 @@
 import type { Source } from '../ingest/source.ts';
 import type { Facets } from '../query/filters.ts';
 import type { SearchHit } from '../query/hits.ts';
-import { hitOf } from '../query/hits.ts';
-import { BODY_CHARS } from '../query/proximity.ts';
+import { hitOf, wordsOf } from '../query/hits.ts';
 import { autocomplete } from '../query/autocomplete.ts';
 import { QueryDocuments } from '../query/documents.ts';
 import type { SearchIndex } from '../search-index.ts';
@@ -60,8 +59,9 @@ export type ShardAnswer = {
   readonly facets: Facets;
   /** The best candidates here, best first by `score`: at least page × size (and RERANK), deeper where near-duplicates fold. */
   readonly entries: readonly ShardEntry[];
-  /** The terms a snippet marks (for hits asked for later: `hits`). */
+  /** The terms a snippet marks, and the query's words (query/hits.ts wordsOf): for hits asked for later (`hits`). */
   readonly marked: readonly string[];
+  readonly words?: number;
   /** The phrase-evidence factors of the best RERANK here, [id, factor]; null for a one-word query. */
   readonly evidence: readonly (readonly [number, number])[] | null;
   /** "Did you mean", when nothing or only some words matched here. */
@@ -97,8 +97,8 @@ export class ShardNode {
     return answerSuggest(this.index, q, limit, corpus);
   }
 
-  hits(ids: readonly number[], marked: readonly string[]): Promise<SearchHit[]> {
-    return hitsOf(this.index, ids, marked);
+  hits(ids: readonly number[], marked: readonly string[], words?: number): Promise<SearchHit[]> {
+    return hitsOf(this.index, ids, marked, words);
   }
 
   info(): ShardInfo {
@@ -132,14 +132,15 @@ export async function answerSearch(index: SearchIndex, asked: SearchAsked, shard
   await r.docs.load(r.ranked.map((x) => x.id));
   const entries: ShardEntry[] = [];
   const marked = r.plan.forgiven.marked;
+  const words = wordsOf(r.plan.forgiven.slots);
   for (const x of r.ranked) {
     const d = await r.docs.get(x.id);
     if (!d) continue;
     const h = index.simhashes.get(x.id);
-    const hit = entries.length < asked.page * asked.size ? { hit: hitOf(d, x.score, marked, d.text.length <= BODY_CHARS ? r.bodies.get(x.id) : undefined) } : {};
+    const hit = entries.length < asked.page * asked.size ? { hit: hitOf(d, x.score, marked, r.bodies.get(x.id), words) } : {};
     entries.push({ id: x.id, score: x.score, ...(h ? { simhash: hex(h) } : {}), source: index.stats.source(index.stats.sourceOf(x.id)), url: d.url, title: d.title, ...hit });
   }
-  const words = await index.words(r, entries[0]?.id);
+  const said = await index.words(r, entries[0]?.id);
   return {
     ...(shard ? { shard } : {}),
     documents: index.documentCount,
@@ -149,21 +150,22 @@ export async function answerSearch(index: SearchIndex, asked: SearchAsked, shard
     facets: r.facets,
     entries,
     marked,
+    words,
     evidence: r.evidence ? [...r.evidence] : null,
-    ...words,
+    ...said,
     misses: misses.count,
     ...(misses.count ? { missed: misses.report() } : {}),
   };
 }
 
-/** Results by id, their snippets marking `marked` (those no longer stored are left out): what a coordinator's page needs beyond the hits it was sent. */
-export async function hitsOf(index: SearchIndex, ids: readonly number[], marked: readonly string[]): Promise<SearchHit[]> {
+/** Results by id, their snippets marking `marked` (those no longer stored are left out; `words`: the query's): what a coordinator's page needs beyond the hits it was sent. */
+export async function hitsOf(index: SearchIndex, ids: readonly number[], marked: readonly string[], words?: number): Promise<SearchHit[]> {
   const docs = new QueryDocuments(index.lookup);
   await docs.load(ids);
   const hits: SearchHit[] = [];
   for (const id of ids) {
     const d = await docs.get(id);
-    if (d) hits.push(hitOf(d, 0, marked, undefined));
+    if (d) hits.push(hitOf(d, 0, marked, undefined, words));
   }
   return hits;
 }
