@@ -135,6 +135,24 @@ for (const engine of engines) for (const variant of variants) {
   console.log(`${engine.name.padEnd(18)} ${variant.padEnd(8)} ${(rr / n).toFixed(3).padStart(7)} ${(recall / n).toFixed(3).padStart(10)} ${`${first}/${n}`.padStart(8)}`);
   if (values.show) console.log(misses.join('\n'));
 }
+// 4. What these queries cost in Trawl (a whole answer: ranking, snippets, facets), on real pages —
+// whose lengths bench/index's synthetic ones do not have: each variant's queries asked 3 times, in
+// turn, after the passes above; the p50 / p90 / p99 of all the asks.
+{
+  const times: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    for (const variant of variants) {
+      for (const { q } of set.queries) {
+        const t0 = performance.now();
+        await app.index.search(variantOf(q, variant), { size: K });
+        times.push(performance.now() - t0);
+      }
+    }
+  }
+  times.sort((a, b) => a - b);
+  const at = (p: number) => times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))]!.toFixed(2);
+  console.log(`\nTrawl query time (${variants.join(', ')}; ${times.length} asks): p50 ${at(50)} ms, p90 ${at(90)} ms, p99 ${at(99)} ms`);
+}
 if (values.snippets) {
   console.log(`\nfirst results for ${JSON.stringify(values.snippets)}:`);
   for (const h of (await app.index.search(values.snippets, { size: 3 })).hits) console.log(`  ${basename(new URL(h.url).pathname)}: ${h.snippet}`);
