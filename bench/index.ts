@@ -107,7 +107,11 @@ const time = async (q: string) => {
   await index.search(q);
   const wall = performance.now() - t0;
   const w1 = waitedForCoreMs();
-  if (timing) spans.set(timing, [...(spans.get(timing) ?? []), [t0, t0 + wall]]);
+  if (timing) {
+    const list = spans.get(timing) ?? [];
+    list.push([t0, t0 + wall]);
+    spans.set(timing, list);
+  }
   if (timing && w0 !== undefined && w1 !== undefined) {
     const list = ranFor.get(timing) ?? [];
     list.push(wall - (w1 - w0));
