@@ -20,12 +20,10 @@ export async function run<R extends pg.QueryResultRow = Record<string, unknown>>
   q: Queryable,
   sql: string,
   params: readonly unknown[] = [],
-  /** false: planned anew each time, for the values given (a statement whose best plan depends on them: which host, how large). */
-  prepare = true,
 ): Promise<pg.QueryResult<R>> {
   const once = async () => {
     const values = params.map(clean);
-    const name = prepare ? statementName(sql) : undefined;
+    const name = statementName(sql);
     try {
       try {
         return await q.query<R>(name ? { name, text: sql, values } : { text: sql, values });
@@ -53,7 +51,8 @@ const prepared = new Map<string, string>();
  * The name a statement is prepared under: each connection parses it once and then only binds and
  * runs it — the store's statements are few and run for every page, and the largest (a group
  * commit's) took about as long to parse and plan as to run. (After five runs PostgreSQL may keep a
- * generic plan, made without the values: `run(…, false)` for a statement where that plan is worse.)
+ * generic plan, made without the values: every statement here reads through an index that fits any
+ * values — which the planner sees once the tables' statistics are current: statistics.ts.)
  * Statements are text known in advance (their values are parameters), so a few hundred names cover
  * them; past that, unnamed.
  */

@@ -6,6 +6,7 @@ import { after, describe, it } from 'node:test';
 import pg from 'pg';
 import { startPostgres } from '../../testweb/postgres.ts';
 import { doc, T0, taken } from '../contract/harness.ts';
+import { FIRST_ANALYZE } from './statistics.ts';
 import { openPostgresStore } from './store.ts';
 
 const server = await startPostgres();
@@ -95,6 +96,33 @@ describe('group commit on PostgreSQL', () => {
       assert.equal((await store.urls.record(b.url))!.state, 'fetching');
       assert.equal(await store.urls.record(`http://c.org/from-${b.id}`), undefined);
       assert.equal(await count(url, 'SELECT count(*) AS n FROM documents'), 1);
+    } finally {
+      await store.close();
+    }
+  });
+  it('keeps the planner\'s statistics of the growing tables current: analyzes them once this writer added FIRST_ANALYZE rows, then each time they doubled', async () => {
+    const url = await server.createDatabase();
+    const store = await openPostgresStore(url);
+    const estimated = async () => count(url, "SELECT reltuples::bigint AS n FROM pg_class WHERE relname = 'urls'");
+    /** One fetch of a page with `n` new links. */
+    const fetchWith = async (page: string, n: number) => {
+      const q = await taken(store, `http://a.org/${page}`);
+      await store.commitFetch({ id: q.id, outcome: { kind: 'indexed', status: 200 }, revisit: null, document: { doc: doc(q.id, page) }, links: { urls: Array.from({ length: n }, (_, i) => ({ url: `http://b.org/${page}/${i}`, depth: 1 })) } }, T0);
+      await store.statistics!.settled();
+    };
+    try {
+      await fetchWith('first', FIRST_ANALYZE - 10);
+      assert.equal(store.statistics!.analyzed, 0, 'fewer rows than FIRST_ANALYZE: no ANALYZE');
+      assert.ok((await estimated()) < 100, 'the planner knows nothing of the rows yet');
+      await fetchWith('second', 20);
+      assert.equal(store.statistics!.analyzed, 1);
+      // (ANALYZE counted every row: the page's own records, its links'.)
+      assert.equal(await estimated(), await count(url, 'SELECT count(*) AS n FROM urls'));
+      await fetchWith('third', FIRST_ANALYZE / 2);
+      assert.equal(store.statistics!.analyzed, 1, 'not yet twice as many');
+      await fetchWith('fourth', FIRST_ANALYZE);
+      assert.equal(store.statistics!.analyzed, 2);
+      assert.equal(await estimated(), await count(url, 'SELECT count(*) AS n FROM urls'));
     } finally {
       await store.close();
     }

@@ -19,6 +19,7 @@ import { isConnectionError, run, transaction, type Queryable } from './db.ts';
 import { addDuplicates, putDocuments, removeDocuments, touchDocuments, type DocumentPut } from './documents.ts';
 import { enqueueBatches } from './seen.ts';
 import { finishUrls } from './urls.ts';
+import type { TableStatistics } from './statistics.ts';
 
 /** Fetches in one group at most (the statements' arrays, and the locks one transaction holds). */
 export const MAX_GROUP = 64;
@@ -69,6 +70,8 @@ export class GroupCommit {
 
   constructor(
     private readonly pool: pg.Pool,
+    /** Told of the rows each group added, to keep the planner's statistics current (statistics.ts). */
+    private readonly statistics?: TableStatistics,
     /** Groups in flight at once (each on a connection of its own). */
     private readonly concurrent = 1,
   ) {}
@@ -139,6 +142,7 @@ export class GroupCommit {
       const results = await transaction(this.pool, (q) => commitGroup(q, group));
       this.figures.groups++;
       this.figures.fetches += group.length;
+      this.statistics?.grew(results.reduce((n, r, i) => n + r.enqueued.added.length + (group[i]!.write.document && !r.contentSeen ? 1 : 0), 0));
       group.forEach((p, i) => p.resolve(results[i]!));
     } catch (e) {
       if (group.length === 1 || isConnectionError(e)) {

@@ -18,6 +18,7 @@ import { PgChangeLog } from './changes.ts';
 import { connect, createPool, healthOf, redactLocation, type PostgresOptions, type StoreHealth } from './db.ts';
 import { PgDocumentStore, StoredHints } from './documents.ts';
 import { GroupCommit } from './group-commit.ts';
+import { TableStatistics } from './statistics.ts';
 import { PgHostStore } from './hosts.ts';
 import { PgLeaseStore } from './leases.ts';
 import { checkReadable, migrate, type MigrationReport } from './migrations.ts';
@@ -59,6 +60,8 @@ export class PostgresStore implements Store {
   private readonly stored = new StoredHints();
   /** Fetches' commits, grouped. */
   readonly group: GroupCommit;
+  /** The planner's statistics of the growing tables (a writer's). */
+  readonly statistics: TableStatistics | undefined;
   private closing: Promise<void> | undefined;
 
   constructor(
@@ -72,7 +75,9 @@ export class PostgresStore implements Store {
     this.urls = new PgUrlStore(pool, this.stored);
     this.hosts = new PgHostStore(pool);
     this.robots = new PgRobotsStore(pool);
-    this.group = new GroupCommit(pool);
+    // (A writer keeps the planner's statistics of the tables it grows current: statistics.ts.)
+    this.statistics = readOnly ? undefined : new TableStatistics(pool);
+    this.group = new GroupCommit(pool, this.statistics);
     this.documents = new PgDocumentStore(pool, this.group, this.stored);
     this.anchors = new PgAnchorStore(pool);
     this.changes = new PgChangeLog(pool);
@@ -111,6 +116,7 @@ export class PostgresStore implements Store {
     this.closing ??= (async () => {
       try {
         await this.group.settled();
+        await this.statistics?.settled();
         if (!this.readOnly) await this.anchors.write();
       } finally {
         await this.pool.end();
