@@ -132,7 +132,7 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   private async robotsLoaded(origin: string, rules: RobotsRules): Promise<void> {
     if (rules.state === 'unavailable') return;
     const sitemaps = rules.sitemaps.length ? rules.sitemaps : [new URL('/sitemap.xml', origin).href];
-    const admitted = this.links.admit([{ links: sitemaps.map((url) => ({ url })), depth: 0, tunnel: 0 }]);
+    const admitted = await this.links.admit([{ links: sitemaps.map((url) => ({ url })), depth: 0, tunnel: 0 }]);
     await this.queue(admitted);
   }
 
@@ -288,7 +288,8 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
    */
   private async commit(q: QueuedUrl, decision: Decision, analysis: unknown, now: number): Promise<{ id: number; url: string } | undefined> {
     const { effects } = decision;
-    const admitted = this.stats.measure('links', () => this.links.admit(effects.links));
+    const admitted = await this.links.admit(effects.links, this.d.slices);
+    this.stats.time('links', admitted.ms);
     for (const e of effects.enqueue) admitted.urls.push(e);
     for (const [reason, n] of effects.rejected) admitted.rejected.set(reason, (admitted.rejected.get(reason) ?? 0) + n);
     const doc = effects.document;

@@ -20,6 +20,7 @@ describe('normalizeUrl, rule by rule', () => {
     ['collapses //', 'http://example.org//a///b', 'http://example.org/a/b'],
     ['uppercases percent-escapes', 'http://example.org/a%2fb', 'http://example.org/a%2Fb'],
     ['decodes escaped unreserved characters', 'http://example.org/%7Euser/%41', 'http://example.org/~user/A'],
+    ['leaves what is no escape, escape by escape', 'http://example.org/%%41%4%2e%zz%5f?q=%%7e%2b%2', 'http://example.org/%A%4.%zz_?q=%~%2B%2'],
     ['escapes spaces as %20', 'http://example.org/a b', 'http://example.org/a%20b'],
     ['escapes non-ASCII as UTF-8', 'http://example.org/café', 'http://example.org/caf%C3%A9'],
     ['treats http://h as http://h/', 'http://example.org', 'http://example.org/'],

@@ -98,10 +98,37 @@ function cleanQuery(query: string, o: NormalizeOptions): string {
 
 /** Uppercases percent-escapes and decodes the ones that stand for unreserved characters. */
 function canonicalEscapes(s: string): string {
-  return s.replace(/%([0-9a-fA-F]{2})/g, (_, hex: string) => {
-    const ch = String.fromCharCode(parseInt(hex, 16));
-    return UNRESERVED.test(ch) ? ch : `%${hex.toUpperCase()}`;
-  });
+  // (A loop, not a replace with a callback per escape: a page's links may hold tens of thousands
+  // of escapes — rustdoc's error index links 1,040 playground URLs of code — and this runs on the
+  // main thread.)
+  let i = s.indexOf('%');
+  if (i < 0) return s;
+  let out = '';
+  let from = 0;
+  while (i >= 0 && i + 2 < s.length) {
+    const hi = hexValue(s.charCodeAt(i + 1));
+    const lo = hexValue(s.charCodeAt(i + 2));
+    if (hi < 0 || lo < 0) {
+      i = s.indexOf('%', i + 1);
+      continue;
+    }
+    const code = hi * 16 + lo;
+    out += s.slice(from, i) + (IS_UNRESERVED[code] ? String.fromCharCode(code) : `%${HEX_DIGITS[hi]}${HEX_DIGITS[lo]}`);
+    from = i + 3;
+    i = s.indexOf('%', from);
+  }
+  return from === 0 ? s : out + s.slice(from);
+}
+
+const HEX_DIGITS = '0123456789ABCDEF';
+/** Which byte values are unreserved characters (RFC 3986: letters, digits, - . _ ~). */
+const IS_UNRESERVED = Uint8Array.from({ length: 256 }, (_, c) => (UNRESERVED.test(String.fromCharCode(c)) ? 1 : 0));
+
+/** The value of a hexadecimal digit's char code, or -1. */
+function hexValue(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  const l = c | 0x20;
+  return l >= 97 && l <= 102 ? l - 87 : -1;
 }
 
 function decodeSafe(s: string): string {
