@@ -20,6 +20,8 @@ import type { ShardFilter } from './shard-filter.ts';
 
 /** Documents read at once when changes made elsewhere are applied (refreshMany). */
 const REFRESH_BATCH = 64;
+/** Pages whose anchors an anchor refresh reads at once (refreshAnchors). */
+const ANCHORS_READ_AT_ONCE = 16;
 
 /**
  * How long the main thread's crawl work (pages' commits and index adds, anchor refreshes) holds it
@@ -106,7 +108,8 @@ export class IndexFeed implements IndexSink {
 
   /**
    * refresh() for many documents (id, change), in order: read REFRESH_BATCH at a time in one
-   * statement — one round trip a page kept a search node following several workers behind them.
+   * statement, their anchors in another — one round trip a page kept a search node following
+   * several workers behind them.
    * (A document of another shard, known by its id, is not even read.) Each page's index work
    * takes its turn on the main thread (slices).
    */
@@ -115,12 +118,13 @@ export class IndexFeed implements IndexSink {
       const batch = changes.slice(i, i + REFRESH_BATCH);
       const wanted = batch.map(([id]) => id).filter((id) => !this.shard?.isForeign(id));
       const docs = wanted.length <= 1 ? new Map() : await this.store.documents.getMany(wanted).catch(() => new Map());
+      const anchors = wanted.length <= 1 ? new Map<number, Anchors>() : await this.store.anchors.ofMany(wanted).catch(() => new Map<number, Anchors>());
       for (const [id, seq] of batch)
         await this.apply(seq, async () => {
           await this.slices.turn();
           // (Not among those read — gone, or the batch's read failed: read alone, so that a failure is this change's.)
           const doc = this.shard?.isForeign(id) ? undefined : (docs.get(id) ?? (await this.store.documents.get(id)));
-          if (doc && (!this.shard || this.shard.admits(doc))) this.index.upsert(doc, undefined, await this.anchorsOf(id));
+          if (doc && (!this.shard || this.shard.admits(doc))) this.index.upsert(doc, undefined, anchors.get(id) ?? (await this.anchorsOf(id)));
           else this.index.remove(id);
         });
     }
@@ -144,9 +148,17 @@ export class IndexFeed implements IndexSink {
         const batch: string[] = [];
         for (const t of this.staleAnchors) if (batch.push(t) === 256) break;
         for (const t of batch) this.staleAnchors.delete(t);
-        for (const id of (await this.store.urls.idsOf(batch)).values()) {
+        const ids = [...(await this.store.urls.idsOf(batch)).values()].filter((id) => this.index.stats.has(id));
+        // (The anchors of a few indexed pages read at once: a round trip a page on a database, a
+        // read short enough to hold the thread for on SQLite.)
+        for (let i = 0; i < ids.length; i += ANCHORS_READ_AT_ONCE) {
           await this.slices.turn();
-          if (this.index.stats.has(id) && this.index.refreshAnchors(id, await this.anchorsOf(id))) updated++;
+          const some = ids.slice(i, i + ANCHORS_READ_AT_ONCE);
+          const anchors = await this.store.anchors.ofMany(some);
+          for (const id of some) {
+            await this.slices.turn();
+            if (this.index.stats.has(id) && this.index.refreshAnchors(id, anchors.get(id) ?? (await this.anchorsOf(id)))) updated++;
+          }
         }
       }
       return updated;

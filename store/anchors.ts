@@ -23,4 +23,9 @@ export interface AnchorStore {
   readonly buffered: number;
   /** The anchors of links to the page with URL id `id` (written ones only; at most MAX_ANCHORS_READ texts). */
   of(id: number): Promise<Anchors>;
+  /**
+   * `of` for many pages at once (each id in the map, with no texts when none): one round trip to a
+   * database for the pages of an anchor refresh or of the change log followed, not one a page.
+   */
+  ofMany(ids: readonly number[]): Promise<Map<number, Anchors>>;
 }

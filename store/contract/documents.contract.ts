@@ -1,7 +1,7 @@
 /** The contract of the document store, the change log and inbound link text. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MAX_ANCHOR_TEXT } from '../anchors.ts';
+import { MAX_ANCHOR_TEXT, MAX_ANCHORS_READ } from '../anchors.ts';
 import type { Store } from '../store.ts';
 import { doc, T0, taken, withStore, type StoreFactory } from './harness.ts';
 
@@ -139,6 +139,26 @@ export function documentContract(factory: StoreFactory): void {
       await s.enqueue({ urls: [{ url: 'http://a.org/not-fetched-yet', depth: 1 }] }, T0);
       const later = (await s.urls.idsOf(['http://a.org/not-fetched-yet'])).get('http://a.org/not-fetched-yet')!;
       assert.deepEqual(await s.anchors.of(later), { texts: ['later'], sources: 1 });
+    }));
+
+    it('reads the anchors of many pages at once as it reads each one\u2019s: every id answered, the most used texts first, all links counted', test(async (s) => {
+      const urls = ['http://a.org/p', 'http://a.org/q', 'http://a.org/none', 'http://a.org/many'];
+      await s.enqueue({ urls: urls.map((url) => ({ url, depth: 0 })) }, T0);
+      const ids = await s.urls.idsOf(urls);
+      s.anchors.add('http://a.org/', [{ target: 'http://a.org/p', text: 'Pe' }, { target: 'http://a.org/q', text: 'Queue' }]);
+      s.anchors.add('http://a.org/2', [{ target: 'http://a.org/p', text: 'Pe' }, { target: 'http://a.org/p', text: 'another' }]);
+      // More texts than are read: the most used ones, and every link counted.
+      s.anchors.add('http://a.org/3', Array.from({ length: MAX_ANCHORS_READ + 20 }, (_, i) => ({ target: 'http://a.org/many', text: `text ${String(i).padStart(3, '0')}` })));
+      s.anchors.add('http://a.org/4', [{ target: 'http://a.org/many', text: 'text 319' }]);
+      await s.anchors.write();
+      const wanted = [...ids.values(), 999_999];
+      const many = await s.anchors.ofMany(wanted);
+      assert.deepEqual([...many.keys()].sort(), [...wanted].sort(), 'every id answered');
+      for (const id of wanted) assert.deepEqual(many.get(id), await s.anchors.of(id), `id ${id}`);
+      assert.deepEqual(many.get(ids.get('http://a.org/p')!), { texts: ['Pe', 'another'], sources: 3 });
+      const most = many.get(ids.get('http://a.org/many')!)!;
+      assert.deepEqual([most.texts.length, most.texts[0], most.sources], [MAX_ANCHORS_READ, 'text 319', MAX_ANCHORS_READ + 21]);
+      assert.deepEqual(await s.anchors.ofMany([]), new Map());
     }));
 
     it('writes many distinct links, each once', test(async (s) => {

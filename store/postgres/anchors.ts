@@ -65,6 +65,29 @@ export class PgAnchorStore implements AnchorStore {
     return { texts: rows.map((r) => r.text), sources };
   }
 
+  async ofMany(ids: readonly number[]): Promise<Map<number, Anchors>> {
+    const out = new Map<number, Anchors>(ids.map((id) => [id, { texts: [], sources: 0 }]));
+    if (!ids.length) return out;
+    // (Each page's most used texts, as `of` orders them, and all its links counted: one statement.)
+    const { rows } = await run<{ id: number; text: string; sources: number }>(
+      this.pool,
+      `SELECT id, text, sources FROM (
+        SELECT u.id, a.text, sum(a.links) OVER (PARTITION BY u.id)::bigint AS sources, row_number() OVER (PARTITION BY u.id ORDER BY a.links DESC, a.text) AS r
+        FROM urls u JOIN anchors a ON a.target = u.url WHERE u.id = ANY($1::bigint[])
+      ) s WHERE r <= ${MAX_ANCHORS_READ} ORDER BY id, r`,
+      [ids],
+    );
+    const texts = new Map<number, string[]>();
+    for (const r of rows) {
+      const id = Number(r.id);
+      let list = texts.get(id);
+      if (!list) texts.set(id, (list = []));
+      list.push(r.text);
+      out.set(id, { texts: list, sources: Number(r.sources) });
+    }
+    return out;
+  }
+
   /** Writes what was counted so far, sorted, in one transaction. */
   private async writeBuffer(): Promise<void> {
     if (!this.buffer.size) return;

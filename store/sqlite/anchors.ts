@@ -84,6 +84,13 @@ export class SqliteAnchorStore implements AnchorStore {
     return { texts: rows.map((r) => r.text), sources };
   }
 
+  /** (SQLite is in this process: a statement a page costs no round trip.) */
+  async ofMany(ids: readonly number[]): Promise<Map<number, Anchors>> {
+    const out = new Map<number, Anchors>();
+    for (const id of ids) out.set(id, await this.of(id));
+    return out;
+  }
+
   /** The upsert for `rows` rows (prepared once per size). */
   private insert(rows: number): Statement {
     let stmt = this.inserts.get(rows);
