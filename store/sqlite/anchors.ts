@@ -16,12 +16,16 @@ import type { Db } from './db.ts';
 const ROWS_PER_INSERT = 64;
 /** Buffered distinct rows that trigger a write. */
 const WRITE_EVERY_ROWS = 20_000;
+/** Rows written in one transaction: 20,000 at once held the main thread ~90 ms (rust-doc). */
+const ROWS_PER_WRITE = 2_000;
 
 export class SqliteAnchorStore implements AnchorStore {
   private readonly stmts;
   private readonly inserts = new Map<number, Statement>();
   /** Links waiting to be written: "target\0text" → count. */
-  private buffer = new Map<string, number>();
+  private readonly buffer = new Map<string, number>();
+  /** The write under way, if any. */
+  private writing: Promise<void> | undefined;
 
   constructor(private readonly db: Db) {
     this.stmts = {
@@ -32,8 +36,8 @@ export class SqliteAnchorStore implements AnchorStore {
 
   /**
    * Records the links of the page whose identity is `source` (its links to itself do not count).
-   * Empty texts are skipped. Links are counted in memory and written by `write()` in one
-   * transaction of multi-row upserts: anchors are a ranking signal derived from pages, and writing
+   * Empty texts are skipped. Links are counted in memory and written by `write()` in a few
+   * transactions of multi-row upserts: anchors are a ranking signal derived from pages, and writing
    * them with each page cost a tenth of the crawl's main thread (bench/crawl). A crash loses what
    * came since the last write (the appliance writes at least every second).
    */
@@ -45,31 +49,50 @@ export class SqliteAnchorStore implements AnchorStore {
       const key = `${target}\0${t}`;
       this.buffer.set(key, (this.buffer.get(key) ?? 0) + 1);
     }
-    if (this.buffer.size >= WRITE_EVERY_ROWS) this.writeNow();
+    // (A failure puts its rows back: the appliance's next write tells it, in the log.)
+    if (this.buffer.size >= WRITE_EVERY_ROWS) void this.write().catch(() => undefined);
   }
 
-  async write(): Promise<void> {
-    this.writeNow();
-  }
-
-  /** Writes the counted links in one transaction (of multi-row upserts). */
-  writeNow(): void {
-    if (!this.buffer.size) return;
-    const rows = this.buffer;
-    this.buffer = new Map();
-    this.db.transaction(() => {
-      let values: (string | number)[] = [];
-      const flush = () => {
-        if (values.length) this.insert(values.length / 3).run(...values);
-        values = [];
-      };
-      for (const [key, n] of rows) {
-        const cut = key.indexOf('\0');
-        values.push(key.slice(0, cut), key.slice(cut + 1), n);
-        if (values.length === ROWS_PER_INSERT * 3) flush();
+  /**
+   * Writes the counted links, ROWS_PER_WRITE to a transaction with a turn of the event loop
+   * between two, so that a search waits behind one of them at most; rows counted meanwhile are
+   * written too. One write at a time: a call during one resolves with it.
+   */
+  write(): Promise<void> {
+    this.writing ??= (async () => {
+      while (this.buffer.size) {
+        this.writeRows(ROWS_PER_WRITE);
+        if (this.buffer.size) await new Promise((resolve) => setImmediate(resolve));
       }
-      flush();
-    })();
+    })().finally(() => (this.writing = undefined));
+    return this.writing;
+  }
+
+  /** Writes every counted link at once (at close: nothing may wait for a later turn). */
+  writeNow(): void {
+    this.writeRows(Infinity);
+  }
+
+  /** Writes the first `max` counted links in one transaction (of multi-row upserts); on a failure they are counted again. */
+  private writeRows(max: number): void {
+    const rows: [string, number][] = [];
+    for (const row of this.buffer) if (rows.push(row) >= max) break;
+    for (const [key] of rows) this.buffer.delete(key);
+    try {
+      this.db.transaction(() => {
+        for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+          const values: (string | number)[] = [];
+          for (const [key, n] of rows.slice(i, i + ROWS_PER_INSERT)) {
+            const cut = key.indexOf('\0');
+            values.push(key.slice(0, cut), key.slice(cut + 1), n);
+          }
+          this.insert(values.length / 3).run(...values);
+        }
+      })();
+    } catch (e) {
+      for (const [key, n] of rows) this.buffer.set(key, (this.buffer.get(key) ?? 0) + n);
+      throw e;
+    }
   }
 
   /** Distinct (target, text) pairs waiting to be written. */

@@ -166,3 +166,29 @@ describe('the SQLite store\u2019s group commit', () => {
     other.close();
   });
 });
+
+describe('the SQLite store\u2019s anchor text', () => {
+  it('writes its counted links a few thousand to a transaction, letting the event loop turn between two; a failed write keeps them counted', async () => {
+    const store = openSqliteStore(tmp());
+    try {
+      const rows = () => (store.db.prepare('SELECT count(*) AS n, coalesce(sum(links), 0) AS links FROM anchors').get() as { n: number; links: number });
+      const page = (n: number) => Array.from({ length: n }, (_, i) => ({ target: `http://a.org/${i}`, text: 'to it' }));
+      store.anchors.add('http://a.org/', page(5_000));
+      // Writes refused: the write fails and every link stays counted, none lost.
+      store.db.pragma('query_only = 1');
+      await assert.rejects(store.anchors.write());
+      assert.equal(store.anchors.buffered, 5_000);
+      store.db.pragma('query_only = 0');
+      // A second page repeats 1,000 of the links: counted twice.
+      store.anchors.add('http://a.org/other', page(1_000));
+      let turned = -1;
+      setImmediate(() => (turned = rows().n));
+      await store.anchors.write();
+      assert.ok(turned > 0 && turned < 5_000, `some rows written, not all, when the loop turned (${turned})`);
+      assert.deepEqual(rows(), { n: 5_000, links: 6_000 });
+      assert.equal(store.anchors.buffered, 0);
+    } finally {
+      await store.close();
+    }
+  });
+});
