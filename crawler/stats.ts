@@ -34,16 +34,6 @@ export class StatsRecorder {
     s.ms += ms;
   }
 
-  /** Times a synchronous step. */
-  measure<T>(stage: Stage, fn: () => T): T {
-    const t = performance.now();
-    try {
-      return fn();
-    } finally {
-      this.time(stage, performance.now() - t);
-    }
-  }
-
   /** Requests completed per second over the last 10 seconds. */
   pagesPerSecond(): number {
     const cutoff = this.now() - 10_000;
