@@ -90,9 +90,14 @@ export class IndexFeed implements IndexSink {
     if (this.followed) this.direct.add(seq);
     // (Another shard's document: not here — removed, should it have been before.)
     if (this.shard && !this.shard.admits(doc)) return this.apply(seq, async () => this.index.remove(doc.id));
+    // (Its anchors are asked for before its turn: the pages of a group commit ask together, and a
+    // database reads them in one statement — store/postgres/anchors.ts. Caught here so that a failed
+    // read is not an unhandled rejection while the turn is awaited; awaited below, it still fails the change.)
+    const anchors = this.store.anchors.of(doc.id);
+    anchors.catch(() => undefined);
     await this.apply(seq, async () => {
       await this.slices.turn();
-      this.index.upsert(doc, analysis, await this.store.anchors.of(doc.id));
+      this.index.upsert(doc, analysis, await anchors);
     });
   }
 

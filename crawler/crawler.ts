@@ -224,13 +224,15 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
           this.stats.time('classify', performance.now() - c0);
         }
         hash = pageHash(extracted.page);
-        if (extracted.page.text) sameContent = await this.d.store.documents.findByHash(hash);
+        // (A store whose commit tests the content itself gives the commit up for a duplicate, below.)
+        if (extracted.page.text && !this.d.store.testsContentAtCommit) sameContent = await this.d.store.documents.findByHash(hash);
       }
       const facts = { q, res, held, conditional, extracted, verdict, hash, sameContent, deadHost: this.loop.deadHosts.get(host), now: now(), rendered: rendering?.rendered, renderFailed: rendering?.failed, loginPage: this.d.auth?.isLoginPage(q.fetchUrl) ?? false };
       decision = decideOutcome(facts, this.rules);
       const seen = await this.commit(q, decision, analysis, now());
       if (seen) {
-        // Another worker stored the same content since the test above: this page is its duplicate after all.
+        // Another worker stored the same content since the test above (or the store tests it only at
+        // its commit): this page is its duplicate after all.
         decision = decideOutcome({ ...facts, sameContent: seen }, this.rules);
         await this.commit(q, decision, analysis, now());
       }

@@ -85,6 +85,13 @@ export interface Store {
   readonly readOnly: boolean;
   /** Where it is, for messages (a file, a database URL without its password). */
   readonly location: string;
+  /**
+   * Its commit tests a page stored as new content against the documents stored, and gives the
+   * fetch up when that content is there (FetchCommitResult.contentSeen): the crawler need not read
+   * first. PostgreSQL's must — other processes store pages too — and a read first would be a round
+   * trip a page more (bench/scale: 1.01 a page); SQLite's one writer reads, in-process, before it commits.
+   */
+  readonly testsContentAtCommit?: boolean;
   /** Queues new URLs and counts the rejections, in one transaction. */
   enqueue(batch: EnqueueBatch, now: number): Promise<EnqueueResult>;
   /** Everything one fetch changes, in one transaction. */

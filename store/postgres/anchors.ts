@@ -7,6 +7,7 @@
 import type pg from 'pg';
 import type { AnchorLink, Anchors } from '../../model/index.ts';
 import { MAX_ANCHOR_TEXT, MAX_ANCHORS_READ, type AnchorStore } from '../anchors.ts';
+import { BatchedReads } from '../../lib/batched-reads.ts';
 import { run, transaction } from './db.ts';
 
 /** Rows per upsert statement. */
@@ -22,6 +23,16 @@ export class PgAnchorStore implements AnchorStore {
   private buffer = new Map<string, number>();
   /** A write started by add() when the buffer filled: the next write() waits for it and reports its failure. */
   private pending: Promise<void> | undefined;
+
+  /**
+   * Pages' anchors asked for in one turn are read by one statement (ofMany): the pages of a group
+   * commit reach the index together, and each asks for its own — a round trip a page before
+   * (bench/scale: 1.06 reads a page).
+   */
+  private readonly reads = new BatchedReads<number, Anchors>(
+    (ids) => this.ofMany(ids),
+    (id) => this.ofOne(id),
+  );
 
   constructor(private readonly pool: pg.Pool) {}
 
@@ -54,7 +65,11 @@ export class PgAnchorStore implements AnchorStore {
     return this.buffer.size;
   }
 
-  async of(id: number): Promise<Anchors> {
+  of(id: number): Promise<Anchors> {
+    return this.reads.get(id);
+  }
+
+  private async ofOne(id: number): Promise<Anchors> {
     const texts = `SELECT a.text, a.links FROM urls u JOIN anchors a ON a.target = u.url WHERE u.id = $1 ORDER BY a.links DESC, a.text LIMIT ${MAX_ANCHORS_READ}`;
     const { rows } = await run<{ text: string; links: number }>(this.pool, texts, [id]);
     if (!rows.length) return { texts: [], sources: 0 };

@@ -188,6 +188,29 @@ describe('the PostgreSQL store: what PostgreSQL makes particular', () => {
   });
 });
 
+describe('the PostgreSQL store: anchor text read for many pages at once', () => {
+  it('reads the anchors of the pages asked for in one turn in one statement (a group commit\u2019s pages ask together)', async () => {
+    const store = await openPostgresStore(await server.createDatabase());
+    try {
+      const urls = Array.from({ length: 6 }, (_, i) => `http://a.org/${i}`);
+      await store.enqueue({ urls: urls.map((url) => ({ url, depth: 0 })) }, T0);
+      const ids = [...(await store.urls.idsOf(urls)).values()];
+      store.anchors.add('http://a.org/', urls.map((target, i) => ({ target, text: `link ${i}` })));
+      await store.anchors.write();
+      const statements = countStatements(store);
+      const together = await Promise.all(ids.map((id) => store.anchors.of(id)));
+      assert.equal(statements.n, 1);
+      const alone: unknown[] = [];
+      for (const id of ids) alone.push(await store.anchors.of(id));
+      assert.equal(statements.n, 1 + ids.length, 'asked one after the other: a statement each');
+      assert.deepEqual(together, alone);
+      assert.deepEqual(together[2], { texts: ['link 2'], sources: 1 });
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('the PostgreSQL store: taking a URL in one round trip', () => {
   it('says when it took the host\u2019s last URL of the kinds asked, so that the crawler need not ask again', async () => {
     const store = await openPostgresStore(await server.createDatabase());

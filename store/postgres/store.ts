@@ -56,6 +56,8 @@ export class PostgresStore implements Store {
   readonly rejections: PgRejectionStore;
   readonly archive: PgArchiveStore;
   readonly leases: PgLeaseStore;
+  /** The group commit tests new content under a lock on its hash (group-commit.ts). */
+  readonly testsContentAtCommit = true;
   /** Whether the pages of URLs taken are stored, as their take read it (documents.ts). */
   private readonly stored = new StoredHints();
   /** Fetches' commits, grouped. */
