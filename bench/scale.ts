@@ -15,18 +15,22 @@
  * Part 2 — the frontier at scale (bench/scale-frontier.ts, its own process): N URLs over H hosts
  * queued through the store's enqueue, then host-claim latency.
  *
+ * Every process runs the product as it ships — built first (scripts/build.ts) into .build/bench/scale,
+ * or `--build DIR`, another build's trawl.js, to compare two versions — never tsx.
+ *
  * `--mode workers`: the PostgreSQL runs are N `trawl worker` processes and one `trawl serve` search
  * node that indexes what they store (each `trawl crawl` of the default mode indexes every page);
  * printed too, how soon a stored page is searchable there: the node's /healthz count and the
  * database's, sampled every 50 ms — the delay from the k-th page stored to the node holding k.
  *
  *   npx tsx bench/scale.ts [--part 1,2] [--root DIR] [--hosts 16] [--workers 1,2,4] [--runs 1] [--durable on|off] [--sqlite on|off]
- *                          [--mode crawl|workers] [--top 4] [--profile DIR] [--urls 1000000] [--frontier-hosts 10000]
+ *                          [--mode crawl|workers] [--top 4] [--profile DIR] [--build DIR] [--urls 1000000] [--frontier-hosts 10000]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { openPostgresStore } from '../store/postgres/index.ts';
@@ -35,7 +39,8 @@ import type { Store } from '../store/store.ts';
 import { startPostgres } from '../testweb/postgres.ts';
 import { corpusPath, reachablePages } from './reachable.ts';
 import type { FrontierFigures, FrontierSettings } from './scale-frontier.ts';
-import { figuresOf } from './compiled.ts';
+import { figuresOf, productEnv } from './compiled.ts';
+import { buildTrawl } from '../scripts/build.ts';
 
 const { values } = parseArgs({
   options: {
@@ -65,12 +70,18 @@ const { values } = parseArgs({
      * search node that indexes what they store — the deployment of docs/scaling.md.
      */
     mode: { type: 'string', default: 'crawl' },
+    /** A directory with another build's trawl.js (scripts/build.ts), run instead of this tree's: to compare two versions. */
+    build: { type: 'string' },
   },
 });
 const parts = values.part!.split(',');
 const fmt = (n: number, d = 1) => n.toLocaleString('en', { minimumFractionDigits: d, maximumFractionDigits: d });
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const BIN = new URL('../bin/trawl.js', import.meta.url).pathname;
+// The product as it ships (scripts/build.ts: bundled JavaScript), built once before any run: what
+// `trawl` runs — not tsx, and not the source as it is edited while the bench runs.
+const built = values.build ?? join('.build', 'bench', 'scale');
+if (!values.build) await buildTrawl({ trawl: 'cli/main.ts' }, built);
+const BIN = resolve(fileURLToPath(new URL('..', import.meta.url)), built, 'trawl.js');
 const made: string[] = []; // every directory made (configs, the processes' data): removed when the bench exits
 const tmp = (name: string) => made[made.push(mkdtempSync(join(tmpdir(), `trawl-bench-scale-${name}-`))) - 1]!;
 process.on('exit', () => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -148,7 +159,7 @@ type Child = { child: ChildProcess; exited: Promise<number | null>; cpu: () => n
 /** `trawl ARGS` in a fresh process; its CPU seconds (all threads) sampled from /proc every 200 ms until it exits. */
 function trawl(args: string[]): Child {
   const profile = values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile] : [];
-  const child = spawn(process.execPath, [...profile, BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...profile, BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: productEnv() });
   let stderr = '';
   let stdout = '';
   child.stdout!.on('data', (d: Buffer) => (stdout = (stdout + d.toString()).slice(-4000)));
