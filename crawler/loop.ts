@@ -220,6 +220,8 @@ export class CrawlLoop {
       if (!host) break;
       const dead = this.deadHosts.get(host);
       if (dead) {
+        // (What was taken ahead for the host is queued again first: the kill ends it too.)
+        await this.d.frontier.giveBack([host]);
         await store.hosts.kill(host, dead.error, dead.reason, this.d.now());
         scheduler.noWork(host);
         continue;

@@ -38,6 +38,12 @@ export interface UrlStore {
    */
   take(host: string, options: TakeOptions): Promise<Taken | undefined>;
   /**
+   * take() for up to `max` URLs at once, in the order take() would give them one by one, each
+   * marked in flight; the last one's `last` tells as take()'s does. For a backend over the network
+   * (one round trip for several fetches); absent: the crawler takes one at a time.
+   */
+  takeSome?(host: string, options: TakeOptions, max: number): Promise<Taken[]>;
+  /**
    * A URL's record, made if it is new, marked in flight as `take` does: for a response that came
    * from elsewhere than the crawl's fetch (a web archive imported), about to be handled like one.
    */

@@ -18,6 +18,12 @@ export type PickOptions = {
 
 /** How long the earliest revisit's time, as read, is used. */
 const REVISITS_MAX_AGE_MS = 1000;
+/**
+ * Queued URLs of a host taken at once when the frontier is shared (a store over the network: one
+ * round trip for this many fetches, instead of one each — bench/scale). The host is this worker's
+ * alone while its lease lasts, so taking ahead holds back nothing another worker could fetch.
+ */
+export const TAKE_AHEAD = 8;
 
 export class Frontier {
   /** Hosts whose last URL handed out was not a revisit: their next may be a due revisit (interleaving). */
@@ -27,6 +33,9 @@ export class Frontier {
   private asked: Set<string> | undefined;
   /** When the earliest revisit falls due (undefined: none is scheduled), as read at `at` (performance.now()). */
   private revisits: { readonly next: number | undefined; readonly at: number } | undefined;
+  /** Shared: URLs taken ahead, by host — in flight in the store, handed out by next() in order. */
+  private readonly ahead = new Map<string, Taken[]>();
+  private takeAhead = 1;
 
   constructor(
     private readonly store: Store,
@@ -48,11 +57,53 @@ export class Frontier {
     if (pick.fresh) kinds.push('queued', 'retry');
     if (by !== undefined && !turn) kinds.push('revisit');
     if (!kinds.length) return undefined;
-    const q = await this.store.urls.take(host, { kinds, now: this.now(), ...(by !== undefined ? { revisitsDueBy: by } : {}) });
+    const q = kinds[0] === 'queued' ? await this.nextQueued(host, kinds, by) : await this.store.urls.take(host, { kinds, now: this.now(), ...(by !== undefined ? { revisitsDueBy: by } : {}) });
     if (!q) return undefined;
     if (q.kind === 'revisit') this.revisitTurn.delete(host);
     else if (by !== undefined) this.revisitTurn.add(host);
     return q;
+  }
+
+  /** The host's next queued URL: one taken ahead, or, shared, several taken at once (TAKE_AHEAD). */
+  private async nextQueued(host: string, kinds: readonly TakeKind[], by: number | undefined): Promise<Taken | undefined> {
+    let ahead = this.ahead.get(host);
+    if (!ahead?.length) {
+      const options = { kinds, now: this.now(), ...(by !== undefined ? { revisitsDueBy: by } : {}) };
+      if (this.takeAhead <= 1 || !this.store.urls.takeSome) return this.store.urls.take(host, options);
+      ahead = await this.store.urls.takeSome(host, options, this.takeAhead);
+      // (Taken while another call took for the same host: both batches are the host's next URLs.)
+      const before = this.ahead.get(host);
+      if (before?.length) ahead = [...before, ...ahead];
+      this.ahead.set(host, ahead);
+    }
+    const q = ahead.shift();
+    if (!ahead.length) this.ahead.delete(host);
+    // (Only the batch's last URL can be the host's last.)
+    return q && ahead.length && q.last ? { ...q, last: false } : q;
+  }
+
+  /** URLs taken ahead for these hosts go back to the queue (the worker gives the hosts up, or stops). */
+  async giveBack(hosts: Iterable<string>): Promise<void> {
+    for (const host of hosts) {
+      const ahead = this.ahead.get(host);
+      this.ahead.delete(host);
+      for (const q of ahead ?? []) await this.store.urls.putBack(q.id);
+    }
+  }
+
+  /**
+   * URLs taken ahead for a host whose lease was lost are forgotten, not put back: the lease's end
+   * queued them again, and another worker may be fetching them now.
+   */
+  forget(host: string): void {
+    this.ahead.delete(host);
+  }
+
+  /** URLs taken ahead and not handed out yet (tests, status). */
+  get takenAhead(): number {
+    let n = 0;
+    for (const a of this.ahead.values()) n += a.length;
+    return n;
   }
 
   /**
@@ -93,10 +144,13 @@ export class Frontier {
   /**
    * Other workers queue URLs too: from now on the counts of the hosts asked about are read again
    * from the store at each refresh() (the filters ask synchronously, so the counts stay in RAM; a
-   * host's cap may be passed by what the workers queue between two refreshes).
+   * host's cap may be passed by what the workers queue between two refreshes). And a host's queued
+   * URLs are taken TAKE_AHEAD at a time: the worker holds the host (its lease), and gives back what
+   * it took ahead when it gives the host up (giveBack).
    */
   share(): void {
     this.asked = new Set();
+    this.takeAhead = TAKE_AHEAD;
   }
 
   /** Shared: the counts of the hosts asked about since the last refresh, as the store has them now. */

@@ -109,6 +109,8 @@ export class WorkerLeases {
       this.held.delete(host);
       this.scheduler.drop(host);
     }
+    // (Back to the queue before the hosts are free: whoever claims them next finds them there.)
+    await this.frontier.giveBack(hosts);
     await this.store.leases.release(this.shared.worker, hosts, readyAt);
   }
 
@@ -138,6 +140,7 @@ export class WorkerLeases {
       this.log?.warn(`lease on ${host} lost (it ran out before it was renewed): another worker may take the host over`);
       this.held.delete(host);
       this.scheduler.drop(host);
+      this.frontier.forget(host);
     }
     // (Leases of workers that died: their URLs in flight go back to the queue for anyone to claim.)
     await this.store.leases.expire(now);

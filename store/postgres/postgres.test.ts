@@ -230,6 +230,23 @@ describe('the PostgreSQL store: taking a URL in one round trip', () => {
     }
   });
 
+  it('takes several queued URLs at once in the queue\u2019s order, and a due retry when none is queued', async () => {
+    const store = await openPostgresStore(await server.createDatabase());
+    try {
+      await store.enqueue({ urls: [{ url: 'http://a.org/deep', depth: 2 }, { url: 'http://a.org/1', depth: 1 }, { url: 'http://a.org/2', depth: 1 }] }, T0);
+      const some = await store.urls.takeSome('a.org', { kinds: ['queued', 'retry'], now: T0 }, 2);
+      assert.deepEqual(some.map((q) => [new URL(q.url).pathname, q.kind, q.last]), [['/1', 'queued', false], ['/2', 'queued', false]]);
+      const [deep] = await store.urls.takeSome('a.org', { kinds: ['queued', 'retry'], now: T0 }, 2);
+      assert.deepEqual([deep!.url, deep!.last], ['http://a.org/deep', true]);
+      await store.urls.finish(deep!.id, { outcome: { kind: 'failed', status: 503, error: 'http-5xx', reason: '503', retryAt: T0 + 10 }, revisit: null }, T0);
+      assert.deepEqual(await store.urls.takeSome('a.org', { kinds: ['queued', 'retry'], now: T0 }, 2), [], 'the retry is not due yet');
+      const retry = await store.urls.takeSome('a.org', { kinds: ['queued', 'retry'], now: T0 + 10 }, 2);
+      assert.deepEqual(retry.map((q) => [q.url, q.kind, q.last]), [['http://a.org/deep', 'retry', true]]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('knows from the take whether the page of the URL taken is stored: has() asks nothing more', async () => {
     const store = await openPostgresStore(await server.createDatabase());
     try {

@@ -48,6 +48,18 @@ function takeStatement(kind: TakeKind, later: readonly TakeKind[]): string {
 }
 const takeStatements = new Map<string, string>();
 
+/**
+ * takeStatement for up to $2 of the host's queued URLs at once: the pick locks one more than it
+ * takes, to tell whether more are left. Then a time for each of `later` that is not 'queued'.
+ */
+function takeSomeStatement(later: readonly TakeKind[]): string {
+  let n = 2;
+  const more = later.map((k) => ` OR EXISTS (SELECT 1 FROM urls WHERE ${NEXT[k].where(`$${++n}::bigint`)})`).join('');
+  return `WITH pick AS (SELECT id, depth FROM urls WHERE ${NEXT.queued.where('')} ORDER BY depth, id LIMIT $2::int + 1 FOR UPDATE SKIP LOCKED)
+    UPDATE urls SET ${IN_FLIGHT} WHERE id IN (SELECT id FROM pick ORDER BY depth, id LIMIT $2)
+    RETURNING ${QUEUED_COLUMNS}, EXISTS (SELECT 1 FROM documents d WHERE d.id = urls.id) AS stored, ((SELECT count(*) FROM pick) > $2${more}) AS more`;
+}
+
 /*
  * How fetches ended, one row of the arrays each (one fetch, or a group commit's: store.ts), and what
  * each learned when it says (meta): every right-hand side reads the row as it was before.
@@ -138,6 +150,35 @@ export class PgUrlStore implements UrlStore {
       return { ...q, revisit: kind === 'revisit', kind, last: !more };
     }
     return undefined;
+  }
+
+  /**
+   * Up to `max` of the host's queued URLs in one statement, when queued URLs come first in `kinds`
+   * (else, or when none is queued, take() of the kinds after): a worker takes ahead what its next
+   * requests to the host will fetch (crawler/frontier/frontier.ts), saving a round trip each.
+   */
+  async takeSome(host: string, options: TakeOptions, max: number): Promise<Taken[]> {
+    const { kinds, now, revisitsDueBy } = options;
+    const asked = kinds.filter((k) => k !== 'revisit' || revisitsDueBy !== undefined);
+    if (asked[0] !== 'queued' || max <= 1) {
+      const one = await this.take(host, options);
+      return one ? [one] : [];
+    }
+    const later = asked.slice(1);
+    const key = `some:${later.join()}`;
+    const sql = takeStatements.get(key) ?? takeStatements.set(key, takeSomeStatement(later)).get(key)!;
+    const times = later.filter((k) => k !== 'queued').map((k) => (k === 'revisit' ? revisitsDueBy : now));
+    const { rows } = await run<QueuedUrl & { stored: boolean; more: boolean }>(this.pool, sql, [host, max, ...times]);
+    if (!rows.length) {
+      const one = later.length ? await this.take(host, { ...options, kinds: later }) : undefined;
+      return one ? [one] : [];
+    }
+    // (RETURNING keeps no order: the queue's, breadth-first.)
+    rows.sort((a, b) => a.depth - b.depth || a.id - b.id);
+    return rows.map(({ stored, more, ...q }, i) => {
+      this.stored.learn(q.id, stored);
+      return { ...q, revisit: false, kind: 'queued' as const, last: i === rows.length - 1 && !more };
+    });
   }
 
   async claim(url: NewUrl, now: number): Promise<QueuedUrl> {

@@ -1,0 +1,107 @@
+// A shared frontier takes a host's queued URLs several at a time (TAKE_AHEAD): one round trip to
+// the store for that many fetches, handed out in the queue's order, given back to the queue when
+// the worker gives the host up, forgotten when its lease was lost. A throwaway PostgreSQL.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { openPostgresStore, type PostgresStore } from '../../store/postgres/index.ts';
+import { startPostgres, type ThrowawayPostgres } from '../../testweb/postgres.ts';
+import { Frontier, TAKE_AHEAD } from './frontier.ts';
+
+const T0 = 1_000_000;
+
+/** Counts the statements a store sends outside its transactions (a take is one). */
+function countStatements(store: PostgresStore): { readonly n: number } {
+  const counter = { n: 0 };
+  const query = store.pool.query.bind(store.pool) as (...args: unknown[]) => unknown;
+  (store.pool as { query: unknown }).query = (...args: unknown[]) => {
+    counter.n++;
+    return query(...args);
+  };
+  return counter;
+}
+
+describe('a shared frontier taking ahead', () => {
+  let server: ThrowawayPostgres;
+  before(async () => {
+    server = await startPostgres();
+  });
+  after(() => server.stop());
+
+  /** A store with `n` queued URLs of a.org (depths 1 and 0 mixed) and a shared frontier over it. */
+  async function setup(n: number) {
+    const store = await openPostgresStore(await server.createDatabase());
+    const frontier = new Frontier(store, () => T0);
+    await frontier.enqueue({ urls: Array.from({ length: n }, (_, i) => ({ url: `http://a.org/${i}`, depth: i % 2 })) });
+    frontier.share();
+    return { store, frontier, statements: countStatements(store) };
+  }
+  const states = async (store: PostgresStore) => (await store.urls.counts()) as Record<string, number>;
+
+  it(`hands out ${TAKE_AHEAD} URLs for one statement, breadth-first, the host's last one said so`, async () => {
+    const { store, frontier, statements } = await setup(TAKE_AHEAD + 2);
+    try {
+      const order: string[] = [];
+      const lasts: boolean[] = [];
+      // (As the crawl loop does: no take after the host's last URL.)
+      for (let q = await frontier.next('a.org'); q; q = q.last ? undefined : await frontier.next('a.org')) {
+        order.push(new URL(q.url).pathname);
+        lasts.push(q.last ?? false);
+        if (order.length === TAKE_AHEAD) assert.equal(statements.n, 1, `one statement for the first ${TAKE_AHEAD}`);
+      }
+      // Depth 0 first (the even ones), then depth 1, each by id — as take() one by one would.
+      const even = Array.from({ length: TAKE_AHEAD + 2 }, (_, i) => i).filter((i) => i % 2 === 0);
+      const odd = Array.from({ length: TAKE_AHEAD + 2 }, (_, i) => i).filter((i) => i % 2 === 1);
+      assert.deepEqual(order, [...even, ...odd].map((i) => `/${i}`));
+      assert.deepEqual(lasts, [...Array(TAKE_AHEAD + 1).fill(false), true], 'only the host\u2019s last URL is its last');
+      assert.equal(statements.n, 2, 'two batches: the second of two URLs, the last');
+      assert.equal((await states(store)).fetching, TAKE_AHEAD + 2);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('gives back to the queue what it took ahead and did not hand out, its attempt not counted', async () => {
+    const { store, frontier } = await setup(5);
+    try {
+      const first = (await frontier.next('a.org'))!;
+      assert.equal(frontier.takenAhead, 4);
+      await frontier.giveBack(['a.org']);
+      assert.equal(frontier.takenAhead, 0);
+      assert.deepEqual([(await states(store)).queued, (await states(store)).fetching], [4, 1]);
+      const records = await Promise.all([0, 1, 2, 3, 4].map((i) => store.urls.record(`http://a.org/${i}`)));
+      for (const r of records) assert.equal(r!.attempts, r!.id === first.id ? 1 : 0, r!.url);
+      // Taken again in the same order.
+      assert.equal(new URL((await frontier.next('a.org'))!.url).pathname, '/2');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('forgets, without a write, what it took ahead for a host whose lease it lost', async () => {
+    const { store, frontier, statements } = await setup(5);
+    try {
+      await frontier.next('a.org');
+      const before = statements.n;
+      frontier.forget('a.org');
+      assert.equal(frontier.takenAhead, 0);
+      await frontier.giveBack(['a.org']);
+      assert.equal(statements.n, before, 'nothing written');
+      assert.equal((await states(store)).fetching, 5, 'left in flight, for the lease\u2019s end to queue again');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('takes one at a time when not shared', async () => {
+    const store = await openPostgresStore(await server.createDatabase());
+    try {
+      const frontier = new Frontier(store, () => T0);
+      await frontier.enqueue({ urls: [0, 1, 2].map((i) => ({ url: `http://a.org/${i}`, depth: 0 })) });
+      await frontier.next('a.org');
+      assert.equal(frontier.takenAhead, 0);
+      assert.equal((await states(store)).fetching, 1);
+    } finally {
+      await store.close();
+    }
+  });
+});
