@@ -123,7 +123,12 @@ async function part1(): Promise<void> {
     console.log(`\nmedians of ${values.runs} run(s), pages/s: ${[...byLabel.keys()].map((l) => `${l} ${fmt(pps(l))}`).join(', ')}`);
     if (byLabel.has('1 worker') && byLabel.has('2 workers')) console.log(`target 2 workers / 1 worker ≥ 1.7: ${fmt(pps('2 workers') / pps('1 worker'), 2)}`);
     if (byLabel.has('4 workers') && byLabel.has('1 worker')) console.log(`4 workers / 1 worker: ${fmt(pps('4 workers') / pps('1 worker'), 2)}`);
-    if (byLabel.has('1 worker') && byLabel.has('SQLite')) console.log(`target 1 worker on PostgreSQL / SQLite ≥ 0.8: ${fmt(pps('1 worker') / pps('SQLite'), 2)}`);
+    if (byLabel.has('1 worker') && byLabel.has('SQLite')) {
+      // (Also each round's own ratio: its two crawls ran back to back, on the machine as it was then.)
+      const sqlite = byLabel.get('SQLite')!;
+      const paired = byLabel.get('1 worker')!.map((r, i) => r.pages / r.seconds / (sqlite[i]!.pages / sqlite[i]!.seconds));
+      console.log(`target 1 worker on PostgreSQL / SQLite ≥ 0.8: ${fmt(pps('1 worker') / pps('SQLite'), 2)} (medians); round by round ${paired.map((x) => fmt(x, 2)).join(' / ')}, median ${fmt(median(paired), 2)}`);
+    }
     const delays = [...byLabel].filter(([, runs]) => runs[0]!.searchable).map(([l]) => `${l} p50 ${fmt(med(l, (r) => r.searchable!.p50), 0)} ms, p99 ${fmt(med(l, (r) => r.searchable!.p99), 0)} ms`);
     if (delays.length) console.log(`a page stored → searchable on the search node (target: within a second), medians: ${delays.join('; ')}`);
   } finally {
