@@ -57,11 +57,19 @@ export class Frontier {
     if (pick.fresh) kinds.push('queued', 'retry');
     if (by !== undefined && !turn) kinds.push('revisit');
     if (!kinds.length) return undefined;
-    const q = kinds[0] === 'queued' ? await this.nextQueued(host, kinds, by) : await this.store.urls.take(host, { kinds, now: this.now(), ...(by !== undefined ? { revisitsDueBy: by } : {}) });
+    let q: Taken | undefined;
+    if (kinds[0] === 'queued') q = await this.nextQueued(host, kinds, by);
+    else {
+      // (A revisit's turn while URLs taken ahead wait: a due revisit, else the next of those.)
+      const waiting = Boolean(this.ahead.get(host)?.length) && kinds.includes('queued');
+      q = await this.store.urls.take(host, { kinds: waiting ? ['revisit'] : kinds, now: this.now(), ...(by !== undefined ? { revisitsDueBy: by } : {}) });
+      if (!q && waiting) q = await this.nextQueued(host, kinds, by);
+    }
     if (!q) return undefined;
     if (q.kind === 'revisit') this.revisitTurn.delete(host);
     else if (by !== undefined) this.revisitTurn.add(host);
-    return q;
+    // (The store's last of the host, but URLs taken ahead wait: not its last.)
+    return q.last && this.ahead.get(host)?.length ? { ...q, last: false } : q;
   }
 
   /** The host's next queued URL: one taken ahead, or, shared, several taken at once (TAKE_AHEAD). */
@@ -78,8 +86,7 @@ export class Frontier {
     }
     const q = ahead.shift();
     if (!ahead.length) this.ahead.delete(host);
-    // (Only the batch's last URL can be the host's last.)
-    return q && ahead.length && q.last ? { ...q, last: false } : q;
+    return q;
   }
 
   /** URLs taken ahead for these hosts go back to the queue (the worker gives the hosts up, or stops). */

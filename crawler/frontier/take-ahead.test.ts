@@ -92,6 +92,30 @@ describe('a shared frontier taking ahead', () => {
     }
   });
 
+  it('still takes due revisits every other turn, between the URLs taken ahead', async () => {
+    const store = await openPostgresStore(await server.createDatabase());
+    try {
+      let now = T0;
+      const frontier = new Frontier(store, () => now);
+      await frontier.enqueue({ urls: ['old1', 'old2'].map((n) => ({ url: `http://a.org/${n}`, depth: 0 })) });
+      for (const [i, at] of [1_500_000, 1_500_001].entries()) {
+        const q = (await frontier.next('a.org'))!;
+        assert.equal(q.url, `http://a.org/old${i + 1}`);
+        await store.urls.finish(q.id, { outcome: { kind: 'indexed', status: 200 }, revisit: { at, intervalMs: 500 } }, T0);
+      }
+      await frontier.enqueue({ urls: ['n1', 'n2', 'n3'].map((n) => ({ url: `http://a.org/${n}`, depth: 1 })) });
+      frontier.share();
+      now = 2_000_000;
+      const pick = { fresh: true, revisitsDueBy: Number.MAX_SAFE_INTEGER };
+      const order: string[] = [];
+      for (let q = await frontier.next('a.org', pick); q; q = await frontier.next('a.org', pick)) order.push(new URL(q.url).pathname);
+      assert.deepEqual(order, ['/n1', '/old1', '/n2', '/old2', '/n3'], 'as one at a time (frontier.test.ts)');
+      assert.equal(frontier.takenAhead, 0);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('takes one at a time when not shared', async () => {
     const store = await openPostgresStore(await server.createDatabase());
     try {
