@@ -10,7 +10,9 @@
 // { checkpointed: { ms, log, busy } } after each checkpoint of a WAL that holds frames (log: how
 // many; busy: a reader or another checkpoint kept it from copying them all);
 // { error } when anything throws (then the thread ends: the parent checkpoints itself again).
-// From the parent: { stop: true } — the thread closes its connection and ends.
+// From the parent: { stop: true } — the thread closes its connection and ends; { hold: true|false }
+// — no checkpoint is begun while held (the writer checkpoints the WAL itself: SQLite lets one
+// connection at a time checkpoint, and does not wait for the other).
 import { statSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
@@ -25,6 +27,8 @@ let db;
 let timer;
 /** The WAL file's size and time of change when the last checkpoint began: frames written since change them. */
 let seen = '';
+/** The writer asked for the checkpoint lock (see { hold }). */
+let held = false;
 
 /** The WAL's size and mtime, as one comparable string ('' when there is none: nothing to copy). */
 function walState() {
@@ -42,6 +46,7 @@ function walState() {
  * WAL over at the writer's next transaction once every frame is copied and no reader is behind.
  */
 function checkpoint(force) {
+  if (held) return;
   const state = walState();
   if (!force && (state === '' || state === seen)) return;
   // (Taken before: what is written during the checkpoint changes it, and is copied at the next tick.)
@@ -69,6 +74,7 @@ function fail(e) {
 
 function onMessage(message) {
   if (message && message.stop) stop();
+  else if (message && typeof message.hold === 'boolean') held = message.hold;
 }
 
 parentPort.on('message', onMessage);

@@ -50,9 +50,6 @@ const RESTART_BYTES = 32 * 1024 * 1024;
  */
 const HARD_LIMIT_BYTES = 4 * RESTART_BYTES;
 
-/** How often the writer looks at the WAL's size, at most (a stat: microseconds). */
-const LOOK_MS = 250;
-
 /** SQLite's own automatic checkpoint, restored when the worker fails. */
 const SQLITE_AUTOCHECKPOINT_PAGES = 1000;
 
@@ -107,11 +104,12 @@ export class WalCheckpointer {
   private restartDue = false;
   /** The WAL's size past which the writer checkpoints next (raised after a checkpoint that readers kept from finishing). */
   private limit: number;
-  private lookedAt = -Infinity;
   private toldLimit = false;
+  private held = false;
   private byWorker = 0;
   private restarts = 0;
   private overLimit = 0;
+  private alive = false;
   private settle!: (running: boolean) => void;
   /** Resolves to true once the worker checkpoints (the writer's automatic checkpoint is then off), false if it failed. */
   readonly ready: Promise<boolean>;
@@ -137,14 +135,21 @@ export class WalCheckpointer {
       this.fail(e as Error);
       return;
     }
+    this.alive = true;
     // A store left open must not keep the process alive: close() waits for the thread instead.
     this.worker.unref();
     this.worker.on('message', (m: WorkerMessage) => this.onMessage(m));
     this.worker.on('error', (e) => this.fail(e));
     this.worker.on('exit', (code) => {
+      this.alive = false;
       exit();
       if (this.state === 'starting' || this.state === 'running') this.fail(new Error(`the thread ended (exit code ${code})`));
     });
+  }
+
+  /** Whether the worker thread is running (false once it failed, and once close() resolved). */
+  get live(): boolean {
+    return this.alive;
   }
 
   /** What the checkpointer did so far. */
@@ -154,11 +159,12 @@ export class WalCheckpointer {
 
   /**
    * Called by the writer between two transactions: the checkpoint that lets the WAL start over,
-   * when due, and past the WAL's hard limit, a checkpoint of all of it. (The size is looked at at
-   * most every LOOK_MS, in any state but closed: whatever keeps the WAL from starting over, the
-   * main thread's automatic checkpoint would not restart it either.)
+   * when due, and past the WAL's hard limit, a checkpoint of all of it. (Its size is looked at
+   * after every commit — a stat, microseconds, for a commit every 50 ms or more — and in any state
+   * but closed: whatever keeps the WAL from starting over, the automatic checkpoint could not
+   * restart it either.)
    */
-  afterCommit(now = performance.now()): void {
+  afterCommit(): void {
     if (this.state === 'closed' || this.db.inTransaction) return;
     if (this.restartDue && this.state === 'running') {
       this.restartDue = false;
@@ -166,8 +172,6 @@ export class WalCheckpointer {
       // (Not waiting: if the worker is checkpointing right now, its next report asks again.)
       checkpointNow(this.db, 'PASSIVE', 0);
     }
-    if (now - this.lookedAt < LOOK_MS) return;
-    this.lookedAt = now;
     let size: number;
     try {
       size = statSync(this.wal).size;
@@ -181,8 +185,25 @@ export class WalCheckpointer {
     }
     this.overLimit++;
     const [row] = checkpointNow(this.db, 'TRUNCATE', 0);
-    // Readers kept it from finishing: what they hold is copied later; not again before the WAL grows by half the limit more.
-    this.limit = row && row.busy === 0 ? this.hardLimit : size + this.hardLimit / 2;
+    if (row && row.busy === 0) {
+      this.limit = this.hardLimit;
+      this.hold(false);
+    } else if (row && row.log < 0) {
+      // The worker was checkpointing (SQLite says busy with no frame counts, and lets one
+      // connection at a time checkpoint without waiting): it begins no other until the writer's.
+      this.hold(true);
+    } else {
+      // Readers kept it from finishing (what they hold is copied later): not again before the
+      // WAL grows by half the limit more.
+      this.limit = size + this.hardLimit / 2;
+      this.hold(false);
+    }
+  }
+
+  /** Whether the worker may begin checkpoints: not while the writer waits to checkpoint the WAL itself. */
+  private hold(held: boolean): void {
+    if (held !== this.held && this.state === 'running') this.worker?.postMessage({ hold: held });
+    this.held = held;
   }
 
   /** Stops the worker and waits for it to end (its current checkpoint finishes first, up to STOP_WAIT_MS). */
