@@ -122,7 +122,7 @@ export class Appliance {
       setStemming(config.index.stemming);
       try {
         // (The crawl in config.store when it names a database, else SQLite in the data directory; the index is in the data directory either way.)
-        store = await openStore(config.store ?? dir, { readOnly: !writer || options.readOnlyStore === true, poolSize: config.cluster.poolSize, connectTimeoutMs: config.cluster.connectTimeoutMs, outageRetryMs: config.cluster.outageRetry });
+        store = await openStore(config.store ?? dir, { readOnly: !writer || options.readOnlyStore === true, poolSize: config.cluster.poolSize, connectTimeoutMs: config.cluster.connectTimeoutMs, outageRetryMs: config.cluster.outageRetry, log });
       } catch (e) {
         if (e instanceof StoreOpenError && /^no crawl in /.test(e.message)) throw new NoCrawlError(e.message);
         throw e;

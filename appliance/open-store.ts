@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config/schema.ts';
+import type { Log } from '../lib/log.ts';
 import type { Store } from '../store/index.ts';
 import { acquireLock, DB_FILE, fileSchemaVersion, openSqliteStore, SCHEMA_VERSION as SQLITE_SCHEMA_VERSION } from '../store/sqlite/index.ts';
 
@@ -29,6 +30,8 @@ export type OpenStoreOptions = {
   readonly connectTimeoutMs?: number;
   /** How long a database that stopped answering is waited for (cluster.outageRetry). */
   readonly outageRetryMs?: number;
+  /** Where the store tells what it cannot do as it should (a SQLite writer's checkpointer failing). */
+  readonly log?: Log;
 };
 
 /**
@@ -38,7 +41,8 @@ export type OpenStoreOptions = {
  */
 export async function openStore(location: string, options: OpenStoreOptions = {}): Promise<Store> {
   if (isDatabaseUrl(location)) return (await postgres()).openPostgresStore(location, { ...options, readOnly: options.readOnly === true });
-  return openSqliteStore(location, { readOnly: options.readOnly === true });
+  // A SQLite writer checkpoints its WAL on a worker thread: the main thread answers searches (issue 23).
+  return openSqliteStore(location, { readOnly: options.readOnly === true, checkpoints: { log: options.log } });
 }
 
 /** What `trawl db migrate` did: where, the schema version now, and the steps applied. */

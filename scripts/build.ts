@@ -6,7 +6,8 @@
  *   what a command needs is split into chunks loaded when that command runs (`trawl --help` loads
  *   almost nothing).
  * - dist/workers/*.js: the parse workers' code, one file per extractor module (the page workers'
- *   and the document workers'), which crawler/parse/pool.ts takes instead of bundling at start.
+ *   and the document workers'), which crawler/parse/pool.ts takes instead of bundling at start;
+ *   and the SQLite writer's checkpointer (store/sqlite/checkpointer.ts looks for it).
  * - dist/static/: the search page's files, read beside the code (search-ui/static-files.ts).
  * - dist/build.json: every source file the build read, for bin/trawl.js to tell a stale build.
  *
@@ -22,6 +23,9 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** The extractor modules run in parse workers (crawler/parse/pool.ts looks for their files). */
 export const WORKER_MODULES = [new URL('../appliance/extract-for-index.ts', import.meta.url), new URL('../crawler/parse/extract.ts', import.meta.url)];
+
+/** Worker threads whose entry is a file of its own, by their name in dist/workers/ (each module looks for its file there). */
+export const WORKER_ENTRIES: Record<string, string> = { 'checkpoint-worker': 'store/sqlite/checkpoint-worker.mjs' };
 
 const COMMON: BuildOptions = {
   bundle: true,
@@ -50,6 +54,8 @@ export async function buildTrawl(entries: Record<string, string>, outdir: string
     const worker = await build({ ...COMMON, stdin: workerEntry(module), outfile: join(out, 'workers', prebuiltWorkerName(module)) });
     metas.push(worker.metafile!);
   }
+  const threads = await build({ ...COMMON, entryPoints: WORKER_ENTRIES, outdir: join(out, 'workers') });
+  metas.push(threads.metafile!);
   cpSync(join(ROOT, 'search-ui', 'static'), join(out, 'static'), { recursive: true });
   // (The workers' entries are made in memory: only the files on disk count.)
   const inputs = [...new Set(metas.flatMap((m) => Object.keys(m.inputs)))].map((f) => relative(ROOT, resolve(ROOT, f))).filter((f) => existsSync(join(ROOT, f))).sort();
@@ -60,5 +66,5 @@ export async function buildTrawl(entries: Record<string, string>, outdir: string
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { inputs, ms } = await buildTrawl({ trawl: 'cli/main.ts' }, 'dist');
-  console.log(`dist/: trawl.js and ${WORKER_MODULES.length} workers from ${inputs.length} source files in ${Math.round(ms)} ms`);
+  console.log(`dist/: trawl.js and ${WORKER_MODULES.length + Object.keys(WORKER_ENTRIES).length} workers from ${inputs.length} source files in ${Math.round(ms)} ms`);
 }

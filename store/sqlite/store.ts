@@ -19,6 +19,7 @@ import { SqliteDocumentStore } from './documents.ts';
 import { SqliteHostStore } from './hosts.ts';
 import { SqliteLeaseStore } from './leases.ts';
 import { SqliteArchiveStore } from './archive.ts';
+import { WalCheckpointer, type CheckpointerOptions } from './checkpointer.ts';
 import { SqliteRejectionStore, SqliteRobotsStore, SqliteSeedStore } from './small-stores.ts';
 import { SqliteUrlStore, UrlCounters } from './urls.ts';
 
@@ -33,6 +34,11 @@ const NOTHING_QUEUED: EnqueueResult = { added: [], hosts: new Set() };
 export type SqliteStoreOptions = {
   /** Open an existing crawl for reading only (trawl search, serve, export): nothing is created or written. */
   readonly readOnly?: boolean;
+  /**
+   * A writer's WAL checkpoints made on a worker thread (checkpointer.ts), not in the commits of
+   * the thread that answers searches: what the crawling appliance asks for. Ignored by a reader.
+   */
+  readonly checkpoints?: CheckpointerOptions;
 };
 
 /**
@@ -42,7 +48,8 @@ export type SqliteStoreOptions = {
 export function openSqliteStore(dataDir: string, options: SqliteStoreOptions = {}): SqliteStore {
   const file = join(dataDir, DB_FILE);
   if (options.readOnly && !existsSync(file)) throw new StoreOpenError(`no crawl in ${dataDir}: there is no ${DB_FILE} there (crawl first: trawl crawl URL --data ${dataDir})`);
-  return new SqliteStore(openDb(file, { readOnly: options.readOnly === true }), file, options.readOnly === true);
+  const readOnly = options.readOnly === true;
+  return new SqliteStore(openDb(file, { readOnly }), file, readOnly, readOnly ? undefined : options.checkpoints);
 }
 
 export class SqliteStore implements Store {
@@ -60,11 +67,14 @@ export class SqliteStore implements Store {
   private group = false;
   private groupTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** The writer's checkpoints on a worker thread, when asked for. */
+  readonly checkpointer: WalCheckpointer | undefined;
 
   constructor(
     readonly db: Db,
     readonly location: string,
     readonly readOnly: boolean,
+    checkpoints?: CheckpointerOptions,
   ) {
     const counters = new UrlCounters(db);
     // (Recovery leaves the URLs of leased hosts to their leases.)
@@ -78,6 +88,7 @@ export class SqliteStore implements Store {
     this.seeds = new SqliteSeedStore(db);
     this.rejections = new SqliteRejectionStore(db);
     this.archive = new SqliteArchiveStore(db);
+    if (checkpoints && !readOnly) this.checkpointer = new WalCheckpointer(db, location, checkpoints);
   }
 
   async enqueue(batch: EnqueueBatch, now: number): Promise<EnqueueResult> {
@@ -105,6 +116,9 @@ export class SqliteStore implements Store {
     this.closed = true;
     this.commitGroup();
     if (!this.readOnly) this.anchors.writeNow();
+    // The worker's connection goes first: closing the last one, the writer's, copies what is left
+    // of the WAL into the database file and removes it, as it does without a checkpointer.
+    await this.checkpointer?.close();
     this.db.close();
   }
 
@@ -139,5 +153,6 @@ export class SqliteStore implements Store {
     if (!this.group) return;
     this.group = false;
     if (this.db.inTransaction) this.db.exec('COMMIT');
+    this.checkpointer?.afterCommit();
   }
 }
