@@ -27,7 +27,7 @@
  *                          [--mode crawl|workers] [--top 4] [--profile DIR] [--build DIR] [--urls 1000000] [--frontier-hosts 10000]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,6 +40,7 @@ import { startPostgres } from '../testweb/postgres.ts';
 import { corpusPath, reachablePages } from './reachable.ts';
 import type { FrontierFigures, FrontierSettings } from './scale-frontier.ts';
 import { figuresOf, productEnv } from './compiled.ts';
+import { postmasterOf, procCpu, serverCpu } from './process-cpu.ts';
 import { buildTrawl } from '../scripts/build.ts';
 
 const { values } = parseArgs({
@@ -179,32 +180,6 @@ function trawl(args: string[]): Child {
     }),
   );
   return { child, exited, cpu: () => last, stdout: () => stdout };
-}
-
-/** A process's CPU seconds (all its threads, its waited-for children) from /proc, or undefined when gone. */
-function procCpu(pid: number): number | undefined {
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    // After "pid (comm) ": state is field 3, so utime (14) … cstime (17) are at 11 … 14 here.
-    return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100;
-  } catch {
-    return undefined;
-  }
-}
-
-/** CPU seconds of a PostgreSQL server: the postmaster's (with its exited children's) and its live children's. */
-function serverCpu(postmaster: number): number {
-  let total = procCpu(postmaster) ?? 0;
-  for (const e of readdirSync('/proc')) {
-    if (!/^\d+$/.test(e)) continue;
-    try {
-      const f = readFileSync(`/proc/${e}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      if (Number(f[1]) === postmaster) total += procCpu(Number(e)) ?? 0;
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return total;
 }
 
 async function withTimeout(children: Child[], label: string): Promise<void> {
@@ -384,11 +359,6 @@ function searchableDelays(samples: readonly Sample[]): Searchable {
   return { pages: delays.length, p50: q(0.5), p99: q(0.99), max: delays.at(-1) ?? NaN };
 }
 type Searchable = { pages: number; p50: number; p99: number; max: number };
-
-async function postmasterOf(admin: pg.Client): Promise<number> {
-  const pid = Number((await admin.query<{ p: number }>('SELECT pg_backend_pid() AS p')).rows[0]!.p);
-  return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
-}
 
 const addressOf = (i: number): string => `127.0.0.${i + 2}`;
 /** The same hash as bench/split-web.ts: which host a path lives on. */
