@@ -74,8 +74,9 @@ export class Frontier {
 
   /** The host's next queued URL: one taken ahead, or, shared, several taken at once (TAKE_AHEAD). */
   private async nextQueued(host: string, kinds: readonly TakeKind[], by: number | undefined): Promise<Taken | undefined> {
-    let ahead = this.ahead.get(host);
-    if (!ahead?.length) {
+    let ahead = this.ahead.get(host) ?? [];
+    const waited = ahead.length > 0;
+    if (!waited) {
       const options = { kinds, now: this.now(), ...(by !== undefined ? { revisitsDueBy: by } : {}) };
       if (this.takeAhead <= 1 || !this.store.urls.takeSome) return this.store.urls.take(host, options);
       ahead = await this.store.urls.takeSome(host, options, this.takeAhead);
@@ -86,7 +87,9 @@ export class Frontier {
     }
     const q = ahead.shift();
     if (!ahead.length) this.ahead.delete(host);
-    return q;
+    // (A URL that waited is never the host's last: work may have been queued since its batch was
+    // taken, and a stale `last` would take the host out of the loop's ring with URLs queued.)
+    return q && waited && q.last ? { ...q, last: false } : q;
   }
 
   /** URLs taken ahead for these hosts go back to the queue (the worker gives the hosts up, or stops). */

@@ -37,12 +37,11 @@ describe('a shared frontier taking ahead', () => {
   }
   const states = async (store: PostgresStore) => (await store.urls.counts()) as Record<string, number>;
 
-  it(`hands out ${TAKE_AHEAD} URLs for one statement, breadth-first, the host's last one said so`, async () => {
+  it(`hands out ${TAKE_AHEAD} URLs for one statement, breadth-first`, async () => {
     const { store, frontier, statements } = await setup(TAKE_AHEAD + 2);
     try {
       const order: string[] = [];
       const lasts: boolean[] = [];
-      // (As the crawl loop does: no take after the host's last URL.)
       for (let q = await frontier.next('a.org'); q; q = q.last ? undefined : await frontier.next('a.org')) {
         order.push(new URL(q.url).pathname);
         lasts.push(q.last ?? false);
@@ -52,9 +51,27 @@ describe('a shared frontier taking ahead', () => {
       const even = Array.from({ length: TAKE_AHEAD + 2 }, (_, i) => i).filter((i) => i % 2 === 0);
       const odd = Array.from({ length: TAKE_AHEAD + 2 }, (_, i) => i).filter((i) => i % 2 === 1);
       assert.deepEqual(order, [...even, ...odd].map((i) => `/${i}`));
-      assert.deepEqual(lasts, [...Array(TAKE_AHEAD + 1).fill(false), true], 'only the host\u2019s last URL is its last');
-      assert.equal(statements.n, 2, 'two batches: the second of two URLs, the last');
+      // (A URL that waited is never said to be the host's last — work may have come since its batch:
+      // the crawl loop asks once more, and the store finds nothing.)
+      assert.deepEqual(lasts, Array(TAKE_AHEAD + 2).fill(false));
+      assert.equal(statements.n, 4, 'two batches (the second of two URLs), then the host\u2019s queued URLs and retries found empty');
       assert.equal((await states(store)).fetching, TAKE_AHEAD + 2);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('says a URL is the host\u2019s last only when taken just then: not one that waited while more was queued', async () => {
+    const { store, frontier } = await setup(2);
+    try {
+      const first = (await frontier.next('a.org'))!;
+      assert.equal(first.last, false, 'its batch has another');
+      // The first page's links: more of the host queued while the second URL waits.
+      await frontier.enqueue({ urls: [{ url: 'http://a.org/later', depth: 2 }] });
+      const second = (await frontier.next('a.org'))!;
+      assert.equal(second.last, false, 'taken as its batch\u2019s last, but it waited');
+      const later = (await frontier.next('a.org'))!;
+      assert.deepEqual([later.url, later.last], ['http://a.org/later', true], 'taken alone, just now: the host\u2019s last');
     } finally {
       await store.close();
     }
