@@ -149,3 +149,18 @@ function watch(dir: string, data: string, asRoot: boolean): { kill(): void } {
   child.unref();
   return { kill: () => void (child.exitCode === null && child.kill()) };
 }
+
+/**
+ * The statements sent through a pool's own `query` — outside its transactions, each a round trip
+ * to the server — counted, with their text: what a test asserts "one statement" with.
+ */
+export function watchStatements(pool: pg.Pool): { readonly n: number; readonly texts: readonly string[] } {
+  const seen = { n: 0, texts: [] as string[] };
+  const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+  (pool as { query: unknown }).query = (...args: unknown[]) => {
+    seen.n++;
+    seen.texts.push(typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text);
+    return query(...args);
+  };
+  return seen;
+}

@@ -4,21 +4,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { openPostgresStore, type PostgresStore } from '../../store/postgres/index.ts';
-import { startPostgres, type ThrowawayPostgres } from '../../testweb/postgres.ts';
+import { startPostgres, watchStatements, type ThrowawayPostgres } from '../../testweb/postgres.ts';
 import { Frontier, TAKE_AHEAD } from './frontier.ts';
 
 const T0 = 1_000_000;
-
-/** Counts the statements a store sends outside its transactions (a take is one). */
-function countStatements(store: PostgresStore): { readonly n: number } {
-  const counter = { n: 0 };
-  const query = store.pool.query.bind(store.pool) as (...args: unknown[]) => unknown;
-  (store.pool as { query: unknown }).query = (...args: unknown[]) => {
-    counter.n++;
-    return query(...args);
-  };
-  return counter;
-}
 
 describe('a shared frontier taking ahead', () => {
   let server: ThrowawayPostgres;
@@ -33,7 +22,7 @@ describe('a shared frontier taking ahead', () => {
     const frontier = new Frontier(store, () => T0);
     await frontier.enqueue({ urls: Array.from({ length: n }, (_, i) => ({ url: `http://a.org/${i}`, depth: i % 2 })) });
     frontier.share();
-    return { store, frontier, statements: countStatements(store) };
+    return { store, frontier, statements: watchStatements(store.pool) };
   }
   const states = async (store: PostgresStore) => (await store.urls.counts()) as Record<string, number>;
 

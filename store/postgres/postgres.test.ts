@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import pg from 'pg';
-import { startPostgres } from '../../testweb/postgres.ts';
+import { startPostgres, watchStatements } from '../../testweb/postgres.ts';
 import { doc, T0, taken } from '../contract/harness.ts';
 import { ReadOnlyStoreError, StoreLocationError, StoreOpenError } from '../store.ts';
 import { logChanges } from './changes.ts';
@@ -31,15 +31,7 @@ async function until(condition: () => Promise<boolean>, what: string): Promise<v
 }
 
 /** Counts the statements a store sends (each is one round trip to the server). */
-function countStatements(store: PostgresStore): { readonly n: number } {
-  const counter = { n: 0 };
-  const query = store.pool.query.bind(store.pool) as (...args: unknown[]) => unknown;
-  (store.pool as { query: unknown }).query = (...args: unknown[]) => {
-    counter.n++;
-    return query(...args);
-  };
-  return counter;
-}
+const countStatements = (store: PostgresStore) => watchStatements(store.pool);
 
 describe('the PostgreSQL store: its schema and migrations', () => {
   it('finds a content hash through an index on (hash, id), not by walking the primary key', async () => {
