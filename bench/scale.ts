@@ -11,6 +11,8 @@
  * processes, from /proc: the postmaster's own and its children's, those that exited included),
  * transactions and statements per page (pg_stat_database, pg_stat_statements), WAL and database
  * size; then the targets as ratios: 2 workers / 1 worker ≥ 1.7, 1 worker on PostgreSQL / SQLite ≥ 0.8.
+ * `--latency-ms N` makes every host take N ms to answer (a web across the internet, not loopback):
+ * a crawl then waits on the web, not on this machine's two cores, and more workers can fetch more.
  *
  * Part 2 — the frontier at scale (bench/scale-frontier.ts, its own process): N URLs over H hosts
  * queued through the store's enqueue, then host-claim latency.
@@ -23,7 +25,7 @@
  * printed too, how soon a stored page is searchable there: the node's /healthz count and the
  * database's, sampled every 50 ms — the delay from the k-th page stored to the node holding k.
  *
- *   npx tsx bench/scale.ts [--part 1,2] [--root DIR] [--hosts 16] [--workers 1,2,4] [--runs 1] [--durable on|off] [--sqlite on|off]
+ *   npx tsx bench/scale.ts [--part 1,2] [--root DIR] [--hosts 16] [--workers 1,2,4] [--runs 1] [--durable on|off] [--sqlite on|off] [--latency-ms 0]
  *                          [--mode crawl|workers] [--top 4] [--profile DIR] [--build DIR] [--urls 1000000] [--frontier-hosts 10000]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -53,6 +55,8 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '1' },
     concurrency: { type: 'string', default: '16' },
     connections: { type: 'string', default: '4' },
+    /** How long the corpus's hosts take to answer each request (bench/split-web.ts): 0 keeps a crawl CPU-bound. */
+    'latency-ms': { type: 'string', default: '0' },
     'timeout-s': { type: 'string', default: '900' },
     /** off: fsync, full-page writes and synchronous commit off (what the tests run), to see what the flush costs. */
     durable: { type: 'string', default: 'on' },
@@ -96,7 +100,7 @@ async function part1(): Promise<void> {
     process.exit(2);
   }
   const hostCount = Number(values.hosts);
-  const web = spawn(process.execPath, ['--import', 'tsx', new URL('./split-web.ts', import.meta.url).pathname, root, String(hostCount)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const web = spawn(process.execPath, ['--import', 'tsx', new URL('./split-web.ts', import.meta.url).pathname, root, String(hostCount), values['latency-ms']!], { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const port = await new Promise<number>((resolve, reject) => {
       web.once('exit', (code) => reject(new Error(`split-web exited (${code})`)));
@@ -109,7 +113,7 @@ async function part1(): Promise<void> {
     const seed = `http://${addressOf(ownerOf(seedPath, hostCount))}:${port}${seedPath}`;
     const reachable = reachablePages(root, values.seed!);
     console.log(`corpus ${root}: ${reachable.size.toLocaleString('en')} pages reachable by links from ${values.seed}, served on ${hostCount} hosts (127.0.0.2–${addressOf(hostCount - 1)}, port ${port}); seed ${seed}`);
-    console.log(`politeness: perHost.maxConnections ${values.connections}, delayMs 0; concurrency ${values.concurrency} per process; PostgreSQL 15 with fsync and synchronous_commit ${values.durable === 'off' ? 'off' : 'on'}`);
+    console.log(`politeness: perHost.maxConnections ${values.connections}, delayMs 0; concurrency ${values.concurrency} per process; each answer held ${values['latency-ms']} ms; PostgreSQL 15 with fsync and synchronous_commit ${values.durable === 'off' ? 'off' : 'on'}`);
     const workerCounts = values.workers!.split(',').map(Number);
     const byLabel = new Map<string, Run[]>();
     for (let r = 0; r < Number(values.runs); r++) {

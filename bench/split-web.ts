@@ -2,7 +2,10 @@
  * One documentation corpus split over many hosts, for bench/scale: each file belongs to one of
  * `hosts` loopback addresses (127.0.0.2, 127.0.0.3, … by a hash of its path) and is served there
  * only. Run as its own process, so that serving costs nothing of the crawlers' event loops:
- *   npx tsx bench/split-web.ts ROOT [HOSTS]   → prints "listening PORT FILES" when ready
+ *   npx tsx bench/split-web.ts ROOT [HOSTS] [LATENCY_MS]   → prints "listening PORT FILES" when ready
+ *
+ * LATENCY_MS (default 0) holds every answer that long before it is sent, as a server across the
+ * internet takes: a crawl then waits on the web rather than on its CPU, as real crawls mostly do.
  *
  * One server listens on every address, on the same port. Files are read into memory once, before
  * the port is announced, and the links of each HTML file (`href`, `src`) that name a file of the
@@ -17,8 +20,9 @@ import { extname, join, relative } from 'node:path';
 
 const root = process.argv[2];
 const hostCount = Number(process.argv[3] ?? 16);
-if (!root || !(hostCount >= 1 && hostCount <= 250)) {
-  console.error('usage: split-web.ts ROOT [HOSTS (1–250)]');
+const latencyMs = Number(process.argv[4] ?? 0);
+if (!root || !(hostCount >= 1 && hostCount <= 250) || !(latencyMs >= 0)) {
+  console.error('usage: split-web.ts ROOT [HOSTS (1–250)] [LATENCY_MS]');
   process.exit(2);
 }
 
@@ -43,7 +47,7 @@ const walk = (dir: string) => {
 };
 walk(root);
 
-const handle = (port: number) => (req: IncomingMessage, res: ServerResponse) => {
+const answer = (port: number) => (req: IncomingMessage, res: ServerResponse) => {
   const raw = (req.url ?? '/').split('?')[0]!;
   let path: string;
   try {
@@ -70,7 +74,7 @@ const handle = (port: number) => (req: IncomingMessage, res: ServerResponse) => 
 let port = 0;
 const servers = [];
 for (let i = 0; i < hostCount; i++) {
-  const server = createServer((req, res) => handle(port)(req, res));
+  const server = createServer((req, res) => (latencyMs ? setTimeout(() => answer(port)(req, res), latencyMs) : answer(port)(req, res)));
   server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
