@@ -37,7 +37,7 @@ export class BatchedReads<K, V> {
     const keys = [...asked.keys()];
     for (let i = 0; i < keys.length; i += this.maxKeys) {
       const some = keys.slice(i, i + this.maxKeys);
-      // (One key: its own read — on a database, the simpler statement.)
+      // (One key: read by `one`, the caller's read of a single key.)
       const values = some.length === 1 ? this.one(some[0]!).then((v) => new Map([[some[0]!, v]])) : this.many(some);
       values.then(
         (found) => {

@@ -6,7 +6,7 @@
  * which the URL filters ask for every link: kept in RAM, one number per host).
  */
 import type { QueuedUrl } from '../../model/index.ts';
-import type { EnqueueBatch, EnqueueResult, Store, TakeKind, Taken } from '../../store/index.ts';
+import type { EnqueueBatch, EnqueueResult, Store, TakeKind, TakeOptions, Taken } from '../../store/index.ts';
 
 /** Which URLs next() may hand out. */
 export type PickOptions = {
@@ -62,7 +62,7 @@ export class Frontier {
     else {
       // (A revisit's turn while URLs taken ahead wait: a due revisit, else the next of those.)
       const waiting = Boolean(this.ahead.get(host)?.length) && kinds.includes('queued');
-      q = await this.store.urls.take(host, { kinds: waiting ? ['revisit'] : kinds, now: this.now(), ...(by !== undefined ? { revisitsDueBy: by } : {}) });
+      q = await this.store.urls.take(host, this.takeOptions(waiting ? ['revisit'] : kinds, by));
       if (!q && waiting) q = await this.nextQueued(host, kinds, by);
     }
     if (!q) return undefined;
@@ -77,7 +77,7 @@ export class Frontier {
     let ahead = this.ahead.get(host) ?? [];
     const waited = ahead.length > 0;
     if (!waited) {
-      const options = { kinds, now: this.now(), ...(by !== undefined ? { revisitsDueBy: by } : {}) };
+      const options = this.takeOptions(kinds, by);
       if (this.takeAhead <= 1 || !this.store.urls.takeSome) return this.store.urls.take(host, options);
       ahead = await this.store.urls.takeSome(host, options, this.takeAhead);
       // (Taken while another call took for the same host: both batches are the host's next URLs.)
@@ -90,6 +90,10 @@ export class Frontier {
     // (A URL that waited is never the host's last: work may have been queued since its batch was
     // taken, and a stale `last` would take the host out of the loop's ring with URLs queued.)
     return q && waited && q.last ? { ...q, last: false } : q;
+  }
+
+  private takeOptions(kinds: readonly TakeKind[], by: number | undefined): TakeOptions {
+    return { kinds, now: this.now(), ...(by !== undefined ? { revisitsDueBy: by } : {}) };
   }
 
   /** URLs taken ahead for these hosts go back to the queue (the worker gives the hosts up, or stops). */
@@ -109,7 +113,7 @@ export class Frontier {
     this.ahead.delete(host);
   }
 
-  /** URLs taken ahead and not handed out yet (tests, status). */
+  /** URLs taken ahead and not handed out yet (tests). */
   get takenAhead(): number {
     let n = 0;
     for (const a of this.ahead.values()) n += a.length;

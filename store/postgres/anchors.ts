@@ -31,7 +31,7 @@ export class PgAnchorStore implements AnchorStore {
    */
   private readonly reads = new BatchedReads<number, Anchors>(
     (ids) => this.ofMany(ids),
-    (id) => this.ofOne(id),
+    async (id) => (await this.ofMany([id])).get(id)!,
   );
 
   constructor(private readonly pool: pg.Pool) {}
@@ -69,22 +69,11 @@ export class PgAnchorStore implements AnchorStore {
     return this.reads.get(id);
   }
 
-  private async ofOne(id: number): Promise<Anchors> {
-    const texts = `SELECT a.text, a.links FROM urls u JOIN anchors a ON a.target = u.url WHERE u.id = $1 ORDER BY a.links DESC, a.text LIMIT ${MAX_ANCHORS_READ}`;
-    const { rows } = await run<{ text: string; links: number }>(this.pool, texts, [id]);
-    if (!rows.length) return { texts: [], sources: 0 };
-    const sources =
-      rows.length < MAX_ANCHORS_READ
-        ? rows.reduce((s, r) => s + r.links, 0)
-        : (await run<{ n: number }>(this.pool, 'SELECT coalesce(sum(a.links), 0)::bigint AS n FROM urls u JOIN anchors a ON a.target = u.url WHERE u.id = $1', [id])).rows[0]!.n;
-    return { texts: rows.map((r) => r.text), sources };
-  }
-
   async ofMany(ids: readonly number[]): Promise<Map<number, Anchors>> {
     const out = new Map(ids.map((id) => [id, { texts: [] as string[], sources: 0 }]));
     if (!ids.length) return out;
-    // (What `of` reads, for each page: its most used texts, and all its links counted by a window
-    // over the same rows before the limit — one scan of the primary key's target prefix a page. A
+    // (For each page: its most used texts, and all its links counted by a window over the same
+    // rows before the limit — one scan of the primary key's target prefix a page. A
     // window over all the pages' joined rows took 4.6 ms a call of 16 pages: bench/scale.)
     const { rows } = await run<{ id: number; text: string; sources: number }>(
       this.pool,

@@ -7,8 +7,7 @@
 // entry module, and tsx in a worker would cost ~0.3 s of CPU at every start.
 //
 // Messages to the parent: { ready: true } once the database is open and checkpointed once;
-// { checkpointed: { ms, log, busy } } after each checkpoint of a WAL that holds frames (log: how
-// many; busy: a reader or another checkpoint kept it from copying them all);
+// { checkpointed: { log } } after each checkpoint of a WAL that holds frames (log: how many);
 // { error } when anything throws (then the thread ends: the parent checkpoints itself again).
 // From the parent: { stop: true } — the thread closes its connection and ends; { hold: true|false }
 // — no checkpoint is begun while held (the writer checkpoints the WAL itself: SQLite lets one
@@ -51,9 +50,8 @@ function checkpoint(force) {
   if (!force && (state === '' || state === seen)) return;
   // (Taken before: what is written during the checkpoint changes it, and is copied at the next tick.)
   seen = state;
-  const t0 = performance.now();
   const [row] = /** @type {{ busy: number, log: number, checkpointed: number }[]} */ (db.pragma('wal_checkpoint(PASSIVE)'));
-  if (row && row.log > 0) parentPort.postMessage({ checkpointed: { ms: performance.now() - t0, log: row.log, busy: row.busy } });
+  if (row && row.log > 0) parentPort.postMessage({ checkpointed: { log: row.log } });
 }
 
 function stop() {

@@ -81,7 +81,7 @@ export type CheckpointFigures = {
 
 type State = 'starting' | 'running' | 'failed' | 'closed';
 
-type WorkerMessage = { ready?: true; error?: string; checkpointed?: { ms: number; log: number; busy: number } };
+type WorkerMessage = { ready?: true; error?: string; checkpointed?: { log: number } };
 
 /** The worker's file: the build's beside the compiled CLI, else the source beside this one. */
 function defaultWorkerUrl(): URL {

@@ -49,7 +49,7 @@ export function openSqliteStore(dataDir: string, options: SqliteStoreOptions = {
   const file = join(dataDir, DB_FILE);
   if (options.readOnly && !existsSync(file)) throw new StoreOpenError(`no crawl in ${dataDir}: there is no ${DB_FILE} there (crawl first: trawl crawl URL --data ${dataDir})`);
   const readOnly = options.readOnly === true;
-  return new SqliteStore(openDb(file, { readOnly }), file, readOnly, readOnly ? undefined : options.checkpoints);
+  return new SqliteStore(openDb(file, { readOnly }), file, readOnly, options.checkpoints);
 }
 
 export class SqliteStore implements Store {
