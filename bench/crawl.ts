@@ -12,6 +12,7 @@
  *   (Debian: apt-get install postgresql-doc-15 nginx-light; rust-doc, ~27,000 pages: --root /usr/share/doc/rust-doc/html)
  *   npx tsx bench/crawl.ts --hosts 20 --seconds 30 --runs 1   (20 hosts, default politeness; no Crawlee)
  *   --max-links N: limits.maxLinksPerPage (default: the setting's default, 100,000)
+ *   --profile DIR: writes each thread's V8 CPU profile (main thread, parse workers) into DIR
  * A full crawl of one host also prints its completeness: pages indexed against the pages reachable by
  * links from the seed (bench/reachable.ts reads them from the files).
  */
@@ -43,6 +44,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '0' },
     server: { type: 'string', default: existsSync('/usr/sbin/nginx') ? 'nginx' : 'node' },
     'no-crawlee': { type: 'boolean', default: false },
+    profile: { type: 'string' },
   },
 });
 const root = values.root!;
@@ -193,7 +195,9 @@ if (crawleeRuns.length && trawlRuns.length) {
 
 /** Runs bench/crawl-once.ts, compiled and launched as the `trawl` command is, in a child process and returns its figures. */
 async function crawlOnce(settings: CrawlOnceSettings): Promise<CrawlOnceFigures> {
-  const child = spawn(process.execPath, [...(await compiledArgs(new URL('./crawl-once.ts', import.meta.url))), JSON.stringify(settings)], { stdio: ['ignore', 'pipe', 'inherit'], env: productEnv() });
+  // --profile DIR: each thread's V8 CPU profile (workers inherit the flags), sampled every 200 µs.
+  const profile = values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile, '--cpu-prof-interval', '200'] : [];
+  const child = spawn(process.execPath, [...profile, ...(await compiledArgs(new URL('./crawl-once.ts', import.meta.url))), JSON.stringify(settings)], { stdio: ['ignore', 'pipe', 'inherit'], env: productEnv() });
   return figuresOf<CrawlOnceFigures>(child, 'crawl run');
 }
 

@@ -57,8 +57,10 @@ const c0 = performance.now();
 await crawler.teardown?.().catch(() => undefined);
 const cpuSeconds = (cpu.user + cpu.system) / 1e6;
 
-console.log(
-  JSON.stringify({
+// (Written, then exit once it is out: a line of 21,000 URLs is more than a pipe takes at once, and
+// process.exit right after console.log cut it short.)
+process.stdout.write(
+  `${JSON.stringify({
     pages,
     textChars,
     found,
@@ -69,6 +71,6 @@ console.log(
     cpuSeconds,
     mainCpuSeconds: main,
     peakRssMB,
-  }),
+  })}\n`,
+  () => process.exit(0),
 );
-process.exit(0);
