@@ -27,7 +27,7 @@ import { compiledArgs, figuresOf, productEnv } from './compiled.ts';
 import { installCrawlee } from './crawlee.ts';
 import type { CrawlOnceFigures, CrawlOnceSettings } from './crawl-once.ts';
 import { decodeBody, parseHtml } from '../crawler/parse/index.ts';
-import { corpusPath, reachablePages } from './reachable.ts';
+import { corpusPath, reachable as reachableFrom } from './reachable.ts';
 
 const { values } = parseArgs({
   options: {
@@ -158,9 +158,10 @@ if (trawlRuns.length) {
 }
 
 let reachable: Set<string> | undefined;
-/** Pages reachable by links from the seed that a crawl found, of all of them. */
+let noindex: Set<string> | undefined;
+/** Pages reachable by links from the seed that a crawl found, of all of them (those that ask not to be indexed apart). */
 const completeness = (found: string[]) => {
-  reachable ??= reachablePages(root, values.seed!);
+  if (!reachable) ({ pages: reachable, noindex } = reachableFrom(root, values.seed!));
   const got = new Set(found.map((u) => corpusPath(u, root, base)).filter((p): p is string => p !== undefined));
   return { got: [...reachable].filter((p) => got.has(p)).length, missing: [...reachable].filter((p) => !got.has(p)) };
 };
@@ -171,7 +172,8 @@ const completeness = (found: string[]) => {
 const last = trawlRuns.at(-1);
 if (fullCrawl && last) {
   const { got, missing } = completeness(last.found);
-  console.log(`completeness: ${got.toLocaleString('en')} of ${reachable!.size.toLocaleString('en')} pages reachable by links from ${values.seed} indexed (${fmt((got / reachable!.size) * 100)} %); pages with links cut at limits.maxLinksPerPage: ${last.linksCut.pages} (${last.linksCut.links.toLocaleString('en')} links not followed)`);
+  const asked = noindex!.size ? ` (besides ${noindex!.size} reachable page${noindex!.size === 1 ? '' : 's'} marked robots noindex, e.g. ${[...noindex!].slice(0, 3).join(', ')}: not indexed, as asked; ${last.found.filter((u) => noindex!.has(corpusPath(u, root, base) ?? '')).length} indexed)` : '';
+  console.log(`completeness: ${got.toLocaleString('en')} of ${reachable!.size.toLocaleString('en')} pages reachable by links from ${values.seed} indexed (${fmt((got / reachable!.size) * 100)} %)${asked}; pages with links cut at limits.maxLinksPerPage: ${last.linksCut.pages} (${last.linksCut.links.toLocaleString('en')} links not followed)`);
   if (missing.length) console.log(`  missing, e.g.: ${missing.slice(0, 8).join(', ')}${missing.length > 8 ? ` … (${missing.length} in all)` : ''}`);
 }
 

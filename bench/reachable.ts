@@ -3,7 +3,9 @@
  * HTML files' links, independent of the crawler (its own reading of the files, links resolved as a
  * browser would, no cap on links per page). A `<meta http-equiv="refresh">` stub forwards to its
  * target, as the crawler treats it, and is not itself a page; `dir/` is `dir/index.html`; query
- * strings and fragments are dropped (a static corpus serves the same file for them).
+ * strings and fragments are dropped (a static corpus serves the same file for them). A page that asks
+ * not to be indexed (`<meta name="robots" content="noindex">`, as mdBook's print.html pages do) is
+ * reachable, and its links are followed, but it is no page a crawl should index: it is told apart.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -33,9 +35,15 @@ export function corpusPath(url: string, root: string, origin = ORIGIN): string |
   return relative(root, file);
 }
 
-/** Every page reachable from `seed` (a corpus-relative path): their paths. */
+/** Every page reachable from `seed` (a corpus-relative path) that may be indexed: their paths. */
 export function reachablePages(root: string, seed: string): Set<string> {
+  return reachable(root, seed).pages;
+}
+
+/** The pages reachable from `seed`: those that may be indexed, and those that ask not to be (robots noindex). */
+export function reachable(root: string, seed: string): { pages: Set<string>; noindex: Set<string> } {
   const pages = new Set<string>();
+  const noindex = new Set<string>();
   const visited = new Set<string>();
   const queue = [seed];
   for (let i = 0; i < queue.length; i++) {
@@ -53,9 +61,9 @@ export function reachablePages(root: string, seed: string): Set<string> {
       next(page.refresh);
       continue;
     }
-    pages.add(path);
+    (page.noindex ? noindex : pages).add(path);
     if (page.nofollow) continue;
     for (const l of page.links) if (!l.nofollow) next(l.url);
   }
-  return pages;
+  return { pages, noindex };
 }
