@@ -39,7 +39,7 @@ const clear = (o: object) => {
   for (const k of Object.keys(o)) (o as Record<string, unknown>)[k] = undefined;
 };
 const parts: [string, () => void][] = [
-  ['postings', () => clear(index!.postings)],
+  ['postings (FlexSearch)', () => clear(index!.postings.flex)],
   ['impact lists', () => clear(index!.impacts)],
   ['vocabulary (prefix, typo indexes)', () => clear(index!.vocabulary)],
   ['simhashes', () => clear(index!.simhashes)],

@@ -31,7 +31,7 @@ import { forgive } from './query/forgive.ts';
 import { Spellings } from './query/surface.ts';
 import { scoreAll, slotWeights } from './query/weights.ts';
 import { ImpactLists } from './structures/impacts.ts';
-import { Postings } from './structures/postings.ts';
+import { SplitPostings } from './structures/split-postings.ts';
 import { SimHashes } from './structures/simhashes.ts';
 import { TermStats } from './structures/term-stats.ts';
 import { Vocabulary } from './structures/vocabulary.ts';
@@ -68,13 +68,14 @@ export const DEFAULT_FOLD_DISTANCE = 3;
 
 export class SearchIndex implements Searcher {
   readonly stats = new TermStats();
-  readonly postings = new Postings();
+  /** Which documents hold each term: a frequent term's impact list, else FlexSearch (split-postings.ts). */
+  readonly postings: SplitPostings;
   readonly impacts: ImpactLists;
   /** The prefix and typo indexes over the dictionary (forgiving search). */
   readonly vocabulary = new Vocabulary(this.stats);
   readonly tuning: IndexTuning;
   private readonly candidates: Candidates;
-  readonly spellings = new Spellings(this.postings);
+  readonly spellings: Spellings;
   private changes = 0;
   /** Each document's SimHash, by id: near-duplicates fold under the better result (query/fold.ts). */
   readonly simhashes = new SimHashes();
@@ -93,7 +94,9 @@ export class SearchIndex implements Searcher {
   ) {
     this.tuning = { ...DEFAULT_TUNING, ...tuning };
     if (this.tuning.headDf > this.tuning.exactLimit) throw new RangeError('headDf must be at most exactLimit');
-    this.impacts = new ImpactLists(this.stats, (t) => this.postings.docsWith(this.stats.term(t), this.stats.docFrequencyOf(t)), this.tuning.headDf);
+    this.postings = new SplitPostings(this.stats, this.tuning.headDf);
+    this.impacts = this.postings.impacts;
+    this.spellings = new Spellings(this.postings);
     this.candidates = new Candidates(this.stats, this.postings, this.impacts, this.tuning);
   }
 

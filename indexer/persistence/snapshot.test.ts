@@ -38,7 +38,7 @@ describe('flushIndex / loadIndex', () => {
     loadIndex(dir, b);
     // Postings made from the vectors, FlexSearch keeping a set of ids and no register of references
     // (a remove is made from the document's terms, postings.ts; FlexSearch's own would scan the index).
-    const flex = (b.postings as unknown as { index: { reg: unknown; fastupdate: boolean } }).index;
+    const flex = (b.postings.flex as unknown as { index: { reg: unknown; fastupdate: boolean } }).index;
     assert.ok(flex.reg instanceof Set);
     assert.equal(flex.fastupdate, false);
     b.remove(7);

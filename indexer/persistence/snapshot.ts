@@ -111,8 +111,8 @@ export function loadIndex(dir: string, index: SearchIndex): Manifest | undefined
   // Verified: from here on nothing can fail on the files' account.
   index.stats.restoreTerms(terms, sources);
   for (const [id, vector] of vectors) index.stats.insert(id, vector);
+  // (The impact lists, then FlexSearch with the postings they do not hold.)
   index.postings.rebuild(index.stats.snapshot().docs, terms);
-  index.impacts.rebuild();
   index.vocabulary.rebuild();
   return manifest;
 }

@@ -12,7 +12,7 @@
  * views of them: the caller must use them before the next query runs (synchronously).
  */
 import { currentDoc, entryDoc, type Block, type ImpactLists } from '../structures/impacts.ts';
-import type { Postings } from '../structures/postings.ts';
+import type { SplitPostings } from '../structures/split-postings.ts';
 import { indexOf, TermStats } from '../structures/term-stats.ts';
 import type { ParsedQuery } from './parse.ts';
 import { sourceFilter } from './filters.ts';
@@ -62,7 +62,7 @@ export class Candidates {
 
   constructor(
     private readonly stats: TermStats,
-    private readonly postings: Postings,
+    private readonly postings: Pick<SplitPostings, 'docsWith'>,
     private readonly impacts: ImpactLists,
     private readonly tuning: IndexTuning,
   ) {}

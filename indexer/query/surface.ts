@@ -6,7 +6,7 @@
  * few terms again and again.
  */
 import { editDistance } from '../../lib/edit-distance.ts';
-import type { Postings } from '../structures/postings.ts';
+import type { SplitPostings } from '../structures/split-postings.ts';
 import type { QueryDocuments } from './documents.ts';
 import { locate } from './locate.ts';
 
@@ -20,7 +20,7 @@ export class Spellings {
   private readonly known = new Map<string, readonly string[]>();
 
   constructor(
-    private readonly postings: Postings,
+    private readonly postings: Pick<SplitPostings, 'docsWith'>,
     private readonly max = 10_000,
   ) {}
 

@@ -96,12 +96,14 @@ export class ImpactLists {
 
   /**
    * `docsWith(termId)`: every document holding the term (the postings), to build a term's list
-   * when it becomes frequent.
+   * when it becomes frequent; `built(termId, ids)`: told the documents a list was built with (the
+   * postings may then let them go: split-postings.ts).
    */
   constructor(
     private readonly stats: TermStats,
     private readonly docsWith: (termId: number) => readonly number[],
     readonly headDf: number,
+    private readonly built: (termId: number, ids: readonly number[]) => void = () => undefined,
   ) {}
 
   /** True when the term has a list (it is, or was, in at least headDf documents). */
@@ -229,6 +231,19 @@ export class ImpactLists {
     return this.lists[termId]!.blocks;
   }
 
+  /** The term's current documents, in the list's order (the order they were added in), `limit` at most. */
+  docs(termId: number, limit = Infinity): number[] {
+    const { version, source } = this.stats.byId();
+    const out: number[] = [];
+    for (const b of this.lists[termId]!.blocks) {
+      for (let i = 0; i < b.length && out.length < limit; i++) {
+        const id = currentDoc(b, i, version, source);
+        if (id >= 0) out.push(id);
+      }
+    }
+    return out;
+  }
+
   /**
    * A block of documents at their current versions, with no impacts: a term without a list (its
    * postings) read by the same loops as a list.
@@ -247,13 +262,15 @@ export class ImpactLists {
     const list = new List();
     const impact = this.stats.impactFunction();
     const { version } = this.stats.byId();
+    const ids: number[] = [];
     for (const id of this.docsWith(termId)) {
       const v = this.stats.vector(id);
       if (!v || id >= version.length) continue;
       const row = indexOf(v.termIds, termId);
-      if (row >= 0) list.push(id, version[id]!, impact(v, row), TermStats.inTitle(v, row));
+      if (row >= 0) (list.push(id, version[id]!, impact(v, row), TermStats.inTitle(v, row)), ids.push(id));
     }
     this.setList(termId, list);
+    this.built(termId, ids);
   }
 
   /** Keeps `lists` a dense array (a far index would turn it into a slow dictionary). */

@@ -33,6 +33,24 @@ export class Postings {
     this.index = this.own ? plain : new Index({ ...OPTIONS, fastupdate: true });
   }
 
+  /** Whether removals are made here, from the terms given (so that a caller may keep some terms' postings elsewhere: split-postings.ts). */
+  get ownsRemovals(): boolean {
+    return this.own;
+  }
+
+  /** Takes `ids` out of the term's list (they are held elsewhere now); only where removals are made here. */
+  withoutDocs(term: string, ids: ReadonlySet<number>): void {
+    if (!this.own || !ids.size) return;
+    const map = (this.index as unknown as Internals).map as Map<string, number[][]>;
+    const list = map.get(term)?.[0];
+    if (!list) return;
+    let kept = 0;
+    for (const id of list) if (!ids.has(id)) list[kept++] = id;
+    // (A shorter array of the same length is a copy: the spare room a push-grown array keeps goes too.)
+    if (!kept) map.delete(term);
+    else map.set(term, [list.slice(0, kept)]);
+  }
+
   /** Sets a document's terms; `before`: the terms it had (none if it is new). */
   set(docId: number, terms: readonly string[], before: readonly string[] = []): void {
     if (!this.index.contain(docId)) this.index.add(docId, terms.join(' '));
@@ -103,18 +121,20 @@ export class Postings {
    * set of ids, or with fastupdate id → the id arrays holding it), checked first on an empty index;
    * if they differ (another FlexSearch version), documents are added through the API instead.
    */
-  rebuild(docs: ReadonlyMap<number, { readonly termIds: Uint32Array }>, terms: readonly string[]): void {
+  rebuild(docs: ReadonlyMap<number, { readonly termIds: Uint32Array }>, terms: readonly string[], elsewhere: (termId: number, docId: number) => boolean = () => false): void {
     const fresh = this.own ? new Index({ ...OPTIONS }) : new Index({ ...OPTIONS, fastupdate: true });
     const x = fresh as unknown as Internals;
     const shaped = x.map instanceof Map && !x.map.size && !x.depth && x.resolution === 1 && (this.own ? x.reg instanceof Set : x.reg instanceof Map) && !x.reg.size;
     if (!shaped) {
+      // (FlexSearch's own register then holds every posting: none are kept elsewhere.)
       for (const [id, v] of docs) fresh.add(id, Array.from(v.termIds, (t) => terms[t]!).join(' '));
       this.index = fresh;
       return;
     }
     // Count first, then fill arrays of the exact size (a sparse array of a million terms is slow).
+    const skip = this.own ? elsewhere : () => false;
     const counts = new Uint32Array(terms.length);
-    for (const v of docs.values()) for (const t of v.termIds) counts[t]!++;
+    for (const [id, v] of docs) for (const t of v.termIds) if (!skip(t, id)) counts[t]!++;
     const lists: number[][] = Array.from(counts, (n) => new Array<number>(n));
     const filled = new Uint32Array(terms.length);
     const reg = this.own ? new Set<number>() : new Map<number, number[][]>();
@@ -122,6 +142,7 @@ export class Postings {
       const refs: number[][] | undefined = this.own ? undefined : new Array(v.termIds.length);
       let k = 0;
       for (const t of v.termIds) {
+        if (skip(t, id)) continue;
         const list = lists[t]!;
         list[filled[t]!++] = id;
         if (refs) refs[k++] = list;

@@ -350,6 +350,7 @@ export class TermStats {
   }
 }
 
-function isDense(docId: number): boolean {
+/** Whether a document id is one the per-id arrays cover (a fixed property of the id). */
+export function isDense(docId: number): boolean {
   return docId >= 0 && docId < DENSE_IDS && Number.isInteger(docId);
 }
