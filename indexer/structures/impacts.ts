@@ -9,9 +9,10 @@
  * the best few hundred by that estimate are then scored exactly (search-index.ts), so that the
  * estimate's small errors (quantization, length norms that drifted) cannot reorder what is shown.
  *
- * The postings (postings.ts) still hold every term's documents; these lists exist only for terms in at least
- * `headDf` documents (a few thousand terms hold most postings: 8 bytes per entry; the vectors'
- * frequencies went from two bytes to one to pay for it).
+ * These lists exist only for terms in at least `headDf` documents (a few thousand terms hold most
+ * postings: 8 bytes per entry; the vectors' frequencies went from two bytes to one to pay for it).
+ * They are those terms' postings too: FlexSearch lets a term's documents go once its list is built
+ * (split-postings.ts).
  *
  * Updating: a document added appends an entry to the lists of its frequent terms. An entry names
  * the document's version (stats.ts): when a document is replaced or removed, its old entries no
@@ -236,9 +237,9 @@ export class ImpactLists {
     const { version, source } = this.stats.byId();
     const out: number[] = [];
     for (const b of this.lists[termId]!.blocks) {
-      for (let i = 0; i < b.length && out.length < limit; i++) {
+      for (let i = 0; i < b.length; i++) {
         const id = currentDoc(b, i, version, source);
-        if (id >= 0) out.push(id);
+        if (id >= 0 && out.push(id) >= limit) return out;
       }
     }
     return out;

@@ -1,7 +1,8 @@
 /**
- * The inverted index: FlexSearch 0.8 holding, for every term, the ids of the documents that
- * contain it. We feed it our own tokens (space-joined, split on spaces) so that its terms are
- * exactly the terms of TermStats; ranking is not its job (it has no relevance score).
+ * The inverted index: FlexSearch 0.8 holding, for a term, the ids of the documents that contain it
+ * (but for the pairs an impact list holds: split-postings.ts). We feed it our own tokens
+ * (space-joined, split on spaces) so that its terms are exactly the terms of TermStats; ranking is
+ * not its job (it has no relevance score).
  *
  * Facts this file is built around (../shared/docs/FLEXSEARCH.md):
  * - Without `fastupdate`, FlexSearch's update/remove scan the whole index; with it, it keeps a
@@ -44,11 +45,10 @@ export class Postings {
     const map = (this.index as unknown as Internals).map as Map<string, number[][]>;
     const list = map.get(term)?.[0];
     if (!list) return;
-    let kept = 0;
-    for (const id of list) if (!ids.has(id)) list[kept++] = id;
-    // (A shorter array of the same length is a copy: the spare room a push-grown array keeps goes too.)
-    if (!kept) map.delete(term);
-    else map.set(term, [list.slice(0, kept)]);
+    // (A new array: the spare room a push-grown one keeps goes too.)
+    const kept = list.filter((id) => !ids.has(id));
+    if (!kept.length) map.delete(term);
+    else map.set(term, [kept]);
   }
 
   /** Sets a document's terms; `before`: the terms it had (none if it is new). */

@@ -83,6 +83,20 @@ describe('postings split between impact lists and FlexSearch', () => {
     }
   });
 
+  it('indexes a page of common words only (FlexSearch is given none of its terms), and a rare word that reaches it later', async () => {
+    const p = pair();
+    docs(Array.from({ length: 10 }, (_, i) => i + 1), 3).forEach(p.upsert);
+    const plain = storedDocument(11, { url: 'http://h1.example/11', title: 'alpha', text: 'alpha beta gamma river' });
+    p.upsert(plain);
+    assert.deepEqual((await p.split.search('alpha beta gamma river', { size: 20 })).hits.map((h) => h.id).sort((a, b) => a - b), (await p.whole.search('alpha beta gamma river', { size: 20 })).hits.map((h) => h.id).sort((a, b) => a - b));
+    p.link(11, 'lighthouse');
+    assert.deepEqual((await p.split.search('lighthouse')).hits.map((h) => h.id), [11]);
+    p.upsert({ ...plain, text: 'alpha beta' });
+    p.remove(11);
+    assert.equal((await p.split.search('lighthouse')).total, 0);
+    assert.deepEqual(everyTermsDocs(p.split), everyTermsDocs(p.whole));
+  });
+
   it('keeps the postings of ids the lists do not cover in FlexSearch, and reads them from there', async () => {
     const p = pair();
     const far = [60_000_001, 60_000_002];
