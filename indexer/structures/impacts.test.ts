@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { StoredDocument } from '../../model/index.ts';
 import { flushIndex, loadIndex } from '../persistence/snapshot.ts';
-import { SearchIndex, type IndexTuning } from '../search-index.ts';
+import { SearchIndex } from '../search-index.ts';
 import { storedDocument } from '../test-document.ts';
+import { twinIndexes } from '../twin-indexes.ts';
 
 // A small vocabulary, so that most words are in many documents (the two-pass case).
 const VOCABULARY = 'alpha beta gamma delta epsilon zeta theta kappa lambda sigma omega river stone cloud table index query shard'.split(' ');
@@ -22,35 +23,6 @@ function corpus(count: number, seed: number, lengthOf = (r: () => number) => 20 
     const title = Array.from({ length: 1 + Math.floor(r() * 3) }, word).join(' ');
     return storedDocument(id, { url: `http://h${id % 3}.example/${id}`, title, text, headings: r() < 0.5 ? [word()] : [] });
   });
-}
-
-/** The same documents in an index scored exactly and in one using impact lists with low thresholds. */
-function pair(twoPass: Partial<IndexTuning>) {
-  const docs = new Map<number, StoredDocument>();
-  const inlinks = new Map<number, { texts: string[]; sources: number }>();
-  const anchorsOf = (id: number) => inlinks.get(id) ?? { texts: [], sources: 0 };
-  const exact = new SearchIndex((id) => docs.get(id), anchorsOf, { exactLimit: 1e9, headDf: 1e9 });
-  const fast = new SearchIndex((id) => docs.get(id), anchorsOf, twoPass);
-  return {
-    docs,
-    exact,
-    fast,
-    upsert(d: StoredDocument) {
-      docs.set(d.id, d);
-      exact.upsert(d);
-      fast.upsert(d);
-    },
-    remove(id: number) {
-      exact.remove(id);
-      fast.remove(id);
-    },
-    link(id: number, text: string) {
-      const a = inlinks.get(id) ?? { texts: [], sources: 0 };
-      inlinks.set(id, { texts: [...a.texts, text], sources: a.sources + 1 });
-      exact.refreshAnchors(id);
-      fast.refreshAnchors(id);
-    },
-  };
 }
 
 const QUERIES = [
@@ -79,7 +51,7 @@ describe('impact lists by default', () => {
 describe('two-pass scoring with impact lists', () => {
   it('answers exactly like scoring every candidate while documents are added, replaced, linked and removed', async () => {
     // Fewer documents than the first pass keeps: the answers must be the same to the last digit.
-    const p = pair({ exactLimit: 12, headDf: 12 });
+    const p = twinIndexes({ exactLimit: 12, headDf: 12 });
     const docs = corpus(180, 7);
     docs.forEach((d) => p.upsert(d));
     // Replace a third with other text, remove some, link some (anchor text changes their vectors).
@@ -97,14 +69,14 @@ describe('two-pass scoring with impact lists', () => {
   it('leaves nothing of one query to the next, also when it read a small part of a large index', async () => {
     // Many documents without the vocabulary's words: a query touches a few of the per-document
     // sums, which are cleared one by one instead of all at once.
-    const p = pair({ exactLimit: 12, headDf: 12 });
+    const p = twinIndexes({ exactLimit: 12, headDf: 12 });
     corpus(150, 13).forEach((d) => p.upsert(d));
     for (let id = 1000; id < 5000; id++) p.upsert(storedDocument(id, { url: `http://h9.example/${id}`, title: 'filler', text: 'filler words only' }));
     for (const q of [...QUERIES, ...QUERIES.slice().reverse()]) assert.deepEqual(await answer(p.fast, q), await answer(p.exact, q), q);
   });
 
   it('keeps the exact best ten when there are more candidates than the first pass keeps', async () => {
-    const p = pair({ exactLimit: 50, headDf: 30 });
+    const p = twinIndexes({ exactLimit: 50, headDf: 30 });
     corpus(3000, 3).forEach((d) => p.upsert(d));
     let checked = 0;
     for (const q of QUERIES) {
@@ -117,7 +89,7 @@ describe('two-pass scoring with impact lists', () => {
   });
 
   it('drops stale entries: lists stay about as long as the postings through many updates', async () => {
-    const p = pair({ exactLimit: 6, headDf: 4 });
+    const p = twinIndexes({ exactLimit: 6, headDf: 4 });
     const docs = corpus(100, 11);
     for (let round = 0; round < 30; round++) for (const d of docs) p.upsert({ ...d, text: `${d.text} round${round % 2}` });
     const live = [...p.fast.stats.documentIds()].reduce((n, id) => n + p.fast.stats.vector(id)!.termIds.length, 0);
@@ -131,7 +103,7 @@ describe('two-pass scoring with impact lists', () => {
   it('rebuilds the lists when a flushed index is loaded', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'trawl-impacts-'));
     try {
-      const p = pair({ exactLimit: 6, headDf: 4 });
+      const p = twinIndexes({ exactLimit: 6, headDf: 4 });
       corpus(150, 5).forEach((d) => p.upsert(d));
       await flushIndex(dir, p.fast, 1);
       const loaded = new SearchIndex((id) => p.docs.get(id), undefined, { exactLimit: 6, headDf: 4 });

@@ -233,7 +233,7 @@ export class ImpactLists {
   }
 
   /** The term's current documents, in the list's order (the order they were added in), `limit` at most. */
-  docs(termId: number, limit = Infinity): number[] {
+  docs(termId: number, limit: number): number[] {
     const { version, source } = this.stats.byId();
     const out: number[] = [];
     for (const b of this.lists[termId]!.blocks) {

@@ -7,6 +7,7 @@ import type { StoredDocument } from '../../model/index.ts';
 import { flushIndex, loadIndex } from '../persistence/snapshot.ts';
 import { SearchIndex } from '../search-index.ts';
 import { storedDocument } from '../test-document.ts';
+import { twinIndexes } from '../twin-indexes.ts';
 
 const WORDS = 'alpha beta gamma delta river stone cloud table'.split(' ');
 
@@ -21,25 +22,7 @@ function docs(ids: readonly number[], seed: number): StoredDocument[] {
 }
 
 /** A split index (lists from 5 documents on) and one that keeps every posting in FlexSearch, fed alike. */
-function pair() {
-  const stored = new Map<number, StoredDocument>();
-  const inlinks = new Map<number, { texts: string[]; sources: number }>();
-  const anchorsOf = (id: number) => inlinks.get(id) ?? { texts: [], sources: 0 };
-  const split = new SearchIndex((id) => stored.get(id), anchorsOf, { exactLimit: 5, headDf: 5 });
-  const whole = new SearchIndex((id) => stored.get(id), anchorsOf, { exactLimit: 1e9, headDf: 1e9 });
-  const both = [split, whole];
-  return {
-    split,
-    whole,
-    upsert: (d: StoredDocument) => (stored.set(d.id, d), both.forEach((x) => x.upsert(d))),
-    remove: (id: number) => both.forEach((x) => x.remove(id)),
-    link: (id: number, text: string) => {
-      const a = anchorsOf(id);
-      inlinks.set(id, { texts: [...a.texts, text], sources: a.sources + 1 });
-      both.forEach((x) => x.refreshAnchors(id));
-    },
-  };
-}
+const pair = () => twinIndexes({ exactLimit: 5, headDf: 5 });
 
 /** Every term's documents as each index reads them (sorted: a linked page moves to the end of a list, not of FlexSearch's; ranking breaks ties by id). */
 function everyTermsDocs(index: SearchIndex): Map<string, number[]> {
@@ -70,16 +53,16 @@ describe('postings split between impact lists and FlexSearch', () => {
     for (const id of [2, 10, 20]) p.link(id, id === 2 ? 'harbour stone' : 'harbour');
     // ("harbour" reaches 5 documents only now: its list is built from FlexSearch's postings.)
     for (const id of [40, 41]) p.link(id, 'harbour');
-    const common = p.split.stats.termId('alpha')!;
-    assert.ok(p.split.impacts.has(common) && p.split.impacts.has(p.split.stats.termId('harbour')!), 'the common words and the anchor word have lists');
-    assert.ok(!p.split.impacts.has(p.split.stats.termId('only7')!), 'a rare word has none');
-    assert.equal(doubled(p.split), 0, 'FlexSearch holds none of the listed terms\' postings');
-    assert.deepEqual(p.split.postings.flex.docsWith('alpha', 1000), [], 'alpha: read from its list only');
-    assert.deepEqual(p.split.postings.flex.docsWith('only7', 10), [7], 'only7: from FlexSearch');
-    assert.ok(doubled(p.whole, p.split) > 100, 'the other index keeps them in FlexSearch (what this test compares with)');
-    assert.deepEqual(everyTermsDocs(p.split), everyTermsDocs(p.whole));
+    const common = p.fast.stats.termId('alpha')!;
+    assert.ok(p.fast.impacts.has(common) && p.fast.impacts.has(p.fast.stats.termId('harbour')!), 'the common words and the anchor word have lists');
+    assert.ok(!p.fast.impacts.has(p.fast.stats.termId('only7')!), 'a rare word has none');
+    assert.equal(doubled(p.fast), 0, 'FlexSearch holds none of the listed terms\' postings');
+    assert.deepEqual(p.fast.postings.flex.docsWith('alpha', 1000), [], 'alpha: read from its list only');
+    assert.deepEqual(p.fast.postings.flex.docsWith('only7', 10), [7], 'only7: from FlexSearch');
+    assert.ok(doubled(p.exact, p.fast) > 100, 'the other index keeps them in FlexSearch (what this test compares with)');
+    assert.deepEqual(everyTermsDocs(p.fast), everyTermsDocs(p.exact));
     for (const q of ['alpha', 'alpha beta', 'harbour', 'harbour stone', 'only7', 'alpha -beta', 'alpha OR only9', '"river stone"', 'riv', 'harb']) {
-      assert.deepEqual((await p.split.search(q)).hits.map((h) => h.id), (await p.whole.search(q)).hits.map((h) => h.id), q);
+      assert.deepEqual((await p.fast.search(q)).hits.map((h) => h.id), (await p.exact.search(q)).hits.map((h) => h.id), q);
     }
   });
 
@@ -88,26 +71,26 @@ describe('postings split between impact lists and FlexSearch', () => {
     docs(Array.from({ length: 10 }, (_, i) => i + 1), 3).forEach(p.upsert);
     const plain = storedDocument(11, { url: 'http://h1.example/11', title: 'alpha', text: 'alpha beta gamma river' });
     p.upsert(plain);
-    assert.deepEqual((await p.split.search('alpha beta gamma river', { size: 20 })).hits.map((h) => h.id).sort((a, b) => a - b), (await p.whole.search('alpha beta gamma river', { size: 20 })).hits.map((h) => h.id).sort((a, b) => a - b));
+    assert.deepEqual((await p.fast.search('alpha beta gamma river', { size: 20 })).hits.map((h) => h.id).sort((a, b) => a - b), (await p.exact.search('alpha beta gamma river', { size: 20 })).hits.map((h) => h.id).sort((a, b) => a - b));
     p.link(11, 'lighthouse');
-    assert.deepEqual((await p.split.search('lighthouse')).hits.map((h) => h.id), [11]);
+    assert.deepEqual((await p.fast.search('lighthouse')).hits.map((h) => h.id), [11]);
     p.upsert({ ...plain, text: 'alpha beta' });
     p.remove(11);
-    assert.equal((await p.split.search('lighthouse')).total, 0);
-    assert.deepEqual(everyTermsDocs(p.split), everyTermsDocs(p.whole));
+    assert.equal((await p.fast.search('lighthouse')).total, 0);
+    assert.deepEqual(everyTermsDocs(p.fast), everyTermsDocs(p.exact));
   });
 
   it('keeps the postings of ids the lists do not cover in FlexSearch, and reads them from there', async () => {
     const p = pair();
     const far = [60_000_001, 60_000_002];
     docs([...Array.from({ length: 20 }, (_, i) => i + 1), ...far], 9).forEach(p.upsert);
-    assert.ok(p.split.impacts.has(p.split.stats.termId('alpha')!));
-    const alpha = p.split.postings.docsWith('alpha', 1000);
-    for (const id of far) if (p.split.stats.contains(id, p.split.stats.termId('alpha')!)) assert.ok(p.split.postings.flex.docsWith('alpha', 1000).includes(id) && alpha.includes(id), `${id}: in FlexSearch`);
-    assert.deepEqual(new Set(alpha), new Set(p.whole.postings.docsWith('alpha', 1000)));
+    assert.ok(p.fast.impacts.has(p.fast.stats.termId('alpha')!));
+    const alpha = p.fast.postings.docsWith('alpha', 1000);
+    for (const id of far) if (p.fast.stats.contains(id, p.fast.stats.termId('alpha')!)) assert.ok(p.fast.postings.flex.docsWith('alpha', 1000).includes(id) && alpha.includes(id), `${id}: in FlexSearch`);
+    assert.deepEqual(new Set(alpha), new Set(p.exact.postings.docsWith('alpha', 1000)));
     p.remove(far[0]!);
-    assert.deepEqual(new Set(p.split.postings.docsWith('alpha', 1000)), new Set(p.whole.postings.docsWith('alpha', 1000)));
-    assert.equal((await p.split.search('alpha')).total, (await p.whole.search('alpha')).total);
+    assert.deepEqual(new Set(p.fast.postings.docsWith('alpha', 1000)), new Set(p.exact.postings.docsWith('alpha', 1000)));
+    assert.equal((await p.fast.search('alpha')).total, (await p.exact.search('alpha')).total);
   });
 
   it('is made anew on load: the lists first, FlexSearch without what they hold', async () => {
@@ -115,18 +98,18 @@ describe('postings split between impact lists and FlexSearch', () => {
     docs(Array.from({ length: 40 }, (_, i) => i + 1), 21).forEach(p.upsert);
     const dir = mkdtempSync(join(tmpdir(), 'trawl-split-'));
     try {
-      await flushIndex(dir, p.split, 1);
-      const loaded = new SearchIndex((id) => p.split.lookup(id), undefined, { exactLimit: 5, headDf: 5 });
+      await flushIndex(dir, p.fast, 1);
+      const loaded = new SearchIndex((id) => p.fast.lookup(id), undefined, { exactLimit: 5, headDf: 5 });
       loadIndex(dir, loaded);
       assert.equal(doubled(loaded), 0);
-      assert.deepEqual(everyTermsDocs(loaded), everyTermsDocs(p.whole));
+      assert.deepEqual(everyTermsDocs(loaded), everyTermsDocs(p.exact));
       // Updates after the load keep the split.
       loaded.upsert(storedDocument(3, { url: 'http://h1.example/3', title: 'alpha', text: 'alpha only3 newword' }));
       loaded.remove(5);
       p.upsert(storedDocument(3, { url: 'http://h1.example/3', title: 'alpha', text: 'alpha only3 newword' }));
       p.remove(5);
       assert.equal(doubled(loaded), 0);
-      assert.deepEqual(everyTermsDocs(loaded), everyTermsDocs(p.whole));
+      assert.deepEqual(everyTermsDocs(loaded), everyTermsDocs(p.exact));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -33,8 +33,9 @@ export class SplitPostings {
       stats,
       (t) => this.flex.docsWith(stats.term(t), stats.docFrequencyOf(t)),
       headDf,
-      // (A list built from FlexSearch's postings of the term: they are the list's now.)
-      (t, ids) => this.split && this.flex.withoutDocs(stats.term(t), new Set(ids)),
+      // (A list built from FlexSearch's postings of the term: they are the list's now. Postings
+      // ignores this, and the predicate of rebuild, where it cannot make removals itself.)
+      (t, ids) => this.flex.withoutDocs(stats.term(t), new Set(ids)),
     );
   }
 
@@ -71,7 +72,7 @@ export class SplitPostings {
   /** Makes both sides anew from a loaded index's vectors: the impact lists first, then FlexSearch without what they hold. */
   rebuild(docs: ReadonlyMap<number, { readonly termIds: Uint32Array }>, terms: readonly string[]): void {
     this.impacts.rebuild();
-    this.flex.rebuild(docs, terms, (t, id) => this.split && this.impacts.has(t) && isDense(id));
+    this.flex.rebuild(docs, terms, (t, id) => this.impacts.has(t) && isDense(id));
   }
 
   /** The terms of `terms` whose pair with the document FlexSearch holds. */
