@@ -29,7 +29,12 @@ export async function recrawl(store: Store, crawl: RunningCrawl, target: Target)
  * Removes a URL's or a host's pages from the store and the index, and marks their URLs excluded
  * ("removed by an admin") so that the crawl does not bring them back.
  */
-export async function remove(store: Store, feed: IndexFeed, policy: UrlPolicy | undefined, target: { readonly url: string } | { readonly host: string }): Promise<{ removed: number }> {
+export async function remove(
+  store: Store,
+  feed: IndexFeed,
+  policy: UrlPolicy | undefined,
+  target: { readonly url: string } | { readonly host: string },
+): Promise<{ removed: number }> {
   const t = 'url' in target ? { url: identity(target.url, policy) } : target;
   let removed = 0;
   for (const id of await store.urls.exclude(t)) {

@@ -13,7 +13,20 @@ import { ParsePool } from '../crawler/index.ts';
 import { analyze, isAnalysis } from '../indexer/index.ts';
 
 const config = (dataDir: string) => loadConfig({ overrides: { dataDir } });
-const doc = (id: number, word: string): StoredDocument => ({ id, url: `http://e.org/${id}`, title: `Doc ${id}`, description: '', headings: [], text: `${word} text`, contentType: 'text/html', bytes: 1, truncated: false, httpStatus: 200, fetchedAt: 1, hash: '' });
+const doc = (id: number, word: string): StoredDocument => ({
+  id,
+  url: `http://e.org/${id}`,
+  title: `Doc ${id}`,
+  description: '',
+  headings: [],
+  text: `${word} text`,
+  contentType: 'text/html',
+  bytes: 1,
+  truncated: false,
+  httpStatus: 200,
+  fetchedAt: 1,
+  hash: '',
+});
 /** Stores a document the way the crawler does: store first, then index. */
 const store = async (app: Appliance, d: StoredDocument) => app.feed.put(d, undefined, await app.store.documents.put(d));
 
@@ -25,7 +38,12 @@ describe('the parse workers the appliance runs', () => {
       const r = await pool.parse({ body, contentType: 'text/html', url: 'http://e.org/p', robotsToken: 'trawlbot' });
       assert.ok(r.kind === 'page' && isAnalysis(r.analysis));
       assert.deepEqual(r.analysis, analyze(r.page));
-      const noindex = await pool.parse({ body: Buffer.from('<meta name="robots" content="noindex"><p>x</p>'), contentType: 'text/html', url: 'http://e.org/n', robotsToken: 'trawlbot' });
+      const noindex = await pool.parse({
+        body: Buffer.from('<meta name="robots" content="noindex"><p>x</p>'),
+        contentType: 'text/html',
+        url: 'http://e.org/n',
+        robotsToken: 'trawlbot',
+      });
       assert.ok(noindex.kind === 'page' && noindex.analysis === undefined, 'no work for pages that will not be indexed');
     } finally {
       await pool.close();
@@ -37,7 +55,9 @@ describe('Appliance', () => {
   it('loads the last flush and replays the changes made after it (a crash between flushes loses nothing)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'trawl-app-'));
     // A writer in another process, killed (kill -9) after a flush and two more changes.
-    const child = spawn(process.execPath, ['--import', 'tsx', new URL('./crash-writer.ts', import.meta.url).pathname, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', new URL('./crash-writer.ts', import.meta.url).pathname, dir], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     await new Promise<void>((resolve, reject) => {
       child.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
       child.once('exit', (code) => reject(new Error(`the writer exited (${code})`)));
@@ -66,7 +86,10 @@ describe('Appliance', () => {
     const b = await Appliance.open(config(dir), { lockFor: 'test', log: logTo((m) => logs.push(m)) });
     try {
       assert.equal((await b.index.search('survivor')).total, 1);
-      assert.ok(logs.some((l) => /cannot be read .* rebuilding it from the crawl database/.test(l)), logs.join('\n'));
+      assert.ok(
+        logs.some((l) => /cannot be read .* rebuilding it from the crawl database/.test(l)),
+        logs.join('\n'),
+      );
     } finally {
       await b.close();
     }

@@ -122,7 +122,13 @@ export class Appliance {
       setStemming(config.index.stemming);
       try {
         // (The crawl in config.store when it names a database, else SQLite in the data directory; the index is in the data directory either way.)
-        store = await openStore(config.store ?? dir, { readOnly: !writer || options.readOnlyStore === true, poolSize: config.cluster.poolSize, connectTimeoutMs: config.cluster.connectTimeoutMs, outageRetryMs: config.cluster.outageRetry, log });
+        store = await openStore(config.store ?? dir, {
+          readOnly: !writer || options.readOnlyStore === true,
+          poolSize: config.cluster.poolSize,
+          connectTimeoutMs: config.cluster.connectTimeoutMs,
+          outageRetryMs: config.cluster.outageRetry,
+          log,
+        });
       } catch (e) {
         if (e instanceof StoreOpenError && /^no crawl in /.test(e.message)) throw new NoCrawlError(e.message);
         throw e;
@@ -134,7 +140,10 @@ export class Appliance {
       }
       // (An index that is flushed holds the change log: its pruning waits for this reader.)
       // (A search node of a sharded index holds one share of the documents: shard-filter.ts.)
-      const loaded = await loadOrRebuild(join(dir, 'index'), store, analysisTag(), log, { holdLog: writer, shard: ShardFilter.forConfig(config.cluster.shard, config.store !== undefined) });
+      const loaded = await loadOrRebuild(join(dir, 'index'), store, analysisTag(), log, {
+        holdLog: writer,
+        shard: ShardFilter.forConfig(config.cluster.shard, config.store !== undefined),
+      });
       loaded.index.foldDistance = config.index.nearDuplicates.maxDistance;
       const app = new Appliance(config, store, loaded.index, loaded.feed, lock, log, loaded.origin).withFlush(loaded.flushed);
       // Other processes change a shared store: its change log is followed (a SQLite store is this process's alone).
@@ -180,13 +189,26 @@ export class Appliance {
    * crawl` and `trawl recrawl --due`, `off` for a pass over named pages, `continuous` for `trawl
    * start`, which this object then wakes when the next page falls due).
    */
-  async createCrawler(extraSeeds: readonly string[] = [], revisits: RevisitMode = 'due'): Promise<{ crawler: Crawler; rejectedSeeds: { url: string; reason: string }[] }> {
+  async createCrawler(
+    extraSeeds: readonly string[] = [],
+    revisits: RevisitMode = 'due',
+  ): Promise<{ crawler: Crawler; rejectedSeeds: { url: string; reason: string }[] }> {
     const c = this.config;
     if (!this.focus && focusing(c.focus)) this.focus = loadTopicFocus(c.focus);
-    if (this.focus) this.log.info(`focused crawl: ${this.focus.classifier.name}; links of pages that are not relevant followed ${this.focus.tunnel} page(s) deep`);
+    if (this.focus)
+      this.log.info(`focused crawl: ${this.focus.classifier.name}; links of pages that are not relevant followed ${this.focus.tunnel} page(s) deep`);
     // (A worker keeps each page's token sequence with it, and indexes nothing.)
     const index: IndexSink = this.noIndex ? { sequenceOf: (a) => this.feed.sequenceOf(a), put: () => undefined, remove: () => undefined } : this.feed;
-    const crawl = await buildCrawl(c, this.store, { extraSeeds, revisits, focus: this.focus, index, slices: this.noIndex ? undefined : this.feed.slices, log: this.log, dataDir: this.dataDir, shared: this.sharedFrontier() });
+    const crawl = await buildCrawl(c, this.store, {
+      extraSeeds,
+      revisits,
+      focus: this.focus,
+      index,
+      slices: this.noIndex ? undefined : this.feed.slices,
+      log: this.log,
+      dataDir: this.dataDir,
+      shared: this.sharedFrontier(),
+    });
     const { crawler } = crawl;
     this.crawl = crawl;
     this.crawler = crawler;
@@ -201,7 +223,9 @@ export class Appliance {
     });
     // Buffered anchor rows reach the store at least every second.
     this.anchorTimer = setInterval(() => {
-      this.store.anchors.write().catch((e: unknown) => this.log.warn(`anchor text could not be written (the ranking misses it; pages are not affected): ${(e as Error).message}`));
+      this.store.anchors
+        .write()
+        .catch((e: unknown) => this.log.warn(`anchor text could not be written (the ranking misses it; pages are not affected): ${(e as Error).message}`));
     }, 1000);
     this.anchorTimer.unref();
     const { rejected } = await crawler.addSeeds([...c.seeds, ...extraSeeds]);

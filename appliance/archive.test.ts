@@ -23,7 +23,12 @@ const WARCIO = new URL('../node_modules/warcio/dist/cli.js', import.meta.url).pa
 const tmp = (name: string) => mkdtempSync(join(tmpdir(), `trawl-${name}-`));
 
 /** What warcio's own `index` command reads in a file: one object per record. */
-const indexOf = (file: string) => execFileSync(process.execPath, [WARCIO, 'index', file, '--fields', 'warc-type,warc-target-uri,warc-refers-to,offset'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, string>);
+const indexOf = (file: string) =>
+  execFileSync(process.execPath, [WARCIO, 'index', file, '--fields', 'warc-type,warc-target-uri,warc-refers-to,offset'], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, string>);
 
 async function importInto(files: string[]): Promise<{ app: Appliance; summary: Awaited<ReturnType<typeof importArchives>> }> {
   const app = await Appliance.open(loadConfig({ overrides: { dataDir: tmp('import'), parseWorkers: 0, ...IMPORT_SETTINGS } }), { lockFor: 'test' });
@@ -44,7 +49,10 @@ describe('archiving while crawling, and importing it back', () => {
   before(async () => {
     web = await startFakeWeb({ graphSize: 12 });
     dataDir = tmp('archive');
-    crawled = await Appliance.open(loadConfig({ overrides: { dataDir, seeds: [web.url], perHost: { delayMs: 0 }, parseWorkers: 0, archive: { warc: true, maxFileBytes: 64 * 1024 } } }), { lockFor: 'test' });
+    crawled = await Appliance.open(
+      loadConfig({ overrides: { dataDir, seeds: [web.url], perHost: { delayMs: 0 }, parseWorkers: 0, archive: { warc: true, maxFileBytes: 64 * 1024 } } }),
+      { lockFor: 'test' },
+    );
     ({ crawler } = await crawled.createCrawler());
     await crawler.run();
     // A second pass: the pages come back 304 or unchanged, as revisits.
@@ -60,7 +68,10 @@ describe('archiving while crawling, and importing it back', () => {
 
   it('writes rotated, finished, gzipped WARC 1.1 files that an independent reader reads whole', () => {
     assert.ok(files.length >= 2, `rotated at 64 KB: ${files.length} files`);
-    assert.ok(files.every((f) => f.endsWith('.warc.gz')), 'every file finished');
+    assert.ok(
+      files.every((f) => f.endsWith('.warc.gz')),
+      'every file finished',
+    );
     let responses = 0;
     for (const f of files) {
       const records = indexOf(f);
@@ -83,7 +94,15 @@ describe('archiving while crawling, and importing it back', () => {
 
   it('writes revisits that refer to the response they repeat', () => {
     const records = files.flatMap(indexOf);
-    const ids = new Set(files.flatMap((f) => [...gunzipSync(readFileSync(f)).toString('latin1').matchAll(/WARC-Record-ID: (<urn:uuid:[^>]+>)/g)].map((m) => m[1])));
+    const ids = new Set(
+      files.flatMap((f) =>
+        [
+          ...gunzipSync(readFileSync(f))
+            .toString('latin1')
+            .matchAll(/WARC-Record-ID: (<urn:uuid:[^>]+>)/g),
+        ].map((m) => m[1]),
+      ),
+    );
     const revisits = records.filter((r) => r['warc-type'] === 'revisit');
     assert.ok(revisits.length >= 10, `${revisits.length} revisits`);
     for (const r of revisits) assert.ok(ids.has(r['warc-refers-to']!), `refers to a record of the archive: ${JSON.stringify(r)}`);
@@ -118,7 +137,21 @@ describe('importing archives from elsewhere', () => {
   it('imports a WARC written by wget, links and anchor text included', async () => {
     const dir = tmp('wget');
     // (Asynchronously: the test web answers from this very process.)
-    await promisify(execFile)('wget', ['--quiet', '--recursive', '--level=2', '--no-parent', '-e', 'robots=off', `--warc-file=${join(dir, 'site')}`, `--directory-prefix=${join(dir, 'files')}`, new URL('/graph/0', web.url).href], { timeout: 60_000 });
+    await promisify(execFile)(
+      'wget',
+      [
+        '--quiet',
+        '--recursive',
+        '--level=2',
+        '--no-parent',
+        '-e',
+        'robots=off',
+        `--warc-file=${join(dir, 'site')}`,
+        `--directory-prefix=${join(dir, 'files')}`,
+        new URL('/graph/0', web.url).href,
+      ],
+      { timeout: 60_000 },
+    );
     const { app, summary } = await importInto([join(dir, 'site.warc.gz')]);
     try {
       assert.ok((summary.outcomes.indexed ?? 0) >= 3, JSON.stringify(summary.outcomes));
@@ -132,8 +165,24 @@ describe('importing archives from elsewhere', () => {
 
   it('skips what is malformed, with a count and a reason, and reads on', async () => {
     const dir = tmp('bad');
-    const good = await responseRecord({ url: 'http://a.test/good', date: new Date(), status: 200, requestHeaders: {}, responseHeaders: { 'content-type': 'text/html' }, body: Buffer.from('<title>Good</title><p>goodword</p>'), truncated: false });
-    const later = await responseRecord({ url: 'http://a.test/later', date: new Date(), status: 200, requestHeaders: {}, responseHeaders: { 'content-type': 'text/html' }, body: Buffer.from('<title>Later</title><p>laterword</p>'), truncated: false });
+    const good = await responseRecord({
+      url: 'http://a.test/good',
+      date: new Date(),
+      status: 200,
+      requestHeaders: {},
+      responseHeaders: { 'content-type': 'text/html' },
+      body: Buffer.from('<title>Good</title><p>goodword</p>'),
+      truncated: false,
+    });
+    const later = await responseRecord({
+      url: 'http://a.test/later',
+      date: new Date(),
+      status: 200,
+      requestHeaders: {},
+      responseHeaders: { 'content-type': 'text/html' },
+      body: Buffer.from('<title>Later</title><p>laterword</p>'),
+      truncated: false,
+    });
     // A gzipped file whose last member is cut short.
     const cut = join(dir, 'cut.warc.gz');
     writeFileSync(cut, Buffer.concat([await warcinfoRecord('cut.warc.gz', {}), good.bytes, later.bytes.subarray(0, later.bytes.length - 30)]));
@@ -156,14 +205,28 @@ describe('importing archives from elsewhere', () => {
   it('leaves, after a crash, a file readable up to its last complete record', async () => {
     const dir = tmp('crash');
     const file = new RotatingWarcFile(dir, 1 << 30, (name) => warcinfoRecord(name, {}));
-    const r = await responseRecord({ url: 'http://a.test/x', date: new Date(), status: 200, requestHeaders: {}, responseHeaders: {}, body: Buffer.from('x'), truncated: false });
+    const r = await responseRecord({
+      url: 'http://a.test/x',
+      date: new Date(),
+      status: 200,
+      requestHeaders: {},
+      responseHeaders: {},
+      body: Buffer.from('x'),
+      truncated: false,
+    });
     await file.append(r.bytes);
     // The process dies in the middle of the next record: half of it on disk, its end not indexed.
     const open = readdirSync(dir).find((f) => f.endsWith('.open'))!;
     appendFileSync(join(dir, open), r.bytes.subarray(0, 40));
     assert.deepEqual(RotatingWarcFile.recover(dir).length, 1);
     const finished = readdirSync(dir);
-    assert.deepEqual(finished.map((f) => f.endsWith('.warc.gz')), [true]);
-    assert.deepEqual(indexOf(join(dir, finished[0]!)).map((x) => x['warc-type']), ['warcinfo', 'response']);
+    assert.deepEqual(
+      finished.map((f) => f.endsWith('.warc.gz')),
+      [true],
+    );
+    assert.deepEqual(
+      indexOf(join(dir, finished[0]!)).map((x) => x['warc-type']),
+      ['warcinfo', 'response'],
+    );
   });
 });

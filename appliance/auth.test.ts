@@ -12,12 +12,16 @@ import { startIntranet, type Intranet } from '../testweb/intranet.ts';
 import { Appliance } from './appliance.ts';
 
 /** Every file under `dir`, as bytes. */
-const filesOf = (dir: string): Buffer[] => readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? filesOf(join(dir, f)) : [readFileSync(join(dir, f))]));
+const filesOf = (dir: string): Buffer[] =>
+  readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? filesOf(join(dir, f)) : [readFileSync(join(dir, f))]));
 
 async function crawl(overrides: Record<string, unknown>, env: Record<string, string> = {}) {
   const logs: string[] = [];
   const dataDir = mkdtempSync(join(tmpdir(), 'trawl-auth-'));
-  const config = loadConfig({ env, overrides: { dataDir, perHost: { delayMs: 0 }, parseWorkers: 0, retry: { maxAttempts: 1, baseDelayMs: 10 }, render: 'never', ...overrides } });
+  const config = loadConfig({
+    env,
+    overrides: { dataDir, perHost: { delayMs: 0 }, parseWorkers: 0, retry: { maxAttempts: 1, baseDelayMs: 10 }, render: 'never', ...overrides },
+  });
   const app = await Appliance.open(config, { lockFor: 'test', log: logTo((m) => logs.push(m)) });
   await (await app.createCrawler()).crawler.run();
   return { app, dataDir, logs };
@@ -28,7 +32,13 @@ describe('a crawl behind logins', () => {
   let app: Appliance;
   let dataDir: string;
   let logs: string[];
-  const SECRETS = () => [net.basic.password, net.digest.password, net.bearer.token, net.form.password, Buffer.from(`${net.basic.user}:${net.basic.password}`).toString('base64')];
+  const SECRETS = () => [
+    net.basic.password,
+    net.digest.password,
+    net.bearer.token,
+    net.form.password,
+    Buffer.from(`${net.basic.user}:${net.basic.password}`).toString('base64'),
+  ];
 
   before(async () => {
     net = await startIntranet({ sessionRequests: 3, wikiPages: 6 });
@@ -41,7 +51,10 @@ describe('a crawl behind logins', () => {
           { match: hostRule(net.basic.url), basic: { username: net.basic.user, passwordEnv: 'BASIC_PW' } },
           { match: hostRule(net.digest.url), digest: { username: net.digest.user, passwordEnv: 'DIGEST_PW' } },
           { match: hostRule(net.bearer.url), bearer: { tokenEnv: 'BEARER_TOKEN' } },
-          { match: hostRule(net.form.url), form: { url: `${net.form.url}/login`, fields: { user: net.form.user }, secretFields: { pass: 'WIKI_PW' }, loggedOut: { urlMatches: '/login' } } },
+          {
+            match: hostRule(net.form.url),
+            form: { url: `${net.form.url}/login`, fields: { user: net.form.user }, secretFields: { pass: 'WIKI_PW' }, loggedOut: { urlMatches: '/login' } },
+          },
         ],
       },
       { BASIC_PW: net.basic.password, DIGEST_PW: net.digest.password, BEARER_TOKEN: net.bearer.token, WIKI_PW: net.form.password },
@@ -56,7 +69,8 @@ describe('a crawl behind logins', () => {
   const found = async (q: string) => (await app.index.search(q, { exact: true })).hits.map((h) => h.url);
 
   it('indexes what each kind of credentials opens', async () => {
-    for (const word of ['basicword', 'basicworda', 'basicwordb', 'digestword', 'digestworda', 'bearerword', 'bearerworda', 'wikihomeword']) assert.equal((await found(word)).length, 1, word);
+    for (const word of ['basicword', 'basicworda', 'basicwordb', 'digestword', 'digestworda', 'bearerword', 'bearerworda', 'wikihomeword'])
+      assert.equal((await found(word)).length, 1, word);
     for (let n = 1; n <= 6; n++) assert.equal((await found(`wikiword${n}`)).length, 1, `wiki page ${n}`);
   });
 
@@ -70,10 +84,16 @@ describe('a crawl behind logins', () => {
   });
 
   it('sends credentials only where their scope covers: not after a redirect to another host, not to a sitemap elsewhere', async () => {
-    assert.ok(net.other.log.some((r) => r.path === '/sitemap.xml'), 'the sitemap robots.txt names on the other host was read');
-    assert.ok(net.other.log.some((r) => r.path === '/'), 'the redirect from /moved was followed');
+    assert.ok(
+      net.other.log.some((r) => r.path === '/sitemap.xml'),
+      'the sitemap robots.txt names on the other host was read',
+    );
+    assert.ok(
+      net.other.log.some((r) => r.path === '/'),
+      'the redirect from /moved was followed',
+    );
     for (const r of net.other.log) assert.ok(!r.authorization && !r.cookie, `credentials reached the other host: ${JSON.stringify(r)}`);
-    for (const r of net.bearer.log) assert.ok(!r.cookie, 'the wiki\'s session cookie went to another scope');
+    for (const r of net.bearer.log) assert.ok(!r.cookie, "the wiki's session cookie went to another scope");
     assert.ok(net.basic.log.filter((r) => r.path !== '/robots.txt').every((r) => r.authorization?.startsWith('Basic ')));
   });
 
@@ -131,7 +151,18 @@ describe('credentials refused, and company networks', () => {
       {
         seeds: [`${net.form.url}/`],
         scope: { allow: [rule], exclude: ['URL:/logout$'] },
-        auth: [{ match: rule, form: { url: `${net.form.url}/login`, fields: { user: net.form.user }, secretFields: { pass: 'PW' }, loggedOut: { urlMatches: '/login' }, browser: true } }],
+        auth: [
+          {
+            match: rule,
+            form: {
+              url: `${net.form.url}/login`,
+              fields: { user: net.form.user },
+              secretFields: { pass: 'PW' },
+              loggedOut: { urlMatches: '/login' },
+              browser: true,
+            },
+          },
+        ],
       },
       { PW: net.form.password },
     );
@@ -139,7 +170,10 @@ describe('credentials refused, and company networks', () => {
       assert.ok(net.form.logins > before, 'the browser logged in');
       for (let n = 1; n <= net.form.pages; n++) assert.equal((await app.index.search(`wikiword${n}`)).total, 1, `wiki page ${n}`);
       const wikiRequests = net.form.log.filter((r) => /^\/wiki\//.test(r.path));
-      assert.ok(wikiRequests.every((r) => /sid=/.test(r.cookie ?? '')), 'the plain fetcher sent the browser\'s session cookie');
+      assert.ok(
+        wikiRequests.every((r) => /sid=/.test(r.cookie ?? '')),
+        "the plain fetcher sent the browser's session cookie",
+      );
     } finally {
       await app.close();
     }
@@ -149,7 +183,10 @@ describe('credentials refused, and company networks', () => {
     const { app } = await crawl({ seeds: [net.other.nameUrl], fetch: { proxy: net.proxy.url, allowPrivateAddresses: true } });
     try {
       assert.equal((await app.index.search('otherword')).total, 1);
-      assert.ok(net.proxy.log.some((r) => r.target.includes('other.intranet.test')), JSON.stringify(net.proxy.log.slice(0, 3)));
+      assert.ok(
+        net.proxy.log.some((r) => r.target.includes('other.intranet.test')),
+        JSON.stringify(net.proxy.log.slice(0, 3)),
+      );
     } finally {
       await app.close();
     }

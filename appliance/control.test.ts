@@ -22,7 +22,10 @@ describe('controlling a crawl', () => {
   before(async () => {
     web = await startFakeWeb();
     const dataDir = mkdtempSync(join(tmpdir(), 'trawl-control-'));
-    app = await Appliance.open(loadConfig({ overrides: { dataDir, seeds: [`${web.url}/target`], perHost: { delayMs: 0 }, limits: { maxDepth: 0 }, parseWorkers: 0 } }), { lockFor: 'test' });
+    app = await Appliance.open(
+      loadConfig({ overrides: { dataDir, seeds: [`${web.url}/target`], perHost: { delayMs: 0 }, limits: { maxDepth: 0 }, parseWorkers: 0 } }),
+      { lockFor: 'test' },
+    );
     crawler = (await app.createCrawler()).crawler;
   });
   after(async () => {
@@ -59,10 +62,10 @@ describe('controlling a crawl', () => {
   });
 
   it('removes a page from the index and keeps the crawl from bringing it back', async () => {
-    const stored = (await app.store.documents.count());
+    const stored = await app.store.documents.count();
     assert.deepEqual(await app.remove({ url: `${web.url}/target` }), { removed: 1 });
     assert.equal((await app.index.search('redirectedword')).total, 0);
-    assert.equal((await app.store.documents.count()), stored - 1);
+    assert.equal(await app.store.documents.count(), stored - 1);
     const e = await app.explain(`${web.url}/target`);
     assert.ok(e.known && e.state === 'excluded' && e.reason === 'removed by an admin' && !e.indexed);
     const { queued } = await app.recrawl({ all: true });

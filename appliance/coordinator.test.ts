@@ -19,7 +19,11 @@ import { Coordinator } from './coordinator.ts';
 const ADMIN = 'cluster-admin-token-0123456789';
 const WORDS = ['harbor', 'lantern', 'copper', 'meadow', 'signal', 'orchard', 'granite', 'velvet'];
 const DOCS: StoredDocument[] = Array.from({ length: 80 }, (_, i) =>
-  storedDocument(i + 1, { url: `http://site${i % 4}.test/page/${i + 1}`, title: `${WORDS[i % 8]} ${WORDS[(i * 3) % 8]}`, text: `${WORDS[i % 8]} and ${WORDS[(i * 5) % 8]} ${'filler '.repeat(i % 13)} ${WORDS[(i * 7) % 8]}` }),
+  storedDocument(i + 1, {
+    url: `http://site${i % 4}.test/page/${i + 1}`,
+    title: `${WORDS[i % 8]} ${WORDS[(i * 3) % 8]}`,
+    text: `${WORDS[i % 8]} and ${WORDS[(i * 5) % 8]} ${'filler '.repeat(i % 13)} ${WORDS[(i * 7) % 8]}`,
+  }),
 );
 const byId = new Map(DOCS.map((d) => [d.id, d]));
 const indexOf = (docs: readonly StoredDocument[]) => {
@@ -35,7 +39,16 @@ describe('a coordinator over shards behind a login', () => {
   before(async () => {
     for (const k of [1, 2]) {
       const index = indexOf(DOCS.filter((d) => shardOf(d.url, 2) === k));
-      const app = createApp({ searcher: index, shard: new ShardNode(index, `${k}/2`), status: async () => idleStatus(), version: 't', processMetrics: false, adminToken: ADMIN, apiRate: 2, serverAuth: { basic: { username: 'reader', password: Secret.of('pw-1234', 'test') } } });
+      const app = createApp({
+        searcher: index,
+        shard: new ShardNode(index, `${k}/2`),
+        status: async () => idleStatus(),
+        version: 't',
+        processMetrics: false,
+        adminToken: ADMIN,
+        apiRate: 2,
+        serverAuth: { basic: { username: 'reader', password: Secret.of('pw-1234', 'test') } },
+      });
       servers.push(await listen(app, '127.0.0.1', 0));
     }
     urls = servers.map((s) => s.url);
@@ -52,13 +65,23 @@ describe('a coordinator over shards behind a login', () => {
   it('answers as one index with the admin token, however often it asks', async () => {
     const c = await coordinator({ adminToken: ADMIN });
     try {
-      assert.deepEqual(c.shards().map((s) => [s.up, s.shard]), [[true, '1/2'], [true, '2/2']]);
+      assert.deepEqual(
+        c.shards().map((s) => [s.up, s.shard]),
+        [
+          [true, '1/2'],
+          [true, '2/2'],
+        ],
+      );
       // Far more than the shards' rate limit (2 a second for one address): the admin token is not counted.
       for (let i = 0; i < 12; i++) {
         const q = `${WORDS[i % 8]} ${WORDS[(i + 3) % 8]}`;
         const [one, merged] = [await whole.search(q), await c.searcher.search(q)];
         assert.deepEqual(merged.shards, { asked: 2, answered: 2, partial: false, missing: [] }, q);
-        assert.deepEqual(merged.hits.map((h) => [h.url, h.score]), one.hits.map((h) => [h.url, h.score]), q);
+        assert.deepEqual(
+          merged.hits.map((h) => [h.url, h.score]),
+          one.hits.map((h) => [h.url, h.score]),
+          q,
+        );
         assert.equal(merged.total, one.total, q);
       }
     } finally {
@@ -66,10 +89,14 @@ describe('a coordinator over shards behind a login', () => {
     }
   });
 
-  it('with the shards\' login and no admin token, answers until their rate limit refuses it, and says so', async () => {
+  it("with the shards' login and no admin token, answers until their rate limit refuses it, and says so", async () => {
     const c = await coordinator({ auth: { basic: { username: 'reader', passwordEnv: 'SHARD_PASSWORD' } } }, { SHARD_PASSWORD: 'pw-1234' });
     try {
-      assert.deepEqual(c.shards().map((s) => s.up), [true, true], 'the login passes');
+      assert.deepEqual(
+        c.shards().map((s) => s.up),
+        [true, true],
+        'the login passes',
+      );
       let limited: string | undefined;
       for (let i = 0; i < 10 && !limited; i++) limited = (await c.searcher.search('harbor')).shards!.missing[0]?.error;
       assert.match(limited ?? '', /^HTTP 429: too many requests/);
@@ -84,10 +111,14 @@ describe('a coordinator over shards behind a login', () => {
       const r = await c.searcher.search('harbor');
       assert.deepEqual([r.total, r.hits.length, r.shards!.answered, r.shards!.partial], [0, 0, 0, true]);
       for (const m of r.shards!.missing) assert.match(m.error, /^HTTP 401: this search needs a login/);
-      assert.deepEqual(c.shards().map((s) => s.up), [false, false]);
+      assert.deepEqual(
+        c.shards().map((s) => s.up),
+        [false, false],
+      );
       const ui = createApp({ searcher: c.searcher, status: async () => c.status(), shards: () => c.shards(), version: 't', processMetrics: false });
       const dashboard = await (await ui.request('/status')).text();
-      for (const u of urls) assert.match(dashboard, new RegExp(`<tr class="trouble"><td><code>${u}</code></td><td>—</td><td>down</td>`), 'the dashboard shows each shard down');
+      for (const u of urls)
+        assert.match(dashboard, new RegExp(`<tr class="trouble"><td><code>${u}</code></td><td>—</td><td>down</td>`), 'the dashboard shows each shard down');
       const partial = await ui.request('/api/search?q=harbor');
       assert.equal(((await partial.json()) as { shards: { partial: boolean } }).shards.partial, true);
       assert.doesNotMatch(partial.headers.get('etag') ?? '', /^W\//, 'a partial answer is not tagged with the index version (a digest of its body instead)');
@@ -100,7 +131,8 @@ describe('a coordinator over shards behind a login', () => {
   });
 
   it('refuses a shard request that is not what the API takes', async () => {
-    const post = (body: string) => fetch(`${urls[0]}api/shard/search`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body });
+    const post = (body: string) =>
+      fetch(`${urls[0]}api/shard/search`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body });
     for (const [body, message] of [
       ['not json', /the body must be JSON/],
       ['{"q":"x"}', /^page: /],

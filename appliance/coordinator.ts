@@ -40,13 +40,37 @@ export class Coordinator {
 
   /** The shards as last asked. */
   shards(): ShardStatus[] {
-    return this.searcher.shards.map((s) => ({ url: s.url, shard: s.shard ?? null, up: s.up, documents: s.documents, checkedAt: new Date(s.checkedAt).toISOString(), ms: s.ms, error: s.error ?? null }));
+    return this.searcher.shards.map((s) => ({
+      url: s.url,
+      shard: s.shard ?? null,
+      up: s.up,
+      documents: s.documents,
+      checkedAt: new Date(s.checkedAt).toISOString(),
+      ms: s.ms,
+      error: s.error ?? null,
+    }));
   }
 
   /** The status of a server that crawls nothing: its shards and their documents. */
   status(): ApplianceStatus {
     return {
-      crawl: { running: false, paused: false, fetched: 0, indexed: 0, queued: 0, inFlight: 0, failed: 0, retrying: 0, dead: 0, excluded: 0, redirected: 0, pagesPerSecond: 0, stats: null, hosts: [], rejections: [] },
+      crawl: {
+        running: false,
+        paused: false,
+        fetched: 0,
+        indexed: 0,
+        queued: 0,
+        inFlight: 0,
+        failed: 0,
+        retrying: 0,
+        dead: 0,
+        excluded: 0,
+        redirected: 0,
+        pagesPerSecond: 0,
+        stats: null,
+        hosts: [],
+        rejections: [],
+      },
       recrawl: { continuous: false, due: 0, nextDueAt: null, revisited: 0, changed: 0, unchanged: 0, removed: 0 },
       focus: null,
       shards: this.shards(),

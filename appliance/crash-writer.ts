@@ -7,7 +7,20 @@ import { loadConfig } from '../config/index.ts';
 import type { StoredDocument } from '../model/index.ts';
 import { Appliance } from './appliance.ts';
 
-const doc = (id: number, word: string): StoredDocument => ({ id, url: `http://e.org/${id}`, title: `Doc ${id}`, description: '', headings: [], text: `${word} text`, contentType: 'text/html', bytes: 1, truncated: false, httpStatus: 200, fetchedAt: 1, hash: '' });
+const doc = (id: number, word: string): StoredDocument => ({
+  id,
+  url: `http://e.org/${id}`,
+  title: `Doc ${id}`,
+  description: '',
+  headings: [],
+  text: `${word} text`,
+  contentType: 'text/html',
+  bytes: 1,
+  truncated: false,
+  httpStatus: 200,
+  fetchedAt: 1,
+  hash: '',
+});
 
 const app = await Appliance.open(loadConfig({ overrides: { dataDir: process.argv[2]! } }), { lockFor: 'test' });
 const put = async (d: StoredDocument) => app.feed.put(d, undefined, await app.store.documents.put(d));

@@ -18,9 +18,14 @@ import { Appliance } from './appliance.ts';
 type Served = { body: Buffer; type: string; etag?: string; length?: number };
 
 /** The site: an index linking every file, the files, and a plain page or two. */
-async function site(): Promise<{ files: Map<string, Served>; hits: { path: string; status: number; bytes: number }[]; handler: (req: IncomingMessage, res: ServerResponse) => void }> {
+async function site(): Promise<{
+  files: Map<string, Served>;
+  hits: { path: string; status: number; bytes: number }[];
+  handler: (req: IncomingMessage, res: ServerResponse) => void;
+}> {
   const files = new Map<string, Served>();
-  for (const f of Object.values(DOCUMENT_FIXTURES)) files.set(f.path, { body: await f.bytes(), type: f.contentType, ...(f.path === '/docs/quartz.pdf' ? { etag: '"quartz-1"' } : {}) });
+  for (const f of Object.values(DOCUMENT_FIXTURES))
+    files.set(f.path, { body: await f.bytes(), type: f.contentType, ...(f.path === '/docs/quartz.pdf' ? { etag: '"quartz-1"' } : {}) });
   // (Other PDFs than quartz.pdf: the same content under two URLs is stored once.)
   files.set('/docs/octet', { body: await xmpPdf(), type: 'application/octet-stream' });
   files.set('/docs/served-as-html', { body: await manyPagesPdf(2), type: 'text/html; charset=utf-8' });
@@ -34,13 +39,17 @@ async function site(): Promise<{ files: Map<string, Served>; hits: { path: strin
   files.set('/docs/huge.pdf', { body: Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(9_000_000, 0x20)]), type: 'application/pdf', length: 9_000_009 });
   files.set('/notes/resonator.html', { body: Buffer.from('<title>Resonator notes</title><p>Notes on resonators.</p>'), type: 'text/html' });
   files.set('/plain.html', { body: Buffer.from('<title>Plain page</title><p>An ordinary page about limestone caves.</p>'), type: 'text/html' });
-  const links = [...files.keys()].filter((p) => p !== '/notes/resonator.html').map((p) => `<a href="${p}">${p}</a>`).join(' ');
+  const links = [...files.keys()]
+    .filter((p) => p !== '/notes/resonator.html')
+    .map((p) => `<a href="${p}">${p}</a>`)
+    .join(' ');
   files.set('/', { body: Buffer.from(`<title>Library</title><body>${links}</body>`), type: 'text/html' });
   const hits: { path: string; status: number; bytes: number }[] = [];
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     const f = files.get(req.url ?? '');
     if (!f) return void (hits.push({ path: req.url ?? '', status: 404, bytes: 0 }), res.writeHead(404).end());
-    if (f.etag && req.headers['if-none-match'] === f.etag) return void (hits.push({ path: req.url!, status: 304, bytes: 0 }), res.writeHead(304, { etag: f.etag }).end());
+    if (f.etag && req.headers['if-none-match'] === f.etag)
+      return void (hits.push({ path: req.url!, status: 304, bytes: 0 }), res.writeHead(304, { etag: f.etag }).end());
     hits.push({ path: req.url!, status: 200, bytes: f.body.length });
     res.writeHead(200, { 'content-type': f.type, 'content-length': String(f.length ?? f.body.length), ...(f.etag ? { etag: f.etag } : {}) });
     // (A body shorter than its Content-Length: the client stops reading before, or gives up.)
@@ -63,7 +72,10 @@ describe('a crawl of documents, good and hostile', () => {
     web = await serveHandler(s.handler);
     const dataDir = mkdtempSync(join(tmpdir(), 'trawl-documents-'));
     const documents = { maxPages: 100, timeoutMs: 1500, maxBytes: 3 * 1024 * 1024, types: ['pdf', 'docx', 'pptx', 'xlsx', 'odt', 'odp', 'text', 'markdown'] };
-    app = await Appliance.open(loadConfig({ overrides: { dataDir, seeds: [`${web.url}/`], perHost: { delayMs: 0, maxConnections: 4 }, concurrency: 4, parseWorkers: 0, documents } }), { lockFor: 'test' });
+    app = await Appliance.open(
+      loadConfig({ overrides: { dataDir, seeds: [`${web.url}/`], perHost: { delayMs: 0, maxConnections: 4 }, concurrency: 4, parseWorkers: 0, documents } }),
+      { lockFor: 'test' },
+    );
     ({ crawler } = await app.createCrawler());
     await crawler.run();
     // (The anchor field of pages crawled before the links to them is refreshed after the crawl.)
@@ -88,7 +100,7 @@ describe('a crawl of documents, good and hostile', () => {
     }
   });
 
-  it('finds a PDF\'s phrase on its page, and counts its pages', async () => {
+  it("finds a PDF's phrase on its page, and counts its pages", async () => {
     const [hit] = (await search('"quartz harmonic resonator"')).filter((h) => h.url === url('/docs/quartz.pdf'));
     assert.deepEqual([hit?.type, hit?.pages, hit?.page], ['pdf', 6, 3]);
     const [basalt] = (await search('columnar joints')).filter((h) => h.url === url('/docs/quartz.pdf'));
@@ -102,10 +114,16 @@ describe('a crawl of documents, good and hostile', () => {
   });
 
   it('reads a PDF by its bytes, whatever the server called it', async () => {
-    for (const [path, words] of [['/docs/octet', '"xmp only"'], ['/docs/served-as-html', '"page 2"']] as const) {
+    for (const [path, words] of [
+      ['/docs/octet', '"xmp only"'],
+      ['/docs/served-as-html', '"page 2"'],
+    ] as const) {
       const r = await record(path);
       assert.ok(r.known && r.state === 'indexed', `${path}: ${JSON.stringify(r)}`);
-      assert.ok((await search(words)).some((h) => h.url === url(path) && h.type === 'pdf'), path);
+      assert.ok(
+        (await search(words)).some((h) => h.url === url(path) && h.type === 'pdf'),
+        path,
+      );
     }
     assert.equal((await search('"xmp only"'))[0]?.title, 'Title From XMP');
   });
@@ -113,7 +131,10 @@ describe('a crawl of documents, good and hostile', () => {
   it('follows the links inside documents, with their anchor text', async () => {
     const notes = await record('/notes/resonator.html');
     assert.ok(notes.known && notes.state === 'indexed', 'a relative link of the PDF was followed');
-    assert.ok((await search('harmonic')).some((h) => h.url === url('/notes/resonator.html')), 'found by the anchor text of the PDF\'s link to it');
+    assert.ok(
+      (await search('harmonic')).some((h) => h.url === url('/notes/resonator.html')),
+      "found by the anchor text of the PDF's link to it",
+    );
   });
 
   it('records why each hostile file was not indexed', async () => {
@@ -132,7 +153,10 @@ describe('a crawl of documents, good and hostile', () => {
     await expect('/docs/spin.pdf', 'dead', /^timeout: extraction took longer than 1\.5 s/, 'unparsable');
     await expect('/docs/huge.pdf', 'excluded', /^too-large: larger than documents\.maxBytes \(3 MB\)/);
     await expect(DOCUMENT_FIXTURES.ods!.path, 'excluded', /not in documents\.types/);
-    assert.ok(hits.filter((h) => h.path === '/docs/huge.pdf').every((h) => h.bytes > 0), 'it was asked for');
+    assert.ok(
+      hits.filter((h) => h.path === '/docs/huge.pdf').every((h) => h.bytes > 0),
+      'it was asked for',
+    );
   });
 
   it('extracts a long document up to documents.maxPages, and counts the rest', async () => {
@@ -159,7 +183,13 @@ describe('a crawl of documents, good and hostile', () => {
     const done = once(crawler, 'done');
     await app.recrawl({ url: url('/docs/quartz.pdf') });
     await done;
-    assert.deepEqual(hits.slice(before).filter((h) => h.path === '/docs/quartz.pdf').map((h) => [h.status, h.bytes]), [[304, 0]]);
+    assert.deepEqual(
+      hits
+        .slice(before)
+        .filter((h) => h.path === '/docs/quartz.pdf')
+        .map((h) => [h.status, h.bytes]),
+      [[304, 0]],
+    );
     const r = await record('/docs/quartz.pdf');
     assert.ok(r.known && r.state === 'not-modified' && r.indexed);
   });
@@ -172,7 +202,19 @@ describe('a focused crawl of documents', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'trawl-documents-focus-'));
     const topicFile = join(dataDir, 'topic.txt');
     writeFileSync(topicFile, '20: quartz=crystals\n10: resonators?=crystals\n');
-    const app = await Appliance.open(loadConfig({ overrides: { dataDir, seeds: [`${web.url}/`], perHost: { delayMs: 0, maxConnections: 4 }, parseWorkers: 0, focus: { topicFile, cutoff: 20 }, documents: { types: ['pdf', 'docx'], timeoutMs: 1500, maxPages: 50, maxBytes: 3 * 1024 * 1024 } } }), { lockFor: 'test' });
+    const app = await Appliance.open(
+      loadConfig({
+        overrides: {
+          dataDir,
+          seeds: [`${web.url}/`],
+          perHost: { delayMs: 0, maxConnections: 4 },
+          parseWorkers: 0,
+          focus: { topicFile, cutoff: 20 },
+          documents: { types: ['pdf', 'docx'], timeoutMs: 1500, maxPages: 50, maxBytes: 3 * 1024 * 1024 },
+        },
+      }),
+      { lockFor: 'test' },
+    );
     try {
       await app.loadFocus();
       await (await app.createCrawler()).crawler.run();

@@ -16,9 +16,17 @@ const TOPIC = new URL('../config/topics/numismatics.txt', import.meta.url).pathn
 const { onTopic, offTopic } = topicWebPages();
 
 /** Crawls the fake topic web from `seed` into a fresh data directory, to the end. */
-async function crawl(web: HandlerServer, seed: string, focus?: Record<string, unknown>, dataDir = mkdtempSync(join(tmpdir(), 'trawl-focus-'))): Promise<{ app: Appliance; pages: string[] }> {
+async function crawl(
+  web: HandlerServer,
+  seed: string,
+  focus?: Record<string, unknown>,
+  dataDir = mkdtempSync(join(tmpdir(), 'trawl-focus-')),
+): Promise<{ app: Appliance; pages: string[] }> {
   const first = web.hits.length;
-  const app = await Appliance.open(loadConfig({ overrides: { dataDir, seeds: [`${web.url}${seed}`], perHost: { delayMs: 0 }, parseWorkers: 0, concurrency: 4, ...(focus ? { focus } : {}) } }), { lockFor: 'test' });
+  const app = await Appliance.open(
+    loadConfig({ overrides: { dataDir, seeds: [`${web.url}${seed}`], perHost: { delayMs: 0 }, parseWorkers: 0, concurrency: 4, ...(focus ? { focus } : {}) } }),
+    { lockFor: 'test' },
+  );
   await app.loadFocus();
   await (await app.createCrawler()).crawler.run();
   const pages = web.hits.slice(first).filter((p) => p !== '/robots.txt' && !p.startsWith('/sitemap'));
@@ -45,7 +53,7 @@ describe('a focused crawl', () => {
   it('indexes the pages on topic, skips the rest, and fetches far fewer pages than an unfocused crawl', async () => {
     const unfocused = await crawl(web, '/');
     open.push(unfocused.app);
-    assert.equal((await unfocused.app.store.documents.count()), onTopic.length + offTopic.length, 'unfocused, every page is indexed');
+    assert.equal(await unfocused.app.store.documents.count(), onTopic.length + offTopic.length, 'unfocused, every page is indexed');
     assert.equal((await unfocused.app.status()).focus, null);
 
     const focused = await crawl(web, '/', { topicFile: TOPIC, cutoff: 30 });
@@ -53,7 +61,12 @@ describe('a focused crawl', () => {
     const { app, pages } = focused;
     assert.deepEqual(await indexedPaths(app, web), [...onTopic].sort(), 'exactly the pages about coins, those behind the directory included');
     assert.ok(pages.length * 3 < unfocused.pages.length, `focused: ${pages.length} pages fetched; unfocused: ${unfocused.pages.length}`);
-    assert.deepEqual((await app.status()).focus, { classifier: 'topic numismatics (plain scorer, cutoff 30)', cutoff: 30, relevant: onTopic.length, notRelevant: new Set(pages).size - onTopic.length });
+    assert.deepEqual((await app.status()).focus, {
+      classifier: 'topic numismatics (plain scorer, cutoff 30)',
+      cutoff: 30,
+      relevant: onTopic.length,
+      notRelevant: new Set(pages).size - onTopic.length,
+    });
     // The status a real crawl reports is what the API's schema describes, field for field (strict).
     const status = await app.status();
     assert.deepEqual(StatusSchema.parse({ ...status, summary: statusLine(status) }), { ...status, summary: statusLine(status) });
@@ -62,13 +75,16 @@ describe('a focused crawl', () => {
     assert.ok(pages.includes('/news/7') && pages.includes('/news/15'), 'a news page linked from /coins/1, and its link');
     assert.ok(!pages.includes('/news/12') && !pages.includes('/news/31'), 'two off-topic pages in a row: not followed');
     // The seed (the portal, off topic) passes its links on like a relevant page.
-    assert.ok(pages.includes('/sports/2') && !pages.includes('/sports/3'), 'the seed\'s links, and theirs, no further');
+    assert.ok(pages.includes('/sports/2') && !pages.includes('/sports/3'), "the seed's links, and theirs, no further");
     assert.ok(pages.includes('/collectors/3'), 'the cluster behind the off-topic directory');
 
     // Not relevant: recorded with its score and why, not indexed; negative terms pull a page about "coins" down.
     const crypto = await app.explain(`${web.url}/crypto`);
     assert.ok(crypto.known);
-    assert.deepEqual([crypto.state, crypto.indexed, crypto.relevant, crypto.topicScore, crypto.reason], ['excluded', false, false, -32, 'off topic: score -32 below the cutoff 30']);
+    assert.deepEqual(
+      [crypto.state, crypto.indexed, crypto.relevant, crypto.topicScore, crypto.reason],
+      ['excluded', false, false, -32, 'off topic: score -32 below the cutoff 30'],
+    );
     const home = await app.explain(`${web.url}/`);
     // 10: "coins" once in its text; the list of links (/coins/0 …) is a link-dense block, not text.
     assert.ok(home.known && home.relevant === false && home.topicScore === 10, JSON.stringify(home.known && home.topicScore));
@@ -77,12 +93,21 @@ describe('a focused crawl', () => {
     const coin = await app.explain(`${web.url}/coins/0`);
     // (The list of links under the text is a link-dense block: links and anchors, not text the topic scores.)
     assert.ok(coin.known && coin.relevant === true && coin.indexed && coin.topicScore === 183, JSON.stringify(coin.known && coin.topicScore));
-    assert.deepEqual(coin.classes.map((c) => c.name), ['coins', 'ancient', 'numismatics', 'minting', 'bullion']);
+    assert.deepEqual(
+      coin.classes.map((c) => c.name),
+      ['coins', 'ancient', 'numismatics', 'minting', 'bullion'],
+    );
     const all = await app.index.search('coin', { size: 100 });
     assert.equal(all.total, onTopic.length);
-    assert.deepEqual(all.facets.topic.find((f) => f.value === 'coins'), { value: 'coins', count: onTopic.length });
+    assert.deepEqual(
+      all.facets.topic.find((f) => f.value === 'coins'),
+      { value: 'coins', count: onTopic.length },
+    );
     // (/coins/7 says what /coins/3 says, but for its number: a near-duplicate, folded under it.)
-    const medals = (await app.index.search('topic:medals', { size: 100 })).hits.flatMap((h) => [h.url, ...(h.similar ?? []).map((s) => s.url)]).map((u) => u.slice(web.url.length)).sort();
+    const medals = (await app.index.search('topic:medals', { size: 100 })).hits
+      .flatMap((h) => [h.url, ...(h.similar ?? []).map((s) => s.url)])
+      .map((u) => u.slice(web.url.length))
+      .sort();
     assert.deepEqual(medals, ['/coins/3', '/coins/7', '/collectors/3'], 'the pages whose text speaks of medals');
   });
 
@@ -101,13 +126,16 @@ describe('a focused crawl', () => {
     // Now only ancient coins count: the medal pages fall below the cutoff.
     const narrower = join(dataDir, 'ancient.txt');
     writeFileSync(narrower, '20: denarius=ancient\n20: drachmas?=ancient\n10: roman @and coins?=ancient\n');
-    const app = await Appliance.open(loadConfig({ overrides: { dataDir, perHost: { delayMs: 0 }, parseWorkers: 0, focus: { topicFile: narrower, cutoff: 30 } } }), { lockFor: 'test' });
+    const app = await Appliance.open(
+      loadConfig({ overrides: { dataDir, perHost: { delayMs: 0 }, parseWorkers: 0, focus: { topicFile: narrower, cutoff: 30 } } }),
+      { lockFor: 'test' },
+    );
     open.push(app);
     const { crawler } = await app.createCrawler([], 'off');
     const done = crawler.run();
     await app.recrawl({ all: true });
     await done;
-    const coin0 = (await app.store.documents.get((await app.store.urls.record(`${web.url}/coins/0`))!.id));
+    const coin0 = await app.store.documents.get((await app.store.urls.record(`${web.url}/coins/0`))!.id);
     // denarius in the text (20) + roman @and coins? in the text (10)
     assert.deepEqual(coin0?.topic, { score: 30, classes: [{ name: 'ancient', score: 30 }] }, 'the same text, stored again with its new verdict');
     assert.equal((await app.index.search('topic:coins')).total, 0, 'the old classes are gone from the index');

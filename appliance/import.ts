@@ -24,7 +24,11 @@ export type ImportProgress = { readonly file: string; readonly bytes: number; re
 /** Captures handled at once: the parse workers stay busy, the memory bounded. */
 const IN_FLIGHT = 8;
 
-export async function importArchives(crawler: Crawler, files: readonly string[], onProgress: (p: ImportProgress) => void = () => undefined): Promise<ImportSummary> {
+export async function importArchives(
+  crawler: Crawler,
+  files: readonly string[],
+  onProgress: (p: ImportProgress) => void = () => undefined,
+): Promise<ImportSummary> {
   const outcomes: Record<string, number> = {};
   const skipped = new Map<string, { count: number; example?: string }>();
   let captures = 0;

@@ -76,7 +76,8 @@ export async function loadOrRebuild(indexDir: string, store: Store, stemming: st
   } else {
     const upTo = await rebuildPoint(store, prunedFor);
     // (A shard reads every document and keeps its own: the store cannot tell them apart by URL hash.)
-    for await (const doc of store.documents.all()) if (!options.shard || options.shard.admits(doc)) index.upsert(doc, undefined, await store.anchors.of(doc.id));
+    for await (const doc of store.documents.all())
+      if (!options.shard || options.shard.admits(doc)) index.upsert(doc, undefined, await store.anchors.of(doc.id));
     feed.caughtUp(upTo);
   }
   const ms = Math.round(performance.now() - started);
@@ -92,7 +93,13 @@ function otherShard(manifest: Manifest, shard: ShardFilter | undefined): string 
 }
 
 /** Why a flush cannot be brought up to date from this store's change log (undefined: it can). */
-async function whyNotReplayable(manifest: Manifest, recorded: IndexOrigin | undefined, origin: IndexOrigin, store: Store, prunedFor: (seq: number) => Promise<number>): Promise<string | undefined> {
+async function whyNotReplayable(
+  manifest: Manifest,
+  recorded: IndexOrigin | undefined,
+  origin: IndexOrigin,
+  store: Store,
+  prunedFor: (seq: number) => Promise<number>,
+): Promise<string | undefined> {
   // (No origin recorded: a flush from before origins were kept, beside its own SQLite store.)
   if (recorded && recorded.store !== origin.store) return `was built from another store (${recorded.store}, not ${origin.store})`;
   const last = await store.changes.lastSeq();

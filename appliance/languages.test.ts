@@ -13,7 +13,9 @@ import { Appliance } from './appliance.ts';
 /** Crawls the languages web into a fresh data directory, with `parseWorkers` (0: on the main thread). */
 async function crawl(web: HandlerServer, parseWorkers: number): Promise<Appliance> {
   const dataDir = mkdtempSync(join(tmpdir(), 'trawl-languages-'));
-  const app = await Appliance.open(loadConfig({ overrides: { dataDir, seeds: [`${web.url}/`], perHost: { delayMs: 0 }, concurrency: 4, parseWorkers } }), { lockFor: 'test' });
+  const app = await Appliance.open(loadConfig({ overrides: { dataDir, seeds: [`${web.url}/`], perHost: { delayMs: 0 }, concurrency: 4, parseWorkers } }), {
+    lockFor: 'test',
+  });
   await (await app.createCrawler()).crawler.run();
   return app;
 }
@@ -64,7 +66,10 @@ describe('a crawl of pages in many languages that do not say which', () => {
     await app!.flush();
     const again = await Appliance.open(app!.config, {});
     try {
-      assert.deepEqual((await again.index.search('Haus', { exact: true })).hits.map((h) => new URL(h.url).pathname), ['/de']);
+      assert.deepEqual(
+        (await again.index.search('Haus', { exact: true })).hits.map((h) => new URL(h.url).pathname),
+        ['/de'],
+      );
     } finally {
       await again.close();
     }

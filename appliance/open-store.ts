@@ -67,6 +67,7 @@ export async function migrateStore(location: string): Promise<MigrateReport> {
   } finally {
     lock.release();
   }
-  const applied = before === 0 ? [`created at schema ${SQLITE_SCHEMA_VERSION}`] : before < SQLITE_SCHEMA_VERSION ? [`schema ${before} → ${SQLITE_SCHEMA_VERSION}`] : [];
+  const applied =
+    before === 0 ? [`created at schema ${SQLITE_SCHEMA_VERSION}`] : before < SQLITE_SCHEMA_VERSION ? [`schema ${before} → ${SQLITE_SCHEMA_VERSION}`] : [];
   return { location: store.location, version: SQLITE_SCHEMA_VERSION, applied };
 }

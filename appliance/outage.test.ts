@@ -17,7 +17,12 @@ describe('a PostgreSQL store through an outage', () => {
 
   it('waits for the server, then writes what it was given; /healthz says 503 while it is away', async () => {
     const store: PostgresStore = await openPostgresStore(await server.createDatabase(), { outageRetryMs: 60_000 });
-    const app = createApp({ searcher: newIndex(store, 'porter'), status: () => Promise.reject(new Error('unused')), version: 't', storeHealth: () => store.health() });
+    const app = createApp({
+      searcher: newIndex(store, 'porter'),
+      status: () => Promise.reject(new Error('unused')),
+      version: 't',
+      storeHealth: () => store.health(),
+    });
     try {
       await store.enqueue({ urls: [{ url: 'http://a.org/before', depth: 0 }] }, 1);
       assert.equal((await app.request('/healthz')).status, 200);

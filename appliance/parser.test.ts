@@ -10,7 +10,8 @@ import { silentLog } from '../lib/log.ts';
 import { multiPagePdf } from '../testweb/documents.ts';
 import { parserOf } from './wiring.ts';
 
-const GERMAN = '<title>Wetter</title><p>Der Wind weht heute stark über die Felder, und die Bauern bringen die Ernte schnell in die Scheunen, bevor der Regen kommt.</p>';
+const GERMAN =
+  '<title>Wetter</title><p>Der Wind weht heute stark über die Felder, und die Bauern bringen die Ernte schnell in die Scheunen, bevor der Regen kommt.</p>';
 
 describe('parserOf', () => {
   const parsers: RoutedParser[] = [];
@@ -22,7 +23,9 @@ describe('parserOf', () => {
     const parser = parserOf(loadConfig({ overrides: { parseWorkers: 1 } }), silentLog);
     parsers.push(parser);
     // Asked at once, before the worker is ready: the main thread would parse it (and load the detector).
-    const pages = await Promise.all([1, 2, 3].map((i) => parser.parse({ body: Buffer.from(GERMAN), contentType: 'text/html', url: `http://e.org/${i}`, robotsToken: 'trawlbot' })));
+    const pages = await Promise.all(
+      [1, 2, 3].map((i) => parser.parse({ body: Buffer.from(GERMAN), contentType: 'text/html', url: `http://e.org/${i}`, robotsToken: 'trawlbot' })),
+    );
     for (const e of pages) assert.ok(e.kind === 'page' && e.page.lang === 'de-x-detected', JSON.stringify(e.kind === 'page' && e.page.lang));
     assert.equal(detectorLoaded(), false, 'the main thread has no detector');
     assert.equal((parser.pages as ParsePool).parsed.inline, 0);

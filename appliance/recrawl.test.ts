@@ -49,9 +49,16 @@ describe('recrawling unchanged pages', () => {
     const second = web.requests.slice(firstPass).filter((r) => r.path !== '/robots.txt');
     const graph = second.filter((r) => r.path.startsWith('/graph/'));
     assert.equal(graph.length, 6);
-    assert.ok(graph.every((r) => r.ifNoneMatch === `"graph-${r.path.split('/')[2]}"` && r.status === 304), JSON.stringify(graph));
+    assert.ok(
+      graph.every((r) => r.ifNoneMatch === `"graph-${r.path.split('/')[2]}"` && r.status === 304),
+      JSON.stringify(graph),
+    );
     const target = second.filter((r) => r.path === '/target');
-    assert.deepEqual(target.map((r) => [r.ifNoneMatch, r.status]), [[undefined, 200]], 'no validators: a plain GET, and the same text');
+    assert.deepEqual(
+      target.map((r) => [r.ifNoneMatch, r.status]),
+      [[undefined, 200]],
+      'no validators: a plain GET, and the same text',
+    );
     assert.equal(indexed, 7, 'nothing was stored or indexed again');
     const g1 = await app.explain(`${web.url}graph/1`);
     assert.ok(g1.known && g1.state === 'not-modified' && g1.httpStatus === 304 && g1.indexed);
@@ -105,7 +112,12 @@ describe('recrawling a site that changed', () => {
 describe('recrawling continuously (trawl start)', () => {
   it('revisits each page when it falls due, adapts its interval, and follows the site as it changes', async () => {
     const web = await startFakeWeb();
-    const app = await openApp({ seeds: [`${web.url}site/`], scope: { allow: ['URL:/site/'] }, retry: { baseDelayMs: 50, maxAttempts: 2 }, recrawl: { minInterval: '1s', maxInterval: '4s' } });
+    const app = await openApp({
+      seeds: [`${web.url}site/`],
+      scope: { allow: ['URL:/site/'] },
+      retry: { baseDelayMs: 50, maxAttempts: 2 },
+      recrawl: { minInterval: '1s', maxInterval: '4s' },
+    });
     const until = async <T>(what: string, f: () => Promise<T | undefined>): Promise<T> => {
       for (let i = 0; i < 300; i++) {
         const v = await f();
@@ -126,7 +138,12 @@ describe('recrawling continuously (trawl start)', () => {
       web.setSiteVersion(2);
       const found = async (word: string) => (await app.index.search(word)).hits.map((h) => new URL(h.url).pathname).join(' ');
       await until('the edit, the new page and the removals', async () =>
-        await found('revisedword') === '/site/edited' && await found('addedword') === '/site/added' && await found('deletedword') === '' && await found('movedword') === '/site/new-home' ? true : undefined,
+        (await found('revisedword')) === '/site/edited' &&
+        (await found('addedword')) === '/site/added' &&
+        (await found('deletedword')) === '' &&
+        (await found('movedword')) === '/site/new-home'
+          ? true
+          : undefined,
       );
       assert.equal(await found('steadyword'), '/site/unchanged');
       assert.equal(await found('flakyword'), '/site/flaky', 'a page answering 503 stays');
@@ -144,7 +161,12 @@ describe('recrawling continuously (trawl start)', () => {
       // The edited page changed once: its interval halved (2 s → 1 s), then doubled as it stayed the same.
       const edited = () => web.requests.filter((r) => r.path === '/site/edited');
       await until('three fetches of the edited page', async () => (edited().length >= 3 && (await record('edited')).revisitMs === 2000 ? true : undefined));
-      assert.deepEqual(edited().slice(0, 3).map((r) => r.status), [200, 200, 304]);
+      assert.deepEqual(
+        edited()
+          .slice(0, 3)
+          .map((r) => r.status),
+        [200, 200, 304],
+      );
       assert.ok(edited()[2]!.at - edited()[1]!.at < 1900, 'the second revisit came sooner than the first');
 
       const s = (await app.status()).recrawl;
@@ -166,7 +188,8 @@ describe('recrawling a page whose text changed but not its links', () => {
     let version = 1;
     const site = await serveHandler((req, res) => {
       res.setHeader('content-type', 'text/html');
-      if (req.url === '/a') return res.end(`<title>A</title><p>version ${version === 1 ? 'oneword' : 'twoword'}</p><a href="/b">${version < 3 ? 'bee page' : 'bee renamed'}</a>`);
+      if (req.url === '/a')
+        return res.end(`<title>A</title><p>version ${version === 1 ? 'oneword' : 'twoword'}</p><a href="/b">${version < 3 ? 'bee page' : 'bee renamed'}</a>`);
       if (req.url === '/b') return res.end('<title>B</title><p>the b page</p>');
       res.statusCode = 404;
       res.end();
@@ -176,8 +199,8 @@ describe('recrawling a page whose text changed but not its links', () => {
       const { crawler } = await app.createCrawler();
       await crawler.run();
       const b = async () => {
-        (await app.store.anchors.write());
-        return (await app.store.anchors.of((await app.store.urls.record(`${site.url}/b`))!.id));
+        await app.store.anchors.write();
+        return await app.store.anchors.of((await app.store.urls.record(`${site.url}/b`))!.id);
       };
       assert.deepEqual(await b(), { texts: ['bee page'], sources: 1 });
       const recrawlAll = () => pass(crawler, () => app.recrawl({ all: true }));

@@ -45,7 +45,9 @@ describe('a crawl with render: auto', () => {
     log = web.log;
     spa = await serveHandler(web.handler);
     plain = await startFakeWeb({ graphSize: 6, host: '127.0.0.2' });
-    app = await open([at('/'), at('/plain'), at('/spin'), at('/alert'), at('/huge'), new URL('/graph/0', plain.url).href], { scope: { allow: ['HOST:^127\\.0\\.0\\.1:', 'URL:/graph/'] } });
+    app = await open([at('/'), at('/plain'), at('/spin'), at('/alert'), at('/huge'), new URL('/graph/0', plain.url).href], {
+      scope: { allow: ['HOST:^127\\.0\\.0\\.1:', 'URL:/graph/'] },
+    });
     await (await app.createCrawler()).crawler.run();
   });
   after(async () => {
@@ -56,7 +58,7 @@ describe('a crawl with render: auto', () => {
 
   const found = async (q: string) => (await app.index.search(q)).hits.map((h) => h.url);
 
-  it('makes the app\'s pages searchable, with the links that exist only once rendered', async () => {
+  it("makes the app's pages searchable, with the links that exist only once rendered", async () => {
     assert.deepEqual(await found('spaword3'), [at('/docs/3')]);
     for (let n = 1; n <= 6; n++) assert.deepEqual(await found(`spaword${n}`), [at(`/docs/${n}`)], `page ${n}, reached by router links`);
     const r = await app.explain(at('/docs/3'));
@@ -92,11 +94,12 @@ describe('a crawl with render: auto', () => {
     assert.ok((await app.status()).render!.failed >= 2);
   });
 
-  it('fetches each page once — the browser is handed the crawler\'s copy — never an image or a font, and politely', () => {
+  it("fetches each page once — the browser is handed the crawler's copy — never an image or a font, and politely", () => {
     const pages = log.filter((r) => PAGE.test(r.path));
     for (const p of ['/', '/docs/3', '/plain', '/spin']) assert.equal(pages.filter((r) => r.path === p).length, 1, p);
     assert.ok(!log.some((r) => r.path.startsWith('/img/') || r.path.startsWith('/fonts/')), 'images and fonts are never loaded');
-    for (let i = 1; i < pages.length; i++) assert.ok(pages[i]!.at - pages[i - 1]!.at >= DELAY_MS - 5, `${pages[i - 1]!.path} then ${pages[i]!.path}: ${pages[i]!.at - pages[i - 1]!.at} ms apart`);
+    for (let i = 1; i < pages.length; i++)
+      assert.ok(pages[i]!.at - pages[i - 1]!.at >= DELAY_MS - 5, `${pages[i - 1]!.path} then ${pages[i]!.path}: ${pages[i]!.at - pages[i - 1]!.at} ms apart`);
   });
 });
 

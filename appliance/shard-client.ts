@@ -21,7 +21,13 @@ export class HttpShards implements ShardTransport {
     this.shards = urls.map((u) => (u.endsWith('/') ? u : `${u}/`));
     const basic = auth.auth?.basic;
     const bearer = auth.auth?.bearer;
-    this.authorization = auth.adminToken ? `Bearer ${auth.adminToken}` : basic ? `Basic ${Buffer.from(`${basic.username}:${basic.password.reveal()}`).toString('base64')}` : bearer ? `Bearer ${bearer.token.reveal()}` : undefined;
+    this.authorization = auth.adminToken
+      ? `Bearer ${auth.adminToken}`
+      : basic
+        ? `Basic ${Buffer.from(`${basic.username}:${basic.password.reveal()}`).toString('base64')}`
+        : bearer
+          ? `Bearer ${bearer.token.reveal()}`
+          : undefined;
   }
 
   terms(shard: number, asked: TermsAsked): Promise<TermReport> {

@@ -22,7 +22,8 @@ export class ShardFilter {
 
   /** The filter of `cluster.shard` on a store that is `shared` (or not: a ShardError, since a shard follows a shared store). */
   static forConfig(text: string, shared: boolean): ShardFilter | undefined {
-    if (text && !shared) throw new ShardError(`cluster.shard (--shard ${text}) needs a store the shards share: give --store postgres://user@host/db (or TRAWL_STORE)`);
+    if (text && !shared)
+      throw new ShardError(`cluster.shard (--shard ${text}) needs a store the shards share: give --store postgres://user@host/db (or TRAWL_STORE)`);
     return ShardFilter.of(text);
   }
 

@@ -21,7 +21,8 @@ const tmp = () => {
   dirs.push(dir);
   return dir;
 };
-const config = (dataDir: string, store: string | undefined, shard = '') => loadConfig({ overrides: { dataDir, ...(store ? { store } : {}), cluster: { shard } } });
+const config = (dataDir: string, store: string | undefined, shard = '') =>
+  loadConfig({ overrides: { dataDir, ...(store ? { store } : {}), cluster: { shard } } });
 const urlOf = (n: number) => `http://e.org/page-${n}`;
 
 /** Stores pages the way the crawler does: the URL record, the document, then the index. */
@@ -30,7 +31,20 @@ async function store(app: Appliance, from: number, to: number): Promise<void> {
     const url = urlOf(n);
     await app.store.enqueue({ urls: [{ url, depth: 0 }] }, 1);
     const q = (await app.store.urls.take('e.org', { kinds: ['queued'], now: 1 }))!;
-    const d: StoredDocument = { id: q.id, url, title: `Page ${n}`, description: '', headings: [], text: `common words and word${n}`, contentType: 'text/html', bytes: 1, truncated: false, httpStatus: 200, fetchedAt: 1, hash: `h${n}` };
+    const d: StoredDocument = {
+      id: q.id,
+      url,
+      title: `Page ${n}`,
+      description: '',
+      headings: [],
+      text: `common words and word${n}`,
+      contentType: 'text/html',
+      bytes: 1,
+      truncated: false,
+      httpStatus: 200,
+      fetchedAt: 1,
+      hash: `h${n}`,
+    };
     await app.feed.put(d, undefined, await app.store.documents.put(d));
   }
 }
@@ -70,7 +84,10 @@ describe('a search node holding one shard', () => {
       const gone = shareOf(2, 1, 60)[0]!;
       await worker.store.documents.remove((await worker.store.urls.record(urlOf(gone)))!.id);
       for (const n of nodes) await n.caughtUp();
-      assert.deepEqual(await pagesOf(nodes[1]!), shareOf(2, 1, 60).filter((n) => n !== gone));
+      assert.deepEqual(
+        await pagesOf(nodes[1]!),
+        shareOf(2, 1, 60).filter((n) => n !== gone),
+      );
     } finally {
       for (const n of nodes) await n.close();
       await worker.close();
@@ -90,7 +107,10 @@ describe('a search node holding one shard', () => {
       let logs: string[] = [];
       const other = await Appliance.open(config(dir, db, '2/2'), { lockFor: 'serve', readOnlyStore: true, log: logTo((m) => logs.push(m)) });
       try {
-        assert.ok(logs.some((l) => /holds shard 1\/2 of the documents, but this node serves shard 2\/2 of the documents \(cluster\.shard\); rebuilding/.test(l)), logs.join('\n'));
+        assert.ok(
+          logs.some((l) => /holds shard 1\/2 of the documents, but this node serves shard 2\/2 of the documents \(cluster\.shard\); rebuilding/.test(l)),
+          logs.join('\n'),
+        );
         assert.deepEqual(await pagesOf(other), shareOf(2, 1, 20));
         await other.flush();
       } finally {
@@ -107,7 +127,10 @@ describe('a search node holding one shard', () => {
       logs = [];
       const whole = await Appliance.open(config(dir, db), { lockFor: 'serve', readOnlyStore: true, log: logTo((m) => logs.push(m)) });
       try {
-        assert.ok(logs.some((l) => /holds shard 2\/2 of the documents, but this node serves every document/.test(l)), logs.join('\n'));
+        assert.ok(
+          logs.some((l) => /holds shard 2\/2 of the documents, but this node serves every document/.test(l)),
+          logs.join('\n'),
+        );
         assert.equal(whole.index.documentCount, 20);
       } finally {
         await whole.close();
@@ -118,6 +141,9 @@ describe('a search node holding one shard', () => {
   });
 
   it('needs a shared store', async () => {
-    await assert.rejects(Appliance.open(config(tmp(), undefined, '1/2'), { lockFor: 'test' }), (e: Error & { code?: string }) => e.code === 'ERR_SHARD' && /needs a store the shards share/.test(e.message));
+    await assert.rejects(
+      Appliance.open(config(tmp(), undefined, '1/2'), { lockFor: 'test' }),
+      (e: Error & { code?: string }) => e.code === 'ERR_SHARD' && /needs a store the shards share/.test(e.message),
+    );
   });
 });

@@ -22,7 +22,20 @@ async function store(app: Appliance, n: number, word: string): Promise<void> {
   const url = `http://e.org/${n}`;
   await app.store.enqueue({ urls: [{ url, depth: 0 }] }, 1);
   const q = (await app.store.urls.take('e.org', { kinds: ['queued'], now: 1 }))!;
-  const d: StoredDocument = { id: q.id, url, title: `Doc ${n}`, description: '', headings: [], text: `${word} text`, contentType: 'text/html', bytes: 1, truncated: false, httpStatus: 200, fetchedAt: 1, hash: `h${n}` };
+  const d: StoredDocument = {
+    id: q.id,
+    url,
+    title: `Doc ${n}`,
+    description: '',
+    headings: [],
+    text: `${word} text`,
+    contentType: 'text/html',
+    bytes: 1,
+    truncated: false,
+    httpStatus: 200,
+    fetchedAt: 1,
+    hash: `h${n}`,
+  };
   await app.feed.put(d, undefined, await app.store.documents.put(d));
 }
 
@@ -75,10 +88,17 @@ describe('indexes sharing a change log', () => {
       await store(worker, 3, 'walrus');
       const logs: string[] = [];
       node = await Appliance.open(config(dir, db), { lockFor: 'serve', readOnlyStore: true, log: logTo((m) => logs.push(m)) });
-      assert.ok(logs.some((l) => /replayed 1 changes made after the last flush/.test(l)), logs.join('\n'));
+      assert.ok(
+        logs.some((l) => /replayed 1 changes made after the last flush/.test(l)),
+        logs.join('\n'),
+      );
       assert.deepEqual([(await node.index.search('yak')).total, (await node.index.search('walrus')).total, node.index.documentCount], [1, 1, 2]);
       const yak = (await node.store.urls.record('http://e.org/2'))!.id;
-      await assert.rejects(node.store.documents.put({ ...(await node.store.documents.get(yak))!, text: 'x' }), /read-only/, 'a search node writes nothing of the crawl');
+      await assert.rejects(
+        node.store.documents.put({ ...(await node.store.documents.get(yak))!, text: 'x' }),
+        /read-only/,
+        'a search node writes nothing of the crawl',
+      );
     } finally {
       await node.close();
       await worker.close();
@@ -99,7 +119,12 @@ describe('indexes sharing a change log', () => {
       documents.get = (id) => (reads.get++, get(id));
       documents.getMany = (ids) => (reads.getMany++, getMany(ids));
       const index = newIndex(node, 'language');
-      const feed = new IndexFeed(index, node, 'language', logTo(() => undefined));
+      const feed = new IndexFeed(
+        index,
+        node,
+        'language',
+        logTo(() => undefined),
+      );
       const last = new Map<number, number>();
       for (const c of await node.changes.since(0)) last.set(c.docId, c.seq);
       await feed.refreshMany([...last]);
@@ -129,7 +154,10 @@ describe('indexes sharing a change log', () => {
     let logs: string[] = [];
     const back = await Appliance.open(config(dir, db), { lockFor: 'test', log: logTo((m) => logs.push(m)) });
     try {
-      assert.ok(logs.some((l) => /the change log was pruned through \d+ meanwhile; rebuilding/.test(l)), logs.join('\n'));
+      assert.ok(
+        logs.some((l) => /the change log was pruned through \d+ meanwhile; rebuilding/.test(l)),
+        logs.join('\n'),
+      );
       assert.equal((await back.index.search('later')).total, 1, 'the page it never saw is in the rebuilt index');
       assert.equal(back.index.documentCount, 2);
     } finally {
@@ -140,7 +168,10 @@ describe('indexes sharing a change log', () => {
     logs = [];
     const moved = await Appliance.open(config(dir, elsewhere), { lockFor: 'test', log: logTo((m) => logs.push(m)) });
     try {
-      assert.ok(logs.some((l) => /was built from another store .*; rebuilding/.test(l)), logs.join('\n'));
+      assert.ok(
+        logs.some((l) => /was built from another store .*; rebuilding/.test(l)),
+        logs.join('\n'),
+      );
       assert.equal(moved.index.documentCount, 0);
     } finally {
       await moved.close();

@@ -15,10 +15,23 @@ import { Appliance } from './appliance.ts';
 const WORDS = 'connection pool replication vacuum index planner checkpoint tablespace sequence trigger cursor transaction'.split(' ');
 const page = (id: number): StoredDocument => {
   const text = Array.from({ length: 400 }, (_, i) => `${WORDS[(i * 7 + id) % WORDS.length]}${(i * 31 + id) % 97}`).join(' ') + ' replication';
-  return { id, url: `http://e.org/${id}`, title: `Page ${id}`, description: '', headings: [], text, contentType: 'text/html', bytes: text.length, truncated: false, httpStatus: 200, fetchedAt: 1, hash: '' };
+  return {
+    id,
+    url: `http://e.org/${id}`,
+    title: `Page ${id}`,
+    description: '',
+    headings: [],
+    text,
+    contentType: 'text/html',
+    bytes: text.length,
+    truncated: false,
+    httpStatus: 200,
+    fetchedAt: 1,
+    hash: '',
+  };
 };
 
-describe('the index feed in the main thread\'s slices', () => {
+describe("the index feed in the main thread's slices", () => {
   it('answers a search that arrives while a burst of pages is being indexed before the burst is through', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'trawl-slices-'));
     const app = await Appliance.open(loadConfig({ overrides: { dataDir: dir } }), { lockFor: 'test' });

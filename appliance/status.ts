@@ -10,7 +10,18 @@ import type { Focus } from '../crawler/focus/index.ts';
 import type { SearchIndex } from '../indexer/index.ts';
 import { NearDuplicateCensus } from '../indexer/structures/near-duplicates.ts';
 import type { Extraction } from '../crawler/template/index.ts';
-import type { ApplianceStatus, AuthScopeStatus, CrawlStats, FetchEvent, FrontierCounts, NearDuplicateStatus, RenderStatus, SeedStatus, TemplateStatus, UrlExplanation } from '../model/index.ts';
+import type {
+  ApplianceStatus,
+  AuthScopeStatus,
+  CrawlStats,
+  FetchEvent,
+  FrontierCounts,
+  NearDuplicateStatus,
+  RenderStatus,
+  SeedStatus,
+  TemplateStatus,
+  UrlExplanation,
+} from '../model/index.ts';
 import type { RenderDeps } from '../crawler/render/stage.ts';
 import type { Normalizer } from '../crawler/urls/index.ts';
 import type { Store } from '../store/index.ts';
@@ -30,7 +41,16 @@ export type StatusSources = {
   readonly config: Readonly<Config>;
   readonly store: Store;
   readonly index: SearchIndex;
-  readonly crawl: { readonly crawler: Crawler; readonly scheduler: HostScheduler; readonly policy: UrlPolicy; readonly render?: RenderDeps | undefined; readonly auth?: { view(): AuthScopeStatus[] } | undefined; readonly extraction?: Extraction } | undefined;
+  readonly crawl:
+    | {
+        readonly crawler: Crawler;
+        readonly scheduler: HostScheduler;
+        readonly policy: UrlPolicy;
+        readonly render?: RenderDeps | undefined;
+        readonly auth?: { view(): AuthScopeStatus[] } | undefined;
+        readonly extraction?: Extraction;
+      }
+    | undefined;
   /** Pages cleaned of templates learned after they were stored (appliance/template-clean.ts). */
   readonly cleaned?: number;
   /** How seeds (kept as given) map to the identities their records are kept under. */
@@ -113,13 +133,14 @@ export class StatusReporter {
         nextDueAt: s.open ? iso(await s.store.urls.nextRevisitAt()) : null,
         ...this.revisits,
       },
-      focus: s.focus || s.config.focus.topicFile || s.config.focus.classifier
-        ? {
-            classifier: s.focus?.classifier.name ?? (s.config.focus.classifier ? `module ${s.config.focus.classifier}` : `topic ${s.config.focus.topicFile}`),
-            cutoff: s.config.focus.cutoff,
-            ...(s.open ? await s.store.urls.topicVerdicts() : { relevant: 0, notRelevant: 0 }),
-          }
-        : null,
+      focus:
+        s.focus || s.config.focus.topicFile || s.config.focus.classifier
+          ? {
+              classifier: s.focus?.classifier.name ?? (s.config.focus.classifier ? `module ${s.config.focus.classifier}` : `topic ${s.config.focus.topicFile}`),
+              cutoff: s.config.focus.cutoff,
+              ...(s.open ? await s.store.urls.topicVerdicts() : { relevant: 0, notRelevant: 0 }),
+            }
+          : null,
       ...(s.crawl?.render ? { render: renderStatus(s.crawl.render) } : {}),
       ...(s.crawl?.auth ? { auth: s.crawl.auth.view() } : {}),
       // A shared store's crawlers (PostgreSQL: any number of processes; SQLite: this one alone, not listed).
@@ -158,7 +179,11 @@ function renderStatus(r: RenderDeps): RenderStatus {
     restarts: f.restarts,
     unavailable: f.unavailable,
     wouldRender: f.wouldRender,
-    renderingHosts: r.policy.view().filter((h) => h.habit === 'render').slice(0, 20).map((h) => h.host),
+    renderingHosts: r.policy
+      .view()
+      .filter((h) => h.habit === 'render')
+      .slice(0, 20)
+      .map((h) => h.host),
   };
 }
 
@@ -185,7 +210,10 @@ export async function explain(url: string, store: Store, index: SearchIndex, pol
   const r = await store.urls.record(n.url);
   if (!r) {
     const a = policy ? admit(policy, url, 0) : undefined;
-    const reason = a && !a.ok ? `never queued: it is rejected (${a.detail ? `${a.reason}: ${a.detail}` : a.reason})` : 'never seen: no crawled page links to it yet (add it as a seed to crawl it)';
+    const reason =
+      a && !a.ok
+        ? `never queued: it is rejected (${a.detail ? `${a.reason}: ${a.detail}` : a.reason})`
+        : 'never seen: no crawled page links to it yet (add it as a seed to crawl it)';
     return { known: false, url: n.url, reason };
   }
   return {

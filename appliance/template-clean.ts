@@ -99,7 +99,13 @@ export class TemplateCleaner {
     const { simhash: _old, ...rest } = doc;
     const body = text ?? doc.text;
     const fingerprint = simhash(body);
-    const cleaned: StoredDocument = { ...rest, text: body, headings, hash: pageHash({ title: doc.title, text: body }), ...(fingerprint ? { simhash: fingerprint } : {}) };
+    const cleaned: StoredDocument = {
+      ...rest,
+      text: body,
+      headings,
+      hash: pageHash({ title: doc.title, text: body }),
+      ...(fingerprint ? { simhash: fingerprint } : {}),
+    };
     const analysis = analyze(cleaned);
     // The crawl may have stored a newer copy meanwhile (parsed with the template): that one stays.
     if ((await this.store.documents.get(id))?.hash !== doc.hash) return false;

@@ -22,7 +22,10 @@ describe('a crawl of a site built on one template', () => {
   before(async () => {
     web = await serveHandler(templateWebHandler);
     const dataDir = mkdtempSync(join(tmpdir(), 'trawl-templates-'));
-    app = await Appliance.open(loadConfig({ overrides: { dataDir, seeds: [`${web.url}/`], perHost: { delayMs: 0, maxConnections: 4 }, parseWorkers: 0, concurrency: 4 } }), { lockFor: 'test' });
+    app = await Appliance.open(
+      loadConfig({ overrides: { dataDir, seeds: [`${web.url}/`], perHost: { delayMs: 0, maxConnections: 4 }, parseWorkers: 0, concurrency: 4 } }),
+      { lockFor: 'test' },
+    );
     await (await app.createCrawler()).crawler.run();
     await app.templatesCleaned();
   });

@@ -13,7 +13,25 @@ import type { AuthService } from '../crawler/auth/auth.ts';
 import { browserLogin } from '../crawler/auth/browser-login.ts';
 import { silentLog } from '../lib/log.ts';
 import type { Config } from '../config/schema.ts';
-import { buildScope, Crawler, createNormalizer, defaultFilters, defaultParseWorkers, Fetcher, Frontier, HostScheduler, parseHostAlias, ParsePool, productToken, RobotsCache, type CrawlerLimits, type IndexSink, type RevisitMode, type SharedFrontier, type UrlPolicy } from '../crawler/index.ts';
+import {
+  buildScope,
+  Crawler,
+  createNormalizer,
+  defaultFilters,
+  defaultParseWorkers,
+  Fetcher,
+  Frontier,
+  HostScheduler,
+  parseHostAlias,
+  ParsePool,
+  productToken,
+  RobotsCache,
+  type CrawlerLimits,
+  type IndexSink,
+  type RevisitMode,
+  type SharedFrontier,
+  type UrlPolicy,
+} from '../crawler/index.ts';
 import type { ParseJob } from '../crawler/parse/extract.ts';
 import { isDocumentJob } from '../crawler/parse/jobs.ts';
 import { RoutedParser } from '../crawler/parse/route.ts';
@@ -25,7 +43,6 @@ import type { Normalizer } from '../crawler/urls/index.ts';
 import type { Log } from '../lib/log.ts';
 import type { Slices } from '../lib/slices.ts';
 import type { Store } from '../store/index.ts';
-
 
 /** The URL normalizer of the config (host aliases, parameters to drop, …). */
 export function normalizerOf(c: Readonly<Config>): Normalizer {
@@ -74,7 +91,14 @@ export async function fetcherOf(c: Readonly<Config>, seeds: readonly string[], l
   let fetcher: Fetcher | undefined;
   // (Loaded only for a crawl with auth scopes: tough-cookie and the login flows stay out of the others' start.)
   const AuthService = c.auth.length ? (await import('../crawler/auth/auth.ts')).AuthService : undefined;
-  const auth = AuthService ? new AuthService(c.auth, (method, url, headers, body) => fetcher!.send(method, url, headers, body), log, c.auth.some((a) => a.form?.browser) ? browserLogin(c.render.browserPath) : undefined) : undefined;
+  const auth = AuthService
+    ? new AuthService(
+        c.auth,
+        (method, url, headers, body) => fetcher!.send(method, url, headers, body),
+        log,
+        c.auth.some((a) => a.form?.browser) ? browserLogin(c.render.browserPath) : undefined,
+      )
+    : undefined;
   fetcher = new Fetcher({
     userAgent: c.userAgent,
     timeoutMs: c.limits.timeoutMs,
@@ -93,7 +117,8 @@ export async function fetcherOf(c: Readonly<Config>, seeds: readonly string[], l
   });
   const network = fetcher.describeNetwork();
   if (network !== 'direct') log.info(`requests leave ${network}`);
-  for (const host of c.fetch.insecureHosts) log.warn(`fetch.insecureHosts: the TLS certificate of ${host} is NOT checked — anyone between Trawl and it could read and change what is crawled`);
+  for (const host of c.fetch.insecureHosts)
+    log.warn(`fetch.insecureHosts: the TLS certificate of ${host} is NOT checked — anyone between Trawl and it could read and change what is crawled`);
   return fetcher;
 }
 
@@ -111,7 +136,13 @@ function readCaFile(file: string): string {
 
 /** What a parse job carries besides the page: the robots token, the links cap, what documents are read and how far. */
 export function parseSettingsOf(c: Readonly<Config>): Pick<ParseJob, 'robotsToken' | 'maxLinks' | 'documentTypes' | 'maxPages' | 'maxDocumentBytes'> {
-  return { robotsToken: productToken(c.userAgent).toLowerCase(), maxLinks: c.limits.maxLinksPerPage, documentTypes: c.documents.types, maxPages: c.documents.maxPages, maxDocumentBytes: c.documents.maxBytes };
+  return {
+    robotsToken: productToken(c.userAgent).toLowerCase(),
+    maxLinks: c.limits.maxLinksPerPage,
+    documentTypes: c.documents.types,
+    maxPages: c.documents.maxPages,
+    maxDocumentBytes: c.documents.maxBytes,
+  };
 }
 
 /**
@@ -123,7 +154,11 @@ export function parseSettingsOf(c: Readonly<Config>): Pick<ParseJob, 'robotsToke
 export function parserOf(c: Readonly<Config>, log: Log): RoutedParser {
   // (The parsers load on this thread only when it first parses a page itself: a crawl's first
   // request does not wait for them.)
-  const extractor = { module: new URL('./extract-for-index.ts', import.meta.url), load: () => import('./extract-for-index.ts').then((m) => m.extract), config: { stemming: c.index.stemming } };
+  const extractor = {
+    module: new URL('./extract-for-index.ts', import.meta.url),
+    load: () => import('./extract-for-index.ts').then((m) => m.extract),
+    config: { stemming: c.index.stemming },
+  };
   const pages = new ParsePool(c.parseWorkers === 'auto' ? defaultParseWorkers() : c.parseWorkers, { log, extractor });
   const documentWorkers = c.documents.workers === 'auto' ? defaultDocumentWorkers() : c.documents.workers;
   const documents = new ParsePool(documentWorkers, {
@@ -231,11 +266,41 @@ export type CrawlParts = {
 export function archiveOf(c: Readonly<Config>, store: Store, dataDir: string, log: Log): WarcArchive | undefined {
   if (!c.archive.warc) return undefined;
   // The settings the crawl ran with, for the warcinfo record (secrets print as where they come from).
-  const settings = JSON.stringify({ seeds: c.seeds, scope: c.scope, userAgent: c.userAgent, limits: c.limits, perHost: c.perHost, documents: c.documents, render: c.render, auth: c.auth.map((a) => a.match) });
-  return new WarcArchive({ dir: join(dataDir, 'archive'), maxFileBytes: c.archive.maxFileBytes, info: { software: `Trawl ${PRODUCT_VERSION}`, isPartOf: c.seeds[0] ?? 'trawl crawl', 'trawl-settings': settings, 'http-header-user-agent': c.userAgent } }, store.archive, log);
+  const settings = JSON.stringify({
+    seeds: c.seeds,
+    scope: c.scope,
+    userAgent: c.userAgent,
+    limits: c.limits,
+    perHost: c.perHost,
+    documents: c.documents,
+    render: c.render,
+    auth: c.auth.map((a) => a.match),
+  });
+  return new WarcArchive(
+    {
+      dir: join(dataDir, 'archive'),
+      maxFileBytes: c.archive.maxFileBytes,
+      info: { software: `Trawl ${PRODUCT_VERSION}`, isPartOf: c.seeds[0] ?? 'trawl crawl', 'trawl-settings': settings, 'http-header-user-agent': c.userAgent },
+    },
+    store.archive,
+    log,
+  );
 }
 
-export async function buildCrawl(c: Readonly<Config>, store: Store, o: { extraSeeds: readonly string[]; revisits: RevisitMode; focus: Focus | undefined; index: IndexSink; slices?: Slices | undefined; log: Log; dataDir: string; shared?: SharedFrontier | undefined }): Promise<CrawlParts> {
+export async function buildCrawl(
+  c: Readonly<Config>,
+  store: Store,
+  o: {
+    extraSeeds: readonly string[];
+    revisits: RevisitMode;
+    focus: Focus | undefined;
+    index: IndexSink;
+    slices?: Slices | undefined;
+    log: Log;
+    dataDir: string;
+    shared?: SharedFrontier | undefined;
+  },
+): Promise<CrawlParts> {
   const frontier = new Frontier(store);
   await frontier.load();
   const seeds = [...c.seeds, ...o.extraSeeds, ...(await store.seeds.all())];

@@ -46,5 +46,16 @@ export async function workersOf(store: Store, leaseMs: number, now: number): Pro
 /** A worker as /api/status and the dashboard show it. */
 export function workerStatus(w: WorkerLine): WorkerStatus {
   const iso = (ms: number) => new Date(ms).toISOString();
-  return { id: w.id, machine: w.machine, pid: w.pid, state: w.state, hosts: w.held.length, staleHosts: w.stale.length, pages: w.pages, pagesPerSecond: w.pagesPerSecond, startedAt: iso(w.startedAt), seenAt: iso(w.seenAt) };
+  return {
+    id: w.id,
+    machine: w.machine,
+    pid: w.pid,
+    state: w.state,
+    hosts: w.held.length,
+    staleHosts: w.stale.length,
+    pages: w.pages,
+    pagesPerSecond: w.pagesPerSecond,
+    startedAt: iso(w.startedAt),
+    seenAt: iso(w.seenAt),
+  };
 }

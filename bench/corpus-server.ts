@@ -14,7 +14,9 @@ export type CorpusServer = { server: ChildProcess; bases: string[] };
 
 /** Our own static server, in its own process. */
 export async function startNodeServer(dir: string): Promise<CorpusServer> {
-  const server = spawn(process.execPath, ['--import', 'tsx', new URL('./static-server.ts', import.meta.url).pathname, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const server = spawn(process.execPath, ['--import', 'tsx', new URL('./static-server.ts', import.meta.url).pathname, dir], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const base = await new Promise<string>((resolve) =>
     server.stdout!.on('data', (d: Buffer) => {
       const m = /listening (\S+)/.exec(d.toString());

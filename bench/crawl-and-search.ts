@@ -30,7 +30,9 @@ const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(
 const fmt = (n: number, d = 1) => n.toFixed(d);
 
 const web = await startSampleWeb({ modulesDir: fileURLToPath(new URL('../node_modules', import.meta.url)) });
-console.log(`sample web: ${web.pageCount} pages on ${web.sites.length} hosts; ${runs} runs; delayMs ${values['delay-ms']}, maxConnections ${values.connections}, concurrency ${values.concurrency}`);
+console.log(
+  `sample web: ${web.pageCount} pages on ${web.sites.length} hosts; ${runs} runs; delayMs ${values['delay-ms']}, maxConnections ${values.connections}, concurrency ${values.concurrency}`,
+);
 
 const crawl = { seconds: [] as number[], pagesPerSecond: [] as number[], mbPerSecond: [] as number[], pages: 0 };
 let lastDir = '';
@@ -61,7 +63,9 @@ for (let r = 0; r < runs; r++) {
   crawl.pages = fetched;
   await app.close();
 }
-console.log(`crawl: ${crawl.pages} pages in ${fmt(median(crawl.seconds), 2)} s (median) → ${fmt(median(crawl.pagesPerSecond))} pages/s, ${fmt(median(crawl.mbPerSecond), 2)} MB/s`);
+console.log(
+  `crawl: ${crawl.pages} pages in ${fmt(median(crawl.seconds), 2)} s (median) → ${fmt(median(crawl.pagesPerSecond))} pages/s, ${fmt(median(crawl.mbPerSecond), 2)} MB/s`,
+);
 
 // Flush and load of the last run's index.
 const reader = await Appliance.open(loadConfig({ overrides: { dataDir: lastDir } }), { lockFor: 'bench' });
@@ -92,16 +96,28 @@ console.log(`index: ${documents} documents; flush ${fmt(median(flushes))} ms (me
 const app = await Appliance.open(loadConfig({ overrides: { dataDir: lastDir } }));
 const queries: Record<string, string[]> = {
   'one word': ['request', 'timeout', 'parse', 'stream', 'buffer', 'version', 'error', 'install', 'option', 'encoding'],
-  'two words': ['request timeout', 'parse html', 'stream error', 'semver range', 'export import', 'tls certificate', 'json schema', 'cookie header', 'retry handler', 'utf encoding'],
+  'two words': [
+    'request timeout',
+    'parse html',
+    'stream error',
+    'semver range',
+    'export import',
+    'tls certificate',
+    'json schema',
+    'cookie header',
+    'retry handler',
+    'utf encoding',
+  ],
   'no match': ['zzqx', 'qqqzz wwwyy'],
 };
 for (const [kind, qs] of Object.entries(queries)) {
   const times: number[] = [];
-  for (let rep = 0; rep < 30; rep++) for (const q of qs) {
-    const t = performance.now();
-    await app.index.search(q, { size: 10 });
-    times.push(performance.now() - t);
-  }
+  for (let rep = 0; rep < 30; rep++)
+    for (const q of qs) {
+      const t = performance.now();
+      await app.index.search(q, { size: 10 });
+      times.push(performance.now() - t);
+    }
   console.log(`query (${kind}): p50 ${fmt(pct(times, 0.5), 2)} ms, p99 ${fmt(pct(times, 0.99), 2)} ms over ${times.length} searches, snippets included`);
 }
 await app.close();

@@ -113,7 +113,9 @@ for (let r = 0; r < Number(values.runs); r++) {
       if (!crawleeDir) continue;
       const c = await crawleeOnce(crawleeDir, { start: settings.seeds[0]!, concurrency: Number(values.concurrency) });
       crawleeRuns.push(c);
-      console.log(`  run ${r + 1} Crawlee: ${c.pages} pages in ${fmt(c.seconds, 2)} s (+ ${fmt(c.startupSeconds, 2)} s start-up, ${fmt(c.closeSeconds, 2)} s close) → ${fmt(c.pages / c.seconds)} pages/s; CPU ${fmt(c.cpuSeconds, 2)} s = ${fmt((c.cpuSeconds * 1000) / c.pages, 2)} ms/page (main thread ${fmt(c.mainCpuSeconds, 2)}); peak RSS ${fmt(c.peakRssMB, 0)} MB (load ${load()})`);
+      console.log(
+        `  run ${r + 1} Crawlee: ${c.pages} pages in ${fmt(c.seconds, 2)} s (+ ${fmt(c.startupSeconds, 2)} s start-up, ${fmt(c.closeSeconds, 2)} s close) → ${fmt(c.pages / c.seconds)} pages/s; CPU ${fmt(c.cpuSeconds, 2)} s = ${fmt((c.cpuSeconds * 1000) / c.pages, 2)} ms/page (main thread ${fmt(c.mainCpuSeconds, 2)}); peak RSS ${fmt(c.peakRssMB, 0)} MB (load ${load()})`,
+      );
       continue;
     }
     // Each run in a fresh process: as cold as a real crawl, with nothing left over from the last run.
@@ -135,14 +137,40 @@ const wall = (x: { seconds: number; startupSeconds: number; closeSeconds: number
 console.log(`\nmedians of ${trawlRuns.length} runs, each a fresh process (load average now ${load()}):`);
 console.log(
   `Trawl (fetch → parse → store → index; ${polite ? `${hostCount} hosts, default politeness (1 connection, 1000 ms per host)` : `concurrency ${values.concurrency}, maxConnections ${values.connections}, delayMs 0`}, parseWorkers ${values.workers}): ` +
-    `${pages} pages; wall ${fmt(m(trawlRuns, wall), 2)} s (crawl ${fmt(m(trawlRuns, (f) => f.seconds), 2)} s) → ${fmt(m(trawlRuns, (f) => f.pages / f.seconds))} pages/s, ${fmt(m(trawlRuns, (f) => f.bytes / 1e6 / f.seconds), 2)} MB/s; ` +
-    `CPU ${fmt(m(trawlRuns, (f) => f.cpuSeconds), 2)} s = ${fmt(m(trawlRuns, (f) => (f.cpuSeconds * 1000) / f.pages), 2)} ms/page: main thread ${fmt(m(trawlRuns, (f) => (f.threads.main.cpu * 1000) / f.pages), 2)}, parse workers ${fmt(m(trawlRuns, (f) => (f.threads.workers.cpu * 1000) / f.pages), 2)}, other threads ${fmt(m(trawlRuns, (f) => (f.threads.other.cpu * 1000) / f.pages), 2)} ms/page; ` +
-    `peak RSS ${fmt(m(trawlRuns, (f) => f.peakRssMB), 0)} MB`,
+    `${pages} pages; wall ${fmt(m(trawlRuns, wall), 2)} s (crawl ${fmt(
+      m(trawlRuns, (f) => f.seconds),
+      2,
+    )} s) → ${fmt(m(trawlRuns, (f) => f.pages / f.seconds))} pages/s, ${fmt(
+      m(trawlRuns, (f) => f.bytes / 1e6 / f.seconds),
+      2,
+    )} MB/s; ` +
+    `CPU ${fmt(
+      m(trawlRuns, (f) => f.cpuSeconds),
+      2,
+    )} s = ${fmt(
+      m(trawlRuns, (f) => (f.cpuSeconds * 1000) / f.pages),
+      2,
+    )} ms/page: main thread ${fmt(
+      m(trawlRuns, (f) => (f.threads.main.cpu * 1000) / f.pages),
+      2,
+    )}, parse workers ${fmt(
+      m(trawlRuns, (f) => (f.threads.workers.cpu * 1000) / f.pages),
+      2,
+    )}, other threads ${fmt(
+      m(trawlRuns, (f) => (f.threads.other.cpu * 1000) / f.pages),
+      2,
+    )} ms/page; ` +
+    `peak RSS ${fmt(
+      m(trawlRuns, (f) => f.peakRssMB),
+      0,
+    )} MB`,
 );
 if (polite) {
   // Every host serves the same corpus, so most pages are duplicates (stored once): requests/s is the figure.
   const rps = (trawlRuns.at(-1)?.requests ?? 0) / m(trawlRuns, (f) => f.seconds);
-  console.log(`politeness bound: ${hostCount} hosts × 1 request/s = ${hostCount} requests/s; made ${fmt(rps)} requests/s (${fmt((rps / hostCount) * 100, 0)} % of it, robots.txt and sitemap requests included)`);
+  console.log(
+    `politeness bound: ${hostCount} hosts × 1 request/s = ${hostCount} requests/s; made ${fmt(rps)} requests/s (${fmt((rps / hostCount) * 100, 0)} % of it, robots.txt and sitemap requests included)`,
+  );
 } else console.log(`crawl / parse-only baseline: ${fmt(m(trawlRuns, (f) => f.pages / f.seconds) / median(baseline), 2)}`);
 
 // Can one main thread feed more parse workers? Its CPU per page bounds the pages/s it can handle
@@ -153,7 +181,9 @@ if (trawlRuns.length) {
   const busy = m(trawlRuns, (f) => f.threads.mainBusy);
   console.log(
     `main thread: busy ${pct(busy)} of the crawl, ${fmt(main, 2)} CPU ms a page → one main thread can feed ~${fmt(1000 / main, 0)} pages/s; ` +
-      (worker > 0 ? `the parse workers take ${fmt(worker, 2)} CPU ms a page → ~${fmt(1000 / worker, 0)} pages/s per worker: the main thread is the limit from ~${fmt(worker / main, 1)} workers (${fmt(worker / main + 1, 1)} cores) on` : 'no parse worker ran'),
+      (worker > 0
+        ? `the parse workers take ${fmt(worker, 2)} CPU ms a page → ~${fmt(1000 / worker, 0)} pages/s per worker: the main thread is the limit from ~${fmt(worker / main, 1)} workers (${fmt(worker / main + 1, 1)} cores) on`
+        : 'no parse worker ran'),
   );
 }
 
@@ -172,8 +202,12 @@ const completeness = (found: string[]) => {
 const last = trawlRuns.at(-1);
 if (fullCrawl && last) {
   const { got, missing } = completeness(last.found);
-  const asked = noindex!.size ? ` (besides ${noindex!.size} reachable page${noindex!.size === 1 ? '' : 's'} marked robots noindex, e.g. ${[...noindex!].slice(0, 3).join(', ')}: not indexed, as asked; ${last.found.filter((u) => noindex!.has(corpusPath(u, root, base) ?? '')).length} indexed)` : '';
-  console.log(`completeness: ${got.toLocaleString('en')} of ${reachable!.size.toLocaleString('en')} pages reachable by links from ${values.seed} indexed (${fmt((got / reachable!.size) * 100)} %)${asked}; pages with links cut at limits.maxLinksPerPage: ${last.linksCut.pages} (${last.linksCut.links.toLocaleString('en')} links not followed)`);
+  const asked = noindex!.size
+    ? ` (besides ${noindex!.size} reachable page${noindex!.size === 1 ? '' : 's'} marked robots noindex, e.g. ${[...noindex!].slice(0, 3).join(', ')}: not indexed, as asked; ${last.found.filter((u) => noindex!.has(corpusPath(u, root, base) ?? '')).length} indexed)`
+    : '';
+  console.log(
+    `completeness: ${got.toLocaleString('en')} of ${reachable!.size.toLocaleString('en')} pages reachable by links from ${values.seed} indexed (${fmt((got / reachable!.size) * 100)} %)${asked}; pages with links cut at limits.maxLinksPerPage: ${last.linksCut.pages} (${last.linksCut.links.toLocaleString('en')} links not followed)`,
+  );
   if (missing.length) console.log(`  missing, e.g.: ${missing.slice(0, 8).join(', ')}${missing.length > 8 ? ` … (${missing.length} in all)` : ''}`);
 }
 
@@ -182,7 +216,22 @@ if (crawleeRuns.length && trawlRuns.length) {
   const { got } = completeness(c.at(-1)!.found);
   console.log(
     `Crawlee CheerioCrawler (maxConcurrency = minConcurrency = ${values.concurrency}, defaults otherwise; no index): ${c.at(-1)!.pages} pages (${got.toLocaleString('en')} of the ${reachable!.size.toLocaleString('en')} reachable: ${fmt((got / reachable!.size) * 100)} %); ` +
-      `wall ${fmt(m(c, wall), 2)} s (crawl ${fmt(m(c, (x) => x.seconds), 2)} s) → ${fmt(m(c, (x) => x.pages / x.seconds))} pages/s; CPU ${fmt(m(c, (x) => x.cpuSeconds), 2)} s = ${fmt(m(c, (x) => (x.cpuSeconds * 1000) / x.pages), 2)} ms/page (main thread ${fmt(m(c, (x) => (x.mainCpuSeconds * 1000) / x.pages), 2)}); peak RSS ${fmt(m(c, (x) => x.peakRssMB), 0)} MB`,
+      `wall ${fmt(m(c, wall), 2)} s (crawl ${fmt(
+        m(c, (x) => x.seconds),
+        2,
+      )} s) → ${fmt(m(c, (x) => x.pages / x.seconds))} pages/s; CPU ${fmt(
+        m(c, (x) => x.cpuSeconds),
+        2,
+      )} s = ${fmt(
+        m(c, (x) => (x.cpuSeconds * 1000) / x.pages),
+        2,
+      )} ms/page (main thread ${fmt(
+        m(c, (x) => (x.mainCpuSeconds * 1000) / x.pages),
+        2,
+      )}); peak RSS ${fmt(
+        m(c, (x) => x.peakRssMB),
+        0,
+      )} MB`,
   );
   const speed = m(c, wall) / m(trawlRuns, wall);
   const crawlSpeed = m(c, (x) => x.seconds) / m(trawlRuns, (f) => f.seconds);
@@ -191,7 +240,10 @@ if (crawleeRuns.length && trawlRuns.length) {
   console.log(
     `Trawl against Crawlee: wall ${fmt(speed, 2)}× faster (crawl alone ${fmt(crawlSpeed, 2)}×; target ≥ 5×: ${speed >= 5 ? 'met' : 'NOT met'}); ` +
       `peak RSS ${fmt(rss, 2)} of Crawlee's (target on rust-doc ≤ 0.25: ${rss <= 0.25 ? 'met' : 'NOT met'}); ` +
-      `CPU ${fmt(cpuPerPage, 2)} ms/page against Crawlee's ${fmt(m(c, (x) => (x.cpuSeconds * 1000) / x.pages), 2)} (target on the PostgreSQL docs ≤ 1.5: ${cpuPerPage <= 1.5 ? 'met' : 'NOT met'})`,
+      `CPU ${fmt(cpuPerPage, 2)} ms/page against Crawlee's ${fmt(
+        m(c, (x) => (x.cpuSeconds * 1000) / x.pages),
+        2,
+      )} (target on the PostgreSQL docs ≤ 1.5: ${cpuPerPage <= 1.5 ? 'met' : 'NOT met'})`,
   );
 }
 
@@ -199,11 +251,23 @@ if (crawleeRuns.length && trawlRuns.length) {
 async function crawlOnce(settings: CrawlOnceSettings): Promise<CrawlOnceFigures> {
   // --profile DIR: each thread's V8 CPU profile (workers inherit the flags), sampled every 200 µs.
   const profile = values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile, '--cpu-prof-interval', '200'] : [];
-  const child = spawn(process.execPath, [...profile, ...(await compiledArgs(new URL('./crawl-once.ts', import.meta.url))), JSON.stringify(settings)], { stdio: ['ignore', 'pipe', 'inherit'], env: productEnv() });
+  const child = spawn(process.execPath, [...profile, ...(await compiledArgs(new URL('./crawl-once.ts', import.meta.url))), JSON.stringify(settings)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: productEnv(),
+  });
   return figuresOf<CrawlOnceFigures>(child, 'crawl run');
 }
 
-type CrawleeFigures = { pages: number; found: string[]; seconds: number; startupSeconds: number; closeSeconds: number; cpuSeconds: number; mainCpuSeconds: number; peakRssMB: number };
+type CrawleeFigures = {
+  pages: number;
+  found: string[];
+  seconds: number;
+  startupSeconds: number;
+  closeSeconds: number;
+  cpuSeconds: number;
+  mainCpuSeconds: number;
+  peakRssMB: number;
+};
 
 /** Runs bench/crawlee-cheerio.mjs in a child process (its storage in a temporary folder) and returns its figures. */
 async function crawleeOnce(dir: string, settings: { start: string; concurrency: number }): Promise<CrawleeFigures> {

@@ -61,7 +61,10 @@ const crawler = new PlaywrightCrawler(
 
 const t0 = performance.now();
 const cpu0 = process.cpuUsage();
-const progress = s.progressMs > 0 ? setInterval(() => console.error(`    ${s.label}: ${Math.round((performance.now() - t0) / 1000)} s, ${pages} pages`), s.progressMs) : undefined;
+const progress =
+  s.progressMs > 0
+    ? setInterval(() => console.error(`    ${s.label}: ${Math.round((performance.now() - t0) / 1000)} s, ${pages} pages`), s.progressMs)
+    : undefined;
 const stats = await crawler.run([s.start]);
 const seconds = (performance.now() - t0) / 1000;
 const cpu = process.cpuUsage(cpu0);

@@ -23,10 +23,15 @@ export function installCrawlee(): string {
   if (version('crawlee') === undefined || version('playwright') !== want) {
     console.log(`installing crawlee@3 and playwright@${want} into ${dir} (once; PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1)`);
     mkdirSync(dir, { recursive: true });
-    const r = spawnSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', dir, 'crawlee@3', `playwright@${want}`], { stdio: 'inherit', env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' } });
+    const r = spawnSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', dir, 'crawlee@3', `playwright@${want}`], {
+      stdio: 'inherit',
+      env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
+    });
     if (r.status !== 0) throw new Error(`npm install crawlee into ${dir} failed (${r.status})`);
   }
   const crawlee = JSON.parse(readFileSync(join(dir, 'node_modules', 'crawlee', 'package.json'), 'utf8')) as { version: string; engines?: { node?: string } };
-  console.log(`crawlee ${crawlee.version} (engines: node ${crawlee.engines?.node ?? '?'}; this is ${process.version}), playwright ${version('playwright')}, from ${dir}`);
+  console.log(
+    `crawlee ${crawlee.version} (engines: node ${crawlee.engines?.node ?? '?'}; this is ${process.version}), playwright ${version('playwright')}, from ${dir}`,
+  );
   return dir;
 }

@@ -86,7 +86,12 @@ walk(root);
 pdfs.sort();
 if (!pdfs.length) fail(`${root} holds no PDF. On Debian: apt-get install texlive-latex-base-doc`);
 const pdfBytes = pdfs.reduce((s, f) => s + statSync(join(root, f)).size, 0);
-console.log(`corpus: ${root}: ${pdfs.length} PDFs (${fmt(pdfBytes / 1e6)} MB); other files: ${[...others].sort((a, b) => b[1] - a[1]).map(([e, n]) => `${n} .${e}`).join(', ')}`);
+console.log(
+  `corpus: ${root}: ${pdfs.length} PDFs (${fmt(pdfBytes / 1e6)} MB); other files: ${[...others]
+    .sort((a, b) => b[1] - a[1])
+    .map(([e, n]) => `${n} .${e}`)
+    .join(', ')}`,
+);
 console.log(`machine: ${execFileSync('uptime').toString().trim()}`);
 
 const set = JSON.parse(readFileSync(values.queries!, 'utf8')) as { corpus: string; queries: { q: string; answers: string[] }[] };
@@ -142,7 +147,9 @@ for (let r = 0; r < runCount; r++) {
   for (const w of docWorkers) {
     const ref = runPdftotext();
     refRuns.push(ref);
-    console.log(`run ${r + 1}/${runCount}, ${setting(w)}: pdftotext over every PDF, one process at a time: ${fmt(ref.seconds, 2)} s${ref.failed ? ` (${ref.failed} failed)` : ''}; crawling…`);
+    console.log(
+      `run ${r + 1}/${runCount}, ${setting(w)}: pdftotext over every PDF, one process at a time: ${fmt(ref.seconds, 2)} s${ref.failed ? ` (${ref.failed} failed)` : ''}; crawling…`,
+    );
     const f = await documentsOnce({ seed: base, ...(w !== undefined ? { documentWorkers: w } : {}), pdfs, pdftotextFiles, queries: set.queries });
     results.get(w)!.push(f);
     ratios.get(w)!.push(f.seconds / ref.seconds);
@@ -156,26 +163,55 @@ for (let r = 0; r < runCount; r++) {
 nginx?.kill('SIGTERM');
 nginx = undefined;
 const ref = median(refRuns.map((x) => x.seconds));
-if (values.json) writeFileSync(values.json, JSON.stringify({ pdftotext: refRuns, runs: [...results].map(([w, runs]) => ({ documentWorkers: w ?? 'default', runs })) }));
+if (values.json)
+  writeFileSync(values.json, JSON.stringify({ pdftotext: refRuns, runs: [...results].map(([w, runs]) => ({ documentWorkers: w ?? 'default', runs })) }));
 
 // 4. Figures.
 console.log(`\n== ${set.corpus}`);
-console.log(`pdftotext: ${pdfs.length} files in ${fmt(ref, 2)} s${range(refRuns.map((x) => x.seconds), 2)} (one process at a time, median of the ${refRuns.length} runs, one before each crawl)`);
+console.log(
+  `pdftotext: ${pdfs.length} files in ${fmt(ref, 2)} s${range(
+    refRuns.map((x) => x.seconds),
+    2,
+  )} (one process at a time, median of the ${refRuns.length} runs, one before each crawl)`,
+);
 for (const [w, runs] of results) {
   const ps = runs.map(pdfFigures);
   const secs = runs.map((f) => f.seconds);
   const ratio = median(ratios.get(w)!);
   const rss = median(runs.map((f) => f.peakRssMB));
   console.log(`\n-- ${setting(w)}: medians of ${runs.length} runs, each in a fresh process (range in parentheses)`);
-  console.log(`  PDFs/s: ${fmt(median(ps.map((p, i) => p.indexed / secs[i]!)), 2)}${range(ps.map((p, i) => p.indexed / secs[i]!), 2)}; MB/s of PDF extracted: ${fmt(median(ps.map((p, i) => p.bytes / 1e6 / secs[i]!)), 2)}${range(ps.map((p, i) => p.bytes / 1e6 / secs[i]!), 2)}`);
-  console.log(`  wall: ${fmt(median(secs), 2)} s${range(secs, 2)}, ${fmt(ratio, 2)}×${range(ratios.get(w)!, 2)} the pdftotext run beside it; CPU: ${fmt(median(runs.map((f) => f.cpuSeconds)), 1)} s${range(runs.map((f) => f.cpuSeconds), 1)}; peak RSS: ${fmt(rss, 0)} MB${range(runs.map((f) => f.peakRssMB), 0)}`);
+  console.log(
+    `  PDFs/s: ${fmt(median(ps.map((p, i) => p.indexed / secs[i]!)), 2)}${range(
+      ps.map((p, i) => p.indexed / secs[i]!),
+      2,
+    )}; MB/s of PDF extracted: ${fmt(median(ps.map((p, i) => p.bytes / 1e6 / secs[i]!)), 2)}${range(
+      ps.map((p, i) => p.bytes / 1e6 / secs[i]!),
+      2,
+    )}`,
+  );
+  console.log(
+    `  wall: ${fmt(median(secs), 2)} s${range(secs, 2)}, ${fmt(ratio, 2)}×${range(ratios.get(w)!, 2)} the pdftotext run beside it; CPU: ${fmt(median(runs.map((f) => f.cpuSeconds)), 1)} s${range(
+      runs.map((f) => f.cpuSeconds),
+      1,
+    )}; peak RSS: ${fmt(rss, 0)} MB${range(
+      runs.map((f) => f.peakRssMB),
+      0,
+    )}`,
+  );
   const med = (pick: (f: DocumentsOnceFigures) => number) => fmt(median(runs.map(pick)), 1);
-  console.log(`  CPU by thread (medians): main ${med((f) => f.threads.main.cpu)} s, page workers ${med((f) => byFile(f, PAGE_WORKER).cpu)} s, document workers ${med((f) => byFile(f, DOCUMENT_WORKER).cpu)} s, other threads ${med((f) => f.threads.other.cpu)} s; waiting for a core (all threads): ${med(waited)} s`);
+  console.log(
+    `  CPU by thread (medians): main ${med((f) => f.threads.main.cpu)} s, page workers ${med((f) => byFile(f, PAGE_WORKER).cpu)} s, document workers ${med((f) => byFile(f, DOCUMENT_WORKER).cpu)} s, other threads ${med((f) => f.threads.other.cpu)} s; waiting for a core (all threads): ${med(waited)} s`,
+  );
   const complete = Math.min(...ps.map((p) => p.indexed)) === pdfs.length;
-  console.log(`  target (whole corpus crawled, extracted, searchable in < 2× pdftotext, RSS < 600 MB): ${ratio < 2 && rss < 600 && complete ? 'MET' : 'NOT met'} (time ${ratio < 2 ? 'ok' : 'over'}, RSS ${rss < 600 ? 'ok' : 'over'}, ${complete ? 'complete' : 'incomplete'})`);
+  console.log(
+    `  target (whole corpus crawled, extracted, searchable in < 2× pdftotext, RSS < 600 MB): ${ratio < 2 && rss < 600 && complete ? 'MET' : 'NOT met'} (time ${ratio < 2 ? 'ok' : 'over'}, RSS ${rss < 600 ? 'ok' : 'over'}, ${complete ? 'complete' : 'incomplete'})`,
+  );
   const last = runs[runs.length - 1]!;
   const kinds = Object.entries(last.fetches).sort((a, b) => b[1].count - a[1].count);
-  const outcomes = (o: Record<string, number>) => Object.entries(o).map(([k, n]) => `${n} ${k}`).join(', ');
+  const outcomes = (o: Record<string, number>) =>
+    Object.entries(o)
+      .map(([k, n]) => `${n} ${k}`)
+      .join(', ');
   const shown = kinds.filter(([k]) => k === 'pdf' || k === 'listing').concat(kinds.filter(([k]) => k !== 'pdf' && k !== 'listing').slice(0, 6));
   const rest = kinds.filter((k) => !shown.includes(k));
   const restOutcomes: Record<string, number> = {};
@@ -186,7 +222,10 @@ for (const [w, runs] of results) {
       `${rest.length} other kinds ${rest.reduce((s, [, v]) => s + v.count, 0)} (${outcomes(restOutcomes)}). PDF URLs not in the tree (links in documents, 404): ${strayPdfs}`,
   );
   const tail = median(runs.map((r) => r.seconds - r.lastPdfSeconds));
-  if (tail > 0.5) console.log(`  the last PDF indexed at ${fmt(median(runs.map((r) => r.lastPdfSeconds)), 2)} s (median); the crawl ended ${fmt(tail, 2)} s later (404s asked again to confirm them)`);
+  if (tail > 0.5)
+    console.log(
+      `  the last PDF indexed at ${fmt(median(runs.map((r) => r.lastPdfSeconds)), 2)} s (median); the crawl ended ${fmt(tail, 2)} s later (404s asked again to confirm them)`,
+    );
   console.log(`  index by type (last run): ${last.byType.map((t) => `${t.type} ${t.count}`).join(', ')} — ${last.indexDocuments} documents`);
 }
 
@@ -195,7 +234,9 @@ for (const [w, runs] of results) {
 const first = results.get(docWorkers[0])!;
 const f = first[first.length - 1]!;
 const missing = f.pdfs.filter((p) => !p.indexed);
-console.log(`\ncompleteness (last run, ${setting(docWorkers[0])}): ${f.pdfs.length - missing.length} of ${pdfs.length} PDFs indexed (${pct(f.pdfs.length - missing.length, pdfs.length)})`);
+console.log(
+  `\ncompleteness (last run, ${setting(docWorkers[0])}): ${f.pdfs.length - missing.length} of ${pdfs.length} PDFs indexed (${pct(f.pdfs.length - missing.length, pdfs.length)})`,
+);
 for (const [w, runs] of results) {
   const counts = runs.map((r) => r.pdfs.filter((p) => p.indexed).length);
   if (new Set(counts).size > 1 || w !== docWorkers[0]) console.log(`  ${setting(w)}: PDFs indexed per run: ${counts.join(', ')}`);
@@ -209,7 +250,8 @@ if (missing.length) {
   console.log('failures by reason:');
   for (const [key, ps] of [...byReason].sort((a, b) => b[1].length - a[1].length)) {
     console.log(`  ${ps.length} × ${key}`);
-    for (const p of ps.slice(0, 4)) console.log(`      e.g. ${p.path} (${fmt(statSync(join(root, p.path)).size / 1e3, 0)} KB; pdftotext: ${p.words} words): ${p.reason ?? ''}`);
+    for (const p of ps.slice(0, 4))
+      console.log(`      e.g. ${p.path} (${fmt(statSync(join(root, p.path)).size / 1e3, 0)} KB; pdftotext: ${p.words} words): ${p.reason ?? ''}`);
   }
   console.log(`missing: ${missing.map((p) => p.path).join(', ')}`);
 }
@@ -222,7 +264,12 @@ const agreement = (ps: PdfRecord[], nfkc = false) => {
   const fd = (p: PdfRecord) => (nfkc ? p.foundNfkc : p.found);
   const withWords = ps.filter((p) => w(p) > 0);
   return {
-    total: withWords.reduce((s, p) => s + fd(p), 0) / Math.max(1, withWords.reduce((s, p) => s + w(p), 0)),
+    total:
+      withWords.reduce((s, p) => s + fd(p), 0) /
+      Math.max(
+        1,
+        withWords.reduce((s, p) => s + w(p), 0),
+      ),
     median: median(withWords.map((p) => fd(p) / w(p))),
     worst: [...withWords].sort((a, b) => fd(a) / w(a) - fd(b) / w(b)).slice(0, 5),
     files: withWords.length,
@@ -248,8 +295,11 @@ const relevance = (r: DocumentsOnceFigures) => ({
   first: r.queries.filter((q) => q.rank === 0).length,
 });
 const rel = relevance(f);
-console.log(`\nrelevance (${set.queries.length} known-item queries, ${values.queries}): MRR@10 ${fmt(rel.mrr, 3)}, recall@10 ${fmt(rel.recall, 3)}, answer first ${rel.first}/${set.queries.length}`);
-for (const q of f.queries) if (q.rank !== 0 || values.show) console.log(`  ${JSON.stringify(q.q)}: answer at ${q.rank < 0 ? '>10' : q.rank + 1}; top: ${q.top.join(', ')}`);
+console.log(
+  `\nrelevance (${set.queries.length} known-item queries, ${values.queries}): MRR@10 ${fmt(rel.mrr, 3)}, recall@10 ${fmt(rel.recall, 3)}, answer first ${rel.first}/${set.queries.length}`,
+);
+for (const q of f.queries)
+  if (q.rank !== 0 || values.show) console.log(`  ${JSON.stringify(q.q)}: answer at ${q.rank < 0 ? '>10' : q.rank + 1}; top: ${q.top.join(', ')}`);
 const mrrs = [...results.values()].flat().map((r) => relevance(r).mrr);
 if (Math.max(...mrrs) - Math.min(...mrrs) > 1e-9) console.log(`  MRR@10 per run: ${mrrs.map((x) => fmt(x, 3)).join(', ')}`);
 console.log(`\nmachine after: ${execFileSync('uptime').toString().trim()}`);
@@ -278,7 +328,10 @@ function loadavg(): string {
 async function documentsOnce(settings: DocumentsOnceSettings): Promise<DocumentsOnceFigures> {
   const arg = join(work, 'settings.json');
   writeFileSync(arg, JSON.stringify(settings));
-  child = spawn(process.execPath, [...(await compiledArgs(new URL('./documents-once.ts', import.meta.url))), arg], { stdio: ['ignore', 'pipe', 'inherit'], env: productEnv() });
+  child = spawn(process.execPath, [...(await compiledArgs(new URL('./documents-once.ts', import.meta.url))), arg], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: productEnv(),
+  });
   try {
     return await figuresOf<DocumentsOnceFigures>(child, 'crawl run');
   } finally {
@@ -302,7 +355,9 @@ async function startNginxAutoindex(dir: string): Promise<string> {
   });
   const conf = join(work, 'nginx', 'nginx.conf');
   execFileSync('mkdir', ['-p', dirname(conf)]);
-  const mime = existsSync('/etc/nginx/mime.types') ? 'include /etc/nginx/mime.types;' : 'types { text/html html htm; text/plain txt; application/pdf pdf; image/png png; text/css css; application/zip zip; }';
+  const mime = existsSync('/etc/nginx/mime.types')
+    ? 'include /etc/nginx/mime.types;'
+    : 'types { text/html html htm; text/plain txt; application/pdf pdf; image/png png; text/css css; application/zip zip; }';
   writeFileSync(
     conf,
     `worker_processes 1; daemon off; pid ${conf}.pid; error_log stderr crit;

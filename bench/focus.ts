@@ -35,7 +35,8 @@ if (!existsSync(values.root!)) {
 }
 const TOPIC = new URL('../config/topics/database-replication.txt', import.meta.url).pathname;
 /** The reference: pages of the manual about the topic, by their file names. */
-const REFERENCE = /(replication|standby|high-availability|failover|hot-standby|warm-standby|logical-|wal-|backup|continuous-archiving|recovery|pgbasebackup|pgreceivewal|pgrewind|publication|subscription|different-replication|log-shipping)/;
+const REFERENCE =
+  /(replication|standby|high-availability|failover|hot-standby|warm-standby|logical-|wal-|backup|continuous-archiving|recovery|pgbasebackup|pgreceivewal|pgrewind|publication|subscription|different-replication|log-shipping)/;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 type Run = { seconds: number; fetched: number; indexed: string[]; classifyMs: number; classified: number };
@@ -43,7 +44,16 @@ type Run = { seconds: number; fetched: number; indexed: string[]; classifyMs: nu
 async function crawl(seed: string, focus: Record<string, unknown> | undefined): Promise<Run> {
   const dataDir = mkdtempSync(join(tmpdir(), 'trawl-bench-focus-'));
   const app = await Appliance.open(
-    loadConfig({ overrides: { seeds: [seed], dataDir, concurrency: 16, perHost: { delayMs: 0, maxConnections: 16 }, limits: { maxDepth: 100, maxPages: 0 }, ...(focus ? { focus } : {}) } }),
+    loadConfig({
+      overrides: {
+        seeds: [seed],
+        dataDir,
+        concurrency: 16,
+        perHost: { delayMs: 0, maxConnections: 16 },
+        limits: { maxDepth: 100, maxPages: 0 },
+        ...(focus ? { focus } : {}),
+      },
+    }),
     { lockFor: 'bench' },
   );
   await app.loadFocus();
@@ -80,11 +90,19 @@ try {
   const ps = median(plain.map((r) => r.seconds));
   const fs = median(focused.map((r) => r.seconds));
   console.log(`corpus: ${values.root} (${p.indexed.length} pages indexed unfocused; ${reference.length} in the reference list)`);
-  console.log(`seed: ${values.seed}; focus: ${TOPIC.replace(/.*\/config\//, 'config/')}, ${values.scorer} scorer${values.normalize ? ', normalized' : ''}, cutoff ${values.cutoff}, tunnel ${values.tunnel}; median of ${runs} runs`);
+  console.log(
+    `seed: ${values.seed}; focus: ${TOPIC.replace(/.*\/config\//, 'config/')}, ${values.scorer} scorer${values.normalize ? ', normalized' : ''}, cutoff ${values.cutoff}, tunnel ${values.tunnel}; median of ${runs} runs`,
+  );
   console.log(`unfocused: ${p.fetched} requests, ${p.indexed.length} indexed, ${ps.toFixed(2)} s`);
-  console.log(`focused:   ${f.fetched} requests (${((f.fetched / p.fetched) * 100).toFixed(1)} %), ${f.indexed.length} indexed, ${fs.toFixed(2)} s (${((fs / ps) * 100).toFixed(1)} %)`);
-  console.log(`classifying: ${f.classified} pages, ${(median(focused.map((r) => r.classifyMs / Math.max(1, r.classified)))).toFixed(2)} ms a page on the main thread (median of runs)`);
-  console.log(`focused vs reference: recall ${hits.length}/${reference.length} = ${((hits.length / reference.length) * 100).toFixed(1)} %, precision ${hits.length}/${f.indexed.length} = ${((hits.length / Math.max(1, f.indexed.length)) * 100).toFixed(1)} %`);
+  console.log(
+    `focused:   ${f.fetched} requests (${((f.fetched / p.fetched) * 100).toFixed(1)} %), ${f.indexed.length} indexed, ${fs.toFixed(2)} s (${((fs / ps) * 100).toFixed(1)} %)`,
+  );
+  console.log(
+    `classifying: ${f.classified} pages, ${(median(focused.map((r) => r.classifyMs / Math.max(1, r.classified)))).toFixed(2)} ms a page on the main thread (median of runs)`,
+  );
+  console.log(
+    `focused vs reference: recall ${hits.length}/${reference.length} = ${((hits.length / reference.length) * 100).toFixed(1)} %, precision ${hits.length}/${f.indexed.length} = ${((hits.length / Math.max(1, f.indexed.length)) * 100).toFixed(1)} %`,
+  );
   const missed = reference.filter((u) => !f.indexed.includes(u)).map((u) => u.slice(u.lastIndexOf('/') + 1));
   if (missed.length) console.log(`missed: ${missed.slice(0, 15).join(', ')}${missed.length > 15 ? ', …' : ''}`);
   const extra = f.indexed.filter((u) => !reference.includes(u)).map((u) => u.slice(u.lastIndexOf('/') + 1));

@@ -41,7 +41,9 @@ for (let from = 0; from < N; from += 1000) {
 }
 const seconds = (performance.now() - t) / 1000;
 db.pragma('wal_checkpoint(TRUNCATE)');
-console.log(`FTS5 indexing: ${N} docs in ${seconds.toFixed(1)} s → ${Math.round(N / seconds)} docs/s (documents generated on the fly); ${(statSync(file).size / 1e6).toFixed(1)} MB on disk`);
+console.log(
+  `FTS5 indexing: ${N} docs in ${seconds.toFixed(1)} s → ${Math.round(N / seconds)} docs/s (documents generated on the fly); ${(statSync(file).size / 1e6).toFixed(1)} MB on disk`,
+);
 
 // Trawl's query forms in FTS5's syntax: words are ANDed; a phrase is a quoted string; a prefix
 // query's last word is a prefix ("w"*).
@@ -53,7 +55,9 @@ const toMatch = (q: string, kind: string) =>
         .map((w, i, all) => (kind === 'prefix' && i === all.length - 1 ? `"${w}"*` : `"${w}"`))
         .join(' ');
 const weights = FIELDS.map((f) => FIELD_WEIGHT[f]).join(', ');
-const top = db.prepare(`SELECT rowid, snippet(pages, 4, '<mark>', '</mark>', '…', 32) AS snippet FROM pages WHERE pages MATCH ? ORDER BY bm25(pages, ${weights}) LIMIT 10`);
+const top = db.prepare(
+  `SELECT rowid, snippet(pages, 4, '<mark>', '</mark>', '…', 32) AS snippet FROM pages WHERE pages MATCH ? ORDER BY bm25(pages, ${weights}) LIMIT 10`,
+);
 const count = db.prepare('SELECT count(*) AS n FROM pages WHERE pages MATCH ?');
 // The queries of bench/index (drawn from the documents it indexes first).
 const sets = corpus.querySets(indexedBeforeQueries(N), options.queries);

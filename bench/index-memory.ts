@@ -31,8 +31,15 @@ await index.search('configuration parameter'); // the vocabulary's lazy parts, a
 const built = memory();
 const perDoc = (bytes: number) => `${(bytes / N / 1024).toFixed(2)} KB`;
 const line = (name: string, heap: number, buffers: number) =>
-  console.log(`${name.padEnd(34)} heap ${perDoc(heap).padStart(9)}  array buffers ${perDoc(buffers).padStart(9)}  together ${perDoc(heap + buffers).padStart(9)} per document`);
-console.log(`${N} documents; uptime: ${(await import('node:os')).loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `${name.padEnd(34)} heap ${perDoc(heap).padStart(9)}  array buffers ${perDoc(buffers).padStart(9)}  together ${perDoc(heap + buffers).padStart(9)} per document`,
+  );
+console.log(
+  `${N} documents; uptime: ${(await import('node:os'))
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`,
+);
 line('whole index', built.heap - before.heap, built.buffers - before.buffers);
 // Each structure's own fields cleared in turn (the index and others still hold the object itself).
 const clear = (o: object) => {

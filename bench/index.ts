@@ -41,7 +41,11 @@ const arrayBuffers = () => process.memoryUsage().arrayBuffers;
 const MB = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
 /** Resident memory now and at most so far (what the machine pays, store pages and code included). */
 const rss = () => `RSS ${MB(process.memoryUsage().rss)} (peak ${MB(process.resourceUsage().maxRSS * 1024)})`;
-console.log(`uptime load average: ${loadavg().map((x) => x.toFixed(2)).join(' ')}; heap limit ${MB(getHeapStatistics().heap_size_limit)}`);
+console.log(
+  `uptime load average: ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}; heap limit ${MB(getHeapStatistics().heap_size_limit)}`,
+);
 
 const corpus = syntheticCorpus(options.root);
 const makeDoc = corpus.makeDoc;
@@ -85,8 +89,12 @@ writeSequences();
 const indexSeconds = (performance.now() - t - offTheClock) / 1000;
 const heapPerDoc = (heap() - heap0) / first;
 const buffersPerDoc = (arrayBuffers() - buffers0) / first;
-console.log(`indexing: ${first} docs in ${indexSeconds.toFixed(1)} s → ${Math.round(first / indexSeconds)} docs/s (analysis, postings and ranking statistics; documents generated on the fly)`);
-console.log(`heap: ${(heapPerDoc / 1024).toFixed(2)} KB per document (${MB(heapPerDoc * first)} for ${first}); typed arrays' backing stores outside the heap ${(buffersPerDoc / 1024).toFixed(2)} KB per document (${MB(buffersPerDoc * first)}); ${rss()}`);
+console.log(
+  `indexing: ${first} docs in ${indexSeconds.toFixed(1)} s → ${Math.round(first / indexSeconds)} docs/s (analysis, postings and ranking statistics; documents generated on the fly)`,
+);
+console.log(
+  `heap: ${(heapPerDoc / 1024).toFixed(2)} KB per document (${MB(heapPerDoc * first)} for ${first}); typed arrays' backing stores outside the heap ${(buffersPerDoc / 1024).toFixed(2)} KB per document (${MB(buffersPerDoc * first)}); ${rss()}`,
+);
 
 // Queries: words of the documents, pairs from the same document, and phrases taken from documents.
 const Q = options.queries;
@@ -130,7 +138,7 @@ const collected = (key: string) => {
   let longest = 0;
   for (const [a, b] of spans.get(key) ?? []) {
     const inside = collections.filter(([s, e]) => e > a && s < b).map(([s, e]) => Math.min(e, b) - Math.max(s, a));
-    if (inside.length) (k++, (longest = Math.max(longest, ...inside)));
+    if (inside.length) k++, (longest = Math.max(longest, ...inside));
   }
   return `${k} of ${spans.get(key)?.length ?? 0} with a collection inside${k ? ` (at most ${ms(longest)} of one)` : ''}`;
 };
@@ -155,7 +163,9 @@ timing = undefined;
   const lists = index.impacts.size();
   console.log(`impact lists: ${lists.terms} terms, ${lists.entries} entries (${((lists.entries * 8) / 1e6).toFixed(0)} MB)`);
   const typos = index.vocabulary.typos.size();
-  console.log(`vocabulary: ${index.stats.termCount} terms, ${index.vocabulary.prefixes.size} completable; typo index ${typos.terms} terms, ${typos.entries} entries in ${typos.slots} slots (${((typos.slots * 8) / 1e6).toFixed(1)} MB, ${((typos.slots * 8) / Math.max(1, typos.terms)).toFixed(0)} bytes a term)`);
+  console.log(
+    `vocabulary: ${index.stats.termCount} terms, ${index.vocabulary.prefixes.size} completable; typo index ${typos.terms} terms, ${typos.entries} entries in ${typos.slots} slots (${((typos.slots * 8) / 1e6).toFixed(1)} MB, ${((typos.slots * 8) / Math.max(1, typos.terms)).toFixed(0)} bytes a term)`,
+  );
   const top = async (q: string) => JSON.stringify((await index.search(q)).hits.map((h) => h.id));
   // (Above 200,000 documents, exhaustive scoring takes seconds a query: 50 of each kind are compared.)
   const compared = N > 200_000 ? Object.fromEntries(Object.entries(sets).map(([k, qs]) => [k, qs.slice(0, 50)])) : sets;
@@ -174,7 +184,9 @@ timing = undefined;
     const from = kinds.slice(0, j).reduce((sum, [, m]) => sum + m, 0);
     return `${k} ${fast.slice(from, from + n).filter((f, i) => f === exhaustive[from + i]).length}`;
   });
-  console.log(`two-pass top ten = exhaustive top ten: ${same} of ${fast.length} queries (${byKind.join(', ')}); exhaustive scoring, two words: p50 ${ms(percentile(slow, 50))}, p99 ${ms(percentile(slow, 99))}`);
+  console.log(
+    `two-pass top ten = exhaustive top ten: ${same} of ${fast.length} queries (${byKind.join(', ')}); exhaustive scoring, two words: p50 ${ms(percentile(slow, 50))}, p99 ${ms(percentile(slow, 99))}`,
+  );
 }
 // While indexing: the remaining documents go in between queries, one at a time. As in the
 // appliance, they are made and analyzed in another thread (feed-worker.ts) and arrive as messages.
@@ -182,7 +194,10 @@ const feed = new MessageChannel();
 const counters = { produced: new Int32Array(new SharedArrayBuffer(4)), taken: new Int32Array(new SharedArrayBuffer(4)) };
 // (Node 20 applies no loader to a worker's entry: a small module registers tsx's, then loads it.)
 const feederEntry = `import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))}; register(); await import(${JSON.stringify(new URL('./feed-worker.ts', import.meta.url).href)});`;
-const feeder = new Worker(new URL(`data:text/javascript,${encodeURIComponent(feederEntry)}`), { workerData: { root: options.root, from: first, to: N, port: feed.port2, ...counters }, transferList: [feed.port2] });
+const feeder = new Worker(new URL(`data:text/javascript,${encodeURIComponent(feederEntry)}`), {
+  workerData: { root: options.root, from: first, to: N, port: feed.port2, ...counters },
+  transferList: [feed.port2],
+});
 /** Waits until the worker has made `count` documents (its errors cannot be heard in this synchronous loop: a deadline). */
 const waitFor = (count: number) => {
   const deadline = performance.now() + 60_000;
@@ -223,7 +238,13 @@ for (; next < N; next++) {
   store.putNow(doc, { tokens: analysis.sequence, stemming: 'english' });
 }
 await feeder.terminate();
-console.log(`query while indexing (a document indexed before each query): ${Object.entries(during).map(([k, v]) => `${k} p50 ${ms(percentile(v, 50))}, p99 ${ms(percentile(v, 99))}${withCore(`indexing ${k}`)}`).join('; ')}; one document's indexing (its message read, then indexed): p50 ${ms(percentile(upserts, 50))}, p99 ${ms(percentile(upserts, 99))}, max ${ms(Math.max(...upserts))}`);
+console.log(
+  `query while indexing (a document indexed before each query): ${Object.entries(during)
+    .map(([k, v]) => `${k} p50 ${ms(percentile(v, 50))}, p99 ${ms(percentile(v, 99))}${withCore(`indexing ${k}`)}`)
+    .join(
+      '; ',
+    )}; one document's indexing (its message read, then indexed): p50 ${ms(percentile(upserts, 50))}, p99 ${ms(percentile(upserts, 99))}, max ${ms(Math.max(...upserts))}`,
+);
 
 // (The collections are reported to the observer on a later turn of the event loop.)
 await new Promise((r) => setTimeout(r, 50));
@@ -247,7 +268,9 @@ const prober = (async () => {
 const info = await flushIndex(dir, index, 1);
 flushing = false;
 await prober;
-console.log(`flush: ${ms(performance.now() - t)} in all, the thread held at most ${ms(info.maxPauseMs)} at a time; ${waits.length} queries during it waited at most ${ms(Math.max(0, ...waits))}; ${(info.bytes / 1e6).toFixed(1)} MB on disk for ${info.documents} documents`);
+console.log(
+  `flush: ${ms(performance.now() - t)} in all, the thread held at most ${ms(info.maxPauseMs)} at a time; ${waits.length} queries during it waited at most ${ms(Math.max(0, ...waits))}; ${(info.bytes / 1e6).toFixed(1)} MB on disk for ${info.documents} documents`,
+);
 const expected = JSON.stringify((await index.search(sets['two words']![0]!)).hits.map((h) => h.id));
 // Drop the index that was built, as a process starting up would not have it.
 // (Every structure: at a million documents, two indexes at once would be ~15 GB.)
@@ -258,7 +281,9 @@ const buffersBeforeLoad = arrayBuffers();
 t = performance.now();
 loadIndex(dir, loaded);
 const loadMs = performance.now() - t;
-console.log(`load: ${ms(loadMs)}, heap ${MB(heap() - heapBeforeLoad)}, typed arrays outside it ${MB(arrayBuffers() - buffersBeforeLoad)}, ${rss()}; answers the same: ${JSON.stringify((await loaded.search(sets['two words']![0]!)).hits.map((h) => h.id)) === expected}`);
+console.log(
+  `load: ${ms(loadMs)}, heap ${MB(heap() - heapBeforeLoad)}, typed arrays outside it ${MB(arrayBuffers() - buffersBeforeLoad)}, ${rss()}; answers the same: ${JSON.stringify((await loaded.search(sets['two words']![0]!)).hits.map((h) => h.id)) === expected}`,
+);
 rmSync(dir, { recursive: true, force: true });
 await sqlite.close();
 rmSync(storeDir, { recursive: true, force: true });

@@ -36,7 +36,12 @@ for (const root of roots) {
   for (const { url, html } of pages) {
     const s = comparable(parseHtmlAs('stream', html, url, 'trawlbot', undefined, extraction));
     const t = comparable(parseHtmlAs('tree', html, url, 'trawlbot', undefined, extraction));
-    if (!isDeepStrictEqual(s, t)) differ.push(`${url} (${Object.keys({ ...s, ...t }).filter((k) => !isDeepStrictEqual(s[k as keyof typeof s], t[k as keyof typeof t])).join(', ')})`);
+    if (!isDeepStrictEqual(s, t))
+      differ.push(
+        `${url} (${Object.keys({ ...s, ...t })
+          .filter((k) => !isDeepStrictEqual(s[k as keyof typeof s], t[k as keyof typeof t]))
+          .join(', ')})`,
+      );
   }
   const ms: Record<'stream' | 'tree', number[]> = { stream: [], tree: [] };
   for (let r = 0; r < Number(values.rounds); r++) {

@@ -51,7 +51,10 @@ const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 /** robots.txt naming a sitemap that lists every HTML page with its file's time as <lastmod>. */
 function writeSitemap(corpus: string, base: string, files: readonly string[]): void {
   const urls = files.map((f) => `<url><loc>${new URL(f, base).href}</loc><lastmod>${statSync(join(corpus, f)).mtime.toISOString()}</lastmod></url>`);
-  writeFileSync(join(corpus, 'sitemap.xml'), `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.join('')}</urlset>`);
+  writeFileSync(
+    join(corpus, 'sitemap.xml'),
+    `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.join('')}</urlset>`,
+  );
   writeFileSync(join(corpus, 'robots.txt'), `User-agent: *\nAllow: /\nSitemap: ${new URL('sitemap.xml', base).href}\n`);
 }
 
@@ -60,10 +63,9 @@ type Pass = { seconds: number; requests: number; bytes: number; changes: Record<
 /** One pass over `dataDir`: a full crawl from the seed, every known URL again (`all`), or the due ones. */
 async function pass(dataDir: string, seed: string, kind: 'full' | 'all' | 'due'): Promise<Pass & { loadSeconds: number; app: Appliance }> {
   const l0 = performance.now();
-  const app = await Appliance.open(
-    loadConfig({ overrides: { seeds: [seed], dataDir, concurrency: 16, perHost, limits: { maxDepth: 100, maxPages: 0 } } }),
-    { lockFor: 'bench' },
-  );
+  const app = await Appliance.open(loadConfig({ overrides: { seeds: [seed], dataDir, concurrency: 16, perHost, limits: { maxDepth: 100, maxPages: 0 } } }), {
+    lockFor: 'bench',
+  });
   const loadSeconds = (performance.now() - l0) / 1000;
   const { crawler } = await app.createCrawler([], kind === 'due' ? 'due' : 'off');
   let bytes = 0;
@@ -81,9 +83,16 @@ async function pass(dataDir: string, seed: string, kind: 'full' | 'all' | 'due')
   return { seconds: (performance.now() - t0) / 1000, requests, bytes, changes, loadSeconds, app };
 }
 
-const figures = { full: [] as number[], load: [] as number[], due: { seconds: [] as number[], time: [] as number[], bytes: [] as number[] }, all: { seconds: [] as number[], time: [] as number[], bytes: [] as number[] } };
+const figures = {
+  full: [] as number[],
+  load: [] as number[],
+  due: { seconds: [] as number[], time: [] as number[], bytes: [] as number[] },
+  all: { seconds: [] as number[], time: [] as number[], bytes: [] as number[] },
+};
 const htmlFiles = (dir: string, rel = ''): string[] =>
-  readdirSync(join(dir, rel), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? htmlFiles(dir, join(rel, e.name)) : /\.html?$/i.test(e.name) ? [join(rel, e.name)] : []));
+  readdirSync(join(dir, rel), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? htmlFiles(dir, join(rel, e.name)) : /\.html?$/i.test(e.name) ? [join(rel, e.name)] : [],
+  );
 for (let r = 0; r < Number(values.runs); r++) {
   const corpus = mkdtempSync(join(tmpdir(), 'trawl-bench-recrawl-site-'));
   const dataDir = mkdtempSync(join(tmpdir(), 'trawl-bench-recrawl-data-'));
@@ -111,16 +120,21 @@ for (let r = 0; r < Number(values.runs); r++) {
       writeFileSync(file, html.replace(/<\/body>/i, `<p>recrawlmark${i} was added after the first crawl.</p></body>`));
     }
     writeSitemap(corpus, bases[0]!, files);
-    console.log(`run ${r + 1}: full crawl: ${full.requests} requests, ${full.seconds.toFixed(2)} s, ${(full.bytes / 1e6).toFixed(1)} MB; then ${edited.length} of ${urls.length} pages edited`);
+    console.log(
+      `run ${r + 1}: full crawl: ${full.requests} requests, ${full.seconds.toFixed(2)} s, ${(full.bytes / 1e6).toFixed(1)} MB; then ${edited.length} of ${urls.length} pages edited`,
+    );
     for (const kind of ['due', 'all'] as const) {
       const re = await pass(kind === 'due' ? dataDir : dataDirAll, seed, kind);
       const marked = edited.filter(async (_, i) => (await re.app.index.search(`recrawlmark${i}`)).total === 1).length;
       await re.app.close();
       console.log(
         `  recrawl --${kind}: ${re.requests} requests, ${re.seconds.toFixed(2)} s (${pct(re.seconds / full.seconds)}), ${(re.bytes / 1e6).toFixed(2)} MB (${pct(re.bytes / full.bytes)}); ` +
-          `${Object.entries(re.changes).map(([k, v]) => `${v} ${k}`).join(', ')}; index open ${re.loadSeconds.toFixed(2)} s; edits found by search: ${marked} of ${edited.length}`,
+          `${Object.entries(re.changes)
+            .map(([k, v]) => `${v} ${k}`)
+            .join(', ')}; index open ${re.loadSeconds.toFixed(2)} s; edits found by search: ${marked} of ${edited.length}`,
       );
-      if (re.changes['changed'] !== edited.length || marked !== edited.length) console.log(`  ✗ the pass should find exactly the ${edited.length} edited pages changed and searchable`);
+      if (re.changes['changed'] !== edited.length || marked !== edited.length)
+        console.log(`  ✗ the pass should find exactly the ${edited.length} edited pages changed and searchable`);
       figures[kind].seconds.push(re.seconds);
       figures[kind].time.push(re.seconds / full.seconds);
       figures[kind].bytes.push(re.bytes / full.bytes);
@@ -132,8 +146,12 @@ for (let r = 0; r < Number(values.runs); r++) {
     for (const d of [corpus, dataDir, dataDirAll]) rmSync(d, { recursive: true, force: true });
   }
 }
-console.log(`\nmedians of ${figures.full.length} runs (full crawl ${median(figures.full).toFixed(2)} s; index open before a pass ${median(figures.load).toFixed(2)} s):`);
+console.log(
+  `\nmedians of ${figures.full.length} runs (full crawl ${median(figures.full).toFixed(2)} s; index open before a pass ${median(figures.load).toFixed(2)} s):`,
+);
 for (const kind of ['due', 'all'] as const) {
   const f = figures[kind];
-  console.log(`  recrawl --${kind}: ${median(f.seconds).toFixed(2)} s = ${pct(median(f.time))} of a full crawl's time (target ≤ 15 %), ${pct(median(f.bytes))} of its body bytes`);
+  console.log(
+    `  recrawl --${kind}: ${median(f.seconds).toFixed(2)} s = ${pct(median(f.time))} of a full crawl's time (target ≤ 15 %), ${pct(median(f.bytes))} of its body bytes`,
+  );
 }

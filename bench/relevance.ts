@@ -55,7 +55,15 @@ const K = 10;
 const { server, bases } = existsSync('/usr/sbin/nginx') ? await startNginx(values.root!, 0) : await startNodeServer(values.root!);
 const dataDir = mkdtempSync(join(tmpdir(), 'trawl-bench-relevance-'));
 const app = await Appliance.open(
-  loadConfig({ overrides: { seeds: [new URL(values.seed!, bases[0]).href], dataDir, concurrency: 16, perHost: { delayMs: 0, maxConnections: 16 }, limits: { maxDepth: 100 } } }),
+  loadConfig({
+    overrides: {
+      seeds: [new URL(values.seed!, bases[0]).href],
+      dataDir,
+      concurrency: 16,
+      perHost: { delayMs: 0, maxConnections: 16 },
+      limits: { maxDepth: 100 },
+    },
+  }),
   { lockFor: 'bench' },
 );
 const t0 = performance.now();
@@ -67,7 +75,9 @@ await app.templatesCleaned();
 const refreshed = await app.refreshAnchors();
 const docs: StoredDocument[] = [];
 for await (const d of app.store.documents.all()) docs.push(d);
-console.log(`corpus: ${set.corpus}: ${docs.length} pages crawled in ${((performance.now() - t0) / 1000).toFixed(1)} s (anchor text of ${refreshed} updated after the crawl)`);
+console.log(
+  `corpus: ${set.corpus}: ${docs.length} pages crawled in ${((performance.now() - t0) / 1000).toFixed(1)} s (anchor text of ${refreshed} updated after the crawl)`,
+);
 console.log(`queries: ${set.queries.length} from ${values.queries}`);
 
 // 2. The same pages and fields in SQLite FTS5 and in MiniSearch.
@@ -75,7 +85,14 @@ const urlWords = (url: string) => {
   const u = new URL(url);
   return `${u.hostname} ${decodeURIComponent(u.pathname)}`;
 };
-const fieldsOf = async (d: (typeof docs)[number]) => ({ title: d.title, headings: d.headings.join('\n'), description: d.description, url: urlWords(d.url), anchor: (await app.store.anchors.of(d.id)).texts.join('\n'), body: d.text });
+const fieldsOf = async (d: (typeof docs)[number]) => ({
+  title: d.title,
+  headings: d.headings.join('\n'),
+  description: d.description,
+  url: urlWords(d.url),
+  anchor: (await app.store.anchors.of(d.id)).texts.join('\n'),
+  body: d.text,
+});
 // (The anchor text is read from the store: each page's fields once, before either engine is fed.)
 const fieldsById = new Map<number, Awaited<ReturnType<typeof fieldsOf>>>();
 for (const d of docs) fieldsById.set(d.id, await fieldsOf(d));
@@ -99,7 +116,11 @@ mini.addAll(docs.map((d) => ({ id: d.id, ...fields(d) })));
 const boost = Object.fromEntries(FIELDS.map((f) => [f, FIELD_WEIGHT[f]]));
 // MiniSearch as a search box uses it (its README's options): prefix search on the last word, fuzzy 0.2.
 const FORGIVING = { prefix: (_t: string, i: number, terms: string[]) => i === terms.length - 1, fuzzy: 0.2 };
-const miniSearch = (q: string, combineWith: 'AND' | 'OR', forgiving = false) => mini.search(q, { boost, combineWith, ...(forgiving ? FORGIVING : {}) }).slice(0, K).map((r) => r.id as number);
+const miniSearch = (q: string, combineWith: 'AND' | 'OR', forgiving = false) =>
+  mini
+    .search(q, { boost, combineWith, ...(forgiving ? FORGIVING : {}) })
+    .slice(0, K)
+    .map((r) => r.id as number);
 const urlOf = new Map(docs.map((d) => [d.id, d.url]));
 
 type Engine = { name: string; search: (q: string) => string[] | Promise<string[]> };
@@ -109,7 +130,10 @@ const engines: Engine[] = [
   { name: 'Trawl, exact=1', search: async (q) => (await app.index.search(q, { size: K, exact: true })).hits.map((h) => h.url) },
   { name: 'SQLite FTS5 bm25', search: (q) => (ftsSearch(q, 'AND').length ? ftsSearch(q, 'AND') : ftsSearch(q, 'OR')).map((id) => urlOf.get(id)!) },
   { name: 'MiniSearch', search: (q) => (miniSearch(q, 'AND').length ? miniSearch(q, 'AND') : miniSearch(q, 'OR')).map((id) => urlOf.get(id)!) },
-  { name: 'MiniSearch, p+f', search: (q) => (miniSearch(q, 'AND', true).length ? miniSearch(q, 'AND', true) : miniSearch(q, 'OR', true)).map((id) => urlOf.get(id)!) },
+  {
+    name: 'MiniSearch, p+f',
+    search: (q) => (miniSearch(q, 'AND', true).length ? miniSearch(q, 'AND', true) : miniSearch(q, 'OR', true)).map((id) => urlOf.get(id)!),
+  },
 ];
 
 // 3. Known-item metrics, for each variant of the queries. An answer is a file name
@@ -117,24 +141,33 @@ const engines: Engine[] = [
 const isAnswer = (path: string, answer: string) => path === `/${answer}` || path.endsWith(`/${answer}`);
 const variants = values.variants!.split(',') as Variant[];
 console.log(`\n${'engine'.padEnd(18)} ${'queries'.padEnd(8)} ${'MRR@10'.padStart(7)} ${'recall@10'.padStart(10)} ${'found@1'.padStart(8)}`);
-for (const engine of engines) for (const variant of variants) {
-  let rr = 0;
-  let recall = 0;
-  let first = 0;
-  const misses: string[] = [];
-  for (const { q: written, answers } of set.queries) {
-    const q = variantOf(written, variant);
-    const got = (await engine.search(q)).map((u) => new URL(u).pathname);
-    const rank = got.findIndex((g) => answers.some((a) => isAnswer(g, a)));
-    rr += rank >= 0 ? 1 / (rank + 1) : 0;
-    if (rank === 0) first++;
-    recall += answers.filter((a) => got.some((g) => isAnswer(g, a))).length / answers.length;
-    if (rank !== 0) misses.push(`  ${JSON.stringify(q)}: answer at ${rank < 0 ? '>10' : rank + 1}; top: ${got.slice(0, 3).map((g) => g.replace(/^\//, '')).join(', ')}`);
+for (const engine of engines)
+  for (const variant of variants) {
+    let rr = 0;
+    let recall = 0;
+    let first = 0;
+    const misses: string[] = [];
+    for (const { q: written, answers } of set.queries) {
+      const q = variantOf(written, variant);
+      const got = (await engine.search(q)).map((u) => new URL(u).pathname);
+      const rank = got.findIndex((g) => answers.some((a) => isAnswer(g, a)));
+      rr += rank >= 0 ? 1 / (rank + 1) : 0;
+      if (rank === 0) first++;
+      recall += answers.filter((a) => got.some((g) => isAnswer(g, a))).length / answers.length;
+      if (rank !== 0)
+        misses.push(
+          `  ${JSON.stringify(q)}: answer at ${rank < 0 ? '>10' : rank + 1}; top: ${got
+            .slice(0, 3)
+            .map((g) => g.replace(/^\//, ''))
+            .join(', ')}`,
+        );
+    }
+    const n = set.queries.length;
+    console.log(
+      `${engine.name.padEnd(18)} ${variant.padEnd(8)} ${(rr / n).toFixed(3).padStart(7)} ${(recall / n).toFixed(3).padStart(10)} ${`${first}/${n}`.padStart(8)}`,
+    );
+    if (values.show) console.log(misses.join('\n'));
   }
-  const n = set.queries.length;
-  console.log(`${engine.name.padEnd(18)} ${variant.padEnd(8)} ${(rr / n).toFixed(3).padStart(7)} ${(recall / n).toFixed(3).padStart(10)} ${`${first}/${n}`.padStart(8)}`);
-  if (values.show) console.log(misses.join('\n'));
-}
 // 4. What these queries cost in Trawl (a whole answer: ranking, snippets, facets), on real pages —
 // whose lengths bench/index's synthetic ones do not have: each variant's queries asked 3 times, in
 // turn, after the passes above; the p50 / p90 / p99 of all the asks.

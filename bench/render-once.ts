@@ -97,7 +97,13 @@ if (mode === 'spa-server') {
     const progress =
       settings.progressMs > 0
         ? setInterval(() => {
-            void app.status().then((s) => console.error(`    ${settings.label}: ${Math.round((performance.now() - t0) / 1000)} s, ${s.crawl.fetched} fetched, ${s.render?.rendered ?? 0} rendered, browser ${Math.round((s.render?.browserRssBytes ?? 0) / 1e6)} MB`));
+            void app
+              .status()
+              .then((s) =>
+                console.error(
+                  `    ${settings.label}: ${Math.round((performance.now() - t0) / 1000)} s, ${s.crawl.fetched} fetched, ${s.render?.rendered ?? 0} rendered, browser ${Math.round((s.render?.browserRssBytes ?? 0) / 1e6)} MB`,
+                ),
+              );
           }, settings.progressMs)
         : undefined;
     await crawler.run();
@@ -118,7 +124,9 @@ if (mode === 'spa-server') {
       seconds,
       cpuSeconds: (cpu.user + cpu.system) / 1e6,
       startRssMB: startRss / 1e6,
-      render: r ? { rendered: r.rendered, failed: r.failed, wouldRender: r.wouldRender, meanMs: r.meanMs, restarts: r.restarts, unavailable: r.unavailable } : null,
+      render: r
+        ? { rendered: r.rendered, failed: r.failed, wouldRender: r.wouldRender, meanMs: r.meanMs, restarts: r.restarts, unavailable: r.unavailable }
+        : null,
       peakBrowserMB: peakBrowser / 1e6,
       statusSamples: samples,
       hits,

@@ -70,7 +70,14 @@ function readProc(pid: string): ProcInfo | undefined {
     const close = stat.lastIndexOf(')');
     const f = stat.slice(close + 2).split(' ');
     // f[0] is field 3 (state); ppid 4, utime 14, stime 15, cutime 16, cstime 17 (children waited for), starttime 22.
-    return { pid: Number(pid), ppid: Number(f[1]), comm: stat.slice(stat.indexOf('(') + 1, close), cpuTicks: Number(f[11]) + Number(f[12]), childTicks: Number(f[13]) + Number(f[14]), start: f[19]! };
+    return {
+      pid: Number(pid),
+      ppid: Number(f[1]),
+      comm: stat.slice(stat.indexOf('(') + 1, close),
+      cpuTicks: Number(f[11]) + Number(f[12]),
+      childTicks: Number(f[13]) + Number(f[14]),
+      start: f[19]!,
+    };
   } catch {
     return undefined;
   }
@@ -184,7 +191,11 @@ async function runChild<T>(args: string[], env: NodeJS.ProcessEnv = process.env)
     clearInterval(timer);
     started.delete(child);
   }
-  return { figures: await figures, tree: { peakPssMB: peak / 1e6, cpuSeconds: ticks / 100, processes: seen.size }, wallSeconds: (performance.now() - t0) / 1000 };
+  return {
+    figures: await figures,
+    tree: { peakPssMB: peak / 1e6, cpuSeconds: ticks / 100, processes: seen.size },
+    wallSeconds: (performance.now() - t0) / 1000,
+  };
 }
 
 const trawlOnce = (settings: CrawlSettings) => runChild<CrawlFigures>(['--import', 'tsx', join(HERE, 'render-once.ts'), 'crawl', JSON.stringify(settings)]);
@@ -201,7 +212,9 @@ if (values.part === 'all' || values.part === '1') {
   const { server, bases } = await startNginx(root, 0);
   started.add(server);
   const base = bases[0]!;
-  console.log(`\npart 1: ${root} served by nginx at ${base}; render auto vs never, ${values.runs} runs each, interleaved (ABBA), politeness off (maxConnections 16, delayMs 0)`);
+  console.log(
+    `\npart 1: ${root} served by nginx at ${base}; render auto vs never, ${values.runs} runs each, interleaved (ABBA), politeness off (maxConnections 16, delayMs 0)`,
+  );
   const figures = { auto: [] as CrawlFigures[], never: [] as CrawlFigures[] };
   const browsers = { auto: [] as number[], never: [] as number[] };
   const pairs: number[] = [];
@@ -239,17 +252,25 @@ if (values.part === 'all' || values.part === '1') {
   console.log(`part 1 result (medians of ${figures.auto.length}; ranges in brackets):`);
   for (const m of ['auto', 'never'] as const) {
     const pps = figures[m].map((f) => f.pages / f.seconds);
-    console.log(`  ${m.padEnd(5)}: ${figures[m][0]?.pages} pages, ${fmt(median(secs(m)), 2)} s${range(secs(m), 2)}, ${fmt(median(pps))} pages/s, ${fmt(median(figures[m].map((f) => f.cpuSeconds)), 2)} CPU s, peak RSS ${fmt(median(figures[m].map((f) => f.peakRssMB)), 0)} MB`);
+    console.log(
+      `  ${m.padEnd(5)}: ${figures[m][0]?.pages} pages, ${fmt(median(secs(m)), 2)} s${range(secs(m), 2)}, ${fmt(median(pps))} pages/s, ${fmt(median(figures[m].map((f) => f.cpuSeconds)), 2)} CPU s, peak RSS ${fmt(median(figures[m].map((f) => f.peakRssMB)), 0)} MB`,
+    );
   }
-  console.log(`  pages rendered or needing a browser with auto: ${rendered} (target 0: ${rendered === 0 ? 'met' : 'NOT met'}); browser processes seen in all runs: ${launched} (target 0: ${launched === 0 ? 'met' : 'NOT met'})`);
-  console.log(`  crawl time auto / never: ratio of medians ${fmt(ratio, 3)}, median of paired ratios ${fmt(median(pairs), 3)}${range(pairs, 3)} (target ≤ 1.05: ${ratio <= 1.05 ? 'met' : 'NOT met'})`);
+  console.log(
+    `  pages rendered or needing a browser with auto: ${rendered} (target 0: ${rendered === 0 ? 'met' : 'NOT met'}); browser processes seen in all runs: ${launched} (target 0: ${launched === 0 ? 'met' : 'NOT met'})`,
+  );
+  console.log(
+    `  crawl time auto / never: ratio of medians ${fmt(ratio, 3)}, median of paired ratios ${fmt(median(pairs), 3)}${range(pairs, 3)} (target ≤ 1.05: ${ratio <= 1.05 ? 'met' : 'NOT met'})`,
+  );
 }
 
 // ---- Part 2: a 500-page single-page app, Trawl against Crawlee. ----
 
 if (values.part === 'all' || values.part === '2') {
   const pages = Number(values['spa-pages']);
-  const server = spawn(process.execPath, ['--import', 'tsx', join(HERE, 'render-once.ts'), 'spa-server', String(pages)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const server = spawn(process.execPath, ['--import', 'tsx', join(HERE, 'render-once.ts'), 'spa-server', String(pages)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   started.add(server);
   const base = await new Promise<string>((resolve, reject) => {
     server.on('exit', (c) => reject(new Error(`the SPA server exited (${c})`)));
@@ -267,7 +288,18 @@ if (values.part === 'all' || values.part === '2') {
     `\npart 2: testweb/spa-web.ts, ${pages} pages + home, served by its own process at ${base}; render.concurrency / maxConcurrency ${levels.join(', ')}, ${values['spa-runs']} run(s) each, ` +
       `Trawl: render.mode auto, settleMs ${settle ?? 'default (500)'}, concurrency 8, perHost maxConnections 8, delayMs 0; Crawlee: ${crawleeDir ? `minConcurrency = maxConcurrency, waitUntil ${values['crawlee-wait']}` : 'skipped'}`,
   );
-  type Row = { pps: number; seconds: number; wall: number; found: number; cpu: number; browserCpu: number; browserMB: number; statusBrowserMB?: number; rssMB: number; serverCpu: number };
+  type Row = {
+    pps: number;
+    seconds: number;
+    wall: number;
+    found: number;
+    cpu: number;
+    browserCpu: number;
+    browserMB: number;
+    statusBrowserMB?: number;
+    rssMB: number;
+    serverCpu: number;
+  };
   const rows = new Map<number, { trawl: Row[]; crawlee: Row[] }>();
   for (const c of levels) {
     const at = { trawl: [] as Row[], crawlee: [] as Row[] };
@@ -279,7 +311,11 @@ if (values.part === 'all' || values.part === '2') {
         const s0 = serverCpu();
         console.log(`  ${who} c=${c} run ${r + 1} (load ${load()})`);
         if (who === 'trawl') {
-          const { figures: f, tree, wallSeconds } = await trawlOnce({
+          const {
+            figures: f,
+            tree,
+            wallSeconds,
+          } = await trawlOnce({
             seeds: [`${base}/`],
             concurrency: 8,
             perHost: { delayMs: 0, maxConnections: 8 },
@@ -292,7 +328,18 @@ if (values.part === 'all' || values.part === '2') {
           const okHome = f.hits.spahome?.includes(`${base}/`) ?? false;
           const okDocs = checks.filter((n) => f.hits[`spaword${n}`]?.includes(`${base}/docs/${n}`));
           const rendered = f.render?.rendered ?? 0;
-          const row: Row = { pps: rendered / f.seconds, seconds: f.seconds, wall: wallSeconds, found: f.indexed, cpu: f.cpuSeconds, browserCpu: tree.cpuSeconds, browserMB: tree.peakPssMB, statusBrowserMB: f.peakBrowserMB, rssMB: f.peakRssMB, serverCpu: serverCpu() - s0 };
+          const row: Row = {
+            pps: rendered / f.seconds,
+            seconds: f.seconds,
+            wall: wallSeconds,
+            found: f.indexed,
+            cpu: f.cpuSeconds,
+            browserCpu: tree.cpuSeconds,
+            browserMB: tree.peakPssMB,
+            statusBrowserMB: f.peakBrowserMB,
+            rssMB: f.peakRssMB,
+            serverCpu: serverCpu() - s0,
+          };
           at.trawl.push(row);
           console.log(
             `    trawl c=${c}: ${rendered} rendered (${f.render?.failed ?? 0} failed, mean ${f.render?.meanMs ?? 0} ms a page), ${f.indexed} indexed of ${pages + 1}, in ${fmt(f.seconds, 1)} s → ${fmt(row.pps, 2)} rendered pages/s; ` +
@@ -302,15 +349,46 @@ if (values.part === 'all' || values.part === '2') {
         } else {
           const storage = mkdtempSync(join(tmpdir(), 'trawl-bench-crawlee-'));
           try {
-            type CrawleeFigures = { pages: number; complete: number; incomplete: string[]; failed: number; retries: number; seconds: number; cpuSeconds: number; peakRssMB: number };
-            const { figures: f, tree, wallSeconds } = await runChild<CrawleeFigures>(
+            type CrawleeFigures = {
+              pages: number;
+              complete: number;
+              incomplete: string[];
+              failed: number;
+              retries: number;
+              seconds: number;
+              cpuSeconds: number;
+              peakRssMB: number;
+            };
+            const {
+              figures: f,
+              tree,
+              wallSeconds,
+            } = await runChild<CrawleeFigures>(
               [
                 join(HERE, 'crawlee-render.mjs'),
-                JSON.stringify({ start: `${base}/`, concurrency: c, wait: values['crawlee-wait'], executablePath: CHROMIUM, args: CHROMIUM_ARGS, progressMs: 10_000, label: `crawlee c=${c}` }),
+                JSON.stringify({
+                  start: `${base}/`,
+                  concurrency: c,
+                  wait: values['crawlee-wait'],
+                  executablePath: CHROMIUM,
+                  args: CHROMIUM_ARGS,
+                  progressMs: 10_000,
+                  label: `crawlee c=${c}`,
+                }),
               ],
               { ...process.env, TRAWL_CRAWLEE_DIR: crawleeDir, CRAWLEE_STORAGE_DIR: storage, CRAWLEE_PURGE_ON_START: '1', CRAWLEE_LOG_LEVEL: 'WARNING' },
             );
-            const row: Row = { pps: f.pages / f.seconds, seconds: f.seconds, wall: wallSeconds, found: f.complete, cpu: f.cpuSeconds, browserCpu: tree.cpuSeconds, browserMB: tree.peakPssMB, rssMB: f.peakRssMB, serverCpu: serverCpu() - s0 };
+            const row: Row = {
+              pps: f.pages / f.seconds,
+              seconds: f.seconds,
+              wall: wallSeconds,
+              found: f.complete,
+              cpu: f.cpuSeconds,
+              browserCpu: tree.cpuSeconds,
+              browserMB: tree.peakPssMB,
+              rssMB: f.peakRssMB,
+              serverCpu: serverCpu() - s0,
+            };
             at.crawlee.push(row);
             console.log(
               `    crawlee c=${c}: ${f.pages} pages (${f.complete} with their text; ${f.failed} failed, ${f.retries} retried) in ${fmt(f.seconds, 1)} s → ${fmt(row.pps, 2)} pages/s; CPU ${fmt(f.cpuSeconds, 1)} s + browser ${fmt(tree.cpuSeconds, 1)} s; ` +
@@ -327,8 +405,14 @@ if (values.part === 'all' || values.part === '2') {
   killTree(server.pid);
   started.delete(server);
 
-  console.log(`\npart 2 result (medians; browser memory: peak PSS summed over the crawler's descendant processes, sampled every 200 ms by this bench, for both):`);
-  const m = (xs: Row[], k: keyof Row, d = 1) => `${fmt(median(xs.map((x) => x[k] as number)), d)}${range(xs.map((x) => x[k] as number), d)}`;
+  console.log(
+    `\npart 2 result (medians; browser memory: peak PSS summed over the crawler's descendant processes, sampled every 200 ms by this bench, for both):`,
+  );
+  const m = (xs: Row[], k: keyof Row, d = 1) =>
+    `${fmt(median(xs.map((x) => x[k] as number)), d)}${range(
+      xs.map((x) => x[k] as number),
+      d,
+    )}`;
   for (const [c, at] of rows) {
     for (const who of ['trawl', 'crawlee'] as const) {
       const xs = at[who];

@@ -91,7 +91,21 @@ const made: string[] = []; // every directory made (configs, the processes' data
 const tmp = (name: string) => made[made.push(mkdtempSync(join(tmpdir(), `trawl-bench-scale-${name}-`))) - 1]!;
 process.on('exit', () => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-type Run = { label: string; pages: number; found: number; seconds: number; pgCpu?: number; xacts?: number; statements?: number; walMB?: number; dbMB?: number; crawlerCpu: number; top?: string[]; caughtUp?: number; searchable?: Searchable };
+type Run = {
+  label: string;
+  pages: number;
+  found: number;
+  seconds: number;
+  pgCpu?: number;
+  xacts?: number;
+  statements?: number;
+  walMB?: number;
+  dbMB?: number;
+  crawlerCpu: number;
+  top?: string[];
+  caughtUp?: number;
+  searchable?: Searchable;
+};
 
 async function part1(): Promise<void> {
   const root = values.root!;
@@ -100,7 +114,11 @@ async function part1(): Promise<void> {
     process.exit(2);
   }
   const hostCount = Number(values.hosts);
-  const web = spawn(process.execPath, ['--import', 'tsx', new URL('./split-web.ts', import.meta.url).pathname, root, String(hostCount), values['latency-ms']!], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const web = spawn(
+    process.execPath,
+    ['--import', 'tsx', new URL('./split-web.ts', import.meta.url).pathname, root, String(hostCount), values['latency-ms']!],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   try {
     const port = await new Promise<number>((resolve, reject) => {
       web.once('exit', (code) => reject(new Error(`split-web exited (${code})`)));
@@ -112,8 +130,12 @@ async function part1(): Promise<void> {
     const seedPath = `/${values.seed}`;
     const seed = `http://${addressOf(ownerOf(seedPath, hostCount))}:${port}${seedPath}`;
     const reachable = reachablePages(root, values.seed!);
-    console.log(`corpus ${root}: ${reachable.size.toLocaleString('en')} pages reachable by links from ${values.seed}, served on ${hostCount} hosts (127.0.0.2–${addressOf(hostCount - 1)}, port ${port}); seed ${seed}`);
-    console.log(`politeness: perHost.maxConnections ${values.connections}, delayMs 0; concurrency ${values.concurrency} per process; each answer held ${values['latency-ms']} ms; PostgreSQL 15 with fsync and synchronous_commit ${values.durable === 'off' ? 'off' : 'on'}`);
+    console.log(
+      `corpus ${root}: ${reachable.size.toLocaleString('en')} pages reachable by links from ${values.seed}, served on ${hostCount} hosts (127.0.0.2–${addressOf(hostCount - 1)}, port ${port}); seed ${seed}`,
+    );
+    console.log(
+      `politeness: perHost.maxConnections ${values.connections}, delayMs 0; concurrency ${values.concurrency} per process; each answer held ${values['latency-ms']} ms; PostgreSQL 15 with fsync and synchronous_commit ${values.durable === 'off' ? 'off' : 'on'}`,
+    );
     const workerCounts = values.workers!.split(',').map(Number);
     const byLabel = new Map<string, Run[]>();
     for (let r = 0; r < Number(values.runs); r++) {
@@ -132,9 +154,22 @@ async function part1(): Promise<void> {
       // (Also each round's own ratio: its two crawls ran back to back, on the machine as it was then.)
       const sqlite = byLabel.get('SQLite')!;
       const paired = byLabel.get('1 worker')!.map((r, i) => r.pages / r.seconds / (sqlite[i]!.pages / sqlite[i]!.seconds));
-      console.log(`target 1 worker on PostgreSQL / SQLite ≥ 0.8: ${fmt(pps('1 worker') / pps('SQLite'), 2)} (medians); round by round ${paired.map((x) => fmt(x, 2)).join(' / ')}, median ${fmt(median(paired), 2)}`);
+      console.log(
+        `target 1 worker on PostgreSQL / SQLite ≥ 0.8: ${fmt(pps('1 worker') / pps('SQLite'), 2)} (medians); round by round ${paired.map((x) => fmt(x, 2)).join(' / ')}, median ${fmt(median(paired), 2)}`,
+      );
     }
-    const delays = [...byLabel].filter(([, runs]) => runs[0]!.searchable).map(([l]) => `${l} p50 ${fmt(med(l, (r) => r.searchable!.p50), 0)} ms, p99 ${fmt(med(l, (r) => r.searchable!.p99), 0)} ms`);
+    const delays = [...byLabel]
+      .filter(([, runs]) => runs[0]!.searchable)
+      .map(
+        ([l]) =>
+          `${l} p50 ${fmt(
+            med(l, (r) => r.searchable!.p50),
+            0,
+          )} ms, p99 ${fmt(
+            med(l, (r) => r.searchable!.p99),
+            0,
+          )} ms`,
+      );
     if (delays.length) console.log(`a page stored → searchable on the search node (target: within a second), medians: ${delays.join('; ')}`);
   } finally {
     web.kill();
@@ -142,11 +177,19 @@ async function part1(): Promise<void> {
 }
 
 function printRun(r: Run, reachable: number): void {
-  const pg = r.pgCpu === undefined ? '' : `; PostgreSQL ${fmt(r.pgCpu, 1)} CPU s (${fmt((r.pgCpu / r.pages) * 1000, 2)} ms a page), ${fmt(r.xacts! / r.pages, 1)} transactions and ${fmt(r.statements! / r.pages, 1)} statements a page, WAL ${fmt(r.walMB!, 0)} MB, database ${fmt(r.dbMB!, 0)} MB`;
+  const pg =
+    r.pgCpu === undefined
+      ? ''
+      : `; PostgreSQL ${fmt(r.pgCpu, 1)} CPU s (${fmt((r.pgCpu / r.pages) * 1000, 2)} ms a page), ${fmt(r.xacts! / r.pages, 1)} transactions and ${fmt(r.statements! / r.pages, 1)} statements a page, WAL ${fmt(r.walMB!, 0)} MB, database ${fmt(r.dbMB!, 0)} MB`;
   const top = r.top?.length ? `\n  statements taking most of the server's time:\n${r.top.map((t) => `    ${t}`).join('\n')}` : '';
-  const node = r.caughtUp === undefined ? '' : `; the search node held every page ${fmt(r.caughtUp, 1)} s after the last was stored (its CPU counted with the crawlers')`;
-  const seen = r.searchable ? `; stored → searchable on the node (${r.searchable.pages.toLocaleString('en')} pages): p50 ${fmt(r.searchable.p50, 0)} ms, p99 ${fmt(r.searchable.p99, 0)} ms, max ${fmt(r.searchable.max, 0)} ms` : '';
-  console.log(`${r.label}: ${r.pages.toLocaleString('en')} pages in ${fmt(r.seconds, 1)} s → ${fmt(r.pages / r.seconds)} pages/s; ${r.found.toLocaleString('en')} of ${reachable.toLocaleString('en')} reachable pages indexed (${fmt((r.found / reachable) * 100)} %); crawlers ${fmt(r.crawlerCpu, 1)} CPU s (${fmt((r.crawlerCpu / r.pages) * 1000, 2)} ms a page)${pg}${node}${seen}${top}`);
+  const node =
+    r.caughtUp === undefined ? '' : `; the search node held every page ${fmt(r.caughtUp, 1)} s after the last was stored (its CPU counted with the crawlers')`;
+  const seen = r.searchable
+    ? `; stored → searchable on the node (${r.searchable.pages.toLocaleString('en')} pages): p50 ${fmt(r.searchable.p50, 0)} ms, p99 ${fmt(r.searchable.p99, 0)} ms, max ${fmt(r.searchable.max, 0)} ms`
+    : '';
+  console.log(
+    `${r.label}: ${r.pages.toLocaleString('en')} pages in ${fmt(r.seconds, 1)} s → ${fmt(r.pages / r.seconds)} pages/s; ${r.found.toLocaleString('en')} of ${reachable.toLocaleString('en')} reachable pages indexed (${fmt((r.found / reachable) * 100)} %); crawlers ${fmt(r.crawlerCpu, 1)} CPU s (${fmt((r.crawlerCpu / r.pages) * 1000, 2)} ms a page)${pg}${node}${seen}${top}`,
+  );
 }
 
 function configFile(seed: string, extra: object): string {
@@ -226,7 +269,10 @@ async function countDocuments(store: Store): Promise<number> {
 }
 
 async function postgresRun(n: number, seed: string, port: number, root: string, hostCount: number): Promise<Run> {
-  const server = await startPostgres({ durable: values.durable !== 'off', settings: { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'top', 'pg_stat_statements.track_planning': 'on' } });
+  const server = await startPostgres({
+    durable: values.durable !== 'off',
+    settings: { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'top', 'pg_stat_statements.track_planning': 'on' },
+  });
   try {
     const location = await server.createDatabase('crawl');
     const admin = new pg.Client({ connectionString: server.url });
@@ -235,7 +281,11 @@ async function postgresRun(n: number, seed: string, port: number, root: string, 
     const postmaster = await postmasterOf(admin);
     const stats = async () => {
       const x = (await admin.query<{ x: string }>("SELECT xact_commit + xact_rollback AS x FROM pg_stat_database WHERE datname = 'crawl'")).rows[0]!;
-      const s = (await admin.query<{ s: string | null }>("SELECT sum(calls) AS s FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = 'crawl'")).rows[0]!;
+      const s = (
+        await admin.query<{ s: string | null }>(
+          "SELECT sum(calls) AS s FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = 'crawl'",
+        )
+      ).rows[0]!;
       const w = (await admin.query<{ w: string }>("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0') AS w")).rows[0]!;
       return { xacts: Number(x.x), statements: Number(s.s ?? 0), wal: Number(w.w) };
     };
@@ -275,7 +325,10 @@ async function postgresRun(n: number, seed: string, port: number, root: string, 
       walMB: (after.wal - before.wal) / 1e6,
       dbMB,
       crawlerCpu: children.reduce((a, c) => a + c.cpu(), 0),
-      top: top.map((r) => `${fmt(r.ms / 1000, 1)} s + ${fmt(r.plan / 1000, 1)} s planning in ${Number(r.calls).toLocaleString('en')} calls, ${Number(r.plans).toLocaleString('en')} planned (${fmt(Number(r.calls) / pages, 2)} a page, ${fmt(r.ms / Number(r.calls), 2)} + ${fmt(r.plan / Number(r.calls), 2)} ms each): ${r.q}`),
+      top: top.map(
+        (r) =>
+          `${fmt(r.ms / 1000, 1)} s + ${fmt(r.plan / 1000, 1)} s planning in ${Number(r.calls).toLocaleString('en')} calls, ${Number(r.plans).toLocaleString('en')} planned (${fmt(Number(r.calls) / pages, 2)} a page, ${fmt(r.ms / Number(r.calls), 2)} + ${fmt(r.plan / Number(r.calls), 2)} ms each): ${r.q}`,
+      ),
     };
   } finally {
     await server.stop();
@@ -318,7 +371,8 @@ async function workersAndNode(n: number, config: string, location: string): Prom
   const sample = async (): Promise<Sample> => {
     const at = performance.now();
     const indexed = ((await (await fetch(`${search}healthz`)).json()) as { documents: number }).documents;
-    const changes = (await db.query<{ seq: string; doc_id: string; op: string }>('SELECT seq, doc_id, op FROM changes WHERE seq > $1 ORDER BY seq', [seq])).rows;
+    const changes = (await db.query<{ seq: string; doc_id: string; op: string }>('SELECT seq, doc_id, op FROM changes WHERE seq > $1 ORDER BY seq', [seq]))
+      .rows;
     for (const c of changes) void (c.op === 'put' ? docs.add(c.doc_id) : docs.delete(c.doc_id));
     seq = changes.at(-1)?.seq ?? seq;
     return samples[samples.push({ at, stored: docs.size, indexed }) - 1]!;
@@ -373,12 +427,27 @@ function ownerOf(path: string, hosts: number): number {
 }
 
 async function part2(): Promise<void> {
-  const settings: FrontierSettings = { urls: Number(values.urls), hosts: Number(values['frontier-hosts']), batch: Number(values.batch), claims: Number(values.claims), claimMax: 8, workers: 2 };
-  console.log(`\nfrontier: ${settings.urls.toLocaleString('en')} URLs over ${settings.hosts.toLocaleString('en')} hosts queued through Store.enqueue in batches of ${settings.batch} (${settings.workers} at once), then ${settings.claims} claims of ≤ ${settings.claimMax} hosts (each released after); PostgreSQL 15, fsync on`);
-  const child = spawn(process.execPath, ['--import', 'tsx', new URL('./scale-frontier.ts', import.meta.url).pathname, JSON.stringify(settings)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const settings: FrontierSettings = {
+    urls: Number(values.urls),
+    hosts: Number(values['frontier-hosts']),
+    batch: Number(values.batch),
+    claims: Number(values.claims),
+    claimMax: 8,
+    workers: 2,
+  };
+  console.log(
+    `\nfrontier: ${settings.urls.toLocaleString('en')} URLs over ${settings.hosts.toLocaleString('en')} hosts queued through Store.enqueue in batches of ${settings.batch} (${settings.workers} at once), then ${settings.claims} claims of ≤ ${settings.claimMax} hosts (each released after); PostgreSQL 15, fsync on`,
+  );
+  const child = spawn(process.execPath, ['--import', 'tsx', new URL('./scale-frontier.ts', import.meta.url).pathname, JSON.stringify(settings)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const f = await figuresOf<FrontierFigures>(child, 'frontier run');
-  console.log(`enqueue: ${fmt(f.enqueueSeconds, 1)} s → ${fmt(f.insertsPerSecond, 0)} URLs/s (a batch: p50 ${fmt(f.batchP50Ms, 1)} ms, p99 ${fmt(f.batchP99Ms, 1)} ms); database ${fmt(f.databaseMB, 0)} MB (${fmt((f.databaseMB * 1e6) / f.urls, 0)} bytes a URL)`);
-  console.log(`claim: p50 ${fmt(f.claimP50Ms, 2)} ms, p99 ${fmt(f.claimP99Ms, 2)} ms, max ${fmt(f.claimMaxMs, 1)} ms (${f.hostsClaimed.toLocaleString('en')} hosts in ${f.claims} claims)`);
+  console.log(
+    `enqueue: ${fmt(f.enqueueSeconds, 1)} s → ${fmt(f.insertsPerSecond, 0)} URLs/s (a batch: p50 ${fmt(f.batchP50Ms, 1)} ms, p99 ${fmt(f.batchP99Ms, 1)} ms); database ${fmt(f.databaseMB, 0)} MB (${fmt((f.databaseMB * 1e6) / f.urls, 0)} bytes a URL)`,
+  );
+  console.log(
+    `claim: p50 ${fmt(f.claimP50Ms, 2)} ms, p99 ${fmt(f.claimP99Ms, 2)} ms, max ${fmt(f.claimMaxMs, 1)} ms (${f.hostsClaimed.toLocaleString('en')} hosts in ${f.claims} claims)`,
+  );
   console.log(`once on the full frontier: urls.counts() ${fmt(f.countsMs, 0)} ms, hosts.withWork() ${fmt(f.withWorkMs, 0)} ms`);
 }
 

@@ -47,7 +47,10 @@ if (!existsSync(values.root!)) {
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const rate = Number(values.rate);
 const idleSeconds = Number(values['idle-seconds']);
-const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 const pct = (xs: readonly number[], p: number) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]! : NaN);
 const median = (xs: readonly number[]) => pct(xs, 0.5);
 const fmt = (n: number, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : '–');
@@ -58,15 +61,82 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * typed halfway (the last word cut), so that completions are asked for too.
  */
 const QUERIES = [
-  'vec push', 'hashmap entry', 'iterator map', 'string from_utf8', 'option unwrap_or', 'result map_err', 'borrow', 'lifetime elision',
-  'trait object', 'async await', 'box dyn', 'rc refcell', 'mutex lock', 'thread spawn', 'closure capture', 'slice sort_by',
-  'file open', 'read_to_string', 'println', 'format macro', 'match guard', 'enum variant', 'struct update syntax', 'impl display',
-  'generic bounds', 'cargo build', 'unsafe pointer', 'raw pointer deref', 'macro_rules', 'derive debug', 'iterator fold', 'btreemap range',
-  'vecdeque', 'binary heap', 'hash set union', 'cow', 'pin', 'future poll', 'send sync', 'atomic ordering',
-  'arc clone', 'weak upgrade', 'string split_whitespace', 'char is_alphabetic', 'u32 checked_add', 'overflow', 'panic', 'error source',
-  'io write', 'bufreader lines', 'tcp stream', 'path join', 'env args', 'process command', 'duration', 'instant now',
-  'iter', 'itera', 'hashm', 'vec wi', 'string fr', 'option ma', 'lifet', 'trait obj', 'mutex gu', 'from_ut',
-  'into_iter', 'as_ref', 'partialord', 'ord cmp', 'default trait', 'drop', 'deref coercion', 'sized', 'phantomdata', 'maybeuninit',
+  'vec push',
+  'hashmap entry',
+  'iterator map',
+  'string from_utf8',
+  'option unwrap_or',
+  'result map_err',
+  'borrow',
+  'lifetime elision',
+  'trait object',
+  'async await',
+  'box dyn',
+  'rc refcell',
+  'mutex lock',
+  'thread spawn',
+  'closure capture',
+  'slice sort_by',
+  'file open',
+  'read_to_string',
+  'println',
+  'format macro',
+  'match guard',
+  'enum variant',
+  'struct update syntax',
+  'impl display',
+  'generic bounds',
+  'cargo build',
+  'unsafe pointer',
+  'raw pointer deref',
+  'macro_rules',
+  'derive debug',
+  'iterator fold',
+  'btreemap range',
+  'vecdeque',
+  'binary heap',
+  'hash set union',
+  'cow',
+  'pin',
+  'future poll',
+  'send sync',
+  'atomic ordering',
+  'arc clone',
+  'weak upgrade',
+  'string split_whitespace',
+  'char is_alphabetic',
+  'u32 checked_add',
+  'overflow',
+  'panic',
+  'error source',
+  'io write',
+  'bufreader lines',
+  'tcp stream',
+  'path join',
+  'env args',
+  'process command',
+  'duration',
+  'instant now',
+  'iter',
+  'itera',
+  'hashm',
+  'vec wi',
+  'string fr',
+  'option ma',
+  'lifet',
+  'trait obj',
+  'mutex gu',
+  'from_ut',
+  'into_iter',
+  'as_ref',
+  'partialord',
+  'ord cmp',
+  'default trait',
+  'drop',
+  'deref coercion',
+  'sized',
+  'phantomdata',
+  'maybeuninit',
 ];
 
 type Proc = { child: ChildProcess; out: () => string; err: () => string; exited: Promise<number | null> };
@@ -100,11 +170,23 @@ type Crawled = { pages: number; seconds: number; mainMsPerPage: number; allMsPer
 /** The event loop while crawling (bench/loop-probe.mjs's lines between the crawl's start and end). */
 type Loop = { longestMs: number; over5PerSecond: number; over10PerSecond: number; gcLongestMs: number; gcOver5PerSecond: number };
 function loopWhile(probeFile: string, from: number, to: number): Loop {
-  const lines = existsSync(probeFile) ? readFileSync(probeFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as number[]) : [];
+  const lines = existsSync(probeFile)
+    ? readFileSync(probeFile, 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as number[])
+    : [];
   const within = lines.filter(([at]) => at! > from && at! <= to);
   const seconds = (to - from) / 1000;
   const sum = (i: number) => within.reduce((s, l) => s + l[i]!, 0);
-  return { longestMs: Math.max(0, ...within.map((l) => l[1]!)), over5PerSecond: sum(2) / seconds, over10PerSecond: sum(3) / seconds, gcLongestMs: Math.max(0, ...within.map((l) => l[4]!)), gcOver5PerSecond: sum(5) / seconds };
+  return {
+    longestMs: Math.max(0, ...within.map((l) => l[1]!)),
+    over5PerSecond: sum(2) / seconds,
+    over10PerSecond: sum(3) / seconds,
+    gcLongestMs: Math.max(0, ...within.map((l) => l[4]!)),
+    gcOver5PerSecond: sum(5) / seconds,
+  };
 }
 
 const built = values.build ?? join('.build', 'bench', 'search-while-crawling');
@@ -114,25 +196,40 @@ const seed = new URL(values.seed!, bases[0]).href;
 console.log(`corpus: ${values.root} served by nginx at ${bases[0]}; queries: ${QUERIES.length}, ${rate} a second, open loop; load ${load()}`);
 
 /** One `trawl start` crawl to its end; with `queries`, the query process runs through it and then `idleSeconds` more. */
-async function crawl(queries: boolean): Promise<{ crawled: Crawled; latencies?: { crawling: number[]; late: number[]; idle: number[]; failures: Record<string, number> } }> {
+async function crawl(
+  queries: boolean,
+): Promise<{ crawled: Crawled; latencies?: { crawling: number[]; late: number[]; idle: number[]; failures: Record<string, number> } }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'trawl-bench-swc-'));
   const config = join(dataDir, 'bench.json');
   writeFileSync(config, JSON.stringify({ concurrency: 16, perHost: { delayMs: 0, maxConnections: 16 }, limits: { maxDepth: 100 } }));
   const probeFile = join(dataDir, 'loop-probe.jsonl');
   const probe = ['--import', new URL('./loop-probe.mjs', import.meta.url).href];
-  const trawl = started(process.execPath, [...probe, join(built, 'trawl.js'), 'start', seed, '--data', join(dataDir, 'data'), '--port', '0', '--config', config], { ...productEnv(), TRAWL_LOG_LEVEL: 'info', TRAWL_LOOP_PROBE: probeFile });
+  const trawl = started(
+    process.execPath,
+    [...probe, join(built, 'trawl.js'), 'start', seed, '--data', join(dataDir, 'data'), '--port', '0', '--config', config],
+    { ...productEnv(), TRAWL_LOG_LEVEL: 'info', TRAWL_LOOP_PROBE: probeFile },
+  );
   let client: Proc | undefined;
   try {
     const base = await until('the server', trawl, () => /Search at (\S+)/.exec(trawl.out())?.[1]);
     const cpu0 = cpuOf(trawl.child.pid!);
     const startedAt = Date.now();
-    if (queries) client = started(process.execPath, ['--import', 'tsx', 'bench/query-load.ts', base, String(rate), JSON.stringify(QUERIES)], process.env, 'pipe');
-    await until('the crawl\'s end', trawl, () => (/"msg":"crawl (finished|stopped)/.test(trawl.err()) ? true : undefined));
+    if (queries)
+      client = started(process.execPath, ['--import', 'tsx', 'bench/query-load.ts', base, String(rate), JSON.stringify(QUERIES)], process.env, 'pipe');
+    await until("the crawl's end", trawl, () => (/"msg":"crawl (finished|stopped)/.test(trawl.err()) ? true : undefined));
     const endedAt = Date.now();
     const cpu1 = cpuOf(trawl.child.pid!);
     const status = (await (await fetch(`${base}api/status`)).json()) as { index: { documents: number } };
     const pages = status.index.documents;
-    const crawled = { pages, seconds: (endedAt - startedAt) / 1000, mainMsPerPage: ((cpu1.main - cpu0.main) * 1000) / pages, allMsPerPage: ((cpu1.all - cpu0.all) * 1000) / pages, startedAt, endedAt, loop: loopWhile(probeFile, startedAt, endedAt) };
+    const crawled = {
+      pages,
+      seconds: (endedAt - startedAt) / 1000,
+      mainMsPerPage: ((cpu1.main - cpu0.main) * 1000) / pages,
+      allMsPerPage: ((cpu1.all - cpu0.all) * 1000) / pages,
+      startedAt,
+      endedAt,
+      loop: loopWhile(probeFile, startedAt, endedAt),
+    };
     if (!client) return { crawled };
     await sleep(idleSeconds * 1000);
     client.child.stdin!.end('stop\n');
@@ -157,8 +254,22 @@ async function crawl(queries: boolean): Promise<{ crawled: Crawled; latencies?: 
   }
 }
 
-const figures = (xs: readonly number[]) => `p50 ${fmt(pct(xs, 0.5), 2)} / p90 ${fmt(pct(xs, 0.9), 2)} / p99 ${fmt(pct(xs, 0.99), 2)} / max ${fmt(Math.max(...xs), 1)} ms (${xs.length})`;
-const all = { crawlP50: [] as number[], crawlP99: [] as number[], lateP99: [] as number[], idleP50: [] as number[], idleP99: [] as number[], ppsQueried: [] as number[], ppsAlone: [] as number[], main: [] as number[], proc: [] as number[], longest: [] as number[], over5: [] as number[], over10: [] as number[] };
+const figures = (xs: readonly number[]) =>
+  `p50 ${fmt(pct(xs, 0.5), 2)} / p90 ${fmt(pct(xs, 0.9), 2)} / p99 ${fmt(pct(xs, 0.99), 2)} / max ${fmt(Math.max(...xs), 1)} ms (${xs.length})`;
+const all = {
+  crawlP50: [] as number[],
+  crawlP99: [] as number[],
+  lateP99: [] as number[],
+  idleP50: [] as number[],
+  idleP99: [] as number[],
+  ppsQueried: [] as number[],
+  ppsAlone: [] as number[],
+  main: [] as number[],
+  proc: [] as number[],
+  longest: [] as number[],
+  over5: [] as number[],
+  over10: [] as number[],
+};
 try {
   for (let r = 0; r < Number(values.runs); r++) {
     // (Alternating which crawl comes first: the machine's speed drifts.)
@@ -169,7 +280,9 @@ try {
       const line = `run ${r + 1}, ${queried ? 'with queries' : 'alone       '}: ${crawled.pages} pages in ${fmt(crawled.seconds, 1)} s = ${fmt(pps)} pages/s; CPU per page: main thread ${fmt(crawled.mainMsPerPage, 3)} ms, process ${fmt(crawled.allMsPerPage, 3)} ms; load ${load()}`;
       console.log(line);
       const l = crawled.loop;
-      console.log(`    event loop while crawling: longest delay ${fmt(l.longestMs)} ms; delays over 5 ms ${fmt(l.over5PerSecond, 2)} a second, over 10 ms ${fmt(l.over10PerSecond, 2)}; GC: longest pause ${fmt(l.gcLongestMs)} ms, ${fmt(l.gcOver5PerSecond, 2)} a second over 5 ms`);
+      console.log(
+        `    event loop while crawling: longest delay ${fmt(l.longestMs)} ms; delays over 5 ms ${fmt(l.over5PerSecond, 2)} a second, over 10 ms ${fmt(l.over10PerSecond, 2)}; GC: longest pause ${fmt(l.gcLongestMs)} ms, ${fmt(l.gcOver5PerSecond, 2)} a second over 5 ms`,
+      );
       all.longest.push(l.longestMs);
       all.over5.push(l.over5PerSecond);
       all.over10.push(l.over10PerSecond);
@@ -181,7 +294,9 @@ try {
       }
       all.ppsQueried.push(pps);
       console.log(`    while crawling ${figures(latencies.crawling)}; its second half ${figures(latencies.late)}`);
-      console.log(`    idle           ${figures(latencies.idle)}${Object.keys(latencies.failures).length ? `; not answered: ${JSON.stringify(latencies.failures)}` : ''}`);
+      console.log(
+        `    idle           ${figures(latencies.idle)}${Object.keys(latencies.failures).length ? `; not answered: ${JSON.stringify(latencies.failures)}` : ''}`,
+      );
       all.crawlP50.push(pct(latencies.crawling, 0.5));
       all.crawlP99.push(pct(latencies.crawling, 0.99));
       all.lateP99.push(pct(latencies.late, 0.99));

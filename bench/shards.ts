@@ -39,13 +39,19 @@ if (!existsSync(values.root!)) {
 const BIN = fileURLToPath(new URL('../bin/trawl.js', import.meta.url));
 const TOKEN = 'bench-shards-admin-token-0123';
 const tmp = (name: string) => mkdtempSync(join(tmpdir(), `trawl-bench-shards-${name}-`));
-const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
 const fmt = (n: number) => n.toFixed(2);
 
 type Proc = { child: ChildProcess; out: () => string; exited: Promise<number | null> };
 function trawl(args: string[]): Proc {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TRAWL_ADMIN_TOKEN: TOKEN, TRAWL_LOG_LEVEL: 'warn' } });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, TRAWL_ADMIN_TOKEN: TOKEN, TRAWL_LOG_LEVEL: 'warn' },
+  });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   return { child, out: () => out, exited: new Promise((r) => child.on('close', r)) };
@@ -69,7 +75,17 @@ const dirs: string[] = [];
 try {
   const db = await pg.createDatabase();
   const config = join(tmp('config'), 'trawl.json');
-  writeFileSync(config, JSON.stringify({ seeds: [new URL(values.seed!, bases[0]).href], concurrency: 16, perHost: { delayMs: 0, maxConnections: 16 }, limits: { maxDepth: 100 }, cluster: { shardTimeoutMs: 10_000 }, server: { host: '127.0.0.1' } }));
+  writeFileSync(
+    config,
+    JSON.stringify({
+      seeds: [new URL(values.seed!, bases[0]).href],
+      concurrency: 16,
+      perHost: { delayMs: 0, maxConnections: 16 },
+      limits: { maxDepth: 100 },
+      cluster: { shardTimeoutMs: 10_000 },
+      server: { host: '127.0.0.1' },
+    }),
+  );
   const crawlDir = tmp('crawl');
   dirs.push(crawlDir);
   const t0 = performance.now();
@@ -83,10 +99,14 @@ try {
     running.push(p);
     return p;
   };
-  const [one, a, b] = await Promise.all([start(['--store', db]), start(['--store', db, '--shard', '1/2']), start(['--store', db, '--shard', '2/2'])].map(served));
+  const [one, a, b] = await Promise.all(
+    [start(['--store', db]), start(['--store', db, '--shard', '1/2']), start(['--store', db, '--shard', '2/2'])].map(served),
+  );
   const coordinator = await served(start(['--shards', `${a},${b}`]));
   const documents = async (u: string) => ((await (await fetch(`${u}healthz`)).json()) as { documents: number }).documents;
-  console.log(`one node: ${await documents(one!)} documents; shards: ${await documents(a!)} + ${await documents(b!)}; coordinator: ${await documents(coordinator)}`);
+  console.log(
+    `one node: ${await documents(one!)} documents; shards: ${await documents(a!)} + ${await documents(b!)}; coordinator: ${await documents(coordinator)}`,
+  );
   console.log(`${asked.length} queries (${queries.length} as written, as many typed halfway) × ${values.rounds} rounds, node and coordinator interleaved`);
 
   // (A server lets one address ask /api/* 20 times a second: each is asked at most every 60 ms.)
@@ -107,7 +127,10 @@ try {
     if ((y.r.shards as { statisticsMissed?: number } | undefined)?.statisticsMissed) missed++;
     if (x.top === y.top) continue;
     differ++;
-    if (values.show) console.log(`"${q}"\n  node:        ${x.r.hits.map((h) => `${h.url.replace(/^.*\//, '')} ${h.score}`).join(', ')}\n  coordinator: ${y.r.hits.map((h) => `${h.url.replace(/^.*\//, '')} ${h.score}`).join(', ')}\n  ${JSON.stringify(y.r.shards)}`);
+    if (values.show)
+      console.log(
+        `"${q}"\n  node:        ${x.r.hits.map((h) => `${h.url.replace(/^.*\//, '')} ${h.score}`).join(', ')}\n  coordinator: ${y.r.hits.map((h) => `${h.url.replace(/^.*\//, '')} ${h.score}`).join(', ')}\n  ${JSON.stringify(y.r.shards)}`,
+      );
   }
   const times = { node: [] as number[], coordinator: [] as number[] };
   for (let round = 0; round < Number(values.rounds); round++) {
@@ -121,9 +144,13 @@ try {
   console.log('|---|---|---|---|---|');
   for (const who of ['node', 'coordinator'] as const) {
     const t = times[who];
-    console.log(`| ${who === 'node' ? 'one node (every document)' : 'coordinator, 2 shards'} | ${fmt(pct(t, 0.5))} | ${fmt(pct(t, 0.9))} | ${fmt(pct(t, 0.99))} | ${fmt(t.reduce((x, y) => x + y, 0) / t.length)} |`);
+    console.log(
+      `| ${who === 'node' ? 'one node (every document)' : 'coordinator, 2 shards'} | ${fmt(pct(t, 0.5))} | ${fmt(pct(t, 0.9))} | ${fmt(pct(t, 0.99))} | ${fmt(t.reduce((x, y) => x + y, 0) / t.length)} |`,
+    );
   }
-  console.log(`coordinator / node: p50 ${(pct(times.coordinator, 0.5) / pct(times.node, 0.5)).toFixed(2)}×, p99 ${(pct(times.coordinator, 0.99) / pct(times.node, 0.99)).toFixed(2)}×`);
+  console.log(
+    `coordinator / node: p50 ${(pct(times.coordinator, 0.5) / pct(times.node, 0.5)).toFixed(2)}×, p99 ${(pct(times.coordinator, 0.99) / pct(times.node, 0.99)).toFixed(2)}×`,
+  );
   console.log(`top ten different from one node's: ${differ} of ${asked.length}; answers with statistics a shard had to answer from its own: ${missed}`);
 } finally {
   for (const p of running) p.child.kill('SIGTERM');

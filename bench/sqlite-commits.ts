@@ -41,7 +41,12 @@ type Figures = { checkpointing: Summary; plain: Summary; checkpoints: Summary; m
 
 const here = join(ROOT, '.build', 'bench', 'sqlite-commits');
 await buildTrawl({ trawl: 'cli/main.ts' }, here);
-const builds: [string, string][] = values.build ? [[`other (${values.build})`, values.build], ['this tree', here]] : [['this tree', here]];
+const builds: [string, string][] = values.build
+  ? [
+      [`other (${values.build})`, values.build],
+      ['this tree', here],
+    ]
+  : [['this tree', here]];
 const fmt = (n: number, d = 1) => n.toFixed(d);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -52,11 +57,15 @@ async function crawl(build: string, base: string): Promise<Figures> {
     writeFileSync(config, JSON.stringify({ concurrency: 16, perHost: { delayMs: 0, maxConnections: 16 }, limits: { maxDepth: 100, maxPages: 0 } }));
     const probe = join(dir, 'probe.json');
     const t0 = performance.now();
-    const child = spawn(process.execPath, ['--import', PROBE, join(build, 'trawl.js'), 'crawl', `${base}${values.seed}`, '--data', join(dir, 'data'), '--config', config], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...productEnv(), TRAWL_COMMIT_PROBE: probe, TRAWL_LOG_LEVEL: 'warn' },
-      cwd: ROOT,
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', PROBE, join(build, 'trawl.js'), 'crawl', `${base}${values.seed}`, '--data', join(dir, 'data'), '--config', config],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+        env: { ...productEnv(), TRAWL_COMMIT_PROBE: probe, TRAWL_LOG_LEVEL: 'warn' },
+        cwd: ROOT,
+      },
+    );
     let stderr = '';
     child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
@@ -69,7 +78,11 @@ async function crawl(build: string, base: string): Promise<Figures> {
 
 const { server, bases } = await startNginx(values.root!, 0);
 try {
-  console.log(`corpus ${values.root}, crawled by trawl crawl (politeness off, concurrency 16); load ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `corpus ${values.root}, crawled by trawl crawl (politeness off, concurrency 16); load ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
   const all = new Map<string, Figures[]>(builds.map(([label]) => [label, []]));
   for (let r = 0; r < Number(values.runs); r++) {
     for (const [label, build] of builds) {
@@ -86,9 +99,15 @@ try {
   for (const [label, runs] of all) {
     const waited = runs.map((f) => f.checkpointing.sum + f.checkpoints.sum);
     const longest = runs.map((f) => Math.max(f.checkpointing.max, f.checkpoints.max));
-    console.log(`${label}, medians of ${runs.length}: main thread in checkpoints ${fmt(median(waited), 0)} ms a crawl, the longest ${fmt(median(longest))} ms; plain commit p50 ${fmt(median(runs.map((f) => f.plain.p50)), 2)} ms`);
+    console.log(
+      `${label}, medians of ${runs.length}: main thread in checkpoints ${fmt(median(waited), 0)} ms a crawl, the longest ${fmt(median(longest))} ms; plain commit p50 ${fmt(median(runs.map((f) => f.plain.p50)), 2)} ms`,
+    );
   }
-  console.log(`load ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `load ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
 } finally {
   server.kill();
 }

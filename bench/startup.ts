@@ -89,5 +89,7 @@ for (let i = 0; i < runs; i++) {
   robots.push(r.robots);
   seeds.push(r.seed);
 }
-console.log(`trawl crawl: first request (robots.txt) median ${median(robots).toFixed(0)} ms (${range(robots)}) after spawn — target ≤ 300 ms; the seed page ${median(seeds).toFixed(0)} ms (${range(seeds)})`);
+console.log(
+  `trawl crawl: first request (robots.txt) median ${median(robots).toFixed(0)} ms (${range(robots)}) after spawn — target ≤ 300 ms; the seed page ${median(seeds).toFixed(0)} ms (${range(seeds)})`,
+);
 console.log(`machine after: load ${load()}`);

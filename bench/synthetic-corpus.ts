@@ -57,7 +57,7 @@ export function syntheticCorpus(root: string): SyntheticCorpus {
   }
   const makeDoc = (id: number): StoredDocument => {
     let s = Math.imul(id + 1, 2654435761) >>> 0;
-    const next = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+    const next = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
     const parts: string[] = [];
     let length = 0;
     while (length < 3800) {
@@ -66,12 +66,28 @@ export function syntheticCorpus(root: string): SyntheticCorpus {
       length += sentence.length + 1;
     }
     const text = parts.join(' ');
-    return { id, url: `http://host${id % 50}.bench.invalid/doc/${id}`, title: headings[Math.floor(next() * headings.length)]!, description: '', headings: [headings[Math.floor(next() * headings.length)]!], text, contentType: 'text/html', bytes: text.length, truncated: false, httpStatus: 200, fetchedAt: 0, hash: String(id) };
+    return {
+      id,
+      url: `http://host${id % 50}.bench.invalid/doc/${id}`,
+      title: headings[Math.floor(next() * headings.length)]!,
+      description: '',
+      headings: [headings[Math.floor(next() * headings.length)]!],
+      text,
+      contentType: 'text/html',
+      bytes: text.length,
+      truncated: false,
+      httpStatus: 200,
+      fetchedAt: 0,
+      hash: String(id),
+    };
   };
   const querySets = (docs: number, count: number): Record<QueryKind, string[]> => {
     let s = 12345;
-    const rnd = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
-    const words = (id: number) => makeDoc(id).text.split(/\s+/).filter((w) => /^[a-z]{4,}$/i.test(w));
+    const rnd = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+    const words = (id: number) =>
+      makeDoc(id)
+        .text.split(/\s+/)
+        .filter((w) => /^[a-z]{4,}$/i.test(w));
     const sets: Record<QueryKind, string[]> = { 'one word': [], 'two words': [], phrase: [], prefix: [] };
     for (let i = 0; i < count; i++) {
       const w = words(Math.floor(rnd() * docs));

@@ -73,7 +73,11 @@ export function waitedForCoreMs(): number | undefined {
 }
 
 /** The times of every thread now, and how busy each event loop has been. */
-export type ThreadSnapshot = { readonly times: Map<string, ThreadTimes>; readonly main: EventLoopUtilization; readonly workers: Map<WorkerThread, EventLoopUtilization> };
+export type ThreadSnapshot = {
+  readonly times: Map<string, ThreadTimes>;
+  readonly main: EventLoopUtilization;
+  readonly workers: Map<WorkerThread, EventLoopUtilization>;
+};
 
 export function snapshot(): ThreadSnapshot {
   return {

@@ -66,12 +66,22 @@ function meter() {
       peak = Math.max(peak, process.memoryUsage.rss());
       const cpu = process.cpuUsage(cpu0);
       // (maxRSS is in kilobytes: the process's whole life, worker threads included.)
-      return { cpuSeconds: (cpu.user + cpu.system) / 1e6, peakRssMB: peak / 1e6, maxRssMB: (process.resourceUsage().maxRSS * 1024) / 1e6, startRssMB: startRss / 1e6 };
+      return {
+        cpuSeconds: (cpu.user + cpu.system) / 1e6,
+        peakRssMB: peak / 1e6,
+        maxRssMB: (process.resourceUsage().maxRSS * 1024) / 1e6,
+        startRssMB: startRss / 1e6,
+      };
     },
   };
 }
 
-const warcFilesIn = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((f) => /\.warc(\.gz)?(\.open)?$/.test(f)).map((f) => join(dir, f)) : []);
+const warcFilesIn = (dir: string) =>
+  existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => /\.warc(\.gz)?(\.open)?$/.test(f))
+        .map((f) => join(dir, f))
+    : [];
 
 async function crawl(job: WarcCrawlJob): Promise<WarcCrawlFigures> {
   const dataDir = mkdtempSync(join(tmpdir(), 'trawl-bench-warc-'));
@@ -145,7 +155,15 @@ async function importFiles(job: WarcImportJob): Promise<WarcImportFigures> {
     const closeSeconds = (performance.now() - t1) / 1000;
     const usage = m.usage();
     const documents = (await app.status()).index.documents;
-    return { ...usage, seconds, closeSeconds, captures: summary.captures, outcomes: { ...summary.outcomes }, skipped: Object.fromEntries([...summary.skipped].map(([k, v]) => [k, v.count])), documents };
+    return {
+      ...usage,
+      seconds,
+      closeSeconds,
+      captures: summary.captures,
+      outcomes: { ...summary.outcomes },
+      skipped: Object.fromEntries([...summary.skipped].map(([k, v]) => [k, v.count])),
+      documents,
+    };
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -50,7 +50,9 @@ const parseWorkers = values.workers === 'auto' ? ('auto' as const) : Number(valu
 
 /** Runs bench/warc-once.ts under the benchmark lock in a fresh process; returns its figures. */
 async function once<T>(job: WarcCrawlJob | WarcImportJob): Promise<T> {
-  const child = spawn('flock', [LOCK, process.execPath, '--import', 'tsx', new URL('./warc-once.ts', import.meta.url).pathname, JSON.stringify(job)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn('flock', [LOCK, process.execPath, '--import', 'tsx', new URL('./warc-once.ts', import.meta.url).pathname, JSON.stringify(job)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return figuresOf<T>(child, `${job.kind} run`);
 }
 
@@ -66,7 +68,9 @@ const crawlJob = (base: string, warc: boolean, keepArchive?: string): WarcCrawlJ
 
 const runLine = (f: WarcCrawlFigures) =>
   `${f.pages} pages, ${f.documents} indexed, in ${fmt(f.seconds, 2)} s (+ close ${fmt(f.closeSeconds, 2)} s) → ${fmt(f.pages / f.seconds)} pages/s, ${fmt(f.cpuSeconds, 2)} CPU s, peak RSS ${fmt(f.peakRssMB, 0)} MB` +
-  (f.warcFiles ? `; WARC ${MB(f.warcBytes)} in ${f.warcFiles} file(s), ${int(f.archive?.records ?? 0)} records${f.archive?.failures ? `, ${f.archive.failures} FAILED` : ''}` : '');
+  (f.warcFiles
+    ? `; WARC ${MB(f.warcBytes)} in ${f.warcFiles} file(s), ${int(f.archive?.records ?? 0)} records${f.archive?.failures ? `, ${f.archive.failures} FAILED` : ''}`
+    : '');
 
 // ---- Part 1: archiving off vs on, corpus A ----
 if (!values['skip-crawl']) {
@@ -76,7 +80,9 @@ if (!values['skip-crawl']) {
     process.exit(2);
   }
   const { server, bases } = await startNginx(root, 0);
-  console.log(`part 1: crawl of ${root} served by nginx at ${bases[0]}, maxConnections 16, delayMs 0, parseWorkers ${values.workers}; archive.warc off vs on, A B B A, each run a fresh process`);
+  console.log(
+    `part 1: crawl of ${root} served by nginx at ${bases[0]}, maxConnections 16, delayMs 0, parseWorkers ${values.workers}; archive.warc off vs on, A B B A, each run a fresh process`,
+  );
   const off: WarcCrawlFigures[] = [];
   const on: WarcCrawlFigures[] = [];
   try {
@@ -96,8 +102,12 @@ if (!values['skip-crawl']) {
   const total = (f: WarcCrawlFigures) => f.seconds + f.closeSeconds;
   const cpu = (f: WarcCrawlFigures) => f.cpuSeconds;
   const rss = (f: WarcCrawlFigures) => f.peakRssMB;
-  console.log(`  off: ${fmt(m(off, secs), 2)} s (${fmt(m(off, (f) => f.pages / f.seconds))} pages/s), with close ${fmt(m(off, total), 2)} s, ${fmt(m(off, cpu), 2)} CPU s, peak RSS ${fmt(m(off, rss), 0)} MB`);
-  console.log(`  on:  ${fmt(m(on, secs), 2)} s (${fmt(m(on, (f) => f.pages / f.seconds))} pages/s), with close ${fmt(m(on, total), 2)} s, ${fmt(m(on, cpu), 2)} CPU s, peak RSS ${fmt(m(on, rss), 0)} MB`);
+  console.log(
+    `  off: ${fmt(m(off, secs), 2)} s (${fmt(m(off, (f) => f.pages / f.seconds))} pages/s), with close ${fmt(m(off, total), 2)} s, ${fmt(m(off, cpu), 2)} CPU s, peak RSS ${fmt(m(off, rss), 0)} MB`,
+  );
+  console.log(
+    `  on:  ${fmt(m(on, secs), 2)} s (${fmt(m(on, (f) => f.pages / f.seconds))} pages/s), with close ${fmt(m(on, total), 2)} s, ${fmt(m(on, cpu), 2)} CPU s, peak RSS ${fmt(m(on, rss), 0)} MB`,
+  );
   const overhead = m(on, secs) / m(off, secs) - 1;
   console.log(
     `archiving overhead (medians of ${on.length}): crawl time ${pct(overhead)} (target ≤ +10 %: ${overhead <= 0.1 ? 'met' : 'NOT met'}); with close ${pct(m(on, total) / m(off, total) - 1)}; ` +
@@ -109,7 +119,9 @@ if (!values['skip-crawl']) {
       `${fmt(m(on, (f) => f.warcBytes / f.bodyBytes) * 100, 0)} % of the ${MB(w.bodyBytes)} of bodies fetched; ${int(w.archive?.records ?? 0)} records (${fmt((w.archive?.records ?? 0) / w.pages, 1)} per page)`,
   );
   const same = on.every((f) => f.documents === off[0]!.documents) && off.every((f) => f.documents === off[0]!.documents);
-  console.log(`  pages indexed the same in every run: ${same ? 'yes' : `no (off ${off.map((f) => f.documents).join(', ')}; on ${on.map((f) => f.documents).join(', ')})`}`);
+  console.log(
+    `  pages indexed the same in every run: ${same ? 'yes' : `no (off ${off.map((f) => f.documents).join(', ')}; on ${on.map((f) => f.documents).join(', ')})`}`,
+  );
 }
 
 // ---- Part 2: import of a WARC of corpus C ----
@@ -145,7 +157,9 @@ if (!values['skip-import']) {
       server.kill();
     }
     console.log(`  crawl: ${runLine(crawl)}`);
-    const files = readdirSync(cache).filter((f) => /\.warc\.gz$/.test(f)).sort();
+    const files = readdirSync(cache)
+      .filter((f) => /\.warc\.gz$/.test(f))
+      .sort();
     // What the WARC holds, read once (untimed): records, responses, HTML responses answered 2xx.
     let records = 0;
     let responses = 0;
@@ -177,8 +191,12 @@ if (!values['skip-import']) {
   for (let i = 0; i < Number(values['import-runs']); i++) {
     const f = await once<WarcImportFigures>({ kind: 'import', files });
     runs.push(f);
-    const outcomes = Object.entries(f.outcomes).map(([k, n]) => `${int(n)} ${k}`).join(', ');
-    const skipped = Object.entries(f.skipped).map(([k, n]) => `${int(n)} ${k}`).join('; ');
+    const outcomes = Object.entries(f.outcomes)
+      .map(([k, n]) => `${int(n)} ${k}`)
+      .join(', ');
+    const skipped = Object.entries(f.skipped)
+      .map(([k, n]) => `${int(n)} ${k}`)
+      .join('; ');
     console.log(
       `  import run ${i + 1}: ${int(f.captures)} captures in ${fmt(f.seconds, 1)} s (+ anchors and close ${fmt(f.closeSeconds, 1)} s) → ${int(meta.records / f.seconds)} records/s, ${int(f.captures / f.seconds)} captures/s, ` +
         `${fmt(meta.bytes / 1e6 / f.seconds, 2)} MB/s of WARC; ${fmt(f.cpuSeconds, 1)} CPU s; peak RSS ${fmt(f.peakRssMB, 0)} MB (maxRSS ${fmt(f.maxRssMB, 0)} MB; ${fmt(f.startRssMB, 0)} MB before); ` +

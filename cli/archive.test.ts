@@ -74,7 +74,9 @@ describe('trawl and web archives', () => {
 
   it('import makes the archive searchable in another data directory, with progress and a summary', async () => {
     const into = tmp('import');
-    const files = readdirSync(join(crawled, 'archive')).filter((f) => f.endsWith('.warc.gz')).map((f) => join(crawled, 'archive', f));
+    const files = readdirSync(join(crawled, 'archive'))
+      .filter((f) => f.endsWith('.warc.gz'))
+      .map((f) => join(crawled, 'archive', f));
     const r = await run(['import', ...files, '--data', into]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /100\.0 % \([\d.]+ of [\d.]+ MB\), \d+ captures/, 'a progress line');
@@ -88,7 +90,9 @@ describe('trawl and web archives', () => {
     assert.match(missing.stderr, /no-such-file\.warc\.gz does not exist/);
 
     const file = readdirSync(join(crawled, 'archive')).find((f) => f.endsWith('.warc.gz'))!;
-    const child = spawn(process.execPath, [BIN, 'start', '--warc', join(crawled, 'archive', file), '--data', tmp('start'), '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'start', '--warc', join(crawled, 'archive', file), '--data', tmp('start'), '--port', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -98,12 +102,15 @@ describe('trawl and web archives', () => {
       const url = await new Promise<string>((resolve, reject) => {
         const timer = setInterval(() => {
           const m = /Search at (\S+)/.exec(output);
-          if (m && /imported \d+ captures/.test(output)) (clearInterval(timer), resolve(m[1]!));
+          if (m && /imported \d+ captures/.test(output)) clearInterval(timer), resolve(m[1]!);
         }, 50);
         setTimeout(() => (clearInterval(timer), reject(new Error(`no server address and import summary in: ${output}`))), 60_000);
       });
       const body = (await (await fetch(`${url}api/search?q=graphword3&exact=1`)).json()) as { hits: { url: string }[] };
-      assert.deepEqual(body.hits.map((h) => h.url), [`${web.url}graph/3`]);
+      assert.deepEqual(
+        body.hits.map((h) => h.url),
+        [`${web.url}graph/3`],
+      );
     } finally {
       child.kill('SIGTERM');
     }

@@ -8,7 +8,6 @@ import { PRODUCT_VERSION } from '../config/index.ts';
 import { conversionRecord, warcinfoRecord } from '../crawler/archive/records.ts';
 import { configFrom, IMPORT_SETTINGS, log, say, UsageError, type CommonFlags } from './shared.ts';
 
-
 /** `trawl import FILE…`: each capture of the archives indexed as if crawled. */
 export async function importFiles(files: string[], flags: CommonFlags): Promise<void> {
   if (!files.length) throw new UsageError('trawl import: name the WARC (or ARC) files to import, e.g. trawl import crawl.warc.gz');
@@ -32,7 +31,11 @@ export async function importFiles(files: string[], flags: CommonFlags): Promise<
  * Imports with progress on stderr (stdout stays clean): a bar redrawn four times a second on a
  * terminal, a line every 5 s otherwise (logs, CI) — a 10 GB archive takes a while.
  */
-export async function importWithProgress(crawler: Parameters<typeof importArchives>[0], files: readonly string[], out: NodeJS.WriteStream = process.stderr): Promise<ImportSummary> {
+export async function importWithProgress(
+  crawler: Parameters<typeof importArchives>[0],
+  files: readonly string[],
+  out: NodeJS.WriteStream = process.stderr,
+): Promise<ImportSummary> {
   const tty = out.isTTY === true;
   let last = 0;
   let drawn = false;
@@ -53,7 +56,10 @@ export async function importWithProgress(crawler: Parameters<typeof importArchiv
 
 /** The summary of an import, for people. */
 export function importLine(s: ImportSummary, documents: number): string {
-  const outcomes = Object.entries(s.outcomes).map(([k, n]) => `${n.toLocaleString('en')} ${k}`).join(', ') || 'none handled';
+  const outcomes =
+    Object.entries(s.outcomes)
+      .map(([k, n]) => `${n.toLocaleString('en')} ${k}`)
+      .join(', ') || 'none handled';
   const skipped = [...s.skipped].map(([reason, x]) => `\n  skipped ${x.count}: ${reason}${x.example ? ` (e.g. ${x.example})` : ''}`).join('');
   return `imported ${s.captures.toLocaleString('en')} captures from ${s.files} file${s.files === 1 ? '' : 's'}: ${outcomes}; ${documents.toLocaleString('en')} documents in the index${skipped}`;
 }
@@ -71,7 +77,12 @@ export async function exportWarc(flags: CommonFlags & { since?: string }): Promi
     if (!process.stdout.write(bytes)) await once(process.stdout, 'drain');
   };
   try {
-    await write(await warcinfoRecord('trawl-export.warc.gz', { software: `Trawl ${PRODUCT_VERSION}`, description: `the pages stored in ${app.dataDir}${since ? ` fetched since ${new Date(since).toISOString()}` : ''}` }));
+    await write(
+      await warcinfoRecord('trawl-export.warc.gz', {
+        software: `Trawl ${PRODUCT_VERSION}`,
+        description: `the pages stored in ${app.dataDir}${since ? ` fetched since ${new Date(since).toISOString()}` : ''}`,
+      }),
+    );
     let copied = 0;
     let converted = 0;
     for await (const d of app.store.documents.all()) {
@@ -102,4 +113,3 @@ function readRange(path: string, offset: number, length: number): Buffer {
     closeSync(fd);
   }
 }
-

@@ -16,12 +16,15 @@ export type ClassifyFlags = Pick<CommonFlags, 'config'> & { topic?: string; scor
 
 export async function classify(target: string, flags: ClassifyFlags): Promise<void> {
   const config = configFrom(flags, [], { focus: focusFlags(flags) });
-  if (!config.focus.topicFile && !config.focus.classifier) throw new UsageError('no topic: give --topic FILE (e.g. --topic config/topics/astronomy.txt), or a config with focus.topicFile');
+  if (!config.focus.topicFile && !config.focus.classifier)
+    throw new UsageError('no topic: give --topic FILE (e.g. --topic config/topics/astronomy.txt), or a config with focus.topicFile');
   const focus = await loadFocus(config.focus);
   const page = /^https?:\/\//i.test(target) ? await fetchPage(target, config) : await readPage(target, config);
   const verdict = await judge(focus, page);
   if (flags.json) {
-    process.stdout.write(`${JSON.stringify({ score: verdict.score, relevant: verdict.relevant, classes: verdict.classes, matches: verdict.matches }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ score: verdict.score, relevant: verdict.relevant, classes: verdict.classes, matches: verdict.matches }, null, 2)}\n`,
+    );
     return;
   }
   process.stdout.write(report(page, verdict, focus.classifier.name, config.focus.cutoff));
@@ -72,7 +75,9 @@ async function readPage(file: string, config: Readonly<Config>): Promise<ParsedP
   try {
     body = readFileSync(file);
   } catch (e) {
-    throw new UsageError(`cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): give a URL (http:// or https://) or a saved page`);
+    throw new UsageError(
+      `cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): give a URL (http:// or https://) or a saved page`,
+    );
   }
   const url = pathToFileURL(resolve(file)).href;
   // (A PDF or an Office file is told by its bytes; an unknown extension is read as HTML.)
@@ -101,7 +106,11 @@ function report(page: ParsedPage, v: Verdict, classifier: string, cutoff: number
     const width = Math.min(40, Math.max(...v.matches.map((m) => m.term.length)));
     for (const m of v.matches) {
       const where = m.where.map((w) => `${w.location} ×${w.hits}`).join(', ');
-      lines.push(`  line ${String(m.line).padEnd(4)} ${String(m.weight).padStart(5)}: ${m.term.padEnd(width)}  ${(m.score >= 0 ? '+' : '') + m.score}`.padEnd(width + 30) + `  in ${where}`);
+      lines.push(
+        `  line ${String(m.line).padEnd(4)} ${String(m.weight).padStart(5)}: ${m.term.padEnd(width)}  ${(m.score >= 0 ? '+' : '') + m.score}`.padEnd(
+          width + 30,
+        ) + `  in ${where}`,
+      );
     }
   } else lines.push('matched terms: none');
   return `${lines.join('\n')}\n`;

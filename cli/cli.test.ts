@@ -136,7 +136,10 @@ describe('crawl a web it has never seen, then serve, search and export it', () =
   it('exports every document as one JSON object a line', async () => {
     const r = await run(['export', '--data', dataDir]);
     assert.equal(r.code, 0, r.stderr);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     assert.equal(lines.length, 6);
     for (const l of lines) for (const k of ['url', 'urls', 'title', 'text', 'fetchedAt', 'httpStatus', 'contentType']) assert.ok(k in l, k);
     assert.ok(lines.some((l) => String(l.text).includes('graphword5')));
@@ -208,10 +211,14 @@ describe('trawl start', () => {
     try {
       const url = await until(() => /Search at (\S+)/.exec(start.output())?.[1], 20_000, 'the server address');
       // Searchable while the crawl is still running.
-      const early = await until(async () => {
-        const s = (await (await fetch(`${url}api/status`)).json()) as { crawl: { running: boolean }; index: { documents: number } };
-        return s.index.documents >= 2 ? s : undefined;
-      }, 20_000, 'two documents');
+      const early = await until(
+        async () => {
+          const s = (await (await fetch(`${url}api/status`)).json()) as { crawl: { running: boolean }; index: { documents: number } };
+          return s.index.documents >= 2 ? s : undefined;
+        },
+        20_000,
+        'two documents',
+      );
       assert.equal(early.crawl.running, true);
       const hit = (await (await fetch(`${url}api/search?q=graphword0`)).json()) as { total: number };
       assert.equal(hit.total, 1);
@@ -272,7 +279,10 @@ describe('trawl recrawl', () => {
     try {
       const dataDir = tmp('recrawl');
       const config = join(dataDir, 'trawl.json');
-      writeFileSync(config, JSON.stringify({ seeds: [`${web.url}site/`], scope: { allow: ['URL:/site/'] }, perHost: { delayMs: 0 }, retry: { baseDelayMs: 50, maxAttempts: 2 } }));
+      writeFileSync(
+        config,
+        JSON.stringify({ seeds: [`${web.url}site/`], scope: { allow: ['URL:/site/'] }, perHost: { delayMs: 0 }, retry: { baseDelayMs: 50, maxAttempts: 2 } }),
+      );
       const first = await run(['crawl', '--config', config, '--data', dataDir]);
       assert.equal(first.code, 0, first.stderr);
       web.setSiteVersion(2);
@@ -283,7 +293,10 @@ describe('trawl recrawl', () => {
       // /site/moved are gone; /site/flaky failed (and stays searchable).
       assert.match(r.stderr, /recrawl done in [\d.]+ s: 1 unchanged, 2 changed, 2 new, 2 gone, 1 failed\./);
       const search = await run(['search', 'movedword', '--json', '--data', dataDir]);
-      assert.deepEqual((JSON.parse(search.stdout) as { hits: { url: string }[] }).hits.map((h) => new URL(h.url).pathname), ['/site/new-home']);
+      assert.deepEqual(
+        (JSON.parse(search.stdout) as { hits: { url: string }[] }).hits.map((h) => new URL(h.url).pathname),
+        ['/site/new-home'],
+      );
       const usage = await run(['recrawl', '--data', dataDir]);
       assert.equal(usage.code, 2);
       assert.match(usage.stderr, /say what to recrawl: --all, --due, --host HOST or URLs/);
@@ -297,7 +310,16 @@ describe('trawl recrawl', () => {
     try {
       const dataDir = tmp('recrawl-due');
       const config = join(dataDir, 'trawl.json');
-      writeFileSync(config, JSON.stringify({ seeds: [`${web.url}site/`], scope: { allow: ['URL:/site/'] }, perHost: { delayMs: 0 }, retry: { baseDelayMs: 50, maxAttempts: 2 }, recrawl: { minInterval: '1s', maxInterval: '1s' } }));
+      writeFileSync(
+        config,
+        JSON.stringify({
+          seeds: [`${web.url}site/`],
+          scope: { allow: ['URL:/site/'] },
+          perHost: { delayMs: 0 },
+          retry: { baseDelayMs: 50, maxAttempts: 2 },
+          recrawl: { minInterval: '1s', maxInterval: '1s' },
+        }),
+      );
       assert.equal((await run(['crawl', '--config', config, '--data', dataDir])).code, 0);
       // Every page is due one second after its fetch.
       await new Promise((r) => setTimeout(r, 1100));
@@ -337,10 +359,29 @@ describe('trawl classify', () => {
     assert.match(r.stdout, /^ {2}line 15 +10: coins\? +\+100 +in title ×1, headings ×1, text ×4$/m);
     const crypto = await run(['classify', `${web.url}/crypto`, '--topic', topic, '--cutoff', '30', '--json']);
     assert.equal(crypto.code, 0, crypto.stderr);
-    const v = JSON.parse(crypto.stdout) as { score: number; relevant: boolean; classes: { name: string }[]; matches: { term: string; score: number; where: { location: string; hits: number }[] }[] };
+    const v = JSON.parse(crypto.stdout) as {
+      score: number;
+      relevant: boolean;
+      classes: { name: string }[];
+      matches: { term: string; score: number; where: { location: string; hits: number }[] }[];
+    };
     assert.deepEqual(Object.keys(v), ['score', 'relevant', 'classes', 'matches']);
     assert.deepEqual([v.score, v.relevant], [-32, false]);
-    assert.deepEqual(v.matches.find((m) => m.term === 'bitcoin'), { term: 'bitcoin', line: 34, weight: -10, classes: [], score: -100, where: [{ location: 'title', hits: 1 }, { location: 'headings', hits: 1 }, { location: 'text', hits: 4 }] });
+    assert.deepEqual(
+      v.matches.find((m) => m.term === 'bitcoin'),
+      {
+        term: 'bitcoin',
+        line: 34,
+        weight: -10,
+        classes: [],
+        score: -100,
+        where: [
+          { location: 'title', hits: 1 },
+          { location: 'headings', hits: 1 },
+          { location: 'text', hits: 4 },
+        ],
+      },
+    );
   });
 
   it('reads a saved page, and takes the scorer from the command line', async () => {

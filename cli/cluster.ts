@@ -45,18 +45,34 @@ export async function workers(flags: CommonFlags & { json?: boolean }): Promise<
   }
   if (!lines.length) say(`no worker has been heard from in a day on ${location}`);
   else process.stdout.write(table(lines, now));
-  for (const l of orphans) process.stdout.write(`stale lease: ${l.host} held by ${l.worker}, not heard from in a day (it goes to another worker at the next claim)\n`);
+  for (const l of orphans)
+    process.stdout.write(`stale lease: ${l.host} held by ${l.worker}, not heard from in a day (it goes to another worker at the next claim)\n`);
 }
 
 function table(lines: readonly WorkerLine[], now: number): string {
   const rows = [
     ['WORKER', 'MACHINE', 'PID', 'STATE', 'HOSTS', 'PAGES/S', 'PAGES', 'HEARTBEAT'],
-    ...lines.map((w) => [w.id, w.machine, String(w.pid), w.state, String(w.held.length), w.pagesPerSecond.toFixed(1), String(w.pages), `${ago(now - w.seenAt)} ago`]),
+    ...lines.map((w) => [
+      w.id,
+      w.machine,
+      String(w.pid),
+      w.state,
+      String(w.held.length),
+      w.pagesPerSecond.toFixed(1),
+      String(w.pages),
+      `${ago(now - w.seenAt)} ago`,
+    ]),
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  const out = rows.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd());
+  const out = rows.map((r) =>
+    r
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd(),
+  );
   for (const w of lines) if (w.stale.length) out.push(`stale leases of ${w.id} (ran out, not renewed): ${w.stale.join(', ')}`);
   return `${out.join('\n')}\n`;
 }
 
-const ago = (ms: number): string => (ms < 120_000 ? `${Math.round(ms / 1000)}s` : ms < 7_200_000 ? `${Math.round(ms / 60_000)}m` : `${Math.round(ms / 3_600_000)}h`);
+const ago = (ms: number): string =>
+  ms < 120_000 ? `${Math.round(ms / 1000)}s` : ms < 7_200_000 ? `${Math.round(ms / 60_000)}m` : `${Math.round(ms / 3_600_000)}h`;

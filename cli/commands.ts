@@ -27,14 +27,25 @@ export async function start(urls: string[], flags: CommonFlags & { warc?: string
     const { crawler } = await app.createCrawler([], config.recrawl.continuous ? 'continuous' : 'off');
     if (!flags.warc?.length) await requireSeeds(app, 'start');
     const { createApp, listen } = await searchUi();
-    const ui = createApp({ ...serverOptions(config), searcher: app.index, status: () => app.status(), storeHealth: () => app.store.health?.() ?? { up: true }, version: PRODUCT_VERSION, explain: (url) => app.explain(url), admin: app, adminToken: config.server.adminToken });
+    const ui = createApp({
+      ...serverOptions(config),
+      searcher: app.index,
+      status: () => app.status(),
+      storeHealth: () => app.store.health?.() ?? { up: true },
+      version: PRODUCT_VERSION,
+      explain: (url) => app.explain(url),
+      admin: app,
+      adminToken: config.server.adminToken,
+    });
     server = await listen(ui, config.server.host, config.server.port);
     app.startFlushTimer();
     onStopSignal(async () => {
       await server?.close();
       await app.close();
     });
-    process.stdout.write(`Trawl ${PRODUCT_VERSION}: crawling ${(await app.store.seeds.all()).join(', ') || '(no seed)'}\nSearch at ${server.url}\nCrawl status at ${server.url}status\n`);
+    process.stdout.write(
+      `Trawl ${PRODUCT_VERSION}: crawling ${(await app.store.seeds.all()).join(', ') || '(no seed)'}\nSearch at ${server.url}\nCrawl status at ${server.url}status\n`,
+    );
     // Archives are imported while the server answers: each page is searchable as soon as it is read.
     if (flags.warc?.length) {
       const { importLine, importWithProgress } = await archives();
@@ -42,7 +53,11 @@ export async function start(urls: string[], flags: CommonFlags & { warc?: string
       await app.refreshAnchors();
       log.info(importLine(summary, app.index.documentCount));
     }
-    log.info(config.server.adminToken ? 'admin actions are on (server.adminToken is set)' : 'admin actions are off (set server.adminToken or TRAWL_ADMIN_TOKEN to turn them on)');
+    log.info(
+      config.server.adminToken
+        ? 'admin actions are on (server.adminToken is set)'
+        : 'admin actions are off (set server.adminToken or TRAWL_ADMIN_TOKEN to turn them on)',
+    );
     const exposed = exposure(config);
     if (exposed) log.warn(exposed);
     log.info(`data directory: ${app.where}`);
@@ -54,7 +69,9 @@ export async function start(urls: string[], flags: CommonFlags & { warc?: string
       await app.flush().catch((e: unknown) => log.warn(`index flush failed (the crawl database still has every page): ${(e as Error).message}`));
       const revisiting = config.recrawl.continuous && reason !== 'stopped' ? '; pages will be fetched again as they fall due' : '';
       const s = await app.status();
-      log.info(`crawl ${reason === 'exhausted' ? 'finished: nothing in scope is left' : `stopped (${reason})`}. ${statusLine(s)}. Still serving at ${server?.url}${revisiting}; Ctrl-C to stop.`);
+      log.info(
+        `crawl ${reason === 'exhausted' ? 'finished: nothing in scope is left' : `stopped (${reason})`}. ${statusLine(s)}. Still serving at ${server?.url}${revisiting}; Ctrl-C to stop.`,
+      );
       const failed = seedsFailed(s.seeds ?? []);
       if (failed) log.warn(failed);
     });
@@ -102,9 +119,14 @@ export async function crawl(urls: string[], flags: CommonFlags): Promise<void> {
  * asked for conditionally.
  */
 export async function recrawl(urls: string[], flags: CommonFlags & { all?: boolean; due?: boolean; host?: string[] }): Promise<void> {
-  const targets = [...(flags.all ? [{ all: true as const }] : []), ...(flags.host ?? []).map((host) => ({ host: host.toLowerCase() })), ...urls.map((url) => ({ url }))];
+  const targets = [
+    ...(flags.all ? [{ all: true as const }] : []),
+    ...(flags.host ?? []).map((host) => ({ host: host.toLowerCase() })),
+    ...urls.map((url) => ({ url })),
+  ];
   if (!targets.length && !flags.due) throw new UsageError('trawl recrawl: say what to recrawl: --all, --due, --host HOST or URLs');
-  if ((flags.all || flags.due) && targets.length + (flags.due ? 1 : 0) > 1) throw new UsageError(`trawl recrawl: ${flags.all ? '--all' : '--due'} is a whole pass; give it alone`);
+  if ((flags.all || flags.due) && targets.length + (flags.due ? 1 : 0) > 1)
+    throw new UsageError(`trawl recrawl: ${flags.all ? '--all' : '--due'} is a whole pass; give it alone`);
   const config = configFrom(flags);
   const app = await Appliance.open(config, { lockFor: 'recrawl', log });
   try {
@@ -120,7 +142,11 @@ export async function recrawl(urls: string[], flags: CommonFlags & { all?: boole
     });
     let queued = 0;
     for (const t of targets) queued += (await app.recrawl(t)).queued;
-    say(flags.due ? `recrawling the ${await app.store.urls.dueRevisits(Date.now())} pages of ${app.where} whose revisit is due` : `recrawling ${queued} URLs of ${app.where}`);
+    say(
+      flags.due
+        ? `recrawling the ${await app.store.urls.dueRevisits(Date.now())} pages of ${app.where} whose revisit is due`
+        : `recrawling ${queued} URLs of ${app.where}`,
+    );
     const started = performance.now();
     const progress = showProgress(() => app.status());
     const { reason } = await crawler.run();
@@ -144,19 +170,31 @@ export async function recrawl(urls: string[], flags: CommonFlags & { all?: boole
 export async function serveOnly(flags: CommonFlags): Promise<void> {
   const config = configFrom(flags);
   if (config.cluster.shards.length) return coordinate(config);
-  if (config.cluster.shard && !config.store) throw new UsageError(`--shard ${config.cluster.shard} needs the store the shards share: give --store postgres://user@host/db (or TRAWL_STORE)`);
+  if (config.cluster.shard && !config.store)
+    throw new UsageError(`--shard ${config.cluster.shard} needs the store the shards share: give --store postgres://user@host/db (or TRAWL_STORE)`);
   const app = await Appliance.open(config, config.store ? { log, lockFor: 'serve', readOnlyStore: true } : { log });
   if (config.store) app.startFlushTimer();
   // (No crawl runs here: no admin actions, which act on one. A coordinator may ask this index: /api/shard/*.)
   const shard = app.feed.shard?.text;
   const { createApp, listen } = await searchUi();
-  const ui = createApp({ ...serverOptions(config), searcher: app.index, shard: new ShardNode(app.index, shard), status: () => app.status(), storeHealth: () => app.store.health?.() ?? { up: true }, version: PRODUCT_VERSION, explain: (url) => app.explain(url), adminToken: config.server.adminToken });
+  const ui = createApp({
+    ...serverOptions(config),
+    searcher: app.index,
+    shard: new ShardNode(app.index, shard),
+    status: () => app.status(),
+    storeHealth: () => app.store.health?.() ?? { up: true },
+    version: PRODUCT_VERSION,
+    explain: (url) => app.explain(url),
+    adminToken: config.server.adminToken,
+  });
   const server = await listen(ui, config.server.host, config.server.port);
   onStopSignal(async () => {
     await server.close();
     await app.close();
   });
-  process.stdout.write(`Trawl ${PRODUCT_VERSION}: ${app.index.documentCount} documents${shard ? ` (shard ${shard})` : ''} from ${app.where}${config.store ? ', following its changes' : ''}\nSearch at ${server.url}\n`);
+  process.stdout.write(
+    `Trawl ${PRODUCT_VERSION}: ${app.index.documentCount} documents${shard ? ` (shard ${shard})` : ''} from ${app.where}${config.store ? ', following its changes' : ''}\nSearch at ${server.url}\n`,
+  );
   const exposed = exposure(config);
   if (exposed) log.warn(exposed);
 }
@@ -170,14 +208,22 @@ async function coordinate(config: Readonly<Config>): Promise<void> {
   const coordinator = new Coordinator(config, log);
   await coordinator.start();
   const { createApp, listen } = await searchUi();
-  const ui = createApp({ ...serverOptions(config), searcher: coordinator.searcher, status: async () => coordinator.status(), shards: () => coordinator.shards(), version: PRODUCT_VERSION });
+  const ui = createApp({
+    ...serverOptions(config),
+    searcher: coordinator.searcher,
+    status: async () => coordinator.status(),
+    shards: () => coordinator.shards(),
+    version: PRODUCT_VERSION,
+  });
   const server = await listen(ui, config.server.host, config.server.port);
   onStopSignal(async () => {
     await server.close();
     await coordinator.stop();
   });
   const up = coordinator.shards().filter((s) => s.up).length;
-  process.stdout.write(`Trawl ${PRODUCT_VERSION}: coordinator of ${config.cluster.shards.length} shards (${up} answering, ${coordinator.searcher.documentCount} documents)\nSearch at ${server.url}\n`);
+  process.stdout.write(
+    `Trawl ${PRODUCT_VERSION}: coordinator of ${config.cluster.shards.length} shards (${up} answering, ${coordinator.searcher.documentCount} documents)\nSearch at ${server.url}\n`,
+  );
   const exposed = exposure(config);
   if (exposed) log.warn(exposed);
 }
@@ -197,7 +243,8 @@ export async function search(words: string[], flags: CommonFlags & { json?: bool
   try {
     const page = flags.page ? Number(flags.page) : 1;
     const size = flags.size ? Number(flags.size) : 10;
-    if (!Number.isInteger(page) || page < 1 || !Number.isInteger(size) || size < 1 || size > 100) throw new UsageError('--page must be ≥ 1 and --size from 1 to 100');
+    if (!Number.isInteger(page) || page < 1 || !Number.isInteger(size) || size < 1 || size > 100)
+      throw new UsageError('--page must be ≥ 1 and --size from 1 to 100');
     const r = await app.index.search(query, { page, size });
     if (flags.json) {
       // The same JSON as /api/search (times in ISO 8601).
@@ -280,7 +327,12 @@ export function exposure(config: Readonly<Config>): string | undefined {
 
 /** The search server's settings: the names it answers to, the live dashboards it keeps open, the origins it shares the search with. */
 function serverOptions(config: Config) {
-  return { hosts: { bound: config.server.host, allowed: config.server.allowedHosts }, maxEventStreams: config.server.maxEventStreams, serverAuth: config.server.auth, corsOrigins: config.server.corsOrigins };
+  return {
+    hosts: { bound: config.server.host, allowed: config.server.allowedHosts },
+    maxEventStreams: config.server.maxEventStreams,
+    serverAuth: config.server.auth,
+    corsOrigins: config.server.corsOrigins,
+  };
 }
 
 /** A crawl that could fetch none of its seeds: a failure (exit code 1), named seed by seed. */

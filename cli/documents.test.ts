@@ -32,7 +32,10 @@ describe('trawl over documents', () => {
     pdfBytes = await pdf.bytes();
     const pptxBytes = await pptx.bytes();
     web = await serveHandler((req, res) => {
-      if (req.url === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>Docs</title><a href="${pdf.path}">pdf</a> <a href="${pptx.path}">slides</a>`);
+      if (req.url === '/')
+        return void res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(`<title>Docs</title><a href="${pdf.path}">pdf</a> <a href="${pptx.path}">slides</a>`);
       if (req.url === pdf.path) return void res.writeHead(200, { 'content-type': pdf.contentType }).end(pdfBytes);
       if (req.url === pptx.path) return void res.writeHead(200, { 'content-type': pptx.contentType }).end(pptxBytes);
       res.writeHead(404).end();
@@ -49,7 +52,10 @@ describe('trawl over documents', () => {
   it('exports a document with its type, pages, author, dates and where each page begins', async () => {
     const r = await run(['export', '--data', dataDir]);
     assert.equal(r.code, 0, r.stderr);
-    const docs = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const docs = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const q = docs.find((d) => d.url === `${web.url}${pdf.path}`)!;
     assert.equal(q.type, 'pdf');
     assert.equal(q.pages, 6);
@@ -65,11 +71,14 @@ describe('trawl over documents', () => {
     assert.equal(html.type, undefined, 'an HTML page has no document fields');
   });
 
-  it('answers a search with each hit\'s type, pages and page', async () => {
+  it("answers a search with each hit's type, pages and page", async () => {
     const r = await run(['search', '--data', dataDir, '--json', '"quartz harmonic resonator"']);
     assert.equal(r.code, 0, r.stderr);
     const hits = (JSON.parse(r.stdout) as { hits: { url: string; type?: string; pages?: number; page?: number }[] }).hits;
-    assert.deepEqual(hits.map((h) => [h.url, h.type, h.pages, h.page]), [[`${web.url}${pdf.path}`, 'pdf', 6, 3]]);
+    assert.deepEqual(
+      hits.map((h) => [h.url, h.type, h.pages, h.page]),
+      [[`${web.url}${pdf.path}`, 'pdf', 6, 3]],
+    );
   });
 
   it('classifies a saved PDF against a topic, as the crawl would judge it', async () => {

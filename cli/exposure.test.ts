@@ -5,7 +5,8 @@ import { exposure } from './commands.ts';
 
 describe('a search over content behind a login, served to everyone', () => {
   const auth = [{ match: 'HOST:^wiki$', bearer: { tokenEnv: 'T' } }];
-  const config = (server: Record<string, unknown>, withAuth = true) => loadConfig({ env: { T: 'tok', S: 'pw' }, overrides: { server, ...(withAuth ? { auth } : {}) } });
+  const config = (server: Record<string, unknown>, withAuth = true) =>
+    loadConfig({ env: { T: 'tok', S: 'pw' }, overrides: { server, ...(withAuth ? { auth } : {}) } });
 
   it('is warned about when the server listens beyond loopback without server.auth', () => {
     assert.match(exposure(config({ host: '0.0.0.0' })) ?? '', /answers everyone who can reach it: set server\.auth/);

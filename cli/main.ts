@@ -41,10 +41,16 @@ const program = new Command('trawl')
 
 const configOpt = () => new Option('-c, --config <file>', 'settings file (JSON or YAML); see config/README.md');
 const dataOpt = () => new Option('-d, --data <dir>', 'data directory (default: dataDir from the config, else ./trawl-data)');
-const storeOpt = () => new Option('--store <url>', 'keep the crawl in PostgreSQL, postgres://user@host/db, shared by many Trawl processes (default: SQLite in the data directory)');
+const storeOpt = () =>
+  new Option('--store <url>', 'keep the crawl in PostgreSQL, postgres://user@host/db, shared by many Trawl processes (default: SQLite in the data directory)');
 const portOpt = () => new Option('-p, --port <n>', 'port of the search server (0: any free port)');
 const archiveOpt = () => new Option('--archive', 'keep every fetched response in WARC files in the data directory (archive.warc)');
-const renderOpt = () => new Option('--render <mode>', 'render pages that need JavaScript in a headless browser: auto, never or always (render.mode)').choices(['auto', 'never', 'always']);
+const renderOpt = () =>
+  new Option('--render <mode>', 'render pages that need JavaScript in a headless browser: auto, never or always (render.mode)').choices([
+    'auto',
+    'never',
+    'always',
+  ]);
 
 program
   .command('start')
@@ -106,14 +112,25 @@ program
 
 program
   .command('serve')
-  .description('search over an existing data directory (or a --store database); one shard of a sharded index (--shard), or the coordinator that merges the shards (--shards)')
+  .description(
+    'search over an existing data directory (or a --store database); one shard of a sharded index (--shard), or the coordinator that merges the shards (--shards)',
+  )
   .addOption(configOpt())
   .addOption(dataOpt())
   .addOption(storeOpt())
   .addOption(portOpt())
-  .option('--shard <K/N>', 'index only shard K of N of the documents (by a hash of their URL: K from 1 to N), for an index larger than one node\'s RAM; needs --store (cluster.shard)')
-  .option('--shards <urls>', 'be the coordinator of a sharded index: answer by asking these search nodes (comma-separated, one per shard) and merging, with the whole corpus\'s statistics; no index here (cluster.shards)')
-  .addHelpText('after', '\nA sharded index (README: Scaling out):\n  trawl serve --store postgres://… --data /srv/shard1 --port 8081 --shard 1/2\n  trawl serve --store postgres://… --data /srv/shard2 --port 8082 --shard 2/2\n  trawl serve --shards http://127.0.0.1:8081/,http://127.0.0.1:8082/ --port 8080\nGive every node the same server.adminToken (TRAWL_ADMIN_TOKEN): the coordinator sends it, and a shard then counts no rate limit against it.')
+  .option(
+    '--shard <K/N>',
+    "index only shard K of N of the documents (by a hash of their URL: K from 1 to N), for an index larger than one node's RAM; needs --store (cluster.shard)",
+  )
+  .option(
+    '--shards <urls>',
+    "be the coordinator of a sharded index: answer by asking these search nodes (comma-separated, one per shard) and merging, with the whole corpus's statistics; no index here (cluster.shards)",
+  )
+  .addHelpText(
+    'after',
+    '\nA sharded index (README: Scaling out):\n  trawl serve --store postgres://… --data /srv/shard1 --port 8081 --shard 1/2\n  trawl serve --store postgres://… --data /srv/shard2 --port 8082 --shard 2/2\n  trawl serve --shards http://127.0.0.1:8081/,http://127.0.0.1:8082/ --port 8080\nGive every node the same server.adminToken (TRAWL_ADMIN_TOKEN): the coordinator sends it, and a shard then counts no rate limit against it.',
+  )
   .action(serveOnly);
 
 program

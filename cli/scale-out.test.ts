@@ -69,7 +69,8 @@ function fromTheHosts(web: ManyHosts) {
   let minGap = Infinity;
   for (const h of web.hosts) {
     maxInFlight = Math.max(maxInFlight, h.maxInFlight);
-    for (const r of h.requests) if (r.path !== '/robots.txt' && r.path !== '/sitemap.xml') fetches.set(`${h.origin}${r.path}`, (fetches.get(`${h.origin}${r.path}`) ?? 0) + 1);
+    for (const r of h.requests)
+      if (r.path !== '/robots.txt' && r.path !== '/sitemap.xml') fetches.set(`${h.origin}${r.path}`, (fetches.get(`${h.origin}${r.path}`) ?? 0) + 1);
     const rs = [...h.requests].sort((a, b) => a.start - b.start);
     for (let i = 1; i < rs.length; i++) minGap = Math.min(minGap, rs[i]!.start - Math.max(...rs.slice(0, i).map((x) => x.end ?? Infinity)));
   }
@@ -92,15 +93,17 @@ describe('three workers and two search nodes on one PostgreSQL', () => {
     const nodes: Proc[] = [];
     let workers: Proc[] | undefined;
     try {
-      assert.equal((await trawl(['db', 'migrate', '--store', db]).exited), 0);
+      assert.equal(await trawl(['db', 'migrate', '--store', db]).exited, 0);
       for (let i = 0; i < 2; i++) nodes.push(trawl(['serve', '--config', config, '--store', db, '--data', tmp('node'), '--port', '0']));
-      const urls = await Promise.all(nodes.map(async (n) => {
-        while (!/Search at (\S+)/.test(n.stdout())) {
-          assert.equal(n.child.exitCode, null, n.stderr());
-          await sleep(50);
-        }
-        return /Search at (\S+)/.exec(n.stdout())![1]!;
-      }));
+      const urls = await Promise.all(
+        nodes.map(async (n) => {
+          while (!/Search at (\S+)/.test(n.stdout())) {
+            assert.equal(n.child.exitCode, null, n.stderr());
+            await sleep(50);
+          }
+          return /Search at (\S+)/.exec(n.stdout())![1]!;
+        }),
+      );
       const search = async (u: string) => (await (await fetch(`${u}api/search?q=shared+crawl&size=10`)).json()) as { total: number; hits: { url: string }[] };
       // (What is compared mid-crawl: the results in order — not tookMs, nor the total, which a node
       // a few changes behind the other keeps lower as long as the crawl keeps storing pages.)
@@ -132,7 +135,11 @@ describe('three workers and two search nodes on one PostgreSQL', () => {
       assert.ok(agreedMidCrawl > 0, 'the nodes were compared while the crawl ran');
       const { fetches, maxInFlight, minGap } = fromTheHosts(web);
       assert.deepEqual([...fetches.keys()].sort(), [...web.pages].sort(), 'every page fetched');
-      assert.deepEqual([...fetches].filter(([, n]) => n !== 1), [], 'each exactly once');
+      assert.deepEqual(
+        [...fetches].filter(([, n]) => n !== 1),
+        [],
+        'each exactly once',
+      );
       assert.ok(maxInFlight <= CONNECTIONS, `at most ${CONNECTIONS} request(s) at once on a host (saw ${maxInFlight})`);
       assert.ok(minGap >= DELAY_MS, `never less than ${DELAY_MS} ms between requests to a host (saw ${minGap})`);
       assert.equal(Number((await query<{ n: string }>(db, 'SELECT count(*) AS n FROM documents'))[0]!.n), web.pages.length);
@@ -184,7 +191,11 @@ describe('three workers and two search nodes on one PostgreSQL', () => {
       assert.ok(again.length <= CONCURRENCY, `only what the killed worker had in flight is fetched again (${again.length})`);
       assert.ok(maxInFlight <= CONNECTIONS, `saw ${maxInFlight} at once`);
       assert.ok(minGap >= DELAY_MS, `saw a gap of ${minGap} ms`);
-      assert.equal(Number((await query<{ n: string }>(db, `SELECT count(*) AS n FROM urls WHERE state IN ('queued', 'fetching')`))[0]!.n), 0, 'nothing left in flight or queued');
+      assert.equal(
+        Number((await query<{ n: string }>(db, `SELECT count(*) AS n FROM urls WHERE state IN ('queued', 'fetching')`))[0]!.n),
+        0,
+        'nothing left in flight or queued',
+      );
     } finally {
       for (const w of workers) if (w.child.exitCode === null) w.child.kill('SIGKILL');
       await web.close();

@@ -86,7 +86,9 @@ describe('a crawler process through a PostgreSQL outage', () => {
     assert.match(stderr, /done: nothing in scope is left/);
     assert.equal(await count(db, 'SELECT count(*) AS n FROM documents'), web.pages.length, 'every page stored');
     assert.equal(await count(db, `SELECT count(*) AS n FROM urls WHERE state IN ('queued', 'fetching')`), 0, 'nothing left queued or in flight');
-    const fetched = new Set(web.hosts.flatMap((h) => h.requests.filter((r) => r.path !== '/robots.txt' && r.path !== '/sitemap.xml').map((r) => `${h.origin}${r.path}`)));
+    const fetched = new Set(
+      web.hosts.flatMap((h) => h.requests.filter((r) => r.path !== '/robots.txt' && r.path !== '/sitemap.xml').map((r) => `${h.origin}${r.path}`)),
+    );
     assert.deepEqual([...fetched].sort(), [...web.pages].sort(), 'every page fetched');
   });
 });

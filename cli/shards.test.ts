@@ -50,7 +50,13 @@ async function served(p: Proc): Promise<string> {
   return /Search at (\S+)/.exec(p.stdout())![1]!;
 }
 
-type Json = { total: number; partial: boolean; facets: unknown; hits: { url: string; title: string; score: number; similar?: unknown }[]; shards?: { asked: number; answered: number; partial: boolean; missing: { shard: string; error: string }[]; statisticsMissed?: number } };
+type Json = {
+  total: number;
+  partial: boolean;
+  facets: unknown;
+  hits: { url: string; title: string; score: number; similar?: unknown }[];
+  shards?: { asked: number; answered: number; partial: boolean; missing: { shard: string; error: string }[]; statisticsMissed?: number };
+};
 const get = async <T = Json>(url: string): Promise<T> => {
   const res = await fetch(url);
   assert.equal(res.status, 200, `${url}: ${await res.clone().text()}`);
@@ -58,10 +64,36 @@ const get = async <T = Json>(url: string): Promise<T> => {
 };
 const searchOf = (base: string, q: string, page = 1) => get(`${base}api/search?q=${encodeURIComponent(q)}&page=${page}`);
 /** What must be equal: each hit's URL, title, score and near-duplicates; the totals and the facets. */
-const seen = (r: Json) => ({ total: r.total, partial: r.partial, facets: r.facets, hits: r.hits.map((h) => ({ url: h.url, title: h.title, score: h.score, similar: h.similar })) });
+const seen = (r: Json) => ({
+  total: r.total,
+  partial: r.partial,
+  facets: r.facets,
+  hits: r.hits.map((h) => ({ url: h.url, title: h.title, score: h.score, similar: h.similar })),
+});
 
 /** Queries of every kind, over the packages' docs. */
-const QUERIES = ['parser', 'stream', 'install', 'options', 'error handling', 'typescript types', 'command line', 'file system path', 'async callback', 'http request headers', 'json schema', 'node module resolution', 'configur', 'instal', 'optoins', '"the default"', 'license OR copyright', 'parse -json', 'buffer encoding', 'promise resolve reject'];
+const QUERIES = [
+  'parser',
+  'stream',
+  'install',
+  'options',
+  'error handling',
+  'typescript types',
+  'command line',
+  'file system path',
+  'async callback',
+  'http request headers',
+  'json schema',
+  'node module resolution',
+  'configur',
+  'instal',
+  'optoins',
+  '"the default"',
+  'license OR copyright',
+  'parse -json',
+  'buffer encoding',
+  'promise resolve reject',
+];
 
 describe('a sharded index over HTTP on one PostgreSQL', () => {
   let server: ThrowawayPostgres;
@@ -74,7 +106,16 @@ describe('a sharded index over HTTP on one PostgreSQL', () => {
     web = await startSampleWeb({ modulesDir: MODULES });
     db = await server.createDatabase();
     config = join(tmp('config'), 'trawl.json');
-    writeFileSync(config, JSON.stringify({ seeds: web.sites, concurrency: 8, perHost: { maxConnections: 4, delayMs: 0 }, cluster: { shardTimeoutMs: TIMEOUT_MS }, index: { flushIntervalMs: 1000 } }));
+    writeFileSync(
+      config,
+      JSON.stringify({
+        seeds: web.sites,
+        concurrency: 8,
+        perHost: { maxConnections: 4, delayMs: 0 },
+        cluster: { shardTimeoutMs: TIMEOUT_MS },
+        index: { flushIntervalMs: 1000 },
+      }),
+    );
     const crawl = trawl(['crawl', '--config', config, '--store', db, '--data', tmp('crawl')]);
     assert.equal(await crawl.exited, 0, crawl.stderr());
   });
@@ -91,7 +132,7 @@ describe('a sharded index over HTTP on one PostgreSQL', () => {
     return p;
   };
 
-  it('two shards merged answer as one node over every page: the same top ten, scores, totals and facets; with each shard\'s own statistics they would not', async () => {
+  it("two shards merged answer as one node over every page: the same top ten, scores, totals and facets; with each shard's own statistics they would not", async () => {
     const node = start(['--store', db, '--data', tmp('node')]);
     const shards = [start(['--store', db, '--data', tmp('shard1'), '--shard', '1/2']), start(['--store', db, '--data', tmp('shard2'), '--shard', '2/2'])];
     const [one, a, b] = (await Promise.all([node, ...shards].map(served))) as [string, string, string];
@@ -101,9 +142,18 @@ describe('a sharded index over HTTP on one PostgreSQL', () => {
     const documents = (await get<{ documents: number }>(`${one}healthz`)).documents;
     assert.ok(documents > 300, `${documents} pages crawled`);
     const health = await get<{ ok: boolean; documents: number; shards: { up: boolean; shard: string; documents: number }[] }>(`${merged}healthz`);
-    assert.deepEqual(health.shards.map((s) => [s.up, s.shard]), [[true, '1/2'], [true, '2/2']]);
+    assert.deepEqual(
+      health.shards.map((s) => [s.up, s.shard]),
+      [
+        [true, '1/2'],
+        [true, '2/2'],
+      ],
+    );
     assert.equal(health.documents, documents, 'the shards hold every page once');
-    assert.ok(health.shards.every((s) => s.documents > documents / 3), 'both hold a good share');
+    assert.ok(
+      health.shards.every((s) => s.documents > documents / 3),
+      'both hold a good share',
+    );
 
     let reordered = 0;
     let compared = 0;
@@ -115,7 +165,18 @@ describe('a sharded index over HTTP on one PostgreSQL', () => {
         assert.deepEqual(sharded.shards, { asked: 2, answered: 2, partial: false, missing: [] }, q);
       }
       // The same merge, of the shards' answers ranked with their own statistics.
-      const local = await Promise.all([a, b].map(async (u) => (await (await fetch(`${u}api/shard/search`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify({ q, page: 1, size: 10 }) })).json()) as ShardAnswer));
+      const local = await Promise.all(
+        [a, b].map(
+          async (u) =>
+            (await (
+              await fetch(`${u}api/shard/search`, {
+                method: 'POST',
+                headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+                body: JSON.stringify({ q, page: 1, size: 10 }),
+              })
+            ).json()) as ShardAnswer,
+        ),
+      );
       const m = mergeAnswers(local, { page: 1, size: 10, phrases: q.includes('"'), foldDistance: 3, last: true });
       // (A page whose leaders a shard sent without their hit needs a second round, as the
       // coordinator makes: such a query is left out of this comparison, which is one round's.)
@@ -129,11 +190,19 @@ describe('a sharded index over HTTP on one PostgreSQL', () => {
 
     // Completions as you type: the same words, most frequent first.
     for (const q of ['pars', 'conf', 'http req']) {
-      const stems = async (u: string) => [...new Set((await get<{ suggestions: string[] }>(`${u}api/suggest?q=${encodeURIComponent(q)}`)).suggestions.map((s) => tokenize(s).join(' ')))];
+      const stems = async (u: string) => [
+        ...new Set((await get<{ suggestions: string[] }>(`${u}api/suggest?q=${encodeURIComponent(q)}`)).suggestions.map((s) => tokenize(s).join(' '))),
+      ];
       assert.deepEqual(await stems(merged), await stems(one), q);
     }
     const status = await get<{ shards: { url: string; up: boolean }[]; index: { documents: number } }>(`${merged}api/status`);
-    assert.deepEqual(status.shards.map((s) => [s.url, s.up]), [[a, true], [b, true]]);
+    assert.deepEqual(
+      status.shards.map((s) => [s.url, s.up]),
+      [
+        [a, true],
+        [b, true],
+      ],
+    );
     assert.equal(status.index.documents, documents);
 
     // A shard that hangs (stopped: it takes the connection and never answers): the answer comes
@@ -145,9 +214,12 @@ describe('a sharded index over HTTP on one PostgreSQL', () => {
       const ms = performance.now() - started;
       assert.ok(ms < 3 * TIMEOUT_MS + 1000, `answered in ${Math.round(ms)} ms`);
       assert.equal(r.shards!.partial, true);
-      assert.deepEqual(r.shards!.missing.map((x) => x.shard), [b]);
+      assert.deepEqual(
+        r.shards!.missing.map((x) => x.shard),
+        [b],
+      );
       assert.match(r.shards!.missing[0]!.error, /no answer within 1500 ms/);
-      assert.ok(r.hits.length > 0 && r.total < (await searchOf(one, 'options')).total, 'the other shard\'s pages only');
+      assert.ok(r.hits.length > 0 && r.total < (await searchOf(one, 'options')).total, "the other shard's pages only");
       const page = await (await fetch(`${merged}?q=options`)).text();
       assert.match(page, /Results may be missing: 1 of 2 parts of the index did not answer/);
     } finally {
@@ -159,7 +231,10 @@ describe('a sharded index over HTTP on one PostgreSQL', () => {
     const started = performance.now();
     const r = await searchOf(merged, 'options');
     assert.ok(performance.now() - started < TIMEOUT_MS, 'a refused connection is told at once');
-    assert.deepEqual(r.shards!.missing.map((x) => x.shard), [b]);
+    assert.deepEqual(
+      r.shards!.missing.map((x) => x.shard),
+      [b],
+    );
     const until = Date.now() + 5000;
     let down = await get<{ ok: boolean; shards: { up: boolean }[] }>(`${merged}healthz`);
     while (down.shards[1]!.up && Date.now() < until) {

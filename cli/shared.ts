@@ -7,7 +7,16 @@ export class UsageError extends Error {
   readonly code = 'ERR_USAGE';
 }
 
-export type CommonFlags = { config?: string; data?: string; store?: string; port?: string; render?: string; archive?: boolean; shard?: string; shards?: string };
+export type CommonFlags = {
+  config?: string;
+  data?: string;
+  store?: string;
+  port?: string;
+  render?: string;
+  archive?: boolean;
+  shard?: string;
+  shards?: string;
+};
 
 /** The logger every stage is given (lib/log.ts: JSON lines off a terminal); its level follows the config. */
 export const log: Logger = createLog();
@@ -29,8 +38,15 @@ export function configFrom(flags: CommonFlags, urls: readonly string[] = [], ext
   if (flags.archive) overrides.archive = { ...(overrides.archive as object | undefined), warc: true };
   if (flags.render !== undefined) overrides.render = { ...(overrides.render as object | undefined), mode: flags.render };
   if (flags.shard !== undefined || flags.shards !== undefined) {
-    const shards = flags.shards?.split(',').map((u) => u.trim()).filter(Boolean);
-    overrides.cluster = { ...(overrides.cluster as object | undefined), ...(flags.shard !== undefined ? { shard: flags.shard } : {}), ...(shards ? { shards } : {}) };
+    const shards = flags.shards
+      ?.split(',')
+      .map((u) => u.trim())
+      .filter(Boolean);
+    overrides.cluster = {
+      ...(overrides.cluster as object | undefined),
+      ...(flags.shard !== undefined ? { shard: flags.shard } : {}),
+      ...(shards ? { shards } : {}),
+    };
   }
   if (flags.port !== undefined) {
     if (!/^\d{1,5}$/.test(flags.port) || Number(flags.port) > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not "${flags.port}"`);
@@ -47,7 +63,11 @@ export function exitCodeOf(e: unknown): number {
   // render.mode always without a browser, a store URL that is malformed or where no database
   // answers, or a shard without a shared store, is the user's input too.)
   const code = (e as { code?: unknown } | null)?.code;
-  return e instanceof UsageError || e instanceof ConfigError || ['ERR_TOPIC', 'ERR_CLASSIFIER', 'ERR_NO_CRAWL', 'ERR_NO_BROWSER', 'ERR_STORE_LOCATION', 'ERR_SHARD'].includes(code as string) ? 2 : 1;
+  return e instanceof UsageError ||
+    e instanceof ConfigError ||
+    ['ERR_TOPIC', 'ERR_CLASSIFIER', 'ERR_NO_CRAWL', 'ERR_NO_BROWSER', 'ERR_STORE_LOCATION', 'ERR_SHARD'].includes(code as string)
+    ? 2
+    : 1;
 }
 
 /**

@@ -90,7 +90,10 @@ describe('a crawl kept in PostgreSQL', () => {
     for (const [store, message] of [
       [refused, /^\[trawl\] error: cannot reach the PostgreSQL store postgres:\/\/postgres@127\.0\.0\.1:1\/trawl: connection refused/],
       [missing, /database "nothing_here" does not exist/],
-      [`mysql://root:${PASSWORD}@db/trawl`, /^\[trawl\] error: the store must be a PostgreSQL URL such as postgres:\/\/user@host:5432\/trawl, not mysql:\/\/root@db\/trawl$/m],
+      [
+        `mysql://root:${PASSWORD}@db/trawl`,
+        /^\[trawl\] error: the store must be a PostgreSQL URL such as postgres:\/\/user@host:5432\/trawl, not mysql:\/\/root@db\/trawl$/m,
+      ],
       [`postgres://postgres:${PASSWORD}@127.0.0.1`, /names no database/],
     ] as const) {
       const r = await run(['crawl', `${web.url}graph/0`, '--store', store, '--data', tmp('bad')]);

@@ -53,7 +53,15 @@ describe('trawl worker and trawl workers', () => {
   it('crawls the shared store until stopped, listed as running with its pages, then as stopped', async () => {
     const db = await server.createDatabase();
     const config = join(tmp('config'), 'trawl.json');
-    writeFileSync(config, JSON.stringify({ seeds: [`${web.hosts[0]!.origin}/`], scope: { allow: ['HOST:^127\\.0\\.0\\.1:\\d+$'] }, perHost: { delayMs: 0 }, cluster: { leaseMs: 3000 } }));
+    writeFileSync(
+      config,
+      JSON.stringify({
+        seeds: [`${web.hosts[0]!.origin}/`],
+        scope: { allow: ['HOST:^127\\.0\\.0\\.1:\\d+$'] },
+        perHost: { delayMs: 0 },
+        cluster: { leaseMs: 3000 },
+      }),
+    );
     const child = spawn(process.execPath, [BIN, 'worker', '--config', config, '--store', db, '--data', tmp('data')], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));

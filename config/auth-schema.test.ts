@@ -22,7 +22,10 @@ describe('auth settings', () => {
           { match: 'HOST:^docs\\.intra$', basic: { username: 'alice', passwordEnv: 'DOCS_PW' } },
           { match: 'URL:^https://api\\.intra/', bearer: { tokenEnv: 'API_TOKEN' } },
           { match: 'HOST:^tools$', headers: { 'X-Key': { env: 'KEY' } } },
-          { match: 'HOST:^wiki$', form: { url: 'https://wiki/login', fields: { user: 'alice' }, secretFields: { pass: 'WIKI_PW' }, loggedOut: { urlMatches: '/login' } } },
+          {
+            match: 'HOST:^wiki$',
+            form: { url: 'https://wiki/login', fields: { user: 'alice' }, secretFields: { pass: 'WIKI_PW' }, loggedOut: { urlMatches: '/login' } },
+          },
         ],
       },
     });
@@ -39,7 +42,10 @@ describe('auth settings', () => {
   });
 
   it('refuses a secret written inline, saying how to give it', () => {
-    assert.match(problems({ auth: [{ match: 'HOST:x', basic: { username: 'a', password: 'hunter2' } }] }), /secrets are never written in the config; give passwordEnv .* or passwordFile/);
+    assert.match(
+      problems({ auth: [{ match: 'HOST:x', basic: { username: 'a', password: 'hunter2' } }] }),
+      /secrets are never written in the config; give passwordEnv .* or passwordFile/,
+    );
     assert.match(problems({ auth: [{ match: 'HOST:x', bearer: { token: 'abc' } }] }), /give tokenEnv .* instead of token/);
     assert.match(problems({ server: { auth: { basic: { username: 'a', password: 'x' } } } }), /server\.auth\.basic: secrets are never written/);
   });
@@ -52,7 +58,10 @@ describe('auth settings', () => {
 
   it('refuses scopes without credentials, with two kinds of Authorization, or with a bad rule', () => {
     assert.match(problems({ auth: [{ match: 'HOST:x' }] }), /needs credentials/);
-    assert.match(problems({ auth: [{ match: 'HOST:x', basic: { username: 'a', passwordEnv: 'P' }, bearer: { tokenEnv: 'T' } }] }, { P: 'p', T: 't' }), /at most one of basic, digest and bearer/);
+    assert.match(
+      problems({ auth: [{ match: 'HOST:x', basic: { username: 'a', passwordEnv: 'P' }, bearer: { tokenEnv: 'T' } }] }, { P: 'p', T: 't' }),
+      /at most one of basic, digest and bearer/,
+    );
     assert.match(problems({ auth: [{ match: 'docs.intra', bearer: { tokenEnv: 'T' } }] }, { T: 't' }), /must start with HOST: or URL:/);
     assert.match(problems({ fetch: { proxy: 'proxy:3128' } }), /fetch\.proxy must be an http/);
   });

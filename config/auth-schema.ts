@@ -24,7 +24,13 @@ function noInlineSecret<T extends z.ZodType>(what: string, name: string, schema:
   return z.preprocess((v, ctx) => {
     if (v && typeof v === 'object')
       for (const k of INLINE)
-        if (k in v) ctx.issues.push({ code: 'custom', message: `${what}: secrets are never written in the config; give ${name}Env (an environment variable) or ${name}File (a file) instead of ${k}`, input: v, path: [k] });
+        if (k in v)
+          ctx.issues.push({
+            code: 'custom',
+            message: `${what}: secrets are never written in the config; give ${name}Env (an environment variable) or ${name}File (a file) instead of ${k}`,
+            input: v,
+            path: [k],
+          });
     return v;
   }, schema);
 }
@@ -87,8 +93,12 @@ export const authScopeSchema = (scopeRule: z.ZodType<string>, httpUrl: z.ZodType
         })
         .optional(),
     })
-    .refine((a) => [a.basic, a.digest, a.bearer].filter(Boolean).length <= 1, { message: 'an auth scope has at most one of basic, digest and bearer (they all use Authorization)' })
-    .refine((a) => a.basic || a.digest || a.bearer || a.headers || a.cookies || a.form, { message: 'an auth scope needs credentials: basic, digest, bearer, headers, cookies or form' });
+    .refine((a) => [a.basic, a.digest, a.bearer].filter(Boolean).length <= 1, {
+      message: 'an auth scope has at most one of basic, digest and bearer (they all use Authorization)',
+    })
+    .refine((a) => a.basic || a.digest || a.bearer || a.headers || a.cookies || a.form, {
+      message: 'an auth scope needs credentials: basic, digest, bearer, headers, cookies or form',
+    });
 
 export const serverAuthSchema = z
   .strictObject({

@@ -19,7 +19,22 @@ describe('config docs', () => {
   const keys = leafKeys(configSchema.shape);
 
   it('lists the settings the issue requires', () => {
-    for (const k of ['seeds', 'scope.allow', 'scope.exclude', 'userAgent', 'concurrency', 'perHost.maxConnections', 'perHost.delayMs', 'limits.maxPages', 'limits.maxDepth', 'limits.maxBodyBytes', 'limits.timeoutMs', 'server.host', 'server.port', 'dataDir']) {
+    for (const k of [
+      'seeds',
+      'scope.allow',
+      'scope.exclude',
+      'userAgent',
+      'concurrency',
+      'perHost.maxConnections',
+      'perHost.delayMs',
+      'limits.maxPages',
+      'limits.maxDepth',
+      'limits.maxBodyBytes',
+      'limits.timeoutMs',
+      'server.host',
+      'server.port',
+      'dataDir',
+    ]) {
       assert.ok(keys.includes(k), `schema lacks ${k}`);
     }
   });
@@ -44,7 +59,9 @@ describe('example topics', () => {
     assert.ok(files.length >= 2, 'two example topics at least');
     for (const f of files) assert.ok(loadTopicFile(new URL(f, topics).pathname).terms.length > 5, f);
     const dir = new URL('./examples/', import.meta.url);
-    const focused = readdirSync(dir).map((f) => loadConfig({ file: new URL(f, dir).pathname })).filter((c) => c.focus.topicFile);
+    const focused = readdirSync(dir)
+      .map((f) => loadConfig({ file: new URL(f, dir).pathname }))
+      .filter((c) => c.focus.topicFile);
     assert.ok(focused.length >= 2);
     for (const c of focused) {
       assert.ok(c.seeds.length > 0, 'with seeds a user can try');

@@ -30,7 +30,10 @@ describe('extract and nearDuplicates settings', () => {
     assert.match(problems({ extract: { exclude: { 'docs.example.org': ['div['] } } }), /"div\[" is not a CSS selector the parser can apply/);
     assert.match(problems({ extract: { exclude: { 'docs.example.org': ['p::before'] } } }), /Pseudo-elements are not supported/);
     assert.match(problems({ extract: { exclude: { 'docs.example.org': [''] } } }), /is empty/);
-    assert.match(problems({ extract: { exclude: { 'https://docs.example.org/': ['.x'] } } }), /extract.exclude.https:\/\/docs.example.org\/`: Invalid key in record — Per host/);
+    assert.match(
+      problems({ extract: { exclude: { 'https://docs.example.org/': ['.x'] } } }),
+      /extract.exclude.https:\/\/docs.example.org\/`: Invalid key in record — Per host/,
+    );
     assert.match(problems({ index: { nearDuplicates: { maxDistance: 9 } } }), /maxDistance/);
   });
 });

@@ -49,7 +49,10 @@ describe('loadConfig', () => {
     assert.deepEqual(loadConfig({ env: { TRAWL_ALLOWED_HOSTS: 'search.intra, *.corp.example' } }).server.allowedHosts, ['search.intra', '*.corp.example']);
     for (const bad of ['http://search.intra', 'search.intra:8080', 'a b', '*corp']) {
       const problems = problemsOf(() => loadConfig({ overrides: { server: { allowedHosts: [bad] } } }));
-      assert.ok(problems.some((p) => p.includes('server.allowedHosts')), `${bad}: ${problems.join(' | ')}`);
+      assert.ok(
+        problems.some((p) => p.includes('server.allowedHosts')),
+        `${bad}: ${problems.join(' | ')}`,
+      );
     }
   });
 

@@ -41,5 +41,9 @@ describe('a crawl on PostgreSQL: content seen at the commit', () => {
     assert.deepEqual(await app.store.documents.urlsOf((await app.store.documents.get(stored.id))!), [stored.url, dup.url]);
   });
 
-  it('never read the documents by hash before a commit', () => assert.deepEqual(statements.texts.filter((t) => /FROM documents WHERE hash =/.test(t)), []));
+  it('never read the documents by hash before a commit', () =>
+    assert.deepEqual(
+      statements.texts.filter((t) => /FROM documents WHERE hash =/.test(t)),
+      [],
+    ));
 });

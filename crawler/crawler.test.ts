@@ -14,7 +14,7 @@ describe('a full crawl of the fake web', () => {
   let reason: string;
   const count = (path: string) => web.paths().filter((p) => p === path).length;
   const found = async (q: string) => (await app.index.search(q)).hits.map((h) => new URL(h.url).pathname);
-  const record = async (path: string) => (await app.store.urls.record(new URL(path, web.url).href));
+  const record = async (path: string) => await app.store.urls.record(new URL(path, web.url).href);
 
   before(async () => {
     other = await startFakeWeb();
@@ -60,7 +60,10 @@ describe('a full crawl of the fake web', () => {
   });
 
   it('follows a meta refresh like a redirect, and does not index the stub', async () => {
-    assert.deepEqual([(await record('/meta-refresh'))?.state, (await record('/meta-refresh'))?.reason], ['redirected', new URL('/refresh-target', web.url).href]);
+    assert.deepEqual(
+      [(await record('/meta-refresh'))?.state, (await record('/meta-refresh'))?.reason],
+      ['redirected', new URL('/refresh-target', web.url).href],
+    );
     assert.deepEqual(await found('refreshedword'), ['/refresh-target']);
     assert.deepEqual(await found('stubword'), []);
   });
@@ -136,7 +139,7 @@ describe('a full crawl of the fake web', () => {
     assert.match((await record('/sitemap-index.xml'))?.reason ?? '', /sitemap with 0 pages and 2 sitemaps/);
   });
 
-  it('keeps a sitemap\'s <lastmod> on the URL record', async () => assert.equal((await record('/from-sitemap'))?.lastmod, '2026-01-01'));
+  it("keeps a sitemap's <lastmod> on the URL record", async () => assert.equal((await record('/from-sitemap'))?.lastmod, '2026-01-01'));
 
   it('cuts an oversized body and records the cut', async () => {
     const big = (await app.store.documents.get((await record('/big'))!.id))!;
@@ -187,7 +190,6 @@ describe('a full crawl of the fake web', () => {
     assert.ok(c.stats && c.stats.stages.fetch.count >= c.fetched && c.stats.stages.parse.count > 0 && c.stats.stages.index.count === c.indexed);
     assert.equal(c.inFlight, 0);
     assert.ok(c.fetched >= 28, `fetched ${c.fetched}`);
-    assert.equal((await app.status()).index.documents, (await app.store.documents.count()));
+    assert.equal((await app.status()).index.documents, await app.store.documents.count());
   });
 });
-

@@ -54,7 +54,14 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       revisit: d.limits.revisit ?? DEFAULT_REVISIT,
       focus: d.focus,
     };
-    this.loop = new CrawlLoop({ ...d, now: this.now, stats: this.stats, emitter: this, process: (q) => this.process(q), onRobots: (origin, rules) => this.robotsLoaded(origin, rules) });
+    this.loop = new CrawlLoop({
+      ...d,
+      now: this.now,
+      stats: this.stats,
+      emitter: this,
+      process: (q) => this.process(q),
+      onRobots: (origin, rules) => this.robotsLoaded(origin, rules),
+    });
   }
 
   /** Queues seeds (normalized and filtered; rejections are returned with their reasons). */
@@ -147,7 +154,11 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     const conditional = held && Boolean(q.etag || q.lastModified || q.hash);
     let res: Awaited<ReturnType<Fetcher['fetch']>>;
     try {
-      res = await this.d.fetcher.fetch(q.fetchUrl, this.loop.signal, conditional ? { etag: q.etag ?? undefined, lastModified: q.lastModified ?? undefined } : undefined);
+      res = await this.d.fetcher.fetch(
+        q.fetchUrl,
+        this.loop.signal,
+        conditional ? { etag: q.etag ?? undefined, lastModified: q.lastModified ?? undefined } : undefined,
+      );
     } finally {
       this.loop.fetching--;
     }
@@ -161,7 +172,11 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
     this.stats.request(res.kind === 'response' ? res.wireBytes : 0);
     // The request is over: the host's politeness clock starts now, not after parsing.
     const error = res.kind === 'error' ? fromFetchCode(res.code) : res.status === 429 || res.status >= 500 ? fromHttpStatus(res.status) : undefined;
-    this.d.scheduler.end(host, ended, { ok: !error || !ERRORS[error].hostFault, retryAfterMs: res.kind === 'response' ? res.retryAfterMs : undefined, ...(error ? { error } : {}) });
+    this.d.scheduler.end(host, ended, {
+      ok: !error || !ERRORS[error].hostFault,
+      retryAfterMs: res.kind === 'response' ? res.retryAfterMs : undefined,
+      ...(error ? { error } : {}),
+    });
     if (!this.loop.deadHosts.has(host) && this.d.scheduler.suspensions(host) >= (this.d.limits.maxSuspensions ?? 3)) {
       await this.loop.giveUpHost(host, 'host-suspended', `suspended ${this.d.scheduler.suspensions(host)} times; last error: ${error ?? 'unknown'}`);
     }
@@ -192,7 +207,11 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
   }
 
   /** What a response comes to, written in one commit; the page to the index; the fetch told. */
-  private async handle(q: QueuedUrl, res: FetchResult, f: { started: number; ended: number; held: boolean; conditional: boolean; at?: number }): Promise<Outcome['kind']> {
+  private async handle(
+    q: QueuedUrl,
+    res: FetchResult,
+    f: { started: number; ended: number; held: boolean; conditional: boolean; at?: number },
+  ): Promise<Outcome['kind']> {
     const { started, ended, held, conditional } = f;
     const host = q.host;
     const now = () => f.at ?? this.now();
@@ -227,7 +246,21 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
         // (A store whose commit tests the content itself gives the commit up for a duplicate, below.)
         if (extracted.page.text && !this.d.store.testsContentAtCommit) sameContent = await this.d.store.documents.findByHash(hash);
       }
-      const facts = { q, res, held, conditional, extracted, verdict, hash, sameContent, deadHost: this.loop.deadHosts.get(host), now: now(), rendered: rendering?.rendered, renderFailed: rendering?.failed, loginPage: this.d.auth?.isLoginPage(q.fetchUrl) ?? false };
+      const facts = {
+        q,
+        res,
+        held,
+        conditional,
+        extracted,
+        verdict,
+        hash,
+        sameContent,
+        deadHost: this.loop.deadHosts.get(host),
+        now: now(),
+        rendered: rendering?.rendered,
+        renderFailed: rendering?.failed,
+        loginPage: this.d.auth?.isLoginPage(q.fetchUrl) ?? false,
+      };
       decision = decideOutcome(facts, this.rules);
       const seen = await this.commit(q, decision, analysis, now());
       if (seen) {
@@ -240,7 +273,10 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       if (blocks) this.d.extraction?.parsed(host, blocks, extraction?.version ?? 0, decision.effects.document ? q.id : undefined);
     } catch (e) {
       // A bug or a page that breaks the parser must cost one URL, never the crawl.
-      const outcome = e instanceof ParseFailure ? { kind: 'dead' as const, error: 'unparsable' as const, reason: e.message } : { kind: 'dead' as const, error: 'internal' as const, reason: `internal error: ${(e as Error).message}` };
+      const outcome =
+        e instanceof ParseFailure
+          ? { kind: 'dead' as const, error: 'unparsable' as const, reason: e.message }
+          : { kind: 'dead' as const, error: 'internal' as const, reason: `internal error: ${(e as Error).message}` };
       if (!(e instanceof ParseFailure)) this.d.log?.error(`${q.fetchUrl}: ${(e as Error).stack ?? String(e)}`);
       await this.d.store.urls.finish(q.id, { outcome, revisit: null }, now());
       decision = { outcome, revisit: null, effects: { links: [], enqueue: [], rejected: new Map() } };

@@ -48,7 +48,8 @@ describe('private addresses (fetch.allowPrivateAddresses)', () => {
   it('never reach a private or link-local address through a link or a redirect, even with a scope that allows everything', async () => {
     const web = await serveHandler((req, res) => {
       const page = (body: string) => (res.writeHead(200, { 'content-type': 'text/html' }), res.end(body));
-      if (req.url === '/') return page('<title>home</title><a href="http://10.255.255.1/admin">router</a><a href="/metadata">metadata</a><a href="/fine">fine</a>');
+      if (req.url === '/')
+        return page('<title>home</title><a href="http://10.255.255.1/admin">router</a><a href="/metadata">metadata</a><a href="/fine">fine</a>');
       if (req.url === '/metadata') return (res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }), res.end());
       if (req.url === '/fine') return page('<title>fine</title><p>finepageword</p>');
       res.writeHead(404);
@@ -117,4 +118,3 @@ describe('host aliases', () => {
     }
   });
 });
-

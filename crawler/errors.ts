@@ -25,13 +25,29 @@ export const ERRORS: Readonly<Record<ErrorCode, Policy>> = {
   'http-4xx': { retry: false, hostFault: false, describe: 'the page does not exist or is forbidden (4xx)' },
   'http-other': { retry: false, hostFault: false, describe: 'an HTTP status Trawl does not handle' },
   'too-many-redirects': { retry: false, hostFault: false, describe: 'too many redirects' },
-  'blocked-address': { retry: false, hostFault: false, describe: 'the host is at a private, loopback or link-local address that fetch.allowPrivateAddresses does not allow' },
+  'blocked-address': {
+    retry: false,
+    hostFault: false,
+    describe: 'the host is at a private, loopback or link-local address that fetch.allowPrivateAddresses does not allow',
+  },
   'robots-unavailable': { retry: false, hostFault: true, describe: 'robots.txt could not be fetched, so nothing may be' },
   'host-suspended': { retry: false, hostFault: true, describe: 'the host kept failing and was given up' },
-  unparsable: { retry: false, hostFault: false, describe: 'parsing the page killed the parse worker (its memory limit, or a bug), took too long, or the document is damaged' },
+  unparsable: {
+    retry: false,
+    hostFault: false,
+    describe: 'parsing the page killed the parse worker (its memory limit, or a bug), took too long, or the document is damaged',
+  },
   proxy: { retry: true, hostFault: false, describe: 'the proxy (fetch.proxy, HTTPS_PROXY) failed or refused the request: the host behind it is not to blame' },
-  'auth-failed': { retry: true, hostFault: false, describe: 'the credentials of the URL\'s auth scope were refused, or its login failed (retried: a session may come back)' },
-  'render-failed': { retry: true, hostFault: false, describe: 'the page needs a browser, and rendering it failed (its time budget, a crashed tab, too many or too large requests)' },
+  'auth-failed': {
+    retry: true,
+    hostFault: false,
+    describe: "the credentials of the URL's auth scope were refused, or its login failed (retried: a session may come back)",
+  },
+  'render-failed': {
+    retry: true,
+    hostFault: false,
+    describe: 'the page needs a browser, and rendering it failed (its time budget, a crashed tab, too many or too large requests)',
+  },
   internal: { retry: false, hostFault: false, describe: 'a bug in Trawl (logged)' },
 };
 

@@ -22,7 +22,7 @@ const page: LinkBatch = {
 };
 
 describe('LinkAdmitter', () => {
-  it('admits a page\'s links in turns of the thread\'s slices when the slice is spent, with the same result as in one go', async () => {
+  it("admits a page's links in turns of the thread's slices when the slice is spent, with the same result as in one go", async () => {
     const whole = await new LinkAdmitter(policy).admit([page]);
     // A clock that says each slice is spent at once: every LINKS_PER_TURN links wait for a turn.
     let now = 0;
@@ -39,7 +39,7 @@ describe('LinkAdmitter', () => {
     const { ms: _a, ...a } = whole;
     const { ms: _b, ...b } = sliced;
     assert.deepEqual(b, a);
-    assert.equal(a.urls.length, 666, 'every in-scope link (the store\'s seen-set drops those it has)');
+    assert.equal(a.urls.length, 666, "every in-scope link (the store's seen-set drops those it has)");
     assert.equal(a.rejected.get('out-of-scope'), 334);
     assert.ok(whole.ms > 0 && sliced.ms > 0);
   });

@@ -120,7 +120,10 @@ export class CrawlLoop {
       this.startStats();
       void this.startRevisits()
         .then(() => this.leases?.start())
-        .then(() => this.pump(), (e: unknown) => this.d.log?.error(`revisits: ${(e as Error).message}`));
+        .then(
+          () => this.pump(),
+          (e: unknown) => this.d.log?.error(`revisits: ${(e as Error).message}`),
+        );
       return;
     }
     this.pump();
@@ -278,7 +281,16 @@ export class CrawlLoop {
 
   /** A URL robots.txt disallows: recorded excluded; a page Trawl held leaves the index. */
   private async disallowed(id: number): Promise<void> {
-    const r = await this.d.store.commitFetch({ id, outcome: { kind: 'excluded', reason: 'robots.txt disallows it' }, revisit: null, unindex: true, links: { urls: [], rejected: new Map([['robots', 1]]) } }, this.d.now());
+    const r = await this.d.store.commitFetch(
+      {
+        id,
+        outcome: { kind: 'excluded', reason: 'robots.txt disallows it' },
+        revisit: null,
+        unindex: true,
+        links: { urls: [], rejected: new Map([['robots', 1]]) },
+      },
+      this.d.now(),
+    );
     if (r.removed === undefined) return;
     await this.d.index?.remove(id, r.removed);
     this.d.emitter.emit('removed', id);
@@ -287,7 +299,9 @@ export class CrawlLoop {
   /** Shared: the hosts held with nothing left to do here go back to the shared frontier. */
   private async releaseIdle(): Promise<void> {
     if (!this.leases) return;
-    const idle = [...this.leases.held].filter((h) => !this.activeOf.has(h) && !this.robotsLoading.has(h) && !this.heldByLimit.has(h) && this.d.scheduler.idle(h));
+    const idle = [...this.leases.held].filter(
+      (h) => !this.activeOf.has(h) && !this.robotsLoading.has(h) && !this.heldByLimit.has(h) && this.d.scheduler.idle(h),
+    );
     await this.leases.release(idle);
   }
 
@@ -298,10 +312,13 @@ export class CrawlLoop {
     const claimAt = this.leases && this.fetching < this.d.limits.concurrency ? this.leases.claimAt() : undefined;
     const candidates = [this.d.scheduler.nextReadyAt(), await this.d.store.urls.nextRetryAt(), claimAt].filter((x): x is number => x !== undefined);
     if (!candidates.length || this.fetching >= this.d.limits.concurrency || this.active >= this.d.limits.concurrency * 2) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.pump();
-    }, Math.max(5, Math.min(...candidates) - this.d.now()));
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.pump();
+      },
+      Math.max(5, Math.min(...candidates) - this.d.now()),
+    );
   }
 
   private async checkDone(): Promise<void> {
@@ -382,7 +399,11 @@ export class CrawlLoop {
       if (failures < ROBOTS_GIVE_UP_AFTER && !(rules.error && !ERRORS[rules.error].retry)) return;
       // The real cause when the host could not be reached at all (DNS, refused, TLS…).
       const error = rules.error ?? 'robots-unavailable';
-      await this.giveUpHost(host, error, rules.error ? `${ERRORS[error].describe} (${failures} tries; ${rules.detail})` : `robots.txt unavailable ${failures} times (${rules.detail})`);
+      await this.giveUpHost(
+        host,
+        error,
+        rules.error ? `${ERRORS[error].describe} (${failures} tries; ${rules.detail})` : `robots.txt unavailable ${failures} times (${rules.detail})`,
+      );
       return;
     }
     this.robotsFailures.delete(host);

@@ -121,7 +121,8 @@ export function decideOutcome(f: FetchFacts, rules: OutcomeRules): Decision {
   } else if (f.renderFailed) outcome = failure(f, rules, 'render-failed', f.renderFailed.slice(0, 500), res.status);
   else if (f.extracted) outcome = onContent(f, res, f.extracted, rules, fx);
   else outcome = onStatus(f, res, rules, fx);
-  if (outcome.kind === 'failed' && f.deadHost) outcome = { kind: 'dead', ...(outcome.status !== undefined ? { status: outcome.status } : {}), error: f.deadHost.error, reason: f.deadHost.reason };
+  if (outcome.kind === 'failed' && f.deadHost)
+    outcome = { kind: 'dead', ...(outcome.status !== undefined ? { status: outcome.status } : {}), error: f.deadHost.error, reason: f.deadHost.reason };
   const effects = fx.build();
   const heldAfter = f.held && !effects.unindex;
   const change = pageChange(outcome, f.held) ?? (f.held && !heldAfter ? 'gone' : undefined);
@@ -137,7 +138,14 @@ function onStatus(f: FetchFacts, res: FetchResponse, rules: OutcomeRules, fx: Ef
     return redirect(q, res.location, status, rules, fx);
   }
   if ((status === 404 || status === 410) && held) {
-    if (q.attempts < GONE_CONFIRMATIONS) return { kind: 'failed', status, error: 'http-4xx', reason: `HTTP ${status}: to be confirmed before the page leaves the index`, retryAt: f.now + rules.retry.baseDelayMs };
+    if (q.attempts < GONE_CONFIRMATIONS)
+      return {
+        kind: 'failed',
+        status,
+        error: 'http-4xx',
+        reason: `HTTP ${status}: to be confirmed before the page leaves the index`,
+        retryAt: f.now + rules.retry.baseDelayMs,
+      };
     fx.unindex = true;
     return { kind: 'dead', status, error: 'http-4xx', reason: `HTTP ${status} ${q.attempts} times: gone from the site, removed from the index` };
   }
@@ -202,7 +210,8 @@ function onContent(f: FetchFacts, res: FetchResponse, extracted: Extracted, rule
     pageMeta = { ...pageMeta, linksHash };
     // A page fetched again with the same links: they were all queued (or turned away) and their
     // anchor text counted when it was last fetched. Counting it again would inflate the link prior.
-    if (!(storedHash !== undefined && q.linksHash === linksHash)) fx.links.push({ links, depth: q.depth + 1, base: q.fetchUrl, source: q.url, tunnel: focus.tunnel });
+    if (!(storedHash !== undefined && q.linksHash === linksHash))
+      fx.links.push({ links, depth: q.depth + 1, base: q.fetchUrl, source: q.url, tunnel: focus.tunnel });
   }
   const exclude = (reason: string): Outcome => {
     fx.unindex = true;
@@ -212,7 +221,11 @@ function onContent(f: FetchFacts, res: FetchResponse, extracted: Extracted, rule
   if (verdict && !verdict.relevant) {
     const { cutoff, classifier } = rules.focus!;
     // (A classifier module may decide by itself, whatever the cutoff.)
-    return exclude(verdict.score < cutoff ? `off topic: score ${verdict.score} below the cutoff ${cutoff}` : `off topic: judged not relevant by ${classifier.name} (score ${verdict.score})`);
+    return exclude(
+      verdict.score < cutoff
+        ? `off topic: score ${verdict.score} below the cutoff ${cutoff}`
+        : `off topic: judged not relevant by ${classifier.name} (score ${verdict.score})`,
+    );
   }
   // <link rel="canonical"> to another page in scope: that page is indexed instead of this one.
   const canonical = page.canonical ? rules.admit(page.canonical, q.depth) : undefined;
@@ -288,7 +301,13 @@ function schedule(f: FetchFacts, o: Outcome, policy: RevisitPolicy, heldAfter: b
   }
   if (!change) return null;
   const h = res.kind === 'response' ? res.headers : {};
-  const intervalMs = nextInterval(policy, change, q.revisitMs, { cacheControl: h['cache-control'], expires: h['expires'], date: h['date'], lastModified: h['last-modified'], lastmod: q.lastmod }, now);
+  const intervalMs = nextInterval(
+    policy,
+    change,
+    q.revisitMs,
+    { cacheControl: h['cache-control'], expires: h['expires'], date: h['date'], lastModified: h['last-modified'], lastmod: q.lastmod },
+    now,
+  );
   return { at: now + intervalMs, intervalMs };
 }
 
@@ -302,7 +321,11 @@ function pageChange(o: Outcome, held: boolean): RevisitChange | undefined {
 /** A page's outgoing links and their anchor text, as one hash. */
 function hashLinks(links: readonly { url: string; text?: string }[]): string {
   const h = createHash('sha1');
-  for (const l of links) h.update(l.url).update('\0').update(l.text ?? '').update('\n');
+  for (const l of links)
+    h.update(l.url)
+      .update('\0')
+      .update(l.text ?? '')
+      .update('\n');
   return h.digest('base64');
 }
 

@@ -44,7 +44,10 @@ async function crawl(concurrency: number, parse: (job: ParseJob, state: { inFlig
     robots,
     fetcher,
     parser: { parse: (job) => parse(job, state), close: async () => undefined },
-    policy: { normalize: createNormalizer(), filters: defaultFilters(buildScope({ allow: [], exclude: [], seeds: [SEED] }), { maxUrlLength: 2000, maxDepth: 100 }) },
+    policy: {
+      normalize: createNormalizer(),
+      filters: defaultFilters(buildScope({ allow: [], exclude: [], seeds: [SEED] }), { maxUrlLength: 2000, maxDepth: 100 }),
+    },
     limits: { concurrency, maxPages: 0, maxRedirects: 5 },
     userAgent: 'TrawlBot/1.0',
   });
@@ -52,7 +55,13 @@ async function crawl(concurrency: number, parse: (job: ParseJob, state: { inFlig
   crawler.on('document', (doc) => stored.push(doc.id));
   await crawler.addSeeds([SEED]);
   const { reason } = await crawler.run();
-  const result = { reason, stored, maxInFlight: state.maxInFlight, rejections: await store.rejections.all(), record: (path: string) => store.urls.record(new URL(path, SEED).href) };
+  const result = {
+    reason,
+    stored,
+    maxInFlight: state.maxInFlight,
+    rejections: await store.rejections.all(),
+    record: (path: string) => store.urls.record(new URL(path, SEED).href),
+  };
   return { ...result, close: () => store.close() };
 }
 

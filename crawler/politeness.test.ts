@@ -8,7 +8,11 @@ import { open } from './crawl-fixture.ts';
 describe('politeness', () => {
   it('keeps one request at a time per host and waits perHost.delayMs between them', async () => {
     const web = await startFakeWeb({ graphSize: 6, delayMs: 30 });
-    const app = await open([new URL('/graph/0', web.url).href], { perHost: { delayMs: 150, maxConnections: 1 }, concurrency: 8, scope: { allow: ['URL:/graph/'] } });
+    const app = await open([new URL('/graph/0', web.url).href], {
+      perHost: { delayMs: 150, maxConnections: 1 },
+      concurrency: 8,
+      scope: { allow: ['URL:/graph/'] },
+    });
     try {
       await (await app.createCrawler()).crawler.run();
       const at = web.requests.map((r) => r.at);
@@ -34,7 +38,10 @@ describe('politeness', () => {
       await (await app.createCrawler()).crawler.run();
       const fastPages = fast.requests.filter((r) => r.path.startsWith('/graph/'));
       assert.equal(fastPages.length, 6);
-      assert.ok(fastPages.every((r) => r.at - t0 < 1400), 'the fast host was crawled while the slow robots.txt loaded');
+      assert.ok(
+        fastPages.every((r) => r.at - t0 < 1400),
+        'the fast host was crawled while the slow robots.txt loaded',
+      );
       assert.equal((await app.index.search('slowhostword')).total, 1, 'the slow host was crawled once its robots.txt came');
     } finally {
       await app.close();
@@ -46,7 +53,11 @@ describe('politeness', () => {
   it('does not let one slow host hold up another', async () => {
     const slow = await startFakeWeb({ graphSize: 4, delayMs: 400 });
     const fast = await startFakeWeb({ graphSize: 8 });
-    const app = await open([new URL('/graph/0', slow.url).href, new URL('/graph/0', fast.url).href], { concurrency: 2, perHost: { delayMs: 0, maxConnections: 1 }, scope: { allow: ['URL:/graph/'] } });
+    const app = await open([new URL('/graph/0', slow.url).href, new URL('/graph/0', fast.url).href], {
+      concurrency: 2,
+      perHost: { delayMs: 0, maxConnections: 1 },
+      scope: { allow: ['URL:/graph/'] },
+    });
     try {
       await (await app.createCrawler()).crawler.run();
       const fastDone = Math.max(...fast.requests.map((r) => r.at));
@@ -91,4 +102,3 @@ describe('a host that keeps failing', () => {
     }
   });
 });
-

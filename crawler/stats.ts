@@ -44,7 +44,10 @@ export class StatsRecorder {
   }
 
   snapshot(): CrawlStats {
-    const stages = Object.fromEntries(STAGES.map((s) => [s, { count: this.stages[s].count, ms: Math.round(this.stages[s].ms) }])) as Record<Stage, StageFigures>;
+    const stages = Object.fromEntries(STAGES.map((s) => [s, { count: this.stages[s].count, ms: Math.round(this.stages[s].ms) }])) as Record<
+      Stage,
+      StageFigures
+    >;
     return { requests: this.requests, bytes: this.bytes, pagesPerSecond: this.pagesPerSecond(), stages, outcomes: { ...this.outcomes } };
   }
 }

@@ -107,4 +107,3 @@ export type CrawlerDeps = {
   /** Where a bounded failure is reported (never thrown), and what the crawl tells as it goes. */
   readonly log?: Log;
 };
-

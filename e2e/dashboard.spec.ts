@@ -59,7 +59,10 @@ test('"why is this URL not in the index?" answers for any URL', async ({ page })
 
 test('dashboard on desktop and phone (screenshots for review)', async ({ page }, info) => {
   const status = new StatusPage(page, trawl().url);
-  for (const [name, size] of [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]] as const) {
+  for (const [name, size] of [
+    ['desktop', { width: 1280, height: 900 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const) {
     await page.setViewportSize(size);
     await status.open();
     await expect(status.recent).toBeVisible();

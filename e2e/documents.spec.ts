@@ -13,7 +13,10 @@ const requested: string[] = [];
 async function library(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const [pdfBytes, docxBytes] = await files;
   requested.push(req.url ?? '');
-  if (req.url === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>Library</title><p>Our documents: <a href="${pdf.path}">quartz</a>, <a href="${docx.path}">tides</a>.</p>`);
+  if (req.url === '/')
+    return void res
+      .writeHead(200, { 'content-type': 'text/html' })
+      .end(`<title>Library</title><p>Our documents: <a href="${pdf.path}">quartz</a>, <a href="${docx.path}">tides</a>.</p>`);
   if (req.url === pdf.path) return void res.writeHead(200, { 'content-type': pdf.contentType }).end(pdfBytes);
   if (req.url === docx.path) return void res.writeHead(200, { 'content-type': docx.contentType }).end(docxBytes);
   res.writeHead(404).end();

@@ -33,7 +33,7 @@ test('only pages about the topic are found, filed under their topics, which narr
   search.expectConsoleEmpty();
 });
 
-test('the dashboard counts the pages found relevant and not relevant, and tells a page\'s score', async ({ page }) => {
+test("the dashboard counts the pages found relevant and not relevant, and tells a page's score", async ({ page }) => {
   const status = new StatusPage(page, trawl().url);
   await status.open();
   await expect(page.getByRole('heading', { name: 'Focus' })).toBeVisible();

@@ -12,7 +12,7 @@ const trawl = trawlForFile({
   waitForCrawlEnd: true,
 });
 
-test('the text a script builds is searchable, and the result links the app\'s page', async ({ page }) => {
+test("the text a script builds is searchable, and the result links the app's page", async ({ page }) => {
   const search = new SearchPage(page, trawl().url);
   await search.open();
   await search.search('spaword4');

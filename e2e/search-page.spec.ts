@@ -82,7 +82,11 @@ test('the OpenSearch description is linked and valid', async ({ page }) => {
   const parsed = await page.evaluate((text) => {
     // (This runs in the browser; the project's TypeScript settings know no DOM types.)
     type Element = { namespaceURI: string | null; localName: string; textContent: string | null; getAttribute(n: string): string | null };
-    type XmlDocument = { documentElement: Element; getElementsByTagName(n: string): ArrayLike<Element>; getElementsByTagNameNS(ns: string, n: string): ArrayLike<Element> & Iterable<Element> };
+    type XmlDocument = {
+      documentElement: Element;
+      getElementsByTagName(n: string): ArrayLike<Element>;
+      getElementsByTagNameNS(ns: string, n: string): ArrayLike<Element> & Iterable<Element>;
+    };
     const { DOMParser } = globalThis as unknown as { DOMParser: new () => { parseFromString(t: string, type: string): XmlDocument } };
     const doc = new DOMParser().parseFromString(text, 'application/xml');
     const ns = 'http://a9.com/-/spec/opensearch/1.1/';
@@ -93,12 +97,20 @@ test('the OpenSearch description is linked and valid', async ({ page }) => {
       html: [...doc.getElementsByTagNameNS(ns, 'Url')].find((u) => u.getAttribute('type') === 'text/html')?.getAttribute('template'),
     };
   }, xml);
-  expect(parsed).toEqual({ error: false, root: 'http://a9.com/-/spec/opensearch/1.1/ OpenSearchDescription', shortName: 'Trawl', html: `${trawl().url.replace(/\/$/, '')}/?q={searchTerms}` });
+  expect(parsed).toEqual({
+    error: false,
+    root: 'http://a9.com/-/spec/opensearch/1.1/ OpenSearchDescription',
+    shortName: 'Trawl',
+    html: `${trawl().url.replace(/\/$/, '')}/?q={searchTerms}`,
+  });
   search.expectConsoleEmpty();
 });
 
 test('pages have landmarks, named controls and enough contrast, on desktop and phone', async ({ page }) => {
-  for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+  for (const size of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
     await page.setViewportSize(size);
     for (const path of ['/', '/?q=graph+page', '/?q=nothingatallhere', '/status']) {
       await page.goto(new URL(path, trawl().url).href);

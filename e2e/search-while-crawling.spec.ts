@@ -56,7 +56,10 @@ test('a page titled <script>alert(1)</script> shows its title as text', async ({
 
 test('results page on desktop and phone (screenshots for review)', async ({ page }, info) => {
   const search = new SearchPage(page, trawl().url);
-  for (const [name, size] of [['desktop', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]] as const) {
+  for (const [name, size] of [
+    ['desktop', { width: 1280, height: 800 }],
+    ['phone', { width: 390, height: 844 }],
+  ] as const) {
     await page.setViewportSize(size);
     await search.open();
     await search.search('graph page');

@@ -23,7 +23,13 @@ const DOCS: Readonly<Record<string, [string, string]>> = {
 /** The site: its docs, a page with the custom element under a strict CSP, and one whose CSS is hostile. */
 function site(req: IncomingMessage, res: ServerResponse): void {
   const doc = /^\/docs\/(\w*)$/.exec(req.url ?? '')?.[1];
-  if (doc === '') return page(res, `</head><body><h1>Lantern handbook</h1><ul>${Object.entries(DOCS).map(([p, [t]]) => `<li><a href="/docs/${p}">${t}</a></li>`).join('')}</ul>`);
+  if (doc === '')
+    return page(
+      res,
+      `</head><body><h1>Lantern handbook</h1><ul>${Object.entries(DOCS)
+        .map(([p, [t]]) => `<li><a href="/docs/${p}">${t}</a></li>`)
+        .join('')}</ul>`,
+    );
   if (doc && DOCS[doc]) return page(res, `<title>${DOCS[doc][0]}</title></head><body><h1>${DOCS[doc][0]}</h1><p>${DOCS[doc][1]}</p>`);
 
   // (No robots.txt; no icon, without a "Failed to load" in the console.) Asked while Trawl starts.
@@ -33,10 +39,13 @@ function site(req: IncomingMessage, res: ServerResponse): void {
   if (req.url === '/embed') {
     // No inline styles or scripts, and requests to Trawl only: the widget must live with that.
     res.setHeader('content-security-policy', `default-src 'self'; script-src ${trawlOrigin}; connect-src ${trawlOrigin}; style-src 'self'`);
-    return page(res, `${script}</head><body><h1>A site with Trawl's search</h1>
+    return page(
+      res,
+      `${script}</head><body><h1>A site with Trawl's search</h1>
 <label>A form of the site's own <input id="own" name="own"></label>
 <trawl-search label="Search the docs" placeholder="Search the docs"></trawl-search>
-<p>Some text of the site.</p>`);
+<p>Some text of the site.</p>`,
+    );
   }
   return page(
     res,
@@ -52,7 +61,9 @@ ul, li, a, mark, span, p { display: none !important; }
 
 function page(res: ServerResponse, head: string): void {
   const title = head.includes('<title>') ? '' : '<title>The lantern site</title>';
-  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html lang="en"><head><meta charset="utf-8">${title}${head}</body></html>`);
+  res
+    .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+    .end(`<!doctype html><html lang="en"><head><meta charset="utf-8">${title}${head}</body></html>`);
 }
 
 /** The widget, as a person (and a screen reader) sees it. */
@@ -138,7 +149,7 @@ test('Esc closes the results, and "/" brings the focus back to the box unless on
   widget.expectConsoleEmpty();
 });
 
-test('the host page\'s CSS, however hostile, does not hide or break it (a div upgraded)', async ({ page }) => {
+test("the host page's CSS, however hostile, does not hide or break it (a div upgraded)", async ({ page }) => {
   const widget = new Widget(page);
   await widget.open('/hostile');
   // The div's own content (for a browser without JavaScript) gives way to the widget.

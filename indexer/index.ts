@@ -1,5 +1,15 @@
 /** The indexer's public face. */
-export { SearchIndex, type AnchorLookup, type DocumentLookup, type Searcher, type SearchHit, type SearchOptions, type SearchResponse, type SequenceLookup, type ShardsAnswered } from './search-index.ts';
+export {
+  SearchIndex,
+  type AnchorLookup,
+  type DocumentLookup,
+  type Searcher,
+  type SearchHit,
+  type SearchOptions,
+  type SearchResponse,
+  type SequenceLookup,
+  type ShardsAnswered,
+} from './search-index.ts';
 export { flushIndex, loadIndex, readManifest, IndexFormatError, INDEX_FORMAT, type FlushInfo, type Manifest } from './persistence/snapshot.ts';
 export { parseQuery, QueryError, MAX_QUERY_LENGTH, MAX_QUERY_TERMS, type ParsedQuery } from './query/parse.ts';
 export { escapeHtml, makeSnippet } from './query/snippet.ts';

@@ -20,13 +20,20 @@ import { storedDocument } from './test-document.ts';
 /** An index of `pages`; with `sequences`, phrases are checked on token sequences, else on the text. */
 function indexOf(pages: readonly StoredDocument[], sequences = true): SearchIndex {
   const docs = new Map(pages.map((d) => [d.id, d]));
-  const index = new SearchIndex((id) => docs.get(id), undefined, {}, (ids) => new Map(sequences ? ids.flatMap((id) => (docs.has(id) ? [[id, analyze(docs.get(id)!).sequence] as const] : [])) : []));
+  const index = new SearchIndex(
+    (id) => docs.get(id),
+    undefined,
+    {},
+    (ids) => new Map(sequences ? ids.flatMap((id) => (docs.has(id) ? [[id, analyze(docs.get(id)!).sequence] as const] : [])) : []),
+  );
   for (const d of pages) index.upsert(d);
   return index;
 }
 
 /** testweb's pages, their language detected (as the crawl records it). */
-const pages = Object.entries(LANGUAGE_PAGES).map(([path, p], i) => storedDocument(i + 1, { url: `http://example.org${path}`, title: p.title, text: p.text, lang: `${p.lang}${DETECTED}` }));
+const pages = Object.entries(LANGUAGE_PAGES).map(([path, p], i) =>
+  storedDocument(i + 1, { url: `http://example.org${path}`, title: p.title, text: p.text, lang: `${p.lang}${DETECTED}` }),
+);
 const paths = async (index: SearchIndex, q: string) => (await index.search(q, { exact: true })).hits.map((h) => new URL(h.url).pathname);
 
 describe('search in many languages', () => {
@@ -92,7 +99,11 @@ describe('search in many languages', () => {
       storedDocument(40, { url: 'http://example.org/yo', title: 'Ìròyìn', text: 'Ẹ kú àárọ̀, ẹ̀yin ará ilé wa.', lang: `yo${DETECTED}` }),
     ]);
     assert.ok(parseQuery('pages', stemmersIn(index.stats)).groups[0]!.includes('pages'), 'the word unstemmed is one of its stems');
-    assert.deepEqual((await index.search('select single pages for output', { exact: true })).hits.map((h) => h.id).slice(0, 2), [1, 2], 'the shorter page first: "pagesize" is no better a match for "pages" than "pages" is');
+    assert.deepEqual(
+      (await index.search('select single pages for output', { exact: true })).hits.map((h) => h.id).slice(0, 2),
+      [1, 2],
+      'the shorter page first: "pagesize" is no better a match for "pages" than "pages" is',
+    );
   });
 
   it('is the query it always was in an index of one language', () => {
@@ -110,7 +121,10 @@ describe('folded forms rank below the exact form', () => {
   const plain = french(2, 'Envoyez votre resume avant vendredi, avec une lettre.');
 
   it('ranks the page with résumé first for résumé, and the one with resume first for resume', async () => {
-    for (const order of [[accented, plain], [plain, accented]]) {
+    for (const order of [
+      [accented, plain],
+      [plain, accented],
+    ]) {
       const index = indexOf(order);
       assert.deepEqual(await paths(index, 'résumé'), ['/1', '/2']);
       assert.deepEqual(await paths(index, 'resume'), ['/2', '/1']);

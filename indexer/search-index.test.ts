@@ -57,7 +57,10 @@ describe('SearchIndex', () => {
     add(index, doc(2, 'Pears', 'green pears'));
     const r = await index.search('apples bananas');
     assert.equal(r.partial, true);
-    assert.deepEqual(r.hits.map((h) => h.id), [1]);
+    assert.deepEqual(
+      r.hits.map((h) => h.id),
+      [1],
+    );
     assert.equal((await index.search('bananas')).total, 0);
   });
 
@@ -117,13 +120,21 @@ describe('SearchIndex', () => {
   it('answers the same with a precomputed analysis (from a parse worker), and ignores a malformed one', async () => {
     const a = fresh();
     const b = new SearchIndex((id) => docs.get(id));
-    const pages = [doc(1, 'Connection pooling', 'pool size and timeouts'), doc(2, 'Timeouts', 'statement timeout and lock timeout'), doc(3, 'Other', 'nothing')];
+    const pages = [
+      doc(1, 'Connection pooling', 'pool size and timeouts'),
+      doc(2, 'Timeouts', 'statement timeout and lock timeout'),
+      doc(3, 'Other', 'nothing'),
+    ];
     for (const d of pages) {
       add(a, d);
       b.upsert(d, analyze(d));
     }
     for (const q of ['timeout', 'pool timeouts', 'connection', 'lock -statement']) {
-      assert.deepEqual((await b.search(q)).hits.map((h) => [h.id, h.score]), (await a.search(q)).hits.map((h) => [h.id, h.score]), q);
+      assert.deepEqual(
+        (await b.search(q)).hits.map((h) => [h.id, h.score]),
+        (await a.search(q)).hits.map((h) => [h.id, h.score]),
+        q,
+      );
     }
     const c = new SearchIndex((id) => docs.get(id));
     c.upsert(pages[0]!, { terms: ['bogus'], tf: new Uint16Array(1), lengths: new Uint32Array(5) });

@@ -123,7 +123,11 @@ export class SearchIndex implements Searcher {
    * `analyze(doc)` — anything else is ignored and the document is analyzed here. `anchors`: the
    * text of links to the page (else asked of the anchor lookup).
    */
-  upsert(doc: PageContent & SourceFields & { readonly id: number; readonly simhash?: string }, analysis?: unknown, anchors: Anchors = this.anchorsOf(doc.id)): void {
+  upsert(
+    doc: PageContent & SourceFields & { readonly id: number; readonly simhash?: string },
+    analysis?: unknown,
+    anchors: Anchors = this.anchorsOf(doc.id),
+  ): void {
     const base = isAnalysis(analysis) ? analysis : analyze(doc);
     const anchor = anchors.texts.length ? anchorTerms(anchors, doc.lang) : undefined;
     const a = anchor ? withField(base, ANCHOR, anchor.terms, anchor.length) : base;
@@ -259,10 +263,25 @@ export class SearchIndex implements Searcher {
     let capped = false;
     if (q.phrases.length) {
       // (Twice the page's pages with the phrase when near-duplicates may fold among them.)
-      const found = await withPhrases({ phrases: q.phrases, ordered: ranked, shown: this.foldDistance > 0 ? 2 * shown : shown, rescore: estimates ? exactScores : undefined, phrasesOf: phrasesByLanguage(this.stats, q.languages, q.phrases) }, this.stats, docs, this.sequencesOf);
+      const found = await withPhrases(
+        {
+          phrases: q.phrases,
+          ordered: ranked,
+          shown: this.foldDistance > 0 ? 2 * shown : shown,
+          rescore: estimates ? exactScores : undefined,
+          phrasesOf: phrasesByLanguage(this.stats, q.languages, q.phrases),
+        },
+        this.stats,
+        docs,
+        this.sequencesOf,
+      );
       capped = found.checked < matched;
       ranked = found.ranked;
-      facets = countFacets(this.stats, ranked.map((r) => r.id), facetValues);
+      facets = countFacets(
+        this.stats,
+        ranked.map((r) => r.id),
+        facetValues,
+      );
     }
     // Phrase evidence re-scores the best candidates (it needs their text, so only a few). Their
     // bodies' occurrences are kept: a page's snippet starts from them (query/hits.ts).

@@ -45,7 +45,11 @@ export class BatchedReads<K, V> {
             const waiters = asked.get(key)!;
             const value = found.get(key);
             if (value !== undefined || found.has(key)) for (const w of waiters) w.resolve(value!);
-            else this.one(key).then((v) => waiters.forEach((w) => w.resolve(v)), (e: unknown) => waiters.forEach((w) => w.reject(e)));
+            else
+              this.one(key).then(
+                (v) => waiters.forEach((w) => w.resolve(v)),
+                (e: unknown) => waiters.forEach((w) => w.reject(e)),
+              );
           }
         },
         (e: unknown) => {

@@ -6,7 +6,8 @@ export function parseCidr(cidr: string): string {
   const [net, bits, extra] = cidr.trim().split('/');
   const family = isIP(net ?? '');
   const max = family === 6 ? 128 : 32;
-  if (!family || extra !== undefined || (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= max))) throw new Error(`"${cidr}" is not an address range (e.g. 10.0.0.0/8 or fd00::/8)`);
+  if (!family || extra !== undefined || (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= max)))
+    throw new Error(`"${cidr}" is not an address range (e.g. 10.0.0.0/8 or fd00::/8)`);
   return `${net}/${bits ?? max}`;
 }
 

@@ -41,7 +41,10 @@ describe('oneEditAway', () => {
 
   it('leaves the start of the word as typed when asked', () => {
     const got = oneEditAway('abcd', 'z', 2);
-    assert.ok(got.every((s) => s.startsWith('ab')), got.join(' '));
+    assert.ok(
+      got.every((s) => s.startsWith('ab')),
+      got.join(' '),
+    );
     assert.ok(got.includes('abdc') && got.includes('abc') && got.includes('abzd') && got.includes('abcdz'));
   });
 });

@@ -23,8 +23,17 @@ describe('the logger', () => {
       log.info('crawl started "here"');
       log.warn('giving up on a.org');
     });
-    const lines = out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-    assert.deepEqual(lines.map((l) => [l.level, l.msg, l.name]), [['info', 'crawl started "here"', 'trawl'], ['warn', 'giving up on a.org', 'trawl']]);
+    const lines = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    assert.deepEqual(
+      lines.map((l) => [l.level, l.msg, l.name]),
+      [
+        ['info', 'crawl started "here"', 'trawl'],
+        ['warn', 'giving up on a.org', 'trawl'],
+      ],
+    );
     assert.ok(lines.every((l) => typeof l.time === 'string' && !Number.isNaN(Date.parse(l.time as string))));
   });
 
@@ -35,7 +44,13 @@ describe('the logger', () => {
       log.level = 'debug';
       log.debug('shown too');
     });
-    assert.deepEqual(out.trim().split('\n').map((l) => (JSON.parse(l) as { msg: string }).msg), ['shown', 'shown too']);
+    assert.deepEqual(
+      out
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { msg: string }).msg),
+      ['shown', 'shown too'],
+    );
   });
 
   it('writes lines for people on a terminal', () => {

@@ -40,9 +40,15 @@ export function createLog(o: LogOptions = {}): Logger {
   const options = { name: 'trawl', level: o.level ?? 'info' };
   if (pretty) {
     const PinoPretty = load('pino-pretty') as typeof PinoPrettyModule;
-    return pino(options, PinoPretty({ sync: true, destination: fd, colorize: PinoPretty.isColorSupported, ignore: 'pid,hostname,name', translateTime: 'HH:MM:ss' }));
+    return pino(
+      options,
+      PinoPretty({ sync: true, destination: fd, colorize: PinoPretty.isColorSupported, ignore: 'pid,hostname,name', translateTime: 'HH:MM:ss' }),
+    );
   }
-  return pino({ ...options, base: { name: 'trawl' }, formatters: { level: (label) => ({ level: label }) }, timestamp: pino.stdTimeFunctions.isoTime }, pino.destination({ fd, sync: true }));
+  return pino(
+    { ...options, base: { name: 'trawl' }, formatters: { level: (label) => ({ level: label }) }, timestamp: pino.stdTimeFunctions.isoTime },
+    pino.destination({ fd, sync: true }),
+  );
 }
 
 /** A logger that says nothing. */

@@ -10,7 +10,12 @@ describe('shards by URL hash', () => {
       ['http://127.0.0.1:8080/a?b=1', [1, 1, 1, 5]],
       ['https://docs.example.org/café', [2, 3, 2, 3]],
     ];
-    for (const [url, shards] of vectors) assert.deepEqual([2, 3, 4, 7].map((n) => shardOf(url, n)), shards, url);
+    for (const [url, shards] of vectors)
+      assert.deepEqual(
+        [2, 3, 4, 7].map((n) => shardOf(url, n)),
+        shards,
+        url,
+      );
   });
 
   it('puts every document in exactly one of N shards, for any N, and spreads them evenly', () => {

@@ -45,11 +45,12 @@ describe('the compiled CLI', () => {
 
   it('lists every source file it was made from, and a worker file per extractor module', () => {
     const { inputs } = JSON.parse(readFileSync(join(ROOT, outdir, 'build.json'), 'utf8')) as { inputs: string[] };
-    for (const f of ['cli/main.ts', 'crawler/parse/worker.ts', 'appliance/extract-for-index.ts', 'search-ui/static', 'package.json']) assert.ok(inputs.includes(f), f);
+    for (const f of ['cli/main.ts', 'crawler/parse/worker.ts', 'appliance/extract-for-index.ts', 'search-ui/static', 'package.json'])
+      assert.ok(inputs.includes(f), f);
     assert.equal(WORKER_MODULES.length, 2);
   });
 
-  it("holds no parser in the code a crawl loads before its first request (issue 23): the parsers load when the main thread first parses a page", () => {
+  it('holds no parser in the code a crawl loads before its first request (issue 23): the parsers load when the main thread first parses a page', () => {
     const dir = join(ROOT, outdir);
     // The chunks a file imports statically (`import … from "./x.js"`, `import "./x.js"`; not `import("./x.js")`), and the packages.
     const read = (f: string) => readFileSync(join(dir, f), 'utf8');
@@ -66,8 +67,13 @@ describe('the compiled CLI', () => {
       queue.push(...chunksOf(read(f)));
     }
     const packages = new Set([...loaded].flatMap((f) => packagesOf(read(f))));
-    for (const p of ['better-sqlite3', 'flexsearch', 'robots-parser']) assert.ok([...packages].some((x) => x.startsWith(p)), `${p} is loaded (the walk follows the chunks)`);
-    for (const parser of ['cheerio', 'htmlparser2', 'marked', 'css-select', 'iconv-lite', 'hono', 'pg']) assert.ok(![...packages].some((x) => x === parser || x.startsWith(`${parser}/`)), `${parser} is not loaded before a crawl's first request`);
+    for (const p of ['better-sqlite3', 'flexsearch', 'robots-parser'])
+      assert.ok(
+        [...packages].some((x) => x.startsWith(p)),
+        `${p} is loaded (the walk follows the chunks)`,
+      );
+    for (const parser of ['cheerio', 'htmlparser2', 'marked', 'css-select', 'iconv-lite', 'hono', 'pg'])
+      assert.ok(![...packages].some((x) => x === parser || x.startsWith(`${parser}/`)), `${parser} is not loaded before a crawl's first request`);
     // (…and the parsers are in the build, in a chunk loaded when needed.)
     assert.ok(readdirSync(dir).some((f) => f.endsWith('.js') && !loaded.has(f) && packagesOf(read(f)).includes('htmlparser2')));
   });
@@ -92,11 +98,17 @@ describe('the compiled CLI', () => {
     assert.doesNotMatch(crawl.stderr, /could not bundle|parsing on the main thread|workers could not start/);
     const found = await node(['dist/trawl.js', 'search', 'graphword3', '--data', data, '--json'], shipped);
     assert.equal(found.code, 0, found.stderr);
-    assert.deepEqual((JSON.parse(found.stdout) as { hits: { url: string }[] }).hits.map((h) => h.url), [`${web.url}graph/3`]);
+    assert.deepEqual(
+      (JSON.parse(found.stdout) as { hits: { url: string }[] }).hits.map((h) => h.url),
+      [`${web.url}graph/3`],
+    );
   });
 
   it('loads a TypeScript classifier module (focus.classifier), though it runs no TypeScript of its own', async () => {
-    writeFileSync(join(shipped, 'mine.ts'), `type Page = { text: string };\nexport default { classify(page: Page) { const n: number = (page.text.match(/coin/g) ?? []).length; return { score: n * 10, classes: ['coins'] }; } };\n`);
+    writeFileSync(
+      join(shipped, 'mine.ts'),
+      `type Page = { text: string };\nexport default { classify(page: Page) { const n: number = (page.text.match(/coin/g) ?? []).length; return { score: n * 10, classes: ['coins'] }; } };\n`,
+    );
     writeFileSync(join(shipped, 'focus.json'), JSON.stringify({ focus: { classifier: './mine.ts', cutoff: 20 } }));
     writeFileSync(join(shipped, 'page.html'), '<title>Coins</title><p>A coin, another coin, a third coin.</p>');
     const r = await node(['dist/trawl.js', 'classify', 'page.html', '--config', 'focus.json', '--json'], shipped);

@@ -58,7 +58,10 @@ export async function buildTrawl(entries: Record<string, string>, outdir: string
   metas.push(threads.metafile!);
   cpSync(join(ROOT, 'search-ui', 'static'), join(out, 'static'), { recursive: true });
   // (The workers' entries are made in memory: only the files on disk count.)
-  const inputs = [...new Set(metas.flatMap((m) => Object.keys(m.inputs)))].map((f) => relative(ROOT, resolve(ROOT, f))).filter((f) => existsSync(join(ROOT, f))).sort();
+  const inputs = [...new Set(metas.flatMap((m) => Object.keys(m.inputs)))]
+    .map((f) => relative(ROOT, resolve(ROOT, f)))
+    .filter((f) => existsSync(join(ROOT, f)))
+    .sort();
   inputs.push('search-ui/static', 'package.json');
   writeFileSync(join(out, 'build.json'), `${JSON.stringify({ inputs }, null, 1)}\n`);
   return { inputs, ms: performance.now() - t0 };
@@ -66,5 +69,7 @@ export async function buildTrawl(entries: Record<string, string>, outdir: string
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { inputs, ms } = await buildTrawl({ trawl: 'cli/main.ts' }, 'dist');
-  console.log(`dist/: trawl.js and ${WORKER_MODULES.length + Object.keys(WORKER_ENTRIES).length} workers from ${inputs.length} source files in ${Math.round(ms)} ms`);
+  console.log(
+    `dist/: trawl.js and ${WORKER_MODULES.length + Object.keys(WORKER_ENTRIES).length} workers from ${inputs.length} source files in ${Math.round(ms)} ms`,
+  );
 }

@@ -16,7 +16,11 @@ export type ServerAuth = {
 const OPEN_PATHS = new Set(['/healthz']);
 
 export function requireAccess(auth: ServerAuth, adminToken: string | undefined): MiddlewareHandler {
-  const expected = auth.basic ? `Basic ${Buffer.from(`${auth.basic.username}:${auth.basic.password.reveal()}`).toString('base64')}` : auth.bearer ? `Bearer ${auth.bearer.token.reveal()}` : undefined;
+  const expected = auth.basic
+    ? `Basic ${Buffer.from(`${auth.basic.username}:${auth.basic.password.reveal()}`).toString('base64')}`
+    : auth.bearer
+      ? `Bearer ${auth.bearer.token.reveal()}`
+      : undefined;
   const admin = adminToken ? `Bearer ${adminToken}` : undefined;
   const challenge = auth.basic ? 'Basic realm="Trawl search", charset="UTF-8"' : 'Bearer realm="Trawl search"';
   return async (c, next) => {
@@ -24,7 +28,9 @@ export function requireAccess(auth: ServerAuth, adminToken: string | undefined):
     const given = c.req.header('authorization') ?? '';
     if (same(given, expected) || (admin !== undefined && same(given, admin))) return next();
     const error = 'this search needs a login (server.auth)';
-    return c.req.path.startsWith('/api/') ? c.json({ error, code: 'unauthorized' }, 401, { 'www-authenticate': challenge }) : c.text(error, 401, { 'www-authenticate': challenge });
+    return c.req.path.startsWith('/api/')
+      ? c.json({ error, code: 'unauthorized' }, 401, { 'www-authenticate': challenge })
+      : c.text(error, 401, { 'www-authenticate': challenge });
   };
 }
 

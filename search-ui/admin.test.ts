@@ -35,19 +35,34 @@ describe('the admin API', () => {
 
   it('does each action with the token', async () => {
     calls.length = 0;
-    assert.deepEqual(await (await send('POST', '/api/seeds', { token: TOKEN, body: { urls: ['http://a.test/'] } })).json(), { queued: ['http://a.test/'], rejected: [] });
+    assert.deepEqual(await (await send('POST', '/api/seeds', { token: TOKEN, body: { urls: ['http://a.test/'] } })).json(), {
+      queued: ['http://a.test/'],
+      rejected: [],
+    });
     assert.deepEqual(await (await send('POST', '/api/pause', { token: TOKEN })).json(), { paused: true });
     assert.deepEqual(await (await send('POST', '/api/resume', { token: TOKEN })).json(), { paused: false });
     assert.deepEqual(await (await send('POST', '/api/recrawl', { token: TOKEN, body: { host: 'A.test:8080' } })).json(), { queued: 3 });
     assert.equal((await send('POST', '/api/recrawl', { token: TOKEN, body: { all: true } })).status, 200);
     assert.deepEqual(await (await send('DELETE', '/api/documents?url=http%3A%2F%2Fa.test%2Fx', { token: TOKEN })).json(), { removed: 1 });
-    assert.deepEqual(calls, ['seeds http://a.test/', 'pause', 'resume', 'recrawl {"host":"a.test:8080"}', 'recrawl {"all":true}', 'remove {"url":"http://a.test/x"}']);
+    assert.deepEqual(calls, [
+      'seeds http://a.test/',
+      'pause',
+      'resume',
+      'recrawl {"host":"a.test:8080"}',
+      'recrawl {"all":true}',
+      'remove {"url":"http://a.test/x"}',
+    ]);
   });
 
   it('answers 401 without the right token, and changes nothing', async () => {
     calls.length = 0;
     for (const token of [undefined, '', 'wrong-token-wrong-token', `${TOKEN}x`]) {
-      for (const [method, path, body] of [['POST', '/api/seeds', { urls: ['http://a.test/'] }], ['POST', '/api/pause'], ['POST', '/api/recrawl', { all: true }], ['DELETE', '/api/documents?host=a.test']] as const) {
+      for (const [method, path, body] of [
+        ['POST', '/api/seeds', { urls: ['http://a.test/'] }],
+        ['POST', '/api/pause'],
+        ['POST', '/api/recrawl', { all: true }],
+        ['DELETE', '/api/documents?host=a.test'],
+      ] as const) {
         const res = await send(method, path, { ...(token !== undefined ? { token } : {}), ...(body ? { body } : {}) });
         assert.equal(res.status, 401, `${method} ${path} with ${String(token)}`);
         assert.equal(((await res.json()) as { code: string }).code, 'unauthorized');
@@ -73,7 +88,10 @@ describe('the admin API', () => {
       assert.equal(res.status, 400, `${method} ${path} ${JSON.stringify(opts)}`);
       assert.equal(((await res.json()) as { code: string }).code, code);
     }
-    const big = await send('POST', '/api/seeds', { token: TOKEN, raw: JSON.stringify({ urls: Array.from({ length: 3000 }, (_, i) => `http://a.test/${'x'.repeat(20)}${i}`) }) });
+    const big = await send('POST', '/api/seeds', {
+      token: TOKEN,
+      raw: JSON.stringify({ urls: Array.from({ length: 3000 }, (_, i) => `http://a.test/${'x'.repeat(20)}${i}`) }),
+    });
     assert.equal(big.status, 413);
   });
 

@@ -42,7 +42,8 @@ export function adminRoutes(actions: AdminActions | undefined, token: string | u
   for (const { method, path } of ADMIN_ROUTES) {
     const use = (handler: MiddlewareHandler) => api.on(method, path, handler);
     use(async (c, next) => {
-      if (!token || !actions) return c.json({ error: 'admin actions are off: set server.adminToken (or TRAWL_ADMIN_TOKEN) to turn them on', code: 'admin-disabled' }, 403);
+      if (!token || !actions)
+        return c.json({ error: 'admin actions are off: set server.adminToken (or TRAWL_ADMIN_TOKEN) to turn them on', code: 'admin-disabled' }, 403);
       await next();
     });
     use(
@@ -65,7 +66,8 @@ export function adminRoutes(actions: AdminActions | undefined, token: string | u
     return e.getResponse();
   });
 
-  const badTarget = (all: boolean) => refuse('bad-target', `expected ${all ? 'one of url, host or all: true' : 'one of url or host'}, with an http(s) URL or a host name`);
+  const badTarget = (all: boolean) =>
+    refuse('bad-target', `expected ${all ? 'one of url, host or all: true' : 'one of url or host'}, with an http(s) URL or a host name`);
   api.openapi(seedsRoute, async (c) => c.json(await actions!.addSeeds(c.req.valid('json').urls), 200), refuse('bad-body'));
   api.openapi(pauseRoute, async (c) => (await actions!.pause(), c.json({ paused: true }, 200)));
   api.openapi(resumeRoute, async (c) => (await actions!.resume(), c.json({ paused: false }, 200)));

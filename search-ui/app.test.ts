@@ -8,7 +8,21 @@ import { createApp } from './app.ts';
 const docs = new Map<number, StoredDocument>();
 const index = new SearchIndex((id) => docs.get(id));
 const put = (id: number, url: string, title: string, text: string, lang?: string) => {
-  const d: StoredDocument = { id, url, title, description: '', headings: [], text, contentType: 'text/html', bytes: 1, truncated: false, httpStatus: 200, fetchedAt: Date.UTC(2026, 0, 2), hash: '', ...(lang ? { lang } : {}) };
+  const d: StoredDocument = {
+    id,
+    url,
+    title,
+    description: '',
+    headings: [],
+    text,
+    contentType: 'text/html',
+    bytes: 1,
+    truncated: false,
+    httpStatus: 200,
+    fetchedAt: Date.UTC(2026, 0, 2),
+    hash: '',
+    ...(lang ? { lang } : {}),
+  };
   docs.set(id, d);
   index.upsert(d);
 };
@@ -32,7 +46,23 @@ topical(51, ['coins']);
 
 let running = true;
 const statusNow = (): ApplianceStatus => ({
-  crawl: { running, fetched: 12, indexed: 11, queued: 30, inFlight: 2, failed: 1, retrying: 0, dead: 1, excluded: 0, redirected: 0, pagesPerSecond: 4.5, stats: null, hosts: [], paused: false, rejections: [] },
+  crawl: {
+    running,
+    fetched: 12,
+    indexed: 11,
+    queued: 30,
+    inFlight: 2,
+    failed: 1,
+    retrying: 0,
+    dead: 1,
+    excluded: 0,
+    redirected: 0,
+    pagesPerSecond: 4.5,
+    stats: null,
+    hosts: [],
+    paused: false,
+    rejections: [],
+  },
   recrawl: { continuous: false, due: 0, nextDueAt: null, revisited: 0, changed: 0, unchanged: 0, removed: 0 },
   focus: null,
   index: { documents: index.documentCount, lastFlushAt: null, lastFlushMs: null, terms: 0, lastFlushBytes: null },
@@ -53,15 +83,28 @@ describe('GET / with a query', () => {
     assert.deepEqual(narrowed.facets.lang, [{ value: 'de', count: 2 }]);
   });
 
-  it('lists the topics of a focused crawl as facets, names each hit\'s topics, and narrows with topic:', async () => {
+  it("lists the topics of a focused crawl as facets, names each hit's topics, and narrows with topic:", async () => {
     const page = await (await get('/?q=topicword')).text();
     assert.match(page, /<nav class="facets" aria-label="Filter by topic"><h2>Topics<\/h2>/);
     assert.match(page, /<a href="\/\?q=topicword%20topic%3Acoins">coins<\/a> <span class="count">2<\/span>/);
     assert.match(page, /<a href="\/\?q=topicword%20topic%3Ahistory">history<\/a> <span class="count">1<\/span>/);
-    assert.match(page, /<span class="result-topics">topics: <a href="\/\?q=topicword%20topic%3Acoins">coins<\/a>, <a href="\/\?q=topicword%20topic%3Ahistory">history<\/a><\/span>/);
-    const narrowed = (await (await get('/api/search?q=topicword+topic:history')).json()) as { total: number; hits: { url: string; topics?: string[] }[]; facets: { topic: unknown } };
-    assert.deepEqual(narrowed.hits.map((h) => [h.url, h.topics]), [['http://e.org/c1', ['coins', 'history']]]);
-    assert.deepEqual(narrowed.facets.topic, [{ value: 'coins', count: 1 }, { value: 'history', count: 1 }]);
+    assert.match(
+      page,
+      /<span class="result-topics">topics: <a href="\/\?q=topicword%20topic%3Acoins">coins<\/a>, <a href="\/\?q=topicword%20topic%3Ahistory">history<\/a><\/span>/,
+    );
+    const narrowed = (await (await get('/api/search?q=topicword+topic:history')).json()) as {
+      total: number;
+      hits: { url: string; topics?: string[] }[];
+      facets: { topic: unknown };
+    };
+    assert.deepEqual(
+      narrowed.hits.map((h) => [h.url, h.topics]),
+      [['http://e.org/c1', ['coins', 'history']]],
+    );
+    assert.deepEqual(narrowed.facets.topic, [
+      { value: 'coins', count: 1 },
+      { value: 'history', count: 1 },
+    ]);
     assert.doesNotMatch(await (await get('/?q=topicword+topic:history')).text(), /Filter by topic/, 'every result has both: no choice left');
     assert.doesNotMatch(await (await get('/?q=linguaword')).text(), /Filter by topic/, 'no topics: no facet');
   });
@@ -90,7 +133,11 @@ describe('GET /api/search', () => {
   });
 
   it('gives facets by host and a "did you mean" for an unknown word', async () => {
-    const body = (await (await get('/api/search?q=pagedwrd&exact=1')).json()) as { total: number; suggestion?: string; facets: { host: { value: string; count: number }[] } };
+    const body = (await (await get('/api/search?q=pagedwrd&exact=1')).json()) as {
+      total: number;
+      suggestion?: string;
+      facets: { host: { value: string; count: number }[] };
+    };
     assert.equal(body.total, 0);
     assert.equal(body.suggestion, 'pagedword');
     const hits = (await (await get('/api/search?q=pagedword')).json()) as { facets: { host: { value: string; count: number }[] } };
@@ -98,7 +145,15 @@ describe('GET /api/search', () => {
   });
 
   it('refuses invalid parameters with 400 and {error, code}', async () => {
-    for (const path of ['/api/search', '/api/search?q=', '/api/search?q=x&page=0', '/api/search?q=x&page=abc', '/api/search?q=x&size=101', `/api/search?q=${'a'.repeat(600)}`, `/api/search?q=${Array.from({ length: 60 }, (_, i) => `t${i}`).join('+')}`]) {
+    for (const path of [
+      '/api/search',
+      '/api/search?q=',
+      '/api/search?q=x&page=0',
+      '/api/search?q=x&page=abc',
+      '/api/search?q=x&size=101',
+      `/api/search?q=${'a'.repeat(600)}`,
+      `/api/search?q=${Array.from({ length: 60 }, (_, i) => `t${i}`).join('+')}`,
+    ]) {
       const res = await get(path);
       assert.equal(res.status, 400, path);
       const body = (await res.json()) as { error: string; code: string };
@@ -196,8 +251,30 @@ describe('documents in results', () => {
   const store = new Map<number, StoredDocument>();
   const idx = new SearchIndex((id) => store.get(id));
   const text = 'Page one words.\nPage two holds the flywheel governor.\nPage three ends.';
-  const doc: StoredDocument = { id: 1, url: 'http://e.org/engines.pdf', title: 'Steam Engines', description: '', headings: [], text, contentType: 'application/pdf', bytes: 1, truncated: false, httpStatus: 200, fetchedAt: Date.UTC(2026, 0, 2), hash: '', document: { format: 'pdf', pages: 3, pageOffsets: [0, 16, 54] } };
-  const slides: StoredDocument = { ...doc, id: 2, url: 'http://e.org/deck.pptx', title: 'Deck', text: 'Slide one.\nSlide two: the flywheel again.', contentType: 'application/vnd.openxmlformats-officedocument.presentationml.presentation', document: { format: 'pptx', pages: 2, pageOffsets: [0, 11] } };
+  const doc: StoredDocument = {
+    id: 1,
+    url: 'http://e.org/engines.pdf',
+    title: 'Steam Engines',
+    description: '',
+    headings: [],
+    text,
+    contentType: 'application/pdf',
+    bytes: 1,
+    truncated: false,
+    httpStatus: 200,
+    fetchedAt: Date.UTC(2026, 0, 2),
+    hash: '',
+    document: { format: 'pdf', pages: 3, pageOffsets: [0, 16, 54] },
+  };
+  const slides: StoredDocument = {
+    ...doc,
+    id: 2,
+    url: 'http://e.org/deck.pptx',
+    title: 'Deck',
+    text: 'Slide one.\nSlide two: the flywheel again.',
+    contentType: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+    document: { format: 'pptx', pages: 2, pageOffsets: [0, 11] },
+  };
   for (const d of [doc, slides]) {
     store.set(d.id, d);
     idx.upsert(d);
@@ -206,12 +283,18 @@ describe('documents in results', () => {
 
   it('gives each hit its type, pages and the page of its snippet, in JSON', async () => {
     const body = (await (await docsApp.request('/api/search?q=governor')).json()) as { hits: { type?: string; pages?: number; page?: number }[] };
-    assert.deepEqual(body.hits.map((h) => [h.type, h.pages, h.page]), [['pdf', 3, 2]]);
+    assert.deepEqual(
+      body.hits.map((h) => [h.type, h.pages, h.page]),
+      [['pdf', 3, 2]],
+    );
   });
 
   it('shows a badge and "PDF · 3 pages · p. 2", and links a PDF at its page', async () => {
     const html = await (await docsApp.request('/?q=governor')).text();
-    assert.match(html, /<span class="badge" data-type="pdf">PDF<\/span> <a class="result-title" href="http:\/\/e\.org\/engines\.pdf#page=2">Steam Engines<\/a>/);
+    assert.match(
+      html,
+      /<span class="badge" data-type="pdf">PDF<\/span> <a class="result-title" href="http:\/\/e\.org\/engines\.pdf#page=2">Steam Engines<\/a>/,
+    );
     assert.match(html, /<span class="result-doc">PDF · 3 pages · p\. 2<\/span>/);
     const both = await (await docsApp.request('/?q=flywheel')).text();
     assert.match(both, /<span class="result-doc">PowerPoint · 2 slides · slide 2<\/span>/);

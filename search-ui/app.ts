@@ -138,7 +138,8 @@ export function createApp(deps: UiDeps): OpenAPIHono {
     // (A coordinator carrying the admin token asks a shard for every user's search: not one client's rate.)
     if (deps.adminToken && c.req.path.startsWith('/api/shard/') && sameToken(c.req.header('authorization') ?? '', `Bearer ${deps.adminToken}`)) return next();
     const wait = limiter.take(clientOf(c));
-    if (wait > 0) return c.json({ error: 'too many requests from this address: slow down', code: 'rate-limited' }, 429, { 'retry-after': String(Math.ceil(wait / 1000)) });
+    if (wait > 0)
+      return c.json({ error: 'too many requests from this address: slow down', code: 'rate-limited' }, 429, { 'retry-after': String(Math.ceil(wait / 1000)) });
     await next();
   });
   app.use('/api/*', revalidateJson());
@@ -166,11 +167,22 @@ export function createApp(deps: UiDeps): OpenAPIHono {
     const url = c.req.query('url')?.trim().slice(0, 2048);
     const lookup = url && deps.explain ? { url, answer: await deps.explain(url) } : undefined;
     const s = await status();
-    return c.html(layout({ title: 'Crawl status — Trawl', status: statusLine(s), version: deps.version, wide: true, body: statusBody({ live: liveStatus(s, history.all), ...(lookup ? { lookup } : {}), admin: adminOn }) }));
+    return c.html(
+      layout({
+        title: 'Crawl status — Trawl',
+        status: statusLine(s),
+        version: deps.version,
+        wide: true,
+        body: statusBody({ live: liveStatus(s, history.all), ...(lookup ? { lookup } : {}), admin: adminOn }),
+      }),
+    );
   });
 
   app.get('/api/events', (c) => {
-    if (!streams.enter()) return c.json({ error: `too many event streams open (${streams.max}, server.maxEventStreams): try again later`, code: 'too-many-streams' }, 503, { 'retry-after': '5' });
+    if (!streams.enter())
+      return c.json({ error: `too many event streams open (${streams.max}, server.maxEventStreams): try again later`, code: 'too-many-streams' }, 503, {
+        'retry-after': '5',
+      });
     return streamSSE(c, async (stream) => {
       let open = true;
       stream.onAbort(() => {
@@ -179,7 +191,10 @@ export function createApp(deps: UiDeps): OpenAPIHono {
       try {
         while (open) {
           const s = await status();
-          await stream.writeSSE({ event: 'status', data: JSON.stringify({ summary: statusLine(s), running: s.crawl.running, html: await liveStatus(s, history.all) }) });
+          await stream.writeSSE({
+            event: 'status',
+            data: JSON.stringify({ summary: statusLine(s), running: s.crawl.running, html: await liveStatus(s, history.all) }),
+          });
           await stream.sleep(deps.eventIntervalMs ?? 1000);
         }
       } finally {
@@ -222,7 +237,16 @@ export function createApp(deps: UiDeps): OpenAPIHono {
 
   describeOthers(app);
   app.get('/api/openapi.json', (c) =>
-    c.json(app.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 'Trawl', version: deps.version, description: 'Search over what Trawl has crawled, watch the crawl, and control it. Errors are JSON: {error, code}, with a stable code.' } })),
+    c.json(
+      app.getOpenAPI31Document({
+        openapi: '3.1.0',
+        info: {
+          title: 'Trawl',
+          version: deps.version,
+          description: 'Search over what Trawl has crawled, watch the crawl, and control it. Errors are JSON: {error, code}, with a stable code.',
+        },
+      }),
+    ),
   );
 
   app.get('/opensearch.xml', (c) => c.body(openSearchDescription(new URL(c.req.url).origin), 200, { 'content-type': `${OPENSEARCH_TYPE}; charset=utf-8` }));
@@ -245,7 +269,10 @@ export function createApp(deps: UiDeps): OpenAPIHono {
     }
     const store = deps.storeHealth?.() ?? { up: true };
     if (store.up) return c.json({ ok: true, documents: deps.searcher.documentCount });
-    return c.json({ ok: false, documents: deps.searcher.documentCount, store: 'down', since: new Date(store.downSince!).toISOString(), error: store.error ?? 'unknown' }, 503);
+    return c.json(
+      { ok: false, documents: deps.searcher.documentCount, store: 'down', since: new Date(store.downSince!).toISOString(), error: store.error ?? 'unknown' },
+      503,
+    );
   });
 
   app.get('/static/:file', (c) => {
@@ -260,7 +287,17 @@ export function createApp(deps: UiDeps): OpenAPIHono {
       const error = `${c.req.method} is not allowed here: ${allow.join(', ')} ${allow.length > 1 ? 'are' : 'is'}`;
       return isApi(c) ? c.json({ error, code: 'method-not-allowed' }, 405, { allow: allow.join(', ') }) : c.text(error, 405, { allow: allow.join(', ') });
     }
-    return isApi(c) ? c.json({ error: 'no such endpoint', code: 'not-found' }, 404) : c.html(layout({ title: 'Not found — Trawl', status: statusLine(await deps.status()), version: deps.version, body: errorBody('There is no page here. Search from the box above.') }), 404);
+    return isApi(c)
+      ? c.json({ error: 'no such endpoint', code: 'not-found' }, 404)
+      : c.html(
+          layout({
+            title: 'Not found — Trawl',
+            status: statusLine(await deps.status()),
+            version: deps.version,
+            body: errorBody('There is no page here. Search from the box above.'),
+          }),
+          404,
+        );
   });
 
   app.onError((e, c) => {

@@ -13,11 +13,31 @@ const index = new SearchIndex((id) => docs.get(id));
 index.upsert(docs.get(1)!);
 const ADMIN = 'admin-token-0123456789';
 const noop = async () => undefined;
-const admin = { addSeeds: async () => ({ queued: [], rejected: [] }), pause: noop, resume: noop, recrawl: async () => ({ queued: 0 }), remove: async () => ({ removed: 0 }) };
-const appWith = (more: Partial<UiDeps>) => createApp({ searcher: index, status: async () => statusNow(), version: 't', processMetrics: false, admin, adminToken: ADMIN, explain: async (url) => ({ known: false, url, reason: 'never seen' }), apiRate: 1000, ...more });
+const admin = {
+  addSeeds: async () => ({ queued: [], rejected: [] }),
+  pause: noop,
+  resume: noop,
+  recrawl: async () => ({ queued: 0 }),
+  remove: async () => ({ removed: 0 }),
+};
+const appWith = (more: Partial<UiDeps>) =>
+  createApp({
+    searcher: index,
+    status: async () => statusNow(),
+    version: 't',
+    processMetrics: false,
+    admin,
+    adminToken: ADMIN,
+    explain: async (url) => ({ known: false, url, reason: 'never seen' }),
+    apiRate: 1000,
+    ...more,
+  });
 
 const SITE = 'https://www.example.org';
-const preflight = (origin: string, headers = 'if-none-match') => ({ method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': headers } });
+const preflight = (origin: string, headers = 'if-none-match') => ({
+  method: 'OPTIONS',
+  headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': headers },
+});
 
 describe('CORS (server.corsOrigins)', () => {
   const app = appWith({ corsOrigins: [SITE] });
@@ -55,7 +75,16 @@ describe('CORS (server.corsOrigins)', () => {
 
   it('never shares the status, the URL records, the event stream or the admin actions', async () => {
     const auth = { authorization: `Bearer ${ADMIN}` };
-    for (const [method, path] of [['GET', '/api/status'], ['GET', '/api/document?url=http://e.org/a'], ['GET', '/api/openapi.json'], ['POST', '/api/pause'], ['POST', '/api/seeds'], ['DELETE', '/api/documents?host=e.org'], ['GET', '/status'], ['GET', '/?q=corsword']] as const) {
+    for (const [method, path] of [
+      ['GET', '/api/status'],
+      ['GET', '/api/document?url=http://e.org/a'],
+      ['GET', '/api/openapi.json'],
+      ['POST', '/api/pause'],
+      ['POST', '/api/seeds'],
+      ['DELETE', '/api/documents?host=e.org'],
+      ['GET', '/status'],
+      ['GET', '/?q=corsword'],
+    ] as const) {
       const res = await app.request(path, { method, headers: { origin: SITE, ...auth } });
       assert.equal(res.headers.get('access-control-allow-origin'), null, `${method} ${path}`);
       const pre = await app.request(path, preflight(SITE, 'authorization, content-type'));
@@ -92,6 +121,6 @@ describe('CORS (server.corsOrigins)', () => {
     assert.match(res.headers.get('content-type') ?? '', /^text\/javascript/);
     assert.equal(res.headers.get('cross-origin-resource-policy'), 'cross-origin');
     assert.match(await res.text(), /customElements\.define\('trawl-search'/);
-    assert.equal((await app.request('/static/app.js')).headers.get('cross-origin-resource-policy'), 'same-origin', 'the pages\' own script stays theirs');
+    assert.equal((await app.request('/static/app.js')).headers.get('cross-origin-resource-policy'), 'same-origin', "the pages' own script stays theirs");
   });
 });

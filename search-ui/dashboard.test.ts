@@ -22,9 +22,38 @@ const statusNow = (): ApplianceStatus => ({
     excluded: 7,
     redirected: 0,
     pagesPerSecond: 12.5,
-    stats: { requests: 44, bytes: 90_000, pagesPerSecond: 12.5, stages: { fetch: { count: 44, ms: 880 }, parse: { count: 40, ms: 120 }, render: { count: 0, ms: 0 }, classify: { count: 0, ms: 0 }, store: { count: 40, ms: 8 }, index: { count: 38, ms: 30 }, links: { count: 40, ms: 6 } }, outcomes: { indexed: 38, failed: 2 } },
-    hosts: [{ host: 'docs.e.org', queued: 99, inFlight: 2, delayMs: 1000, errors: 4, waitingForRobots: false, suspendedUntil: new Date(Date.now() + 60_000).toISOString(), suspensions: 1, lastError: 'timeout' }],
-    rejections: [{ reason: 'out of scope', count: 31 }, { reason: 'robots "txt"', count: 2 }],
+    stats: {
+      requests: 44,
+      bytes: 90_000,
+      pagesPerSecond: 12.5,
+      stages: {
+        fetch: { count: 44, ms: 880 },
+        parse: { count: 40, ms: 120 },
+        render: { count: 0, ms: 0 },
+        classify: { count: 0, ms: 0 },
+        store: { count: 40, ms: 8 },
+        index: { count: 38, ms: 30 },
+        links: { count: 40, ms: 6 },
+      },
+      outcomes: { indexed: 38, failed: 2 },
+    },
+    hosts: [
+      {
+        host: 'docs.e.org',
+        queued: 99,
+        inFlight: 2,
+        delayMs: 1000,
+        errors: 4,
+        waitingForRobots: false,
+        suspendedUntil: new Date(Date.now() + 60_000).toISOString(),
+        suspensions: 1,
+        lastError: 'timeout',
+      },
+    ],
+    rejections: [
+      { reason: 'out of scope', count: 31 },
+      { reason: 'robots "txt"', count: 2 },
+    ],
   },
   recrawl: { continuous: true, due: 7, nextDueAt: '2026-11-22T11:00:00.000Z', revisited: 31, changed: 4, unchanged: 26, removed: 1 },
   focus: { classifier: 'topic coins (plain scorer, cutoff 10)', cutoff: 10, relevant: 12, notRelevant: 30 },
@@ -33,12 +62,45 @@ const statusNow = (): ApplianceStatus => ({
 });
 const docs = new Map<number, StoredDocument>();
 const index = new SearchIndex((id) => docs.get(id));
-const d: StoredDocument = { id: 1, url: 'http://docs.e.org/intro', title: 'Intro', description: '', headings: [], text: 'welcome words here', contentType: 'text/html', bytes: 1, truncated: false, httpStatus: 200, fetchedAt: Date.now() - 3 * 3600_000, hash: '' };
+const d: StoredDocument = {
+  id: 1,
+  url: 'http://docs.e.org/intro',
+  title: 'Intro',
+  description: '',
+  headings: [],
+  text: 'welcome words here',
+  contentType: 'text/html',
+  bytes: 1,
+  truncated: false,
+  httpStatus: 200,
+  fetchedAt: Date.now() - 3 * 3600_000,
+  hash: '',
+};
 docs.set(1, d);
 index.upsert(d);
 const explain = async (url: string): Promise<UrlExplanation> =>
   url.includes('known')
-    ? { known: true, url, state: 'excluded', indexed: false, reason: 'robots.txt disallows it', error: null, httpStatus: null, attempts: 0, depth: 2, discoveredAt: '2026-11-22T09:00:00.000Z', fetchedAt: null, nextAttemptAt: null, revisitAt: '2026-11-23T09:00:00.000Z', changedAt: null, contentType: null, lang: null, topicScore: 3.5, relevant: false, classes: [] }
+    ? {
+        known: true,
+        url,
+        state: 'excluded',
+        indexed: false,
+        reason: 'robots.txt disallows it',
+        error: null,
+        httpStatus: null,
+        attempts: 0,
+        depth: 2,
+        discoveredAt: '2026-11-22T09:00:00.000Z',
+        fetchedAt: null,
+        nextAttemptAt: null,
+        revisitAt: '2026-11-23T09:00:00.000Z',
+        changedAt: null,
+        contentType: null,
+        lang: null,
+        topicScore: 3.5,
+        relevant: false,
+        classes: [],
+      }
     : { known: false, url, reason: 'never seen: no crawled page links to it yet' };
 const app = createApp({ searcher: index, status: async () => statusNow(), version: 't', explain, eventIntervalMs: 20 });
 const text = async (path: string) => (await app.request(path)).text();
@@ -58,7 +120,8 @@ describe('the dashboard (/status)', () => {
   it('shows the recrawl: the schedule and what revisits found', async () => {
     const html = await text('/status');
     assert.match(html, /fetched again as they fall due[^<]*Next page due: 2026-11-22 11:00:00 UTC/);
-    for (const [k, v] of Object.entries({ due: 7, revisited: 31, changed: 4, unchanged: 26, removed: 1 })) assert.match(html, new RegExp(`<dd data-figure="${k}">${v}</dd>`));
+    for (const [k, v] of Object.entries({ due: 7, revisited: 31, changed: 4, unchanged: 26, removed: 1 }))
+      assert.match(html, new RegExp(`<dd data-figure="${k}">${v}</dd>`));
     assert.match(await text('/status?url=http%3A%2F%2Fe.org%2Fknown'), /<dt>Next revisit<\/dt><dd>2026-11-23 09:00:00 UTC<\/dd>/);
   });
 
@@ -125,32 +188,63 @@ describe('seeds that could not be fetched, and pages whose links were cut', () =
       { url: 'http://127.0.0.1:9/', state: 'failed', fetched: false, error: 'refused', reason: 'connection refused' },
     ],
   });
-  const app2 = createApp({ searcher: index, status: async () => troubled(), version: 't', explain: async (url) => ({ ...(await explain('known')), url, linksCut: 9585 }) as UrlExplanation });
+  const app2 = createApp({
+    searcher: index,
+    status: async () => troubled(),
+    version: 't',
+    explain: async (url) => ({ ...(await explain('known')), url, linksCut: 9585 }) as UrlExplanation,
+  });
 
   it('says on the search page, in the status line and on the dashboard why nothing could be crawled', async () => {
     const home = await (await app2.request('/')).text();
     assert.match(home, /<div class="notice" role="alert"><p><strong>No seed could be fetched<\/strong>/);
     assert.match(home, /<span class="url">http:\/\/no-such-host\.invalid\/<\/span>: dns — the host name does not resolve \(ENOTFOUND\)/);
-    assert.match(home, /id="crawl-status"[^>]*>Crawl idle · \d+ pages fetched · 38 documents indexed · No seed could be fetched: http:\/\/no-such-host\.invalid\/ \(dns — /);
+    assert.match(
+      home,
+      /id="crawl-status"[^>]*>Crawl idle · \d+ pages fetched · 38 documents indexed · No seed could be fetched: http:\/\/no-such-host\.invalid\/ \(dns — /,
+    );
     const status = await (await app2.request('/status')).text();
     assert.match(status, /<h2 id="seeds-h">Seeds<\/h2>/);
-    assert.match(status, /<tr class="trouble"><td class="url">http:\/\/127\.0\.0\.1:9\/<\/td><td>failed<\/td><td>no<\/td><td>refused — connection refused<\/td><\/tr>/);
+    assert.match(
+      status,
+      /<tr class="trouble"><td class="url">http:\/\/127\.0\.0\.1:9\/<\/td><td>failed<\/td><td>no<\/td><td>refused — connection refused<\/td><\/tr>/,
+    );
     assert.match(((await (await app2.request('/api/status')).json()) as { summary: string }).summary, /No seed could be fetched/);
   });
 
   it('says nothing while a seed is still to be fetched, or once one was', async () => {
-    const pending = createApp({ searcher: index, status: async () => ({ ...troubled(), seeds: [...troubled().seeds!, { url: 'http://c.test/', state: 'queued', fetched: false, error: null, reason: null }] }), version: 't' });
+    const pending = createApp({
+      searcher: index,
+      status: async () => ({
+        ...troubled(),
+        seeds: [...troubled().seeds!, { url: 'http://c.test/', state: 'queued', fetched: false, error: null, reason: null }],
+      }),
+      version: 't',
+    });
     assert.doesNotMatch(await (await pending.request('/')).text(), /No seed could be fetched/);
-    const one = createApp({ searcher: index, status: async () => ({ ...troubled(), seeds: [...troubled().seeds!, { url: 'http://c.test/', state: 'indexed', fetched: true, error: null, reason: null }] }), version: 't' });
+    const one = createApp({
+      searcher: index,
+      status: async () => ({
+        ...troubled(),
+        seeds: [...troubled().seeds!, { url: 'http://c.test/', state: 'indexed', fetched: true, error: null, reason: null }],
+      }),
+      version: 't',
+    });
     assert.doesNotMatch(await (await one.request('/')).text(), /No seed could be fetched/);
     assert.match(await (await one.request('/status')).text(), /<tr><td class="url">http:\/\/c\.test\/<\/td><td>indexed<\/td><td>yes<\/td><td>—<\/td><\/tr>/);
   });
 
-  it('counts the pages whose links were cut on the dashboard and in the metrics, and names it in a URL\'s record', async () => {
-    assert.match(await (await app2.request('/status')).text(), /<dt>Pages with links cut<\/dt><dd data-figure="links-cut" title="9,585 links beyond limits.maxLinksPerPage not followed">2 <span class="why">\(9,585 links\)<\/span><\/dd>/);
+  it("counts the pages whose links were cut on the dashboard and in the metrics, and names it in a URL's record", async () => {
+    assert.match(
+      await (await app2.request('/status')).text(),
+      /<dt>Pages with links cut<\/dt><dd data-figure="links-cut" title="9,585 links beyond limits.maxLinksPerPage not followed">2 <span class="why">\(9,585 links\)<\/span><\/dd>/,
+    );
     assert.doesNotMatch(await text('/status'), /links-cut/, 'nothing cut, nothing shown');
     assert.match(await (await app2.request('/metrics')).text(), /^trawl_links_cut_pages 2$/m);
-    assert.match(await (await app2.request('/status?url=http%3A%2F%2Fe.org%2Fknown')).text(), /<dt>Links not followed<\/dt><dd>9,585 beyond limits\.maxLinksPerPage<\/dd>/);
+    assert.match(
+      await (await app2.request('/status?url=http%3A%2F%2Fe.org%2Fknown')).text(),
+      /<dt>Links not followed<\/dt><dd>9,585 beyond limits\.maxLinksPerPage<\/dd>/,
+    );
   });
 });
 
@@ -170,7 +264,8 @@ describe('search page extras', () => {
   });
 
   it('links an OpenSearch description from every page, and serves a valid one', async () => {
-    for (const path of ['/', '/?q=welcome', '/status']) assert.match(await text(path), /<link rel="search" type="application\/opensearchdescription\+xml" href="\/opensearch.xml" title="Trawl">/);
+    for (const path of ['/', '/?q=welcome', '/status'])
+      assert.match(await text(path), /<link rel="search" type="application\/opensearchdescription\+xml" href="\/opensearch.xml" title="Trawl">/);
     const res = await app.request('http://127.0.0.1:8080/opensearch.xml');
     assert.match(res.headers.get('content-type') ?? '', /^application\/opensearchdescription\+xml/);
     const xml = await res.text();
@@ -200,10 +295,18 @@ describe('GET /metrics', () => {
     assert.match(after, /^trawl_recrawl_due 7$/m);
     assert.match(after, /^trawl_revisits_total\{result="changed"\} 4$/m);
     // The process metrics operators expect, beside Trawl's own.
-    for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_seconds', 'nodejs_gc_duration_seconds_count']) assert.match(after, new RegExp(`^${name}(\\{[^}]*\\})? `, 'm'), name);
+    for (const name of [
+      'process_cpu_seconds_total',
+      'process_resident_memory_bytes',
+      'nodejs_heap_size_used_bytes',
+      'nodejs_eventloop_lag_seconds',
+      'nodejs_gc_duration_seconds_count',
+    ])
+      assert.match(after, new RegExp(`^${name}(\\{[^}]*\\})? `, 'm'), name);
     // Every sample line is a name, optional labels and a number.
     // (prom-client writes NaN as "Nan", which Prometheus reads: its parser takes NaN in any case.)
-    for (const l of after.split('\n').filter((x) => x && !x.startsWith('#'))) assert.match(l, /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{[^}]*\})? (-?[\d.e+-]+|NaN|Nan|[+-]Inf)$/, l);
+    for (const l of after.split('\n').filter((x) => x && !x.startsWith('#')))
+      assert.match(l, /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{[^}]*\})? (-?[\d.e+-]+|NaN|Nan|[+-]Inf)$/, l);
   });
 });
 
@@ -211,6 +314,19 @@ describe('GET /api/openapi.json', () => {
   it('describes every endpoint of the JSON API', async () => {
     const doc = (await (await app.request('/api/openapi.json')).json()) as { openapi: string; paths: Record<string, unknown> };
     assert.equal(doc.openapi, '3.1.0');
-    for (const p of ['/api/search', '/api/status', '/api/document', '/api/seeds', '/api/pause', '/api/resume', '/api/recrawl', '/api/documents', '/metrics', '/healthz', '/opensearch.xml']) assert.ok(p in doc.paths, p);
+    for (const p of [
+      '/api/search',
+      '/api/status',
+      '/api/document',
+      '/api/seeds',
+      '/api/pause',
+      '/api/resume',
+      '/api/recrawl',
+      '/api/documents',
+      '/metrics',
+      '/healthz',
+      '/opensearch.xml',
+    ])
+      assert.ok(p in doc.paths, p);
   });
 });

@@ -9,7 +9,20 @@ import { createApp } from './app.ts';
 const docs = new Map<number, StoredDocument>();
 const index = new SearchIndex((id) => docs.get(id));
 const put = (id: number, title: string, text: string) => {
-  const d: StoredDocument = { id, url: `http://e.org/${id}`, title, description: '', headings: [], text, contentType: 'text/html', bytes: 1, truncated: false, httpStatus: 200, fetchedAt: Date.UTC(2026, 0, 2), hash: '' };
+  const d: StoredDocument = {
+    id,
+    url: `http://e.org/${id}`,
+    title,
+    description: '',
+    headings: [],
+    text,
+    contentType: 'text/html',
+    bytes: 1,
+    truncated: false,
+    httpStatus: 200,
+    fetchedAt: Date.UTC(2026, 0, 2),
+    hash: '',
+  };
   docs.set(id, d);
   index.upsert(d);
 };
@@ -19,7 +32,23 @@ put(3, 'Value expressions', 'Values and <b>expressions</b>.');
 for (let i = 10; i < 14; i++) put(i, `Vacuum notes ${i}`, 'vacuum again');
 
 const statusNow = (): ApplianceStatus => ({
-  crawl: { running: false, fetched: 0, indexed: 0, queued: 0, inFlight: 0, failed: 0, retrying: 0, dead: 0, excluded: 0, redirected: 0, pagesPerSecond: 0, stats: null, hosts: [], paused: false, rejections: [] },
+  crawl: {
+    running: false,
+    fetched: 0,
+    indexed: 0,
+    queued: 0,
+    inFlight: 0,
+    failed: 0,
+    retrying: 0,
+    dead: 0,
+    excluded: 0,
+    redirected: 0,
+    pagesPerSecond: 0,
+    stats: null,
+    hosts: [],
+    paused: false,
+    rejections: [],
+  },
   recrawl: { continuous: false, due: 0, nextDueAt: null, revisited: 0, changed: 0, unchanged: 0, removed: 0 },
   focus: null,
   index: { documents: index.documentCount, lastFlushAt: null, lastFlushMs: null, terms: 0, lastFlushBytes: null },
@@ -41,7 +70,10 @@ describe('"Including results for …"', () => {
 
   it('says so on the page, links the corrected query and offers the exact search', async () => {
     const page = await (await get('/?q=Vacuun+regularly')).text();
-    assert.match(page, /<p class="corrected" id="corrected">Including results for <a href="\/\?q=vacuum%20regularly"><strong>vacuum<\/strong> regularly<\/a>\. <a href="\/\?q=Vacuun%20regularly&amp;exact=1" rel="nofollow">Search only for Vacuun regularly<\/a><\/p>/);
+    assert.match(
+      page,
+      /<p class="corrected" id="corrected">Including results for <a href="\/\?q=vacuum%20regularly"><strong>vacuum<\/strong> regularly<\/a>\. <a href="\/\?q=Vacuun%20regularly&amp;exact=1" rel="nofollow">Search only for Vacuun regularly<\/a><\/p>/,
+    );
     const exact = await (await get('/?q=Vacuun+regularly&exact=1')).text();
     assert.doesNotMatch(exact, /Including results/);
     assert.match(exact, /Did you mean <a href="\/\?q=vacuum%20regularly">vacuum regularly<\/a>/);
@@ -60,7 +92,11 @@ describe('GET /api/suggest', () => {
     assert.equal(res.status, 200);
     assert.deepEqual(await res.json(), { query: 'routine vacu', suggestions: ['routine vacuum', 'routine vacuumdb'] });
     assert.deepEqual(((await (await get('/api/suggest?q=va&size=1')).json()) as { suggestions: string[] }).suggestions, ['vacuum']);
-    assert.deepEqual(((await (await get('/api/suggest?q=vacuum+')).json()) as { suggestions: string[] }).suggestions, ['vacuum', 'vacuumdb'], 'the word itself first: it is the most frequent');
+    assert.deepEqual(
+      ((await (await get('/api/suggest?q=vacuum+')).json()) as { suggestions: string[] }).suggestions,
+      ['vacuum', 'vacuumdb'],
+      'the word itself first: it is the most frequent',
+    );
     assert.deepEqual(((await (await get('/api/suggest?q=%22vacu%22')).json()) as { suggestions: string[] }).suggestions, [], 'a quoted word is not completed');
     assert.deepEqual(((await (await get('/api/suggest?q=v')).json()) as { suggestions: string[] }).suggestions, []);
   });
@@ -78,7 +114,13 @@ describe('GET /api/suggest', () => {
   });
 
   it('is described in /api/openapi.json, with its parameters and answer', async () => {
-    const doc = (await (await get('/api/openapi.json')).json()) as { paths: Record<string, { get?: { parameters?: { name: string }[]; responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }> } }>; components: { schemas: Record<string, { properties: Record<string, unknown> }> } };
+    const doc = (await (await get('/api/openapi.json')).json()) as {
+      paths: Record<
+        string,
+        { get?: { parameters?: { name: string }[]; responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }> } }
+      >;
+      components: { schemas: Record<string, { properties: Record<string, unknown> }> };
+    };
     const op = doc.paths['/api/suggest']?.get;
     assert.ok(op, '/api/suggest is in the document');
     assert.deepEqual(op.parameters?.map((p) => p.name).sort(), ['q', 'size']);

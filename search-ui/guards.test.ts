@@ -10,12 +10,35 @@ const statusNow = () => idleStatus({ running: true });
 const index = new SearchIndex(() => undefined);
 const TOKEN = 'correct-horse-battery-staple';
 const noop = async () => undefined;
-const admin = { addSeeds: async (urls: readonly string[]) => ({ queued: [...urls], rejected: [] }), pause: noop, resume: noop, recrawl: async () => ({ queued: 1 }), remove: async () => ({ removed: 0 }) };
-const app = createApp({ searcher: index, status: async () => statusNow(), version: 't', admin, adminToken: TOKEN, apiRate: 1000, hosts: { bound: 'search.intra', allowed: ['docs.example.org', '*.corp.example'] } });
+const admin = {
+  addSeeds: async (urls: readonly string[]) => ({ queued: [...urls], rejected: [] }),
+  pause: noop,
+  resume: noop,
+  recrawl: async () => ({ queued: 1 }),
+  remove: async () => ({ removed: 0 }),
+};
+const app = createApp({
+  searcher: index,
+  status: async () => statusNow(),
+  version: 't',
+  admin,
+  adminToken: TOKEN,
+  apiRate: 1000,
+  hosts: { bound: 'search.intra', allowed: ['docs.example.org', '*.corp.example'] },
+});
 
 describe('the Host check (DNS rebinding)', () => {
   it('answers 421 to a name it was not given, on pages and on the API', async () => {
-    for (const host of ['evil.example', 'evil.example:8080', '127.0.0.1.evil.example', 'corp.example', 'xdocs.example.org', 'localhost.evil.example', 'a b', '[zz]']) {
+    for (const host of [
+      'evil.example',
+      'evil.example:8080',
+      '127.0.0.1.evil.example',
+      'corp.example',
+      'xdocs.example.org',
+      'localhost.evil.example',
+      'a b',
+      '[zz]',
+    ]) {
       for (const path of ['/', '/status', '/api/status', '/api/search?q=x', '/metrics']) {
         const res = await app.request(`http://127.0.0.1${path}`, { headers: { host } });
         assert.equal(res.status, 421, `${host} ${path}`);
@@ -27,7 +50,21 @@ describe('the Host check (DNS rebinding)', () => {
   });
 
   it('answers IP addresses, localhost, the name it is bound to and server.allowedHosts', async () => {
-    for (const host of ['127.0.0.1', '127.0.0.1:8080', '10.1.2.3', '[::1]:8080', '[::1]', 'localhost', 'LOCALHOST:80', 'search.intra', 'Search.Intra:8080', 'docs.example.org', 'docs.example.org.', 'a.corp.example', 'b.a.corp.example:9']) {
+    for (const host of [
+      '127.0.0.1',
+      '127.0.0.1:8080',
+      '10.1.2.3',
+      '[::1]:8080',
+      '[::1]',
+      'localhost',
+      'LOCALHOST:80',
+      'search.intra',
+      'Search.Intra:8080',
+      'docs.example.org',
+      'docs.example.org.',
+      'a.corp.example',
+      'b.a.corp.example:9',
+    ]) {
       assert.equal((await app.request('http://127.0.0.1/api/status', { headers: { host } })).status, 200, host);
     }
   });
@@ -99,7 +136,7 @@ describe('methods', () => {
 });
 
 describe('static files', () => {
-  it('finds nothing under the names of an object\'s own properties (was a 500 with a stack trace)', async () => {
+  it("finds nothing under the names of an object's own properties (was a 500 with a stack trace)", async () => {
     for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__']) {
       const res = await app.request(`/static/${name}`);
       assert.equal(res.status, 404, name);
@@ -143,10 +180,18 @@ describe('server-sent event streams', () => {
 describe('the admin API takes JSON however it is labelled', () => {
   it('as curl -d sends it (form-urlencoded), or with no type at all', async () => {
     for (const type of ['application/x-www-form-urlencoded', undefined, 'text/plain']) {
-      const res = await app.request('/api/recrawl', { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, ...(type ? { 'content-type': type } : {}) }, body: '{"url":"http://a.test/"}' });
+      const res = await app.request('/api/recrawl', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}`, ...(type ? { 'content-type': type } : {}) },
+        body: '{"url":"http://a.test/"}',
+      });
       assert.equal(res.status, 200, String(type));
     }
-    const bad = await app.request('/api/recrawl', { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'url=http://a.test/' });
+    const bad = await app.request('/api/recrawl', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'url=http://a.test/',
+    });
     assert.equal(bad.status, 400);
     assert.equal(((await bad.json()) as { code: string }).code, 'bad-body');
   });
@@ -154,7 +199,11 @@ describe('the admin API takes JSON however it is labelled', () => {
   it('over a real socket too', async () => {
     const server = await listen(app, '127.0.0.1', 0);
     try {
-      const res = await fetch(`${server.url}api/seeds`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/x-www-form-urlencoded' }, body: '{"urls":["http://a.test/"]}' });
+      const res = await fetch(`${server.url}api/seeds`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/x-www-form-urlencoded' },
+        body: '{"urls":["http://a.test/"]}',
+      });
       assert.deepEqual(await res.json(), { queued: ['http://a.test/'], rejected: [] });
     } finally {
       await server.close();

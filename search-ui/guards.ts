@@ -31,7 +31,10 @@ export function hostAllowed(hostHeader: string | undefined, policy: HostPolicy):
 function hostName(header: string): string | undefined {
   const m = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::\d{1,5})?$/i.exec(header.trim());
   if (!m) return undefined;
-  return m[1]!.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  return m[1]!
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
 }
 
 function isIpLiteral(name: string): boolean {

@@ -19,7 +19,15 @@ const put = (id: number, text: string) => {
 };
 for (let i = 1; i <= 30; i++) put(i, `cacheword page number ${i} ${'with words enough to make a snippet '.repeat(6)}`);
 let searches = 0;
-const counted = { search: (q: string, o?: { page?: number; size?: number }) => (searches++, index.search(q, o)), get documentCount() { return index.documentCount; }, get version() { return index.version; } };
+const counted = {
+  search: (q: string, o?: { page?: number; size?: number }) => (searches++, index.search(q, o)),
+  get documentCount() {
+    return index.documentCount;
+  },
+  get version() {
+    return index.version;
+  },
+};
 const app = createApp({ searcher: counted, status: async () => statusNow(), version: 't', processMetrics: false, apiRate: 1000 });
 const get = (path: string, headers: Record<string, string> = {}) => app.request(path, { headers });
 

@@ -26,7 +26,10 @@ export class ResultTags {
 
   /** The weak ETag of an answer of `kind` (search, suggest) to `params`, at index `version`. */
   tag(version: number, kind: string, ...params: readonly (string | number)[]): string {
-    const digest = createHash('sha256').update(JSON.stringify([kind, ...params])).digest('base64url').slice(0, 16);
+    const digest = createHash('sha256')
+      .update(JSON.stringify([kind, ...params]))
+      .digest('base64url')
+      .slice(0, 16);
     return `W/"${this.boot}.${version}.${digest}"`;
   }
 

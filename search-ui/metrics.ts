@@ -70,11 +70,18 @@ function statusMetrics(registry: Registry) {
   const urls = gauge('trawl_urls', 'URLs by state.', ['state']);
   const requests = counter('trawl_crawl_requests_total', 'Requests made by this run of the crawler.');
   const bytes = counter('trawl_crawl_bytes_total', 'Bytes downloaded by this run of the crawler.');
-  const stageSeconds = counter('trawl_crawl_stage_seconds_total', 'Time spent per pipeline stage (fetch, parse, classify, store, index, links) by this run.', ['stage']);
-  const stagePages = counter('trawl_crawl_stage_pages_total', 'Pages through each pipeline stage in this run (with the seconds above: the mean latency).', ['stage']);
+  const stageSeconds = counter('trawl_crawl_stage_seconds_total', 'Time spent per pipeline stage (fetch, parse, classify, store, index, links) by this run.', [
+    'stage',
+  ]);
+  const stagePages = counter('trawl_crawl_stage_pages_total', 'Pages through each pipeline stage in this run (with the seconds above: the mean latency).', [
+    'stage',
+  ]);
   const outcomes = counter('trawl_crawl_outcomes_total', 'Request outcomes in this run, by kind.', ['outcome']);
   const rejections = counter('trawl_rejections_total', 'URLs not queued, by reason.', ['reason']);
-  const linksCut = gauge('trawl_links_cut_pages', 'Pages with more links than limits.maxLinksPerPage at their last fetch (their links beyond it not followed).');
+  const linksCut = gauge(
+    'trawl_links_cut_pages',
+    'Pages with more links than limits.maxLinksPerPage at their last fetch (their links beyond it not followed).',
+  );
   const due = gauge('trawl_recrawl_due', 'Pages whose revisit is due now.');
   const revisits = counter('trawl_revisits_total', 'Fetches of pages Trawl held, in this run, by what they found (revisited counts them all).', ['result']);
   // (A gauge: a page judged again may change sides.)
@@ -94,7 +101,15 @@ function statusMetrics(registry: Registry) {
       paused.set(c.paused ? 1 : 0);
       fetched.set(c.fetched);
       rate.set(c.pagesPerSecond);
-      const byState: Record<(typeof URL_STATES)[number], number> = { queued: c.queued, in_flight: c.inFlight, indexed: c.indexed, retrying: c.retrying, dead: c.dead, excluded: c.excluded, redirected: c.redirected };
+      const byState: Record<(typeof URL_STATES)[number], number> = {
+        queued: c.queued,
+        in_flight: c.inFlight,
+        indexed: c.indexed,
+        retrying: c.retrying,
+        dead: c.dead,
+        excluded: c.excluded,
+        redirected: c.redirected,
+      };
       for (const state of URL_STATES) urls.set({ state }, byState[state]);
       const run = c.stats;
       setCounter(requests, run ? [[{}, run.requests]] : []);
@@ -102,11 +117,17 @@ function statusMetrics(registry: Registry) {
       setCounter(stageSeconds, run ? STAGES.map((s) => [{ stage: s }, run.stages[s].ms / 1000] as const) : []);
       setCounter(stagePages, run ? STAGES.map((s) => [{ stage: s }, run.stages[s].count] as const) : []);
       setCounter(outcomes, run ? Object.entries(run.outcomes).map(([outcome, v]) => [{ outcome }, v] as const) : []);
-      setCounter(rejections, c.rejections.map((r) => [{ reason: r.reason }, r.count] as const));
+      setCounter(
+        rejections,
+        c.rejections.map((r) => [{ reason: r.reason }, r.count] as const),
+      );
       linksCut.set(c.linksCut?.pages ?? 0);
       const r = status.recrawl;
       due.set(r.due);
-      setCounter(revisits, (['revisited', 'changed', 'unchanged', 'removed'] as const).map((k) => [{ result: k }, r[k]] as const));
+      setCounter(
+        revisits,
+        (['revisited', 'changed', 'unchanged', 'removed'] as const).map((k) => [{ result: k }, r[k]] as const),
+      );
       focus.reset();
       if (status.focus) {
         focus.set({ verdict: 'relevant' }, status.focus.relevant);

@@ -67,9 +67,24 @@ export function crawledAgo(at: number, now = Date.now()): string {
 }
 
 /** How a result's type reads on its badge. */
-const TYPE_NAMES: Readonly<Record<string, string>> = { pdf: 'PDF', docx: 'Word', pptx: 'PowerPoint', xlsx: 'Excel', odt: 'ODT', odp: 'ODP', ods: 'ODS', text: 'Text', markdown: 'Markdown' };
+const TYPE_NAMES: Readonly<Record<string, string>> = {
+  pdf: 'PDF',
+  docx: 'Word',
+  pptx: 'PowerPoint',
+  xlsx: 'Excel',
+  odt: 'ODT',
+  odp: 'ODP',
+  ods: 'ODS',
+  text: 'Text',
+  markdown: 'Markdown',
+};
 /** What pages are called in a type of document. */
-const PAGE_WORDS: Readonly<Record<string, [string, string]>> = { pptx: ['slide', 'slides'], odp: ['slide', 'slides'], xlsx: ['sheet', 'sheets'], ods: ['sheet', 'sheets'] };
+const PAGE_WORDS: Readonly<Record<string, [string, string]>> = {
+  pptx: ['slide', 'slides'],
+  odp: ['slide', 'slides'],
+  xlsx: ['sheet', 'sheets'],
+  ods: ['sheet', 'sheets'],
+};
 
 /** "PDF · 34 pages · p. 12": the type, its size in pages, and the page the snippet is on. */
 export function documentLine(h: { readonly type?: string; readonly pages?: number; readonly page?: number }): string {
@@ -194,24 +209,28 @@ ${similarPages(h)}
 </li>`;
 })}
 </ol>
-${pages > 1
-  ? html`<nav class="pages" aria-label="Result pages">
+${
+  pages > 1
+    ? html`<nav class="pages" aria-label="Result pages">
 ${r.page > 1 ? html`<a href="${link(r.page - 1)}" rel="prev">‹ Previous</a>` : ''}
 <span>Page ${r.page} of ${pages}</span>
 ${r.page < pages ? html`<a href="${link(r.page + 1)}" rel="next">Next ›</a>` : ''}
 </nav>`
-  : ''}`;
+    : ''
+}`;
 }
 
 export function homeBody(documents: number, seeds?: readonly SeedStatus[]): Html {
   const trouble = seedTrouble(seeds);
   return html`<section aria-labelledby="home-h">
 <h1 id="home-h" class="visually-hidden">Search</h1>
-${trouble
-  ? html`<div class="notice" role="alert"><p><strong>No seed could be fetched</strong>, so there is nothing to search yet:</p>
+${
+  trouble
+    ? html`<div class="notice" role="alert"><p><strong>No seed could be fetched</strong>, so there is nothing to search yet:</p>
 <ul>${seeds!.map((s) => html`<li><span class="url">${s.url}</span>: ${seedCause(s)}</li>`)}</ul>
 <p>Check the address, or the network between Trawl and the site; <a href="/status">the crawl status</a> shows each seed.</p></div>`
-  : ''}
+    : ''
+}
 <p class="summary">${documents.toLocaleString('en')} documents in the index. Type a few words above.</p>
 </section>`;
 }

@@ -28,8 +28,19 @@ const Corpus = z.object({
   alphabet: z.string().max(100_000),
   together: z.record(z.string(), z.record(z.string(), z.number().min(0))),
 });
-const TermsBody = z.object({ q: Query, exact: z.boolean().optional(), suggest: z.boolean().optional(), stemmers: z.array(z.string().max(64)).max(256).optional() });
-const SearchBody = z.object({ q: Query, exact: z.boolean().optional(), page: z.number().int().min(1).max(100_000), size: z.number().int().min(1).max(100), corpus: Corpus.optional() });
+const TermsBody = z.object({
+  q: Query,
+  exact: z.boolean().optional(),
+  suggest: z.boolean().optional(),
+  stemmers: z.array(z.string().max(64)).max(256).optional(),
+});
+const SearchBody = z.object({
+  q: Query,
+  exact: z.boolean().optional(),
+  page: z.number().int().min(1).max(100_000),
+  size: z.number().int().min(1).max(100),
+  corpus: Corpus.optional(),
+});
 const SuggestBody = z.object({ q: z.string().max(MAX_QUERY_LENGTH), limit: z.number().int().min(1).max(20), corpus: Corpus.optional() });
 const HitsBody = z.object({ ids: z.array(count).max(1000), marked: z.array(z.string().max(1000)).max(1000), words: count.optional() });
 

@@ -10,13 +10,33 @@ import { createApp } from './app.ts';
 import { liveStatus } from './status-page.ts';
 import { statusLine } from './status-line.ts';
 
-const WORDS = 'standby primary streaming slot lag archive segment timeline promote failover replica cascade sync async quorum wal sender receiver apply conflict hot feedback delay recovery target'.split(' ');
+const WORDS =
+  'standby primary streaming slot lag archive segment timeline promote failover replica cascade sync async quorum wal sender receiver apply conflict hot feedback delay recovery target'.split(
+    ' ',
+  );
 /** Thirty sentences of the replication guide, each its own mix of words. */
-const TEXT = Array.from({ length: 30 }, (_, i) => `The replication guide on ${Array.from({ length: 8 }, (_, k) => WORDS[(i * 7 + k * k * 3 + k) % WORDS.length]).join(' ')}.`).join('\n');
+const TEXT = Array.from(
+  { length: 30 },
+  (_, i) => `The replication guide on ${Array.from({ length: 8 }, (_, k) => WORDS[(i * 7 + k * k * 3 + k) % WORDS.length]).join(' ')}.`,
+).join('\n');
 const docs = new Map<number, StoredDocument>();
 const index = new SearchIndex((id) => docs.get(id));
 const put = (id: number, url: string, title: string, text: string) => {
-  const d: StoredDocument = { id, url, title, description: '', headings: [], text, contentType: 'text/html', bytes: 1, truncated: false, httpStatus: 200, fetchedAt: Date.UTC(2026, 0, 2), hash: String(id), simhash: simhash(text)! };
+  const d: StoredDocument = {
+    id,
+    url,
+    title,
+    description: '',
+    headings: [],
+    text,
+    contentType: 'text/html',
+    bytes: 1,
+    truncated: false,
+    httpStatus: 200,
+    fetchedAt: Date.UTC(2026, 0, 2),
+    hash: String(id),
+    simhash: simhash(text)!,
+  };
   docs.set(id, d);
   index.upsert(d);
 };
@@ -27,10 +47,34 @@ put(4, 'javascript:alert(1)', 'Replication print view', `Version 15.\n${TEXT}`);
 put(5, 'https://docs.example.org/15/other.html', 'Elsewhere', 'Another page about replication and nothing else it shares with the guide at all, none.');
 
 const status = (): ApplianceStatus => ({
-  crawl: { running: false, fetched: 5, indexed: 5, queued: 0, inFlight: 0, failed: 0, retrying: 0, dead: 0, excluded: 0, redirected: 0, pagesPerSecond: 0, stats: null, hosts: [], paused: false, rejections: [], templates: { hosts: 2, blocks: 17, pagesCleaned: 41, hostsForgotten: 0 } },
+  crawl: {
+    running: false,
+    fetched: 5,
+    indexed: 5,
+    queued: 0,
+    inFlight: 0,
+    failed: 0,
+    retrying: 0,
+    dead: 0,
+    excluded: 0,
+    redirected: 0,
+    pagesPerSecond: 0,
+    stats: null,
+    hosts: [],
+    paused: false,
+    rejections: [],
+    templates: { hosts: 2, blocks: 17, pagesCleaned: 41, hostsForgotten: 0 },
+  },
   recrawl: { continuous: false, due: 0, nextDueAt: null, revisited: 0, changed: 0, unchanged: 0, removed: 0 },
   focus: null,
-  index: { documents: 5, terms: 40, lastFlushAt: null, lastFlushMs: null, lastFlushBytes: null, nearDuplicates: { maxDistance: 3, documents: 4, clusters: 1, countedAt: '2026-01-02T03:04:05.000Z' } },
+  index: {
+    documents: 5,
+    terms: 40,
+    lastFlushAt: null,
+    lastFlushMs: null,
+    lastFlushBytes: null,
+    nearDuplicates: { maxDistance: 3, documents: 4, clusters: 1, countedAt: '2026-01-02T03:04:05.000Z' },
+  },
   recent: [],
 });
 const app = createApp({ searcher: index, status: async () => status(), version: '0.0.0-test' });

@@ -43,7 +43,8 @@ function chart(samples: readonly Sample[]): Html {
   const max = Math.max(1, ...samples.flatMap((s) => SERIES.map((x) => s[x.key])));
   const t0 = samples[0]?.t ?? 0;
   const span = Math.max(1000, (samples.at(-1)?.t ?? 0) - t0);
-  const points = (key: (typeof SERIES)[number]['key']) => samples.map((s) => `${(((s.t - t0) / span) * w).toFixed(1)},${(h - (s[key] / max) * (h - 4) - 2).toFixed(1)}`).join(' ');
+  const points = (key: (typeof SERIES)[number]['key']) =>
+    samples.map((s) => `${(((s.t - t0) / span) * w).toFixed(1)},${(h - (s[key] / max) * (h - 4) - 2).toFixed(1)}`).join(' ');
   const last = samples.at(-1);
   return html`<figure class="chart">
 <svg viewBox="0 0 ${w} ${h}" preserveAspectRatio="none" role="img" aria-label="URL counts over the last ${Math.round(span / 1000)} seconds">
@@ -53,7 +54,13 @@ ${SERIES.map((x) => html`<polyline fill="none" stroke="${x.color}" stroke-width=
 </figure>`;
 }
 
-const when = (t: number | string | null) => (t === null ? '—' : new Date(t).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC'));
+const when = (t: number | string | null) =>
+  t === null
+    ? '—'
+    : new Date(t)
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/\.\d+Z$/, ' UTC');
 const n = (x: number) => x.toLocaleString('en');
 
 /** The live fragment: swapped in whole at each event. */
@@ -90,8 +97,9 @@ ${chart(samples)}
 <div><dt>Removed</dt><dd data-figure="removed">${n(s.recrawl.removed)}</dd></div>
 </dl>
 </section>
-${s.focus
-  ? html`<section aria-labelledby="focus-h">
+${
+  s.focus
+    ? html`<section aria-labelledby="focus-h">
 <h2 id="focus-h">Focus</h2>
 <p>Pages are judged by ${s.focus.classifier}: relevant ones are indexed and their links followed; the others are recorded, not indexed.</p>
 <dl class="figures">
@@ -99,60 +107,76 @@ ${s.focus
 <div><dt>Not relevant</dt><dd data-figure="not-relevant">${n(s.focus.notRelevant)}</dd></div>
 </dl>
 </section>`
-  : ''}
-${s.seeds?.length
-  ? html`<section aria-labelledby="seeds-h">
+    : ''
+}
+${
+  s.seeds?.length
+    ? html`<section aria-labelledby="seeds-h">
 <h2 id="seeds-h">Seeds</h2>
 <div class="scroll"><table><thead><tr><th scope="col">Seed</th><th scope="col">State</th><th scope="col">Fetched</th><th scope="col">Problem</th></tr></thead>
 <tbody>${s.seeds.map((x) => html`<tr${x.fetched ? '' : raw(' class="trouble"')}><td class="url">${x.url}</td><td>${x.state}</td><td>${x.fetched ? 'yes' : 'no'}</td><td>${x.fetched || !(x.error || x.reason) ? '—' : seedCause(x)}</td></tr>`)}</tbody></table></div>
 </section>`
-  : ''}
+    : ''
+}
 ${s.render ? renderSection(s.render) : ''}
-${s.auth?.length
-  ? html`<section aria-labelledby="auth-h">
+${
+  s.auth?.length
+    ? html`<section aria-labelledby="auth-h">
 <h2 id="auth-h">Logins</h2>
 <div class="scroll"><table><thead><tr><th scope="col">Scope</th><th scope="col">Credentials</th><th scope="col">Logins</th><th scope="col">Failed logins</th><th scope="col">Sessions renewed</th><th scope="col">Refused</th><th scope="col">Last problem</th></tr></thead>
 <tbody>${s.auth.map((a) => html`<tr${a.loginFailures || a.refused ? raw(' class="trouble"') : ''}><td><code>${a.scope}</code></td><td>${a.kind}</td><td>${n(a.logins)}</td><td>${n(a.loginFailures)}</td><td>${n(a.renewals)}</td><td>${n(a.refused)}</td><td>${a.lastProblem ?? '—'}</td></tr>`)}</tbody></table></div>
 </section>`
-  : ''}
-${s.workers?.length
-  ? html`<section aria-labelledby="workers-h">
+    : ''
+}
+${
+  s.workers?.length
+    ? html`<section aria-labelledby="workers-h">
 <h2 id="workers-h">Workers</h2>
 <div class="scroll"><table><thead><tr><th scope="col">Worker</th><th scope="col">Machine</th><th scope="col">State</th><th scope="col">Hosts held</th><th scope="col">Pages</th><th scope="col">Pages/s</th><th scope="col">Last heartbeat</th></tr></thead>
 <tbody>${s.workers.map((w) => html`<tr${w.state === 'stale' || w.staleHosts ? raw(' class="trouble"') : ''}><td><code>${w.id}</code></td><td>${w.machine} (pid ${w.pid})</td><td>${w.state}</td><td>${n(w.hosts)}${w.staleHosts ? ` (+${n(w.staleHosts)} stale)` : ''}</td><td>${n(w.pages)}</td><td>${w.pagesPerSecond.toFixed(1)}</td><td><time datetime="${w.seenAt}">${w.seenAt}</time></td></tr>`)}</tbody></table></div>
 </section>`
-  : ''}
-${s.shards?.length
-  ? html`<section aria-labelledby="shards-h">
+    : ''
+}
+${
+  s.shards?.length
+    ? html`<section aria-labelledby="shards-h">
 <h2 id="shards-h">Shards</h2>
 <div class="scroll"><table><thead><tr><th scope="col">Shard</th><th scope="col">Holds</th><th scope="col">State</th><th scope="col">Documents</th><th scope="col">Answered in</th><th scope="col">Problem</th></tr></thead>
 <tbody>${s.shards.map((x) => html`<tr${x.up ? '' : raw(' class="trouble"')}><td><code>${x.url}</code></td><td>${x.shard ?? '—'}</td><td>${x.up ? 'up' : 'down'}</td><td>${n(x.documents)}</td><td>${x.ms} ms</td><td>${x.error ?? '—'}</td></tr>`)}</tbody></table></div>
 </section>`
-  : ''}
+    : ''
+}
 <section aria-labelledby="hosts-h">
 <h2 id="hosts-h">Hosts</h2>
-${c.hosts.length
-  ? html`<div class="scroll"><table>
+${
+  c.hosts.length
+    ? html`<div class="scroll"><table>
 <thead><tr><th scope="col">Host</th><th scope="col">Queued</th><th scope="col">In flight</th><th scope="col">Delay</th><th scope="col">Errors</th><th scope="col">robots.txt</th><th scope="col">Suspended</th></tr></thead>
 <tbody>${c.hosts.map(
-      (h) => html`<tr><th scope="row">${h.host}</th><td>${n(h.queued)}</td><td>${h.inFlight}</td><td>${(h.delayMs / 1000).toFixed(1)} s</td><td>${h.errors}${h.lastError ? html` <span class="why">(${h.lastError})</span>` : ''}</td><td>${h.waitingForRobots ? 'loading' : 'loaded'}</td><td>${h.suspendedUntil !== null && Date.parse(h.suspendedUntil) > now ? html`until ${when(h.suspendedUntil)}${h.lastError ? html` <span class="why">— ${h.lastError}</span>` : ''}` : 'no'}</td></tr>`,
-    )}</tbody></table></div>`
-  : html`<p>No host is being crawled.</p>`}
+        (h) =>
+          html`<tr><th scope="row">${h.host}</th><td>${n(h.queued)}</td><td>${h.inFlight}</td><td>${(h.delayMs / 1000).toFixed(1)} s</td><td>${h.errors}${h.lastError ? html` <span class="why">(${h.lastError})</span>` : ''}</td><td>${h.waitingForRobots ? 'loading' : 'loaded'}</td><td>${h.suspendedUntil !== null && Date.parse(h.suspendedUntil) > now ? html`until ${when(h.suspendedUntil)}${h.lastError ? html` <span class="why">— ${h.lastError}</span>` : ''}` : 'no'}</td></tr>`,
+      )}</tbody></table></div>`
+    : html`<p>No host is being crawled.</p>`
+}
 </section>
 <section aria-labelledby="recent-h">
 <h2 id="recent-h">Latest fetches</h2>
-${s.recent.length
-  ? html`<div class="scroll"><table class="recent">
+${
+  s.recent.length
+    ? html`<div class="scroll"><table class="recent">
 <thead><tr><th scope="col">URL</th><th scope="col">Status</th><th scope="col">Outcome</th><th scope="col">Time</th><th scope="col">Bytes</th></tr></thead>
 <tbody>${s.recent.map((f) => html`<tr><td class="url">${f.url}</td><td>${f.status}</td><td>${f.outcome}</td><td>${f.ms} ms</td><td>${n(f.bytes)}</td></tr>`)}</tbody></table></div>`
-  : html`<p>Nothing fetched yet.</p>`}
+    : html`<p>Nothing fetched yet.</p>`
+}
 </section>
 <section aria-labelledby="rejections-h">
 <h2 id="rejections-h">URLs turned away</h2>
-${c.rejections.length
-  ? html`<table><thead><tr><th scope="col">Reason</th><th scope="col">URLs</th></tr></thead>
+${
+  c.rejections.length
+    ? html`<table><thead><tr><th scope="col">Reason</th><th scope="col">URLs</th></tr></thead>
 <tbody>${c.rejections.map((r) => html`<tr><td>${r.reason}</td><td>${n(r.count)}</td></tr>`)}</tbody></table>`
-  : html`<p>None so far.</p>`}
+    : html`<p>None so far.</p>`
+}
 </section>`;
 }
 
@@ -194,8 +218,9 @@ ${opts.lookup ? explanation(opts.lookup.answer) : ''}
 </section>
 <section aria-labelledby="admin-h" id="admin">
 <h2 id="admin-h">Admin</h2>
-${opts.admin
-  ? html`<p>These actions need the admin token (<code>server.adminToken</code>). It is kept in this tab only. They need JavaScript; the same actions are JSON endpoints (<a href="/api/openapi.json">API description</a>).</p>
+${
+  opts.admin
+    ? html`<p>These actions need the admin token (<code>server.adminToken</code>). It is kept in this tab only. They need JavaScript; the same actions are JSON endpoints (<a href="/api/openapi.json">API description</a>).</p>
 <form class="admin-form" data-admin="token"><label for="admin-token">Admin token</label><input id="admin-token" type="password" autocomplete="off" required></form>
 <div class="admin-actions">
 <button type="button" data-admin="pause">Pause crawl</button>
@@ -205,6 +230,7 @@ ${opts.admin
 <form class="admin-form" data-admin="recrawl"><label for="admin-recrawl">Recrawl a URL or a host (empty: everything)</label><input id="admin-recrawl" type="text" placeholder="https://example.org/page or example.org"><button type="submit">Recrawl</button></form>
 <form class="admin-form" data-admin="remove"><label for="admin-remove">Remove a URL or a host from the index</label><input id="admin-remove" type="text" required placeholder="https://example.org/page or example.org"><button type="submit">Remove</button></form>
 <p id="admin-result" role="status" aria-live="polite"></p>`
-  : html`<p>Admin actions are off: set <code>server.adminToken</code> (or the environment variable <code>TRAWL_ADMIN_TOKEN</code>) to turn them on.</p>`}
+    : html`<p>Admin actions are off: set <code>server.adminToken</code> (or the environment variable <code>TRAWL_ADMIN_TOKEN</code>) to turn them on.</p>`
+}
 </section>`;
 }

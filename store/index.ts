@@ -11,5 +11,15 @@ export type { ClaimOptions, HostLease, LeaseStore, WorkerBeat, WorkerView } from
 export type { RejectionStore } from './rejections.ts';
 export type { RobotsEntry, RobotsStore } from './robots.ts';
 export type { SeedStore } from './seeds.ts';
-export { ReadOnlyStoreError, StoreLocationError, StoreOpenError, type EnqueueBatch, type EnqueueResult, type FetchCommit, type FetchCommitResult, type Store, type StoreHealth } from './store.ts';
+export {
+  ReadOnlyStoreError,
+  StoreLocationError,
+  StoreOpenError,
+  type EnqueueBatch,
+  type EnqueueResult,
+  type FetchCommit,
+  type FetchCommitResult,
+  type Store,
+  type StoreHealth,
+} from './store.ts';
 export type { Finish, TakeKind, TakeOptions, Taken, UrlStore } from './urls.ts';

@@ -106,9 +106,11 @@ const packageRels = (main: string): string =>
 const coreXml = (title: string, creator: string, subject: string, keywords: string, lang = 'en-US'): string =>
   `${XML}<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><dc:title>${title}</dc:title><dc:subject>${subject}</dc:subject><dc:creator>${creator}</dc:creator><cp:keywords>${keywords}</cp:keywords><dc:language>${lang}</dc:language><dcterms:created xsi:type="dcterms:W3CDTF">2021-03-04T05:06:07Z</dcterms:created><dcterms:modified xsi:type="dcterms:W3CDTF">2022-08-09T10:11:12Z</dcterms:modified></cp:coreProperties>`;
 
-const appXml = (pages: number): string => `${XML}<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties"><Pages>${pages}</Pages></Properties>`;
+const appXml = (pages: number): string =>
+  `${XML}<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties"><Pages>${pages}</Pages></Properties>`;
 
-const para = (text: string, style?: string): string => `<w:p>${style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : ''}<w:r><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
+const para = (text: string, style?: string): string =>
+  `<w:p>${style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : ''}<w:r><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
 
 /** A DOCX: Title and Heading1/2 paragraphs, a localized heading style, a table, a tab, a link. */
 export function docx(): Buffer {
@@ -122,10 +124,19 @@ export function docx(): Buffer {
   ].join('');
   const styles = `${XML}<w:styles xmlns:w="${W}"><w:style w:type="paragraph" w:styleId="berschrift2"><w:name w:val="heading 2"/></w:style><w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/></w:style></w:styles>`;
   return zipFile([
-    { name: '[Content_Types].xml', data: contentTypes('word/document.xml', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml') },
+    {
+      name: '[Content_Types].xml',
+      data: contentTypes('word/document.xml', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml'),
+    },
     { name: '_rels/.rels', data: packageRels('word/document.xml') },
     { name: 'word/document.xml', data: `${XML}<w:document xmlns:w="${W}" xmlns:r="${R}"><w:body>${body}</w:body></w:document>` },
-    { name: 'word/_rels/document.xml.rels', data: rels([['rId1', 'styles', 'styles.xml'], ['rId9', 'hyperlink', 'https://example.org/tides', true]]) },
+    {
+      name: 'word/_rels/document.xml.rels',
+      data: rels([
+        ['rId1', 'styles', 'styles.xml'],
+        ['rId9', 'hyperlink', 'https://example.org/tides', true],
+      ]),
+    },
     { name: 'word/styles.xml', data: styles },
     { name: 'docProps/core.xml', data: coreXml('Tidal Power Survey', 'Maren Flux', 'Estuary energy', 'tide, turbine', 'en-GB') },
     { name: 'docProps/app.xml', data: appXml(3) },
@@ -134,20 +145,44 @@ export function docx(): Buffer {
 
 const shape = (text: string, title = false, link?: string): string =>
   `<p:sp><p:nvSpPr><p:cNvPr id="2" name="s"/><p:cNvSpPr/><p:nvPr>${title ? '<p:ph type="title"/>' : ''}</p:nvPr></p:nvSpPr><p:txBody><a:p><a:r><a:rPr lang="en-US">${link ? `<a:hlinkClick r:id="${link}"/>` : ''}</a:rPr><a:t>${text}</a:t></a:r></a:p></p:txBody></p:sp>`;
-const slide = (...shapes: string[]): string => `${XML}<p:sld xmlns:a="${A}" xmlns:r="${R}" xmlns:p="${P}"><p:cSld><p:spTree>${shapes.join('')}</p:spTree></p:cSld></p:sld>`;
+const slide = (...shapes: string[]): string =>
+  `${XML}<p:sld xmlns:a="${A}" xmlns:r="${R}" xmlns:p="${P}"><p:cSld><p:spTree>${shapes.join('')}</p:spTree></p:cSld></p:sld>`;
 
 /** A PPTX of three slides whose presentation order (2, 1, 3) is not their file order. */
 export function pptx(): Buffer {
   return zipFile([
-    { name: '[Content_Types].xml', data: contentTypes('ppt/presentation.xml', 'application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml') },
+    {
+      name: '[Content_Types].xml',
+      data: contentTypes('ppt/presentation.xml', 'application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml'),
+    },
     { name: '_rels/.rels', data: packageRels('ppt/presentation.xml') },
-    { name: 'ppt/presentation.xml', data: `${XML}<p:presentation xmlns:a="${A}" xmlns:r="${R}" xmlns:p="${P}"><p:sldIdLst><p:sldId id="256" r:id="rId3"/><p:sldId id="257" r:id="rId2"/><p:sldId id="258" r:id="rId4"/></p:sldIdLst></p:presentation>` },
-    { name: 'ppt/_rels/presentation.xml.rels', data: rels([['rId2', 'slide', 'slides/slide1.xml'], ['rId3', 'slide', 'slides/slide2.xml'], ['rId4', 'slide', '/ppt/slides/slide3.xml']]) },
+    {
+      name: 'ppt/presentation.xml',
+      data: `${XML}<p:presentation xmlns:a="${A}" xmlns:r="${R}" xmlns:p="${P}"><p:sldIdLst><p:sldId id="256" r:id="rId3"/><p:sldId id="257" r:id="rId2"/><p:sldId id="258" r:id="rId4"/></p:sldIdLst></p:presentation>`,
+    },
+    {
+      name: 'ppt/_rels/presentation.xml.rels',
+      data: rels([
+        ['rId2', 'slide', 'slides/slide1.xml'],
+        ['rId3', 'slide', 'slides/slide2.xml'],
+        ['rId4', 'slide', '/ppt/slides/slide3.xml'],
+      ]),
+    },
     { name: 'ppt/slides/slide2.xml', data: slide(shape('Orbital Mechanics', true), shape('Kepler ellipse perihelion')) },
-    { name: 'ppt/slides/slide1.xml', data: slide(shape('Transfer Windows', true), shape('the hohmann transfer burn'), shape('mission planner', false, 'rId7')) },
+    {
+      name: 'ppt/slides/slide1.xml',
+      data: slide(shape('Transfer Windows', true), shape('the hohmann transfer burn'), shape('mission planner', false, 'rId7')),
+    },
     { name: 'ppt/slides/_rels/slide1.xml.rels', data: rels([['rId7', 'hyperlink', 'https://example.org/orbits', true]]) },
     // A link on a whole shape, and a drawing given twice (mc:Choice, and mc:Fallback for older readers).
-    { name: 'ppt/slides/slide3.xml', data: slide(shape('Questions', true), shape('aerobraking apoapsis').replace('<p:cNvPr id="2" name="s"/>', '<p:cNvPr id="2" name="s"><a:hlinkClick r:id="rId1"/></p:cNvPr>'), `<mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><mc:Choice Requires="x">${shape('chosen words')}</mc:Choice><mc:Fallback>${shape('chosen words')}</mc:Fallback></mc:AlternateContent>`) },
+    {
+      name: 'ppt/slides/slide3.xml',
+      data: slide(
+        shape('Questions', true),
+        shape('aerobraking apoapsis').replace('<p:cNvPr id="2" name="s"/>', '<p:cNvPr id="2" name="s"><a:hlinkClick r:id="rId1"/></p:cNvPr>'),
+        `<mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><mc:Choice Requires="x">${shape('chosen words')}</mc:Choice><mc:Fallback>${shape('chosen words')}</mc:Fallback></mc:AlternateContent>`,
+      ),
+    },
     { name: 'ppt/slides/_rels/slide3.xml.rels', data: rels([['rId1', 'hyperlink', 'https://example.org/questions', true]]) },
     { name: 'docProps/core.xml', data: coreXml('Orbits for Beginners', 'Yuri Apsis', 'Spaceflight basics', 'orbit, rocket') },
   ]);
@@ -163,9 +198,22 @@ export function xlsx(): Buffer {
   return zipFile([
     { name: '[Content_Types].xml', data: contentTypes('xl/workbook.xml', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml') },
     { name: '_rels/.rels', data: packageRels('xl/workbook.xml') },
-    { name: 'xl/workbook.xml', data: `${XML}<workbook xmlns="${S}" xmlns:r="${R}"><sheets><sheet name="Metals" sheetId="1" r:id="rId1"/><sheet name="Ores" sheetId="2" r:id="rId2"/></sheets></workbook>` },
-    { name: 'xl/_rels/workbook.xml.rels', data: rels([['rId1', 'worksheet', 'worksheets/sheet1.xml'], ['rId2', 'worksheet', 'worksheets/sheet2.xml'], ['rId3', 'sharedStrings', 'sharedStrings.xml']]) },
-    { name: 'xl/sharedStrings.xml', data: `${XML}<sst xmlns="${S}">${strings.map((s, i) => (i === 3 ? `<si><r><t>nickel </t></r><r><t>laterite ore</t></r><rPh><t>ignored phonetic</t></rPh></si>` : `<si><t>${s}</t></si>`)).join('')}</sst>` },
+    {
+      name: 'xl/workbook.xml',
+      data: `${XML}<workbook xmlns="${S}" xmlns:r="${R}"><sheets><sheet name="Metals" sheetId="1" r:id="rId1"/><sheet name="Ores" sheetId="2" r:id="rId2"/></sheets></workbook>`,
+    },
+    {
+      name: 'xl/_rels/workbook.xml.rels',
+      data: rels([
+        ['rId1', 'worksheet', 'worksheets/sheet1.xml'],
+        ['rId2', 'worksheet', 'worksheets/sheet2.xml'],
+        ['rId3', 'sharedStrings', 'sharedStrings.xml'],
+      ]),
+    },
+    {
+      name: 'xl/sharedStrings.xml',
+      data: `${XML}<sst xmlns="${S}">${strings.map((s, i) => (i === 3 ? `<si><r><t>nickel </t></r><r><t>laterite ore</t></r><rPh><t>ignored phonetic</t></rPh></si>` : `<si><t>${s}</t></si>`)).join('')}</sst>`,
+    },
     { name: 'xl/worksheets/sheet1.xml', data: sheet1 },
     { name: 'xl/worksheets/_rels/sheet1.xml.rels', data: rels([['rId1', 'hyperlink', 'https://example.org/metals', true]]) },
     { name: 'xl/worksheets/sheet2.xml', data: sheet2 },
@@ -177,7 +225,10 @@ export function xlsx(): Buffer {
 export function zipBombDocx(): Buffer {
   const mib = 2047;
   return zipFile([
-    { name: '[Content_Types].xml', data: contentTypes('word/document.xml', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml') },
+    {
+      name: '[Content_Types].xml',
+      data: contentTypes('word/document.xml', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml'),
+    },
     { name: '_rels/.rels', data: packageRels('word/document.xml') },
     // The CRC is not computed (2 GiB of work); a reader never gets that far.
     { name: 'word/document.xml', data: '', deflated: deflatedZeros(mib), declaredSize: mib * 1024 * 1024 },
@@ -187,7 +238,10 @@ export function zipBombDocx(): Buffer {
 /** A DOCX whose document.xml declares 1 KB and inflates to 100 MiB. */
 export function lyingDocx(): Buffer {
   return zipFile([
-    { name: '[Content_Types].xml', data: contentTypes('word/document.xml', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml') },
+    {
+      name: '[Content_Types].xml',
+      data: contentTypes('word/document.xml', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml'),
+    },
     { name: '_rels/.rels', data: packageRels('word/document.xml') },
     { name: 'word/document.xml', data: '', deflated: deflatedZeros(100), declaredSize: 1024 },
   ]);
@@ -196,14 +250,21 @@ export function lyingDocx(): Buffer {
 // ---------------------------------------------------------------------------------------------
 // OpenDocument
 
-const ODF_NS = 'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0" xmlns:xlink="http://www.w3.org/1999/xlink" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:meta="urn:oasis:names:tc:opendocument:xmlns:meta:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0"';
+const ODF_NS =
+  'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0" xmlns:xlink="http://www.w3.org/1999/xlink" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:meta="urn:oasis:names:tc:opendocument:xmlns:meta:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0"';
 
 function odf(kind: 'text' | 'presentation' | 'spreadsheet', body: string, meta: string, automaticStyles = ''): Buffer {
   const mime = `application/vnd.oasis.opendocument.${kind}`;
   return zipFile([
     { name: 'mimetype', data: mime, store: true },
-    { name: 'META-INF/manifest.xml', data: `${XML}<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3"><manifest:file-entry manifest:full-path="/" manifest:media-type="${mime}"/><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/><manifest:file-entry manifest:full-path="meta.xml" manifest:media-type="text/xml"/></manifest:manifest>` },
-    { name: 'content.xml', data: `${XML}<office:document-content ${ODF_NS} office:version="1.3"><office:automatic-styles>${automaticStyles}</office:automatic-styles><office:body><office:${kind}>${body}</office:${kind}></office:body></office:document-content>` },
+    {
+      name: 'META-INF/manifest.xml',
+      data: `${XML}<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3"><manifest:file-entry manifest:full-path="/" manifest:media-type="${mime}"/><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/><manifest:file-entry manifest:full-path="meta.xml" manifest:media-type="text/xml"/></manifest:manifest>`,
+    },
+    {
+      name: 'content.xml',
+      data: `${XML}<office:document-content ${ODF_NS} office:version="1.3"><office:automatic-styles>${automaticStyles}</office:automatic-styles><office:body><office:${kind}>${body}</office:${kind}></office:body></office:document-content>`,
+    },
     { name: 'meta.xml', data: `${XML}<office:document-meta ${ODF_NS} office:version="1.3"><office:meta>${meta}</office:meta></office:document-meta>` },
   ]);
 }
@@ -224,7 +285,8 @@ export function odt(): Buffer {
 
 /** An ODP of two slides, each with a title frame; a link on the second. */
 export function odp(): Buffer {
-  const frame = (cls: string, text: string): string => `<draw:frame presentation:class="${cls}"><draw:text-box><text:p>${text}</text:p></draw:text-box></draw:frame>`;
+  const frame = (cls: string, text: string): string =>
+    `<draw:frame presentation:class="${cls}"><draw:text-box><text:p>${text}</text:p></draw:text-box></draw:frame>`;
   const body = `<draw:page draw:name="page1">${frame('title', 'Coral Reefs')}${frame('outline', 'zooxanthellae symbiosis')}<presentation:notes><draw:frame><draw:text-box><text:p>speaker notes only</text:p></draw:text-box></draw:frame></presentation:notes></draw:page><draw:page draw:name="Bleaching">${frame('title', 'Bleaching Events')}${frame('outline', 'thermal stress <text:a xlink:href="https://example.org/reefs">reef watch</text:a>')}</draw:page>`;
   return odf('presentation', body, odfMeta('Reef Ecology', 'Marina Polyp', 'Coral biology', ['coral']));
 }
@@ -241,7 +303,10 @@ export function ods(): Buffer {
 // Markdown
 
 export function markdown(): Buffer {
-  return Buffer.from(`# Sourdough Basics\n\nA *levain* feeds on rye flour; the crumb shows the **fermentation**.\n\n## Hydration\n\nSee [the baker's table](https://example.org/bread) and [notes](../notes/starter.md).\n\n\`\`\`\nautolyse 30 min\n\`\`\`\n`, 'utf8');
+  return Buffer.from(
+    `# Sourdough Basics\n\nA *levain* feeds on rye flour; the crumb shows the **fermentation**.\n\n## Hydration\n\nSee [the baker's table](https://example.org/bread) and [notes](../notes/starter.md).\n\n\`\`\`\nautolyse 30 min\n\`\`\`\n`,
+    'utf8',
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -265,14 +330,70 @@ const ODF = 'application/vnd.oasis.opendocument';
 const sync = (f: () => Buffer) => async () => f();
 
 export const DOCUMENT_FIXTURES: Readonly<Record<string, DocumentFixture>> = {
-  pdf: { bytes: multiPagePdf, contentType: 'application/pdf', path: '/docs/quartz.pdf', knownText: ['the quartz harmonic resonator', 'Polar lights'], title: 'Resonance in Quartz Crystals', link: { url: 'https://example.org/crystal-archive', text: 'Read the crystal archive for more.' } },
-  docx: { bytes: sync(docx), contentType: `${OOXML}.wordprocessingml.document`, path: '/docs/tides.docx', knownText: ['The estuary turbine array', 'Cell alpha'], title: 'Tidal Power Survey', link: { url: 'https://example.org/tides', text: 'tidal charts' } },
-  pptx: { bytes: sync(pptx), contentType: `${OOXML}.presentationml.presentation`, path: '/docs/orbits.pptx', knownText: ['the hohmann transfer burn', 'Kepler ellipse'], title: 'Orbits for Beginners', link: { url: 'https://example.org/orbits', text: 'mission planner' } },
-  xlsx: { bytes: sync(xlsx), contentType: `${OOXML}.spreadsheetml.sheet`, path: '/docs/metals.xlsx', knownText: ['lithium carbonate', 'nickel laterite ore'], title: 'Battery Metals', link: { url: 'https://example.org/metals', text: 'Total tonnage' } },
-  odt: { bytes: sync(odt), contentType: `${ODF}.text`, path: '/docs/glaciers.odt', knownText: ['moraine sediment flows', 'ablation zone'], title: 'Glaciers Explained', link: { url: 'https://example.org/glaciers', text: 'glacier survey' } },
-  odp: { bytes: sync(odp), contentType: `${ODF}.presentation`, path: '/docs/reefs.odp', knownText: ['zooxanthellae symbiosis', 'thermal stress'], title: 'Reef Ecology', link: { url: 'https://example.org/reefs', text: 'reef watch' } },
-  ods: { bytes: sync(ods), contentType: `${ODF}.spreadsheet`, path: '/docs/rain.ods', knownText: ['monsoon trough', 'anemometer mast'], title: 'Weather Records', link: { url: 'https://example.org/rain', text: 'rain gauge' } },
-  markdown: { bytes: sync(markdown), contentType: 'text/markdown; charset=utf-8', path: '/docs/sourdough.md', knownText: ['levain feeds on rye flour'], title: 'Sourdough Basics', link: { url: 'https://example.org/bread', text: "the baker's table" } },
+  pdf: {
+    bytes: multiPagePdf,
+    contentType: 'application/pdf',
+    path: '/docs/quartz.pdf',
+    knownText: ['the quartz harmonic resonator', 'Polar lights'],
+    title: 'Resonance in Quartz Crystals',
+    link: { url: 'https://example.org/crystal-archive', text: 'Read the crystal archive for more.' },
+  },
+  docx: {
+    bytes: sync(docx),
+    contentType: `${OOXML}.wordprocessingml.document`,
+    path: '/docs/tides.docx',
+    knownText: ['The estuary turbine array', 'Cell alpha'],
+    title: 'Tidal Power Survey',
+    link: { url: 'https://example.org/tides', text: 'tidal charts' },
+  },
+  pptx: {
+    bytes: sync(pptx),
+    contentType: `${OOXML}.presentationml.presentation`,
+    path: '/docs/orbits.pptx',
+    knownText: ['the hohmann transfer burn', 'Kepler ellipse'],
+    title: 'Orbits for Beginners',
+    link: { url: 'https://example.org/orbits', text: 'mission planner' },
+  },
+  xlsx: {
+    bytes: sync(xlsx),
+    contentType: `${OOXML}.spreadsheetml.sheet`,
+    path: '/docs/metals.xlsx',
+    knownText: ['lithium carbonate', 'nickel laterite ore'],
+    title: 'Battery Metals',
+    link: { url: 'https://example.org/metals', text: 'Total tonnage' },
+  },
+  odt: {
+    bytes: sync(odt),
+    contentType: `${ODF}.text`,
+    path: '/docs/glaciers.odt',
+    knownText: ['moraine sediment flows', 'ablation zone'],
+    title: 'Glaciers Explained',
+    link: { url: 'https://example.org/glaciers', text: 'glacier survey' },
+  },
+  odp: {
+    bytes: sync(odp),
+    contentType: `${ODF}.presentation`,
+    path: '/docs/reefs.odp',
+    knownText: ['zooxanthellae symbiosis', 'thermal stress'],
+    title: 'Reef Ecology',
+    link: { url: 'https://example.org/reefs', text: 'reef watch' },
+  },
+  ods: {
+    bytes: sync(ods),
+    contentType: `${ODF}.spreadsheet`,
+    path: '/docs/rain.ods',
+    knownText: ['monsoon trough', 'anemometer mast'],
+    title: 'Weather Records',
+    link: { url: 'https://example.org/rain', text: 'rain gauge' },
+  },
+  markdown: {
+    bytes: sync(markdown),
+    contentType: 'text/markdown; charset=utf-8',
+    path: '/docs/sourdough.md',
+    knownText: ['levain feeds on rye flour'],
+    title: 'Sourdough Basics',
+    link: { url: 'https://example.org/bread', text: "the baker's table" },
+  },
   encrypted: { bytes: encryptedPdf, contentType: 'application/pdf', path: '/docs/secret.pdf', refusal: 'encrypted' },
   truncated: { bytes: truncatedPdf, contentType: 'application/pdf', path: '/docs/cut.pdf', refusal: 'damaged' },
   empty: { bytes: async () => Buffer.alloc(0), contentType: 'application/pdf', path: '/docs/empty.pdf', refusal: 'empty' },

@@ -12,7 +12,14 @@ import { serveHandler, startFakeWeb, type FakeWeb, type FakeWebOptions, type Han
 
 const BIN = new URL('../bin/trawl.js', import.meta.url).pathname;
 
-export type RunningTrawl = { readonly url: string; readonly web: FakeWeb; readonly other: FakeWeb | undefined; readonly served: HandlerServer | undefined; readonly log: () => string; stop(): Promise<number | null> };
+export type RunningTrawl = {
+  readonly url: string;
+  readonly web: FakeWeb;
+  readonly other: FakeWeb | undefined;
+  readonly served: HandlerServer | undefined;
+  readonly log: () => string;
+  stop(): Promise<number | null>;
+};
 
 /**
  * Starts the fake web (and, with `otherWeb`, a second one on 127.0.0.2: another host; with `serve`,
@@ -165,7 +172,10 @@ export class StatusPage {
 
   /** A figure of the dashboard ("Fetched", "Queued"…), as shown. */
   figure(name: string): Locator {
-    return this.page.locator('.figures div').filter({ has: this.page.locator('dt', { hasText: new RegExp(`^${name}$`) }) }).locator('dd');
+    return this.page
+      .locator('.figures div')
+      .filter({ has: this.page.locator('dt', { hasText: new RegExp(`^${name}$`) }) })
+      .locator('dd');
   }
 
   async figureValue(name: string): Promise<number> {
@@ -177,7 +187,10 @@ export class StatusPage {
   }
 
   expectConsoleEmpty(allowed: RegExp[] = []): void {
-    expect(this.consoleMessages.filter((m) => !allowed.some((a) => a.test(m))), 'browser console').toEqual([]);
+    expect(
+      this.consoleMessages.filter((m) => !allowed.some((a) => a.test(m))),
+      'browser console',
+    ).toEqual([]);
   }
 }
 

@@ -115,8 +115,10 @@ export async function startFakeWeb(options: FakeWebOptions = {}): Promise<FakeWe
     },
     '/site/unchanged': (q, res) => sitePage(q, res, '"unchanged"', 'Unchanged page', '<p>steadyword stays as it is.</p>'),
     '/site/deleted': (q, res) => (siteVersion === 1 ? sitePage(q, res, '"deleted"', 'Deleted page', '<p>deletedword lives here for now.</p>') : notFound(res)),
-    '/site/moved': (q, res) => (siteVersion === 1 ? sitePage(q, res, '"moved"', 'Moved page', '<p>movedword at its old home.</p>') : redirect(res, '/site/new-home')),
-    '/site/new-home': (q, res) => (siteVersion === 2 ? sitePage(q, res, '"new-home"', 'Moved page', '<p>movedword at its new home, newhomeword.</p>') : notFound(res)),
+    '/site/moved': (q, res) =>
+      siteVersion === 1 ? sitePage(q, res, '"moved"', 'Moved page', '<p>movedword at its old home.</p>') : redirect(res, '/site/new-home'),
+    '/site/new-home': (q, res) =>
+      siteVersion === 2 ? sitePage(q, res, '"new-home"', 'Moved page', '<p>movedword at its new home, newhomeword.</p>') : notFound(res),
     '/site/added': (q, res) => (siteVersion === 2 ? sitePage(q, res, '"added"', 'Added page', '<p>addedword is new.</p>') : notFound(res)),
     '/': (_q, res) =>
       html(
@@ -137,22 +139,29 @@ ${options.otherHost ? `<li><a href="${options.otherHost}">Elsewhere</a></li>` : 
     '/robots.txt': (_q, res) => text(res, `User-agent: *\nDisallow: /private/\n\nSitemap: ${base}/sitemap-index.xml\n`),
     '/sitemap-index.xml': (_q, res) => {
       res.writeHead(200, { 'content-type': 'application/xml' });
-      res.end(`<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${base}/sitemap.xml</loc></sitemap><sitemap><loc>${base}/sitemap-extra.xml.gz</loc></sitemap></sitemapindex>`);
+      res.end(
+        `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${base}/sitemap.xml</loc></sitemap><sitemap><loc>${base}/sitemap-extra.xml.gz</loc></sitemap></sitemapindex>`,
+      );
     },
     '/sitemap-extra.xml.gz': (_q, res) => {
       res.writeHead(200, { 'content-type': 'application/gzip' });
-      res.end(gzipSync(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${base}/from-gz-sitemap</loc></url></urlset>`));
+      res.end(
+        gzipSync(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${base}/from-gz-sitemap</loc></url></urlset>`),
+      );
     },
     '/from-gz-sitemap': (_q, res) => html(res, page('Found through a gzipped sitemap', '<p>gzsitemapword</p>')),
     '/sitemap.xml': (_q, res) => {
       res.writeHead(200, { 'content-type': 'application/xml' });
-      res.end(`<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${base}/from-sitemap</loc><lastmod>2026-01-01</lastmod></url></urlset>`);
+      res.end(
+        `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${base}/from-sitemap</loc><lastmod>2026-01-01</lastmod></url></urlset>`,
+      );
     },
     '/from-sitemap': (_q, res) => html(res, page('Found through the sitemap', '<p>Only the sitemap links here: sitemapword.</p>')),
     '/redirect': (_q, res) => redirect(res, '/target'),
     '/target': (_q, res) => html(res, page('Redirect target', '<p>You arrived after a redirect: redirectedword.</p>')),
     '/anchored': (_q, res) => html(res, page('Maps', '<p>This page describes nothing in particular.</p>')),
-    '/meta-refresh': (_q, res) => html(res, page('Redirecting', '<p>Redirecting to the new page: stubword.</p>', '<meta http-equiv="refresh" content="0; url=/refresh-target">')),
+    '/meta-refresh': (_q, res) =>
+      html(res, page('Redirecting', '<p>Redirecting to the new page: stubword.</p>', '<meta http-equiv="refresh" content="0; url=/refresh-target">')),
     '/refresh-target': (_q, res) => html(res, page('Refresh target', '<p>You arrived after a meta refresh: refreshedword.</p>')),
     '/loop-a': (_q, res) => redirect(res, '/loop-b'),
     '/loop-b': (_q, res) => redirect(res, '/loop-a'),
@@ -161,7 +170,8 @@ ${options.otherHost ? `<li><a href="${options.otherHost}">Elsewhere</a></li>` : 
       res.end(page('Not found', '<p>Nothing here.</p>'));
     },
     '/private/secret': (_q, res) => html(res, page('Secret', '<p>secretword: robots.txt forbids this page.</p>')),
-    '/xss': (_q, res) => html(res, page('<script>alert(1)</script>', '<p>xsstest: the title of this page is a script tag. <a href="javascript:alert(2)">js link</a></p>')),
+    '/xss': (_q, res) =>
+      html(res, page('<script>alert(1)</script>', '<p>xsstest: the title of this page is a script tag. <a href="javascript:alert(2)">js link</a></p>')),
     '/noindex': (_q, res) => html(res, page('Hidden page', '<p>noindexword must not be searchable.</p>', '<meta name="robots" content="noindex">')),
     '/dup-a': (_q, res) => html(res, page('Duplicated page', '<p>dupword: this text is served under two URLs.</p>')),
     '/dup-b': (_q, res) => html(res, page('Duplicated page', '<p>dupword: this text is served under two URLs.</p>')),
@@ -176,16 +186,29 @@ ${options.otherHost ? `<li><a href="${options.otherHost}">Elsewhere</a></li>` : 
       res.writeHead(200, { 'content-type': 'text/html', 'x-robots-tag': 'noindex' });
       res.end(page('Header noindex', '<p>xrobotsword must not be searchable.</p>'));
     },
-    '/not-canonical': (_q, res) => html(res, page('A copy', '<p>copyword: a print view of the canonical page.</p>', '<link rel="canonical" href="/canonical-target">')),
+    '/not-canonical': (_q, res) =>
+      html(res, page('A copy', '<p>copyword: a print view of the canonical page.</p>', '<link rel="canonical" href="/canonical-target">')),
     '/canonical-target': (_q, res) => html(res, page('The canonical page', '<p>canonicalword: the page itself.</p>')),
     // Shift_JIS "日本語のページ" and GB18030 "中文网页", as their bytes, declared only in <meta>.
     '/sjis': (_q, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
-      res.end(Buffer.concat([Buffer.from('<html><head><meta charset="Shift_JIS"><title>sjis</title></head><body><p>sjisword '), Buffer.from([0x93, 0xfa, 0x96, 0x7b, 0x8c, 0xea, 0x82, 0xcc, 0x83, 0x79, 0x81, 0x5b, 0x83, 0x57]), Buffer.from('</p></body></html>')]));
+      res.end(
+        Buffer.concat([
+          Buffer.from('<html><head><meta charset="Shift_JIS"><title>sjis</title></head><body><p>sjisword '),
+          Buffer.from([0x93, 0xfa, 0x96, 0x7b, 0x8c, 0xea, 0x82, 0xcc, 0x83, 0x79, 0x81, 0x5b, 0x83, 0x57]),
+          Buffer.from('</p></body></html>'),
+        ]),
+      );
     },
     '/gb18030': (_q, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
-      res.end(Buffer.concat([Buffer.from('<html><head><meta http-equiv="Content-Type" content="text/html; charset=gb18030"><title>gb</title></head><body><p>gbword '), Buffer.from([0xd6, 0xd0, 0xce, 0xc4, 0xcd, 0xf8, 0xd2, 0xb3]), Buffer.from('</p></body></html>')]));
+      res.end(
+        Buffer.concat([
+          Buffer.from('<html><head><meta http-equiv="Content-Type" content="text/html; charset=gb18030"><title>gb</title></head><body><p>gbword '),
+          Buffer.from([0xd6, 0xd0, 0xce, 0xc4, 0xcd, 0xf8, 0xd2, 0xb3]),
+          Buffer.from('</p></body></html>'),
+        ]),
+      );
     },
     '/nofollowed': (_q, res) => html(res, page('Nofollowed', '<p>nofollowword</p>')),
     '/error': (_q, res) => {

@@ -6,7 +6,10 @@ import { request } from 'undici';
 import { startIntranet, type Intranet } from './intranet.ts';
 
 /** RFC 7616's response, computed here by hand — not with the server's code. */
-function digestResponse(alg: 'md5' | 'sha256', p: { user: string; realm: string; password: string; method: string; uri: string; nonce: string; nc: string; cnonce: string }): string {
+function digestResponse(
+  alg: 'md5' | 'sha256',
+  p: { user: string; realm: string; password: string; method: string; uri: string; nonce: string; nc: string; cnonce: string },
+): string {
   const h = (s: string) => createHash(alg).update(s).digest('hex');
   return h(`${h(`${p.user}:${p.realm}:${p.password}`)}:${p.nonce}:${p.nc}:${p.cnonce}:auth:${h(`${p.method}:${p.uri}`)}`);
 }
@@ -48,7 +51,10 @@ describe('the intranet test web', () => {
 
   it('bearer: wants its token', async () => {
     assert.equal((await fetch(`${net.bearer.url}/`)).headers.get('www-authenticate'), 'Bearer realm="api"');
-    assert.match((await fetch(`${net.bearer.url}/`, { headers: { authorization: 'Bearer nope' } })).headers.get('www-authenticate') ?? '', /error="invalid_token"/);
+    assert.match(
+      (await fetch(`${net.bearer.url}/`, { headers: { authorization: 'Bearer nope' } })).headers.get('www-authenticate') ?? '',
+      /error="invalid_token"/,
+    );
     assert.match(await (await fetch(`${net.bearer.url}/`, { headers: { authorization: `Bearer ${net.bearer.token}` } })).text(), /bearerword/);
   });
 
@@ -88,7 +94,11 @@ describe('the intranet test web', () => {
 
   it('form: /logout ends the session', async () => {
     const csrf = /name="csrf" value="([^"]+)"/.exec(await (await fetch(`${net.form.url}/login`)).text())![1]!;
-    const ok = await fetch(`${net.form.url}/session`, { ...manual, method: 'POST', body: new URLSearchParams({ csrf, user: net.form.user, pass: net.form.password }) });
+    const ok = await fetch(`${net.form.url}/session`, {
+      ...manual,
+      method: 'POST',
+      body: new URLSearchParams({ csrf, user: net.form.user, pass: net.form.password }),
+    });
     assert.equal(ok.headers.get('location'), '/', 'no next: home');
     const cookie = ok.headers.get('set-cookie')!.split(';')[0]!;
     const out = await fetch(`${net.form.url}/logout`, { ...manual, headers: { cookie } });
@@ -97,7 +107,16 @@ describe('the intranet test web', () => {
   });
 
   it('digest: our hand computation matches RFC 7616 §3.9.1', () => {
-    const example = { user: 'Mufasa', realm: 'http-auth@example.org', password: 'Circle of Life', method: 'GET', uri: '/dir/index.html', nonce: '7ypf/xlj9XXwfDPEoM4URrv/xwf94BcCAzFZH4GiTo0v', nc: '00000001', cnonce: 'f2/wE4q74E6zIJEtWaHKaf5wv/H5QzzpXusqGemxURZJ' };
+    const example = {
+      user: 'Mufasa',
+      realm: 'http-auth@example.org',
+      password: 'Circle of Life',
+      method: 'GET',
+      uri: '/dir/index.html',
+      nonce: '7ypf/xlj9XXwfDPEoM4URrv/xwf94BcCAzFZH4GiTo0v',
+      nc: '00000001',
+      cnonce: 'f2/wE4q74E6zIJEtWaHKaf5wv/H5QzzpXusqGemxURZJ',
+    };
     assert.equal(digestResponse('md5', example), '8ca523f5e9506fed4657c9700eebdbec');
     assert.equal(digestResponse('sha256', example), '753927fa0e85d155564e2e272a28d1802ca10daf4496794697cf8db5856cb6c1');
   });
@@ -107,7 +126,11 @@ describe('the intranet test web', () => {
     await challenge.body.dump();
     const offers = [challenge.headers['www-authenticate']].flat() as string[];
     assert.equal(challenge.statusCode, 401);
-    assert.deepEqual(offers.map((c) => /algorithm=([\w-]+)/.exec(c)?.[1]), ['SHA-256', 'MD5'], 'two challenges, SHA-256 preferred');
+    assert.deepEqual(
+      offers.map((c) => /algorithm=([\w-]+)/.exec(c)?.[1]),
+      ['SHA-256', 'MD5'],
+      'two challenges, SHA-256 preferred',
+    );
     const nonce = /nonce="([^"]+)"/.exec(offers[0]!)![1]!;
     const opaque = /opaque="([^"]+)"/.exec(offers[0]!)![1]!;
     const realm = net.digest.realm;
@@ -118,7 +141,12 @@ describe('the intranet test web', () => {
     };
     const get = async (authorization: string) => {
       const r = await request(`${net.digest.url}/a`, { headers: { authorization } });
-      return { status: r.statusCode, text: await r.body.text(), challenge: String(r.headers['www-authenticate'] ?? ''), info: r.headers['authentication-info'] };
+      return {
+        status: r.statusCode,
+        text: await r.body.text(),
+        challenge: String(r.headers['www-authenticate'] ?? ''),
+        info: r.headers['authentication-info'],
+      };
     };
     const first = await get(header('SHA-256', '00000001'));
     assert.equal(first.status, 200, net.digest.refusals.at(-1));

@@ -80,11 +80,24 @@ export type Intranet = {
   readonly basic: Site & Credentials;
   readonly digest: Site & Credentials & { readonly realm: string; readonly refusals: readonly string[] };
   readonly bearer: Site & { readonly token: string };
-  readonly form: Site & Credentials & { readonly pages: number; readonly sessionRequests: number; readonly logins: number; readonly failedLogins: number; readonly logouts: number };
+  readonly form: Site &
+    Credentials & {
+      readonly pages: number;
+      readonly sessionRequests: number;
+      readonly logins: number;
+      readonly failedLogins: number;
+      readonly logouts: number;
+    };
   readonly other: Site;
   readonly tls: Site & { readonly caFile: string; readonly caPem: string };
   readonly selfSigned: Site;
-  readonly proxy: { readonly url: string; readonly host: string; readonly log: ProxyRequest[]; readonly auth?: Credentials; /** The proxy URL with its credentials in it (with `proxyAuth`). */ readonly authUrl?: string };
+  readonly proxy: {
+    readonly url: string;
+    readonly host: string;
+    readonly log: ProxyRequest[];
+    readonly auth?: Credentials /** The proxy URL with its credentials in it (with `proxyAuth`). */;
+    readonly authUrl?: string;
+  };
   /** Every host's requests, in order. */
   readonly log: IntranetRequest[];
   /** Whether hosts have addresses of their own (else 127.0.0.1 with distinct ports). */
@@ -126,10 +139,18 @@ export async function startIntranet(options: IntranetOptions = {}): Promise<Intr
   try {
     const certs = await makeCertificates(dir, tlsAt, selfAt);
     let otherUrl = '';
-    const other = await site('other', otherSite(() => otherUrl), otherAt);
+    const other = await site(
+      'other',
+      otherSite(() => otherUrl),
+      otherAt,
+    );
     otherUrl = other.url;
     const basicCreds = options.basic ?? DEFAULTS.basic;
-    const basic = await site('basic', basicSite(basicCreds, () => otherUrl), basicAt);
+    const basic = await site(
+      'basic',
+      basicSite(basicCreds, () => otherUrl),
+      basicAt,
+    );
     const digestCreds = options.digest ?? DEFAULTS.digest;
     const dig = digestSite(digestCreds, options.digestStaleAfter ?? Infinity);
     const digest = await site('digest', dig.handler, digestAt);

@@ -80,9 +80,19 @@ export const languagesWebHandler: RequestListener = (req, res) => {
     res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', ...headers });
     res.end(body);
   };
-  if (path === '/') return send(200, `<!doctype html><html><head><title>Pages</title></head><body>${Object.keys(LANGUAGE_PAGES).map((p) => `<p><a href="${p}">${p}</a></p>`).join('')}</body></html>`);
+  if (path === '/')
+    return send(
+      200,
+      `<!doctype html><html><head><title>Pages</title></head><body>${Object.keys(LANGUAGE_PAGES)
+        .map((p) => `<p><a href="${p}">${p}</a></p>`)
+        .join('')}</body></html>`,
+    );
   const page = LANGUAGE_PAGES[path];
   if (!page) return send(404, '<!doctype html><title>Not found</title>');
   const language = CONTENT_LANGUAGE[path];
-  send(200, `<!doctype html><html><head><meta charset="utf-8"><title>${page.title}</title></head><body><main><h1>${page.title}</h1><p>${page.text}</p></main></body></html>`, language ? { 'content-language': language } : {});
+  send(
+    200,
+    `<!doctype html><html><head><meta charset="utf-8"><title>${page.title}</title></head><body><main><h1>${page.title}</h1><p>${page.text}</p></main></body></html>`,
+    language ? { 'content-language': language } : {},
+  );
 };

@@ -77,7 +77,10 @@ export async function startManyHosts(o: ManyHostsOptions): Promise<ManyHosts> {
     if (p < 0 || p > o.pages) return { status: 404, type: 'text/plain', body: 'not found' };
     const links =
       p === 0
-        ? [...Array.from({ length: o.pages }, (_, i) => link(`/p/${i + 1}`, `page ${i + 1}`)), ...[1, 2].map((k) => link(`${hosts[(h + k) % o.hosts]!.origin}/`, `host ${(h + k) % o.hosts}`))]
+        ? [
+            ...Array.from({ length: o.pages }, (_, i) => link(`/p/${i + 1}`, `page ${i + 1}`)),
+            ...[1, 2].map((k) => link(`${hosts[(h + k) % o.hosts]!.origin}/`, `host ${(h + k) % o.hosts}`)),
+          ]
         : [link('/', 'home'), link(`/p/${(p % o.pages) + 1}`, 'next')];
     const body = `<!doctype html><html lang="en"><head><title>Host ${h} page ${p}</title></head><body><p>${word(h, p)} is on host ${h}, page ${p} of the shared crawl.</p>${links.join(' ')}</body></html>`;
     return { status: 200, type: 'text/html; charset=utf-8', body };

@@ -28,10 +28,22 @@ export async function multiPagePdf(): Promise<Buffer> {
     return page;
   });
   const ctx = doc.context;
-  const link = (rect: number[], uri: string): PDFRef => ctx.register(ctx.obj({ Type: 'Annot', Subtype: 'Link', Rect: rect, Border: [0, 0, 0], A: { Type: 'Action', S: 'URI', URI: PDFString.of(uri) } }));
+  const link = (rect: number[], uri: string): PDFRef =>
+    ctx.register(ctx.obj({ Type: 'Annot', Subtype: 'Link', Rect: rect, Border: [0, 0, 0], A: { Type: 'Action', S: 'URI', URI: PDFString.of(uri) } }));
   // Over "Read the crystal archive for more." (page 3, third line), a relative link, a mailto link.
-  pages[2]!.node.set(PDFName.of('Annots'), ctx.obj([link([48, 676, 250, 692], 'https://example.org/crystal-archive'), link([48, 706, 300, 722], '/notes/resonator.html'), link([0, 0, 10, 10], 'mailto:someone@example.org')]));
-  addOutline(doc, pages, [['Introduction', 0, [['Background', 1]]], ['Resonators', 2], ['Appendix', 4]]);
+  pages[2]!.node.set(
+    PDFName.of('Annots'),
+    ctx.obj([
+      link([48, 676, 250, 692], 'https://example.org/crystal-archive'),
+      link([48, 706, 300, 722], '/notes/resonator.html'),
+      link([0, 0, 10, 10], 'mailto:someone@example.org'),
+    ]),
+  );
+  addOutline(doc, pages, [
+    ['Introduction', 0, [['Background', 1]]],
+    ['Resonators', 2],
+    ['Appendix', 4],
+  ]);
   doc.setTitle('Resonance in Quartz Crystals');
   doc.setAuthor('Ada Quartzmann');
   doc.setSubject('Piezoelectric resonators');
@@ -86,8 +98,18 @@ export async function linkHeavyPdf(n: number, links: number): Promise<Buffer> {
   const ctx = doc.context;
   const first = pages[0]!.ref;
   pages.forEach((page, i) => {
-    const internal = Array.from({ length: links }, (_, k) => ctx.register(ctx.obj({ Type: 'Annot', Subtype: 'Link', Rect: [k % 280, 10, (k % 280) + 5, 15], Border: [0, 0, 0], Dest: [first, PDFName.of('Fit')] })));
-    const uri = ctx.register(ctx.obj({ Type: 'Annot', Subtype: 'Link', Rect: [8, 146, 120, 164], Border: [0, 0, 0], A: { Type: 'Action', S: 'URI', URI: PDFString.of(`https://example.org/entry-${i + 1}`) } }));
+    const internal = Array.from({ length: links }, (_, k) =>
+      ctx.register(ctx.obj({ Type: 'Annot', Subtype: 'Link', Rect: [k % 280, 10, (k % 280) + 5, 15], Border: [0, 0, 0], Dest: [first, PDFName.of('Fit')] })),
+    );
+    const uri = ctx.register(
+      ctx.obj({
+        Type: 'Annot',
+        Subtype: 'Link',
+        Rect: [8, 146, 120, 164],
+        Border: [0, 0, 0],
+        A: { Type: 'Action', S: 'URI', URI: PDFString.of(`https://example.org/entry-${i + 1}`) },
+      }),
+    );
     page.node.set(PDFName.of('Annots'), ctx.obj([...internal, uri]));
   });
   return Buffer.from(await doc.save());
@@ -108,7 +130,9 @@ export async function encryptedPdf(): Promise<Buffer> {
   const doc = await PDFDocument.create();
   doc.addPage([200, 100]).drawText('secret', { x: 10, y: 50, size: 10, font: await doc.embedFont(FONT) });
   const ctx = doc.context;
-  ctx.trailerInfo.Encrypt = ctx.register(ctx.obj({ Filter: 'Standard', V: 2, R: 3, Length: 128, P: -3904, O: PDFHexString.of('11'.repeat(32)), U: PDFHexString.of('22'.repeat(32)) }));
+  ctx.trailerInfo.Encrypt = ctx.register(
+    ctx.obj({ Filter: 'Standard', V: 2, R: 3, Length: 128, P: -3904, O: PDFHexString.of('11'.repeat(32)), U: PDFHexString.of('22'.repeat(32)) }),
+  );
   ctx.trailerInfo.ID = ctx.obj([PDFHexString.of('ab'.repeat(16)), PDFHexString.of('ab'.repeat(16))]);
   return Buffer.from(await doc.save({ useObjectStreams: false }));
 }

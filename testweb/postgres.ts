@@ -56,15 +56,33 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
   const data = join(dir, 'data');
   // As root, the server's user must own everything it writes: its data, its socket and its log.
   if (asRoot) chownTo(dir, 'postgres');
-  const as = (program: string, args: string[]) => (asRoot ? run('runuser', ['-u', 'postgres', '--', join(PG_BIN, program), ...args]) : run(join(PG_BIN, program), args));
+  const as = (program: string, args: string[]) =>
+    asRoot ? run('runuser', ['-u', 'postgres', '--', join(PG_BIN, program), ...args]) : run(join(PG_BIN, program), args);
   const watchdog = watch(dir, data, asRoot);
   try {
     // C locale: text compares byte by byte, as the store's columns do anyway (COLLATE "C").
     await as('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-locale', '--no-sync', '--no-instructions']);
-    const safety = options.durable ? '-c fsync=on -c full_page_writes=on -c synchronous_commit=on' : '-c fsync=off -c full_page_writes=off -c synchronous_commit=off';
-    for (const [k, v] of Object.entries(options.settings ?? {})) if (!/^[a-z_.]+$/.test(k) || !/^[\w.,:/-]+$/.test(v)) throw new Error(`not a plain server setting: ${k}=${v}`);
-    const extra = Object.entries(options.settings ?? {}).map(([k, v]) => ` -c ${k}=${v}`).join('');
-    const startOn = (p: number) => as('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start', '-o', `-c listen_addresses=127.0.0.1 -p ${p} -k ${dir} ${safety}${extra}`]);
+    const safety = options.durable
+      ? '-c fsync=on -c full_page_writes=on -c synchronous_commit=on'
+      : '-c fsync=off -c full_page_writes=off -c synchronous_commit=off';
+    for (const [k, v] of Object.entries(options.settings ?? {}))
+      if (!/^[a-z_.]+$/.test(k) || !/^[\w.,:/-]+$/.test(v)) throw new Error(`not a plain server setting: ${k}=${v}`);
+    const extra = Object.entries(options.settings ?? {})
+      .map(([k, v]) => ` -c ${k}=${v}`)
+      .join('');
+    const startOn = (p: number) =>
+      as('pg_ctl', [
+        '-D',
+        data,
+        '-l',
+        join(dir, 'server.log'),
+        '-w',
+        '-t',
+        '60',
+        'start',
+        '-o',
+        `-c listen_addresses=127.0.0.1 -p ${p} -k ${dir} ${safety}${extra}`,
+      ]);
     const port = await startOnFreePort(startOn);
     let databases = 0;
     let stopped: Promise<void> | undefined;

@@ -49,7 +49,10 @@ export async function startSampleWeb(opts: { modulesDir: string; addresses?: rea
     const layout = (title: string, body: string) =>
       `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>` +
       `<meta name="viewport" content="width=device-width, initial-scale=1"></head><body>` +
-      `<header><nav><a href="/">${SITE_NAMES[site]}</a> · ${bases.map((b, i) => (i === site ? '' : `<a href="${b}/">${SITE_NAMES[i]}</a>`)).filter(Boolean).join(' · ')}</nav></header>` +
+      `<header><nav><a href="/">${SITE_NAMES[site]}</a> · ${bases
+        .map((b, i) => (i === site ? '' : `<a href="${b}/">${SITE_NAMES[i]}</a>`))
+        .filter(Boolean)
+        .join(' · ')}</nav></header>` +
       `<main>${body}</main><footer><p>Sample docs served by trawl demo from installed npm packages.</p></footer></body></html>`;
 
     pages.set(
@@ -66,13 +69,17 @@ export async function startSampleWeb(opts: { modulesDir: string; addresses?: rea
       for (const doc of p.docs) {
         const root = doc.slug ? `/pkg/${p.name}/doc/${doc.slug}/` : `/pkg/${p.name}/`;
         const deps = p.deps.filter((d) => byName.has(d));
-        const otherDocs = p.docs.filter((d) => d !== doc).map((d) => `<li><a href="${d.slug ? `/pkg/${p.name}/doc/${d.slug}/` : `/pkg/${p.name}/`}">${esc(d.title)}</a></li>`);
+        const otherDocs = p.docs
+          .filter((d) => d !== doc)
+          .map((d) => `<li><a href="${d.slug ? `/pkg/${p.name}/doc/${d.slug}/` : `/pkg/${p.name}/`}">${esc(d.title)}</a></li>`);
         pages.set(
           root,
           layout(
             `${doc.title} — ${p.name}`,
             `<h1>${esc(doc.title)}</h1><p class="meta">${esc(p.name)} ${esc(p.version)} — ${esc(p.description)}</p>${render(doc.intro)}` +
-              (doc.sections.length ? `<h2>Contents</h2><ol>${doc.sections.map((s) => `<li><a href="${root}${s.slug}">${esc(s.title)}</a></li>`).join('')}</ol>` : '') +
+              (doc.sections.length
+                ? `<h2>Contents</h2><ol>${doc.sections.map((s) => `<li><a href="${root}${s.slug}">${esc(s.title)}</a></li>`).join('')}</ol>`
+                : '') +
               (otherDocs.length ? `<h2>More documents</h2><ul>${otherDocs.join('')}</ul>` : '') +
               (deps.length ? `<h2>Dependencies</h2><ul>${deps.map((d) => `<li><a href="${hrefOf(d, site)}">${esc(d)}</a></li>`).join('')}</ul>` : ''),
           ),
@@ -97,7 +104,10 @@ export async function startSampleWeb(opts: { modulesDir: string; addresses?: rea
     pageCount += pages.size;
     const sitemap =
       `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` +
-      [...pages.keys()].filter((k) => !k.startsWith('/drafts/')).map((k) => `<url><loc>${bases[site]}${k}</loc></url>`).join('') +
+      [...pages.keys()]
+        .filter((k) => !k.startsWith('/drafts/'))
+        .map((k) => `<url><loc>${bases[site]}${k}</loc></url>`)
+        .join('') +
       '</urlset>';
 
     server.on('request', (req, res) => {
@@ -174,7 +184,13 @@ function readPackages(modulesDir: string): Pkg[] {
     if (!docs.length) continue;
     // The README is the package's front page.
     docs.sort((a, b) => (a.slug === '' ? -1 : b.slug === '' ? 1 : a.slug.localeCompare(b.slug)));
-    pkgs.push({ name: meta.name.replace('/', '__'), description: meta.description ?? '', version: meta.version ?? '', deps: Object.keys(meta.dependencies ?? {}).map((d) => d.replace('/', '__')), docs });
+    pkgs.push({
+      name: meta.name.replace('/', '__'),
+      description: meta.description ?? '',
+      version: meta.version ?? '',
+      deps: Object.keys(meta.dependencies ?? {}).map((d) => d.replace('/', '__')),
+      docs,
+    });
   }
   return pkgs.sort((a, b) => a.name.localeCompare(b.name));
 }

@@ -193,9 +193,18 @@ export function spaWeb(options: SpaWebOptions = {}): SpaWeb {
       return send(res, 'text/html; charset=utf-8', shell('/app.js'));
     }
     if (path === '/app.js') return send(res, 'text/javascript', `window.SPA_PAGES = ${pages};\n${APP_JS}`);
-    if (path === '/app.css') return send(res, 'text/css', `@font-face { font-family: spa; src: url(/fonts/spa.woff2); }\nbody { font-family: spa, sans-serif; background: url(/img/bg.png); }`);
+    if (path === '/app.css')
+      return send(
+        res,
+        'text/css',
+        `@font-face { font-family: spa; src: url(/fonts/spa.woff2); }\nbody { font-family: spa, sans-serif; background: url(/img/bg.png); }`,
+      );
     if (path === '/api/pages.json') {
-      return send(res, 'application/json', JSON.stringify(Array.from({ length: pages }, (_, i) => ({ path: `/docs/${i + 1}`, title: pageData(i + 1, pages).title }))));
+      return send(
+        res,
+        'application/json',
+        JSON.stringify(Array.from({ length: pages }, (_, i) => ({ path: `/docs/${i + 1}`, title: pageData(i + 1, pages).title }))),
+      );
     }
     if (apiMatch && inRange(Number(apiMatch[1]))) return send(res, 'application/json', JSON.stringify(pageData(Number(apiMatch[1]), pages)));
     if (/^\/api\/item\/\d+$/.test(path)) return send(res, 'application/json', `{"item":${JSON.stringify(path)}}`);

@@ -18,11 +18,17 @@ export const TEMPLATE_WEB = { pages: 30 } as const;
 export const TEMPLATE_TEXT = {
   menuLine: 'The Example Handbook for volunteers and their friends',
   sidebarHeading: 'About this handbook',
-  sidebar: ['This handbook is written by the Example volunteers and published under a free licence.', 'Corrections are welcome: write to the editorial board of the handbook by mail.'],
+  sidebar: [
+    'This handbook is written by the Example volunteers and published under a free licence.',
+    'Corrections are welcome: write to the editorial board of the handbook by mail.',
+  ],
 } as const;
 
 const TOPICS = ['gardening', 'beekeeping', 'carpentry', 'pottery', 'weaving', 'baking', 'cycling', 'sailing', 'knitting', 'brewing'];
-const WORDS = 'soil seed water light season tool wood clay wheel thread loom flour oven yeast chain wheel rope sail knot wind hive honey comb wax frame glaze kiln grain malt hops barrel spoke gear tyre pattern needle yarn stitch'.split(' ');
+const WORDS =
+  'soil seed water light season tool wood clay wheel thread loom flour oven yeast chain wheel rope sail knot wind hive honey comb wax frame glaze kiln grain malt hops barrel spoke gear tyre pattern needle yarn stitch'.split(
+    ' ',
+  );
 
 /** Section N's text: a few sentences of its own, different from every other section's. */
 export function sectionText(n: number): string {
@@ -40,11 +46,20 @@ export function sectionText(n: number): string {
 export function guideText(version: number): string {
   let x = 4242;
   const word = () => WORDS[(x = (x * 31 + 7) % 1009) % WORDS.length]!;
-  return Array.from({ length: 30 }, (_, s) => `Chapter ${s} of the release ${version} migration guide: copy the ${word()} ${word()} settings, check the ${word()} logs for ${word()} and ${word()}, then restart the ${word()} service.`).join(' ');
+  return Array.from(
+    { length: 30 },
+    (_, s) =>
+      `Chapter ${s} of the release ${version} migration guide: copy the ${word()} ${word()} settings, check the ${word()} logs for ${word()} and ${word()}, then restart the ${word()} service.`,
+  ).join(' ');
 }
 
 function page(title: string, body: string): string {
-  const menu = [['/', 'Home'], ...Array.from({ length: TEMPLATE_WEB.pages }, (_, i) => [`/p/${i}`, `Section ${i}`]), ['/15/guide', 'Guide (15)'], ['/16/guide', 'Guide (16)']];
+  const menu = [
+    ['/', 'Home'],
+    ...Array.from({ length: TEMPLATE_WEB.pages }, (_, i) => [`/p/${i}`, `Section ${i}`]),
+    ['/15/guide', 'Guide (15)'],
+    ['/16/guide', 'Guide (16)'],
+  ];
   return `<!doctype html><html lang="en"><head><title>${title}</title></head><body>
 <div class="menu"><p>${TEMPLATE_TEXT.menuLine}</p><ul>${menu.map(([href, text]) => `<li><a href="${href}">${text}</a></li>`).join('')}</ul></div>
 <div class="content"><h1>${title}</h1>${body}</div>
@@ -61,7 +76,12 @@ export function templateWebHandler(req: IncomingMessage, res: ServerResponse): v
   let m: RegExpExecArray | null;
   if (path === '/') send(200, page('Welcome', '<p>Welcome to the handbook: pick a section from the menu.</p>'));
   else if ((m = /^\/p\/(\d+)$/.exec(path)) && Number(m[1]) < TEMPLATE_WEB.pages) send(200, page(`Section ${m[1]}`, `<p>${sectionText(Number(m[1]))}</p>`));
-  else if ((m = /^\/(15|16)\/guide$/.exec(path))) send(200, page(`Migration guide (${m[1]})`, `<p>${guideText(Number(m[1]))}</p>${m[1] === '15' ? '<p><a href="/print/guide">Print</a></p>' : ''}`));
-  else if (path === '/print/guide') send(200, `<!doctype html><html><head><title>Migration guide (print)</title></head><body><p>Printed from the Example Handbook.</p><p>${guideText(15)}</p></body></html>`);
+  else if ((m = /^\/(15|16)\/guide$/.exec(path)))
+    send(200, page(`Migration guide (${m[1]})`, `<p>${guideText(Number(m[1]))}</p>${m[1] === '15' ? '<p><a href="/print/guide">Print</a></p>' : ''}`));
+  else if (path === '/print/guide')
+    send(
+      200,
+      `<!doctype html><html><head><title>Migration guide (print)</title></head><body><p>Printed from the Example Handbook.</p><p>${guideText(15)}</p></body></html>`,
+    );
   else send(404, 'not found');
 }

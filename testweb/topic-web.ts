@@ -52,9 +52,22 @@ export function topicWebHandler(req: IncomingMessage, res: ServerResponse): void
     res.end(body);
   };
   if (path === '/robots.txt') return send(200, 'User-agent: *\nAllow: /\n', 'text/plain');
-  if (path === '/') return send(200, page('The Portal', 'Everything in one place: sports, recipes, news, and a corner for coins.', ['/sports/0', '/recipes/0', '/news/0', '/coins/0']));
-  if (path === '/directory') return send(200, page('Links directory', 'Clubs and societies listed by city, with their opening hours and addresses.', ['/collectors/0']));
-  if (path === '/crypto') return send(200, page('Bitcoin and other crypto coins', 'Bitcoin is a cryptocurrency, not a coin. Bitcoin, Ethereum and every other cryptocurrency live on a blockchain; bitcoin mining needs no mint.', ['/news/1']));
+  if (path === '/')
+    return send(
+      200,
+      page('The Portal', 'Everything in one place: sports, recipes, news, and a corner for coins.', ['/sports/0', '/recipes/0', '/news/0', '/coins/0']),
+    );
+  if (path === '/directory')
+    return send(200, page('Links directory', 'Clubs and societies listed by city, with their opening hours and addresses.', ['/collectors/0']));
+  if (path === '/crypto')
+    return send(
+      200,
+      page(
+        'Bitcoin and other crypto coins',
+        'Bitcoin is a cryptocurrency, not a coin. Bitcoin, Ethereum and every other cryptocurrency live on a blockchain; bitcoin mining needs no mint.',
+        ['/news/1'],
+      ),
+    );
   let m = /^\/(coins|collectors)\/(\d+)$/.exec(path);
   if (m) {
     const [, kind, n] = [m[0], m[1]!, Number(m[2])];

@@ -43,16 +43,26 @@ export class WarcArchive {
    */
   fetched(urlId: number, url: string, res: FetchResponse, unchanged: boolean): Promise<void> {
     if (!res.raw) return Promise.resolve();
-    const x: Exchange = { url, date: new Date(), status: res.status, requestHeaders: res.raw.requestHeaders, responseHeaders: res.raw.rawHeaders, body: res.raw.body, truncated: res.truncated };
+    const x: Exchange = {
+      url,
+      date: new Date(),
+      status: res.status,
+      requestHeaders: res.raw.requestHeaders,
+      responseHeaders: res.raw.rawHeaders,
+      body: res.raw.body,
+      truncated: res.truncated,
+    };
     const same = unchanged || res.status === 304;
     // A response's records are made (digests, gzip) at once, beside other fetches' — only their
     // writing waits its turn: in a queue, one fetch's after another, they made the crawl wait.
     const made = same ? undefined : this.make(x);
     made?.catch(() => undefined); // (its failure is told when its turn comes)
-    const done = this.queue.then(() => this.write(urlId, x, same, made).catch((e: unknown) => {
-      this.figures.failures++;
-      this.log.warn(`archive: ${url} could not be archived: ${(e as Error).message}`);
-    }));
+    const done = this.queue.then(() =>
+      this.write(urlId, x, same, made).catch((e: unknown) => {
+        this.figures.failures++;
+        this.log.warn(`archive: ${url} could not be archived: ${(e as Error).message}`);
+      }),
+    );
     this.queue = done;
     return done;
   }
@@ -89,7 +99,14 @@ export class WarcArchive {
     const { response, request } = await (made ?? this.make(x));
     const placed = await this.append(response.bytes);
     await this.append(request.bytes);
-    await this.store.put(urlId, { file: placed.file, offset: placed.offset, length: placed.length, recordId: response.id, date: x.date.toISOString(), digest: response.digest });
+    await this.store.put(urlId, {
+      file: placed.file,
+      offset: placed.offset,
+      length: placed.length,
+      recordId: response.id,
+      date: x.date.toISOString(),
+      digest: response.digest,
+    });
   }
 
   private async append(bytes: Uint8Array) {

@@ -68,7 +68,15 @@ export async function* readArchive(path: string, maxBodyBytes = MAX_RECORD_BYTES
           yield { kind: 'skipped', reason: 'a response record without an HTTP status line', url };
           continue;
         }
-        yield { kind: 'capture', url, date: Number.isFinite(date) ? date : Date.now(), status, headers, body, truncated: record.warcHeader('WARC-Truncated') !== undefined && record.warcHeader('WARC-Truncated') !== null };
+        yield {
+          kind: 'capture',
+          url,
+          date: Number.isFinite(date) ? date : Date.now(),
+          status,
+          headers,
+          body,
+          truncated: record.warcHeader('WARC-Truncated') !== undefined && record.warcHeader('WARC-Truncated') !== null,
+        };
       }
       // A gzip member cut short ends the parser quietly: say so when bytes were left unread.
       const left = size - Math.max(lastEnd, start + parser.offset);

@@ -69,14 +69,24 @@ async function serialized(record: WARCRecord, payload: Uint8Array): Promise<Seri
 
 /** The response's headers as pairs, repeated ones repeated, the transfer's own left out. */
 function headerPairs(h: Exchange['responseHeaders']): [string, string][] {
-  return Object.entries(h).flatMap(([k, v]) => (v === undefined || TRANSFER.has(k.toLowerCase()) ? [] : (Array.isArray(v) ? v : [v]).map((x): [string, string] => [k, x])));
+  return Object.entries(h).flatMap(([k, v]) =>
+    v === undefined || TRANSFER.has(k.toLowerCase()) ? [] : (Array.isArray(v) ? v : [v]).map((x): [string, string] => [k, x]),
+  );
 }
 
 export async function requestRecord(x: Exchange, concurrentTo: string): Promise<Serialized> {
   const { WARCRecord } = await warcio();
   const u = new URL(x.url);
   const record = WARCRecord.create(
-    { url: x.url, date: x.date.toISOString(), type: 'request', warcVersion: WARC, statusline: `GET ${u.pathname}${u.search} HTTP/1.1`, httpHeaders: { host: u.host, ...x.requestHeaders }, warcHeaders: { 'WARC-Concurrent-To': concurrentTo } },
+    {
+      url: x.url,
+      date: x.date.toISOString(),
+      type: 'request',
+      warcVersion: WARC,
+      statusline: `GET ${u.pathname}${u.search} HTTP/1.1`,
+      httpHeaders: { host: u.host, ...x.requestHeaders },
+      warcHeaders: { 'WARC-Concurrent-To': concurrentTo },
+    },
     once(EMPTY),
   );
   return serialized(record, EMPTY);
@@ -100,7 +110,11 @@ export async function responseRecord(x: Exchange): Promise<Serialized> {
 }
 
 /** A revisit: the response it repeats, and why (a 304, or the same payload again). */
-export async function revisitRecord(x: Exchange, of: { readonly id: string; readonly url: string; readonly date: string; readonly digest: string | null }, notModified: boolean): Promise<Serialized> {
+export async function revisitRecord(
+  x: Exchange,
+  of: { readonly id: string; readonly url: string; readonly date: string; readonly digest: string | null },
+  notModified: boolean,
+): Promise<Serialized> {
   const { WARCRecord } = await warcio();
   const record = WARCRecord.create(
     {
@@ -112,7 +126,11 @@ export async function revisitRecord(x: Exchange, of: { readonly id: string; read
       refersToDate: of.date,
       statusline: `HTTP/1.1 ${x.status} ${statusText(x.status)}`,
       httpHeaders: headerPairs(x.responseHeaders) as unknown as Record<string, string>,
-      warcHeaders: { 'WARC-Refers-To': of.id, 'WARC-Profile': notModified ? PROFILE.notModified : PROFILE.identical, ...(of.digest ? { 'WARC-Payload-Digest': of.digest } : {}) },
+      warcHeaders: {
+        'WARC-Refers-To': of.id,
+        'WARC-Profile': notModified ? PROFILE.notModified : PROFILE.identical,
+        ...(of.digest ? { 'WARC-Payload-Digest': of.digest } : {}),
+      },
     },
     once(EMPTY),
   );
@@ -122,17 +140,52 @@ export async function revisitRecord(x: Exchange, of: { readonly id: string; read
 /** The first record of a file: what wrote it, and with which settings. */
 export async function warcinfoRecord(fileName: string, info: Readonly<Record<string, string>>): Promise<Uint8Array> {
   const { WARCRecord, WARCSerializer } = await warcio();
-  return gzip(await WARCSerializer.serialize(WARCRecord.createWARCInfo({ filename: fileName, warcVersion: WARC }, { ...info, format: 'WARC File Format 1.1', conformsTo: 'http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/' }), { gzip: false }));
+  return gzip(
+    await WARCSerializer.serialize(
+      WARCRecord.createWARCInfo(
+        { filename: fileName, warcVersion: WARC },
+        { ...info, format: 'WARC File Format 1.1', conformsTo: 'http://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/' },
+      ),
+      { gzip: false },
+    ),
+  );
 }
 
 function statusText(status: number): string {
-  return ({ 200: 'OK', 203: 'Non-Authoritative Information', 204: 'No Content', 206: 'Partial Content', 301: 'Moved Permanently', 302: 'Found', 303: 'See Other', 304: 'Not Modified', 307: 'Temporary Redirect', 308: 'Permanent Redirect', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 410: 'Gone', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable' } as Record<number, string>)[status] ?? '';
+  return (
+    (
+      {
+        200: 'OK',
+        203: 'Non-Authoritative Information',
+        204: 'No Content',
+        206: 'Partial Content',
+        301: 'Moved Permanently',
+        302: 'Found',
+        303: 'See Other',
+        304: 'Not Modified',
+        307: 'Temporary Redirect',
+        308: 'Permanent Redirect',
+        400: 'Bad Request',
+        401: 'Unauthorized',
+        403: 'Forbidden',
+        404: 'Not Found',
+        410: 'Gone',
+        429: 'Too Many Requests',
+        500: 'Internal Server Error',
+        502: 'Bad Gateway',
+        503: 'Service Unavailable',
+      } as Record<number, string>
+    )[status] ?? ''
+  );
 }
 
 /** A page's extracted text, for a page Trawl holds but never archived (trawl export --format warc). */
 export async function conversionRecord(url: string, date: Date, title: string, text: string): Promise<Serialized> {
   const { WARCRecord } = await warcio();
   const body = new TextEncoder().encode(`${title}\n\n${text}`);
-  const record = WARCRecord.create({ url, date: date.toISOString(), type: 'conversion', warcVersion: WARC, warcHeaders: { 'Content-Type': 'text/plain; charset=utf-8' } }, once(body));
+  const record = WARCRecord.create(
+    { url, date: date.toISOString(), type: 'conversion', warcVersion: WARC, warcHeaders: { 'Content-Type': 'text/plain; charset=utf-8' } },
+    once(body),
+  );
   return serialized(record, body);
 }

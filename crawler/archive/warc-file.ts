@@ -6,7 +6,20 @@
  * next start cuts the open file back to the end of its last complete record and finishes it, so
  * every finished file is valid and nothing half-written is ever read.
  */
-import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 
 const OPEN = '.open';
@@ -37,7 +50,12 @@ export class RotatingWarcFile {
     for (const f of readdirSync(dir)) {
       if (!f.endsWith(OPEN)) continue;
       const path = join(dir, f);
-      const ends = existsSync(path + INDEX) ? readFileSync(path + INDEX, 'utf8').split('\n').filter(Boolean).map(Number) : [];
+      const ends = existsSync(path + INDEX)
+        ? readFileSync(path + INDEX, 'utf8')
+            .split('\n')
+            .filter(Boolean)
+            .map(Number)
+        : [];
       const end = ends.length ? Math.max(...ends.filter(Number.isFinite)) : 0;
       const fd = openSync(path, 'r+');
       try {

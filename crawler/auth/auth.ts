@@ -31,7 +31,6 @@ export type AuthSetting = {
 /** Logs in through a browser (form.browser), leaving the session's cookies in `jar`. */
 export type BrowserLogin = (form: FormSettings, jar: CookieJar) => Promise<{ ok: true } | { ok: false; reason: string }>;
 
-
 const LOGIN_BACKOFF_MS = 60_000;
 
 type ScopeState = {
@@ -60,7 +59,17 @@ export class AuthService implements RequestAuth {
     private readonly log: Log,
     private readonly browserLogin?: BrowserLogin,
   ) {
-    this.scopes = settings.map((setting) => ({ rule: parseScopeRule(setting.match), setting, jar: new CookieJar(), loggedIn: false, logins: 0, loginFailures: 0, renewals: 0, refused: 0, lastProblem: null }));
+    this.scopes = settings.map((setting) => ({
+      rule: parseScopeRule(setting.match),
+      setting,
+      jar: new CookieJar(),
+      loggedIn: false,
+      logins: 0,
+      loginFailures: 0,
+      renewals: 0,
+      refused: 0,
+      lastProblem: null,
+    }));
   }
 
   /** The scope that covers `url`: the first whose rule matches. */
@@ -83,21 +92,34 @@ export class AuthService implements RequestAuth {
     const s = this.scopeOf(url);
     if (!s) return {};
     const { setting } = s;
-    if (setting.form && !s.loggedIn && !isLoginUrl(setting.form, url) && !(s.loginFailedAt && Date.now() - s.loginFailedAt < LOGIN_BACKOFF_MS)) await this.logIn(s);
+    if (setting.form && !s.loggedIn && !isLoginUrl(setting.form, url) && !(s.loginFailedAt && Date.now() - s.loginFailedAt < LOGIN_BACKOFF_MS))
+      await this.logIn(s);
     const h: Record<string, string> = {};
     if (setting.basic) h.authorization = `Basic ${Buffer.from(`${setting.basic.username}:${setting.basic.password.reveal()}`).toString('base64')}`;
     if (setting.bearer) h.authorization = `Bearer ${setting.bearer.token.reveal()}`;
     if (setting.digest && s.digest) {
       const u = new URL(url);
-      h.authorization = digestAuthorization(s.digest.challenge, { username: setting.digest.username, password: setting.digest.password.reveal(), method, uri: `${u.pathname}${u.search}`, nc: ++s.digest.nc });
+      h.authorization = digestAuthorization(s.digest.challenge, {
+        username: setting.digest.username,
+        password: setting.digest.password.reveal(),
+        method,
+        uri: `${u.pathname}${u.search}`,
+        nc: ++s.digest.nc,
+      });
     }
     for (const [name, value] of Object.entries(setting.headers ?? {})) h[name.toLowerCase()] = value.reveal();
-    const cookies = [...Object.entries(setting.cookies ?? {}).map(([name, value]) => `${name}=${value.reveal()}`), s.jar.getCookieStringSync(url)].filter(Boolean);
+    const cookies = [...Object.entries(setting.cookies ?? {}).map(([name, value]) => `${name}=${value.reveal()}`), s.jar.getCookieStringSync(url)].filter(
+      Boolean,
+    );
     if (cookies.length) h.cookie = cookies.join('; ');
     return h;
   }
 
-  async onResponse(url: string, r: { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly setCookies: readonly string[] }, attempt: number): Promise<'ok' | 'again' | { readonly refused: string }> {
+  async onResponse(
+    url: string,
+    r: { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly setCookies: readonly string[] },
+    attempt: number,
+  ): Promise<'ok' | 'again' | { readonly refused: string }> {
     const s = this.scopeOf(url);
     if (!s) return 'ok';
     for (const c of r.setCookies) s.jar.setCookieSync(c, url, { ignoreError: true });
@@ -128,7 +150,8 @@ export class AuthService implements RequestAuth {
         return this.refuse(s, `still sent to the login page after logging in again (${scope})`);
       }
     }
-    if ((r.status === 401 || r.status === 403) && (setting.basic || setting.bearer || setting.digest || setting.headers || setting.cookies)) return this.refuse(s, `HTTP ${r.status} with the credentials of ${scope}`);
+    if ((r.status === 401 || r.status === 403) && (setting.basic || setting.bearer || setting.digest || setting.headers || setting.cookies))
+      return this.refuse(s, `HTTP ${r.status} with the credentials of ${scope}`);
     return 'ok';
   }
 

@@ -12,9 +12,17 @@ const LOGIN_TIMEOUT_MS = 30_000;
 
 export function browserLogin(browserPath: string): (form: FormSettings, jar: CookieJar) => Promise<{ ok: true } | { ok: false; reason: string }> {
   return async (form, jar) => {
-    if (!(await findBrowser(browserPath))) return { ok: false, reason: `form.browser needs a browser, and there is none at ${browserPath} (render.browserPath; Debian: apt-get install chromium)` };
+    if (!(await findBrowser(browserPath)))
+      return { ok: false, reason: `form.browser needs a browser, and there is none at ${browserPath} (render.browserPath; Debian: apt-get install chromium)` };
     const { chromium } = await import('playwright-core');
-    const browser = await chromium.launch({ executablePath: browserPath, args: [...CHROMIUM_ARGS], headless: true, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false });
+    const browser = await chromium.launch({
+      executablePath: browserPath,
+      args: [...CHROMIUM_ARGS],
+      headless: true,
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+    });
     try {
       const context = await browser.newContext({ acceptDownloads: false, serviceWorkers: 'block' });
       const page = await context.newPage();
@@ -28,12 +36,23 @@ export function browserLogin(browserPath: string): (form: FormSettings, jar: Coo
         if (!(await field.count())) return { ok: false, reason: `the login page has no field named ${name}` };
         await field.fill(value);
       }
-      await Promise.all([page.waitForURL((u) => !isLoginUrl(form, u.href), { timeout: LOGIN_TIMEOUT_MS }).catch(() => undefined), page.locator(`[name="${fields.at(-1)![0].replace(/["\\]/g, '\\$&')}"]`).first().press('Enter')]);
+      await Promise.all([
+        page.waitForURL((u) => !isLoginUrl(form, u.href), { timeout: LOGIN_TIMEOUT_MS }).catch(() => undefined),
+        page
+          .locator(`[name="${fields.at(-1)![0].replace(/["\\]/g, '\\$&')}"]`)
+          .first()
+          .press('Enter'),
+      ]);
       await page.waitForLoadState('load').catch(() => undefined);
-      if (isLoginUrl(form, page.url())) return { ok: false, reason: 'still on the login page after submitting the form in the browser (wrong credentials, or a field the form needs)' };
+      if (isLoginUrl(form, page.url()))
+        return { ok: false, reason: 'still on the login page after submitting the form in the browser (wrong credentials, or a field the form needs)' };
       for (const c of await context.cookies()) {
         const host = c.domain.replace(/^\./, '');
-        jar.setCookieSync(`${c.name}=${c.value}; Domain=${c.domain}; Path=${c.path}${c.secure ? '; Secure' : ''}${c.httpOnly ? '; HttpOnly' : ''}${c.expires > 0 ? `; Expires=${new Date(c.expires * 1000).toUTCString()}` : ''}`, `${c.secure ? 'https' : 'http'}://${host}${c.path}`, { ignoreError: true });
+        jar.setCookieSync(
+          `${c.name}=${c.value}; Domain=${c.domain}; Path=${c.path}${c.secure ? '; Secure' : ''}${c.httpOnly ? '; HttpOnly' : ''}${c.expires > 0 ? `; Expires=${new Date(c.expires * 1000).toUTCString()}` : ''}`,
+          `${c.secure ? 'https' : 'http'}://${host}${c.path}`,
+          { ignoreError: true },
+        );
       }
       return { ok: true };
     } catch (e) {

@@ -6,10 +6,17 @@ import { digestAuthorization, parseDigestChallenge } from './digest.ts';
 const CHALLENGES =
   'Digest realm="http-auth@example.org", qop="auth, auth-int", algorithm=SHA-256, nonce="7ypf/xlj9XXwfDPEoM4URrv/xwf94BcCAzFZH4GiTo0v", opaque="FQhe/qaU925kfnzjCev0ciny7QMkPqMAFRtzCUYo5tdS", ' +
   'Digest realm="http-auth@example.org", qop="auth, auth-int", algorithm=MD5, nonce="7ypf/xlj9XXwfDPEoM4URrv/xwf94BcCAzFZH4GiTo0v", opaque="FQhe/qaU925kfnzjCev0ciny7QMkPqMAFRtzCUYo5tdS"';
-const REQUEST = { username: 'Mufasa', password: 'Circle of Life', method: 'GET', uri: '/dir/index.html', nc: 1, cnonce: 'f2/wE4q74E6zIJEtWaHKaf5wv/H5QzzpXusqGemxURZJ' };
+const REQUEST = {
+  username: 'Mufasa',
+  password: 'Circle of Life',
+  method: 'GET',
+  uri: '/dir/index.html',
+  nc: 1,
+  cnonce: 'f2/wE4q74E6zIJEtWaHKaf5wv/H5QzzpXusqGemxURZJ',
+};
 
 describe('HTTP Digest', () => {
-  it('answers RFC 7616\'s SHA-256 example with its response', () => {
+  it("answers RFC 7616's SHA-256 example with its response", () => {
     const c = parseDigestChallenge(CHALLENGES)!;
     assert.equal(c.algorithm, 'SHA-256', 'the strongest offered');
     const h = digestAuthorization(c, REQUEST);
@@ -18,7 +25,7 @@ describe('HTTP Digest', () => {
     assert.match(h, /opaque="FQhe\/qaU925kfnzjCev0ciny7QMkPqMAFRtzCUYo5tdS"/);
   });
 
-  it('answers RFC 7616\'s MD5 example with its response', () => {
+  it("answers RFC 7616's MD5 example with its response", () => {
     const c = parseDigestChallenge(CHALLENGES.split(', Digest')[1]!.replace(/^/, 'Digest'))!;
     assert.equal(c.algorithm, 'MD5');
     assert.match(digestAuthorization(c, REQUEST), /response="8ca523f5e9506fed4657c9700eebdbec"/);

@@ -31,14 +31,27 @@ export function parseDigestChallenge(header: string | undefined): DigestChalleng
     if (!alg || !p.realm || !p.nonce) continue;
     const qops = (p.qop ?? '').split(',').map((q) => q.trim().toLowerCase());
     if (p.qop !== undefined && !qops.includes('auth')) continue;
-    found.push({ realm: p.realm, nonce: p.nonce, algorithm: alg, userhash: p.userhash?.toLowerCase() === 'true', ...(p.opaque !== undefined ? { opaque: p.opaque } : {}), ...(p.qop !== undefined ? { qop: 'auth' as const } : {}) });
+    found.push({
+      realm: p.realm,
+      nonce: p.nonce,
+      algorithm: alg,
+      userhash: p.userhash?.toLowerCase() === 'true',
+      ...(p.opaque !== undefined ? { opaque: p.opaque } : {}),
+      ...(p.qop !== undefined ? { qop: 'auth' as const } : {}),
+    });
   }
   return found.find((c) => c.algorithm.startsWith('SHA-256')) ?? found[0];
 }
 
 /** The Authorization header that answers `c` for a request. `nc`: the nonce count (from 1). */
-export function digestAuthorization(c: DigestChallenge, o: { username: string; password: string; method: string; uri: string; nc: number; cnonce?: string }): string {
-  const h = (s: string) => createHash(c.algorithm.startsWith('SHA-256') ? 'sha256' : 'md5').update(s).digest('hex');
+export function digestAuthorization(
+  c: DigestChallenge,
+  o: { username: string; password: string; method: string; uri: string; nc: number; cnonce?: string },
+): string {
+  const h = (s: string) =>
+    createHash(c.algorithm.startsWith('SHA-256') ? 'sha256' : 'md5')
+      .update(s)
+      .digest('hex');
   const cnonce = o.cnonce ?? randomBytes(12).toString('hex');
   const nc = o.nc.toString(16).padStart(8, '0');
   let ha1 = h(`${o.username}:${c.realm}:${o.password}`);

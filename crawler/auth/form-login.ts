@@ -11,7 +11,6 @@ import { isLoginUrl, type FormSettings } from './login-url.ts';
 
 const MAX_HOPS = 5;
 
-
 /** Logs in; `{ok: false, reason}` says why not — never with a field's value. */
 export async function formLogin(form: FormSettings, jar: CookieJar, send: Send): Promise<{ ok: true } | { ok: false; reason: string }> {
   const page = await follow(jar, send, 'GET', form.url);
@@ -20,7 +19,10 @@ export async function formLogin(form: FormSettings, jar: CookieJar, send: Send):
   const $ = cheerio.load(page.text);
   const wanted = [...Object.keys(form.fields), ...Object.keys(form.secretFields)];
   const forms = $('form').toArray();
-  const chosen = forms.find((f) => wanted.some((n) => $(f).find(`[name="${cssEscape(n)}"]`).length)) ?? forms.find((f) => $(f).find('input[type=password]').length) ?? forms[0];
+  const chosen =
+    forms.find((f) => wanted.some((n) => $(f).find(`[name="${cssEscape(n)}"]`).length)) ??
+    forms.find((f) => $(f).find('input[type=password]').length) ??
+    forms[0];
   if (!chosen) return { ok: false, reason: `no form on the login page ${page.url}` };
   const body = new URLSearchParams();
   $(chosen)
@@ -31,7 +33,12 @@ export async function formLogin(form: FormSettings, jar: CookieJar, send: Send):
       const type = (e.attr('type') ?? 'text').toLowerCase();
       if (['submit', 'button', 'image', 'file', 'reset'].includes(type)) return;
       if ((type === 'checkbox' || type === 'radio') && e.attr('checked') === undefined) return;
-      const value = el.tagName === 'select' ? (e.find('option[selected]').attr('value') ?? e.find('option').first().attr('value') ?? '') : el.tagName === 'textarea' ? e.text() : (e.attr('value') ?? (type === 'checkbox' ? 'on' : ''));
+      const value =
+        el.tagName === 'select'
+          ? (e.find('option[selected]').attr('value') ?? e.find('option').first().attr('value') ?? '')
+          : el.tagName === 'textarea'
+            ? e.text()
+            : (e.attr('value') ?? (type === 'checkbox' ? 'on' : ''));
       body.append(name, value);
     });
   for (const [k, v] of Object.entries(form.fields)) body.set(k, v);
@@ -44,7 +51,8 @@ export async function formLogin(form: FormSettings, jar: CookieJar, send: Send):
   if (done.status >= 400) return { ok: false, reason: `the login form was refused: HTTP ${done.status}` };
   // Sent back to the login page, or answered with a login form again (a site that shows the form
   // with an error where it was posted): the credentials were not taken.
-  if (isLoginUrl(form, done.url) || cheerio.load(done.text)('input[type=password]').length) return { ok: false, reason: `still on the login page after submitting the form (wrong credentials, or a field the form needs)` };
+  if (isLoginUrl(form, done.url) || cheerio.load(done.text)('input[type=password]').length)
+    return { ok: false, reason: `still on the login page after submitting the form (wrong credentials, or a field the form needs)` };
   return { ok: true };
 }
 
@@ -52,7 +60,10 @@ export async function formLogin(form: FormSettings, jar: CookieJar, send: Send):
 async function follow(jar: CookieJar, send: Send, method: 'GET' | 'POST', url: string, body?: string) {
   let at = url;
   for (let hop = 0; hop <= MAX_HOPS; hop++) {
-    const headers: Record<string, string> = { cookie: jar.getCookieStringSync(at), ...(body !== undefined ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) };
+    const headers: Record<string, string> = {
+      cookie: jar.getCookieStringSync(at),
+      ...(body !== undefined ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+    };
     if (!headers.cookie) delete headers.cookie;
     const r = await send(method, at, headers, body);
     if ('error' in r) return r;

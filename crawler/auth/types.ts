@@ -6,7 +6,10 @@ export type Send = (
   url: string,
   headers: Readonly<Record<string, string>>,
   body?: string,
-) => Promise<{ readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly setCookies: readonly string[]; readonly text: string } | { readonly error: string }>;
+) => Promise<
+  | { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly setCookies: readonly string[]; readonly text: string }
+  | { readonly error: string }
+>;
 
 /** What the fetcher asks before and after each request (crawler/fetch/fetcher.ts). */
 export interface RequestAuth {
@@ -17,5 +20,9 @@ export interface RequestAuth {
    * the request `again` once (a Digest challenge, a session that ended and was renewed), or that the
    * scope's credentials were `refused` (and why, never with the secret).
    */
-  onResponse(url: string, r: { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly setCookies: readonly string[] }, attempt: number): Promise<'ok' | 'again' | { readonly refused: string }>;
+  onResponse(
+    url: string,
+    r: { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly setCookies: readonly string[] },
+    attempt: number,
+  ): Promise<'ok' | 'again' | { readonly refused: string }>;
 }

@@ -30,7 +30,10 @@ describe('extractDocument', () => {
   });
 
   it('refuses a zip of no supported format as unsupported, an empty body as empty', async () => {
-    await assert.rejects(extractDocument(zipFile([{ name: 'a.txt', data: 'x' }]), 'docx', { url: 'https://example.org/a.docx', maxPages: 10 }), refusal('unsupported'));
+    await assert.rejects(
+      extractDocument(zipFile([{ name: 'a.txt', data: 'x' }]), 'docx', { url: 'https://example.org/a.docx', maxPages: 10 }),
+      refusal('unsupported'),
+    );
     await assert.rejects(extractDocument(new Uint8Array(0), 'odt', { url: 'https://example.org/a.odt', maxPages: 10 }), refusal('empty'));
     await assert.rejects(extractDocument(Buffer.from('plain text'), 'ods', { url: 'https://example.org/a.ods', maxPages: 10 }), refusal('damaged'));
   });

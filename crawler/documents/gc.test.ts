@@ -32,7 +32,11 @@ export function extract(job) {
   return { kind: 'unsupported', type: JSON.stringify({ before, after: getHeapStatistics().used_heap_size }) };
 }\n`,
     );
-    const pool = new ParsePool(1, { extractor: { module: pathToFileURL(module), extract: () => ({ kind: 'unsupported', type: 'inline' }) }, inline: false, name: 'document' });
+    const pool = new ParsePool(1, {
+      extractor: { module: pathToFileURL(module), extract: () => ({ kind: 'unsupported', type: 'inline' }) },
+      inline: false,
+      name: 'document',
+    });
     try {
       const e = await pool.parse({ body: new Uint8Array(GC_AFTER_BYTES), contentType: 'application/pdf', url: 'http://e.org/a.pdf', robotsToken: 'trawlbot' });
       assert.equal(e.kind, 'unsupported');
@@ -69,7 +73,12 @@ export function extract(job) {
   return { kind: 'unsupported', type: JSON.stringify({ small, large, live: live.length }) };
 }\n`,
     );
-    const pool = new ParsePool(1, { extractor: { module: pathToFileURL(module), extract: () => ({ kind: 'unsupported', type: 'inline' }) }, inline: false, name: 'document', youngGenerationMb: 16 });
+    const pool = new ParsePool(1, {
+      extractor: { module: pathToFileURL(module), extract: () => ({ kind: 'unsupported', type: 'inline' }) },
+      inline: false,
+      name: 'document',
+      youngGenerationMb: 16,
+    });
     try {
       const e = await pool.parse({ body: new Uint8Array(10), contentType: 'application/pdf', url: 'http://e.org/a.pdf', robotsToken: 'trawlbot' });
       const { small, large } = JSON.parse((e as { type: string }).type) as { small: number[]; large: number[] };

@@ -32,7 +32,10 @@ describe('extractMarkdown', () => {
   });
 
   it('lets no markup in the file make it noindex, nofollow or a redirect', () => {
-    const page = extractMarkdown(Buffer.from('<meta name="robots" content="noindex,nofollow">\n<meta http-equiv="refresh" content="0; url=/x">\n\n# Hi\n'), options);
+    const page = extractMarkdown(
+      Buffer.from('<meta name="robots" content="noindex,nofollow">\n<meta http-equiv="refresh" content="0; url=/x">\n\n# Hi\n'),
+      options,
+    );
     assert.equal(page.noindex, false);
     assert.equal(page.nofollow, false);
     assert.equal('refresh' in page, false);

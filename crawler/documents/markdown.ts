@@ -43,6 +43,9 @@ export function extractMarkdown(body: Uint8Array, options: ExtractOptions): Docu
 /** A plain `key: value` line of the front matter, quotes removed. */
 function field(yaml: string, key: string): string | undefined {
   const m = new RegExp(`^${key}:[^\\S\\n]*(.+)$`, 'm').exec(yaml);
-  const v = m?.[1]?.trim().replace(/^(["'])(.*)\1$/, '$2').trim();
+  const v = m?.[1]
+    ?.trim()
+    .replace(/^(["'])(.*)\1$/, '$2')
+    .trim();
   return v || undefined;
 }

@@ -9,7 +9,10 @@ const options = { url: 'https://example.org/docs/file.odt', maxPages: 100 };
 describe('extractOdf', () => {
   it('reads an ODT: paragraphs, spans, spaces, tabs, line breaks, lists, tables, links, headings of levels 1–3 (by element or by style)', () => {
     const page = extractOdf(ZipArchive.open(odt()), 'odt', options);
-    assert.equal(page.text, 'Glacier Dynamics\nThe moraine sediment flows\ndown the valley. Read the glacier survey now.\nCrevasse fields\nserac collapse\nablation zone\nToo deep a heading');
+    assert.equal(
+      page.text,
+      'Glacier Dynamics\nThe moraine sediment flows\ndown the valley. Read the glacier survey now.\nCrevasse fields\nserac collapse\nablation zone\nToo deep a heading',
+    );
     assert.deepEqual(page.headings, ['Glacier Dynamics', 'Crevasse fields']);
     assert.deepEqual(page.links, [{ url: 'https://example.org/glaciers', text: 'glacier survey', nofollow: false }]);
     assert.equal(page.document.pageOffsets, undefined);
@@ -20,7 +23,15 @@ describe('extractOdf', () => {
     assert.equal(page.title, 'Glaciers Explained');
     assert.equal(page.description, 'Ice flow');
     assert.equal(page.lang, 'fr-CA');
-    assert.deepEqual(page.document, { format: 'odt', author: 'Nives Firn', subject: 'Ice flow', keywords: 'glacier, ice', created: '2021-03-04T05:06:07.000Z', modified: '2022-08-09T10:11:12.500Z', pages: 4 });
+    assert.deepEqual(page.document, {
+      format: 'odt',
+      author: 'Nives Firn',
+      subject: 'Ice flow',
+      keywords: 'glacier, ice',
+      created: '2021-03-04T05:06:07.000Z',
+      modified: '2022-08-09T10:11:12.500Z',
+      pages: 4,
+    });
   });
 
   it('reads an ODP slide by slide, titles as headings, speaker notes left out', () => {

@@ -182,7 +182,8 @@ class ParagraphStyles {
     if (!xml) return;
     walkXml(xml, {
       open: (name, a) => {
-        if (name === 'style:style' && a['style:family'] === 'paragraph' && a['style:name']) this.add(a['style:name'], a['style:parent-style-name'], a['style:default-outline-level']);
+        if (name === 'style:style' && a['style:family'] === 'paragraph' && a['style:name'])
+          this.add(a['style:name'], a['style:parent-style-name'], a['style:default-outline-level']);
       },
     });
   }
@@ -199,7 +200,17 @@ class ParagraphStyles {
   }
 }
 
-const META_FIELDS = new Set(['dc:title', 'dc:description', 'dc:subject', 'meta:keyword', 'dc:creator', 'meta:initial-creator', 'meta:creation-date', 'dc:date', 'dc:language']);
+const META_FIELDS = new Set([
+  'dc:title',
+  'dc:description',
+  'dc:subject',
+  'meta:keyword',
+  'dc:creator',
+  'meta:initial-creator',
+  'meta:creation-date',
+  'dc:date',
+  'dc:language',
+]);
 
 function odfMeta(zip: ZipArchive): DocumentMeta {
   const xml = zip.text('meta.xml');

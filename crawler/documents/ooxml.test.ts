@@ -14,14 +14,22 @@ const R = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 function bareDocx(body: string, prefix = 'w', rels = ''): ZipArchive {
   const xml = `<${prefix}:document xmlns:${prefix}="${W}" xmlns:r="${R}" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><${prefix}:body>${body}</${prefix}:body></${prefix}:document>`;
   const relsXml = `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${rels}</Relationships>`;
-  return ZipArchive.open(zipFile([{ name: 'word/document.xml', data: xml }, { name: 'word/_rels/document.xml.rels', data: relsXml }]));
+  return ZipArchive.open(
+    zipFile([
+      { name: 'word/document.xml', data: xml },
+      { name: 'word/_rels/document.xml.rels', data: relsXml },
+    ]),
+  );
 }
 
 describe('extractDocx', () => {
   const page = extractDocx(ZipArchive.open(docx()), options);
 
   it('reads paragraphs as lines, table cells included, tabs as spaces, breaks as line ends', () => {
-    assert.equal(page.text, 'Tidal Power Survey\nIntroduction\nThe estuary turbine array spins twice daily.\nSee the tidal charts for times.\nGezeitenmessung\nCell alpha\nCell beta\nClosing remarks about barrage sluices.');
+    assert.equal(
+      page.text,
+      'Tidal Power Survey\nIntroduction\nThe estuary turbine array spins twice daily.\nSee the tidal charts for times.\nGezeitenmessung\nCell alpha\nCell beta\nClosing remarks about barrage sluices.',
+    );
     assert.equal(page.document.pageOffsets, undefined);
   });
 
@@ -38,11 +46,22 @@ describe('extractDocx', () => {
     assert.equal(page.description, 'Estuary energy');
     assert.equal(page.lang, 'en-GB');
     assert.equal(page.keywords, 'tide, turbine');
-    assert.deepEqual(page.document, { format: 'docx', author: 'Maren Flux', subject: 'Estuary energy', keywords: 'tide, turbine', created: '2021-03-04T05:06:07.000Z', modified: '2022-08-09T10:11:12.000Z', pages: 3 });
+    assert.deepEqual(page.document, {
+      format: 'docx',
+      author: 'Maren Flux',
+      subject: 'Estuary energy',
+      keywords: 'tide, turbine',
+      created: '2021-03-04T05:06:07.000Z',
+      modified: '2022-08-09T10:11:12.000Z',
+      pages: 3,
+    });
   });
 
   it('reads any prefix bound to the WordprocessingML namespace', () => {
-    const p = extractDocx(bareDocx('<ns0:p><ns0:pPr><ns0:pStyle ns0:val="Heading2"/></ns0:pPr><ns0:r><ns0:t>Odd prefix</ns0:t></ns0:r></ns0:p>', 'ns0'), options);
+    const p = extractDocx(
+      bareDocx('<ns0:p><ns0:pPr><ns0:pStyle ns0:val="Heading2"/></ns0:pPr><ns0:r><ns0:t>Odd prefix</ns0:t></ns0:r></ns0:p>', 'ns0'),
+      options,
+    );
     assert.equal(p.text, 'Odd prefix');
     assert.deepEqual(p.headings, ['Odd prefix']);
   });
@@ -72,9 +91,15 @@ describe('extractDocx', () => {
   });
 
   it('keeps at most maxLinks links and counts the rest; cuts the text at maxTextChars', () => {
-    const body = Array.from({ length: 5 }, (_, i) => `<w:p><w:fldSimple w:instr="HYPERLINK https://example.org/${i}"><w:r><w:t>link ${i}</w:t></w:r></w:fldSimple></w:p>`).join('');
+    const body = Array.from(
+      { length: 5 },
+      (_, i) => `<w:p><w:fldSimple w:instr="HYPERLINK https://example.org/${i}"><w:r><w:t>link ${i}</w:t></w:r></w:fldSimple></w:p>`,
+    ).join('');
     const p = extractDocx(bareDocx(body), { ...options, maxLinks: 2, maxTextChars: 13 });
-    assert.deepEqual(p.links.map((l) => l.url), ['https://example.org/0', 'https://example.org/1']);
+    assert.deepEqual(
+      p.links.map((l) => l.url),
+      ['https://example.org/0', 'https://example.org/1'],
+    );
     assert.equal(p.linksCut, 3);
     assert.equal(p.text, 'link 0\nlink 1');
     assert.ok((p.document.textCut ?? 0) > 0);

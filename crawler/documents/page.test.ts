@@ -26,7 +26,17 @@ describe('TextSink', () => {
 describe('LinkSink', () => {
   it('resolves links against the document, keeps only http(s), counts those past the cap', () => {
     const links = new LinkSink('https://example.org/docs/a.pdf', 2);
-    for (const href of ['b.html', 'mailto:x@example.org', 'javascript:alert(1)', '#top', 'ftp://example.org/f', 'http://other.org/', 'https://third.org/', undefined]) links.add(href, ' the  text ');
+    for (const href of [
+      'b.html',
+      'mailto:x@example.org',
+      'javascript:alert(1)',
+      '#top',
+      'ftp://example.org/f',
+      'http://other.org/',
+      'https://third.org/',
+      undefined,
+    ])
+      links.add(href, ' the  text ');
     assert.deepEqual(links.links, [
       { url: 'https://example.org/docs/b.html', text: 'the text', nofollow: false },
       { url: 'http://other.org/', text: 'the text', nofollow: false },

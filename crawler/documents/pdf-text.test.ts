@@ -3,7 +3,13 @@ import { describe, it } from 'node:test';
 import { joinTextItems, textInRect, type PdfTextItem } from './pdf-text.ts';
 
 /** An item of `str` at (x, y), 10 pt, about 5 pt per character. */
-const item = (str: string, x: number, y: number, hasEOL = false): PdfTextItem => ({ str, hasEOL, transform: [10, 0, 0, 10, x, y], width: str.length * 5, height: 10 });
+const item = (str: string, x: number, y: number, hasEOL = false): PdfTextItem => ({
+  str,
+  hasEOL,
+  transform: [10, 0, 0, 10, x, y],
+  width: str.length * 5,
+  height: 10,
+});
 
 describe('joinTextItems', () => {
   it('keeps line ends and the spaces PDF.js gives', () => {

@@ -56,8 +56,20 @@ describe('extractPdf', () => {
     assert.equal(page.lang, 'en-GB');
     assert.equal(page.noindex, false);
     assert.deepEqual(
-      { author: page.document.author, subject: page.document.subject, keywords: page.document.keywords, created: page.document.created, modified: page.document.modified },
-      { author: 'Ada Quartzmann', subject: 'Piezoelectric resonators', keywords: 'quartz resonator crystal', created: '2021-03-04T05:06:07.000Z', modified: '2022-08-09T10:11:12.000Z' },
+      {
+        author: page.document.author,
+        subject: page.document.subject,
+        keywords: page.document.keywords,
+        created: page.document.created,
+        modified: page.document.modified,
+      },
+      {
+        author: 'Ada Quartzmann',
+        subject: 'Piezoelectric resonators',
+        keywords: 'quartz resonator crystal',
+        created: '2021-03-04T05:06:07.000Z',
+        modified: '2022-08-09T10:11:12.000Z',
+      },
     );
   });
 
@@ -91,17 +103,18 @@ describe('extractPdf', () => {
     const offsets = long.document.pageOffsets!;
     assert.equal(offsets.length, n);
     assert.equal(long.document.pagesCut, undefined);
-    for (const i of [0, PAGES_PER_OPEN - 1, PAGES_PER_OPEN, PAGES_PER_OPEN * 2, n - 1]) assert.equal(long.text.slice(offsets[i], offsets[i + 1]).trim(), `page ${i + 1}`);
+    for (const i of [0, PAGES_PER_OPEN - 1, PAGES_PER_OPEN, PAGES_PER_OPEN * 2, n - 1])
+      assert.equal(long.text.slice(offsets[i], offsets[i + 1]).trim(), `page ${i + 1}`);
   });
 
-  it('opens the document again after PAGES_PER_OPEN pages, or sooner after ANNOTATIONS_PER_OPEN annotations (an index\'s links)', () => {
+  it("opens the document again after PAGES_PER_OPEN pages, or sooner after ANNOTATIONS_PER_OPEN annotations (an index's links)", () => {
     assert.equal(reopenDue(PAGES_PER_OPEN - 1, 0), false);
     assert.equal(reopenDue(PAGES_PER_OPEN, 0), true);
     assert.equal(reopenDue(3, ANNOTATIONS_PER_OPEN - 1), false);
     assert.equal(reopenDue(3, ANNOTATIONS_PER_OPEN), true, 'a few pages of hundreds of links each');
   });
 
-  it('reads pages of many links across reopenings: every page\'s text and its URI link', async () => {
+  it("reads pages of many links across reopenings: every page's text and its URI link", async () => {
     const perPage = Math.ceil(ANNOTATIONS_PER_OPEN / 2);
     const doc = await extractPdf(await linkHeavyPdf(5, perPage), { url: URL, maxPages: 10 });
     const offsets = doc.document.pageOffsets!;

@@ -116,7 +116,10 @@ async function extractFrom(first: PdfDocument, options: ExtractOptions, reopen: 
   // Without a title of its own, the largest words at the top of page 1 (what a reader sees as
   // the title) come before the first bookmark, which is often "Introduction" or "Contents".
   const title = meta.title ?? display;
-  return finishPage({ format: 'pdf', meta: { ...meta, ...(title ? { title } : {}), pages: numPages }, paged: true, ...parts, pagesCut: numPages - extracted }, options);
+  return finishPage(
+    { format: 'pdf', meta: { ...meta, ...(title ? { title } : {}), pages: numPages }, paged: true, ...parts, pagesCut: numPages - extracted },
+    options,
+  );
 }
 
 /**
@@ -190,7 +193,8 @@ async function metadata(doc: PdfDocument): Promise<DocumentMeta> {
     return {};
   }
   const pdfjs = await loadPdfJs();
-  const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v : Array.isArray(v) ? v.filter((x) => typeof x === 'string').join(', ') || undefined : undefined);
+  const str = (v: unknown): string | undefined =>
+    typeof v === 'string' && v.trim() ? v : Array.isArray(v) ? v.filter((x) => typeof x === 'string').join(', ') || undefined : undefined;
   const fromXmp = (name: string): string | undefined => str(xmp?.get(name));
   const date = (v: unknown): string | undefined => {
     const d = typeof v === 'string' ? pdfjs.PDFDateString.toDateObject(v) : null;
@@ -220,7 +224,12 @@ export function displayTitle(items: readonly PdfTextItem[]): string | undefined 
   const body = [...bySize].sort((a, b) => b[1] - a[1])[0]![0];
   const largest = Math.max(...bySize.keys());
   if (largest < body * 1.3) return undefined;
-  const title = words.filter((i) => size(i) >= largest * 0.9).map((i) => i.str.trim()).join(' ').replace(/\s+/g, ' ').trim();
+  const title = words
+    .filter((i) => size(i) >= largest * 0.9)
+    .map((i) => i.str.trim())
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return title.length >= 2 && title.length <= 200 ? title : undefined;
 }
 

@@ -50,7 +50,6 @@ async function load(): Promise<PdfJs> {
   }
 }
 
-
 /**
  * @napi-rs/canvas, as PDF.js would require it (from its own folder), answered by an empty module in
  * require's cache (this thread's): PDF.js then takes the stand-ins above and never loads Skia. Where

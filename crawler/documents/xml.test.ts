@@ -10,7 +10,12 @@ function names(xml: string): string[] {
 
 describe('walkXml', () => {
   it('names elements and attributes by the canonical prefix of their namespace, whatever the file binds', () => {
-    assert.deepEqual(names('<q:document xmlns:q="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:z="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><q:p z:id="1" q:val="x" plain="y"/></q:document>'), ['w:document', 'w:p r:id w:val plain']);
+    assert.deepEqual(
+      names(
+        '<q:document xmlns:q="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:z="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><q:p z:id="1" q:val="x" plain="y"/></q:document>',
+      ),
+      ['w:document', 'w:p r:id w:val plain'],
+    );
   });
 
   it('maps a known default namespace, and ISO strict OOXML to the transitional prefixes', () => {

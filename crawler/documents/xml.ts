@@ -114,7 +114,12 @@ function canonicalAttrs(scope: Scope, attribs: Record<string, string>): Record<s
  * `repeated`), over a small part such as docProps/core.xml or meta.xml; attributes are read by
  * `onOpen` if given.
  */
-export function readFields(xml: string, wanted: ReadonlySet<string>, repeated: ReadonlySet<string> = new Set(), onOpen?: (name: string, attrs: Readonly<Record<string, string>>) => void): Map<string, string> {
+export function readFields(
+  xml: string,
+  wanted: ReadonlySet<string>,
+  repeated: ReadonlySet<string> = new Set(),
+  onOpen?: (name: string, attrs: Readonly<Record<string, string>>) => void,
+): Map<string, string> {
   const fields = new Map<string, string>();
   let current: string | undefined;
   let parts: string[] = [];

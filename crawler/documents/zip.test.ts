@@ -18,7 +18,13 @@ function measured(f: () => void): { ms: number; rssMB: number } {
 describe('ZipArchive', () => {
   it('reads stored and deflated entries by name, and UTF-16 XML by its byte-order mark', () => {
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('<a>é</a>', 'utf16le')]);
-    const zip = ZipArchive.open(zipFile([{ name: 'mimetype', data: 'text/x', store: true }, { name: 'dir/a.xml', data: '<a>bé</a>'.repeat(100) }, { name: 'u.xml', data: utf16 }]));
+    const zip = ZipArchive.open(
+      zipFile([
+        { name: 'mimetype', data: 'text/x', store: true },
+        { name: 'dir/a.xml', data: '<a>bé</a>'.repeat(100) },
+        { name: 'u.xml', data: utf16 },
+      ]),
+    );
     assert.deepEqual([...zip.entries.keys()], ['mimetype', 'dir/a.xml', 'u.xml']);
     assert.equal(zip.text('mimetype'), 'text/x');
     assert.equal(zip.text('dir/a.xml'), '<a>bé</a>'.repeat(100));

@@ -34,17 +34,28 @@ describe('non-public address ranges', () => {
 });
 
 describe('fetch.allowPrivateAddresses', () => {
-  const resolve = async (host: string) => (({ 'intranet.example': ['10.1.2.3'], 'localhost': ['127.0.0.1', '::1'], 'www.example': ['93.184.216.34'] }) as Record<string, string[]>)[host] ?? [];
+  const resolve = async (host: string) =>
+    (({ 'intranet.example': ['10.1.2.3'], localhost: ['127.0.0.1', '::1'], 'www.example': ['93.184.216.34'] }) as Record<string, string[]>)[host] ?? [];
   const verdicts = (p: AddressPolicy, addresses: string[]) => addresses.map((a) => p.check(a).ok);
 
   it('seeds (the default): allows the ranges the seeds resolve into, and no other non-public one', async () => {
     const onLoopback = await AddressPolicy.of('seeds', ['http://127.0.0.2:8080/'], resolve);
-    assert.deepEqual(verdicts(onLoopback, ['127.0.0.1', '::1', '::ffff:127.0.0.9', '10.0.0.1', '169.254.169.254', '93.184.216.34']), [true, true, true, false, false, true]);
+    assert.deepEqual(verdicts(onLoopback, ['127.0.0.1', '::1', '::ffff:127.0.0.9', '10.0.0.1', '169.254.169.254', '93.184.216.34']), [
+      true,
+      true,
+      true,
+      false,
+      false,
+      true,
+    ]);
     const intranet = await AddressPolicy.of('seeds', ['https://intranet.example/wiki'], resolve);
     assert.deepEqual(verdicts(intranet, ['10.9.9.9', '192.168.0.1', '127.0.0.1', '93.184.216.34']), [true, false, false, true]);
     const publicOnly = await AddressPolicy.of('seeds', ['https://www.example/'], resolve);
     const refused = publicOnly.check('127.0.0.1');
-    assert.ok(!refused.ok && /127\.0\.0\.1 is a loopback address \(127\.0\.0\.0\/8\).*fetch\.allowPrivateAddresses/.test(refused.reason), JSON.stringify(refused));
+    assert.ok(
+      !refused.ok && /127\.0\.0\.1 is a loopback address \(127\.0\.0\.0\/8\).*fetch\.allowPrivateAddresses/.test(refused.reason),
+      JSON.stringify(refused),
+    );
     assert.ok((await AddressPolicy.of('seeds', ['http://localhost:3000/'], resolve)).check('::1').ok);
   });
 
@@ -52,7 +63,14 @@ describe('fetch.allowPrivateAddresses', () => {
     assert.deepEqual(verdicts(await AddressPolicy.of(true, [], resolve), ['127.0.0.1', '169.254.169.254']), [true, true]);
     assert.deepEqual(verdicts(await AddressPolicy.of(false, ['http://127.0.0.1/'], resolve), ['127.0.0.1', '93.184.216.34']), [false, true]);
     const listed = await AddressPolicy.of(['10.20.0.0/16', '192.168.1.7', 'fd00::/8'], [], resolve);
-    assert.deepEqual(verdicts(listed, ['10.20.3.4', '10.21.0.1', '192.168.1.7', '192.168.1.8', 'fd00::5', '127.0.0.1']), [true, false, true, false, true, false]);
+    assert.deepEqual(verdicts(listed, ['10.20.3.4', '10.21.0.1', '192.168.1.7', '192.168.1.8', 'fd00::5', '127.0.0.1']), [
+      true,
+      false,
+      true,
+      false,
+      true,
+      false,
+    ]);
   });
 });
 
@@ -88,7 +106,10 @@ describe('the fetcher with an address policy', () => {
     try {
       const before = hits.length;
       const literal = await f.fetch(`http://127.0.0.1:${port()}/literal`);
-      assert.ok(literal.kind === 'error' && literal.code === 'blocked-address' && /127\.0\.0\.1 is a loopback address/.test(literal.message), JSON.stringify(literal));
+      assert.ok(
+        literal.kind === 'error' && literal.code === 'blocked-address' && /127\.0\.0\.1 is a loopback address/.test(literal.message),
+        JSON.stringify(literal),
+      );
       const named = await f.fetch(`http://localhost:${port()}/named`);
       assert.ok(named.kind === 'error' && named.code === 'blocked-address' && /localhost: .* is a loopback address/.test(named.message), JSON.stringify(named));
       const v6 = await f.fetch(`http://[::ffff:127.0.0.1]:${port()}/mapped`);

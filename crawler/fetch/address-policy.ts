@@ -96,7 +96,11 @@ export class AddressPolicy {
 
   /** Public addresses, and these ranges (CIDR). Throws on a range that is not one. */
   static allowing(cidrs: readonly string[], why = 'fetch.allowPrivateAddresses does not allow it'): AddressPolicy {
-    return new AddressPolicy(false, cidrs.map((c) => range('allowed', parseCidr(c))), why);
+    return new AddressPolicy(
+      false,
+      cidrs.map((c) => range('allowed', parseCidr(c))),
+      why,
+    );
   }
 
   /**
@@ -125,7 +129,13 @@ export class AddressPolicy {
       }
     }
     const allowed = [...ranges.values()];
-    return new AddressPolicy(false, allowed, allowed.length ? `it is not in a range the seeds resolve into (${allowed.map((r) => r.cidr).join(', ')}); set fetch.allowPrivateAddresses to allow more` : 'no seed resolves into a private range; set fetch.allowPrivateAddresses to allow it');
+    return new AddressPolicy(
+      false,
+      allowed,
+      allowed.length
+        ? `it is not in a range the seeds resolve into (${allowed.map((r) => r.cidr).join(', ')}); set fetch.allowPrivateAddresses to allow more`
+        : 'no seed resolves into a private range; set fetch.allowPrivateAddresses to allow it',
+    );
   }
 
   /**

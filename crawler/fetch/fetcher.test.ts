@@ -82,7 +82,8 @@ describe('Fetcher', () => {
   });
 
   it('lets a document be larger than a page, up to its own cap, and does not read one whose Content-Length is over it', async () => {
-    const isDocument = (type: string, head: Uint8Array, url: string) => type.includes('pdf') || url.endsWith('.pdf') || Buffer.from(head.subarray(0, 5)).toString() === '%PDF-';
+    const isDocument = (type: string, head: Uint8Array, url: string) =>
+      type.includes('pdf') || url.endsWith('.pdf') || Buffer.from(head.subarray(0, 5)).toString() === '%PDF-';
     const documents = new Fetcher({ userAgent: 'TestBot/1.0', timeoutMs: 2000, maxBodyBytes: 10_000, documents: { maxBytes: 100_000, is: isDocument } });
     try {
       const pdf = (await documents.fetch(`${web.url}/doc.pdf`)) as FetchResponse;

@@ -53,7 +53,11 @@ export type FetchResponse = {
   /** The credentials of the URL's auth scope were refused, or its login failed: why (never a secret). */
   readonly authFailure?: string;
   /** With keepRaw: the body as it came (before Content-Encoding was undone), the request's headers (credentials left out), the response's headers as received. */
-  readonly raw?: { readonly body: Buffer; readonly requestHeaders: Readonly<Record<string, string>>; readonly rawHeaders: Readonly<Record<string, string | string[] | undefined>> };
+  readonly raw?: {
+    readonly body: Buffer;
+    readonly requestHeaders: Readonly<Record<string, string>>;
+    readonly rawHeaders: Readonly<Record<string, string | string[] | undefined>>;
+  };
 };
 
 export type FetchFailure = { readonly kind: 'error'; readonly code: FetchErrorCode; readonly message: string };
@@ -95,7 +99,12 @@ export class Fetcher {
     }
   }
 
-  private async fetchOnce(url: string, signal: AbortSignal | undefined, conditional: Conditional | undefined, authHeaders: Readonly<Record<string, string>>): Promise<FetchResult> {
+  private async fetchOnce(
+    url: string,
+    signal: AbortSignal | undefined,
+    conditional: Conditional | undefined,
+    authHeaders: Readonly<Record<string, string>>,
+  ): Promise<FetchResult> {
     const refused = this.refusedLiteral(url);
     if (refused) return { kind: 'error', code: 'blocked-address', message: refused };
     const overall = AbortSignal.timeout(this.opts.timeoutMs * 2);
@@ -110,7 +119,12 @@ export class Fetcher {
         ...authHeaders,
       };
       const target = new URL(url);
-      const res = await undici().request(target, { method: 'GET', dispatcher: this.transport.dispatcherFor(target), signal: combined, headers: requestHeaders });
+      const res = await undici().request(target, {
+        method: 'GET',
+        dispatcher: this.transport.dispatcherFor(target),
+        signal: combined,
+        headers: requestHeaders,
+      });
       const headers = flattenHeaders(res.headers);
       const setCookies = cookiesOf(res.headers);
       const location = headers['location'];
@@ -120,7 +134,8 @@ export class Fetcher {
       const contentType = (headers['content-type'] ?? '').toLowerCase();
       const skip = isRedirect || res.statusCode >= 400 || this.overDocumentCap(contentType, headers['content-length'], url);
       const read: { body: Buffer; truncated: boolean; wireBytes: number; raw?: Buffer } = skip
-        ? (await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined), { body: Buffer.alloc(0), truncated: !isRedirect && res.statusCode < 400, wireBytes: 0 })
+        ? (await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined),
+          { body: Buffer.alloc(0), truncated: !isRedirect && res.statusCode < 400, wireBytes: 0 })
         : await readCapped(res.body, headers['content-encoding'], (head) => this.capFor(contentType, head, url), this.opts.keepRaw);
       const { body, truncated, wireBytes } = read;
       return {
@@ -134,7 +149,9 @@ export class Fetcher {
         ...(location !== undefined ? { location } : {}),
         ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
         setCookies,
-        ...(this.opts.keepRaw ? { raw: { body: read.raw ?? Buffer.alloc(0), requestHeaders: archivable(requestHeaders, Object.keys(authHeaders)), rawHeaders: res.headers } } : {}),
+        ...(this.opts.keepRaw
+          ? { raw: { body: read.raw ?? Buffer.alloc(0), requestHeaders: archivable(requestHeaders, Object.keys(authHeaders)), rawHeaders: res.headers } }
+          : {}),
       };
     } catch (e) {
       return { kind: 'error', ...classify(e, signal) };
@@ -145,12 +162,23 @@ export class Fetcher {
    * One plain request for a form login (crawler/auth): no credentials added, no redirect followed,
    * the Set-Cookie headers kept apart, the body as text (at most 2 MB).
    */
-  async send(method: 'GET' | 'POST', url: string, headers: Readonly<Record<string, string>>, body?: string): Promise<{ status: number; headers: Record<string, string>; setCookies: string[]; text: string } | { error: string }> {
+  async send(
+    method: 'GET' | 'POST',
+    url: string,
+    headers: Readonly<Record<string, string>>,
+    body?: string,
+  ): Promise<{ status: number; headers: Record<string, string>; setCookies: string[]; text: string } | { error: string }> {
     const refused = this.refusedLiteral(url);
     if (refused) return { error: `blocked-address: ${refused}` };
     try {
       const target = new URL(url);
-      const res = await undici().request(target, { method, dispatcher: this.transport.dispatcherFor(target), signal: AbortSignal.timeout(this.opts.timeoutMs * 2), headers: { 'user-agent': this.opts.userAgent, 'accept-encoding': 'gzip, deflate, br', ...headers }, ...(body !== undefined ? { body } : {}) });
+      const res = await undici().request(target, {
+        method,
+        dispatcher: this.transport.dispatcherFor(target),
+        signal: AbortSignal.timeout(this.opts.timeoutMs * 2),
+        headers: { 'user-agent': this.opts.userAgent, 'accept-encoding': 'gzip, deflate, br', ...headers },
+        ...(body !== undefined ? { body } : {}),
+      });
       const h = flattenHeaders(res.headers);
       const { body: bytes } = await readCapped(res.body, h['content-encoding'], () => 2 * 1024 * 1024);
       return { status: res.statusCode, headers: h, setCookies: cookiesOf(res.headers), text: bytes.toString('utf8') };
@@ -165,7 +193,12 @@ export class Fetcher {
    * any method, through the same pools and address policy as the crawl's own requests, its body
    * cut at `maxBytes` (the page's budget). Redirects are answered, not followed: the browser follows.
    */
-  async subrequest(url: string, init: { readonly method: string; readonly headers: Readonly<Record<string, string>>; readonly body?: Uint8Array }, maxBytes: number, signal?: AbortSignal): Promise<{ status: number; headers: Record<string, string>; body: Buffer; truncated: boolean } | { error: string }> {
+  async subrequest(
+    url: string,
+    init: { readonly method: string; readonly headers: Readonly<Record<string, string>>; readonly body?: Uint8Array },
+    maxBytes: number,
+    signal?: AbortSignal,
+  ): Promise<{ status: number; headers: Record<string, string>; body: Buffer; truncated: boolean } | { error: string }> {
     const refused = this.refusedLiteral(url);
     if (refused) return { error: `blocked-address: ${refused}` };
     const overall = AbortSignal.timeout(this.opts.timeoutMs);
@@ -176,7 +209,12 @@ export class Fetcher {
         dispatcher: this.transport.dispatcherFor(target),
         signal: signal ? AbortSignal.any([signal, overall]) : overall,
         // (A page behind a login asks for its data with the scope's credentials, as the browser would.)
-        headers: { ...init.headers, ...(await this.opts.auth?.headersFor(url, init.method)), 'user-agent': this.opts.userAgent, 'accept-encoding': 'gzip, deflate, br' },
+        headers: {
+          ...init.headers,
+          ...(await this.opts.auth?.headersFor(url, init.method)),
+          'user-agent': this.opts.userAgent,
+          'accept-encoding': 'gzip, deflate, br',
+        },
         ...(init.body && init.method !== 'GET' && init.method !== 'HEAD' ? { body: Buffer.from(init.body) } : {}),
       });
       const headers = flattenHeaders(res.headers);
@@ -234,7 +272,12 @@ export class Fetcher {
 }
 
 /** Reads a body up to a cap decided by its first bytes (`capFor`), after decompression. */
-async function readCapped(body: Readable, encoding: string | undefined, capFor: (head: Uint8Array) => number, keepRaw = false): Promise<{ body: Buffer; truncated: boolean; wireBytes: number; raw?: Buffer }> {
+async function readCapped(
+  body: Readable,
+  encoding: string | undefined,
+  capFor: (head: Uint8Array) => number,
+  keepRaw = false,
+): Promise<{ body: Buffer; truncated: boolean; wireBytes: number; raw?: Buffer }> {
   let wireBytes = 0;
   const decoder = decompressor(encoding);
   // The bytes as they came (still compressed), for an archive that keeps them so (crawler/archive).
@@ -320,7 +363,13 @@ function classify(e: unknown, signal?: AbortSignal): { code: FetchErrorCode; mes
   if (code === 'ECONNREFUSED') return { code: 'refused', message };
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return { code: 'reset', message };
   // (A certificate undici cannot verify may come with no code of its own, only in the message.)
-  if (/CERT|SSL|TLS/.test(code) || /UNABLE_TO_VERIFY|SELF_SIGNED|CERT_|certificate/i.test(message)) return { code: 'tls', message: /UNABLE_TO_VERIFY|SELF_SIGNED/.test(`${code} ${message}`) ? `${message} (a private CA: fetch.caFile; a self-signed host: fetch.insecureHosts)` : message };
+  if (/CERT|SSL|TLS/.test(code) || /UNABLE_TO_VERIFY|SELF_SIGNED|CERT_|certificate/i.test(message))
+    return {
+      code: 'tls',
+      message: /UNABLE_TO_VERIFY|SELF_SIGNED/.test(`${code} ${message}`)
+        ? `${message} (a private CA: fetch.caFile; a self-signed host: fetch.insecureHosts)`
+        : message,
+    };
   // The proxy failed, not the host behind it.
   if (/proxy/i.test(message)) return { code: 'proxy', message };
   if (code.startsWith('HPE_') || code === 'Z_DATA_ERROR' || code === 'ERR_PADDING_1') return { code: 'bad-response', message };

@@ -73,9 +73,18 @@ describe('createTransport', () => {
   });
 
   it('refuses settings it cannot read, naming them', () => {
-    assert.throws(() => createTransport({ timeoutMs: 1, connectionsPerOrigin: 1, insecureHosts: ['a.example/path'] }), /fetch\.insecureHosts: "a\.example\/path"/);
-    assert.throws(() => createTransport({ timeoutMs: 1, connectionsPerOrigin: 1, proxy: 'socks5://u:secret@p:1080' }), (e: Error) => /fetch\.proxy: a proxy must be http/.test(e.message) && !e.message.includes('secret'));
-    assert.throws(() => createTransport({ timeoutMs: 1, connectionsPerOrigin: 1, env: { HTTPS_PROXY: 'http://u:secret@[bad' } }), (e: Error) => /HTTPS_PROXY: "http:\/\/\*\*\*@\[bad"/.test(e.message));
+    assert.throws(
+      () => createTransport({ timeoutMs: 1, connectionsPerOrigin: 1, insecureHosts: ['a.example/path'] }),
+      /fetch\.insecureHosts: "a\.example\/path"/,
+    );
+    assert.throws(
+      () => createTransport({ timeoutMs: 1, connectionsPerOrigin: 1, proxy: 'socks5://u:secret@p:1080' }),
+      (e: Error) => /fetch\.proxy: a proxy must be http/.test(e.message) && !e.message.includes('secret'),
+    );
+    assert.throws(
+      () => createTransport({ timeoutMs: 1, connectionsPerOrigin: 1, env: { HTTPS_PROXY: 'http://u:secret@[bad' } }),
+      (e: Error) => /HTTPS_PROXY: "http:\/\/\*\*\*@\[bad"/.test(e.message),
+    );
   });
 
   it('sends every request through fetch.proxy: plain http in absolute-form, https through a CONNECT tunnel', async () => {
@@ -91,12 +100,20 @@ describe('createTransport', () => {
     const t = transport({ proxy: net.proxy.url, ca: [net.tls.caPem] });
     assert.match((await get(t, `${net.other.nameUrl}/`)).text, /otherword/);
     assert.match((await get(t, `${net.tls.nameUrl}/a`)).text, /tlsworda/);
-    assert.equal(await failure(transport({ proxy: net.proxy.url }), `${net.tls.nameUrl}/`), 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'the target is checked through the tunnel');
-    assert.match((await get(transport({ proxy: net.proxy.url, insecureHosts: [new URL(net.selfSigned.nameUrl).host] }), `${net.selfSigned.nameUrl}/`)).text, /selfsignedword/);
+    assert.equal(
+      await failure(transport({ proxy: net.proxy.url }), `${net.tls.nameUrl}/`),
+      'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+      'the target is checked through the tunnel',
+    );
+    assert.match(
+      (await get(transport({ proxy: net.proxy.url, insecureHosts: [new URL(net.selfSigned.nameUrl).host] }), `${net.selfSigned.nameUrl}/`)).text,
+      /selfsignedword/,
+    );
   });
 
   it('applies the address policy to direct connections only', async () => {
-    const refuseAll = (host: string, _o: unknown, cb: (e: Error) => void) => cb(Object.assign(new Error(`${host}: refused by policy`), { code: 'ERR_BLOCKED_ADDRESS' }));
+    const refuseAll = (host: string, _o: unknown, cb: (e: Error) => void) =>
+      cb(Object.assign(new Error(`${host}: refused by policy`), { code: 'ERR_BLOCKED_ADDRESS' }));
     const byName = `https://localhost:${new URL(net.tls.url).port}/`;
     assert.equal(await failure(transport({ lookup: refuseAll, ca: [net.tls.caPem] }), byName), 'ERR_BLOCKED_ADDRESS');
     const t = transport({ lookup: refuseAll, ca: [net.tls.caPem], proxy: net.proxy.url });
@@ -114,7 +131,10 @@ describe('createTransport', () => {
     assert.equal((await get(t, `${net.basic.url}/robots.txt`)).status, 200);
     assert.deepEqual(seen(), [`GET ${net.other.url}/`, `CONNECT ${net.tls.host}`], 'the NO_PROXY host went direct');
     assert.equal(net.basic.log.at(-1)?.path, '/robots.txt');
-    assert.equal(t.describe(), `through proxy ${net.proxy.url} (from HTTP_PROXY, HTTPS_PROXY) for http and https, except NO_PROXY hosts (example.org, ${net.basic.host}); 1 extra CA certificate trusted`);
+    assert.equal(
+      t.describe(),
+      `through proxy ${net.proxy.url} (from HTTP_PROXY, HTTPS_PROXY) for http and https, except NO_PROXY hosts (example.org, ${net.basic.host}); 1 extra CA certificate trusted`,
+    );
   });
 
   it('with HTTPS_PROXY alone, sends only https through it — and never reads process.env itself', async () => {
@@ -141,7 +161,13 @@ describe('createTransport', () => {
       assert.match((await get(t, `${guarded.other.url}/`)).text, /otherword/);
       assert.match((await get(t, `${guarded.tls.url}/`)).text, /tlsword/);
       const basic = `Basic ${Buffer.from('pat:pr0xy s3cret').toString('base64')}`;
-      assert.deepEqual(guarded.proxy.log.map((r) => [r.method, r.proxyAuthorization]), [['GET', basic], ['CONNECT', basic]]);
+      assert.deepEqual(
+        guarded.proxy.log.map((r) => [r.method, r.proxyAuthorization]),
+        [
+          ['GET', basic],
+          ['CONNECT', basic],
+        ],
+      );
       assert.equal(guarded.other.log[0]?.authorization, undefined, 'nothing reached the target');
       assert.equal(t.describe(), `through proxy ${guarded.proxy.url} (with credentials) (from fetch.proxy); 1 extra CA certificate trusted`);
       assert.doesNotMatch(t.describe(), /pr0xy|s3cret|pat/);
@@ -154,7 +180,7 @@ describe('createTransport', () => {
     }
   });
 
-  it('reaches this machine\'s loopback directly when the environment\'s proxy is elsewhere', async () => {
+  it("reaches this machine's loopback directly when the environment's proxy is elsewhere", async () => {
     // (192.0.2.1 is TEST-NET-1: nothing answers there. Through it, the request would hang or fail.)
     const t = transport({ env: { HTTP_PROXY: 'http://192.0.2.1:3128', HTTPS_PROXY: 'http://192.0.2.1:3128' } });
     assert.match((await get(t, `${net.other.url}/`)).text, /otherword/);

@@ -88,7 +88,8 @@ function hostEntry(entry: string): HostEntry {
   } catch {
     u = undefined;
   }
-  if (!u || u.pathname !== '/' || u.search || u.hash || u.username || raw.includes('/')) throw new Error(`fetch.insecureHosts: "${entry}" is not a host or host:port`);
+  if (!u || u.pathname !== '/' || u.search || u.hash || u.username || raw.includes('/'))
+    throw new Error(`fetch.insecureHosts: "${entry}" is not a host or host:port`);
   // (URL drops a default port: read it from the entry, so that "host:443" means port 443 only.)
   const port = /\]?:(\d+)$/.exec(raw)?.[1];
   return { hostname: u.hostname, ...(port !== undefined ? { port: String(Number(port)) } : {}) };
@@ -126,12 +127,20 @@ export function createTransport(o: TransportOptions): Transport {
         return new ProxyAgent({ ...pool, ...viaProxy, uri: route.proxy.uri.href });
       case 'env':
         // Every value given (empty when unset), so that undici never reads process.env itself.
-        return new EnvHttpProxyAgent({ ...pool, ...direct, ...viaProxy, httpProxy: route.http?.uri.href ?? '', httpsProxy: route.https?.uri.href ?? '', noProxy: route.noProxy });
+        return new EnvHttpProxyAgent({
+          ...pool,
+          ...direct,
+          ...viaProxy,
+          httpProxy: route.http?.uri.href ?? '',
+          httpsProxy: route.https?.uri.href ?? '',
+          noProxy: route.noProxy,
+        });
     }
   };
   const secure = build(trusted);
   const lax = insecure.length ? build({ rejectUnauthorized: false }) : undefined;
-  const isInsecure = (url: URL) => url.protocol === 'https:' && insecure.some((h) => h.hostname === url.hostname && (h.port === undefined || h.port === portOf(url)));
+  const isInsecure = (url: URL) =>
+    url.protocol === 'https:' && insecure.some((h) => h.hostname === url.hostname && (h.port === undefined || h.port === portOf(url)));
 
   // This machine's loopback is never reached through a proxy elsewhere (HTTPS_PROXY set for the world,
   // in a CI job, say): there, 127.0.0.1 would be the proxy's own machine. (A proxy on this machine's

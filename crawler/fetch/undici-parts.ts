@@ -12,7 +12,10 @@ import { createRequire } from 'node:module';
 import type * as Undici from 'undici';
 
 type Dispatcher = Undici.Dispatcher;
-type RequestOptions = Omit<Undici.Dispatcher.RequestOptions, 'origin' | 'path' | 'method'> & { readonly method?: Undici.Dispatcher.HttpMethod; readonly dispatcher: Dispatcher };
+type RequestOptions = Omit<Undici.Dispatcher.RequestOptions, 'origin' | 'path' | 'method'> & {
+  readonly method?: Undici.Dispatcher.HttpMethod;
+  readonly dispatcher: Dispatcher;
+};
 
 export type UndiciParts = {
   readonly Agent: typeof Undici.Agent;
@@ -27,7 +30,9 @@ export type UndiciParts = {
 const load = createRequire(import.meta.url);
 
 function fromFiles(): UndiciParts {
-  const api = load('undici/lib/api/index.js') as { request: (this: Dispatcher, o: Undici.Dispatcher.RequestOptions) => Promise<Undici.Dispatcher.ResponseData> };
+  const api = load('undici/lib/api/index.js') as {
+    request: (this: Dispatcher, o: Undici.Dispatcher.RequestOptions) => Promise<Undici.Dispatcher.ResponseData>;
+  };
   if (typeof api.request !== 'function') throw new Error('undici/lib/api has no request');
   return {
     Agent: load('undici/lib/dispatcher/agent.js') as typeof Undici.Agent,

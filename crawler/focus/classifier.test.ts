@@ -40,7 +40,7 @@ describe('the classifier', () => {
     assert.deepEqual(follows(focus, false, 2), { follow: false, tunnel: 3 });
     const strict = await loadFocus({ topicFile, tunnel: 0 });
     assert.equal(follows(strict, false, 0).follow, false);
-    assert.deepEqual(follows(strict, false, SEED_TUNNEL), { follow: true, tunnel: 0 }, 'a seed\'s links are always followed');
+    assert.deepEqual(follows(strict, false, SEED_TUNNEL), { follow: true, tunnel: 0 }, "a seed's links are always followed");
   });
 
   it('plugs in a user module: given the topic and cutoff, its answers are checked and completed', async () => {
@@ -58,7 +58,17 @@ describe('the classifier', () => {
     const focus = await loadFocus({ topicFile, classifier: mod, cutoff: 5 });
     assert.equal(focus.classifier.name, `module ${mod}`);
     const v = await judge(focus, page('http://a.test/x', 'abcdefgh'));
-    assert.deepEqual([v.score, v.relevant, v.classes], [8, true, [{ name: 'coins', score: 8 }, { name: 'long', score: 1 }]]);
+    assert.deepEqual(
+      [v.score, v.relevant, v.classes],
+      [
+        8,
+        true,
+        [
+          { name: 'coins', score: 8 },
+          { name: 'long', score: 1 },
+        ],
+      ],
+    );
     assert.equal((await judge(focus, page('http://a.test/x', 'abc'))).relevant, false, 'no "relevant": score against the cutoff');
     await assert.rejects(judge(focus, page('http://a.test/bad', '')), /returned a score that is not a finite number \(high\)/);
     await assert.rejects(judge(focus, page('http://a.test/slow', ''), 50), /took more than 0.05 s/);

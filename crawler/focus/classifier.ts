@@ -84,7 +84,9 @@ export async function loadClassifierModule(path: string, context: ClassifierCont
   }
   const classify = (made as { classify?: unknown } | null)?.classify;
   if (typeof classify !== 'function') {
-    throw new ClassifierError(`the classifier module ${path} must export (as default, or as createClassifier) an object with a classify(page) method, or a function returning one`);
+    throw new ClassifierError(
+      `the classifier module ${path} must export (as default, or as createClassifier) an object with a classify(page) method, or a function returning one`,
+    );
   }
   const impl = made as { classify(page: ClassifyInput): unknown };
   return {
@@ -108,10 +110,16 @@ function checked(value: unknown, cutoff: number, path: string): Classification {
     for (const c of v.classes as unknown[]) {
       const name = typeof c === 'string' ? c : (c as { name?: unknown } | null)?.name;
       const score = typeof c === 'string' ? v.score : (c as { score?: unknown }).score;
-      if (typeof name !== 'string' || !CLASS_NAME.test(name)) return bad(`a class name that is not a name (${JSON.stringify(name)}): letters and digits, then also ".", "_" or "-"`);
+      if (typeof name !== 'string' || !CLASS_NAME.test(name))
+        return bad(`a class name that is not a name (${JSON.stringify(name)}): letters and digits, then also ".", "_" or "-"`);
       if (typeof score !== 'number' || !Number.isFinite(score)) return bad(`class "${name}" with a score that is not a finite number`);
       classes.push({ name: name.toLowerCase(), score });
     }
   }
-  return { score: v.score, relevant: typeof v.relevant === 'boolean' ? v.relevant : v.score >= cutoff, classes, matches: Array.isArray(v.matches) ? (v.matches as TermMatch[]) : [] };
+  return {
+    score: v.score,
+    relevant: typeof v.relevant === 'boolean' ? v.relevant : v.score >= cutoff,
+    classes,
+    matches: Array.isArray(v.matches) ? (v.matches as TermMatch[]) : [],
+  };
 }

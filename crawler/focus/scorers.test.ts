@@ -68,7 +68,11 @@ describe('the plain scorer', () => {
 
   it('reads meta keywords as meta data, and uses the location weights it is given', () => {
     const t = parseTopic('1: coin=c');
-    const s = scorePage(t, { title: 'coin', description: '', keywords: 'coin, medal', headings: ['coin'], text: 'coin' }, { ...plain, locationWeights: { title: 7, meta: 5, headings: 3, text: 2 } });
+    const s = scorePage(
+      t,
+      { title: 'coin', description: '', keywords: 'coin, medal', headings: ['coin'], text: 'coin' },
+      { ...plain, locationWeights: { title: 7, meta: 5, headings: 3, text: 2 } },
+    );
     assert.equal(s.score, 7 + 5 + 3 + 2);
   });
 

@@ -38,7 +38,10 @@ describe('topic definitions', () => {
     assert.equal(topic.name, 'coins');
     assert.deepEqual(topic.classes, ['art', 'coins', 'history', 'x']);
     const [word, phrase, and3, andLead, re1, re2, eqRe, neg, negClass] = topic.terms;
-    assert.deepEqual({ ...word, parts: word!.parts }, { text: 'Numismatics', line: 3, weight: 10, classes: ['coins'], parts: [{ kind: 'words', words: ['numismatics'] }] });
+    assert.deepEqual(
+      { ...word, parts: word!.parts },
+      { text: 'Numismatics', line: 3, weight: 10, classes: ['coins'], parts: [{ kind: 'words', words: ['numismatics'] }] },
+    );
     assert.deepEqual(phrase!.parts, [{ kind: 'words', words: ['roman', 'coins'] }]);
     assert.deepEqual(phrase!.classes, ['coins', 'history']);
     assert.equal(phrase!.line, 4);
@@ -97,6 +100,9 @@ describe('topic definitions', () => {
     const dir = mkdtempSync(join(tmpdir(), 'trawl-topic-'));
     writeFileSync(join(dir, 'ok.txt'), '\uFEFF10: coins=coins\n');
     assert.equal(loadTopicFile(join(dir, 'ok.txt')).terms.length, 1, 'a byte order mark is not part of line 1');
-    assert.throws(() => loadTopicFile(join(dir, 'missing.txt')), (e: unknown) => e instanceof TopicError && /cannot read the topic file \(ENOENT\)/.test(e.message));
+    assert.throws(
+      () => loadTopicFile(join(dir, 'missing.txt')),
+      (e: unknown) => e instanceof TopicError && /cannot read the topic file \(ENOENT\)/.test(e.message),
+    );
   });
 });

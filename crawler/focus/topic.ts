@@ -124,7 +124,9 @@ function parsePart(text: string, fail: (problem: string) => never): TermPart {
     // Whole words only: no letter or digit just before or after the match.
     re = new RegExp(`(?<![\\p{L}\\p{N}])(?:${text})(?![\\p{L}\\p{N}])`, 'giu');
   } catch (e) {
-    return fail(`"${text}" is not a valid regular expression (JavaScript syntax, Unicode mode): ${(e as Error).message.replace(/^Invalid regular expression: /, '')}`);
+    return fail(
+      `"${text}" is not a valid regular expression (JavaScript syntax, Unicode mode): ${(e as Error).message.replace(/^Invalid regular expression: /, '')}`,
+    );
   }
   re.lastIndex = 0;
   if (re.test('') || re.test(' ')) fail(`the regular expression "${text}" matches an empty string: it would match everywhere`);

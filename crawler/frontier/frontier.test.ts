@@ -70,7 +70,14 @@ describe('Frontier (the crawler\u2019s side)', () => {
     await f.enqueue({ urls: ['n1', 'n2', 'n3'].map((n) => ({ url: `http://a.org/${n}`, depth: 1 })) });
     const first = (await f.next('a.org', pick))!;
     await f.next('a.org', pick);
-    assert.deepEqual(asked, [['queued', 'retry'], ['queued', 'retry']], 'no page was ever fetched: none can be due');
+    assert.deepEqual(
+      asked,
+      [
+        ['queued', 'retry'],
+        ['queued', 'retry'],
+      ],
+      'no page was ever fetched: none can be due',
+    );
     // A page fetched and due again (here at once); a sitemap's <lastmod> would say so too.
     await store.urls.finish(first.id, { outcome: { kind: 'indexed', status: 200 }, revisit: { at: 1_000_500, intervalMs: 500 } }, 1_000_000);
     clock.at(1_000_500);
@@ -83,7 +90,14 @@ describe('Frontier (the crawler\u2019s side)', () => {
 
   it('counts the URLs of each host as they are queued, for limits.maxPagesPerHost', async () => {
     const { store, frontier: f } = setup();
-    await f.enqueue({ urls: [{ url: 'http://a.org/1', depth: 0 }, { url: 'http://a.org/2', depth: 0 }, { url: 'http://a.org/1', depth: 1 }, { url: 'http://b.org/', depth: 0 }] });
+    await f.enqueue({
+      urls: [
+        { url: 'http://a.org/1', depth: 0 },
+        { url: 'http://a.org/2', depth: 0 },
+        { url: 'http://a.org/1', depth: 1 },
+        { url: 'http://b.org/', depth: 0 },
+      ],
+    });
     assert.deepEqual([f.urlsOfHost('a.org'), f.urlsOfHost('b.org'), f.urlsOfHost('c.org')], [2, 1, 0]);
     f.added(['http://c.org/x']);
     assert.equal(f.urlsOfHost('c.org'), 1);

@@ -125,7 +125,8 @@ export class Frontier {
    * once a second (pages fetched since are due later than that; revisitsChanged() reads it again).
    */
   private async revisitsDue(by: number): Promise<boolean> {
-    if (!this.revisits || performance.now() - this.revisits.at > REVISITS_MAX_AGE_MS) this.revisits = { next: await this.store.urls.nextRevisitAt(), at: performance.now() };
+    if (!this.revisits || performance.now() - this.revisits.at > REVISITS_MAX_AGE_MS)
+      this.revisits = { next: await this.store.urls.nextRevisitAt(), at: performance.now() };
     return this.revisits.next !== undefined && this.revisits.next <= by;
   }
 

@@ -65,11 +65,14 @@ export class WorkerLeases {
     await this.store.leases.expire(this.now());
     await this.beat();
     clearInterval(this.renewTimer);
-    this.renewTimer = setInterval(() => {
-      this.renewing ??= this.renew()
-        .catch((e: unknown) => this.log?.warn(`leases could not be renewed (retrying): ${(e as Error).message}`))
-        .finally(() => (this.renewing = undefined));
-    }, Math.max(100, Math.floor(this.shared.leaseMs / 3)));
+    this.renewTimer = setInterval(
+      () => {
+        this.renewing ??= this.renew()
+          .catch((e: unknown) => this.log?.warn(`leases could not be renewed (retrying): ${(e as Error).message}`))
+          .finally(() => (this.renewing = undefined));
+      },
+      Math.max(100, Math.floor(this.shared.leaseMs / 3)),
+    );
     this.renewTimer.unref();
   }
 
@@ -91,7 +94,12 @@ export class WorkerLeases {
     const now = this.now();
     const max = this.room;
     if (!max || (!force && now < this.nextClaimAt)) return 0;
-    const hosts = await this.store.leases.claim(this.shared.worker, { max, now, leaseMs: this.shared.leaseMs, ...(revisitsDueBy !== undefined ? { revisitsDueBy } : {}) });
+    const hosts = await this.store.leases.claim(this.shared.worker, {
+      max,
+      now,
+      leaseMs: this.shared.leaseMs,
+      ...(revisitsDueBy !== undefined ? { revisitsDueBy } : {}),
+    });
     for (const host of hosts) {
       this.held.add(host);
       this.scheduler.hold(host);
@@ -150,6 +158,16 @@ export class WorkerLeases {
 
   private async beat(stopped = false): Promise<void> {
     const f = this.figures();
-    await this.store.leases.heartbeat({ id: this.shared.worker, machine: this.shared.machine, pid: this.shared.pid, startedAt: this.startedAt, now: this.now(), hosts: this.held.size, pages: f.pages, pagesPerSecond: f.pagesPerSecond, ...(stopped ? { stopped } : {}) });
+    await this.store.leases.heartbeat({
+      id: this.shared.worker,
+      machine: this.shared.machine,
+      pid: this.shared.pid,
+      startedAt: this.startedAt,
+      now: this.now(),
+      hosts: this.held.size,
+      pages: f.pages,
+      pagesPerSecond: f.pagesPerSecond,
+      ...(stopped ? { stopped } : {}),
+    });
   }
 }

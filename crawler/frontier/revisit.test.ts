@@ -36,7 +36,7 @@ describe('the revisit interval', () => {
     assert.equal(nextInterval(policy, 'new', null, { cacheControl: 'public, immutable' }, now), 7 * D);
   });
 
-  it('else takes a tenth of the page\'s age, from Last-Modified or a sitemap\'s <lastmod>', () => {
+  it("else takes a tenth of the page's age, from Last-Modified or a sitemap's <lastmod>", () => {
     assert.equal(hintedInterval({ lastModified: 'Thu, 12 Nov 2026 12:00:00 GMT' }, now), D, 'ten days old: one day');
     assert.equal(hintedInterval({ lastmod: '2026-11-02T12:00:00Z' }, now), 2 * D);
     assert.equal(hintedInterval({ lastModified: 'Thu, 12 Nov 2026 12:00:00 GMT', lastmod: '2026-01-01' }, now), D, 'the header first');
@@ -44,7 +44,15 @@ describe('the revisit interval', () => {
   });
 
   it('ignores hints it cannot read, and ones that say nothing of freshness', () => {
-    for (const h of [{ cacheControl: 'no-cache' }, { cacheControl: 'max-age=0' }, { expires: '0' }, { expires: 'Sun, 22 Nov 2026 11:00:00 GMT' }, { lastModified: 'yesterday' }, { lastmod: '2099-01-01' }, { lastmod: null }]) {
+    for (const h of [
+      { cacheControl: 'no-cache' },
+      { cacheControl: 'max-age=0' },
+      { expires: '0' },
+      { expires: 'Sun, 22 Nov 2026 11:00:00 GMT' },
+      { lastModified: 'yesterday' },
+      { lastmod: '2099-01-01' },
+      { lastmod: null },
+    ]) {
       assert.equal(hintedInterval(h, now), undefined, JSON.stringify(h));
     }
   });

@@ -39,7 +39,10 @@ describe('a shared frontier taking ahead', () => {
       // Depth 0 first (the even ones), then depth 1, each by id — as take() one by one would.
       const even = Array.from({ length: TAKE_AHEAD + 2 }, (_, i) => i).filter((i) => i % 2 === 0);
       const odd = Array.from({ length: TAKE_AHEAD + 2 }, (_, i) => i).filter((i) => i % 2 === 1);
-      assert.deepEqual(order, [...even, ...odd].map((i) => `/${i}`));
+      assert.deepEqual(
+        order,
+        [...even, ...odd].map((i) => `/${i}`),
+      );
       // (A URL that waited is never said to be the host's last — work may have come since its batch:
       // the crawl loop asks once more, and the store finds nothing.)
       assert.deepEqual(lasts, Array(TAKE_AHEAD + 2).fill(false));

@@ -19,13 +19,43 @@ const CONTENT = 'VACUUM reclaims storage occupied by dead tuples, which remain u
 
 describe('a page as blocks', () => {
   it('makes one line per block, whitespace squashed, blank blocks dropped', () => {
-    const b = build([[['  First\n   paragraph ', false]], text('   '), [['Second ', false], ['with a link', true], [' in it.', false]]]);
+    const b = build([
+      [['  First\n   paragraph ', false]],
+      text('   '),
+      [
+        ['Second ', false],
+        ['with a link', true],
+        [' in it.', false],
+      ],
+    ]);
     assert.equal(bodyOf(b, false, undefined).text, 'First paragraph\nSecond with a link in it.');
   });
 
   it('leaves out navigation: link-dense lines, and a short line between them (PostgreSQL\u2019s navigation table)', () => {
-    const b = build([text('VACUUM'), link('Prev'), link('Up'), text('SQL Commands'), link('Home'), link('Next'), text('VACUUM — garbage-collect and optionally analyze a database'), text(CONTENT), [['See ', false], ['Section 25.1', true], [' for more on how it works.', false]], link('Prev'), link('Next'), text('UPDATE'), link('Home'), text('VALUES')]);
-    assert.equal(bodyOf(b, false, undefined).text, `VACUUM — garbage-collect and optionally analyze a database\n${CONTENT}\nSee Section 25.1 for more on how it works.`);
+    const b = build([
+      text('VACUUM'),
+      link('Prev'),
+      link('Up'),
+      text('SQL Commands'),
+      link('Home'),
+      link('Next'),
+      text('VACUUM — garbage-collect and optionally analyze a database'),
+      text(CONTENT),
+      [
+        ['See ', false],
+        ['Section 25.1', true],
+        [' for more on how it works.', false],
+      ],
+      link('Prev'),
+      link('Next'),
+      text('UPDATE'),
+      link('Home'),
+      text('VALUES'),
+    ]);
+    assert.equal(
+      bodyOf(b, false, undefined).text,
+      `VACUUM — garbage-collect and optionally analyze a database\n${CONTENT}\nSee Section 25.1 for more on how it works.`,
+    );
   });
 
   it('keeps short lines that sit among content, and a page of one short line', () => {
@@ -40,8 +70,18 @@ describe('a page as blocks', () => {
   });
 
   it('leaves out the host\u2019s template blocks, and the short lines left between them', () => {
-    const b = build([text('Example Docs — the manual'), text('v2'), text('This documentation is maintained by the Example team.'), text(CONTENT), text('Report a problem with this page to the Example team.')]);
-    const t = template('Example Docs — the manual', 'This documentation is maintained by the Example team.', 'Report a problem with this page to the Example team.');
+    const b = build([
+      text('Example Docs — the manual'),
+      text('v2'),
+      text('This documentation is maintained by the Example team.'),
+      text(CONTENT),
+      text('Report a problem with this page to the Example team.'),
+    ]);
+    const t = template(
+      'Example Docs — the manual',
+      'This documentation is maintained by the Example team.',
+      'Report a problem with this page to the Example team.',
+    );
     assert.equal(bodyOf(b, false, t).text, CONTENT);
     assert.ok(inTemplate(t, 'Example Docs — the manual'));
     assert.ok(!inTemplate(t, CONTENT) && !inTemplate(undefined, CONTENT));

@@ -41,7 +41,9 @@ export function workerEntry(module: URL): { contents: string; resolveDir: string
  * `workers/<the module's file name, without its extension>.js` beside the compiled CLI.
  */
 export function prebuiltWorkerName(module: URL): string {
-  return `${fileURLToPath(module).replace(/^.*[\\/]/, '').replace(/\.[cm]?[jt]s$/, '')}.js`;
+  return `${fileURLToPath(module)
+    .replace(/^.*[\\/]/, '')
+    .replace(/\.[cm]?[jt]s$/, '')}.js`;
 }
 
 /** The source of an ES module that runs `extract` of `module` in a parse worker. */

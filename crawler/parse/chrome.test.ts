@@ -13,7 +13,8 @@ function extractNow(job: ParseJob): Extracted {
   return e;
 }
 
-const PROSE = 'VACUUM reclaims storage occupied by dead tuples. In normal PostgreSQL operation, tuples that are deleted or obsoleted by an update are not physically removed from their table; they remain present until a VACUUM is done.';
+const PROSE =
+  'VACUUM reclaims storage occupied by dead tuples. In normal PostgreSQL operation, tuples that are deleted or obsoleted by an update are not physically removed from their table; they remain present until a VACUUM is done.';
 
 /** DocBook's page chrome, as in the PostgreSQL docs (sql-vacuum.html, trimmed). */
 const DOCBOOK = `<html><head><title>VACUUM</title></head><body>
@@ -35,7 +36,11 @@ describe('site chrome', () => {
     const p = parseHtml(DOCBOOK, 'http://docs.example.org/15/sql-vacuum.html');
     assert.equal(p.text, `VACUUM\nVACUUM — garbage-collect and optionally analyze a database\nDescription\n${PROSE.replace(/\s+/g, ' ')}`);
     for (const nav of ['Prev', 'Home', 'Next', 'SQL Commands', 'UPDATE', 'VALUES']) assert.ok(!p.text.includes(nav), nav);
-    assert.deepEqual(new Set(p.links.map((l) => l.url.split('/').pop())), new Set(['sql-update.html', 'sql-commands.html', 'index.html', 'sql-values.html']), 'its links still count');
+    assert.deepEqual(
+      new Set(p.links.map((l) => l.url.split('/').pop())),
+      new Set(['sql-update.html', 'sql-commands.html', 'index.html', 'sql-values.html']),
+      'its links still count',
+    );
     assert.equal(p.links.find((l) => l.url.endsWith('sql-commands.html'))?.text, 'Up');
   });
 
@@ -50,25 +55,45 @@ describe('site chrome', () => {
   });
 
   it('leaves out the text of any element marked data-trawl-ignore, and follows its links', () => {
-    const p = parseHtml(`<body><p>${PROSE}</p><div data-trawl-ignore><p>Cookie notice: we use cookies.</p><a href="/privacy">Privacy policy</a></div><span data-trawl-ignore="">inline aside</span></body>`, 'http://e.org/');
+    const p = parseHtml(
+      `<body><p>${PROSE}</p><div data-trawl-ignore><p>Cookie notice: we use cookies.</p><a href="/privacy">Privacy policy</a></div><span data-trawl-ignore="">inline aside</span></body>`,
+      'http://e.org/',
+    );
     assert.equal(p.text, PROSE);
-    assert.deepEqual(p.links.map((l) => [l.url, l.text]), [['http://e.org/privacy', 'Privacy policy']]);
+    assert.deepEqual(
+      p.links.map((l) => [l.url, l.text]),
+      [['http://e.org/privacy', 'Privacy policy']],
+    );
   });
 
   it('leaves out what a host\u2019s selectors (extract.exclude) name, carried by the parse job', () => {
     const html = `<body><div class="sidebar"><p>Sidebar: recent posts and a tag cloud of many words.</p><a href="/tags">All tags</a></div><table class="navheader"><tr><th>Long navigation title that would be kept</th></tr></table><p>${PROSE}</p></body>`;
-    const job = (exclude?: string): ParseJob => ({ body: Buffer.from(html), contentType: 'text/html', url: 'http://docs.example.org/p', robotsToken: 'trawlbot', ...(exclude ? { exclude } : {}) });
+    const job = (exclude?: string): ParseJob => ({
+      body: Buffer.from(html),
+      contentType: 'text/html',
+      url: 'http://docs.example.org/p',
+      robotsToken: 'trawlbot',
+      ...(exclude ? { exclude } : {}),
+    });
     const plain = extractNow(job());
     assert.ok(plain.kind === 'page' && plain.page.text.includes('Sidebar'));
     const cut = extractNow(job('.sidebar, table.navheader'));
     assert.ok(cut.kind === 'page');
     assert.equal(cut.page.text, PROSE);
-    assert.deepEqual(cut.page.links.map((l) => l.url), ['http://docs.example.org/tags']);
+    assert.deepEqual(
+      cut.page.links.map((l) => l.url),
+      ['http://docs.example.org/tags'],
+    );
   });
 
   it('gives every page a SimHash of its text, and the template learner its blocks', () => {
     const e = extractNow({ body: Buffer.from(DOCBOOK), contentType: 'text/html', url: 'http://e.org/15/vacuum', robotsToken: 'trawlbot' });
-    const v16 = extractNow({ body: Buffer.from(DOCBOOK.replace('sql-update', 'sql-upsert')), contentType: 'text/html', url: 'http://e.org/16/vacuum', robotsToken: 'trawlbot' });
+    const v16 = extractNow({
+      body: Buffer.from(DOCBOOK.replace('sql-update', 'sql-upsert')),
+      contentType: 'text/html',
+      url: 'http://e.org/16/vacuum',
+      robotsToken: 'trawlbot',
+    });
     assert.ok(e.kind === 'page' && v16.kind === 'page');
     assert.match(e.page.simhash ?? '', /^[0-9a-f]{16}$/);
     assert.equal(e.page.simhash, v16.page.simhash, 'only the chrome differs');

@@ -63,7 +63,41 @@ const NOT_TEXT = new Set(['script', 'style', 'template', 'noscript', 'svg', 'can
 /** Elements whose text is not the page's content; links inside them still count. */
 const BOILERPLATE = new Set(['nav', 'header', 'footer', 'aside', 'form', 'button', 'select']);
 const BOILERPLATE_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'search']);
-const BLOCK = new Set(['address', 'article', 'blockquote', 'br', 'dd', 'details', 'div', 'dl', 'dt', 'figcaption', 'figure', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'li', 'main', 'ol', 'p', 'pre', 'section', 'summary', 'table', 'td', 'th', 'tr', 'ul', 'caption', 'body', 'option']);
+const BLOCK = new Set([
+  'address',
+  'article',
+  'blockquote',
+  'br',
+  'dd',
+  'details',
+  'div',
+  'dl',
+  'dt',
+  'figcaption',
+  'figure',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'hr',
+  'li',
+  'main',
+  'ol',
+  'p',
+  'pre',
+  'section',
+  'summary',
+  'table',
+  'td',
+  'th',
+  'tr',
+  'ul',
+  'caption',
+  'body',
+  'option',
+]);
 const HEADING = new Set(['h1', 'h2', 'h3']);
 
 /**
@@ -173,7 +207,12 @@ export class PageCollector {
       if (name !== 'a' && CLICK_ATTRIBUTES.some((x) => a[x] !== undefined)) this.clickables++;
     }
     if (NOT_TEXT.has(name) || script) noText = true;
-    if (BOILERPLATE.has(name) || excluded || (marked && (a.hidden !== undefined || a['aria-hidden'] === 'true' || BOILERPLATE_ROLES.has(a.role ?? '') || a['data-trawl-ignore'] !== undefined))) boiler = true;
+    if (
+      BOILERPLATE.has(name) ||
+      excluded ||
+      (marked && (a.hidden !== undefined || a['aria-hidden'] === 'true' || BOILERPLATE_ROLES.has(a.role ?? '') || a['data-trawl-ignore'] !== undefined))
+    )
+      boiler = true;
     const isHeading = HEADING.has(name) && !boiler && !noText;
     if (isHeading) heading = [];
     const block = BLOCK.has(name);

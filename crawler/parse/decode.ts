@@ -47,7 +47,9 @@ function knownLabel(label: string): boolean {
   let known = knownLabels.get(label);
   if (known === undefined) {
     const empty = Buffer.alloc(0);
-    known = getEncoding(empty, { transportLayerEncodingLabel: label, defaultEncoding: 'UTF-8' }) === getEncoding(empty, { transportLayerEncodingLabel: label, defaultEncoding: 'windows-1250' });
+    known =
+      getEncoding(empty, { transportLayerEncodingLabel: label, defaultEncoding: 'UTF-8' }) ===
+      getEncoding(empty, { transportLayerEncodingLabel: label, defaultEncoding: 'windows-1250' });
     // (Bounded: a hostile site could send a new label with every page.)
     if (knownLabels.size < 256) knownLabels.set(label, known);
   }

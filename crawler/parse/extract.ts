@@ -52,7 +52,6 @@ export type ParseJob = {
   readonly whileWorkersStart?: boolean;
 };
 
-
 /** Why a document was not read: each is recorded on its URL (outcome.ts). */
 export type Refusal = 'encrypted' | 'zip-bomb' | 'damaged' | 'empty' | 'too-large';
 
@@ -65,7 +64,6 @@ export type Extracted =
 
 /** Pages of a document extracted unless the job says otherwise. */
 const DEFAULT_MAX_PAGES = 5000;
-
 
 export function extract(job: ParseJob): Extracted | Promise<Extracted> {
   if (job.extracted) return job.extracted;
@@ -119,7 +117,12 @@ async function document(job: ParseJob, body: Buffer, type: string): Promise<Extr
     return { kind: 'refused', reason: 'too-large', detail: `larger than documents.maxBytes${cap}`, format };
   }
   try {
-    const extracted = await extractDocument(body, format, { url: job.url, maxPages: job.maxPages ?? DEFAULT_MAX_PAGES, contentType: job.contentType, ...(job.maxLinks ? { maxLinks: job.maxLinks } : {}) });
+    const extracted = await extractDocument(body, format, {
+      url: job.url,
+      maxPages: job.maxPages ?? DEFAULT_MAX_PAGES,
+      contentType: job.contentType,
+      ...(job.maxLinks ? { maxLinks: job.maxLinks } : {}),
+    });
     return { kind: 'page', page: fingerprinted(extracted), encoding: '' };
   } catch (e) {
     if (e instanceof DocumentRefusal) {

@@ -71,8 +71,9 @@ describe('parseHtml', () => {
     assert.equal(b.links[0]?.url, 'http://cdn.example.org/base/x');
   });
 
-  it('reads meta robots: noindex, nofollow, none, and the bot\'s own name', () => {
-    const meta = (content: string, name = 'robots') => parseHtml(`<html><head><meta name="${name}" content="${content}"></head><body>x</body></html>`, 'http://e.org/');
+  it("reads meta robots: noindex, nofollow, none, and the bot's own name", () => {
+    const meta = (content: string, name = 'robots') =>
+      parseHtml(`<html><head><meta name="${name}" content="${content}"></head><body>x</body></html>`, 'http://e.org/');
     assert.deepEqual([meta('noindex').noindex, meta('noindex').nofollow], [true, false]);
     assert.deepEqual([meta('nofollow').noindex, meta('nofollow').nofollow], [false, true]);
     assert.deepEqual([meta('NONE').noindex, meta('NONE').nofollow], [true, true]);
@@ -128,7 +129,10 @@ describe('parseSitemap', () => {
       pages: [{ url: 'http://e.org/a', lastmod: '2026-01-01' }, { url: 'http://e.org/b' }],
       sitemaps: [],
     });
-    assert.deepEqual(parseSitemap('<sitemapindex><sitemap><loc>http://e.org/s1.xml</loc></sitemap></sitemapindex>'), { pages: [], sitemaps: ['http://e.org/s1.xml'] });
+    assert.deepEqual(parseSitemap('<sitemapindex><sitemap><loc>http://e.org/s1.xml</loc></sitemap></sitemapindex>'), {
+      pages: [],
+      sitemaps: ['http://e.org/s1.xml'],
+    });
     assert.equal(parseSitemap('<rss><channel/></rss>'), undefined);
   });
 
@@ -138,6 +142,9 @@ describe('parseSitemap', () => {
       <url><lastmod>2026-01-01</lastmod></url>
       <url><loc>http://e.org/b</loc><!-- no lastmod --></url>
     </urlset>`;
-    assert.deepEqual(parseSitemap(xml), { pages: [{ url: 'http://e.org/a?x=1&y=2', lastmod: '2026-02-03T04:05:06Z' }, { url: 'http://e.org/b' }], sitemaps: [] });
+    assert.deepEqual(parseSitemap(xml), {
+      pages: [{ url: 'http://e.org/a?x=1&y=2', lastmod: '2026-02-03T04:05:06Z' }, { url: 'http://e.org/b' }],
+      sitemaps: [],
+    });
   });
 });

@@ -26,7 +26,14 @@ export function parseHtml(html: string, pageUrl: string, robotsToken = 'trawlbot
  * parseHtml by the path given: 'tree' always works (cheerio's DOM); 'stream' only when the host's
  * selectors stream (parsedAs). The tests and bench/parse-paths.ts run both and compare.
  */
-export function parseHtmlAs(path: 'stream' | 'tree', html: string, pageUrl: string, robotsToken = 'trawlbot', maxLinks = DEFAULT_MAX_LINKS, extraction: Extraction = {}): ParsedPage {
+export function parseHtmlAs(
+  path: 'stream' | 'tree',
+  html: string,
+  pageUrl: string,
+  robotsToken = 'trawlbot',
+  maxLinks = DEFAULT_MAX_LINKS,
+  extraction: Extraction = {},
+): ParsedPage {
   const c = new PageCollector(robotsToken, maxLinks);
   const { exclude } = extraction;
   if (path === 'tree') walkTree(html, exclude, c);
@@ -45,5 +52,14 @@ export function parsedAs(exclude: string | undefined): 'stream' | 'tree' {
 
 /** Plain text pages: the text is the content, the file name the title. */
 export function parsePlainText(text: string, pageUrl: string): ParsedPage {
-  return { url: pageUrl, title: fallbackTitle(pageUrl).slice(0, MAX_TITLE), description: '', headings: [], text: text.replace(/\r\n?/g, '\n').trim(), links: [], noindex: false, nofollow: false };
+  return {
+    url: pageUrl,
+    title: fallbackTitle(pageUrl).slice(0, MAX_TITLE),
+    description: '',
+    headings: [],
+    text: text.replace(/\r\n?/g, '\n').trim(),
+    links: [],
+    noindex: false,
+    nofollow: false,
+  };
 }

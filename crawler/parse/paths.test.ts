@@ -12,7 +12,14 @@ import { parsedAs, parseHtml, parseHtmlAs, type ParsedPage } from './html.ts';
 import type { Extraction } from './types.ts';
 
 /** Every field of both pages equal (the blocks' hashes as numbers). */
-function assertSamePage(html: string, what: string, url = 'http://e.org/dir/page.html', token = 'trawlbot', maxLinks?: number, extraction: Extraction = {}): ParsedPage {
+function assertSamePage(
+  html: string,
+  what: string,
+  url = 'http://e.org/dir/page.html',
+  token = 'trawlbot',
+  maxLinks?: number,
+  extraction: Extraction = {},
+): ParsedPage {
   const stream = parseHtmlAs('stream', html, url, token, maxLinks, extraction);
   const tree = parseHtmlAs('tree', html, url, token, maxLinks, extraction);
   const fields = new Set([...Object.keys(stream), ...Object.keys(tree)]) as Set<keyof ParsedPage>;
@@ -38,11 +45,13 @@ function fixtures(): { name: string; html: string }[] {
       let i = 0;
       for (const m of source.matchAll(/`((?:[^`\\]|\\.)*)`|'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"/g)) {
         const literal = (m[1] ?? m[2] ?? m[3] ?? '').replace(/\$\{[^}]*\}/g, 'word');
-        if (/<[a-zA-Z!/][^>]*>/.test(literal) && literal.length > 10) out.push({ name: `${dir}/${file} #${i++}`, html: literal.replace(/\\n/g, '\n').replace(/\\(['"`])/g, '$1') });
+        if (/<[a-zA-Z!/][^>]*>/.test(literal) && literal.length > 10)
+          out.push({ name: `${dir}/${file} #${i++}`, html: literal.replace(/\\n/g, '\n').replace(/\\(['"`])/g, '$1') });
       }
     }
   }
-  for (const [path, p] of Object.entries(LANGUAGE_PAGES)) out.push({ name: `languages ${path}`, html: `<html><head><title>${p.title}</title></head><body><h1>${p.title}</h1><p>${p.text}</p></body></html>` });
+  for (const [path, p] of Object.entries(LANGUAGE_PAGES))
+    out.push({ name: `languages ${path}`, html: `<html><head><title>${p.title}</title></head><body><h1>${p.title}</h1><p>${p.text}</p></body></html>` });
   return out;
 }
 
@@ -58,17 +67,154 @@ function random(seed: number): () => number {
   };
 }
 
-const TAGS = ['html', 'head', 'body', 'title', 'meta', 'link', 'base', 'script', 'style', 'noscript', 'template', 'textarea', 'svg', 'iframe', 'object', 'canvas', 'nav', 'header', 'footer', 'aside', 'form', 'button', 'select', 'option', 'main', 'div', 'p', 'span', 'a', 'area', 'img', 'h1', 'h2', 'h3', 'h4', 'br', 'hr', 'li', 'ul', 'ol', 'table', 'tr', 'td', 'th', 'pre', 'code', 'b', 'section', 'article', 'DIV', 'TiTle', 'A', 'xmp', 'plaintext', 'math'];
-const ATTRIBUTES = [
-  'href="/x?a=1&amp;b=2"', 'href=""', 'href="#frag"', "href='rel/path page'", 'href="http://[bad"', 'href=javascript:void(0)', 'href="mailto:a@b.c"', 'href',
-  'rel="nofollow noopener"', 'rel=canonical', 'rel="CANONICAL"', 'hidden', 'aria-hidden="true"', 'aria-hidden=false', 'role=navigation', 'role="banner"', 'role=main',
-  'data-trawl-ignore', 'data-trawl-ignore=""', 'id=app', 'id="root"', 'id=other', 'ng-app', 'data-reactroot=""', 'onclick="go()"', '@click="x"', 'routerlink=/r', 'data-href="/d"',
-  'class="a b"', 'class=c', 'lang="fr "', 'lang=""', 'name=robots content="noindex, nofollow"', 'name="TrawlBot" content=none', 'name=description content="Desc &amp; more"',
-  'name=keywords content=" k1,  k2 "', 'property="og:description" content=og', 'http-equiv=refresh content="0; url=\'next.html\'"', 'http-equiv="Refresh" content="30;URL=slow"',
-  'alt="An image"', 'alt=""', 'title="Link title"', 'href="/dup" href="/second"', 'src=i.png',
+const TAGS = [
+  'html',
+  'head',
+  'body',
+  'title',
+  'meta',
+  'link',
+  'base',
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'textarea',
+  'svg',
+  'iframe',
+  'object',
+  'canvas',
+  'nav',
+  'header',
+  'footer',
+  'aside',
+  'form',
+  'button',
+  'select',
+  'option',
+  'main',
+  'div',
+  'p',
+  'span',
+  'a',
+  'area',
+  'img',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'br',
+  'hr',
+  'li',
+  'ul',
+  'ol',
+  'table',
+  'tr',
+  'td',
+  'th',
+  'pre',
+  'code',
+  'b',
+  'section',
+  'article',
+  'DIV',
+  'TiTle',
+  'A',
+  'xmp',
+  'plaintext',
+  'math',
 ];
-const TEXTS = ['Hello', ' world ', 'Please enable JavaScript to run this app.', '&amp;', '&nbsp;', '&lt;b&gt;', '&#x41;&#66;', '&bogus;', '& ', 'caf&eacute;', '\u00a0\u2003', '\n\n  ', 'x'.repeat(60), 'Prev Up Home Next', '\u0000nul', '&#0;', '&#x110000;', 'ünïcödé 漢字', 'a<b', '<<', '<>', '</>', '< p>', '&', '--'];
-const OTHERS = ['<!-- a comment -->', '<!---->', '<!-- unterminated', '<![CDATA[cdata <p>text</p>]]>', '<!doctype html>', '<?xml version="1.0"?>', '<!weird>', '<div/>', '<br/>', '</br>', '</p>', '<a href="/cut', '<p class="unterminated', '</', '<', '<img alt="x"/>'];
+const ATTRIBUTES = [
+  'href="/x?a=1&amp;b=2"',
+  'href=""',
+  'href="#frag"',
+  "href='rel/path page'",
+  'href="http://[bad"',
+  'href=javascript:void(0)',
+  'href="mailto:a@b.c"',
+  'href',
+  'rel="nofollow noopener"',
+  'rel=canonical',
+  'rel="CANONICAL"',
+  'hidden',
+  'aria-hidden="true"',
+  'aria-hidden=false',
+  'role=navigation',
+  'role="banner"',
+  'role=main',
+  'data-trawl-ignore',
+  'data-trawl-ignore=""',
+  'id=app',
+  'id="root"',
+  'id=other',
+  'ng-app',
+  'data-reactroot=""',
+  'onclick="go()"',
+  '@click="x"',
+  'routerlink=/r',
+  'data-href="/d"',
+  'class="a b"',
+  'class=c',
+  'lang="fr "',
+  'lang=""',
+  'name=robots content="noindex, nofollow"',
+  'name="TrawlBot" content=none',
+  'name=description content="Desc &amp; more"',
+  'name=keywords content=" k1,  k2 "',
+  'property="og:description" content=og',
+  'http-equiv=refresh content="0; url=\'next.html\'"',
+  'http-equiv="Refresh" content="30;URL=slow"',
+  'alt="An image"',
+  'alt=""',
+  'title="Link title"',
+  'href="/dup" href="/second"',
+  'src=i.png',
+];
+const TEXTS = [
+  'Hello',
+  ' world ',
+  'Please enable JavaScript to run this app.',
+  '&amp;',
+  '&nbsp;',
+  '&lt;b&gt;',
+  '&#x41;&#66;',
+  '&bogus;',
+  '& ',
+  'caf&eacute;',
+  '\u00a0\u2003',
+  '\n\n  ',
+  'x'.repeat(60),
+  'Prev Up Home Next',
+  '\u0000nul',
+  '&#0;',
+  '&#x110000;',
+  'ünïcödé 漢字',
+  'a<b',
+  '<<',
+  '<>',
+  '</>',
+  '< p>',
+  '&',
+  '--',
+];
+const OTHERS = [
+  '<!-- a comment -->',
+  '<!---->',
+  '<!-- unterminated',
+  '<![CDATA[cdata <p>text</p>]]>',
+  '<!doctype html>',
+  '<?xml version="1.0"?>',
+  '<!weird>',
+  '<div/>',
+  '<br/>',
+  '</br>',
+  '</p>',
+  '<a href="/cut',
+  '<p class="unterminated',
+  '</',
+  '<',
+  '<img alt="x"/>',
+];
 
 function hostilePage(rnd: () => number): string {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
@@ -116,7 +262,10 @@ describe('the streaming extractor gives the DOM walk’s page', () => {
       if (page.text) withText++;
       const exclude = SELECTORS[i % SELECTORS.length]!;
       const template = page.blocks && page.blocks.length ? Uint32Array.from(page.blocks.filter((_, j) => j % 2 === 0)).sort() : undefined;
-      assertSamePage(html, `hostile #${i}, ${exclude}`, 'http://e.org/a%20b/', i % 3 ? 'trawlbot' : 'TrawlBot', 1 + (i % 5), { exclude, ...(template ? { template } : {}) });
+      assertSamePage(html, `hostile #${i}, ${exclude}`, 'http://e.org/a%20b/', i % 3 ? 'trawlbot' : 'TrawlBot', 1 + (i % 5), {
+        exclude,
+        ...(template ? { template } : {}),
+      });
     }
     // (Most generated pages have text, a quarter links — a <script>, <textarea> or <plaintext> left open
     // swallows the rest: the comparison is not over empty pages.)
@@ -125,7 +274,10 @@ describe('the streaming extractor gives the DOM walk’s page', () => {
 
   it('where a run of text is split by a comment, CDATA, a doctype or a processing instruction (the app root counts its text by runs)', () => {
     for (const split of ['<!-- c -->', '<![CDATA[ x ]]>', '<!doctype html>', '<?php x ?>', '<!weird>']) {
-      const page = assertSamePage(`<script></script><div id="app"> a ${split} b <span> c </span>&amp; ${split}</div><noscript>enable ${split} JavaScript</noscript>`, split);
+      const page = assertSamePage(
+        `<script></script><div id="app"> a ${split} b <span> c </span>&amp; ${split}</div><noscript>enable ${split} JavaScript</noscript>`,
+        split,
+      );
       assert.ok(page.spa && page.spa.appRootText > 0);
     }
   });
@@ -139,7 +291,20 @@ describe('the streaming extractor gives the DOM walk’s page', () => {
 describe('which path a page takes', () => {
   it('streams unless the selectors look at siblings, children, text or positions', () => {
     for (const s of [undefined, '', ...SELECTORS, 'div:not(.a > p)', 'a:where([hidden])']) assert.equal(parsedAs(s), 'stream', String(s));
-    for (const s of ['h1 + p', 'h1 ~ p', 'li:first-child', 'div:has(p)', 'p:empty', 'p:contains(Cookie)', 'li:nth-child(2)', 'div:not(:has(a))', '> p', 'svg|a', '[[bad']) assert.equal(parsedAs(s), 'tree', s);
+    for (const s of [
+      'h1 + p',
+      'h1 ~ p',
+      'li:first-child',
+      'div:has(p)',
+      'p:empty',
+      'p:contains(Cookie)',
+      'li:nth-child(2)',
+      'div:not(:has(a))',
+      '> p',
+      'svg|a',
+      '[[bad',
+    ])
+      assert.equal(parsedAs(s), 'tree', s);
   });
 
   it('a page of a host whose selectors need the tree is parsed into one, and excludes what they name', () => {

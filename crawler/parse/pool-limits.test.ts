@@ -17,7 +17,12 @@ function extractNow(job: ParseJob): Extracted {
   return e;
 }
 
-const job = (i: number, text = `<title>Page ${i}</title><p>word${i}</p>`): ParseJob => ({ body: Buffer.from(text), contentType: 'text/html', url: `http://e.org/${i}`, robotsToken: 'trawlbot' });
+const job = (i: number, text = `<title>Page ${i}</title><p>word${i}</p>`): ParseJob => ({
+  body: Buffer.from(text),
+  contentType: 'text/html',
+  url: `http://e.org/${i}`,
+  robotsToken: 'trawlbot',
+});
 
 /** An extractor module like the real one, except that SPIN loops for ever, ASYNC spins after a wait, SLOW takes 800 ms. */
 function spinningModule(): URL {
@@ -59,7 +64,10 @@ describe('a parse pool with a time limit', () => {
       assert.deepEqual((settled[0] as PromiseFulfilledResult<unknown>).value, extractNow(job(1)));
       assert.deepEqual((settled[2] as PromiseFulfilledResult<unknown>).value, extractNow(job(3)), 'the job queued behind it is parsed by the new worker');
     }
-    assert.ok(logs.some((l) => /document worker stopped while parsing http:\/\/e\.org\/2/.test(l)), logs.join('\n'));
+    assert.ok(
+      logs.some((l) => /document worker stopped while parsing http:\/\/e\.org\/2/.test(l)),
+      logs.join('\n'),
+    );
     await pool.ready();
     assert.equal(pool.workers, 1);
   });
@@ -117,7 +125,14 @@ describe('a parse pool that sends each worker one job at a time (documents)', ()
   });
 
   it('hands a waiting job to the worker that replaces one stopped by the time limit', async () => {
-    const pool = new ParsePool(1, { extractor: { module: spinningModule(), extract }, inline: false, jobsPerWorker: 1, timeoutMs: 300, name: 'document', log: logTo(() => undefined) });
+    const pool = new ParsePool(1, {
+      extractor: { module: spinningModule(), extract },
+      inline: false,
+      jobsPerWorker: 1,
+      timeoutMs: 300,
+      name: 'document',
+      log: logTo(() => undefined),
+    });
     try {
       const settled = await Promise.allSettled([pool.parse(job(1, '<title>SPIN</title>')), pool.parse(job(2)), pool.parse(job(3))]);
       assert.ok((settled[0] as PromiseRejectedResult).reason instanceof ParseFailure);

@@ -18,8 +18,14 @@ function extractNow(job: ParseJob): Extracted {
   return e;
 }
 
-const html = (i: number) => Buffer.from(`<html><head><title>Page ${i}</title></head><body><main><h1>H ${i}</h1><p>word${i} text</p><a href="/next/${i}">next</a></main></body></html>`);
-const job = (i: number, body: Buffer = html(i), contentType = 'text/html; charset=utf-8'): ParseJob => ({ body, contentType, url: `http://e.org/${i}`, robotsToken: 'trawlbot' });
+const html = (i: number) =>
+  Buffer.from(`<html><head><title>Page ${i}</title></head><body><main><h1>H ${i}</h1><p>word${i} text</p><a href="/next/${i}">next</a></main></body></html>`);
+const job = (i: number, body: Buffer = html(i), contentType = 'text/html; charset=utf-8'): ParseJob => ({
+  body,
+  contentType,
+  url: `http://e.org/${i}`,
+  robotsToken: 'trawlbot',
+});
 
 describe('extract', () => {
   it('dispatches by content type', () => {
@@ -31,7 +37,7 @@ describe('extract', () => {
     const gz = extractNow({ ...job(3, gzipSync('<urlset><url><loc>http://e.org/z</loc></url></urlset>'), 'application/gzip'), url: 'http://e.org/s.xml.gz' });
     assert.deepEqual(gz, { kind: 'sitemap', pages: [{ url: 'http://e.org/z' }], sitemaps: [] });
     const bomb = extractNow({ ...job(3, gzipSync(Buffer.alloc(60 * 1024 * 1024)), 'application/gzip'), url: 'http://e.org/s.xml.gz' });
-    assert.equal(bomb.kind, 'unsupported', 'a gzipped sitemap bomb is stopped at the protocol\'s 50 MB');
+    assert.equal(bomb.kind, 'unsupported', "a gzipped sitemap bomb is stopped at the protocol's 50 MB");
     assert.deepEqual(extractNow(job(4, Buffer.from([1, 2]), 'image/png')), { kind: 'unsupported', type: 'image/png' });
     assert.deepEqual(extractNow(job(5, Buffer.from('<rss/>'), 'application/rss+xml')), { kind: 'unsupported', type: 'application/rss+xml' });
   });
@@ -76,8 +82,14 @@ describe('ParsePool', () => {
     const pool = new ParsePool(1);
     pools.push(pool);
     await pool.ready();
-    const page = (bytes: number[], charset: string) => job(8, Buffer.concat([Buffer.from('<title>t</title><p>'), Buffer.from(bytes)]), `text/html; charset=${charset}`);
-    const pages = [page([0x93, 0xfa, 0x96, 0x7b], 'shift_jis'), page([0xa4, 0xa4, 0xa4, 0xe5], 'big5'), page([0xd6, 0xd0, 0xce, 0xc4], 'gbk'), page([0xc7, 0xd1, 0xb1, 0xdb], 'euc-kr')];
+    const page = (bytes: number[], charset: string) =>
+      job(8, Buffer.concat([Buffer.from('<title>t</title><p>'), Buffer.from(bytes)]), `text/html; charset=${charset}`);
+    const pages = [
+      page([0x93, 0xfa, 0x96, 0x7b], 'shift_jis'),
+      page([0xa4, 0xa4, 0xa4, 0xe5], 'big5'),
+      page([0xd6, 0xd0, 0xce, 0xc4], 'gbk'),
+      page([0xc7, 0xd1, 0xb1, 0xdb], 'euc-kr'),
+    ];
     const texts = [];
     for (const p of pages) {
       const r = await pool.parse(p);
@@ -99,7 +111,7 @@ describe('ParsePool', () => {
     assert.deepEqual(pool.parsed, { inWorkers: 1, inline: 1 });
   });
 
-  it('does not disturb the caller\'s buffer (it is copied before transfer)', async () => {
+  it("does not disturb the caller's buffer (it is copied before transfer)", async () => {
     const pool = new ParsePool(1);
     pools.push(pool);
     await pool.ready();
@@ -121,7 +133,11 @@ const pool = new ParsePool(1); await pool.ready();
 const r = await pool.parse({ body: Buffer.from('<title>flagged</title>'), contentType: 'text/html', url: 'http://e.org/', robotsToken: 'trawlbot' });
 console.log(JSON.stringify({ title: r.page.title, parsed: pool.parsed })); await pool.close();`;
     const out = execFileSync(process.execPath, ['--trace-gc', '--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
-    const result = out.trim().split('\n').filter((l) => l.startsWith('{')).pop();
+    const result = out
+      .trim()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .pop();
     assert.deepEqual(JSON.parse(result ?? '{}'), { title: 'flagged', parsed: { inWorkers: 1, inline: 0 } });
   });
 
@@ -133,7 +149,10 @@ console.log(JSON.stringify({ title: r.page.title, parsed: pool.parsed })); await
     const pool = new ParsePool(1, { log: logTo((m) => logs.push(m)), extractor: { module: pathToFileURL(module), extract } });
     pools.push(pool);
     await pool.ready();
-    assert.ok(logs.some((l) => /could not bundle their code .*loading it through tsx/.test(l)), logs.join('\n'));
+    assert.ok(
+      logs.some((l) => /could not bundle their code .*loading it through tsx/.test(l)),
+      logs.join('\n'),
+    );
     // The tsx entry cannot load the broken module either: the pool ends up parsing inline, correctly.
     assert.deepEqual(await pool.parse(job(3)), extractNow(job(3)));
   });
@@ -157,7 +176,10 @@ export function extract(job) {
     const pool = new ParsePool(1, { log: logTo((m) => logs.push(m)), extractor: { module: pathToFileURL(module), extract }, maxHeapMb: 64 });
     pools.push(pool);
     await pool.ready();
-    for (const [word, reason] of [['KILL', /exited with code 1/], ['BLOAT', /memory/i]] as const) {
+    for (const [word, reason] of [
+      ['KILL', /exited with code 1/],
+      ['BLOAT', /memory/i],
+    ] as const) {
       const bad = job(100, Buffer.from(`<title>${word}</title>`));
       const jobs = [pool.parse(job(1)), pool.parse(bad), pool.parse(job(2)), pool.parse(job(3))];
       const settled = await Promise.allSettled(jobs);
@@ -165,11 +187,19 @@ export function extract(job) {
       const err = (settled[1] as PromiseRejectedResult).reason as Error;
       assert.ok(err instanceof ParseFailure, `${word}: ${err}`);
       assert.match(err.message, reason);
-      for (const i of [0, 2, 3]) assert.deepEqual((settled[i] as PromiseFulfilledResult<unknown>).value, extractNow([job(1), bad, job(2), job(3)][i]!), `${word}: page ${i} still parsed`);
+      for (const i of [0, 2, 3])
+        assert.deepEqual(
+          (settled[i] as PromiseFulfilledResult<unknown>).value,
+          extractNow([job(1), bad, job(2), job(3)][i]!),
+          `${word}: page ${i} still parsed`,
+        );
       await pool.ready();
       assert.equal(pool.workers, 1, 'a new worker took its place');
     }
-    assert.ok(logs.some((l) => /while parsing http:\/\/e\.org\/100/.test(l)), logs.join('\n'));
+    assert.ok(
+      logs.some((l) => /while parsing http:\/\/e\.org\/100/.test(l)),
+      logs.join('\n'),
+    );
     // Worker deaths caused by pages never make the pool give up its workers.
     assert.deepEqual(await pool.parse(job(5)), extractNow(job(5)));
     assert.ok(pool.parsed.inWorkers > 4);
@@ -189,7 +219,10 @@ export function extract(job) {
       const check = () => (pool.workers === 0 ? resolve() : setTimeout(check, 20));
       check();
     });
-    assert.ok(logs.some((l) => /parsing on the main thread from now on/.test(l)), logs.join('\n'));
+    assert.ok(
+      logs.some((l) => /parsing on the main thread from now on/.test(l)),
+      logs.join('\n'),
+    );
     assert.deepEqual(await pool.parse(job(9)), extractNow(job(9)));
   });
 
@@ -201,7 +234,10 @@ export function extract(job) {
     };
     const dir = mkdtempSync(join(tmpdir(), 'trawl-pool-'));
     const module = join(dir, 'leaving.ts');
-    writeFileSync(module, `import { threadId } from 'node:worker_threads';\nimport { extract as real } from ${JSON.stringify(fileURLToPath(new URL('./extract.ts', import.meta.url)))};\nexport function extract(job) { const e = real(job); return { ...e, page: { ...e.page, title: 'thread ' + threadId } }; }\n`);
+    writeFileSync(
+      module,
+      `import { threadId } from 'node:worker_threads';\nimport { extract as real } from ${JSON.stringify(fileURLToPath(new URL('./extract.ts', import.meta.url)))};\nexport function extract(job) { const e = real(job); return { ...e, page: { ...e.page, title: 'thread ' + threadId } }; }\n`,
+    );
     const working = new ParsePool(1, { extractor: { module: pathToFileURL(module), extract: leaving } });
     pools.push(working);
     const r = await working.parse(job(1));
@@ -209,7 +245,11 @@ export function extract(job) {
     assert.deepEqual(working.parsed, { inWorkers: 1, inline: 0 });
     const broken = join(dir, 'broken.mjs');
     writeFileSync(broken, 'throw new Error("broken worker");\n');
-    const failing = new ParsePool(1, { log: logTo(() => undefined), entry: pathToFileURL(broken), extractor: { module: pathToFileURL(module), extract: leaving } });
+    const failing = new ParsePool(1, {
+      log: logTo(() => undefined),
+      entry: pathToFileURL(broken),
+      extractor: { module: pathToFileURL(module), extract: leaving },
+    });
     pools.push(failing);
     assert.deepEqual(await failing.parse(job(2)), extractNow(job(2)), 'no worker could start: parsed here after all');
   });

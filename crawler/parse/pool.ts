@@ -162,7 +162,9 @@ export class ParsePool implements PageParser {
           this.code = code;
           if (!this.closed) for (let i = 0; i < size; i++) this.slots.push(this.spawn(code));
         })
-        .catch((e: unknown) => this.log.warn(`${this.name} workers could not start (${(e as Error).message})${this.inline ? '; parsing on the main thread' : ''}`))
+        .catch((e: unknown) =>
+          this.log.warn(`${this.name} workers could not start (${(e as Error).message})${this.inline ? '; parsing on the main thread' : ''}`),
+        )
         .finally(() => {
           this.starting = 0;
           this.notifyReady();
@@ -263,7 +265,11 @@ export class ParsePool implements PageParser {
       if (id !== slot.watched.id) slot.watched = { id, since: now };
       else if (id >= 0 && now - slot.watched.since > this.timeoutMs!) {
         const seconds = this.timeoutMs! >= 1000 ? `${(this.timeoutMs! / 1000).toLocaleString('en')} s` : `${this.timeoutMs} ms`;
-        this.replace(slot, new Error(`took longer than ${seconds}`), new ParseFailure(`timeout: extraction took longer than ${seconds}; the worker was stopped`, 'timeout'));
+        this.replace(
+          slot,
+          new Error(`took longer than ${seconds}`),
+          new ParseFailure(`timeout: extraction took longer than ${seconds}; the worker was stopped`, 'timeout'),
+        );
       }
     }
   }
@@ -297,7 +303,10 @@ export class ParsePool implements PageParser {
   private spawn(code: URL): Slot {
     // The job the worker is parsing (-1: none), written by the worker (worker.ts).
     const current = new Int32Array(new SharedArrayBuffer(4)).fill(-1);
-    const options = { workerData: { module: this.module.href, current, config: this.config }, resourceLimits: { maxYoungGenerationSizeMb: this.youngGenerationMb, maxOldGenerationSizeMb: this.maxHeapMb } };
+    const options = {
+      workerData: { module: this.module.href, current, config: this.config },
+      resourceLimits: { maxYoungGenerationSizeMb: this.youngGenerationMb, maxOldGenerationSizeMb: this.maxHeapMb },
+    };
     let worker: Worker;
     try {
       // The parent's loader flags (--import tsx) would load tsx into every worker for nothing.
@@ -348,14 +357,18 @@ export class ParsePool implements PageParser {
     slot.pending.clear();
     if (!culprit) this.failures++;
     if (this.failures >= MAX_FAILURES) {
-      this.log.warn(`${this.name} worker failed (${e.message}); ${this.failures} failures: ${this.inline ? 'parsing on the main thread from now on' : 'no more workers are started'}`);
+      this.log.warn(
+        `${this.name} worker failed (${e.message}); ${this.failures} failures: ${this.inline ? 'parsing on the main thread from now on' : 'no more workers are started'}`,
+      );
       this.slots.splice(i, 1);
       void slot.worker.terminate();
       this.notifyReady();
       // Jobs waiting for a worker go the way of new ones: to another worker, inline, or refused.
       if (!this.slots.length) for (const w of this.waiting.splice(0)) this.parse(w.job).then(w.resolve, w.reject);
     } else {
-      this.log.warn(`${this.name} worker ${failure ? 'stopped' : 'failed'}${culprit ? ` while parsing ${culprit.job.url}` : ''} (${e.message}); starting a new one`);
+      this.log.warn(
+        `${this.name} worker ${failure ? 'stopped' : 'failed'}${culprit ? ` while parsing ${culprit.job.url}` : ''} (${e.message}); starting a new one`,
+      );
       this.slots[i] = this.spawn(this.code!);
     }
     culprit?.reject(failure ?? new ParseFailure(`the ${this.name} worker died while parsing it (${e.message})`, 'died'));

@@ -54,9 +54,9 @@ describe('RoutedParser', () => {
     assert.equal(e.kind, 'page');
     assert.ok(e.kind === 'page' && e.page.text.includes('the quartz harmonic resonator'), 'the PDF was read');
     const analysis = (e as { analysis?: { thread: number; bodyBytes: number } }).analysis;
-    assert.ok(analysis, 'the page pool\'s extractor finished the document\'s page');
+    assert.ok(analysis, "the page pool's extractor finished the document's page");
     assert.ok(analysis.thread > 0, 'in a worker thread');
-    assert.equal(analysis.bodyBytes, 0, 'the PDF\'s bytes are not sent again');
+    assert.equal(analysis.bodyBytes, 0, "the PDF's bytes are not sent again");
     const html = await parser.parse(job('http://e.org/p', Buffer.from('<title>P</title><p>plain page</p>'), 'text/html'));
     const pageThread = (html as { analysis?: { thread: number } }).analysis?.thread;
     assert.equal(pageThread, analysis.thread, 'the same page worker that parses HTML pages');

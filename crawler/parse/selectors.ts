@@ -70,7 +70,9 @@ function tokenStreams(t: Selector): boolean {
 }
 
 function isCombinator(t: Selector): boolean {
-  return t.type === 'descendant' || t.type === 'child' || t.type === 'sibling' || t.type === 'adjacent' || t.type === 'parent' || t.type === 'column-combinator';
+  return (
+    t.type === 'descendant' || t.type === 'child' || t.type === 'sibling' || t.type === 'adjacent' || t.type === 'parent' || t.type === 'column-combinator'
+  );
 }
 
 function needsTree(): never {

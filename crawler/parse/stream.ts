@@ -52,7 +52,9 @@ export function walkStream(html: string, c: PageCollector, exclude: ElementTest 
           skipped++;
           return;
         }
-        const open: StreamElement | undefined = exclude ? { type: name === 'script' || name === 'style' ? name : 'tag', name, attribs, parent: element } : undefined;
+        const open: StreamElement | undefined = exclude
+          ? { type: name === 'script' || name === 'style' ? name : 'tag', name, attribs, parent: element }
+          : undefined;
         const frame = (frames[depth + 1] ??= topFrame());
         const enter = c.open(name, attribs, open !== undefined && exclude!(open), frames[depth]!, frame);
         if (enter === Enter.Skip || enter === Enter.SkipTitle) {

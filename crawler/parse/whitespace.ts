@@ -8,7 +8,19 @@
 /** Whether `c` is white space for `\s` and `trim()` (WhiteSpace and LineTerminator in ECMAScript). */
 export function isSpace(c: number): boolean {
   if (c > 32 && c < 0xa0) return false;
-  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+  return (
+    c === 32 ||
+    (c >= 9 && c <= 13) ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
 }
 
 /** `s.replace(/\s+/g, ' ').trim()`: each run of white space one space, none at either end. */

@@ -12,7 +12,10 @@ describe('needsBrowser', () => {
     assert.equal(need('<title>App</title><div id="root"></div><script src="/app.js"></script>'), 'empty app root #root');
     assert.equal(need('<body><div id="__next"> <span>Loading…</span></div><script src="/_next/x.js"></script></body>'), 'empty app root #__next');
     assert.equal(need('<html ng-app="docs"><body><div ng-view></div><script src="/a.js"></script></body></html>'), 'empty app root [ng-app]');
-    assert.equal(need(`<p>Welcome.</p><noscript>You need to enable JavaScript to run this app.</noscript><script src="/a.js"></script><p>${prose(3)}</p>`), 'a <noscript> asks for JavaScript');
+    assert.equal(
+      need(`<p>Welcome.</p><noscript>You need to enable JavaScript to run this app.</noscript><script src="/a.js"></script><p>${prose(3)}</p>`),
+      'a <noscript> asks for JavaScript',
+    );
     assert.match(need('<title>x</title><p>Hi</p><script>boot()</script>') ?? '', /^\d+ characters of text and 1 script$/);
     const clicky = `<p>${prose(10)}</p>${Array.from({ length: 8 }, (_, i) => `<span onclick="go(${i})">Item ${i}</span>`).join('')}<a href="/one">one</a><script src="/a.js"></script>`;
     assert.equal(need(clicky), '8 elements act as links through scripts, 1 are links');
@@ -23,13 +26,21 @@ describe('needsBrowser', () => {
     assert.equal(need(`<p>${prose(40)}</p><script src="/analytics.js"></script>`), undefined, 'plenty of text');
     assert.equal(need('<div id="root"></div>'), undefined, 'no script: nothing a browser would add');
     assert.equal(need(`<p>${prose(2)}</p><a href="/a">a</a><a href="/b">b</a><a href="/c">c</a><script>x()</script>`), undefined, 'short, but a page of links');
-    assert.equal(need(`<noscript><img src="/pixel.gif"></noscript><p>${prose(3)}</p><script>track()</script><a href="/a">a</a><a href="/b">b</a><a href="/c">c</a>`), undefined, 'a tracking <noscript> is no sign');
-    const stub = '<head><meta http-equiv="refresh" content="0;URL=../real/page.html"><title>Redirection</title></head><body><p>Redirecting to <a href="../real/page.html">../real/page.html</a>...</p><script>location.replace("../real/page.html" + location.search)</script></body>';
-    assert.equal(need(stub), undefined, 'a redirect by meta refresh, repeated by a script (rustdoc\'s stubs)');
+    assert.equal(
+      need(`<noscript><img src="/pixel.gif"></noscript><p>${prose(3)}</p><script>track()</script><a href="/a">a</a><a href="/b">b</a><a href="/c">c</a>`),
+      undefined,
+      'a tracking <noscript> is no sign',
+    );
+    const stub =
+      '<head><meta http-equiv="refresh" content="0;URL=../real/page.html"><title>Redirection</title></head><body><p>Redirecting to <a href="../real/page.html">../real/page.html</a>...</p><script>location.replace("../real/page.html" + location.search)</script></body>';
+    assert.equal(need(stub), undefined, "a redirect by meta refresh, repeated by a script (rustdoc's stubs)");
   });
 
-  it('takes the signs from the parser, which does not count noscript text as the page\'s', () => {
-    const page = parseHtml('<div id="app">  </div><noscript>Please enable JavaScript.</noscript><script></script><script src="/b.js"></script><span data-href="/x">x</span>', 'http://e.org/');
+  it("takes the signs from the parser, which does not count noscript text as the page's", () => {
+    const page = parseHtml(
+      '<div id="app">  </div><noscript>Please enable JavaScript.</noscript><script></script><script src="/b.js"></script><span data-href="/x">x</span>',
+      'http://e.org/',
+    );
     assert.deepEqual(page.spa, { scripts: 2, appRoot: '#app', appRootText: 0, noscriptAsksJs: true, clickables: 1 });
     assert.equal(page.text, 'x');
     assert.equal(parseHtml('<p>No scripts.</p>', 'http://e.org/').spa, undefined);

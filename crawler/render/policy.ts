@@ -100,7 +100,9 @@ export class RenderPolicy {
 
   /** Hosts and their habits, those that render first. */
   view(): HostRenderView[] {
-    return [...this.hosts].map(([host, h]) => ({ host, habit: h.habit, pages: h.pages })).sort((a, b) => Number(b.habit === 'render') - Number(a.habit === 'render') || b.pages - a.pages);
+    return [...this.hosts]
+      .map(([host, h]) => ({ host, habit: h.habit, pages: h.pages }))
+      .sort((a, b) => Number(b.habit === 'render') - Number(a.habit === 'render') || b.pages - a.pages);
   }
 
   private habit(host: string): HostHabit {

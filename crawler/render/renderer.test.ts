@@ -11,13 +11,27 @@ import { after, before, describe, it } from 'node:test';
 import { request, type Dispatcher } from 'undici';
 import { serveHandler, type HandlerServer } from '../../testweb/handler-server.ts';
 import { spaWeb, type SpaWeb } from '../../testweb/spa-web.ts';
-import { BrowserUnavailable, findBrowser, launchRenderer, type Renderer, type RenderJob, type RenderOptions, type RenderResult, type SubFetch } from './index.ts';
+import {
+  BrowserUnavailable,
+  findBrowser,
+  launchRenderer,
+  type Renderer,
+  type RenderJob,
+  type RenderOptions,
+  type RenderResult,
+  type SubFetch,
+} from './index.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 
 const subFetch: SubFetch = async (url, init, maxBytes, signal) => {
   try {
-    const res = await request(url, { method: init.method as Dispatcher.HttpMethod, headers: init.headers, body: init.body ? Buffer.from(init.body) : undefined, signal });
+    const res = await request(url, {
+      method: init.method as Dispatcher.HttpMethod,
+      headers: init.headers,
+      body: init.body ? Buffer.from(init.body) : undefined,
+      signal,
+    });
     const chunks: Buffer[] = [];
     let size = 0;
     let truncated = false;
@@ -154,7 +168,10 @@ describe('the renderer', () => {
     const { result, asked } = await renderLogged(await job('/'));
     assert.match(rendered(result).html, /spahome/);
     assert.ok(!asked.includes('/'), 'the page itself came from the job');
-    assert.deepEqual(asked.filter((p) => p.startsWith('/img/') || p.startsWith('/fonts/')), []);
+    assert.deepEqual(
+      asked.filter((p) => p.startsWith('/img/') || p.startsWith('/fonts/')),
+      [],
+    );
   });
 
   it('renders a plain page, script and all', async () => {
@@ -216,7 +233,10 @@ describe('the renderer', () => {
     try {
       const { result, asked } = await renderLogged(await job('/docs/2'), strict);
       assert.doesNotMatch(rendered(result).html, /spaword2/);
-      assert.deepEqual(asked.filter((p) => p.startsWith('/api/')), []);
+      assert.deepEqual(
+        asked.filter((p) => p.startsWith('/api/')),
+        [],
+      );
     } finally {
       await strict.close();
     }
@@ -358,6 +378,9 @@ describe('finding the browser', () => {
   });
 
   it('refuses an executable that is not a browser', async () => {
-    await assert.rejects(launchRenderer(options({ browserPath: '/bin/false' })), (error: unknown) => error instanceof BrowserUnavailable && /does not start/.test(error.message));
+    await assert.rejects(
+      launchRenderer(options({ browserPath: '/bin/false' })),
+      (error: unknown) => error instanceof BrowserUnavailable && /does not start/.test(error.message),
+    );
   });
 });

@@ -20,7 +20,16 @@ import { BrowserHost } from './browser.ts';
 import { Traffic, type Interception } from './requests.ts';
 import { waitUntilSettled } from './settle.ts';
 import { Tab, TabCache, type TabRun } from './tabs.ts';
-import { BrowserUnavailable, type RenderFailure, type Renderer, type RendererStats, type RenderJob, type RenderOptions, type RenderResult, type SettledBy } from './types.ts';
+import {
+  BrowserUnavailable,
+  type RenderFailure,
+  type Renderer,
+  type RendererStats,
+  type RenderJob,
+  type RenderOptions,
+  type RenderResult,
+  type SettledBy,
+} from './types.ts';
 
 /** What is kept back from the settle wait for taking the snapshot (page.content()): a fifth of the budget, at most 2 s. The rendered HTML is held to maxBytes characters as well. */
 const SNAPSHOT_SHARE = 0.2;
@@ -79,7 +88,8 @@ class Pool implements Renderer {
 
   async #render(job: RenderJob, signal: AbortSignal | undefined): Promise<RenderResult> {
     if (this.#closed) return failed('browser', 'the renderer is closed', 0);
-    if (!(await this.#acquire(signal))) return failed('timeout', this.#closed ? 'the renderer closed while the page waited' : 'aborted while waiting for a slot', 0);
+    if (!(await this.#acquire(signal)))
+      return failed('timeout', this.#closed ? 'the renderer closed while the page waited' : 'aborted while waiting for a slot', 0);
     let cleanup: Promise<void> | undefined;
     try {
       let browser: Browser;
@@ -89,10 +99,17 @@ class Pool implements Renderer {
         return failed('browser', error instanceof BrowserUnavailable ? error.message : String(error), 0);
       }
       if (this.#closed) return failed('browser', 'the renderer is closed', 0);
-      const { result, tab } = await renderPage(browser, this.#tabs, job, this.options, (fn) => this.#aborts.on(signal, fn), (run) => {
-        this.#running.add(run);
-        return () => this.#running.delete(run);
-      });
+      const { result, tab } = await renderPage(
+        browser,
+        this.#tabs,
+        job,
+        this.options,
+        (fn) => this.#aborts.on(signal, fn),
+        (run) => {
+          this.#running.add(run);
+          return () => this.#running.delete(run);
+        },
+      );
       // The page is the caller's now; the tab is cleaned (or closed) while the slot is still held.
       this.#cleaning += 1;
       cleanup = this.#tabs.giveBack(tab, result.kind === 'rendered' && !this.#closed).finally(() => {
@@ -171,7 +188,14 @@ function failed(reason: RenderFailure, detail: string, ms: number): RenderResult
  * Renders one page in a tab (an idle one of its origin, or a new one); never rejects, leaves no
  * timer behind. The tab goes back to the pool with the result (undefined if none could be had).
  */
-async function renderPage(browser: Browser, tabs: TabCache, job: RenderJob, o: RenderOptions, onCallerAbort: (fn: () => void) => () => void, register: (run: Running) => () => void): Promise<{ result: RenderResult; tab: Promise<Tab | undefined> }> {
+async function renderPage(
+  browser: Browser,
+  tabs: TabCache,
+  job: RenderJob,
+  o: RenderOptions,
+  onCallerAbort: (fn: () => void) => () => void,
+  register: (run: Running) => () => void,
+): Promise<{ result: RenderResult; tab: Promise<Tab | undefined> }> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const ended = new AbortController();
@@ -217,7 +241,7 @@ async function renderPage(browser: Browser, tabs: TabCache, job: RenderJob, o: R
       // A step failing is most often the echo of a crash or of the browser's end, whose own event
       // may arrive just after: it is given a moment to say so (finish takes the first word).
       await sleep(ECHO_GRACE_MS, undefined, { signal: ended.signal }).catch(() => undefined);
-      const message = error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error);
+      const message = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
       fail(/crash/i.test(message) ? 'crashed' : 'browser', message);
     });
 
@@ -233,7 +257,12 @@ async function steps(run: TabRun, o: RenderOptions, started: number, ended: Abor
   const { page, traffic, fail } = run.x;
   await page.goto(run.x.job.url, { waitUntil: 'domcontentloaded', timeout: 0 });
   const snapshotMs = Math.min(SNAPSHOT_MAX_MS, o.timeoutMs * SNAPSHOT_SHARE);
-  const settledBy = await waitUntilSettled(page, traffic, { settleMs: o.settleMs, until: started + o.timeoutMs - snapshotMs, loadedAt: () => run.loadedAt, ended });
+  const settledBy = await waitUntilSettled(page, traffic, {
+    settleMs: o.settleMs,
+    until: started + o.timeoutMs - snapshotMs,
+    loadedAt: () => run.loadedAt,
+    ended,
+  });
   // A script can build a DOM of any size without a single request: measured in the page before it
   // is serialized for us (in the page's world: a page that fools this only misleads about itself).
   const size = Number(await page.evaluate(DOM_SIZE));

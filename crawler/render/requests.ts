@@ -23,7 +23,19 @@ export const FETCHED: ReadonlySet<string> = new Set(['document', 'script', 'styl
 const PARALLEL_FETCHES = 6;
 
 /** Headers the browser's request does not pass on: hop-by-hop, framing, and those the fetcher sets itself. */
-const DROPPED_REQUEST = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'accept-encoding', 'user-agent', 'upgrade', 'te', 'trailer', 'proxy-authorization']);
+const DROPPED_REQUEST = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'content-length',
+  'transfer-encoding',
+  'accept-encoding',
+  'user-agent',
+  'upgrade',
+  'te',
+  'trailer',
+  'proxy-authorization',
+]);
 /** Headers of an answer that no longer describe the (decoded, whole) body handed to the browser. */
 const DROPPED_RESPONSE = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive']);
 
@@ -134,14 +146,23 @@ async function subRequest(route: Route, request: Request, x: Interception, slots
       if (remaining <= 0) x.fail('too-large', `sub-responses over ${o.maxBytes} bytes`);
       return await route.abort();
     }
-    const answer = await o.subFetch(url, { method: request.method(), headers: requestHeaders(request), body: request.postDataBuffer() ?? undefined }, remaining, x.ended);
+    const answer = await o.subFetch(
+      url,
+      { method: request.method(), headers: requestHeaders(request), body: request.postDataBuffer() ?? undefined },
+      remaining,
+      x.ended,
+    );
     if ('error' in answer) return await route.abort('failed');
     traffic.bytes += answer.body.byteLength;
     if (answer.truncated || traffic.bytes > o.maxBytes) {
       x.fail('too-large', `sub-responses over ${o.maxBytes} bytes (at ${url})`);
       return await route.abort();
     }
-    await route.fulfill({ status: answer.status, headers: responseHeaders(answer.headers), body: Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength) });
+    await route.fulfill({
+      status: answer.status,
+      headers: responseHeaders(answer.headers),
+      body: Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength),
+    });
   } finally {
     slots.release();
     done();

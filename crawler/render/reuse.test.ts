@@ -18,9 +18,13 @@ const SETTLE_MS = 400;
 const page = (script: string) => `<!doctype html><html><head><title>t</title></head><body><div id="root"></div><script>${script}</script></body></html>`;
 const PAGES: Record<string, string> = {
   // Its content comes from a fetch made 300 ms after load (within settleMs): it must be waited for.
-  '/delayed': page(`addEventListener('load', () => setTimeout(() => fetch('/api/data').then((r) => r.text()).then((t) => { document.getElementById('root').textContent = t; }), 300));`),
+  '/delayed': page(
+    `addEventListener('load', () => setTimeout(() => fetch('/api/data').then((r) => r.text()).then((t) => { document.getElementById('root').textContent = t; }), 300));`,
+  ),
   // Three fetches in a row, each after the one before: no gap between them may pass for "settled".
-  '/chain': page(`fetch('/api/data').then(() => fetch('/api/data')).then(() => fetch('/api/data')).then((r) => r.text()).then((t) => { document.getElementById('root').textContent = 'chain ' + t; });`),
+  '/chain': page(
+    `fetch('/api/data').then(() => fetch('/api/data')).then(() => fetch('/api/data')).then((r) => r.text()).then((t) => { document.getElementById('root').textContent = 'chain ' + t; });`,
+  ),
   '/done': page(`fetch('/api/data').then((r) => r.text()).then((t) => { document.getElementById('root').textContent = t; });`),
   '/storage': page(`const seen = localStorage.getItem('k') || sessionStorage.getItem('k') || document.cookie.includes('k=') || window.name === 'k';
 document.getElementById('root').textContent = seen ? 'storage-seen' : 'storage-empty';
@@ -42,7 +46,12 @@ const handler: RequestListener = (req, res) => {
 const subFetch: SubFetch = async (url, init, _maxBytes, signal) => {
   try {
     const res = await request(url, { method: 'GET', headers: init.headers, signal });
-    return { status: res.statusCode, headers: { 'content-type': String(res.headers['content-type']) }, body: new Uint8Array(await res.body.arrayBuffer()), truncated: false };
+    return {
+      status: res.statusCode,
+      headers: { 'content-type': String(res.headers['content-type']) },
+      body: new Uint8Array(await res.body.arrayBuffer()),
+      truncated: false,
+    };
   } catch (error) {
     return { error: (error as Error).message };
   }
@@ -91,7 +100,16 @@ function rendered(result: RenderResult): Extract<RenderResult, { kind: 'rendered
 describe('the renderer, page after page', () => {
   let server: HandlerServer;
   let renderer: Renderer;
-  const options = (o: Partial<RenderOptions> = {}): RenderOptions => ({ browserPath: CHROMIUM, concurrency: 1, timeoutMs: 4000, settleMs: SETTLE_MS, maxRequests: 30, maxBytes: 1024 * 1024, subFetch, ...o });
+  const options = (o: Partial<RenderOptions> = {}): RenderOptions => ({
+    browserPath: CHROMIUM,
+    concurrency: 1,
+    timeoutMs: 4000,
+    settleMs: SETTLE_MS,
+    maxRequests: 30,
+    maxBytes: 1024 * 1024,
+    subFetch,
+    ...o,
+  });
 
   async function job(path: string, base = server.url): Promise<RenderJob> {
     const res = await request(base + path);
@@ -163,7 +181,15 @@ describe('the renderer, pages of one origin at once', () => {
 
   before(async () => {
     server = await serveHandler(handler);
-    renderer = await launchRenderer({ browserPath: CHROMIUM, concurrency: 3, timeoutMs: 8000, settleMs: SETTLE_MS, maxRequests: 30, maxBytes: 1024 * 1024, subFetch });
+    renderer = await launchRenderer({
+      browserPath: CHROMIUM,
+      concurrency: 3,
+      timeoutMs: 8000,
+      settleMs: SETTLE_MS,
+      maxRequests: 30,
+      maxBytes: 1024 * 1024,
+      subFetch,
+    });
   });
   after(async () => {
     await renderer.close();

@@ -35,7 +35,10 @@ export class RenderService {
   async render(job: RenderJob, signal?: AbortSignal): Promise<RenderResult | undefined> {
     const renderer = await this.launched();
     if (!renderer) {
-      if (this.wouldRender++ === 0) this.log.warn(`${job.url} needs a browser to be read (render.mode auto), and ${this.unavailable}; it and the pages like it are indexed from their plain HTML, counted on the dashboard`);
+      if (this.wouldRender++ === 0)
+        this.log.warn(
+          `${job.url} needs a browser to be read (render.mode auto), and ${this.unavailable}; it and the pages like it are indexed from their plain HTML, counted on the dashboard`,
+        );
       if (this.examples.length < 5) this.examples.push(job.url);
       return undefined;
     }
@@ -74,5 +77,8 @@ export class RenderService {
 
 /** For `render: always` (or a rule that says so): a clear refusal at start when there is no browser. */
 export async function checkBrowser(path: string): Promise<void> {
-  if (!(await findBrowser(path))) throw new BrowserUnavailable(`no browser at ${path} (render.browserPath): install Chromium (Debian: apt-get install chromium) or point render.browserPath at one; or set render.mode to auto or never`);
+  if (!(await findBrowser(path)))
+    throw new BrowserUnavailable(
+      `no browser at ${path} (render.browserPath): install Chromium (Debian: apt-get install chromium) or point render.browserPath at one; or set render.mode to auto or never`,
+    );
 }

@@ -152,7 +152,8 @@ export async function waitUntilSettled(page: Page, network: NetworkView, w: Sett
     now = performance.now();
     const netQuietMs = network.sinceChangeMs(now);
     if (loadedAt !== undefined && network.inFlight() === 0 && p.pending === 0 && netQuietMs >= idleMs && p.activityQuietMs >= idleMs) return 'idle';
-    if (p.domQuietMs >= w.settleMs && network.sinceChangeMs(now) >= w.settleMs && network.youngestInFlightMs(now) >= HANGING_AFTER * w.settleMs) return 'no-mutations';
+    if (p.domQuietMs >= w.settleMs && network.sinceChangeMs(now) >= w.settleMs && network.youngestInFlightMs(now) >= HANGING_AFTER * w.settleMs)
+      return 'no-mutations';
     // Sleep no longer than the idle window still needs (a page near idle is taken soon after), no shorter than a poll's worth.
     const stillNeeded = idleMs - Math.min(netQuietMs, Math.max(0, p.activityQuietMs));
     await sleep(Math.max(1, Math.min(pollMs, Math.max(pollMs / 2, stillNeeded), w.until - now)), undefined, { signal: w.ended }).catch(() => undefined);

@@ -28,7 +28,13 @@ function renderable(res: FetchResponse): boolean {
 }
 
 /** Parses `job` (the plain page), renders it when it must be, and says what came of it. */
-export async function parseAndRender(r: RenderDeps | undefined, res: FetchResponse, job: ParseJob, parse: (job: ParseJob) => Promise<Extracted>, signal?: AbortSignal): Promise<RenderedPage> {
+export async function parseAndRender(
+  r: RenderDeps | undefined,
+  res: FetchResponse,
+  job: ParseJob,
+  parse: (job: ParseJob) => Promise<Extracted>,
+  signal?: AbortSignal,
+): Promise<RenderedPage> {
   if (!r || !r.policy.mayRender || !renderable(res)) return { extracted: await parse(job) };
   const url = new URL(job.url);
   const first = r.policy.upfront(url);
@@ -50,10 +56,22 @@ export async function parseAndRender(r: RenderDeps | undefined, res: FetchRespon
 }
 
 /** Renders the page and parses what the browser made of it; undefined when there is no browser. */
-async function render(r: RenderDeps, res: FetchResponse, job: ParseJob, parse: (job: ParseJob) => Promise<Extracted>, reason: string, signal?: AbortSignal): Promise<RenderedPage | undefined> {
+async function render(
+  r: RenderDeps,
+  res: FetchResponse,
+  job: ParseJob,
+  parse: (job: ParseJob) => Promise<Extracted>,
+  reason: string,
+  signal?: AbortSignal,
+): Promise<RenderedPage | undefined> {
   const result = await r.service.render({ url: job.url, body: res.body, contentType: res.contentType, status: res.status, headers: res.headers }, signal);
   if (!result) return undefined;
-  if (result.kind === 'failed') return { extracted: { kind: 'unsupported', type: 'text/html' }, failed: `${reason}; the render failed (${result.reason}): ${result.detail}`, ms: result.ms };
+  if (result.kind === 'failed')
+    return {
+      extracted: { kind: 'unsupported', type: 'text/html' },
+      failed: `${reason}; the render failed (${result.reason}): ${result.detail}`,
+      ms: result.ms,
+    };
   const extracted = await parse({ ...job, body: Buffer.from(result.html), contentType: 'text/html; charset=utf-8', url: result.url, truncated: false });
   return { extracted, rendered: reason, ms: result.ms };
 }

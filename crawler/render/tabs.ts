@@ -41,7 +41,8 @@ const SCRUB_MS = 2000;
 const CLOSE_WAIT_MS = 5000;
 
 /** Clears what belongs to the page alone (and, when `shared` is true, its origin's localStorage). */
-const scrubPage = (shared: boolean) => `(() => { try { sessionStorage.clear(); } catch {} ${shared ? 'try { localStorage.clear(); } catch {}' : ''} window.name = ''; })()`;
+const scrubPage = (shared: boolean) =>
+  `(() => { try { sessionStorage.clear(); } catch {} ${shared ? 'try { localStorage.clear(); } catch {}' : ''} window.name = ''; })()`;
 
 /** One render's hold on a tab: its routing (requests.ts) and the load event of its document. */
 export type TabRun = { readonly x: Interception; loadedAt?: number };

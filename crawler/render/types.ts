@@ -19,7 +19,10 @@ export type SubFetch = (
   init: { readonly method: string; readonly headers: Readonly<Record<string, string>>; readonly body?: Uint8Array },
   maxBytes: number,
   signal: AbortSignal,
-) => Promise<{ readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: Uint8Array; readonly truncated: boolean } | { readonly error: string }>;
+) => Promise<
+  | { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: Uint8Array; readonly truncated: boolean }
+  | { readonly error: string }
+>;
 
 export type RenderOptions = {
   /** The browser's executable (default '/usr/bin/chromium'; the caller passes render.browserPath). */

@@ -22,7 +22,8 @@ const robotsServer = async (status: number, body = '', headers: Record<string, s
   servers.push(s);
   return s;
 };
-const cache = (now = () => Date.now()) => new RobotsCache(openSqliteStore(mkdtempSync(join(tmpdir(), 'trawl-robots-'))).robots, fetcher, 'TrawlBot/1.0 (+https://example.org)', now);
+const cache = (now = () => Date.now()) =>
+  new RobotsCache(openSqliteStore(mkdtempSync(join(tmpdir(), 'trawl-robots-'))).robots, fetcher, 'TrawlBot/1.0 (+https://example.org)', now);
 
 describe('RobotsCache', () => {
   after(async () => {
@@ -31,7 +32,10 @@ describe('RobotsCache', () => {
   });
 
   it('uses the group of its product token, and its Crawl-delay and sitemaps', async () => {
-    const s = await robotsServer(200, 'User-agent: *\nDisallow: /\n\nUser-agent: TrawlBot\nDisallow: /private/\nCrawl-delay: 3\n\nSitemap: http://x.org/sitemap.xml\n');
+    const s = await robotsServer(
+      200,
+      'User-agent: *\nDisallow: /\n\nUser-agent: TrawlBot\nDisallow: /private/\nCrawl-delay: 3\n\nSitemap: http://x.org/sitemap.xml\n',
+    );
     const rules = await cache().load(s.url);
     assert.ok(rules.state === 'rules', rules.state);
     assert.equal(rules.isAllowed(`${s.url}/public`), true);

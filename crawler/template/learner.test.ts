@@ -23,7 +23,10 @@ describe('the template learner', () => {
     assert.equal(l.of('a.org').version, 0, 'not before minPages');
     l.parsed('a.org', page(19), 0, 19);
     assert.deepEqual([...l.of('a.org').blocks], CHROME);
-    assert.deepEqual(learned.map(([h, t]) => [h, t.version]), [['a.org', 1]]);
+    assert.deepEqual(
+      learned.map(([h, t]) => [h, t.version]),
+      [['a.org', 1]],
+    );
     // Decided again at 40 pages, 80… — the same template is not announced again.
     for (let i = 20; i < 80; i++) l.parsed('a.org', page(i), 1, i);
     assert.equal(learned.length, 1);
@@ -34,7 +37,10 @@ describe('the template learner', () => {
     const l = new TemplateLearner({ minPages: 10, share: 0.5, maxHosts: 10 });
     // Block 7 on 6 of the first 10 pages (template), then on none of the next 10: 6 of 20 = 30 %, above half the share.
     for (let i = 0; i < 20; i++) l.parsed('a.org', Uint32Array.from([...CHROME, ...(i < 6 ? [7] : []), ...(i % 4 === 0 ? [8] : [])]), 0, undefined);
-    assert.deepEqual([...l.of('a.org').blocks], [7, ...CHROME].sort((a, b) => a - b));
+    assert.deepEqual(
+      [...l.of('a.org').blocks],
+      [7, ...CHROME].sort((a, b) => a - b),
+    );
   });
 
   it('says which pages were parsed with an older template than their host has now', () => {
@@ -46,7 +52,10 @@ describe('the template learner', () => {
     l.parsed('a.org', page(2), 0, 12);
     l.parsed('a.org', page(3), 0, undefined);
     l.parsed('a.org', page(4), 1, 14);
-    assert.deepEqual(stale, [['a.org', 11], ['a.org', 12]]);
+    assert.deepEqual(stale, [
+      ['a.org', 11],
+      ['a.org', 12],
+    ]);
   });
 
   it('keeps at most COUNTERS block counts per host: a host of ever-new blocks still finds its template', () => {
@@ -73,7 +82,11 @@ describe('what a parse job is told', () => {
     assert.deepEqual(e.forPage('docs.example.org', 'http://docs.example.org/x'), { version: 0, exclude: '[role=complementary], .sidebar, table.navheader' });
     assert.deepEqual(e.forPage('other.org:8080', 'http://other.org:8080/'), { version: 0, exclude: '[role=complementary], #ads' });
     e.parsed('docs.example.org', Uint32Array.from([5, 3]), 0, undefined);
-    assert.deepEqual(e.forPage('docs.example.org', 'http://docs.example.org/y'), { version: 1, template: Uint32Array.from([3, 5]), exclude: '[role=complementary], .sidebar, table.navheader' });
+    assert.deepEqual(e.forPage('docs.example.org', 'http://docs.example.org/y'), {
+      version: 1,
+      template: Uint32Array.from([3, 5]),
+      exclude: '[role=complementary], .sidebar, table.navheader',
+    });
     assert.deepEqual(new Extraction({}, undefined).forPage('a.org', 'http://a.org/'), { version: 0 });
   });
 });

@@ -5,7 +5,7 @@ import { normalizeUrl } from './normalize.ts';
 import { buildScope } from './scope.ts';
 
 describe('scope', () => {
-  it('defaults to the seeds\' hosts (with their ports)', () => {
+  it("defaults to the seeds' hosts (with their ports)", () => {
     const s = buildScope({ allow: [], exclude: [], seeds: ['http://docs.example.org/start', 'http://127.0.0.1:8080/'] });
     assert.deepEqual(s.check(new URL('http://docs.example.org/other')), { inScope: true });
     assert.deepEqual(s.check(new URL('http://127.0.0.1:8080/x')), { inScope: true });
@@ -25,11 +25,18 @@ describe('scope', () => {
 describe('the filter chain', () => {
   const scope = buildScope({ allow: [], exclude: [], seeds: ['http://example.org/'] });
   const hostUrls = new Map([['example.org', 0]]);
-  const filters = defaultFilters(scope, { maxUrlLength: 60, maxDepth: 2, maxPagesPerHost: 10, maxRepeatedSegments: 2, maxQueryParams: 3, maxParamLength: 20 }, (h) => hostUrls.get(h) ?? 0);
+  const filters = defaultFilters(
+    scope,
+    { maxUrlLength: 60, maxDepth: 2, maxPagesPerHost: 10, maxRepeatedSegments: 2, maxQueryParams: 3, maxParamLength: 20 },
+    (h) => hostUrls.get(h) ?? 0,
+  );
   const policy: UrlPolicy = { normalize: normalizeUrl, filters };
 
   it('is an ordered list of named filters', () => {
-    assert.deepEqual(filters.map((f) => f.name), ['url-length', 'scope', 'depth', 'useless-path', 'repeated-path', 'query-params', 'host-limit']);
+    assert.deepEqual(
+      filters.map((f) => f.name),
+      ['url-length', 'scope', 'depth', 'useless-path', 'repeated-path', 'query-params', 'host-limit'],
+    );
   });
 
   it('admits a normalized in-scope URL', () => {

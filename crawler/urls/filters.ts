@@ -50,7 +50,10 @@ export function defaultFilters(scope: Scope, limits: FilterLimits, urlsOfHost: (
   const params = limits.maxQueryParams ?? 16;
   const paramLength = limits.maxParamLength ?? 512;
   return [
-    { name: 'url-length', test: (c) => (c.url.href.length > limits.maxUrlLength ? reject('url-too-long', `${c.url.href.length} > ${limits.maxUrlLength}`) : PASS) },
+    {
+      name: 'url-length',
+      test: (c) => (c.url.href.length > limits.maxUrlLength ? reject('url-too-long', `${c.url.href.length} > ${limits.maxUrlLength}`) : PASS),
+    },
     {
       name: 'scope',
       test: (c) => {
@@ -89,7 +92,10 @@ export function defaultFilters(scope: Scope, limits: FilterLimits, urlsOfHost: (
         return long ? reject('param-too-long', `a parameter of ${long.length} characters > ${paramLength}`) : PASS;
       },
     },
-    { name: 'host-limit', test: (c) => (perHost > 0 && urlsOfHost(c.url.host) >= perHost ? reject('host-limit', `${c.url.host} has ${perHost} URLs already`) : PASS) },
+    {
+      name: 'host-limit',
+      test: (c) => (perHost > 0 && urlsOfHost(c.url.host) >= perHost ? reject('host-limit', `${c.url.host} has ${perHost} URLs already`) : PASS),
+    },
   ];
 }
 

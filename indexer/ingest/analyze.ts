@@ -124,7 +124,16 @@ class Uint32Growable {
 /** A value received from another thread that has the shape of an Analysis. */
 export function isAnalysis(x: unknown): x is Analysis {
   const a = x as Analysis | undefined;
-  return !!a && Array.isArray(a.terms) && a.tf instanceof Uint16Array && a.lengths instanceof Uint32Array && a.sequence instanceof Uint32Array && a.terms.length <= MAX_DISTINCT_TERMS && a.tf.length === a.terms.length * F && a.lengths.length === F;
+  return (
+    !!a &&
+    Array.isArray(a.terms) &&
+    a.tf instanceof Uint16Array &&
+    a.lengths instanceof Uint32Array &&
+    a.sequence instanceof Uint32Array &&
+    a.terms.length <= MAX_DISTINCT_TERMS &&
+    a.tf.length === a.terms.length * F &&
+    a.lengths.length === F
+  );
 }
 
 /**

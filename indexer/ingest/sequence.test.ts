@@ -17,7 +17,13 @@ describe('token sequences', () => {
   });
 
   it('come with the analysis: title, headings, description and body, in order, each after a 0', () => {
-    const doc = storedDocument(1, { url: 'http://e.org/x', title: 'Create User', headings: ['Synopsis', 'Notes here'], description: 'About roles', text: 'CREATE USER adds a role.' });
+    const doc = storedDocument(1, {
+      url: 'http://e.org/x',
+      title: 'Create User',
+      headings: ['Synopsis', 'Notes here'],
+      description: 'About roles',
+      text: 'CREATE USER adds a role.',
+    });
     const expected = [0, ...hashes('Create User'), 0, ...hashes('Synopsis\nNotes here'), 0, ...hashes('About roles'), 0, ...hashes('CREATE USER adds a role.')];
     assert.deepEqual([...analyze(doc).sequence], expected);
   });
@@ -38,7 +44,7 @@ describe('exact phrases checked on token sequences', () => {
   const docs = new Map<number, StoredDocument>();
   const words = 'alpha beta gamma delta river stone cloud'.split(' ');
   let s = 3;
-  const r = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const r = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
   for (let id = 1; id <= 300; id++) {
     const text = Array.from({ length: 10 + Math.floor(r() * 30) }, () => words[Math.floor(r() * words.length)]).join(' ');
     docs.set(id, storedDocument(id, { url: `http://e.org/${id}`, title: words[id % words.length]!, text }));
@@ -48,7 +54,7 @@ describe('exact phrases checked on token sequences', () => {
   const sequences = new Map([...docs].map(([id, d]) => [id, analyze(d).sequence]));
   const withSequences = new SearchIndex(lookup, undefined, {}, (ids) => new Map(ids.filter((id) => sequences.has(id)).map((id) => [id, sequences.get(id)!])));
   const withoutSequences = new SearchIndex((id) => docs.get(id));
-  for (const d of docs.values()) (withSequences.upsert(d), withoutSequences.upsert(d));
+  for (const d of docs.values()) withSequences.upsert(d), withoutSequences.upsert(d);
   const answer = async (index: SearchIndex, q: string) => {
     const res = await index.search(q, { size: 20 });
     return { total: res.total, lowerBound: res.totalIsLowerBound, hits: res.hits.map((h) => [h.id, h.score]) };
@@ -72,7 +78,7 @@ describe('exact phrases checked on token sequences', () => {
     const claims = new SearchIndex((id) => docs.get(id), undefined, {}, claim);
     // The same where candidates are many (the two-pass path, which confirms matches late).
     const claimsTwoPass = new SearchIndex((id) => docs.get(id), undefined, { exactLimit: 5, headDf: 5 }, claim);
-    for (const d of docs.values()) (claims.upsert(d), claimsTwoPass.upsert(d));
+    for (const d of docs.values()) claims.upsert(d), claimsTwoPass.upsert(d);
     const truth = await answer(withoutSequences, '"alpha beta"');
     assert.ok(truth.hits.length > 0 && (await withoutSequences.search('alpha beta')).total > truth.total, 'some pages have both words, not the phrase');
     assert.deepEqual(await answer(claims, '"alpha beta"'), truth);
@@ -80,7 +86,12 @@ describe('exact phrases checked on token sequences', () => {
   });
 
   it('rule a page out by its sequence alone', async () => {
-    const denies = new SearchIndex((id) => docs.get(id), undefined, {}, (ids) => new Map(ids.map((id) => [id, Uint32Array.from([0, ...hashes('never written anywhere')])])));
+    const denies = new SearchIndex(
+      (id) => docs.get(id),
+      undefined,
+      {},
+      (ids) => new Map(ids.map((id) => [id, Uint32Array.from([0, ...hashes('never written anywhere')])])),
+    );
     for (const d of docs.values()) denies.upsert(d);
     assert.deepEqual((await answer(denies, '"alpha beta"')).hits, []);
   });

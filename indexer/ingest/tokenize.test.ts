@@ -21,12 +21,40 @@ function reference(text: string): { term: string; start: number; end: number }[]
 // Pieces that meet at every kind of boundary: ASCII words and punctuation, accented letters
 // precomposed and decomposed, superscripts, CJK, letters outside the BMP (surrogate pairs), emoji,
 // Arabic digits, ß, the Turkish dotted I, lone surrogates and a long run.
-const PIECES = ['a', 'Z', '9', 'max_wal_size', ' ', '\n', '-', '.', 'é', 'e\u0301', '\u0301', 'x²', '²', 'Straße', 'İstanbul', '東京都', '𝐀𝐁', '😀', '١٢٣', 'ÉCOLE', 'naïve', '\ud800', '\udc00', 'A'.repeat(70), 'b'.repeat(64), 'Ω', 'ﬁ'];
+const PIECES = [
+  'a',
+  'Z',
+  '9',
+  'max_wal_size',
+  ' ',
+  '\n',
+  '-',
+  '.',
+  'é',
+  'e\u0301',
+  '\u0301',
+  'x²',
+  '²',
+  'Straße',
+  'İstanbul',
+  '東京都',
+  '𝐀𝐁',
+  '😀',
+  '١٢٣',
+  'ÉCOLE',
+  'naïve',
+  '\ud800',
+  '\udc00',
+  'A'.repeat(70),
+  'b'.repeat(64),
+  'Ω',
+  'ﬁ',
+];
 
 /** A small deterministic generator (the test must be reproducible). */
 function random(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 describe('tokenize with stemming (the default)', () => {
@@ -34,7 +62,10 @@ describe('tokenize with stemming (the default)', () => {
     assert.equal(currentStemming(), 'language');
     assert.deepEqual(tokenize('Indexes on Expressions'), ['index', 'on', 'express']);
     assert.deepEqual(tokenize('index expression'), ['index', 'express']);
-    assert.deepEqual(tokenizeWithOffsets('Running').map((t) => t.term), ['run']);
+    assert.deepEqual(
+      tokenizeWithOffsets('Running').map((t) => t.term),
+      ['run'],
+    );
   });
 
   it('leaves alone what is not an English word: digits, identifiers with digits, other scripts', () => {
@@ -68,7 +99,11 @@ describe('tokenize', () => {
       const parts = Array.from({ length: 1 + Math.floor(next() * 12) }, () => PIECES[Math.floor(next() * PIECES.length)]!);
       const text = parts.join('');
       assert.deepEqual(tokenizeWithOffsets(text), reference(text), JSON.stringify(text));
-      assert.deepEqual(tokenize(text), reference(text).map((t) => t.term), JSON.stringify(text));
+      assert.deepEqual(
+        tokenize(text),
+        reference(text).map((t) => t.term),
+        JSON.stringify(text),
+      );
     }
   });
 

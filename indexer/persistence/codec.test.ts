@@ -39,7 +39,10 @@ describe('the vectors.bin decoder (without checksums: what they would not catch)
     assert.throws(() => decodeVectors(buf.subarray(0, second), terms, 1), /document 2 of 3 runs past the end/, 'cut at a record boundary');
     assert.throws(() => decodeVectors(buf.subarray(0, 10), terms, 1), /10 bytes is not a whole file/);
     for (const bad of [withWord(buf, 0, 0), buf.subarray(0, second), Buffer.alloc(0)]) {
-      assert.throws(() => decodeVectors(bad, terms, 1, '/x/vectors.bin'), (e: unknown) => e instanceof IndexFormatError && e.message.startsWith('/x/vectors.bin: '));
+      assert.throws(
+        () => decodeVectors(bad, terms, 1, '/x/vectors.bin'),
+        (e: unknown) => e instanceof IndexFormatError && e.message.startsWith('/x/vectors.bin: '),
+      );
     }
   });
 });
@@ -63,7 +66,11 @@ describe('the terms.json decoder', () => {
       [JSON.stringify({ sources: [source, { ...source }], terms: [] }), /source 1 twice/],
     ];
     for (const [text, problem] of cases) {
-      assert.throws(() => decodeTerms(text, '/x/terms.json'), (e: unknown) => e instanceof IndexFormatError && e.message.startsWith('/x/terms.json: ') && problem.test(e.message), text);
+      assert.throws(
+        () => decodeTerms(text, '/x/terms.json'),
+        (e: unknown) => e instanceof IndexFormatError && e.message.startsWith('/x/terms.json: ') && problem.test(e.message),
+        text,
+      );
     }
   });
 });
@@ -109,9 +116,12 @@ describe('a snapshot damaged behind valid checksums (a file re-signed)', () => {
   it('either loads into a working index or throws IndexFormatError, whatever one byte becomes (300 + 100 seeded trials)', async () => {
     const { dir, gen } = await flushed();
     let seed = 11;
-    const random = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n);
+    const random = (n: number) => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n;
     const outcomes = { refused: 0, loaded: 0 };
-    for (const [name, trials] of [['vectors.bin', 300], ['terms.json', 100]] as const) {
+    for (const [name, trials] of [
+      ['vectors.bin', 300],
+      ['terms.json', 100],
+    ] as const) {
       const good = readFileSync(join(gen, name));
       for (let t = 0; t < trials; t++) {
         const at = random(good.length);

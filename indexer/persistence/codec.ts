@@ -34,7 +34,11 @@ export function encodeVector(id: number, v: DocVector): Buffer[] {
   head.set(v.lengths, 4);
   // (On disk the frequencies stay a full row-major table, as in format 6.)
   const tf = unpackFreqs(v);
-  const parts = [Buffer.from(head.buffer), Buffer.from(v.termIds.buffer, v.termIds.byteOffset, v.termIds.byteLength), Buffer.from(tf.buffer, tf.byteOffset, tf.byteLength)];
+  const parts = [
+    Buffer.from(head.buffer),
+    Buffer.from(v.termIds.buffer, v.termIds.byteOffset, v.termIds.byteLength),
+    Buffer.from(tf.buffer, tf.byteOffset, tf.byteLength),
+  ];
   if (tf.byteLength % 4) parts.push(Buffer.alloc(4 - (tf.byteLength % 4)));
   return parts;
 }
@@ -71,7 +75,8 @@ export function decodeVectors(buf: Buffer, terms: number, sources: number, file 
     if (source >= sources) throw fail(`document ${id} has source ${source} of ${sources}`);
     const termIds = new Uint32Array(ab, off, n);
     for (let k = 0; k < n; k++) {
-      if (termIds[k]! >= terms || (k > 0 && termIds[k]! <= termIds[k - 1]!)) throw fail(`document ${id} has term id ${termIds[k]} (of ${terms}; ids sorted, each once)`);
+      if (termIds[k]! >= terms || (k > 0 && termIds[k]! <= termIds[k - 1]!))
+        throw fail(`document ${id} has term id ${termIds[k]} (of ${terms}; ids sorted, each once)`);
     }
     off += 4 * n;
     const freqs = packFreqs(new Uint8Array(ab, off, tfBytes), n);
@@ -97,7 +102,8 @@ export function decodeTerms(text: string, file = 'terms.json'): { terms: string[
     throw fail(`not JSON (${(e as Error).message})`);
   }
   const d = data as { terms?: unknown; sources?: unknown };
-  if (!d || typeof d !== 'object' || !Array.isArray(d.terms) || !Array.isArray(d.sources)) throw fail('not the term and source dictionaries ({"sources": [...], "terms": [...]})');
+  if (!d || typeof d !== 'object' || !Array.isArray(d.terms) || !Array.isArray(d.sources))
+    throw fail('not the term and source dictionaries ({"sources": [...], "terms": [...]})');
   const terms = d.terms as unknown[];
   const sources = d.sources as unknown[];
   const seen = new Set<string>();
@@ -109,7 +115,11 @@ export function decodeTerms(text: string, file = 'terms.json'): { terms: string[
   seen.clear();
   for (let i = 0; i < sources.length; i++) {
     const s = sources[i] as Record<string, unknown> | null;
-    const strings = !!s && typeof s === 'object' && ['host', 'lang', 'type'].every((k) => typeof s[k] === 'string') && (s.topics === undefined || typeof s.topics === 'string');
+    const strings =
+      !!s &&
+      typeof s === 'object' &&
+      ['host', 'lang', 'type'].every((k) => typeof s[k] === 'string') &&
+      (s.topics === undefined || typeof s.topics === 'string');
     if (!strings) throw fail(`source ${i} is not {host, lang, type, topics} of strings`);
     // The key TermStats interns a source by (an index flushed before topics existed has none).
     const key = `${String(s.host)}\n${String(s.lang)}\n${String(s.type)}\n${String(s.topics ?? '')}`;

@@ -94,8 +94,12 @@ export function readManifest(dir: string): Manifest | undefined {
     typeof files === 'object' &&
     SNAPSHOT_FILES.every((f) => checked(files[f]));
   if (!shaped) throw new IndexFormatError(`${file} is not a manifest of format ${INDEX_FORMAT} (a field is missing or of the wrong type)`);
-  if (m.stemming !== currentStemming()) throw new IndexFormatError(`${file}: the index was built with stemming "${m.stemming as string}"; index.stemming is now "${currentStemming()}"`);
-  if (m.languages !== analysisLanguages()) throw new IndexFormatError(`${file}: the index was built with other stemmers or another analysis ("${typeof m.languages === 'string' ? m.languages : 'none recorded'}"; this Trawl: "${analysisLanguages()}")`);
+  if (m.stemming !== currentStemming())
+    throw new IndexFormatError(`${file}: the index was built with stemming "${m.stemming as string}"; index.stemming is now "${currentStemming()}"`);
+  if (m.languages !== analysisLanguages())
+    throw new IndexFormatError(
+      `${file}: the index was built with other stemmers or another analysis ("${typeof m.languages === 'string' ? m.languages : 'none recorded'}"; this Trawl: "${analysisLanguages()}")`,
+    );
   return m as Manifest;
 }
 

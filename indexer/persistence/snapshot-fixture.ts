@@ -20,7 +20,20 @@ const store = new Map<number, StoredDocument>();
 
 /** A stored page `id` with `text`, kept where newIndex's lookups find it. */
 export function page(id: number, text: string): StoredDocument {
-  const d = { id, url: `http://e.org/${id}`, title: `Doc ${id}`, description: '', headings: ['Heading'], text, contentType: 'text/html', bytes: 1, truncated: false, httpStatus: 200, fetchedAt: 0, hash: '' };
+  const d = {
+    id,
+    url: `http://e.org/${id}`,
+    title: `Doc ${id}`,
+    description: '',
+    headings: ['Heading'],
+    text,
+    contentType: 'text/html',
+    bytes: 1,
+    truncated: false,
+    httpStatus: 200,
+    fetchedAt: 0,
+    hash: '',
+  };
   store.set(id, d);
   return d;
 }

@@ -46,7 +46,10 @@ describe('flushIndex / loadIndex', () => {
     assert.equal((await b.search('shared', { size: 100 })).total, 48);
     assert.equal((await b.search('unique7', { exact: true })).total, 0);
     assert.equal((await b.search('unique8', { exact: true })).total, 0);
-    assert.deepEqual((await b.search('replaced')).hits.map((h) => h.id), [8]);
+    assert.deepEqual(
+      (await b.search('replaced')).hits.map((h) => h.id),
+      [8],
+    );
   });
 
   it('lets searches run while it writes, holding the thread only for short slices', async () => {
@@ -108,7 +111,10 @@ describe('flushIndex / loadIndex', () => {
     writeFileSync(join(dir, 'manifest.json.tmp'), '{"format":1,"generation":2');
     const b = newIndex();
     assert.equal(loadIndex(dir, b)?.generation, 1);
-    assert.deepEqual((await b.search('committed')).hits.map((h) => h.id), [1]);
+    assert.deepEqual(
+      (await b.search('committed')).hits.map((h) => h.id),
+      [1],
+    );
   });
 
   it('refuses a format it does not know', async () => {
@@ -140,8 +146,15 @@ describe('flushIndex / loadIndex', () => {
     await flushIndex(dir, a, 2);
     const b = new SearchIndex(lookup, anchors);
     loadIndex(dir, b);
-    assert.deepEqual((await b.search('linkedword')).hits.map((h) => h.id), [1]);
-    assert.deepEqual((await b.search('alpha')).hits.map((h) => h.id), [1, 2], 'the much-linked page first');
+    assert.deepEqual(
+      (await b.search('linkedword')).hits.map((h) => h.id),
+      [1],
+    );
+    assert.deepEqual(
+      (await b.search('alpha')).hits.map((h) => h.id),
+      [1, 2],
+      'the much-linked page first',
+    );
   });
 
   it('returns undefined when nothing was flushed yet', async () => {
@@ -172,11 +185,20 @@ describe('a damaged snapshot', () => {
       writeFileSync(file, good.subarray(0, length));
       refused(dir, 'vectors.bin', `truncated ${where} (${length} bytes)`);
     }
-    writeFileSync(file, changed(good, (b) => b.fill(0xab, 100, 180)));
+    writeFileSync(
+      file,
+      changed(good, (b) => b.fill(0xab, 100, 180)),
+    );
     refused(dir, 'vectors.bin', 'overwritten in the middle');
-    writeFileSync(file, changed(good, (b) => b.fill(0, 0, 4)));
+    writeFileSync(
+      file,
+      changed(good, (b) => b.fill(0, 0, 4)),
+    );
     refused(dir, 'vectors.bin', 'the magic overwritten');
-    writeFileSync(file, changed(good, (b) => (b[good.length >> 1] = b[good.length >> 1]! ^ 0x01)));
+    writeFileSync(
+      file,
+      changed(good, (b) => (b[good.length >> 1] = b[good.length >> 1]! ^ 0x01)),
+    );
     refused(dir, 'vectors.bin', 'one bit flipped');
     writeFileSync(file, Buffer.concat([good, Buffer.alloc(8)]));
     refused(dir, 'vectors.bin', 'bytes appended');
@@ -195,7 +217,10 @@ describe('a damaged snapshot', () => {
     const good = readFileSync(terms);
     writeFileSync(terms, good.subarray(0, good.length - 3));
     refused(dir, 'terms.json', 'truncated JSON');
-    writeFileSync(terms, changed(good, (b) => (b[5] = 0x5a)));
+    writeFileSync(
+      terms,
+      changed(good, (b) => (b[5] = 0x5a)),
+    );
     refused(dir, 'terms.json', 'a byte changed');
     writeFileSync(terms, '{"sources":[],"terms":[]}');
     refused(dir, 'terms.json', 'replaced by other, well-formed dictionaries');
@@ -253,13 +278,19 @@ describe('a damaged snapshot', () => {
   it('catches any single byte changed anywhere in its files (200 + 50 seeded trials)', async () => {
     const { dir, gen } = await flushed();
     let seed = 7;
-    const random = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n);
-    for (const [name, trials] of [['vectors.bin', 200], ['terms.json', 50]] as const) {
+    const random = (n: number) => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n;
+    for (const [name, trials] of [
+      ['vectors.bin', 200],
+      ['terms.json', 50],
+    ] as const) {
       const file = join(gen, name);
       const good = readFileSync(file);
       for (let t = 0; t < trials; t++) {
         const at = random(good.length);
-        writeFileSync(file, changed(good, (b) => (b[at] = (b[at]! + 1 + random(255)) & 0xff)));
+        writeFileSync(
+          file,
+          changed(good, (b) => (b[at] = (b[at]! + 1 + random(255)) & 0xff)),
+        );
         refused(dir, name, `${name}: byte ${at} changed`);
       }
       writeFileSync(file, good);
@@ -269,7 +300,10 @@ describe('a damaged snapshot', () => {
 
   it('leaves the index it was loading into empty, and usable for the rebuild', async () => {
     const { dir, gen } = await flushed();
-    writeFileSync(join(gen, 'vectors.bin'), changed(readFileSync(join(gen, 'vectors.bin')), (b) => (b[b.length - 2] = b[b.length - 2]! ^ 0xff)));
+    writeFileSync(
+      join(gen, 'vectors.bin'),
+      changed(readFileSync(join(gen, 'vectors.bin')), (b) => (b[b.length - 2] = b[b.length - 2]! ^ 0xff)),
+    );
     const index = newIndex();
     assert.throws(() => loadIndex(dir, index), IndexFormatError);
     assert.equal(index.documentCount, 0);
@@ -277,14 +311,20 @@ describe('a damaged snapshot', () => {
     // The caller's rebuild, into the very same index.
     for (let i = 1; i <= 5; i++) index.upsert(make(i, `rebuilt page${i}`));
     assert.equal((await index.search('rebuilt', { size: 10 })).total, 5);
-    assert.deepEqual((await index.search('page3')).hits.map((h) => h.id), [3]);
+    assert.deepEqual(
+      (await index.search('page3')).hits.map((h) => h.id),
+      [3],
+    );
   });
 
   it('refuses to load into an index that is not empty (a plain Error: the caller is wrong, not the files)', async () => {
     const { dir } = await flushed();
     const index = newIndex();
     index.upsert(make(1, 'already here'));
-    assert.throws(() => loadIndex(dir, index), (e: unknown) => e instanceof Error && !(e instanceof IndexFormatError) && /needs an empty index/.test(e.message));
+    assert.throws(
+      () => loadIndex(dir, index),
+      (e: unknown) => e instanceof Error && !(e instanceof IndexFormatError) && /needs an empty index/.test(e.message),
+    );
     assert.equal(index.documentCount, 1);
   });
 
@@ -300,6 +340,9 @@ describe('a damaged snapshot', () => {
     assert.equal(existsSync(gen), false);
     const b = newIndex();
     assert.equal(loadIndex(dir, b)?.lastSeq, 3);
-    assert.deepEqual((await b.search('fresh')).hits.map((h) => h.id), [1]);
+    assert.deepEqual(
+      (await b.search('fresh')).hits.map((h) => h.id),
+      [1],
+    );
   });
 });

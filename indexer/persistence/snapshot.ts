@@ -53,7 +53,13 @@ export async function flushIndex(dir: string, index: SearchIndex, lastSeq: numbe
   const terms = await writeSliced(pacer, join(genDir, 'terms.json'), async (write) => {
     await write(`{"sources":${JSON.stringify(sources)},"terms":[`);
     for (let i = 0; i < termCount; i += 5000) {
-      await write((i ? ',' : '') + snap.terms.slice(i, Math.min(termCount, i + 5000)).map((t) => JSON.stringify(t)).join(','));
+      await write(
+        (i ? ',' : '') +
+          snap.terms
+            .slice(i, Math.min(termCount, i + 5000))
+            .map((t) => JSON.stringify(t))
+            .join(','),
+      );
       await pacer.yieldIfDue();
     }
     await write(']}');
@@ -84,7 +90,8 @@ export async function flushIndex(dir: string, index: SearchIndex, lastSeq: numbe
   renameSync(join(dir, `${MANIFEST}.tmp`), join(dir, MANIFEST));
   syncDir(dir);
   // Older generations are unreachable now.
-  for (const name of readdirSync(dir)) if (/^gen-\d+$/.test(name) && name !== `gen-${generation}`) await pacer.io(rm(join(dir, name), { recursive: true, force: true }));
+  for (const name of readdirSync(dir))
+    if (/^gen-\d+$/.test(name) && name !== `gen-${generation}`) await pacer.io(rm(join(dir, name), { recursive: true, force: true }));
   return { ...manifest, ms: Math.round(performance.now() - started), maxPauseMs: Math.round(pacer.done() * 10) / 10 };
 }
 
@@ -98,7 +105,8 @@ export async function flushIndex(dir: string, index: SearchIndex, lastSeq: numbe
  * An index that is not empty is a caller's mistake: a plain Error, before anything is read.
  */
 export function loadIndex(dir: string, index: SearchIndex): Manifest | undefined {
-  if (index.stats.documentCount || index.stats.termCount) throw new Error(`loadIndex(${dir}) needs an empty index; this one holds ${index.stats.documentCount} documents`);
+  if (index.stats.documentCount || index.stats.termCount)
+    throw new Error(`loadIndex(${dir}) needs an empty index; this one holds ${index.stats.documentCount} documents`);
   const manifest = readManifest(dir);
   if (!manifest) return undefined;
   const genDir = join(dir, `gen-${manifest.generation}`);
@@ -107,7 +115,8 @@ export function loadIndex(dir: string, index: SearchIndex): Manifest | undefined
   const { terms, sources } = decodeTerms(verified(termsFile, manifest.files['terms.json']).toString('utf8'), termsFile);
   if (terms.length !== manifest.terms) throw new IndexFormatError(`${termsFile} holds ${terms.length} terms; ${MANIFEST} says ${manifest.terms}`);
   const vectors = decodeVectors(verified(vectorsFile, manifest.files['vectors.bin']), terms.length, sources.length, vectorsFile);
-  if (vectors.length !== manifest.documents) throw new IndexFormatError(`${vectorsFile} holds ${vectors.length} documents; ${MANIFEST} says ${manifest.documents}`);
+  if (vectors.length !== manifest.documents)
+    throw new IndexFormatError(`${vectorsFile} holds ${vectors.length} documents; ${MANIFEST} says ${manifest.documents}`);
   // Verified: from here on nothing can fail on the files' account.
   index.stats.restoreTerms(terms, sources);
   for (const [id, vector] of vectors) index.stats.insert(id, vector);

@@ -17,7 +17,14 @@ const LAST_WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*$/u;
 const LAST_IDENTIFIER = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*(?:_[\p{L}\p{N}][\p{L}\p{N}\p{M}]*)*_?$/u;
 
 /** Up to `limit` completed queries, distinct, most frequent completion first; [] when the query does not end in a bare word. */
-export async function autocomplete(raw: string, stats: TermStats, vocabulary: Vocabulary, spellings: Spellings, docs: QueryDocuments, limit = MAX_SUGGESTIONS): Promise<string[]> {
+export async function autocomplete(
+  raw: string,
+  stats: TermStats,
+  vocabulary: Vocabulary,
+  spellings: Spellings,
+  docs: QueryDocuments,
+  limit = MAX_SUGGESTIONS,
+): Promise<string[]> {
   const { last } = parseQuery(raw);
   if (!last) return [];
   vocabulary.sync();

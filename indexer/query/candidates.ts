@@ -115,7 +115,13 @@ export class Candidates {
    * lists' figures. Terms without an impact list (rare ones, in an OR) are read from their
    * vectors. Arrays by document id, not maps: a common word touches every document.
    */
-  private matchByImpacts(groups: readonly { terms: readonly string[] }[], weights: SlotWeights, excludedIds: readonly number[], onSource: ((id: number) => boolean) | undefined, partialOnly: boolean): Match {
+  private matchByImpacts(
+    groups: readonly { terms: readonly string[] }[],
+    weights: SlotWeights,
+    excludedIds: readonly number[],
+    onSource: ((id: number) => boolean) | undefined,
+    partialOnly: boolean,
+  ): Match {
     const { source, prior, titleLength, version } = this.stats.byId();
     if (this.acc.length < source.length) {
       this.acc = new Float64Array(source.length);
@@ -229,7 +235,9 @@ export class Candidates {
       return m & costlyBits && !(m & OWN) ? x * alone : x;
     };
     const read = (terms: readonly string[], seen: number, full: boolean): Match => {
-      const blocks = this.knownTermIds(terms).filter((t) => bitsOf.has(t)).flatMap(docsOf);
+      const blocks = this.knownTermIds(terms)
+        .filter((t) => bitsOf.has(t))
+        .flatMap(docsOf);
       const { ids, estimates } = firstPass;
       // (A candidate must hold every group, or — partial — any; no excluded term; the filters.)
       const need = full ? all : 0;
@@ -263,7 +271,12 @@ export class Candidates {
       return { ids: ids.subarray(0, n), partial: !full && n > 0, estimates: estimates.subarray(0, n) };
     };
     let result = partialOnly ? undefined : read(groups[0]!.terms, SEEN, true);
-    if (!result?.ids.length && groups.length > 1) result = read(groups.flatMap((g) => g.terms), SEEN_ANY, false);
+    if (!result?.ids.length && groups.length > 1)
+      result = read(
+        groups.flatMap((g) => g.terms),
+        SEEN_ANY,
+        false,
+      );
     // Clear what was touched: entry by entry, or — when that is a good part of the index — all at once.
     const touched = [...blocksByTerm.values()].flat();
     if (touched.reduce((n, b) => n + b.length, 0) * 8 > source.length) {

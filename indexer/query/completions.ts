@@ -32,7 +32,12 @@ const PAST_MAX_DF = RARE_DF;
  * typed so far ("pg_st") completes to the identifiers it begins, when the index knows some (a page
  * holding pg_stat_activity holds "pg" and "stat" too): its words, apart, are what was not meant.
  */
-export function completions(w: LooseWord, stats: TermStats, prefixes: PrefixIndex, limit = MAX_COMPLETIONS): { begun: number[]; past: number[]; identifier?: string } {
+export function completions(
+  w: LooseWord,
+  stats: TermStats,
+  prefixes: PrefixIndex,
+  limit = MAX_COMPLETIONS,
+): { begun: number[]; past: number[]; identifier?: string } {
   const own = stats.termId(w.term);
   const df = (id: number) => (id === own ? 0 : stats.docFrequencyOf(id));
   if (w.identifier !== undefined) {

@@ -113,5 +113,8 @@ export function correctionsOf(w: LooseWord, stats: TermStats, typos: TypoIndex):
   const all = ranked(w, candidates(w, stats, typos, max), stats);
   const best = all[0];
   if (!best || (df > 0 && stats.docFrequencyOf(best.id) < FREQUENT_RATIO * df)) return [];
-  return all.filter((c) => c.score >= best.score - ALSO_LIKELY && (df === 0 || stats.docFrequencyOf(c.id) >= FREQUENT_RATIO * df)).slice(0, MAX_CORRECTIONS).map(({ id, distance }) => ({ id, distance }));
+  return all
+    .filter((c) => c.score >= best.score - ALSO_LIKELY && (df === 0 || stats.docFrequencyOf(c.id) >= FREQUENT_RATIO * df))
+    .slice(0, MAX_CORRECTIONS)
+    .map(({ id, distance }) => ({ id, distance }));
 }

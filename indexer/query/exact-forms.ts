@@ -39,7 +39,8 @@ export function exactForms(stats: TermStats, q: ExactFormQuery): (ids: ArrayLike
       const id = stats.termId(s);
       return id === undefined ? [] : [{ id, form: stats.termId(diacriticTerm(s)) }];
     });
-    if (known.some((k) => k.form !== undefined)) words.push({ stems: known.map((k) => k.id), forms: known.map((k) => k.form), typedWithDiacritics: typed.has(term) });
+    if (known.some((k) => k.form !== undefined))
+      words.push({ stems: known.map((k) => k.id), forms: known.map((k) => k.form), typedWithDiacritics: typed.has(term) });
   }
   if (!words.length) return (_ids, scores) => scores;
   return (ids, scores) => {

@@ -40,12 +40,18 @@ const pages: StoredDocument[] = Array.from({ length: 60 }, (_, i) => {
     contentType: i % 5 === 0 ? 'text/plain' : 'text/html',
     ...(lang ? { lang } : {}),
     // A focused crawl's classes: every 3rd page "coins", every 4th "history" too (or alone).
-    ...(i % 3 === 0 || i % 4 === 0 ? { topic: { score: 20, classes: [...(i % 3 === 0 ? [{ name: 'coins', score: 15 }] : []), ...(i % 4 === 0 ? [{ name: 'history', score: 5 }] : [])] } } : {}),
+    ...(i % 3 === 0 || i % 4 === 0
+      ? { topic: { score: 20, classes: [...(i % 3 === 0 ? [{ name: 'coins', score: 15 }] : []), ...(i % 4 === 0 ? [{ name: 'history', score: 5 }] : [])] } }
+      : {}),
   });
 });
 const topics = (p: StoredDocument) => (p.topic?.classes ?? []).map((c) => c.name);
 const byId = new Map(pages.map((p) => [p.id, p]));
-const expected = (test: (p: StoredDocument) => boolean) => pages.filter(test).map((p) => p.id).sort((a, b) => a - b);
+const expected = (test: (p: StoredDocument) => boolean) =>
+  pages
+    .filter(test)
+    .map((p) => p.id)
+    .sort((a, b) => a - b);
 const lang = (p: StoredDocument) => languageOf(p.lang);
 const type = (p: StoredDocument) => typeOf(p.contentType);
 
@@ -59,20 +65,54 @@ for (const [name, tuning] of [
     const ids = async (q: string) => (await index.search(q, { size: 100 })).hits.map((h) => h.id).sort((a, b) => a - b);
 
     it('keeps the pages of a language or a type, alone or with words and other filters', async () => {
-      assert.deepEqual(await ids('common lang:en'), expected((p) => lang(p) === 'en'));
-      assert.deepEqual(await ids('common lang:fr lang:en'), expected((p) => lang(p) === 'fr' || lang(p) === 'en'), 'one kind: ORed');
-      assert.deepEqual(await ids('common type:text'), expected((p) => type(p) === 'text'));
-      assert.deepEqual(await ids('rare lang:fr type:html'), expected((p) => p.text.includes('rare') && lang(p) === 'fr' && type(p) === 'html'));
-      assert.deepEqual(await ids('common site:a.example lang:en'), expected((p) => p.url.includes('a.example') && lang(p) === 'en'));
-      assert.deepEqual(await ids('lang:fr'), expected((p) => lang(p) === 'fr'), 'a filter alone lists its pages');
+      assert.deepEqual(
+        await ids('common lang:en'),
+        expected((p) => lang(p) === 'en'),
+      );
+      assert.deepEqual(
+        await ids('common lang:fr lang:en'),
+        expected((p) => lang(p) === 'fr' || lang(p) === 'en'),
+        'one kind: ORed',
+      );
+      assert.deepEqual(
+        await ids('common type:text'),
+        expected((p) => type(p) === 'text'),
+      );
+      assert.deepEqual(
+        await ids('rare lang:fr type:html'),
+        expected((p) => p.text.includes('rare') && lang(p) === 'fr' && type(p) === 'html'),
+      );
+      assert.deepEqual(
+        await ids('common site:a.example lang:en'),
+        expected((p) => p.url.includes('a.example') && lang(p) === 'en'),
+      );
+      assert.deepEqual(
+        await ids('lang:fr'),
+        expected((p) => lang(p) === 'fr'),
+        'a filter alone lists its pages',
+      );
       assert.deepEqual(await ids('common lang:de'), []);
     });
 
     it('keeps the pages filed under a topic (any of several), alone or with words and other filters', async () => {
-      assert.deepEqual(await ids('common topic:coins'), expected((p) => topics(p).includes('coins')));
-      assert.deepEqual(await ids('common topic:history topic:coins'), expected((p) => topics(p).length > 0), 'one kind: ORed');
-      assert.deepEqual(await ids('rare topic:History lang:fr'), expected((p) => p.text.includes('rare') && topics(p).includes('history') && lang(p) === 'fr'));
-      assert.deepEqual(await ids('topic:history'), expected((p) => topics(p).includes('history')), 'a filter alone lists its pages');
+      assert.deepEqual(
+        await ids('common topic:coins'),
+        expected((p) => topics(p).includes('coins')),
+      );
+      assert.deepEqual(
+        await ids('common topic:history topic:coins'),
+        expected((p) => topics(p).length > 0),
+        'one kind: ORed',
+      );
+      assert.deepEqual(
+        await ids('rare topic:History lang:fr'),
+        expected((p) => p.text.includes('rare') && topics(p).includes('history') && lang(p) === 'fr'),
+      );
+      assert.deepEqual(
+        await ids('topic:history'),
+        expected((p) => topics(p).includes('history')),
+        'a filter alone lists its pages',
+      );
       assert.deepEqual(await ids('common topic:stamps'), []);
     });
 
@@ -103,7 +143,9 @@ for (const [name, tuning] of [
         { value: 'a.example', count: 30 },
         { value: 'b.example', count: 30 },
       ]);
-      assert.deepEqual((await index.search('rare lang:fr')).facets.lang, [{ value: 'fr', count: expected((p) => p.text.includes('rare') && lang(p) === 'fr').length }]);
+      assert.deepEqual((await index.search('rare lang:fr')).facets.lang, [
+        { value: 'fr', count: expected((p) => p.text.includes('rare') && lang(p) === 'fr').length },
+      ]);
     });
 
     it('follows a page whose language changes', async () => {
@@ -129,7 +171,11 @@ describe('sources in a flushed index', () => {
       const loaded = new SearchIndex((id) => byId.get(id));
       loadIndex(dir, loaded);
       for (const q of ['common lang:fr', 'common type:text site:b.example', 'lang:en', 'common topic:history']) {
-        assert.deepEqual((await loaded.search(q, { size: 100 })).hits.map((h) => h.id), (await index.search(q, { size: 100 })).hits.map((h) => h.id), q);
+        assert.deepEqual(
+          (await loaded.search(q, { size: 100 })).hits.map((h) => h.id),
+          (await index.search(q, { size: 100 })).hits.map((h) => h.id),
+          q,
+        );
       }
       assert.deepEqual((await loaded.search('common')).facets, (await index.search('common')).facets);
     } finally {

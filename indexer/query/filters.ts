@@ -33,7 +33,12 @@ export function sourceFilter(stats: TermStats, q: ParsedQuery): ((docId: number)
 }
 
 export type FacetValue = { readonly value: string; readonly count: number };
-export type Facets = { readonly host: readonly FacetValue[]; readonly lang: readonly FacetValue[]; readonly type: readonly FacetValue[]; readonly topic: readonly FacetValue[] };
+export type Facets = {
+  readonly host: readonly FacetValue[];
+  readonly lang: readonly FacetValue[];
+  readonly type: readonly FacetValue[];
+  readonly topic: readonly FacetValue[];
+};
 
 /**
  * Result counts by host, language, type and topic, most first (at most `limit` values each;

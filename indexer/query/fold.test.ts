@@ -10,7 +10,10 @@ import { storedDocument } from '../test-document.ts';
 import { fold } from './fold.ts';
 import { SimHashes } from '../structures/simhashes.ts';
 
-const WORDS = 'table index vacuum query planner row column tuple page buffer cache write ahead log replica primary standby lock transaction commit rollback snapshot isolation level function trigger view schema role grant revoke sequence type array range json text number date time zone interval backup restore archive segment checkpoint statistics analyze cost estimate join hash merge nested loop scan bitmap heap toast storage tablespace cluster database server client connection session parameter setting memory disk'.split(' ');
+const WORDS =
+  'table index vacuum query planner row column tuple page buffer cache write ahead log replica primary standby lock transaction commit rollback snapshot isolation level function trigger view schema role grant revoke sequence type array range json text number date time zone interval backup restore archive segment checkpoint statistics analyze cost estimate join hash merge nested loop scan bitmap heap toast storage tablespace cluster database server client connection session parameter setting memory disk'.split(
+    ' ',
+  );
 /** Deterministic prose about `topic`: `n` sentences of a seeded generator. */
 function prose(seed: number, topic: string, n = 30): string {
   let x = seed;
@@ -25,15 +28,26 @@ function indexOf(docs: readonly StoredDocument[], maxDistance = 3): SearchIndex 
   for (const d of docs) index.upsert(d);
   return index;
 }
-const page = (id: number, url: string, title: string, text: string) => storedDocument(id, { url, title, text, ...(simhash(text) ? { simhash: simhash(text)! } : {}) });
+const page = (id: number, url: string, title: string, text: string) =>
+  storedDocument(id, { url, title, text, ...(simhash(text) ? { simhash: simhash(text)! } : {}) });
 
 describe('folding near-duplicates', () => {
   const manual = prose(7, 'autovacuum');
   const docs = [
     page(1, 'https://docs.example.org/15/routine-vacuuming.html', 'Routine Vacuuming (PostgreSQL 15)', `PostgreSQL 15 documentation\n${manual}`),
-    page(2, 'https://mirror.example.net/docs/15/routine-vacuuming.html', 'Routine Vacuuming (mirror)', `PostgreSQL 15 documentation\n${manual}\nMirrored by example.net`),
+    page(
+      2,
+      'https://mirror.example.net/docs/15/routine-vacuuming.html',
+      'Routine Vacuuming (mirror)',
+      `PostgreSQL 15 documentation\n${manual}\nMirrored by example.net`,
+    ),
     page(3, 'https://docs.example.org/15/routine-vacuuming.html?print=1', 'Routine Vacuuming — print', `Printed from docs.example.org\n${manual}`),
-    page(4, 'https://docs.example.org/16/routine-vacuuming.html', 'Routine Vacuuming (PostgreSQL 16)', `PostgreSQL 16 documentation\n${manual.replace(/15/g, '16')}`),
+    page(
+      4,
+      'https://docs.example.org/16/routine-vacuuming.html',
+      'Routine Vacuuming (PostgreSQL 16)',
+      `PostgreSQL 16 documentation\n${manual.replace(/15/g, '16')}`,
+    ),
     page(5, 'https://docs.example.org/15/vacuum-tuning.html', 'Tuning autovacuum', prose(8, 'autovacuum')),
   ];
 
@@ -76,7 +90,10 @@ describe('folding near-duplicates', () => {
     const index = indexOf(all);
     const one = await index.search('replication', { size: 5 });
     assert.equal(one.hits.length, 5);
-    assert.ok(one.hits.every((h) => h.similar?.length === 5), 'each with its mirrors');
+    assert.ok(
+      one.hits.every((h) => h.similar?.length === 5),
+      'each with its mirrors',
+    );
     const two = await index.search('replication', { size: 5, page: 2 });
     assert.equal(two.hits.length, 5);
     const seen = [...one.hits, ...two.hits].flatMap((h) => [h.url, ...h.similar!.map((s) => s.url)]);
@@ -100,8 +117,27 @@ describe('fold', () => {
     s.set(3, 'ffffffffffffffff');
     s.set(4, '000000000000000f'); // 4 bits from 1, 1 from 2 (which is not a leader)
     const ranked = [1, 2, 3, 4, 5].map((id) => ({ id, score: 10 - id }));
-    assert.deepEqual(fold(ranked, s, 3, 10).map((g) => [g.leader.id, g.similar.map((r) => r.id)]), [[1, [2]], [3, []], [4, []], [5, []]]);
-    assert.deepEqual(fold(ranked, s, 4, 10).map((g) => [g.leader.id, g.similar.map((r) => r.id)]), [[1, [2, 4]], [3, []], [5, []]]);
-    assert.deepEqual(fold(ranked, s, 3, 2).map((g) => g.leader.id), [1, 3], 'leaders until the page is full; later ones only join');
+    assert.deepEqual(
+      fold(ranked, s, 3, 10).map((g) => [g.leader.id, g.similar.map((r) => r.id)]),
+      [
+        [1, [2]],
+        [3, []],
+        [4, []],
+        [5, []],
+      ],
+    );
+    assert.deepEqual(
+      fold(ranked, s, 4, 10).map((g) => [g.leader.id, g.similar.map((r) => r.id)]),
+      [
+        [1, [2, 4]],
+        [3, []],
+        [5, []],
+      ],
+    );
+    assert.deepEqual(
+      fold(ranked, s, 3, 2).map((g) => g.leader.id),
+      [1, 3],
+      'leaders until the page is full; later ones only join',
+    );
   });
 });

@@ -61,7 +61,14 @@ export function fold(ranked: readonly Ranked[], simhashes: SimHashes, maxDistanc
  * asked for, so that the near-duplicates that rank above the next result are under the page's last
  * one. (Called before the query's first wait: `rank` may read views of the first pass's arrays.)
  */
-export function deepEnough(ranked: Ranked[], rank: (k: number) => Ranked[], simhashes: SimHashes, maxDistance: number, need: number, matched: number): Ranked[] {
+export function deepEnough(
+  ranked: Ranked[],
+  rank: (k: number) => Ranked[],
+  simhashes: SimHashes,
+  maxDistance: number,
+  need: number,
+  matched: number,
+): Ranked[] {
   if (maxDistance <= 0) return ranked;
   let k = Math.max(1, ranked.length);
   while (ranked.length < matched && fold(ranked, simhashes, maxDistance, need + 1).length <= need) {

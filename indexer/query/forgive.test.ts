@@ -38,7 +38,14 @@ describe('as you type: the last word also matches as a prefix', () => {
     assert.deepEqual((await ids('vacu')).sort(), [1, 2, 3], 'vacuum (1, 3) and vacuumdb (2)');
     assert.deepEqual(await ids('va', true), [], 'exact: no completion');
     const r = await index.search('vacuum');
-    assert.deepEqual(r.hits.map((h) => h.id).slice(0, 2).sort(), [1, 3], 'the word as typed first');
+    assert.deepEqual(
+      r.hits
+        .map((h) => h.id)
+        .slice(0, 2)
+        .sort(),
+      [1, 3],
+      'the word as typed first',
+    );
     assert.equal(r.hits.at(-1)!.id, 2, 'a completion of the same strength (a one-word title) below');
     assert.equal(r.corrected, undefined, 'a completion is no correction');
   });
@@ -93,7 +100,9 @@ describe('as you type: the last word also matches as a prefix', () => {
     index.upsert(storedDocument(WHOLE_ENOUGH + 1, { url: 'http://e.org/last', title: 'Last', text: 'a table, set search_path' }));
     assert.deepEqual(alternatives(), ['tabl']);
     assert.equal(forgiven().cost.completionPostings, 0, 'no completion read');
-    const identifier = forgive(parseQuery('search_path'), index.stats, index.vocabulary, false).slots.at(-1)!.alternatives.map((a) => a.term);
+    const identifier = forgive(parseQuery('search_path'), index.stats, index.vocabulary, false)
+      .slots.at(-1)!
+      .alternatives.map((a) => a.term);
     assert.deepEqual(identifier, ['path', 'search_path'], 'an identifier typed whole still counts beside its last word; search_path_extra is not read');
     assert.equal((await index.search('table')).total, WHOLE_ENOUGH, 'the page holding only tablespace is left out');
   });
@@ -118,14 +127,20 @@ describe('as you type: the last word also matches as a prefix', () => {
     // 60 words beginning with "qx", each in 40 of 400 pages, all of which hold "harbor": checked
     // alone, each completion's 40 pages would be 2,000 checks for the 50 completions read.
     const words = Array.from({ length: 60 }, (_, k) => `qx${'bcdfghjklm'[k % 10]}${'npqrstvwz'[Math.floor(k / 10)]}`);
-    const pages = Array.from({ length: 400 }, (_, i) => [`Page ${i}`, `harbor ${Array.from({ length: 6 }, (_, j) => words[(i * 6 + j) % 60]).join(' ')}`] as const);
+    const pages = Array.from(
+      { length: 400 },
+      (_, i) => [`Page ${i}`, `harbor ${Array.from({ length: 6 }, (_, j) => words[(i * 6 + j) % 60]).join(' ')}`] as const,
+    );
     const { index } = indexOf(pages);
     const f = forgive(parseQuery('harbor qx'), index.stats, index.vocabulary, false, (t, n) => index.postings.docsWith(t, n));
     const completions = f.slots[1]!.alternatives.filter((a) => a.term !== 'qx');
     assert.equal(completions.length, MAX_COMPLETIONS);
     assert.equal(f.cost.completionPostings, MAX_COMPLETIONS * 40, 'their postings, for the first pass');
     assert.ok(f.cost.shareChecks > SHARE_CHECKS / 2 && f.cost.shareChecks <= SHARE_CHECKS, `${f.cost.shareChecks} pages checked`);
-    assert.ok(completions.every((a) => a.share === 1), 'every completion is found with "harbor" on every page checked');
+    assert.ok(
+      completions.every((a) => a.share === 1),
+      'every completion is found with "harbor" on every page checked',
+    );
   });
 
   it('shares the checks out rarest completion first: a frequent one among rare ones is still checked on SHARE_SAMPLE pages', () => {
@@ -150,10 +165,20 @@ describe('as you type: the last word also matches as a prefix', () => {
   });
 
   it('lets the other words tell which completion was meant ("pg_du": dump, not due)', async () => {
-    const { index, ids } = indexOf([['Pg dump', 'pg_dump writes a database out'], ['Pg restore', 'pg_restore reads a pg_dump file'], ['Pg ctl', 'pg_ctl stops, due to a signal'], ...many(20, 'due to the load')]);
+    const { index, ids } = indexOf([
+      ['Pg dump', 'pg_dump writes a database out'],
+      ['Pg restore', 'pg_restore reads a pg_dump file'],
+      ['Pg ctl', 'pg_ctl stops, due to a signal'],
+      ...many(20, 'due to the load'),
+    ]);
     const shares = (q: string) => {
       const f = forgive(parseQuery(q), index.stats, index.vocabulary, false, (t, n) => index.postings.docsWith(t, n));
-      return Object.fromEntries(f.slots.at(-1)!.alternatives.filter((a) => !a.own).map((a) => [a.term, a.share]));
+      return Object.fromEntries(
+        f.slots
+          .at(-1)!
+          .alternatives.filter((a) => !a.own)
+          .map((a) => [a.term, a.share]),
+      );
     };
     assert.deepEqual(shares('pg du'), { due: 0.5, dump: 1 }, 'dump is found with pg in 2 pages, due in 1');
     assert.deepEqual(shares('du'), { due: 1, dump: 1 - FREQUENCY_WEIGHT * (1 - 2 / 21) }, 'no other word: by frequency (due in 21 pages, dump in 2), a little');
@@ -168,17 +193,30 @@ describe('as you type: the last word also matches as a prefix', () => {
 
 describe('as you type an identifier', () => {
   it('completes it to the identifiers it begins ("pg_lo": pg_locks), not to a page\u2019s words', async () => {
-    const { ids, index } = indexOf([['Locks', 'the pg_locks view'], ['Large objects', 'lo_import and the pg library'], ['Logical', 'pg_logical_emit_message']]);
+    const { ids, index } = indexOf([
+      ['Locks', 'the pg_locks view'],
+      ['Large objects', 'lo_import and the pg library'],
+      ['Logical', 'pg_logical_emit_message'],
+    ]);
     assert.deepEqual((await ids('pg_lo')).sort(), [1, 3], 'not page 2, which holds "pg" and "lo" apart');
     assert.deepEqual(await index.suggest('show pg_lo'), ['show pg_locks', 'show pg_logical_emit_message']);
     assert.deepEqual(await index.suggest('pg_'), ['pg_locks', 'pg_logical_emit_message'], 'an underscore typed: identifiers only');
   });
 
   it('keeps an identifier typed whole a query of its words, the identifier counting as much as its last', async () => {
-    const { ids, index } = indexOf([['Connections', 'max_connections limits clients'], ['Settings', 'the max number of connections']]);
+    const { ids, index } = indexOf([
+      ['Connections', 'max_connections limits clients'],
+      ['Settings', 'the max number of connections'],
+    ]);
     assert.deepEqual((await ids('max_connections')).sort(), [1, 2], 'pages with its words apart too');
     const f = forgive(parseQuery('max_connections'), index.stats, index.vocabulary, false);
-    assert.deepEqual(f.slots.at(-1)!.alternatives.map((a) => [a.term, a.factor]), [['connect', 1], ['max_connections', 1]]);
+    assert.deepEqual(
+      f.slots.at(-1)!.alternatives.map((a) => [a.term, a.factor]),
+      [
+        ['connect', 1],
+        ['max_connections', 1],
+      ],
+    );
   });
 
   it('breaks near ties by how often each completion is found ("pg_re": pg_restore before pg_rewrite)', async () => {
@@ -199,7 +237,10 @@ describe('typos', () => {
       ['Analyze', 'analyze collects statistics'],
     ]);
     const r = await index.search('vacuun storage');
-    assert.deepEqual(r.hits.map((h) => h.id), [1]);
+    assert.deepEqual(
+      r.hits.map((h) => h.id),
+      [1],
+    );
     assert.deepEqual(r.corrected, [{ from: 'vacuun', to: 'vacuum' }]);
     assert.match(r.hits[0]!.snippet, /<mark>vacuum<\/mark>/, 'the word taken is marked');
     assert.deepEqual((await index.search('anaylze storage')).corrected, [{ from: 'anaylze', to: 'analyze' }], 'a transposition');
@@ -214,7 +255,11 @@ describe('typos', () => {
       ['Tables', 'tables'],
     ]);
     assert.deepEqual((await index.search('potsgresq tables')).corrected, [{ from: 'potsgresq', to: 'postgresql' }], '9 characters, 2 edits');
-    assert.deepEqual((await index.search('replocatoin tables')).corrected, [{ from: 'replocatoin', to: 'replication' }], 'one edit that changes the stem, one that does not');
+    assert.deepEqual(
+      (await index.search('replocatoin tables')).corrected,
+      [{ from: 'replocatoin', to: 'replication' }],
+      'one edit that changes the stem, one that does not',
+    );
     assert.equal((await index.search('tabbelz tables')).corrected, undefined, '7 characters: one edit only');
     assert.deepEqual((await index.search('tabels tables')).corrected, [{ from: 'tabels', to: 'tables' }]);
     assert.deepEqual((await index.search('tabel')).corrected, [{ from: 'tabel', to: 'tables' }], 'the last word, when nothing begins with it');
@@ -244,7 +289,11 @@ describe('typos', () => {
 
   it('chooses by frequency against edits, and keeps the first letter', async () => {
     const { index } = indexOf([...many(3, 'server'), ...many(30, 'serve'), ...many(40, 'nerve')]);
-    assert.deepEqual((await index.search('serbe x', { page: 1 })).corrected, [{ from: 'serbe', to: 'serve' }], 'serve (30) over nerve (40): the first letter kept');
+    assert.deepEqual(
+      (await index.search('serbe x', { page: 1 })).corrected,
+      [{ from: 'serbe', to: 'serve' }],
+      'serve (30) over nerve (40): the first letter kept',
+    );
     assert.deepEqual((await index.search('sercer x')).corrected, [{ from: 'sercer', to: 'server' }], 'one edit from server, two from serve');
   });
 

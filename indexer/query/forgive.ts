@@ -100,9 +100,19 @@ export type DocsWith = (term: string, limit: number) => readonly number[];
  */
 export type CountTogether = (term: string, others: readonly (readonly string[])[]) => number;
 
-export function forgive(q: ParsedQuery, stats: TermStats, vocabulary: Vocabulary, exact: boolean, docsWith?: DocsWith, countTogether?: CountTogether): Forgiven {
+export function forgive(
+  q: ParsedQuery,
+  stats: TermStats,
+  vocabulary: Vocabulary,
+  exact: boolean,
+  docsWith?: DocsWith,
+  countTogether?: CountTogether,
+): Forgiven {
   // A word's stems in the index's other languages are the word itself (query/languages.ts).
-  const own = (term: string): Alternative[] => [{ term, factor: 1, own: true }, ...otherStems(q.languages, term).map((t) => ({ term: t, factor: 1, own: true }))];
+  const own = (term: string): Alternative[] => [
+    { term, factor: 1, own: true },
+    ...otherStems(q.languages, term).map((t) => ({ term: t, factor: 1, own: true })),
+  ];
   // An alternative counts below the word itself, when the index knows the word (else nothing
   // ranks above it: it counts fully, as if typed right).
   const factor = (term: string, f: number) => (stats.docFrequency(term) > 0 ? f : 1);
@@ -133,11 +143,17 @@ export function forgive(q: ParsedQuery, stats: TermStats, vocabulary: Vocabulary
       const df = stats.docFrequency(typed);
       const found = withinBudget([...begun, ...past].slice(0, MAX_COMPLETIONS), stats);
       // (Taken for a word being typed: a completion is about as frequent as the word, or more.)
-      const beingTyped = found.length > 0 && df > 0 && Math.max(...found.map((id) => stats.docFrequencyOf(id))) >= (q.last.word.length <= TYPING_LENGTH ? TYPING_RATIO : FREQUENT_RATIO) * df;
+      const beingTyped =
+        found.length > 0 &&
+        df > 0 &&
+        Math.max(...found.map((id) => stats.docFrequencyOf(id))) >= (q.last.word.length <= TYPING_LENGTH ? TYPING_RATIO : FREQUENT_RATIO) * df;
       // A word typed whole in WHOLE_ENOUGH pages or more is not completed.
       const ids = df >= WHOLE_ENOUGH && !beingTyped ? [] : found;
       completionPostings = ids.reduce((n, id) => n + stats.docFrequencyOf(id), 0);
-      const completed = byFrequency(ids.map((id) => ({ term: stats.term(id), factor: f })), stats);
+      const completed = byFrequency(
+        ids.map((id) => ({ term: stats.term(id), factor: f })),
+        stats,
+      );
       if (identifier !== undefined && stats.docFrequency(identifier) > 0) {
         // An identifier the index knows counts beside its last word as much, no more: a page
         // about max_connections is also about "max" and "connections".
@@ -168,7 +184,10 @@ export function forgive(q: ParsedQuery, stats: TermStats, vocabulary: Vocabulary
       // the nearest count fully and one an edit further counts less — "graphwrd7" is graphword7
       // before graphword1, however often the other is found.)
       const nearest = Math.min(...cs.map((c) => c.distance));
-      const taken = cs.map((c) => ({ term: stats.term(c.id), factor: stats.docFrequency(w.term) > 0 ? TYPO_FACTOR[c.distance]! : TYPO_FACTOR[c.distance]! / TYPO_FACTOR[nearest]! }));
+      const taken = cs.map((c) => ({
+        term: stats.term(c.id),
+        factor: stats.docFrequency(w.term) > 0 ? TYPO_FACTOR[c.distance]! : TYPO_FACTOR[c.distance]! / TYPO_FACTOR[nearest]!,
+      }));
       // (A correction of the last word replaces the stems it goes past: "vacum" is not "vac"; a
       // word being typed keeps the words it begins.)
       extra.set(w.term, beingTyped ? [...alternativesOf(w.term), ...taken] : taken);
@@ -180,20 +199,42 @@ export function forgive(q: ParsedQuery, stats: TermStats, vocabulary: Vocabulary
     // (The other words with their stems and alternatives: a page holds the word if it holds any.
     // Not the words of an identifier being typed: its completions all hold them.)
     const parts = identifierParts(q);
-    const others = q.terms.filter((t) => t !== q.last!.term && !parts.has(t)).map((t) => [t, ...otherStems(q.languages, t), ...alternativesOf(t).map((a) => a.term)]);
+    const others = q.terms
+      .filter((t) => t !== q.last!.term && !parts.has(t))
+      .map((t) => [t, ...otherStems(q.languages, t), ...alternativesOf(t).map((a) => a.term)]);
     const shared = withShares(alternativesOf(q.last.term), others, stats, docsWith, countTogether);
     extra.set(q.last.term, shared.alternatives);
     shareChecks = shared.checked;
   }
-  if (!extra.size && !q.languages) return { query: q, slots: q.terms.map((term) => ({ term, alternatives: [{ term, factor: 1, own: true }] })), terms: q.terms, marked: q.terms, corrected, cost: { completionPostings, shareChecks } };
+  if (!extra.size && !q.languages)
+    return {
+      query: q,
+      slots: q.terms.map((term) => ({ term, alternatives: [{ term, factor: 1, own: true }] })),
+      terms: q.terms,
+      marked: q.terms,
+      corrected,
+      cost: { completionPostings, shareChecks },
+    };
   const alternatives = (t: string) => extra.get(t) ?? [];
   // (A word is its own alternative, and matches — but not the last word of an identifier being typed.)
   const itself = (t: string) => (t === typedAway ? [] : [t]);
   const groups = q.groups.map((g) => [...new Set(g.flatMap((t) => [...itself(t), ...alternatives(t).map((a) => a.term)]))]);
-  const slots = q.terms.map((term) => ({ term, alternatives: [...(term === typedAway ? [] : own(term)), ...alternatives(term)], ...(rareWords.has(term) ? { blend: true } : {}), ...(term === whole ? { alone: COMPLETION_ONLY } : {}) }));
+  const slots = q.terms.map((term) => ({
+    term,
+    alternatives: [...(term === typedAway ? [] : own(term)), ...alternatives(term)],
+    ...(rareWords.has(term) ? { blend: true } : {}),
+    ...(term === whole ? { alone: COMPLETION_ONLY } : {}),
+  }));
   // (For an unknown word: its correction, else its most frequent completion.)
   const best = (t: string) => [...alternatives(t)].sort((a, b) => b.factor - a.factor || stats.docFrequency(b.term) - stats.docFrequency(a.term))[0]?.term;
-  const terms = q.terms.map((t): SlotTerm => (t === q.last?.term && alternatives(t).length ? [...itself(t).map((term) => ({ term, factor: 1 })), ...alternatives(t)] : stats.docFrequency(t) > 0 ? t : (best(t) ?? t)));
+  const terms = q.terms.map(
+    (t): SlotTerm =>
+      t === q.last?.term && alternatives(t).length
+        ? [...itself(t).map((term) => ({ term, factor: 1 })), ...alternatives(t)]
+        : stats.docFrequency(t) > 0
+          ? t
+          : (best(t) ?? t),
+  );
   const matching = [...new Set(slots.flatMap((s) => s.alternatives.map((a) => a.term)))];
   // (An identifier is no token of a page's text: its words are what a snippet marks.)
   const marked = [...new Set(matching.flatMap((t) => (isIdentifier(t) ? [t, ...t.split(JOINER).map(stem)] : [t])))];
@@ -239,11 +280,24 @@ export function withinBudget(ids: readonly number[], stats: TermStats, budget = 
  * frequent ones split the rest); the count found is scaled to all its pages. `checked`: the pages
  * checked.
  */
-export function withShares(alternatives: readonly Alternative[], others: readonly (readonly string[])[], stats: TermStats, docsWith: DocsWith, countTogether?: CountTogether): { alternatives: Alternative[]; checked: number } {
-  const sets = others.map((ts) => ts.map((t) => stats.termId(t)).filter((id): id is number => id !== undefined && stats.docFrequencyOf(id) > 0)).filter((ids) => ids.length);
+export function withShares(
+  alternatives: readonly Alternative[],
+  others: readonly (readonly string[])[],
+  stats: TermStats,
+  docsWith: DocsWith,
+  countTogether?: CountTogether,
+): { alternatives: Alternative[]; checked: number } {
+  const sets = others
+    .map((ts) => ts.map((t) => stats.termId(t)).filter((id): id is number => id !== undefined && stats.docFrequencyOf(id) > 0))
+    .filter((ids) => ids.length);
   if (!sets.length) return { alternatives: [...alternatives], checked: 0 };
   // (Over shards, each completion's count comes from every shard: shards/record.ts bounds its own cost.)
-  if (countTogether) return sharesOf(alternatives, alternatives.map((a) => countTogether(a.term, others)), 0);
+  if (countTogether)
+    return sharesOf(
+      alternatives,
+      alternatives.map((a) => countTogether(a.term, others)),
+      0,
+    );
   const dfs = alternatives.map((a) => stats.docFrequency(a.term));
   const counts = new Array<number>(alternatives.length).fill(0);
   let left = SHARE_CHECKS;
@@ -273,7 +327,13 @@ export function togetherIn(term: string, sets: readonly (readonly number[])[], s
 }
 
 /** togetherIn with `sample` pages checked at most; `checked`: how many were. */
-function sampleTogether(term: string, sets: readonly (readonly number[])[], stats: TermStats, docsWith: DocsWith, sample: number): { count: number; checked: number } {
+function sampleTogether(
+  term: string,
+  sets: readonly (readonly number[])[],
+  stats: TermStats,
+  docsWith: DocsWith,
+  sample: number,
+): { count: number; checked: number } {
   const df = stats.docFrequency(term);
   if (!df) return { count: 0, checked: 0 };
   // (Every k-th page of those read, not the first few: pages come in runs of one kind, as crawled.)

@@ -35,7 +35,13 @@ export type SearchHit = {
  * passage near the start that holds that many terms is taken without reading the page on).
  */
 export function hitOf(d: StoredDocument, score: number, terms: readonly string[], body: Occurrences | undefined, words?: number): SearchHit {
-  const snippet = snippetOf(d.text, terms, { fallback: d.description, found: body, foundChars: BODY_CHARS, stem: stemmerFor(d.lang).stem, enough: words ?? Infinity });
+  const snippet = snippetOf(d.text, terms, {
+    fallback: d.description,
+    found: body,
+    foundChars: BODY_CHARS,
+    stem: stemmerFor(d.lang).stem,
+    enough: words ?? Infinity,
+  });
   const facts = d.document;
   const page = facts?.pageOffsets && snippet.at !== undefined ? pageAt(facts.pageOffsets, snippet.at) : undefined;
   return {

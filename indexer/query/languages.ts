@@ -125,7 +125,11 @@ export function stemmerKeyOf(stats: TermStats, docId: number): string {
  * For the phrase checks (phrases.ts): a page's phrases as its language has them, with its stemmer
  * — one PhraseSet per stemmer, made when first asked for; undefined with one language.
  */
-export function phrasesByLanguage(stats: TermStats, languages: QueryLanguages | undefined, phrases: readonly (readonly string[])[]): ((docId: number) => PhraseSet) | undefined {
+export function phrasesByLanguage(
+  stats: TermStats,
+  languages: QueryLanguages | undefined,
+  phrases: readonly (readonly string[])[],
+): ((docId: number) => PhraseSet) | undefined {
   if (!languages) return undefined;
   const sets = new Map<string, PhraseSet>();
   return (docId) => {

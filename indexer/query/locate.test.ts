@@ -5,12 +5,36 @@ import { tokenize, tokenizeWithOffsets } from '../ingest/tokenize.ts';
 
 // English words in several forms (so stems and skipped words meet), other scripts, digits,
 // upper case, a word over the token length limit, punctuation.
-const PIECES = ['Connections', 'connect', 'pooled', 'pool', 'POOLING', 'the', 'tables', 'Table', 'créé', 'crème', 'Straße', '東京都', 'x²', '15712', 'utf8mb4', 'A'.repeat(70), 'yes', 'ties', 'sky', 'ays', 'ayed', 'ies', 'i'];
+const PIECES = [
+  'Connections',
+  'connect',
+  'pooled',
+  'pool',
+  'POOLING',
+  'the',
+  'tables',
+  'Table',
+  'créé',
+  'crème',
+  'Straße',
+  '東京都',
+  'x²',
+  '15712',
+  'utf8mb4',
+  'A'.repeat(70),
+  'yes',
+  'ties',
+  'sky',
+  'ays',
+  'ayed',
+  'ies',
+  'i',
+];
 const SEPARATORS = [' ', '\n', ', ', '-', '. ', ''];
 
 function random(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 describe('locate (where a query\u2019s terms are in a text)', () => {
@@ -26,9 +50,19 @@ describe('locate (where a query\u2019s terms are in a text)', () => {
       const o = locate(text, terms);
       assert.equal(o.tokens, all.length, text);
       const expected = all.flatMap((t, i) => (terms.includes(t.term) ? [{ i, term: t.term }] : []));
-      assert.deepEqual([...o.at].map((i, k) => ({ i, term: o.terms[k] })), expected, `${text} / ${terms.join(' ')}`);
-      assert.deepEqual([...o.starts], all.map((t) => t.start));
-      assert.deepEqual([...o.ends], all.map((t) => t.end));
+      assert.deepEqual(
+        [...o.at].map((i, k) => ({ i, term: o.terms[k] })),
+        expected,
+        `${text} / ${terms.join(' ')}`,
+      );
+      assert.deepEqual(
+        [...o.starts],
+        all.map((t) => t.start),
+      );
+      assert.deepEqual(
+        [...o.ends],
+        all.map((t) => t.end),
+      );
     }
   });
 
@@ -55,7 +89,26 @@ describe('phraseTest (the quick phrase check of ASCII text)', () => {
   // ASCII words in several forms, separators of every kind (underscore, non-ASCII punctuation,
   // emoji), and now and then what the quick check must leave to locate: a non-ASCII letter, an
   // overlong run.
-  const WORDS = ['Connections', 'connect', 'pooled', 'pool', 'POOLING', 'the', 'tables', 'Table', 'yes', 'ties', 'ays', 'ayed', 'ies', 'i', 'x2', '15712', 'Sky', 'skies'];
+  const WORDS = [
+    'Connections',
+    'connect',
+    'pooled',
+    'pool',
+    'POOLING',
+    'the',
+    'tables',
+    'Table',
+    'yes',
+    'ties',
+    'ays',
+    'ayed',
+    'ies',
+    'i',
+    'x2',
+    '15712',
+    'Sky',
+    'skies',
+  ];
   const GAPS = [' ', '\n', ', ', '_', ' \u00a0', ' \u201c', '\u00a9 ', ' \ud83d\ude00 ', '. '];
   const RARE = ['cr\u00e8me', 'A'.repeat(70), '\u6771\u4eac'];
 
@@ -74,7 +127,11 @@ describe('phraseTest (the quick phrase check of ASCII text)', () => {
       if (quick !== undefined) {
         answered++;
         assert.equal(quick, exact, `${JSON.stringify(text)} / ${phrase.join(' ')}`);
-      } else assert.ok(RARE.some((r) => text.includes(r)), `left to locate: ${JSON.stringify(text)}`);
+      } else
+        assert.ok(
+          RARE.some((r) => text.includes(r)),
+          `left to locate: ${JSON.stringify(text)}`,
+        );
       // An overlong run right after the phrase's first word joins it to the next one.
       if (n % 10 === 0 && phrase.length === 2) {
         const joined = `x ${WORDS.find((w) => tokenize(w)[0] === phrase[0]) ?? phrase[0]} ${'B'.repeat(70)} ${WORDS.find((w) => tokenize(w)[0] === phrase[1]) ?? phrase[1]}`;

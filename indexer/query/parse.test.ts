@@ -122,8 +122,18 @@ describe('CJK search', () => {
     const byId = new Map(pages.map((p) => [p.id, p]));
     const index = new SearchIndex((id) => byId.get(id));
     for (const p of pages) index.upsert(p);
-    assert.deepEqual((await index.search('東京')).hits.map((h) => h.id), [1]);
-    assert.deepEqual((await index.search('搜索')).hits.map((h) => h.id), [2]);
-    assert.deepEqual((await index.search('京都')).hits.map((h) => h.id), [3], 'not the 京 of 東京都');
+    assert.deepEqual(
+      (await index.search('東京')).hits.map((h) => h.id),
+      [1],
+    );
+    assert.deepEqual(
+      (await index.search('搜索')).hits.map((h) => h.id),
+      [2],
+    );
+    assert.deepEqual(
+      (await index.search('京都')).hits.map((h) => h.id),
+      [3],
+      'not the 京 of 東京都',
+    );
   });
 });

@@ -159,7 +159,12 @@ export function parseQuery(raw: string, stemmers: readonly Stemmer[] = [stemmerF
   const terms = [...new Set(unique.flat())];
   const excludedUnique = [...new Set(excluded)];
   if (terms.length + excludedUnique.length > MAX_QUERY_TERMS) throw new QueryError(`query has too many terms (at most ${MAX_QUERY_TERMS})`);
-  for (const [kind, values] of [['site', sites], ['lang', langs], ['type', types], ['topic', topics]] as const) {
+  for (const [kind, values] of [
+    ['site', sites],
+    ['lang', langs],
+    ['type', types],
+    ['topic', topics],
+  ] as const) {
     if (values.length > 8) throw new QueryError(`query has too many ${kind}: filters (at most 8)`);
   }
   // A word also in a phrase stays exact.
@@ -168,9 +173,23 @@ export function parseQuery(raw: string, stemmers: readonly Stemmer[] = [stemmerF
   const lastWord = last && !inPhrases.has(last.term) ? { last } : {};
   // Each word matches in every language the index holds (its stem by each stemmer).
   const languages = stems.languages();
-  const lingual = languages ? { languages, groups: stems.widen(unique), excluded: [...new Set(excludedUnique.flatMap((t) => [t, ...otherStems(languages, t)]))] } : { groups: unique, excluded: excludedUnique };
+  const lingual = languages
+    ? { languages, groups: stems.widen(unique), excluded: [...new Set(excludedUnique.flatMap((t) => [t, ...otherStems(languages, t)]))] }
+    : { groups: unique, excluded: excludedUnique };
   const diacritics = stems.diacritics.size ? { diacritics: [...stems.diacritics] } : {};
-  return { raw, terms, phrases, sites: [...new Set(sites)], langs: [...new Set(langs)], types: [...new Set(types)], topics: [...new Set(topics)], loose: forgivable, ...lastWord, ...lingual, ...diacritics };
+  return {
+    raw,
+    terms,
+    phrases,
+    sites: [...new Set(sites)],
+    langs: [...new Set(langs)],
+    types: [...new Set(types)],
+    topics: [...new Set(topics)],
+    loose: forgivable,
+    ...lastWord,
+    ...lingual,
+    ...diacritics,
+  };
 }
 
 /** True when `host` is `site` or one of its subdomains. */

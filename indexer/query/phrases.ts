@@ -46,7 +46,12 @@ export type PhraseSet = { readonly phrases: readonly (readonly string[])[]; read
  * confirmed on the text of the pages kept; if one was wrong (a collision: never seen but
  * possible), all are checked again, every match confirmed.
  */
-export async function withPhrases(check: PhraseCheck, stats: TermStats, docs: QueryDocuments, sequencesOf: SequenceLookup): Promise<{ ranked: Ranked[]; checked: number }> {
+export async function withPhrases(
+  check: PhraseCheck,
+  stats: TermStats,
+  docs: QueryDocuments,
+  sequencesOf: SequenceLookup,
+): Promise<{ ranked: Ranked[]; checked: number }> {
   return (await checkPhrases(check, stats, docs, sequencesOf, true)) ?? (await checkPhrases(check, stats, docs, sequencesOf, false))!;
 }
 
@@ -56,7 +61,13 @@ export async function withPhrases(check: PhraseCheck, stats: TermStats, docs: Qu
  * and the best kept. When `trustHashes` and a confirmation on the text fails, the answer is
  * undefined (check again with it off, which confirms each match as it is found).
  */
-async function checkPhrases({ phrases, ordered, shown, rescore, phrasesOf }: PhraseCheck, stats: TermStats, docs: QueryDocuments, sequencesOf: SequenceLookup, trustHashes: boolean): Promise<{ ranked: Ranked[]; checked: number } | undefined> {
+async function checkPhrases(
+  { phrases, ordered, shown, rescore, phrasesOf }: PhraseCheck,
+  stats: TermStats,
+  docs: QueryDocuments,
+  sequencesOf: SequenceLookup,
+  trustHashes: boolean,
+): Promise<{ ranked: Ranked[]; checked: number } | undefined> {
   // Per set of phrases (one per language): their hashes and their test on a page's text.
   const checks = new Map<PhraseSet, { hashes: number[][]; holds: (d: StoredDocument) => boolean }>();
   const base: PhraseSet = { phrases, stem: defaultStem };

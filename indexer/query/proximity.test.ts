@@ -7,7 +7,14 @@ const doc = (id: number, title: string, text: string) => storedDocument(id, { ur
 
 describe('phraseEvidence through a last word\u2019s completions', () => {
   it('pairs through any alternative, counting its factor; the word as typed counts fully', () => {
-    const typing = ['pg', [{ term: 'st', factor: 1 }, { term: 'stat', factor: 0.9 }, { term: 'start', factor: 0.9 }]] as const;
+    const typing = [
+      'pg',
+      [
+        { term: 'st', factor: 1 },
+        { term: 'stat', factor: 0.9 },
+        { term: 'start', factor: 0.9 },
+      ],
+    ] as const;
     assert.equal(phraseEvidence(doc(1, 'pg stat activity', ''), typing), 0.9, '"pg_st": pg_stat, in the title');
     assert.equal(phraseEvidence(doc(2, 'x', 'pg st and pg start'), typing), 0.3, 'the best pair of a pair of words counts, once');
     assert.equal(phraseEvidence(doc(3, 'stat pg', 'pg then stat'), typing), 0, 'adjacent and in order only');

@@ -43,7 +43,8 @@ export function phraseEvidence(doc: PageContent, terms: readonly SlotTerm[], bod
   const groups = new Map<string, Map<string, number>>();
   for (let i = 0; i + 1 < terms.length; i++) {
     const pairs = new Map<string, number>();
-    for (const a of alternatives(terms[i]!)) for (const b of alternatives(terms[i + 1]!)) pairs.set(`${a.term} ${b.term}`, Math.max(pairs.get(`${a.term} ${b.term}`) ?? 0, a.factor * b.factor));
+    for (const a of alternatives(terms[i]!))
+      for (const b of alternatives(terms[i + 1]!)) pairs.set(`${a.term} ${b.term}`, Math.max(pairs.get(`${a.term} ${b.term}`) ?? 0, a.factor * b.factor));
     groups.set([...pairs.keys()].join('|'), pairs);
   }
   const fraction = (o: Occurrences) => {

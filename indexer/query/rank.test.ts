@@ -34,13 +34,23 @@ describe('topK: the best k candidates without sorting them all', () => {
     const ids = Uint32Array.from({ length: n }, (_, i) => i);
     const ascending = Float64Array.from({ length: n }, (_, i) => i);
     const descending = Float64Array.from({ length: n }, (_, i) => n - i);
-    assert.deepEqual(topK(ids, ascending, 3), [{ id: 4999, score: 4999 }, { id: 4998, score: 4998 }, { id: 4997, score: 4997 }]);
-    assert.deepEqual(topK(ids, descending, 2), [{ id: 0, score: 5000 }, { id: 1, score: 4999 }]);
+    assert.deepEqual(topK(ids, ascending, 3), [
+      { id: 4999, score: 4999 },
+      { id: 4998, score: 4998 },
+      { id: 4997, score: 4997 },
+    ]);
+    assert.deepEqual(topK(ids, descending, 2), [
+      { id: 0, score: 5000 },
+      { id: 1, score: 4999 },
+    ]);
   });
 
   it('returns every candidate when k is larger, and none when k is 0', () => {
     const scores = Float64Array.of(1, 3, 2);
-    assert.deepEqual(topK([10, 11, 12], scores, 10).map((r) => r.id), [11, 12, 10]);
+    assert.deepEqual(
+      topK([10, 11, 12], scores, 10).map((r) => r.id),
+      [11, 12, 10],
+    );
     assert.deepEqual(topK([10, 11, 12], scores, 0), []);
     assert.deepEqual(topK([], new Float64Array(0), 5), []);
   });

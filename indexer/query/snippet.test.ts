@@ -24,7 +24,7 @@ describe('makeSnippet', () => {
   const long = `${filler(2000)}Set the connection pool here. ${filler(FIRST_SCAN_CHARS)}connection pool, connection pool, pool connection. ${filler(4000)}`;
   const terms = parseQuery('connection pool').terms;
 
-  it('takes a long page\'s passage from its start when one there holds as many terms as the query has words', () => {
+  it("takes a long page's passage from its start when one there holds as many terms as the query has words", () => {
     const s = snippetOf(long, terms, { enough: 2 });
     assert.match(s.html, /Set the <mark>connection<\/mark> <mark>pool<\/mark> here/);
     assert.ok(s.at! < FIRST_SCAN_CHARS, String(s.at));
@@ -39,7 +39,7 @@ describe('makeSnippet', () => {
     assert.ok(s.at! > FIRST_SCAN_CHARS, String(s.at));
   });
 
-  it('starts from what was already located in the text\'s start', () => {
+  it("starts from what was already located in the text's start", () => {
     // (Occurrences of the first 5,000 characters, as phrase evidence located them: proximity.ts bodyStart.)
     const found = locate(long.slice(0, 5000), terms);
     const s = snippetOf(long, terms, { found, foundChars: 5000, enough: 2 });

@@ -20,7 +20,13 @@ const COMPLETION_DISTANCE = 1 / 3;
 const SHORTEST = 3;
 
 /** The corrected query, or undefined when no word can be corrected. */
-export async function suggest(q: ParsedQuery, stats: TermStats, vocabulary: Vocabulary, spellings: Spellings, docs: QueryDocuments): Promise<string | undefined> {
+export async function suggest(
+  q: ParsedQuery,
+  stats: TermStats,
+  vocabulary: Vocabulary,
+  spellings: Spellings,
+  docs: QueryDocuments,
+): Promise<string | undefined> {
   const unknown = new Set(q.terms.filter((t) => stats.docFrequency(t) === 0));
   if (!unknown.size) return undefined;
   // Rewrite the query as typed: each word whose term is unknown is replaced.

@@ -73,7 +73,16 @@ export function slotWeights(stats: TermStats, slots: readonly Slot[]): SlotWeigh
     alone.push(slot.alone ?? 1);
     filled++;
   }
-  return { termIds: Uint32Array.from(termIds), weights: Float64Array.from(weights), factors: Float64Array.from(factors), slotOf: Uint16Array.from(slotOf), slots: filled, idfSum, own: Uint8Array.from(ownFlags), alone: Float64Array.from(alone) };
+  return {
+    termIds: Uint32Array.from(termIds),
+    weights: Float64Array.from(weights),
+    factors: Float64Array.from(factors),
+    slotOf: Uint16Array.from(slotOf),
+    slots: filled,
+    idfSum,
+    own: Uint8Array.from(ownFlags),
+    alone: Float64Array.from(alone),
+  };
 }
 
 /** Each of `ids`'s score for the query (0 for a document not indexed). */

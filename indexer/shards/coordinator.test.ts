@@ -28,11 +28,21 @@ function corpus(): StoredDocument[] {
     const sections = readFileSync(file, 'utf8').split(/^## +/m);
     sections.forEach((section, i) => {
       const [heading, ...rest] = section.split('\n');
-      const text = rest.join('\n').replace(/```[\s\S]*?```/g, ' ').trim();
+      const text = rest
+        .join('\n')
+        .replace(/```[\s\S]*?```/g, ' ')
+        .trim();
       if (text.length < 200) return;
       const id = docs.length + 1;
       const host = `docs${id % 3}.test`;
-      docs.push(storedDocument(id, { url: `http://${host}/${name}/${i}`, title: i === 0 ? name : `${name}: ${heading!.trim()}`, text, lang: id % 7 === 0 ? 'fr' : 'en' }));
+      docs.push(
+        storedDocument(id, {
+          url: `http://${host}/${name}/${i}`,
+          title: i === 0 ? name : `${name}: ${heading!.trim()}`,
+          text,
+          lang: id % 7 === 0 ? 'fr' : 'en',
+        }),
+      );
     });
   }
   return docs;
@@ -51,7 +61,12 @@ const wire = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
 /** One index over every document, two over a shard each, and a coordinator over the two (as HTTP would, minus HTTP). */
 function cluster(tuning: Partial<IndexTuning>) {
   const whole = indexOf(DOCS, tuning);
-  const shards = [1, 2].map((k) => indexOf(DOCS.filter((d) => shardOf(d.url, 2) === k), tuning));
+  const shards = [1, 2].map((k) =>
+    indexOf(
+      DOCS.filter((d) => shardOf(d.url, 2) === k),
+      tuning,
+    ),
+  );
   const transport: ShardTransport = {
     shards: ['one', 'two'],
     terms: async (i, asked) => wire(await reportTerms(shards[i]!, wire(asked))),
@@ -152,7 +167,7 @@ for (const [how, tuning] of [
       }
     });
 
-    it('with each shard\'s own statistics, the same merge orders results otherwise', async () => {
+    it("with each shard's own statistics, the same merge orders results otherwise", async () => {
       let reordered = 0;
       for (const q of QUERIES) {
         const one = await whole.search(q);
@@ -171,11 +186,22 @@ describe('near-duplicates across shards', () => {
   // A mirror of one page under 40 URLs (either shard holds some), beside 40 pages of their own:
   // one node folds the mirrors under the best; the coordinator must too, though the results
   // shown then come from deep in each shard's list — deeper than they sent hits for.
-  const mirror = 'Tuning the write ahead log: checkpoints, the size of segments, and how often the buffers are flushed to disk decide how fast a crash is recovered and how much is written.';
+  const mirror =
+    'Tuning the write ahead log: checkpoints, the size of segments, and how often the buffers are flushed to disk decide how fast a crash is recovered and how much is written.';
   const docs = [
-    ...Array.from({ length: 40 }, (_, i) => storedDocument(i + 1, { url: `http://mirror${i % 5}.test/wal/${i}`, title: 'Write ahead log tuning', text: `${mirror} Mirror ${i}.`, simhash: simhash(`${mirror} Mirror ${i}.`)! })),
+    ...Array.from({ length: 40 }, (_, i) =>
+      storedDocument(i + 1, {
+        url: `http://mirror${i % 5}.test/wal/${i}`,
+        title: 'Write ahead log tuning',
+        text: `${mirror} Mirror ${i}.`,
+        simhash: simhash(`${mirror} Mirror ${i}.`)!,
+      }),
+    ),
     ...Array.from({ length: 40 }, (_, i) => {
-      const text = `The write ahead log, page ${i}: ${'segments checkpoints buffers recovery replication archive standby '.split(' ').slice(i % 6, (i % 6) + 3).join(' ')} and ${i * 7} other things of its own about ${['vacuum', 'indexes', 'locks', 'joins'][i % 4]}.`;
+      const text = `The write ahead log, page ${i}: ${'segments checkpoints buffers recovery replication archive standby '
+        .split(' ')
+        .slice(i % 6, (i % 6) + 3)
+        .join(' ')} and ${i * 7} other things of its own about ${['vacuum', 'indexes', 'locks', 'joins'][i % 4]}.`;
       return storedDocument(41 + i, { url: `http://site${i % 3}.test/log/${i}`, title: `Log page ${i}`, text, simhash: simhash(text)! });
     }),
   ];

@@ -29,7 +29,16 @@ export interface ShardTransport {
 }
 
 /** A shard as the coordinator last saw it. */
-export type ShardState = { readonly url: string; readonly up: boolean; readonly documents: number; readonly version: number; readonly shard?: string; readonly error?: string; readonly checkedAt: number; readonly ms: number };
+export type ShardState = {
+  readonly url: string;
+  readonly up: boolean;
+  readonly documents: number;
+  readonly version: number;
+  readonly shard?: string;
+  readonly error?: string;
+  readonly checkedAt: number;
+  readonly ms: number;
+};
 
 /** Asks for a deeper page at most this many times (each doubles it). */
 const MAX_DEEPER = 6;
@@ -71,7 +80,15 @@ export class ShardedSearcher implements Searcher {
         const started = performance.now();
         try {
           const info = await this.transport.info(i);
-          return { url, up: true, documents: info.documents, version: info.version, ...(info.shard ? { shard: info.shard } : {}), checkedAt: Date.now(), ms: Math.round(performance.now() - started) };
+          return {
+            url,
+            up: true,
+            documents: info.documents,
+            version: info.version,
+            ...(info.shard ? { shard: info.shard } : {}),
+            checkedAt: Date.now(),
+            ms: Math.round(performance.now() - started),
+          };
         } catch (e) {
           return { url, up: false, documents: 0, version: 0, error: (e as Error).message, checkedAt: Date.now(), ms: Math.round(performance.now() - started) };
         }
@@ -99,7 +116,11 @@ export class ShardedSearcher implements Searcher {
       // (A deeper page: the same size, more of them — each shard ranks page × size at least.)
       const pages = Math.ceil(depth / size);
       // (A shard that failed once is not waited for again.)
-      const answers = await this.ask(answering.filter((i) => !missing.has(i)), (i) => this.transport.search(i, { q: query, exact, page: pages, size, corpus }), missing);
+      const answers = await this.ask(
+        answering.filter((i) => !missing.has(i)),
+        (i) => this.transport.search(i, { q: query, exact, page: pages, size, corpus }),
+        missing,
+      );
       // Lookups the first round did not gather (the corpus's plan went where no shard's did):
       // what the shards found added, asked again.
       const missed = [...answers.values()].flatMap((a) => (a.missed ? [a.missed] : []));
@@ -107,7 +128,8 @@ export class ShardedSearcher implements Searcher {
         corpus = extendCorpus(corpus, missed);
         continue;
       }
-      const merge = (list: readonly ShardAnswer[], last: boolean) => mergeAnswers(list, { page, size, phrases: typed.phrases.length > 0, foldDistance: this.foldDistance, last });
+      const merge = (list: readonly ShardAnswer[], last: boolean) =>
+        mergeAnswers(list, { page, size, phrases: typed.phrases.length > 0, foldDistance: this.foldDistance, last });
       let merged = merge([...answers.values()], deeper === MAX_DEEPER);
       if ('fetch' in merged) {
         // Results on the page without their hit: asked of their shards; those a shard then fails to send are left out.
@@ -115,7 +137,10 @@ export class ShardedSearcher implements Searcher {
         merged = merge(list, true);
         if ('fetch' in merged) {
           const gone = new Set(merged.fetch);
-          merged = merge(list.map((a) => ({ ...a, entries: a.entries.filter((e) => !gone.has(e.id)) })), true);
+          merged = merge(
+            list.map((a) => ({ ...a, entries: a.entries.filter((e) => !gone.has(e.id)) })),
+            true,
+          );
         }
       }
       if ('fetch' in merged) throw new Error('unreachable: every result on the page has its hit');
@@ -149,7 +174,15 @@ export class ShardedSearcher implements Searcher {
     const owners = [...answers].filter(([, a]) => a.entries.some((e) => wanted.has(e.id)));
     const got = await this.ask(
       owners.map(([i]) => i),
-      (i) => this.transport.hits(i, { ids: answers.get(i)!.entries.filter((e) => wanted.has(e.id)).map((e) => e.id), marked: answers.get(i)!.marked, words: answers.get(i)!.words }),
+      (i) =>
+        this.transport.hits(i, {
+          ids: answers
+            .get(i)!
+            .entries.filter((e) => wanted.has(e.id))
+            .map((e) => e.id),
+          marked: answers.get(i)!.marked,
+          words: answers.get(i)!.words,
+        }),
       missing,
     );
     const hits = new Map([...got.values()].flat().map((h) => [h.id, h]));
@@ -165,7 +198,11 @@ export class ShardedSearcher implements Searcher {
     const all = this.transport.shards.map((_, i) => i);
     for (let round = 0; ; round++) {
       const told = this.stemmers;
-      const reports = await this.ask(all.filter((i) => !missing.has(i)), (i) => this.transport.terms(i, { ...asked, ...(told ? { stemmers: told } : {}) }), missing);
+      const reports = await this.ask(
+        all.filter((i) => !missing.has(i)),
+        (i) => this.transport.terms(i, { ...asked, ...(told ? { stemmers: told } : {}) }),
+        missing,
+      );
       const corpus = mergeReports([...reports.values()]);
       const same = told !== undefined && told.length === corpus.stemmers.length && told.every((k, i) => k === corpus.stemmers[i]);
       if (!same && corpus.stemmers.length) this.stemmers = corpus.stemmers;

@@ -18,7 +18,10 @@ import type { ShardAnswer, ShardEntry } from './shard-node.ts';
  * again with that many); or, `fetch`, results on the page that came without their hit (ask their
  * shards for them, then merge again).
  */
-export type Merged = { readonly response: Omit<SearchResponse, 'query' | 'tookMs' | 'shards'>; readonly misses: number } | { readonly deeper: number } | { readonly fetch: readonly number[] };
+export type Merged =
+  | { readonly response: Omit<SearchResponse, 'query' | 'tookMs' | 'shards'>; readonly misses: number }
+  | { readonly deeper: number }
+  | { readonly fetch: readonly number[] };
 
 /**
  * What a page asked: which page, how long, whether the query holds a phrase, and the distance at
@@ -67,9 +70,15 @@ export function mergeAnswers(answers: readonly ShardAnswer[], asked: MergeAsked)
   const suggestion = ranked.length === 0 || partial ? mostGiven(used.map((a) => a.suggestion)) : undefined;
   // The words taken for others as the first result holds them: its shard's.
   const first = onPage[0]?.leader.id;
-  const corrected = (first !== undefined ? used.find((a) => a.entries.some((e) => e.id === first))?.corrected : undefined) ?? used.find((a) => a.corrected)?.corrected;
+  const corrected =
+    (first !== undefined ? used.find((a) => a.entries.some((e) => e.id === first))?.corrected : undefined) ?? used.find((a) => a.corrected)?.corrected;
   // (A phrase's results are those found: counted over the merged list, as one node counts its own.)
-  const facets = asked.phrases ? facetsOf(ranked.map((r) => [entries.get(r.id)!.source, 1] as const), FACET_VALUES) : sumFacets(used.map((a) => a.facets));
+  const facets = asked.phrases
+    ? facetsOf(
+        ranked.map((r) => [entries.get(r.id)!.source, 1] as const),
+        FACET_VALUES,
+      )
+    : sumFacets(used.map((a) => a.facets));
   return {
     response: {
       total: asked.phrases ? ranked.length : total,

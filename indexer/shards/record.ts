@@ -110,7 +110,7 @@ export class Recorder {
     const complete = (prefix: string, weight: (id: number) => number, limit: number, shortest = 2): number[] => {
       const ids = this.quietly(() => prefixes.complete(prefix, weight, Math.max(limit, COMPLETIONS_NOTED), shortest));
       const noted = this.completions.get(completionKey(prefix, shortest)) ?? new Set();
-      for (const id of ids) (noted.add(stats.term(id)), this.note(stats.term(id)));
+      for (const id of ids) noted.add(stats.term(id)), this.note(stats.term(id));
       this.completions.set(completionKey(prefix, shortest), noted);
       return ids.slice(0, limit);
     };
@@ -147,7 +147,9 @@ export class Recorder {
     const stats = this.index.stats;
     const key = togetherKey(others);
     let entry = this.together.get(key);
-    const sets = others.map((ts) => ts.map((t) => stats.termId(t)).filter((id): id is number => id !== undefined && stats.docFrequencyOf(id) > 0)).filter((ids) => ids.length);
+    const sets = others
+      .map((ts) => ts.map((t) => stats.termId(t)).filter((id): id is number => id !== undefined && stats.docFrequencyOf(id) > 0))
+      .filter((ids) => ids.length);
     const count = (t: string) => this.quietly(() => togetherIn(t, sets, stats, (x, n) => this.index.postings.docsWith(x, n)));
     if (!entry) {
       entry = { known: knownWords(others, (t) => stats.docFrequency(t)), counts: new Map() };

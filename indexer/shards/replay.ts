@@ -101,7 +101,12 @@ export function replayLens(index: SearchIndex, g: CorpusStats, misses: Misses): 
 }
 
 /** The prefix and typo indexes answering from the corpus's lookups (this index's, noted, when they have none). */
-function vocabularyView(vocabulary: Vocabulary, g: CorpusStats, misses: Misses, ids: { termId: (t: string) => number | undefined; term: (id: number) => string; isForeign: (id: number) => boolean }): Vocabulary {
+function vocabularyView(
+  vocabulary: Vocabulary,
+  g: CorpusStats,
+  misses: Misses,
+  ids: { termId: (t: string) => number | undefined; term: (id: number) => string; isForeign: (id: number) => boolean },
+): Vocabulary {
   const { termId, term, isForeign } = ids;
   const local = misses.recorder.lens.vocabulary;
   // As PrefixIndex.complete: the highest weight first; ties: shorter, then alphabetical; none of weight 0.

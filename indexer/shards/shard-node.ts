@@ -119,7 +119,21 @@ export async function reportTerms(index: SearchIndex, asked: TermsAsked): Promis
   const plan = index.plan(asked.q, asked.exact ?? false, recorder.lens);
   // "Did you mean" looks up more, for a word unknown here (it may be known elsewhere).
   if (plan.typed.terms.some((t) => index.stats.docFrequency(t) === 0)) {
-    await index.words({ plan, lens: recorder.lens, ranked: [], evidence: undefined, total: 0, capped: false, partial: true, facets: { host: [], lang: [], type: [], topic: [] }, docs: new QueryDocuments(index.lookup), bodies: new Map() }, undefined);
+    await index.words(
+      {
+        plan,
+        lens: recorder.lens,
+        ranked: [],
+        evidence: undefined,
+        total: 0,
+        capped: false,
+        partial: true,
+        facets: { host: [], lang: [], type: [], topic: [] },
+        docs: new QueryDocuments(index.lookup),
+        bodies: new Map(),
+      },
+      undefined,
+    );
   }
   return recorder.report();
 }
@@ -138,7 +152,15 @@ export async function answerSearch(index: SearchIndex, asked: SearchAsked, shard
     if (!d) continue;
     const h = index.simhashes.get(x.id);
     const hit = entries.length < asked.page * asked.size ? { hit: hitOf(d, x.score, marked, r.bodies.get(x.id), words) } : {};
-    entries.push({ id: x.id, score: x.score, ...(h ? { simhash: hex(h) } : {}), source: index.stats.source(index.stats.sourceOf(x.id)), url: d.url, title: d.title, ...hit });
+    entries.push({
+      id: x.id,
+      score: x.score,
+      ...(h ? { simhash: hex(h) } : {}),
+      source: index.stats.source(index.stats.sourceOf(x.id)),
+      url: d.url,
+      title: d.title,
+      ...hit,
+    });
   }
   const said = await index.words(r, entries[0]?.id);
   return {

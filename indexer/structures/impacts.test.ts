@@ -14,7 +14,7 @@ const VOCABULARY = 'alpha beta gamma delta epsilon zeta theta kappa lambda sigma
 
 function corpus(count: number, seed: number, lengthOf = (r: () => number) => 20 + Math.floor(r() * 60)): StoredDocument[] {
   let s = seed;
-  const r = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const r = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
   const word = () => VOCABULARY[Math.floor(r() ** 1.7 * VOCABULARY.length)]!;
   return Array.from({ length: count }, (_, i) => {
     const id = i + 1;
@@ -26,12 +26,42 @@ function corpus(count: number, seed: number, lengthOf = (r: () => number) => 20 
 }
 
 const QUERIES = [
-  'alpha', 'beta', 'river', 'shard', 'alpha beta', 'stone cloud', 'alpha beta gamma', 'alpha OR shard', 'river OR cloud stone',
-  'alpha -beta', 'beta -alpha -gamma', 'site:h1.example alpha', 'alpha site:h2.example', '"alpha beta"', '"stone cloud" river',
-  'alpha nosuchword', 'shard query index table', 'omega -omega', 'alpha OR beta -gamma',
-  'alpha OR rare3', 'rare3 OR rare4 beta', 'alpha -rare2', 'rare5 nosuchword', 'rare1 -alpha', 'cloud rare6',
+  'alpha',
+  'beta',
+  'river',
+  'shard',
+  'alpha beta',
+  'stone cloud',
+  'alpha beta gamma',
+  'alpha OR shard',
+  'river OR cloud stone',
+  'alpha -beta',
+  'beta -alpha -gamma',
+  'site:h1.example alpha',
+  'alpha site:h2.example',
+  '"alpha beta"',
+  '"stone cloud" river',
+  'alpha nosuchword',
+  'shard query index table',
+  'omega -omega',
+  'alpha OR beta -gamma',
+  'alpha OR rare3',
+  'rare3 OR rare4 beta',
+  'alpha -rare2',
+  'rare5 nosuchword',
+  'rare1 -alpha',
+  'cloud rare6',
   // Forgiving: the last word completed (many terms for one word), a typo corrected.
-  'ra', 'st', 'alpha ra', 'sh', 'river st', 'stone cl', 'alpha rare', 'omega -st', 'clod stone', 'alpah beta',
+  'ra',
+  'st',
+  'alpha ra',
+  'sh',
+  'river st',
+  'stone cl',
+  'alpha rare',
+  'omega -st',
+  'clod stone',
+  'alpah beta',
 ];
 
 const answer = async (index: SearchIndex, q: string, page = 1) => {

@@ -14,8 +14,9 @@ function flip(h: string, bits: number): string {
   let lo = parseInt(h.slice(8), 16);
   const used = new Set<number>();
   while (used.size < bits) used.add(rand32() % 64);
-  for (const b of used) if (b < 32) lo ^= 1 << b;
-  else hi ^= 1 << (b - 32);
+  for (const b of used)
+    if (b < 32) lo ^= 1 << b;
+    else hi ^= 1 << (b - 32);
   return hex(hi >>> 0, lo >>> 0);
 }
 

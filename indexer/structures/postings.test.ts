@@ -8,14 +8,17 @@ import { Postings } from './postings.ts';
 /** A seeded generator, so that a failure repeats. */
 function random(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 const VOCABULARY = Array.from({ length: 60 }, (_, i) => `t${i}`);
 
 function check(postings: Postings, model: Map<number, Set<string>>) {
   for (const term of VOCABULARY) {
-    const expected = [...model].filter(([, ts]) => ts.has(term)).map(([id]) => id).sort((a, b) => a - b);
+    const expected = [...model]
+      .filter(([, ts]) => ts.has(term))
+      .map(([id]) => id)
+      .sort((a, b) => a - b);
     const got = [...postings.docsWith(term, model.size + 10)].sort((a, b) => a - b);
     assert.deepEqual(got, expected, `documents holding ${term}`);
   }
@@ -26,7 +29,9 @@ describe('Postings', () => {
     const rnd = random(7);
     const postings = new Postings();
     const model = new Map<number, Set<string>>();
-    const someTerms = () => [...new Set(Array.from({ length: 1 + Math.floor(rnd() * 12) }, () => VOCABULARY[Math.floor(rnd() * (rnd() < 0.5 ? 8 : VOCABULARY.length))]!))];
+    const someTerms = () => [
+      ...new Set(Array.from({ length: 1 + Math.floor(rnd() * 12) }, () => VOCABULARY[Math.floor(rnd() * (rnd() < 0.5 ? 8 : VOCABULARY.length))]!)),
+    ];
     for (let step = 0; step < 3000; step++) {
       const id = Math.floor(rnd() * 80);
       const had = model.get(id);

@@ -121,10 +121,15 @@ export class Postings {
    * set of ids, or with fastupdate id → the id arrays holding it), checked first on an empty index;
    * if they differ (another FlexSearch version), documents are added through the API instead.
    */
-  rebuild(docs: ReadonlyMap<number, { readonly termIds: Uint32Array }>, terms: readonly string[], elsewhere: (termId: number, docId: number) => boolean = () => false): void {
+  rebuild(
+    docs: ReadonlyMap<number, { readonly termIds: Uint32Array }>,
+    terms: readonly string[],
+    elsewhere: (termId: number, docId: number) => boolean = () => false,
+  ): void {
     const fresh = this.own ? new Index({ ...OPTIONS }) : new Index({ ...OPTIONS, fastupdate: true });
     const x = fresh as unknown as Internals;
-    const shaped = x.map instanceof Map && !x.map.size && !x.depth && x.resolution === 1 && (this.own ? x.reg instanceof Set : x.reg instanceof Map) && !x.reg.size;
+    const shaped =
+      x.map instanceof Map && !x.map.size && !x.depth && x.resolution === 1 && (this.own ? x.reg instanceof Set : x.reg instanceof Map) && !x.reg.size;
     if (!shaped) {
       // (FlexSearch's own register then holds every posting: none are kept elsewhere.)
       for (const [id, v] of docs) fresh.add(id, Array.from(v.termIds, (t) => terms[t]!).join(' '));

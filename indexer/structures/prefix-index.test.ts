@@ -45,16 +45,20 @@ describe('PrefixIndex', () => {
   it('takes terms added one by one among thousands, placed in order (an incremental dictionary)', () => {
     const terms: [string, number][] = [];
     let s = 3;
-    const rnd = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+    const rnd = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
     const seen = new Set<string>();
     while (terms.length < 5000) {
       const w = Array.from({ length: 2 + Math.floor(rnd() * 8) }, () => 'abcde'[Math.floor(rnd() * 5)]).join('');
-      if (!seen.has(w)) (seen.add(w), terms.push([w, 1 + Math.floor(rnd() * 100)]));
+      if (!seen.has(w)) seen.add(w), terms.push([w, 1 + Math.floor(rnd() * 100)]);
     }
     const { complete } = indexOf(terms);
     for (const prefix of ['ab', 'abc', 'edca', 'ddddd']) {
       // Against a scan of all terms: the same set, in weight order.
-      const naive = terms.filter(([t]) => t.startsWith(prefix)).sort((a, b) => b[1] - a[1] || a[0].length - b[0].length || (a[0] < b[0] ? -1 : 1)).slice(0, 20).map(([t]) => t);
+      const naive = terms
+        .filter(([t]) => t.startsWith(prefix))
+        .sort((a, b) => b[1] - a[1] || a[0].length - b[0].length || (a[0] < b[0] ? -1 : 1))
+        .slice(0, 20)
+        .map(([t]) => t);
       assert.deepEqual(complete(prefix, 20), naive, prefix);
     }
   });

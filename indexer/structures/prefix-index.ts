@@ -55,7 +55,12 @@ export class PrefixIndex {
    */
   complete(prefix: string, weight: (id: number) => number, limit: number, shortest = 2): number[] {
     if (prefix.length < Math.max(1, shortest) || limit <= 0) return [];
-    const keys = prefix.length >= KEY ? [prefix.slice(0, KEY)] : prefix.length === 2 ? (this.under.get(prefix) ?? []) : [...this.under].flatMap(([two, keys]) => (two[0] === prefix ? keys : []));
+    const keys =
+      prefix.length >= KEY
+        ? [prefix.slice(0, KEY)]
+        : prefix.length === 2
+          ? (this.under.get(prefix) ?? [])
+          : [...this.under].flatMap(([two, keys]) => (two[0] === prefix ? keys : []));
     const best = new TopK(limit, weight, this.termOf);
     for (const key of keys) {
       const bucket = this.buckets.get(key);

@@ -14,9 +14,18 @@ describe('TermStats', () => {
     // Interned in this order, so the second document's terms arrive out of id order.
     s.add(1, analyze(doc(1, 'zeta eta theta iota kappa')));
     const words = ['kappa', 'alpha', 'zeta', 'beta', 'iota', 'gamma', 'eta'];
-    const text = words.map((w, i) => Array(i + 1).fill(w).join(' ')).join(' ');
+    const text = words
+      .map((w, i) =>
+        Array(i + 1)
+          .fill(w)
+          .join(' '),
+      )
+      .join(' ');
     const v = s.add(2, analyze(doc(2, text)));
-    assert.deepEqual([...v.termIds], [...v.termIds].sort((a, b) => a - b));
+    assert.deepEqual(
+      [...v.termIds],
+      [...v.termIds].sort((a, b) => a - b),
+    );
     words.forEach((w, i) => {
       const at = v.termIds.indexOf(s.termId(w)!);
       assert.equal(tfAt(v, at, BODY), i + 1, w);
@@ -32,9 +41,15 @@ describe('TermStats', () => {
     s.add(1, analyze(doc(1, 'one two')));
     s.add(2, analyze(doc(2, 'two three')));
     s.add(1, analyze(doc(1, 'three four')));
-    assert.deepEqual(['one', 'two', 'three', 'four'].map((t) => s.docFrequency(t)), [0, 1, 2, 1]);
+    assert.deepEqual(
+      ['one', 'two', 'three', 'four'].map((t) => s.docFrequency(t)),
+      [0, 1, 2, 1],
+    );
     s.remove(2);
-    assert.deepEqual(['one', 'two', 'three', 'four'].map((t) => s.docFrequency(t)), [0, 0, 1, 1]);
+    assert.deepEqual(
+      ['one', 'two', 'three', 'four'].map((t) => s.docFrequency(t)),
+      [0, 0, 1, 1],
+    );
     assert.equal(s.documentCount, 1);
   });
 });
@@ -83,7 +98,14 @@ describe('withField', () => {
 describe('analyze (each distinct word stemmed once)', () => {
   it('counts exactly what tokenizing every field with stemming counts', async () => {
     const { tokenize } = await import('../ingest/tokenize.ts');
-    const d = { id: 1, url: 'http://e.org/Indexes/running-Tests', title: 'Running indexes: INDEXES and indexing', description: 'Runs, ran, runner', headings: ['Creating indexes', 'Café crème'], text: 'The indexes index indexed documents. Running runs; ran 15712 times. 東京都に住んでいます. Straße straße' };
+    const d = {
+      id: 1,
+      url: 'http://e.org/Indexes/running-Tests',
+      title: 'Running indexes: INDEXES and indexing',
+      description: 'Runs, ran, runner',
+      headings: ['Creating indexes', 'Café crème'],
+      text: 'The indexes index indexed documents. Running runs; ran 15712 times. 東京都に住んでいます. Straße straße',
+    };
     const reference = new Map<string, number[]>();
     const urlWords = 'e.org /Indexes/running-Tests';
     const fields = [d.title, d.headings.join('\n'), d.description, urlWords, '', d.text];
@@ -96,10 +118,20 @@ describe('analyze (each distinct word stemmed once)', () => {
     });
     const a = analyze(d);
     // Besides the tokens' terms, one per stem written with diacritics, counting those occurrences.
-    const diacritic = new Map([['\u0001cafe', [0, 1, 0, 0, 0, 0]], ['\u0001creme', [0, 1, 0, 0, 0, 0]], ['\u0001strass', [0, 0, 0, 0, 0, 2]]]);
-    assert.deepEqual(a.terms.filter((t) => !diacritic.has(t)), [...reference.keys()]);
+    const diacritic = new Map([
+      ['\u0001cafe', [0, 1, 0, 0, 0, 0]],
+      ['\u0001creme', [0, 1, 0, 0, 0, 0]],
+      ['\u0001strass', [0, 0, 0, 0, 0, 2]],
+    ]);
+    assert.deepEqual(
+      a.terms.filter((t) => !diacritic.has(t)),
+      [...reference.keys()],
+    );
     a.terms.forEach((t, i) => assert.deepEqual(Array.from(a.tf.subarray(i * FIELDS.length, (i + 1) * FIELDS.length)), reference.get(t) ?? diacritic.get(t), t));
     assert.equal(a.terms.length, reference.size + diacritic.size);
-    assert.deepEqual(Array.from(a.lengths), fields.map((t) => tokenize(t).length));
+    assert.deepEqual(
+      Array.from(a.lengths),
+      fields.map((t) => tokenize(t).length),
+    );
   });
 });

@@ -255,7 +255,11 @@ export class TermStats {
 
   /** The query's scorer: BM25F over `termIds` (bm25f.ts). */
   private scorer(termIds: readonly number[]): (v: DocVector) => number {
-    return scorer(termIds.map((id) => this.idf(id)), Uint32Array.from(termIds), this.impactFunction());
+    return scorer(
+      termIds.map((id) => this.idf(id)),
+      Uint32Array.from(termIds),
+      this.impactFunction(),
+    );
   }
 
   /** The vector of a document, if indexed. */

@@ -7,7 +7,11 @@ import { TypoIndex } from './typo-index.ts';
 function indexOf(terms: readonly string[]) {
   const index = new TypoIndex({ term: (id) => terms[id]! });
   terms.forEach((t, id) => index.add(id, t));
-  const near = (word: string, max: number) => index.near(word, max).map((n) => [terms[n.id]!, n.distance] as const).sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1));
+  const near = (word: string, max: number) =>
+    index
+      .near(word, max)
+      .map((n) => [terms[n.id]!, n.distance] as const)
+      .sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1));
   return { index, near };
 }
 
@@ -20,8 +24,18 @@ describe('TypoIndex (symmetric delete)', () => {
     assert.deepEqual(near('vacuun', 1), [['vacuum', 1]]);
     assert.deepEqual(near('anaylze', 1), [['analyze', 1]], 'transposition');
     assert.deepEqual(near('tabel', 1), [['table', 1]]);
-    assert.deepEqual(near('xable', 1), [['cable', 1], ['table', 1]]);
-    assert.deepEqual(near('vacuum', 1), [['vacuum', 0], ['vacuums', 1]], 'the word itself, at 0');
+    assert.deepEqual(near('xable', 1), [
+      ['cable', 1],
+      ['table', 1],
+    ]);
+    assert.deepEqual(
+      near('vacuum', 1),
+      [
+        ['vacuum', 0],
+        ['vacuums', 1],
+      ],
+      'the word itself, at 0',
+    );
   });
 
   it('finds the terms two edits away only when asked', () => {
@@ -37,7 +51,7 @@ describe('TypoIndex (symmetric delete)', () => {
     const terms: string[] = [];
     const seen = new Set<string>();
     let s = 11;
-    const rnd = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+    const rnd = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
     const index = new TypoIndex({ term: (id) => terms[id]! });
     const probes = ['abcab', 'bacca', 'ccabbac', 'aabbccaa'];
     for (let round = 0; round < 4; round++) {
@@ -51,7 +65,10 @@ describe('TypoIndex (symmetric delete)', () => {
       }
       for (const p of probes) {
         for (const max of [1, 2]) {
-          const got = index.near(p, max).map((n) => terms[n.id]).sort();
+          const got = index
+            .near(p, max)
+            .map((n) => terms[n.id])
+            .sort();
           const naive = terms.filter((t) => editDistance(p, t, max) <= max).sort();
           assert.deepEqual(got, naive, `${p} within ${max}, ${terms.length} terms`);
         }

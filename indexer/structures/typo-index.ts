@@ -103,7 +103,11 @@ export class TypoIndex {
   /** The vocabulary's most common characters (recomputed as it grows by a tenth): those a second edit tries. */
   alphabet(): string {
     if (this.alphabetCache.at < 0 || this.terms > this.alphabetCache.at * 1.1 + 100) {
-      const value = [...this.chars].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, ALPHABET).map(([c]) => c).join('');
+      const value = [...this.chars]
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+        .slice(0, ALPHABET)
+        .map(([c]) => c)
+        .join('');
       this.alphabetCache = { at: this.terms, value };
     }
     return this.alphabetCache.value;
@@ -119,7 +123,7 @@ export class TypoIndex {
 
   private put(hash: number, id: number): void {
     if (this.old) this.moveSome();
-    if ((this.entries + 1) > MAX_LOAD * this.now.hashes.length) {
+    if (this.entries + 1 > MAX_LOAD * this.now.hashes.length) {
       // (A growth while the last one is still moving: finish that first.)
       while (this.old) this.moveSome();
       this.old = this.now;
@@ -163,4 +167,3 @@ export function hashWithout(s: string, skip: number): number {
   }
   return h >>> 0;
 }
-

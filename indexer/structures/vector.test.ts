@@ -7,7 +7,13 @@ const F = FIELDS.length;
 const BODY = FIELDS.indexOf('body');
 
 /** A vector of `rows` terms whose frequencies are `full` (row-major, F a row). */
-const vectorOf = (full: Uint8Array, rows: number): DocVector => ({ termIds: Uint32Array.from({ length: rows }, (_, i) => i), freqs: packFreqs(full, rows), lengths: new Uint32Array(F), inlinks: 0, source: 0 });
+const vectorOf = (full: Uint8Array, rows: number): DocVector => ({
+  termIds: Uint32Array.from({ length: rows }, (_, i) => i),
+  freqs: packFreqs(full, rows),
+  lengths: new Uint32Array(F),
+  inlinks: 0,
+  source: 0,
+});
 
 describe('packed frequencies', () => {
   it('give back every frequency of every field, rows past 65,535 included, at one byte a body-only row', () => {

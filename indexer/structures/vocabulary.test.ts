@@ -33,7 +33,10 @@ describe('Vocabulary', () => {
     const { add, held, v, s } = stats(1e9);
     add(1, 'set search_path');
     assert.ok(held('search') && !held('search_path'));
-    assert.deepEqual(v.prefixes.complete('search_', (id) => s.docFrequencyOf(id), 5), [s.termId('search_path')]);
+    assert.deepEqual(
+      v.prefixes.complete('search_', (id) => s.docFrequencyOf(id), 5),
+      [s.termId('search_path')],
+    );
   });
 
   it('once the vocabulary is large, holds a word from its second document on', () => {
@@ -42,7 +45,11 @@ describe('Vocabulary', () => {
     assert.ok(!held('singleton') && !held('share'), 'each in one document');
     add(2, 'shared');
     assert.ok(held('share') && !held('singleton'), 'share is in two now');
-    assert.deepEqual(v.prefixes.complete('sin', (id) => s.docFrequencyOf(id), 5), [s.termId('singleton')], 'every term completes, whatever its frequency');
+    assert.deepEqual(
+      v.prefixes.complete('sin', (id) => s.docFrequencyOf(id), 5),
+      [s.termId('singleton')],
+      'every term completes, whatever its frequency',
+    );
   });
 
   it('is rebuilt when a flushed index is loaded', async () => {

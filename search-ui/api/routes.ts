@@ -5,7 +5,17 @@
  * events, the metrics, OpenSearch) are described here too, by `describeOthers`.
  */
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import { DocumentQuery, ErrorSchema, ExplanationSchema, SearchQuery, SearchResponseSchema, StatusSchema, SuggestQuery, SuggestResponseSchema, UnknownUrlSchema } from './schemas.ts';
+import {
+  DocumentQuery,
+  ErrorSchema,
+  ExplanationSchema,
+  SearchQuery,
+  SearchResponseSchema,
+  StatusSchema,
+  SuggestQuery,
+  SuggestResponseSchema,
+  UnknownUrlSchema,
+} from './schemas.ts';
 
 const json = <S extends z.ZodType>(schema: S, description: string) => ({ description, content: { 'application/json': { schema } } });
 const error = (description: string) => json(ErrorSchema, description);
@@ -24,7 +34,8 @@ export const searchRoute = createRoute({
   method: 'get',
   path: '/api/search',
   summary: 'Search',
-  description: 'Answers other origins too, those of server.corsOrigins (CORS). The ETag (weak) changes when the index does: a repeated search is a 304 until then.',
+  description:
+    'Answers other origins too, those of server.corsOrigins (CORS). The ETag (weak) changes when the index does: a repeated search is a 304 until then.',
   request: { query: SearchQuery },
   responses: { 200: json(SearchResponseSchema, 'Results, best first'), ...NOT_MODIFIED, 400: ERRORS[400], 429: ERRORS[429] },
 });
@@ -33,7 +44,8 @@ export const suggestRoute = createRoute({
   method: 'get',
   path: '/api/suggest',
   summary: 'Suggestions as you type: the query with its last word completed',
-  description: 'Completions of the last word from the index\'s words, the most frequent first. Answers the origins of server.corsOrigins too, with a weak ETag that changes when the index does.',
+  description:
+    "Completions of the last word from the index's words, the most frequent first. Answers the origins of server.corsOrigins too, with a weak ETag that changes when the index does.",
   request: { query: SuggestQuery },
   responses: { 200: json(SuggestResponseSchema, 'Completed queries, the most frequent completion first'), ...NOT_MODIFIED, 400: ERRORS[400], 429: ERRORS[429] },
 });
@@ -50,11 +62,21 @@ export const documentRoute = createRoute({
   path: '/api/document',
   summary: 'What Trawl knows of a URL: why it is (not) in the index',
   request: { query: DocumentQuery },
-  responses: { 200: json(ExplanationSchema, 'The URL record'), ...NOT_MODIFIED, 400: ERRORS[400], 404: json(UnknownUrlSchema, 'Trawl has no record of the URL (code: unknown-url)'), 429: ERRORS[429] },
+  responses: {
+    200: json(ExplanationSchema, 'The URL record'),
+    ...NOT_MODIFIED,
+    400: ERRORS[400],
+    404: json(UnknownUrlSchema, 'Trawl has no record of the URL (code: unknown-url)'),
+    429: ERRORS[429],
+  },
 });
 
 /** An http(s) URL as an admin action takes it. */
-const HttpUrl = z.string().max(2048).regex(/^https?:\/\/\S+$/i).openapi({ format: 'uri', example: 'https://example.org/page' });
+const HttpUrl = z
+  .string()
+  .max(2048)
+  .regex(/^https?:\/\/\S+$/i)
+  .openapi({ format: 'uri', example: 'https://example.org/page' });
 /** A host name, with a port if any (compared lower-case). */
 const HostName = z
   .string()
@@ -74,7 +96,9 @@ export const SeedsBody = z.object({
 });
 
 /** Exactly one of url, host or all: true. */
-export const RecrawlBody = z.union([z.strictObject({ url: HttpUrl }), z.strictObject({ host: HostName }), z.strictObject({ all: z.literal(true) })]).openapi({ description: 'Exactly one of url, host or all' });
+export const RecrawlBody = z
+  .union([z.strictObject({ url: HttpUrl }), z.strictObject({ host: HostName }), z.strictObject({ all: z.literal(true) })])
+  .openapi({ description: 'Exactly one of url, host or all' });
 
 /** Exactly one of url or host. */
 export const RemoveQuery = z
@@ -92,7 +116,10 @@ export const seedsRoute = createRoute({
   summary: 'Add seeds',
   request: { body: body(SeedsBody) },
   responses: {
-    200: json(z.object({ queued: z.array(z.string()), rejected: z.array(z.object({ url: z.string(), reason: z.string() })) }), 'The seeds queued, and those refused with why'),
+    200: json(
+      z.object({ queued: z.array(z.string()), rejected: z.array(z.object({ url: z.string(), reason: z.string() })) }),
+      'The seeds queued, and those refused with why',
+    ),
     400: ERRORS[400],
     413: ERRORS[413],
     ...adminErrors,
@@ -100,8 +127,20 @@ export const seedsRoute = createRoute({
 });
 
 const pausedAnswer = json(z.object({ paused: z.boolean() }), 'Whether the crawl is paused now');
-export const pauseRoute = createRoute({ method: 'post', path: '/pause', ...ADMIN, summary: 'Pause the crawl (requests in flight finish)', responses: { 200: pausedAnswer, ...adminErrors } });
-export const resumeRoute = createRoute({ method: 'post', path: '/resume', ...ADMIN, summary: 'Resume the crawl', responses: { 200: pausedAnswer, ...adminErrors } });
+export const pauseRoute = createRoute({
+  method: 'post',
+  path: '/pause',
+  ...ADMIN,
+  summary: 'Pause the crawl (requests in flight finish)',
+  responses: { 200: pausedAnswer, ...adminErrors },
+});
+export const resumeRoute = createRoute({
+  method: 'post',
+  path: '/resume',
+  ...ADMIN,
+  summary: 'Resume the crawl',
+  responses: { 200: pausedAnswer, ...adminErrors },
+});
 
 export const recrawlRoute = createRoute({
   method: 'post',
@@ -128,7 +167,11 @@ export function describeOthers(app: OpenAPIHono): void {
     method: 'get',
     path: '/api/events',
     summary: 'Server-sent events: a "status" event each second ({summary, running, html}: the dashboard fragment)',
-    responses: { ...text('text/event-stream', 'The event stream'), 429: ERRORS[429], 503: error('Too many event streams open (server.maxEventStreams; code: too-many-streams); see Retry-After') },
+    responses: {
+      ...text('text/event-stream', 'The event stream'),
+      429: ERRORS[429],
+      503: error('Too many event streams open (server.maxEventStreams; code: too-many-streams); see Retry-After'),
+    },
   });
   app.openAPIRegistry.registerPath({
     method: 'get',
@@ -139,28 +182,56 @@ export function describeOthers(app: OpenAPIHono): void {
         z.object({
           ok: z.literal(true),
           documents: z.number().int(),
-          shards: z.array(z.object({ url: z.string(), shard: z.string().nullable(), up: z.boolean(), documents: z.number().int(), error: z.string().optional() })).optional().openapi({ description: 'A coordinator (trawl serve --shards): its shards as last checked; it answers 503 (ok: false) only when none is up' }),
+          shards: z
+            .array(z.object({ url: z.string(), shard: z.string().nullable(), up: z.boolean(), documents: z.number().int(), error: z.string().optional() }))
+            .optional()
+            .openapi({ description: 'A coordinator (trawl serve --shards): its shards as last checked; it answers 503 (ok: false) only when none is up' }),
         }),
         'Alive, with the documents in the index',
       ),
-      503: json(z.object({ ok: z.literal(false), documents: z.number().int(), store: z.literal('down'), since: z.string(), error: z.string() }), 'The store (a PostgreSQL database) does not answer since `since`: searches answer from the index, which no longer follows the crawl'),
+      503: json(
+        z.object({ ok: z.literal(false), documents: z.number().int(), store: z.literal('down'), since: z.string(), error: z.string() }),
+        'The store (a PostgreSQL database) does not answer since `since`: searches answer from the index, which no longer follows the crawl',
+      ),
     },
   });
   for (const [method, path, summary] of [
     ['post', '/api/shard/terms', "A coordinator's first round: the statistics of a query's terms in this shard (indexer/shards/statistics.ts TermReport)"],
-    ['post', '/api/shard/search', "A coordinator's second round: the query ranked here with the corpus's statistics — candidates with exact scores before phrase evidence, evidence factors, SimHashes, hits, totals, every facet value"],
+    [
+      'post',
+      '/api/shard/search',
+      "A coordinator's second round: the query ranked here with the corpus's statistics — candidates with exact scores before phrase evidence, evidence factors, SimHashes, hits, totals, every facet value",
+    ],
     ['post', '/api/shard/hits', 'Results by id, with their snippets'],
     ['post', '/api/shard/suggest', "Completions with the corpus's statistics, as the index holds them and as a page here spells them"],
     ['get', '/api/shard/info', 'This node as a coordinator checks it: documents, index version, the shard it holds'],
   ] as const) {
-    app.openAPIRegistry.registerPath({ method, path, summary, description: 'For a coordinator over shards (trawl serve --shards); behind server.auth, and with the admin token not counted by the rate limit. 404 (code not-a-shard) on a server with no index.', responses: { 200: { description: 'JSON' }, 400: ERRORS[400], 429: ERRORS[429] } });
+    app.openAPIRegistry.registerPath({
+      method,
+      path,
+      summary,
+      description:
+        'For a coordinator over shards (trawl serve --shards); behind server.auth, and with the admin token not counted by the rate limit. 404 (code not-a-shard) on a server with no index.',
+      responses: { 200: { description: 'JSON' }, 400: ERRORS[400], 429: ERRORS[429] },
+    });
   }
-  app.openAPIRegistry.registerPath({ method: 'get', path: '/metrics', summary: 'Prometheus metrics: the process (CPU, memory, event-loop lag, GC) and Trawl (searches, crawl, index)', responses: text('text/plain', 'The Prometheus text format 0.0.4') });
-  app.openAPIRegistry.registerPath({ method: 'get', path: '/opensearch.xml', summary: 'OpenSearch description', responses: text('application/opensearchdescription+xml', 'The OpenSearch 1.1 description') });
+  app.openAPIRegistry.registerPath({
+    method: 'get',
+    path: '/metrics',
+    summary: 'Prometheus metrics: the process (CPU, memory, event-loop lag, GC) and Trawl (searches, crawl, index)',
+    responses: text('text/plain', 'The Prometheus text format 0.0.4'),
+  });
+  app.openAPIRegistry.registerPath({
+    method: 'get',
+    path: '/opensearch.xml',
+    summary: 'OpenSearch description',
+    responses: text('application/opensearchdescription+xml', 'The OpenSearch 1.1 description'),
+  });
   app.openAPIRegistry.registerPath({
     method: 'get',
     path: '/widget.js',
-    summary: 'The search widget for other sites\' pages: <script src=".../widget.js"> then <trawl-search></trawl-search> or <div data-trawl-search></div> (README: "Put the search on your site")',
+    summary:
+      'The search widget for other sites\' pages: <script src=".../widget.js"> then <trawl-search></trawl-search> or <div data-trawl-search></div> (README: "Put the search on your site")',
     responses: { ...text('text/javascript', 'The script (ETag; kept an hour)'), ...NOT_MODIFIED },
   });
   app.openAPIRegistry.registerPath({

@@ -21,7 +21,10 @@ export function intParam(name: string, min: number, max: number, fallback: numbe
 }
 
 export const ErrorSchema = z
-  .object({ error: z.string().openapi({ description: 'What went wrong, for people' }), code: z.string().openapi({ description: 'A stable code, for programs', example: 'bad-parameter' }) })
+  .object({
+    error: z.string().openapi({ description: 'What went wrong, for people' }),
+    code: z.string().openapi({ description: 'A stable code, for programs', example: 'bad-parameter' }),
+  })
   .openapi('Error');
 
 const QUERY_HELP = 'Words (all must match), "phrases", -excluded, a OR b, site:host, lang:xx, type:html|text|pdf|docx|slides|spreadsheet|…, topic:class';
@@ -36,7 +39,10 @@ export function flagParam(name: string, description: string) {
 }
 
 export const SearchQuery = z.object({
-  q: z.string({ error: 'parameter q is required, e.g. /api/search?q=install' }).refine((q) => q.trim().length > 0, { error: 'parameter q is required, e.g. /api/search?q=install' }).openapi({ description: QUERY_HELP, example: 'install' }),
+  q: z
+    .string({ error: 'parameter q is required, e.g. /api/search?q=install' })
+    .refine((q) => q.trim().length > 0, { error: 'parameter q is required, e.g. /api/search?q=install' })
+    .openapi({ description: QUERY_HELP, example: 'install' }),
   page: intParam('page', 1, 1000, 1),
   size: intParam('size', 1, 100, 10),
   exact: flagParam('exact', 'Search only for the words as typed: the last word not completed, no typo corrected (see `corrected`)'),
@@ -44,14 +50,24 @@ export const SearchQuery = z.object({
 
 /** GET /api/suggest: the query typed so far. */
 export const SuggestQuery = z.object({
-  q: z.string({ error: 'parameter q is required, e.g. /api/suggest?q=vacu' }).max(500, { error: 'parameter q is at most 500 characters' }).openapi({ description: 'The query as typed so far; its last word is completed', example: 'vacu' }),
+  q: z
+    .string({ error: 'parameter q is required, e.g. /api/suggest?q=vacu' })
+    .max(500, { error: 'parameter q is at most 500 characters' })
+    .openapi({ description: 'The query as typed so far; its last word is completed', example: 'vacu' }),
   size: intParam('size', 1, 20, 8),
 });
 
 export const SuggestResponseSchema = z
   .object({
     query: z.string(),
-    suggestions: z.array(z.string()).readonly().openapi({ description: 'The query with its last word completed, the most frequent completion first (the word as pages spell it); empty when the query does not end in a word', example: ['vacuum', 'vacuumdb'] }),
+    suggestions: z
+      .array(z.string())
+      .readonly()
+      .openapi({
+        description:
+          'The query with its last word completed, the most frequent completion first (the word as pages spell it); empty when the query does not end in a word',
+        example: ['vacuum', 'vacuumdb'],
+      }),
   })
   .openapi('Suggestions');
 
@@ -68,7 +84,12 @@ export const SearchResponseSchema = z
     partial: z.boolean().openapi({ description: 'No page has every word: these have some' }),
     suggestion: z.string().optional().openapi({ description: 'Did you mean' }),
     corrected: z
-      .array(z.object({ from: z.string().openapi({ description: 'The word as typed (folded)' }), to: z.string().openapi({ description: 'The word it was taken for, as a page spells it' }) }))
+      .array(
+        z.object({
+          from: z.string().openapi({ description: 'The word as typed (folded)' }),
+          to: z.string().openapi({ description: 'The word it was taken for, as a page spells it' }),
+        }),
+      )
       .readonly()
       .optional()
       .openapi({ description: 'Words the search also took for others (typos): "Including results for …". Ask again with exact=1 for the words as typed only' }),
@@ -77,31 +98,50 @@ export const SearchResponseSchema = z
       .object({
         asked: z.number().int(),
         answered: z.number().int(),
-        partial: z.boolean().openapi({ description: 'Some shard did not answer (down, slower than cluster.shardTimeoutMs, or refusing): the results of its documents are missing' }),
+        partial: z
+          .boolean()
+          .openapi({
+            description: 'Some shard did not answer (down, slower than cluster.shardTimeoutMs, or refusing): the results of its documents are missing',
+          }),
         missing: z.array(z.object({ shard: z.string().openapi({ description: 'Its URL' }), error: z.string() })).readonly(),
-        statisticsMissed: z.number().int().optional().openapi({ description: 'Lookups a shard answered from its own statistics (the first round did not gather them): the ranking may differ from one node\'s over all the documents' }),
+        statisticsMissed: z
+          .number()
+          .int()
+          .optional()
+          .openapi({
+            description:
+              "Lookups a shard answered from its own statistics (the first round did not gather them): the ranking may differ from one node's over all the documents",
+          }),
       })
       .optional()
       .openapi({ description: 'Answered by a coordinator over shards (trawl serve --shards): which shards answered' }),
-    hits: z.array(
-      z.object({
-        url: z.string(),
-        title: z.string(),
-        snippet: z.string().openapi({ description: 'HTML: escaped text, terms in <mark>' }),
-        score: z.number(),
-        fetchedAt: z.iso.datetime(),
-        topics: z.array(z.string()).readonly().optional().openapi({ description: 'Classes of a focused crawl, best first' }),
-        type: z.string().optional().openapi({ description: 'A document that is not an HTML page: its format (pdf, docx, pptx, xlsx, odt, odp, ods, text, markdown)' }),
-        pages: z.number().int().optional().openapi({ description: 'Its pages (slides, sheets)' }),
-        page: z.number().int().optional().openapi({ description: 'The page (slide, sheet) the snippet is on, from 1; a PDF opens there at url#page=N' }),
-        similar: z
-          .array(z.object({ url: z.string(), title: z.string() }))
-          .readonly()
-          .optional()
-          .openapi({ description: 'Near-duplicates of this result folded under it (mirrors, print views, other versions: SimHash within index.nearDuplicates.maxDistance bits), best first, at most 10' }),
-        moreSimilar: z.number().int().optional().openapi({ description: 'Near-duplicates folded under it beyond those listed in similar' }),
-      }),
-    ).readonly(),
+    hits: z
+      .array(
+        z.object({
+          url: z.string(),
+          title: z.string(),
+          snippet: z.string().openapi({ description: 'HTML: escaped text, terms in <mark>' }),
+          score: z.number(),
+          fetchedAt: z.iso.datetime(),
+          topics: z.array(z.string()).readonly().optional().openapi({ description: 'Classes of a focused crawl, best first' }),
+          type: z
+            .string()
+            .optional()
+            .openapi({ description: 'A document that is not an HTML page: its format (pdf, docx, pptx, xlsx, odt, odp, ods, text, markdown)' }),
+          pages: z.number().int().optional().openapi({ description: 'Its pages (slides, sheets)' }),
+          page: z.number().int().optional().openapi({ description: 'The page (slide, sheet) the snippet is on, from 1; a PDF opens there at url#page=N' }),
+          similar: z
+            .array(z.object({ url: z.string(), title: z.string() }))
+            .readonly()
+            .optional()
+            .openapi({
+              description:
+                'Near-duplicates of this result folded under it (mirrors, print views, other versions: SimHash within index.nearDuplicates.maxDistance bits), best first, at most 10',
+            }),
+          moreSimilar: z.number().int().optional().openapi({ description: 'Near-duplicates folded under it beyond those listed in similar' }),
+        }),
+      )
+      .readonly(),
   })
   .openapi('SearchResponse');
 
@@ -115,7 +155,15 @@ const CrawlStatsSchema = z.strictObject({
   requests: count,
   bytes: count,
   pagesPerSecond: z.number(),
-  stages: z.strictObject({ fetch: stageFigures, parse: stageFigures, render: stageFigures, classify: stageFigures, store: stageFigures, index: stageFigures, links: stageFigures }),
+  stages: z.strictObject({
+    fetch: stageFigures,
+    parse: stageFigures,
+    render: stageFigures,
+    classify: stageFigures,
+    store: stageFigures,
+    index: stageFigures,
+    links: stageFigures,
+  }),
   outcomes: z.record(z.string(), count).openapi({ description: 'Request outcomes of this run, by kind' }),
 });
 
@@ -168,8 +216,14 @@ export const StatusSchema = z
       pagesPerSecond: z.number(),
       stats: CrawlStatsSchema.nullable().openapi({ description: "This run's per-stage figures; null before it starts" }),
       hosts: z.array(HostSchema).readonly().openapi({ description: 'Hosts with their politeness state, the busiest first' }),
-      rejections: z.array(z.strictObject({ reason: z.string(), count })).readonly().openapi({ description: 'Why URLs were not queued, most first' }),
-      linksCut: z.strictObject({ pages: count, links: count }).optional().openapi({ description: 'Pages with more links than limits.maxLinksPerPage, and the links not followed' }),
+      rejections: z
+        .array(z.strictObject({ reason: z.string(), count }))
+        .readonly()
+        .openapi({ description: 'Why URLs were not queued, most first' }),
+      linksCut: z
+        .strictObject({ pages: count, links: count })
+        .optional()
+        .openapi({ description: 'Pages with more links than limits.maxLinksPerPage, and the links not followed' }),
       templates: z
         .strictObject({
           hosts: count.openapi({ description: 'Hosts whose template (blocks of text on many of their pages) was learned' }),
@@ -190,7 +244,10 @@ export const StatusSchema = z
       unchanged: count,
       removed: count,
     }),
-    focus: z.strictObject({ classifier: z.string(), cutoff: z.number(), relevant: count, notRelevant: count }).nullable().openapi({ description: 'null: not a focused crawl' }),
+    focus: z
+      .strictObject({ classifier: z.string(), cutoff: z.number(), relevant: count, notRelevant: count })
+      .nullable()
+      .openapi({ description: 'null: not a focused crawl' }),
     render: z
       .strictObject({
         mode: z.enum(['never', 'auto', 'always']),
@@ -208,7 +265,17 @@ export const StatusSchema = z
       .optional()
       .openapi({ description: 'Rendering pages that need JavaScript; absent when no crawl runs here or render.mode is never' }),
     auth: z
-      .array(z.strictObject({ scope: z.string(), kind: z.string(), logins: count, loginFailures: count, renewals: count, refused: count, lastProblem: z.string().nullable() }))
+      .array(
+        z.strictObject({
+          scope: z.string(),
+          kind: z.string(),
+          logins: count,
+          loginFailures: count,
+          renewals: count,
+          refused: count,
+          lastProblem: z.string().nullable(),
+        }),
+      )
       .readonly()
       .optional()
       .openapi({ description: 'The scopes of auth: logins, sessions renewed, credentials refused — never a secret' }),
@@ -218,7 +285,11 @@ export const StatusSchema = z
           id: z.string(),
           machine: z.string(),
           pid: count,
-          state: z.enum(['running', 'stale', 'stopped']).openapi({ description: 'running: renews its leases; stale: its leases could have run out unrenewed (died, or cut off from the store); stopped: said so' }),
+          state: z
+            .enum(['running', 'stale', 'stopped'])
+            .openapi({
+              description: 'running: renews its leases; stale: its leases could have run out unrenewed (died, or cut off from the store); stopped: said so',
+            }),
           hosts: count.openapi({ description: 'Hosts under its lease now' }),
           staleHosts: count.openapi({ description: 'Hosts whose lease ran out unrenewed (taken over by other workers in time)' }),
           pages: count,
@@ -251,13 +322,19 @@ export const StatusSchema = z
       lastFlushAt: isoOrNull,
       lastFlushMs: z.number().nullable(),
       lastFlushBytes: z.number().nullable(),
-      byType: z.array(z.strictObject({ type: z.string(), count })).readonly().optional().openapi({ description: 'Documents by type (html, pdf, docx…), most first' }),
+      byType: z
+        .array(z.strictObject({ type: z.string(), count }))
+        .readonly()
+        .optional()
+        .openapi({ description: 'Documents by type (html, pdf, docx…), most first' }),
       nearDuplicates: z
         .strictObject({
           maxDistance: count.openapi({ description: 'index.nearDuplicates.maxDistance: bits of SimHash within which two documents are near-duplicates' }),
           documents: count.openapi({ description: 'Documents that have at least one near-duplicate' }),
           clusters: count.openapi({ description: 'Groups of such documents, joined by near-duplicate pairs' }),
-          countedAt: z.iso.datetime().openapi({ description: 'When they were counted (a census runs when the index changed, at most once a minute unless it grew by a tenth)' }),
+          countedAt: z.iso
+            .datetime()
+            .openapi({ description: 'When they were counted (a census runs when the index changed, at most once a minute unless it grew by a tenth)' }),
         })
         .optional()
         .openapi({ description: 'Near-duplicates in the index; absent when index.nearDuplicates.maxDistance is 0' }),
@@ -305,4 +382,7 @@ export const UnknownUrlSchema = ErrorSchema.extend({ url: z.string() });
 
 // The schemas describe the model's types: a change to one that the other does not follow fails here.
 type Described<T, S extends z.ZodType> = z.output<S> extends T ? true : never;
-export const DESCRIBED: [Described<ApplianceStatus & { summary: string }, typeof StatusSchema>, Described<Extract<UrlExplanation, { known: true }>, typeof ExplanationSchema>] = [true, true];
+export const DESCRIBED: [
+  Described<ApplianceStatus & { summary: string }, typeof StatusSchema>,
+  Described<Extract<UrlExplanation, { known: true }>, typeof ExplanationSchema>,
+] = [true, true];

@@ -22,20 +22,34 @@
     var events = new EventSource('/api/events');
     events.addEventListener('status', function (e) {
       var s;
-      try { s = JSON.parse(e.data); } catch (_) { return; }
+      try {
+        s = JSON.parse(e.data);
+      } catch (_) {
+        return;
+      }
       live.innerHTML = s.html; // rendered and escaped by the server (status-page.ts)
       setLine(s.summary, s.running);
     });
-    window.addEventListener('pagehide', function () { events.close(); });
+    window.addEventListener('pagehide', function () {
+      events.close();
+    });
   } else if (line && window.fetch) {
     var delay = 1500;
     var tick = function () {
       if (document.hidden) return setTimeout(tick, delay);
       fetch('/api/status', { headers: { accept: 'application/json' } })
-        .then(function (r) { return r.ok ? r.json() : null; })
-        .then(function (s) { if (s) setLine(s.summary, s.crawl && s.crawl.running); })
-        .catch(function () { /* server restarting: try again at the next tick */ })
-        .then(function () { setTimeout(tick, delay); });
+        .then(function (r) {
+          return r.ok ? r.json() : null;
+        })
+        .then(function (s) {
+          if (s) setLine(s.summary, s.crawl && s.crawl.running);
+        })
+        .catch(function () {
+          /* server restarting: try again at the next tick */
+        })
+        .then(function () {
+          setTimeout(tick, delay);
+        });
     };
     setTimeout(tick, delay);
   }
@@ -53,9 +67,11 @@
         if (q.length < 2) return;
         var url = '/?q=' + encodeURIComponent(q);
         if (pending) pending.abort();
-        var mine = pending = new AbortController();
+        var mine = (pending = new AbortController());
         fetch(url, { headers: { accept: 'text/html' }, signal: mine.signal })
-          .then(function (r) { return r.text(); })
+          .then(function (r) {
+            return r.text();
+          })
           .then(function (text) {
             if (mine !== pending) return; // a later keystroke's answer wins
             var doc = new DOMParser().parseFromString(text, 'text/html');
@@ -65,7 +81,9 @@
             document.title = doc.title;
             history.replaceState(null, '', url);
           })
-          .catch(function () { /* aborted, or offline: the form still submits */ });
+          .catch(function () {
+            /* aborted, or offline: the form still submits */
+          });
       }, 200);
     });
   }
@@ -85,11 +103,15 @@
     var suggestTimer = 0;
     var asking = null;
     var active = -1;
-    var options = function () { return Array.prototype.slice.call(list.querySelectorAll('[role=option]')); };
+    var options = function () {
+      return Array.prototype.slice.call(list.querySelectorAll('[role=option]'));
+    };
     var choose = function (i) {
       var all = options();
       active = i;
-      all.forEach(function (o, k) { o.setAttribute('aria-selected', String(k === i)); });
+      all.forEach(function (o, k) {
+        o.setAttribute('aria-selected', String(k === i));
+      });
       if (i >= 0 && all[i]) box.setAttribute('aria-activedescendant', all[i].id);
       else box.removeAttribute('aria-activedescendant');
     };
@@ -123,15 +145,21 @@
       var q = box.value;
       if (q.trim().length < 2 || /\s$/.test(q)) return close();
       suggestTimer = setTimeout(function () {
-        var mine = asking = new AbortController();
+        var mine = (asking = new AbortController());
         fetch('/api/suggest?q=' + encodeURIComponent(q.trim()), { headers: { accept: 'application/json' }, signal: mine.signal })
-          .then(function (r) { return r.ok ? r.json() : { suggestions: [] }; })
+          .then(function (r) {
+            return r.ok ? r.json() : { suggestions: [] };
+          })
           .then(function (body) {
             if (mine !== asking) return;
-            var words = (body.suggestions || []).filter(function (s) { return s !== q.trim(); });
+            var words = (body.suggestions || []).filter(function (s) {
+              return s !== q.trim();
+            });
             show(words);
           })
-          .catch(function () { /* aborted, or offline: no suggestions */ });
+          .catch(function () {
+            /* aborted, or offline: no suggestions */
+          });
       }, 120);
     });
     box.addEventListener('keydown', function (e) {
@@ -159,7 +187,9 @@
   }
 
   // Keys.
-  function results() { return Array.prototype.slice.call(document.querySelectorAll('ol.results a.result-title')); }
+  function results() {
+    return Array.prototype.slice.call(document.querySelectorAll('ol.results a.result-title'));
+  }
   document.addEventListener('keydown', function (e) {
     if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
     var t = e.target;
@@ -178,7 +208,10 @@
     else if (at < 0) return;
     e.preventDefault();
     var next = at + (e.key === 'ArrowDown' ? 1 : -1);
-    if (next < 0) { if (box) box.focus(); return; }
+    if (next < 0) {
+      if (box) box.focus();
+      return;
+    }
     links[Math.min(next, links.length - 1)].focus();
   });
 
@@ -187,15 +220,25 @@
   var out = document.getElementById('admin-result');
   if (token && out && window.fetch) {
     token.value = sessionStorage.getItem('trawl-admin-token') || '';
-    token.addEventListener('change', function () { sessionStorage.setItem('trawl-admin-token', token.value); });
+    token.addEventListener('change', function () {
+      sessionStorage.setItem('trawl-admin-token', token.value);
+    });
     var call = function (method, path, body) {
       out.textContent = 'Working…';
       var headers = { authorization: 'Bearer ' + token.value, accept: 'application/json' };
       if (body) headers['content-type'] = 'application/json';
       fetch(path, { method: method, headers: headers, body: body ? JSON.stringify(body) : undefined })
-        .then(function (r) { return r.json().then(function (j) { return { ok: r.ok, status: r.status, body: j }; }); })
-        .then(function (r) { out.textContent = r.ok ? 'Done: ' + JSON.stringify(r.body) : 'Refused (' + r.status + '): ' + r.body.error; })
-        .catch(function (err) { out.textContent = 'Failed: ' + err.message; });
+        .then(function (r) {
+          return r.json().then(function (j) {
+            return { ok: r.ok, status: r.status, body: j };
+          });
+        })
+        .then(function (r) {
+          out.textContent = r.ok ? 'Done: ' + JSON.stringify(r.body) : 'Refused (' + r.status + '): ' + r.body.error;
+        })
+        .catch(function (err) {
+          out.textContent = 'Failed: ' + err.message;
+        });
     };
     var target = function (value) {
       var v = value.trim();

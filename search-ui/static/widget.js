@@ -62,10 +62,15 @@
     // A constructed style sheet is not an inline style: a page whose CSP forbids those still shows it.
     if ('adoptedStyleSheets' in ShadowRoot.prototype && window.CSSStyleSheet) {
       try {
-        if (!sheet) { sheet = new CSSStyleSheet(); sheet.replaceSync(CSS); }
+        if (!sheet) {
+          sheet = new CSSStyleSheet();
+          sheet.replaceSync(CSS);
+        }
         root.adoptedStyleSheets = [sheet];
         return;
-      } catch (_) { /* an older browser: the <style> below */ }
+      } catch (_) {
+        /* an older browser: the <style> below */
+      }
     }
     root.appendChild(el('style', {}, CSS));
   }
@@ -89,7 +94,9 @@
     try {
       var u = new URL(v, location.href);
       return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : LOADED_FROM;
-    } catch (_) { return LOADED_FROM; }
+    } catch (_) {
+      return LOADED_FROM;
+    }
   }
 
   function sizeOf(host) {
@@ -123,15 +130,23 @@
     var list = Array.isArray(body) ? body : body && (body.suggestions || body.completions);
     if (!Array.isArray(list)) return [];
     return list
-      .map(function (s) { return typeof s === 'string' ? s : s && (s.text || s.query || s.value || s.term); })
-      .filter(function (s) { return typeof s === 'string' && s && s.toLowerCase() !== q.toLowerCase(); })
+      .map(function (s) {
+        return typeof s === 'string' ? s : s && (s.text || s.query || s.value || s.term);
+      })
+      .filter(function (s) {
+        return typeof s === 'string' && s && s.toLowerCase() !== q.toLowerCase();
+      })
       .slice(0, SUGGESTIONS);
   }
 
   function mount(host) {
     if (widgets.has(host)) return;
     var root;
-    try { root = host.attachShadow({ mode: 'open' }); } catch (_) { return; } // a host that cannot have one
+    try {
+      root = host.attachShadow({ mode: 'open' });
+    } catch (_) {
+      return;
+    } // a host that cannot have one
     serial++;
     var id = 'trawl-' + serial;
     var w = { host: host, items: [], active: -1, timer: 0, controller: null, suggest: true, shown: '' };
@@ -139,7 +154,18 @@
     mounted.push(w);
     style(root);
     var box = el('div', { class: 'root', role: 'search', part: 'root' });
-    w.input = el('input', { type: 'search', role: 'combobox', 'aria-autocomplete': 'list', 'aria-expanded': 'false', 'aria-controls': id + '-list', autocomplete: 'off', spellcheck: 'false', enterkeyhint: 'search', maxlength: '500', part: 'input' });
+    w.input = el('input', {
+      type: 'search',
+      role: 'combobox',
+      'aria-autocomplete': 'list',
+      'aria-expanded': 'false',
+      'aria-controls': id + '-list',
+      autocomplete: 'off',
+      spellcheck: 'false',
+      enterkeyhint: 'search',
+      maxlength: '500',
+      part: 'input',
+    });
     w.panel = el('div', { class: 'panel', part: 'panel', hidden: '' });
     w.list = el('ul', { role: 'listbox', id: id + '-list', 'aria-label': 'Search results' });
     w.note = el('p', { class: 'note', role: 'status', 'aria-live': 'polite' });
@@ -150,18 +176,28 @@
     root.appendChild(box);
     labels(w);
 
-    w.input.addEventListener('input', function () { schedule(w); });
-    w.input.addEventListener('keydown', function (e) { keydown(w, e); });
-    w.input.addEventListener('focus', function () { if (w.shown && w.shown === w.input.value.trim()) open(w); });
+    w.input.addEventListener('input', function () {
+      schedule(w);
+    });
+    w.input.addEventListener('keydown', function (e) {
+      keydown(w, e);
+    });
+    w.input.addEventListener('focus', function () {
+      if (w.shown && w.shown === w.input.value.trim()) open(w);
+    });
     // A click in the panel must not take the focus from the box (it would close the panel first).
-    w.panel.addEventListener('mousedown', function (e) { e.preventDefault(); });
+    w.panel.addEventListener('mousedown', function (e) {
+      e.preventDefault();
+    });
     w.list.addEventListener('click', function (e) {
       var li = e.target.closest('li');
       if (!li) return;
       if (e.target.closest('a')) return; // the link itself: the browser opens it (new tab with a modifier too)
       choose(w, w.items[Number(li.dataset.index)], e);
     });
-    root.addEventListener('focusout', function (e) { if (!e.relatedTarget || !root.contains(e.relatedTarget)) close(w); });
+    root.addEventListener('focusout', function (e) {
+      if (!e.relatedTarget || !root.contains(e.relatedTarget)) close(w);
+    });
   }
 
   function labels(w) {
@@ -172,8 +208,15 @@
   function schedule(w) {
     clearTimeout(w.timer);
     var q = w.input.value.trim();
-    if (q.length < MIN_CHARS) { cancel(w); w.shown = ''; close(w); return; }
-    w.timer = setTimeout(function () { run(w, q); }, DEBOUNCE_MS);
+    if (q.length < MIN_CHARS) {
+      cancel(w);
+      w.shown = '';
+      close(w);
+      return;
+    }
+    w.timer = setTimeout(function () {
+      run(w, q);
+    }, DEBOUNCE_MS);
   }
 
   function cancel(w) {
@@ -188,28 +231,48 @@
     var controller = (w.controller = new AbortController());
     var origin = originOf(w.host);
     var full = withFilter(w, q);
-    var get = function (path) { return fetch(origin + path, { signal: controller.signal, headers: { accept: 'application/json' } }); };
+    var get = function (path) {
+      return fetch(origin + path, { signal: controller.signal, headers: { accept: 'application/json' } });
+    };
     var results = get('/api/search?q=' + encodeURIComponent(full) + '&size=' + sizeOf(w.host)).then(function (res) {
-      return res.json().catch(function () { return {}; }).then(function (body) { return { status: res.status, body: body }; });
+      return res
+        .json()
+        .catch(function () {
+          return {};
+        })
+        .then(function (body) {
+          return { status: res.status, body: body };
+        });
     });
     // Completions when this Trawl has them; one "no such endpoint" and they are not asked again.
-    var suggested = !w.suggest ? Promise.resolve([]) : get('/api/suggest?q=' + encodeURIComponent(q)).then(function (res) {
-      if (res.status === 404 || res.status === 405) w.suggest = false;
-      return res.ok ? res.json().then(function (b) { return completions(b, q); }) : [];
-    }).catch(function (e) {
-      if (e && e.name === 'AbortError') throw e;
-      return [];
-    });
-    Promise.all([results, suggested]).then(function (answers) {
-      if (controller !== w.controller) return; // a later keystroke's answer wins
-      w.controller = null;
-      show(w, q, answers[0], answers[1]);
-    }, function (e) {
-      if (e && e.name === 'AbortError') return;
-      if (controller !== w.controller) return;
-      w.controller = null;
-      show(w, q, { status: 0, body: {} }, []);
-    });
+    var suggested = !w.suggest
+      ? Promise.resolve([])
+      : get('/api/suggest?q=' + encodeURIComponent(q))
+          .then(function (res) {
+            if (res.status === 404 || res.status === 405) w.suggest = false;
+            return res.ok
+              ? res.json().then(function (b) {
+                  return completions(b, q);
+                })
+              : [];
+          })
+          .catch(function (e) {
+            if (e && e.name === 'AbortError') throw e;
+            return [];
+          });
+    Promise.all([results, suggested]).then(
+      function (answers) {
+        if (controller !== w.controller) return; // a later keystroke's answer wins
+        w.controller = null;
+        show(w, q, answers[0], answers[1]);
+      },
+      function (e) {
+        if (e && e.name === 'AbortError') return;
+        if (controller !== w.controller) return;
+        w.controller = null;
+        show(w, q, { status: 0, body: {} }, []);
+      },
+    );
   }
 
   /** The query as sent: the words typed and the widget's filter (site:…, lang:…, type:…). */
@@ -226,13 +289,22 @@
   function show(w, q, answer, suggestions) {
     var body = answer.body || {};
     var hits = answer.status === 200 && Array.isArray(body.hits) ? body.hits : [];
-    var items = suggestions.map(function (s) { return { kind: 'suggestion', text: s }; });
+    var items = suggestions.map(function (s) {
+      return { kind: 'suggestion', text: s };
+    });
     if (!hits.length && typeof body.suggestion === 'string') items.push({ kind: 'suggestion', text: body.suggestion, didYouMean: true });
-    hits.forEach(function (h) { items.push({ kind: 'result', hit: h, href: hrefOf(h) }); });
+    hits.forEach(function (h) {
+      items.push({ kind: 'result', hit: h, href: hrefOf(h) });
+    });
     w.items = items;
     w.active = -1;
     w.shown = q;
-    w.list.replaceChildren.apply(w.list, items.map(function (item, i) { return optionOf(w, item, i); }));
+    w.list.replaceChildren.apply(
+      w.list,
+      items.map(function (item, i) {
+        return optionOf(w, item, i);
+      }),
+    );
     w.input.removeAttribute('aria-activedescendant');
     var total = typeof body.total === 'number' ? body.total : hits.length;
     w.note.className = 'note';
@@ -283,7 +355,10 @@
     var lis = w.list.children;
     if (w.active >= 0 && lis[w.active]) lis[w.active].setAttribute('aria-selected', 'false');
     w.active = i;
-    if (i < 0 || !lis[i]) { w.input.removeAttribute('aria-activedescendant'); return; }
+    if (i < 0 || !lis[i]) {
+      w.input.removeAttribute('aria-activedescendant');
+      return;
+    }
     lis[i].setAttribute('aria-selected', 'true');
     w.input.setAttribute('aria-activedescendant', lis[i].id);
     lis[i].scrollIntoView({ block: 'nearest' });
@@ -302,8 +377,16 @@
       if (isOpen && w.active >= 0) choose(w, w.items[w.active], e);
       else if (w.input.value.trim()) go(searchPage(w, w.input.value.trim()), e);
     } else if (e.key === 'Escape') {
-      if (isOpen) { e.preventDefault(); close(w); }
-      else if (w.input.value) { e.preventDefault(); w.input.value = ''; cancel(w); w.shown = ''; w.items = []; }
+      if (isOpen) {
+        e.preventDefault();
+        close(w);
+      } else if (w.input.value) {
+        e.preventDefault();
+        w.input.value = '';
+        cancel(w);
+        w.shown = '';
+        w.items = [];
+      }
     } else if (e.key === 'Tab') close(w);
   }
 
@@ -327,25 +410,46 @@
     if (e.key !== '/' || e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
     var t = e.composedPath ? e.composedPath()[0] : e.target;
     if (t && (t.isContentEditable || /^(input|textarea|select)$/i.test(t.localName || ''))) return;
-    var w = mounted.find(function (m) { return m.host.isConnected && option(m.host, 'shortcut') !== 'none' && m.host.getClientRects().length; });
+    var w = mounted.find(function (m) {
+      return m.host.isConnected && option(m.host, 'shortcut') !== 'none' && m.host.getClientRects().length;
+    });
     if (!w) return;
     e.preventDefault();
     w.input.focus();
     w.input.select();
   });
 
-  customElements.define('trawl-search', class extends HTMLElement {
-    static get observedAttributes() { return ['placeholder', 'label']; }
-    connectedCallback() { mount(this); }
-    disconnectedCallback() { var w = widgets.get(this); if (w) { cancel(w); close(w); } }
-    attributeChangedCallback() { var w = widgets.get(this); if (w) labels(w); }
-  });
+  customElements.define(
+    'trawl-search',
+    class extends HTMLElement {
+      static get observedAttributes() {
+        return ['placeholder', 'label'];
+      }
+      connectedCallback() {
+        mount(this);
+      }
+      disconnectedCallback() {
+        var w = widgets.get(this);
+        if (w) {
+          cancel(w);
+          close(w);
+        }
+      }
+      attributeChangedCallback() {
+        var w = widgets.get(this);
+        if (w) labels(w);
+      }
+    },
+  );
 
   /** Mounts the widget on every <div data-trawl-search> under `root` (the page's, at load). */
   function upgrade(root) {
     (root || document).querySelectorAll('[data-trawl-search]').forEach(mount);
   }
   window.TrawlSearch = { upgrade: upgrade };
-  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', function () { upgrade(); });
+  if (document.readyState === 'loading')
+    document.addEventListener('DOMContentLoaded', function () {
+      upgrade();
+    });
   else upgrade();
 })();

@@ -69,7 +69,11 @@ export class PgChangeLog implements ChangeLog {
       this.pool,
       async (q) => {
         const { pruned } = (await run<{ pruned: number }>(q, 'SELECT pruned FROM change_log FOR SHARE')).rows[0]!;
-        await run(q, 'INSERT INTO change_readers (reader, seq, seen_at) VALUES ($1, $2, $3) ON CONFLICT (reader) DO UPDATE SET seq = excluded.seq, seen_at = excluded.seen_at', [reader, seq, now]);
+        await run(
+          q,
+          'INSERT INTO change_readers (reader, seq, seen_at) VALUES ($1, $2, $3) ON CONFLICT (reader) DO UPDATE SET seq = excluded.seq, seen_at = excluded.seen_at',
+          [reader, seq, now],
+        );
         return pruned;
       },
       { readWrite: true },
@@ -82,7 +86,9 @@ export class PgChangeLog implements ChangeLog {
       async (q) => {
         const { pruned } = (await run<{ pruned: number }>(q, 'SELECT pruned FROM change_log FOR UPDATE')).rows[0]!;
         if (liveSince !== undefined) await run(q, 'DELETE FROM change_readers WHERE seen_at < $1', [liveSince]);
-        const bound = (await run<{ bound: number }>(q, 'SELECT least($1::bigint, (SELECT min(seq) FROM change_readers), (SELECT seq FROM change_head)) AS bound', [seq])).rows[0]!.bound;
+        const bound = (
+          await run<{ bound: number }>(q, 'SELECT least($1::bigint, (SELECT min(seq) FROM change_readers), (SELECT seq FROM change_head)) AS bound', [seq])
+        ).rows[0]!.bound;
         if (bound <= pruned) return pruned;
         await run(q, 'DELETE FROM changes WHERE seq > $1 AND seq <= $2', [pruned, bound]);
         await run(q, 'UPDATE change_log SET pruned = $1', [bound]);
@@ -104,7 +110,11 @@ export class PgChangeLog implements ChangeLog {
     let wait: number = RELISTEN_MS[0];
     let retry: NodeJS.Timeout | undefined;
     const listen = async (): Promise<void> => {
-      const c = new pg.Client({ connectionString: this.pool.options.connectionString, connectionTimeoutMillis: this.pool.options.connectionTimeoutMillis, application_name: 'trawl-listen' });
+      const c = new pg.Client({
+        connectionString: this.pool.options.connectionString,
+        connectionTimeoutMillis: this.pool.options.connectionTimeoutMillis,
+        application_name: 'trawl-listen',
+      });
       c.on('notification', () => onChange());
       c.on('error', () => undefined);
       c.on('end', () => {

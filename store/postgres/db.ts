@@ -73,7 +73,8 @@ function clean(v: unknown): unknown {
 /** Numbers come back as numbers: ids, times (ms) and counts are bigint columns, all below 2^53. */
 const INT8 = 20;
 const types = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === INT8 && format !== 'binary' ? Number : pg.types.getTypeParser(oid, format))) as typeof pg.types.getTypeParser,
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8 && format !== 'binary' ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
 export type PostgresOptions = {
@@ -87,7 +88,6 @@ export type PostgresOptions = {
   readonly outageRetryMs?: number;
 };
 
-
 type Outage = { retryMs: number; downSince?: number; error?: string };
 const outages = new WeakMap<pg.Pool, Outage>();
 
@@ -100,7 +100,12 @@ export function healthOf(pool: pg.Pool): StoreHealth {
 /** Errors that say the server is away (refused, reset, shut down, starting up), not that the statement is wrong. */
 export function isConnectionError(e: unknown): boolean {
   const err = e as { code?: string; message?: string };
-  if (err.code && (['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', '57P01', '57P02', '57P03'].includes(err.code) || err.code.startsWith('08'))) return true;
+  if (
+    err.code &&
+    (['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', '57P01', '57P02', '57P03'].includes(err.code) ||
+      err.code.startsWith('08'))
+  )
+    return true;
   return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(err.message ?? '');
 }
 
@@ -161,7 +166,8 @@ export function checkLocation(location: string): void {
   if (!url || !isPostgresLocation(location) || !url.hostname) {
     throw new StoreLocationError(`the store must be a PostgreSQL URL such as postgres://user@host:5432/trawl, not ${redactLocation(location)}`);
   }
-  if (url.pathname.length <= 1) throw new StoreLocationError(`the store URL ${redactLocation(location)} names no database: add it, e.g. postgres://user@host/trawl`);
+  if (url.pathname.length <= 1)
+    throw new StoreLocationError(`the store URL ${redactLocation(location)} names no database: add it, e.g. postgres://user@host/trawl`);
 }
 
 /** A pool for `location` (not connected yet: `connect()` tries it). */

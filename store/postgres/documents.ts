@@ -111,7 +111,11 @@ export async function putDocuments(q: Queryable, puts: readonly DocumentPut[]): 
 export async function removeDocuments(q: Queryable, ids: readonly number[]): Promise<Set<number>> {
   if (!ids.length) return new Set();
   const sorted = [...ids].sort((a, b) => a - b);
-  const { rows } = await run<{ id: number }>(q, 'WITH sequence AS (DELETE FROM sequences WHERE id = ANY($1::bigint[])) DELETE FROM documents WHERE id = ANY($1::bigint[]) RETURNING id', [sorted]);
+  const { rows } = await run<{ id: number }>(
+    q,
+    'WITH sequence AS (DELETE FROM sequences WHERE id = ANY($1::bigint[])) DELETE FROM documents WHERE id = ANY($1::bigint[]) RETURNING id',
+    [sorted],
+  );
   return new Set(rows.map((r) => r.id));
 }
 
@@ -119,14 +123,18 @@ export async function removeDocuments(q: Queryable, ids: readonly number[]): Pro
 export async function touchDocuments(q: Queryable, touches: readonly { readonly id: number; readonly at: number }[]): Promise<void> {
   if (!touches.length) return;
   const sorted = [...touches].sort((a, b) => a.id - b.id);
-  await run(q, 'UPDATE documents d SET fetched_at = t.at FROM unnest($1::bigint[], $2::bigint[]) AS t(id, at) WHERE d.id = t.id', [sorted.map((t) => t.id), sorted.map((t) => t.at)]);
+  await run(q, 'UPDATE documents d SET fetched_at = t.at FROM unnest($1::bigint[], $2::bigint[]) AS t(id, at) WHERE d.id = t.id', [
+    sorted.map((t) => t.id),
+    sorted.map((t) => t.at),
+  ]);
 }
 
 /** Records that each URL record `urlId` has the same content as document `docId`. */
 export async function addDuplicates(q: Queryable, pairs: readonly { readonly urlId: number; readonly docId: number }[]): Promise<void> {
   if (!pairs.length) return;
   const sorted = [...pairs].sort((a, b) => a.urlId - b.urlId);
-  const sql = 'INSERT INTO duplicates (url_id, doc_id) SELECT * FROM unnest($1::bigint[], $2::bigint[]) ON CONFLICT (url_id) DO UPDATE SET doc_id = excluded.doc_id';
+  const sql =
+    'INSERT INTO duplicates (url_id, doc_id) SELECT * FROM unnest($1::bigint[], $2::bigint[]) ON CONFLICT (url_id) DO UPDATE SET doc_id = excluded.doc_id';
   await run(q, sql, [sorted.map((p) => p.urlId), sorted.map((p) => p.docId)]);
 }
 
@@ -210,7 +218,11 @@ export class PgDocumentStore implements DocumentStore {
 
   async *simhashes(): AsyncIterable<readonly [number, string]> {
     for (let after = -1; ; ) {
-      const { rows } = await run<{ id: number; simhash: string }>(this.pool, 'SELECT id, simhash FROM documents WHERE simhash IS NOT NULL AND id > $1 ORDER BY id LIMIT $2', [after, PAGE * 16]);
+      const { rows } = await run<{ id: number; simhash: string }>(
+        this.pool,
+        'SELECT id, simhash FROM documents WHERE simhash IS NOT NULL AND id > $1 ORDER BY id LIMIT $2',
+        [after, PAGE * 16],
+      );
       for (const row of rows) yield [row.id, row.simhash] as const;
       if (rows.length < PAGE * 16) return;
       after = rows.at(-1)!.id;
@@ -227,12 +239,19 @@ export class PgDocumentStore implements DocumentStore {
   }
 
   async urlsOf(doc: StoredDocument): Promise<string[]> {
-    const { rows } = await run<{ url: string }>(this.pool, 'SELECT coalesce(u.fetch_url, u.url) AS url FROM duplicates d JOIN urls u ON u.id = d.url_id WHERE d.doc_id = $1 ORDER BY u.id', [doc.id]);
+    const { rows } = await run<{ url: string }>(
+      this.pool,
+      'SELECT coalesce(u.fetch_url, u.url) AS url FROM duplicates d JOIN urls u ON u.id = d.url_id WHERE d.doc_id = $1 ORDER BY u.id',
+      [doc.id],
+    );
     return [doc.url, ...rows.map((r) => r.url)];
   }
 
   async sequencesOf(ids: readonly number[], stemming: string): Promise<Map<number, Uint32Array>> {
-    const { rows } = await run<{ id: number; tokens: Buffer }>(this.pool, 'SELECT id, tokens FROM sequences WHERE id = ANY($1::bigint[]) AND stemming = $2', [ids, stemming]);
+    const { rows } = await run<{ id: number; tokens: Buffer }>(this.pool, 'SELECT id, tokens FROM sequences WHERE id = ANY($1::bigint[]) AND stemming = $2', [
+      ids,
+      stemming,
+    ]);
     const found = new Map<number, Uint32Array>();
     for (const { id, tokens: blob } of rows) {
       if (blob.byteLength % 4) continue;

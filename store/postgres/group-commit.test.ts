@@ -39,7 +39,12 @@ describe('group commit on PostgreSQL', () => {
               revisit: null,
               document: { doc: doc(q.id, `page ${i}`), sequence: { tokens: Uint32Array.from([i]), stemming: 'english' } },
               // Every page links to the shared page and to one of its own.
-              links: { urls: [{ url: 'http://b.org/shared', depth: 1 }, { url: `http://b.org/own-${i}`, depth: 1 }] },
+              links: {
+                urls: [
+                  { url: 'http://b.org/shared', depth: 1 },
+                  { url: `http://b.org/own-${i}`, depth: 1 },
+                ],
+              },
             },
             T0 + i,
           ),
@@ -54,8 +59,14 @@ describe('group commit on PostgreSQL', () => {
       for (let i = 1; i < 8; i++) assert.deepEqual(fetches[i]!.enqueued.added, [`http://b.org/own-${i}`]);
       // Each change has its number, in the order handed over, and the log holds them all.
       const seqs = [...fetches.map((r) => r.stored!), results[8] as number];
-      assert.deepEqual(seqs, Array.from({ length: 9 }, (_, i) => seqs[0]! + i));
-      assert.deepEqual((await store.changes.since(0)).map((c) => c.docId), [...qs.map((q) => q.id), loose.id]);
+      assert.deepEqual(
+        seqs,
+        Array.from({ length: 9 }, (_, i) => seqs[0]! + i),
+      );
+      assert.deepEqual(
+        (await store.changes.since(0)).map((c) => c.docId),
+        [...qs.map((q) => q.id), loose.id],
+      );
       assert.deepEqual((await store.documents.sequencesOf([qs[3]!.id], 'english')).get(qs[3]!.id), Uint32Array.from([3]));
       for (const [i, q] of qs.entries()) {
         const r = (await store.urls.record(q.url))!;
@@ -87,7 +98,20 @@ describe('group commit on PostgreSQL', () => {
     try {
       const [a, b] = [await taken(store, 'http://a.org/a'), await taken(store, 'http://a.org/b')];
       const same = (id: number) => ({ ...doc(id, 'the same text'), hash: 'same' });
-      const [ra, rb] = await Promise.all([a, b].map((q) => store.commitFetch({ id: q.id, outcome: { kind: 'indexed', status: 200 }, revisit: null, document: { doc: same(q.id) }, links: { urls: [{ url: `http://c.org/from-${q.id}`, depth: 1 }] } }, T0)));
+      const [ra, rb] = await Promise.all(
+        [a, b].map((q) =>
+          store.commitFetch(
+            {
+              id: q.id,
+              outcome: { kind: 'indexed', status: 200 },
+              revisit: null,
+              document: { doc: same(q.id) },
+              links: { urls: [{ url: `http://c.org/from-${q.id}`, depth: 1 }] },
+            },
+            T0,
+          ),
+        ),
+      );
       assert.equal(store.group.figures.groups, 1);
       assert.equal(typeof ra!.stored, 'number');
       assert.deepEqual(rb!.contentSeen, { id: a.id, url: same(a.id).url });
@@ -100,14 +124,23 @@ describe('group commit on PostgreSQL', () => {
       await store.close();
     }
   });
-  it('keeps the planner\'s statistics of the growing tables current: analyzes them once this writer added FIRST_ANALYZE rows, then each time they doubled', async () => {
+  it("keeps the planner's statistics of the growing tables current: analyzes them once this writer added FIRST_ANALYZE rows, then each time they doubled", async () => {
     const url = await server.createDatabase();
     const store = await openPostgresStore(url);
     const estimated = async () => count(url, "SELECT reltuples::bigint AS n FROM pg_class WHERE relname = 'urls'");
     /** One fetch of a page with `n` new links. */
     const fetchWith = async (page: string, n: number) => {
       const q = await taken(store, `http://a.org/${page}`);
-      await store.commitFetch({ id: q.id, outcome: { kind: 'indexed', status: 200 }, revisit: null, document: { doc: doc(q.id, page) }, links: { urls: Array.from({ length: n }, (_, i) => ({ url: `http://b.org/${page}/${i}`, depth: 1 })) } }, T0);
+      await store.commitFetch(
+        {
+          id: q.id,
+          outcome: { kind: 'indexed', status: 200 },
+          revisit: null,
+          document: { doc: doc(q.id, page) },
+          links: { urls: Array.from({ length: n }, (_, i) => ({ url: `http://b.org/${page}/${i}`, depth: 1 })) },
+        },
+        T0,
+      );
       await store.statistics!.settled();
     };
     try {

@@ -167,17 +167,45 @@ export class GroupCommit {
  * (`contentSeen`: nothing of it is written) and the crawler records a duplicate instead.
  */
 async function commitGroup(q: Queryable, group: readonly Pending[]): Promise<FetchCommitResult[]> {
-  const seen = await contentSeen(q, group.map((p) => p.write));
+  const seen = await contentSeen(
+    q,
+    group.map((p) => p.write),
+  );
   const kept = group.filter((p) => !seen.has(p.write.id));
-  const removed = await removeDocuments(q, kept.filter((p) => p.write.unindex).map((p) => p.write.id));
-  await addDuplicates(q, kept.flatMap(({ write: w }) => (w.duplicateOf !== undefined ? [{ urlId: w.id, docId: w.duplicateOf }] : [])));
-  await putDocuments(q, kept.flatMap(({ write: w }) => (w.document ? [w.document] : [])));
-  await touchDocuments(q, kept.flatMap(({ write: w }) => (w.touch !== undefined ? [{ id: w.id, at: w.touch }] : [])));
+  const removed = await removeDocuments(
+    q,
+    kept.filter((p) => p.write.unindex).map((p) => p.write.id),
+  );
+  await addDuplicates(
+    q,
+    kept.flatMap(({ write: w }) => (w.duplicateOf !== undefined ? [{ urlId: w.id, docId: w.duplicateOf }] : [])),
+  );
+  await putDocuments(
+    q,
+    kept.flatMap(({ write: w }) => (w.document ? [w.document] : [])),
+  );
+  await touchDocuments(
+    q,
+    kept.flatMap(({ write: w }) => (w.touch !== undefined ? [{ id: w.id, at: w.touch }] : [])),
+  );
   const linked = kept.filter((p) => p.write.links);
-  const enqueued = new Map((await enqueueBatches(q, linked.map((p) => ({ batch: p.write.links!, now: p.now })))).map((r, i) => [linked[i]!.write.id, r]));
-  await finishUrls(q, kept.flatMap(({ write: w, now }) => (w.finish ? [{ id: w.id, finish: w.finish, now }] : [])));
+  const enqueued = new Map(
+    (
+      await enqueueBatches(
+        q,
+        linked.map((p) => ({ batch: p.write.links!, now: p.now })),
+      )
+    ).map((r, i) => [linked[i]!.write.id, r]),
+  );
+  await finishUrls(
+    q,
+    kept.flatMap(({ write: w, now }) => (w.finish ? [{ id: w.id, finish: w.finish, now }] : [])),
+  );
   // Each item's changes in the group's order: its removal, then its new copy.
-  const changes = kept.flatMap(({ write: w }) => [...(removed.has(w.id) ? [{ docId: w.id, op: 'remove' as const }] : []), ...(w.document ? [{ docId: w.document.doc.id, op: 'put' as const }] : [])]);
+  const changes = kept.flatMap(({ write: w }) => [
+    ...(removed.has(w.id) ? [{ docId: w.id, op: 'remove' as const }] : []),
+    ...(w.document ? [{ docId: w.document.doc.id, op: 'put' as const }] : []),
+  ]);
   const seqs = await logChanges(q, changes);
   let at = 0;
   return group.map(({ write: w }) => {
@@ -198,7 +226,11 @@ async function contentSeen(q: Queryable, writes: readonly Write[]): Promise<Map<
   const hashes = [...new Set(fresh.map((w) => w.document!.doc.hash))].sort();
   // (Locked one after the other in this order by the subquery; looked up in the next statement, which sees what committed meanwhile.)
   await run(q, 'SELECT pg_advisory_xact_lock(hashtextextended(h, 0)) FROM (SELECT unnest($1::text[]) AS h ORDER BY 1) s', [hashes]);
-  const { rows } = await run<{ hash: string; id: number; url: string }>(q, 'SELECT DISTINCT ON (hash) hash, id, url FROM documents WHERE hash = ANY($1::text[]) ORDER BY hash, id', [hashes]);
+  const { rows } = await run<{ hash: string; id: number; url: string }>(
+    q,
+    'SELECT DISTINCT ON (hash) hash, id, url FROM documents WHERE hash = ANY($1::text[]) ORDER BY hash, id',
+    [hashes],
+  );
   const stored = new Map(rows.map((r) => [r.hash, { id: r.id, url: r.url }]));
   for (const w of fresh) {
     const doc = w.document!.doc;

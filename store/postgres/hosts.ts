@@ -30,13 +30,21 @@ export class PgHostStore implements HostStore {
   }
 
   async queued(hosts: readonly string[]): Promise<Map<string, number>> {
-    const { rows } = await run<{ host: string; n: number }>(this.pool, `SELECT host, count(*) AS n FROM urls WHERE host = ANY($1::text[]) AND state = 'queued' GROUP BY host`, [hosts]);
+    const { rows } = await run<{ host: string; n: number }>(
+      this.pool,
+      `SELECT host, count(*) AS n FROM urls WHERE host = ANY($1::text[]) AND state = 'queued' GROUP BY host`,
+      [hosts],
+    );
     const found = new Map(rows.map((r) => [r.host, r.n]));
     return new Map(hosts.map((h) => [h, found.get(h) ?? 0]));
   }
 
   async kill(host: string, error: ErrorCode, reason: string, now: number): Promise<number> {
-    const r = await run(this.pool, `UPDATE urls SET state = 'dead', error = $1, reason = $2, fetched_at = $3 WHERE host = $4 AND state IN ('queued', 'failed')`, [error, reason, now, host]);
+    const r = await run(
+      this.pool,
+      `UPDATE urls SET state = 'dead', error = $1, reason = $2, fetched_at = $3 WHERE host = $4 AND state IN ('queued', 'failed')`,
+      [error, reason, now, host],
+    );
     return r.rowCount ?? 0;
   }
 }

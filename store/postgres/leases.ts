@@ -9,7 +9,8 @@ import type { ClaimOptions, HostLease, LeaseStore, WorkerBeat, WorkerView } from
 import { run } from './db.ts';
 
 /** URLs in flight on these hosts back to the queue, their lost attempt not counted. */
-const REQUEUE_IN_FLIGHT = (hosts: string) => `UPDATE urls SET state = 'queued', attempts = greatest(attempts - 1, 0) WHERE state = 'fetching' AND host IN (SELECT host FROM ${hosts}) RETURNING 1`;
+const REQUEUE_IN_FLIGHT = (hosts: string) =>
+  `UPDATE urls SET state = 'queued', attempts = greatest(attempts - 1, 0) WHERE state = 'fetching' AND host IN (SELECT host FROM ${hosts}) RETURNING 1`;
 
 /*
  * $1 worker, $2 max, $3 now, $4 lease ms, $5 revisits due by (NULL: not counted). A free host has

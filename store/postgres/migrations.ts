@@ -235,10 +235,18 @@ export async function migrate(pool: pg.Pool, location: string): Promise<Migratio
 export async function checkReadable(q: Queryable, location: string): Promise<void> {
   const version = await schemaVersion(q);
   const where = redactLocation(location);
-  if (version === 0) throw new StoreOpenError(`no crawl in ${where}: the database holds no Trawl schema (crawl first: trawl crawl URL --store ${where}, or trawl db migrate --store ${where})`);
+  if (version === 0)
+    throw new StoreOpenError(
+      `no crawl in ${where}: the database holds no Trawl schema (crawl first: trawl crawl URL --store ${where}, or trawl db migrate --store ${where})`,
+    );
   if (version > SCHEMA_VERSION) throw newerTrawl(location, version);
-  if (version < SCHEMA_VERSION) throw new StoreOpenError(`${where} was written by an older Trawl (schema ${version}; this one reads ${SCHEMA_VERSION}): run trawl db migrate --store ${where} once to upgrade it`);
+  if (version < SCHEMA_VERSION)
+    throw new StoreOpenError(
+      `${where} was written by an older Trawl (schema ${version}; this one reads ${SCHEMA_VERSION}): run trawl db migrate --store ${where} once to upgrade it`,
+    );
 }
 
 const newerTrawl = (location: string, version: number) =>
-  new StoreOpenError(`${redactLocation(location)} was written by a newer Trawl (schema ${version}; this one knows ${SCHEMA_VERSION}). Upgrade Trawl or use another database.`);
+  new StoreOpenError(
+    `${redactLocation(location)} was written by a newer Trawl (schema ${version}; this one knows ${SCHEMA_VERSION}). Upgrade Trawl or use another database.`,
+  );

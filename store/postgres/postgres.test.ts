@@ -43,7 +43,9 @@ describe('the PostgreSQL store: its schema and migrations', () => {
     try {
       // (On a small table the planner would rather scan it: a large one is what matters.)
       await c.query('SET enable_seqscan = off');
-      const plan = (await c.query<{ 'QUERY PLAN': string }>('EXPLAIN SELECT id, url FROM documents WHERE hash = $1 ORDER BY id LIMIT 1', ['h'])).rows.map((r) => r['QUERY PLAN']).join('\n');
+      const plan = (await c.query<{ 'QUERY PLAN': string }>('EXPLAIN SELECT id, url FROM documents WHERE hash = $1 ORDER BY id LIMIT 1', ['h'])).rows
+        .map((r) => r['QUERY PLAN'])
+        .join('\n');
       assert.match(plan, /documents_hash_id/, plan);
       assert.doesNotMatch(plan, /documents_pkey/, plan);
     } finally {
@@ -59,7 +61,10 @@ describe('the PostgreSQL store: its schema and migrations', () => {
     const again = await openPostgresStore(url);
     await again.close();
     assert.deepEqual(again.migrated, { from: SCHEMA_VERSION, to: SCHEMA_VERSION, applied: [] });
-    assert.deepEqual((await sql<{ version: number }>(url, 'SELECT version FROM trawl_migrations ORDER BY version')).map((r) => r.version), MIGRATIONS.map((m) => m.version));
+    assert.deepEqual(
+      (await sql<{ version: number }>(url, 'SELECT version FROM trawl_migrations ORDER BY version')).map((r) => r.version),
+      MIGRATIONS.map((m) => m.version),
+    );
   });
 
   it('migrates once when many workers start at the same moment', async () => {
@@ -73,10 +78,21 @@ describe('the PostgreSQL store: its schema and migrations', () => {
   it('migrates a database of schema 1 to the hosts and leases of schema 2, every queued host known', async () => {
     const url = await server.createDatabase();
     const store = await openPostgresStore(url);
-    await store.enqueue({ urls: [{ url: 'http://a.org/', depth: 0 }, { url: 'http://b.org/', depth: 0 }] }, T0);
+    await store.enqueue(
+      {
+        urls: [
+          { url: 'http://a.org/', depth: 0 },
+          { url: 'http://b.org/', depth: 0 },
+        ],
+      },
+      T0,
+    );
     await store.close();
     // Back to schema 1, as a Trawl before leases left it.
-    await sql(url, 'DROP TABLE hosts, change_log, change_readers, workers; DROP INDEX documents_hash_id; CREATE INDEX documents_hash ON documents (hash); DELETE FROM trawl_migrations WHERE version >= 2');
+    await sql(
+      url,
+      'DROP TABLE hosts, change_log, change_readers, workers; DROP INDEX documents_hash_id; CREATE INDEX documents_hash ON documents (hash); DELETE FROM trawl_migrations WHERE version >= 2',
+    );
     const migrated = await openPostgresStore(url);
     try {
       assert.deepEqual(migrated.migrated, { from: 1, to: SCHEMA_VERSION, applied: MIGRATIONS.slice(1).map((m) => `${m.version}: ${m.name}`) });
@@ -113,7 +129,7 @@ describe('the PostgreSQL store opened read-only (a search node, an export)', () 
       assert.equal((await reader.documents.get(q.id))!.text, 'written');
       await assert.rejects(reader.enqueue({ urls: [{ url: 'http://a.org/other', depth: 0 }] }, T0), ReadOnlyStoreError);
       await assert.rejects(reader.documents.remove(q.id), ReadOnlyStoreError);
-      assert.equal((await writer.urls.record('http://a.org/other')), undefined);
+      assert.equal(await writer.urls.record('http://a.org/other'), undefined);
     } finally {
       await reader.close();
       await writer.close();
@@ -173,7 +189,10 @@ describe('the PostgreSQL store: what PostgreSQL makes particular', () => {
       const r = await store.enqueue({ urls: links, rejected: new Map([['out-of-scope', 7]]) }, T0);
       assert.equal(statements.n, 1);
       assert.equal(r.added.length, 250);
-      assert.deepEqual(await store.rejections.all(), [{ reason: 'already-seen', count: 250 }, { reason: 'out-of-scope', count: 7 }]);
+      assert.deepEqual(await store.rejections.all(), [
+        { reason: 'already-seen', count: 250 },
+        { reason: 'out-of-scope', count: 7 },
+      ]);
     } finally {
       await store.close();
     }
@@ -187,7 +206,10 @@ describe('the PostgreSQL store: anchor text read for many pages at once', () => 
       const urls = Array.from({ length: 6 }, (_, i) => `http://a.org/${i}`);
       await store.enqueue({ urls: urls.map((url) => ({ url, depth: 0 })) }, T0);
       const ids = [...(await store.urls.idsOf(urls)).values()];
-      store.anchors.add('http://a.org/', urls.map((target, i) => ({ target, text: `link ${i}` })));
+      store.anchors.add(
+        'http://a.org/',
+        urls.map((target, i) => ({ target, text: `link ${i}` })),
+      );
       await store.anchors.write();
       const statements = countStatements(store);
       const together = await Promise.all(ids.map((id) => store.anchors.of(id)));
@@ -207,7 +229,16 @@ describe('the PostgreSQL store: taking a URL in one round trip', () => {
   it('says when it took the host\u2019s last URL of the kinds asked, so that the crawler need not ask again', async () => {
     const store = await openPostgresStore(await server.createDatabase());
     try {
-      await store.enqueue({ urls: [{ url: 'http://a.org/1', depth: 0 }, { url: 'http://a.org/2', depth: 1 }, { url: 'http://b.org/', depth: 0 }] }, T0);
+      await store.enqueue(
+        {
+          urls: [
+            { url: 'http://a.org/1', depth: 0 },
+            { url: 'http://a.org/2', depth: 1 },
+            { url: 'http://b.org/', depth: 0 },
+          ],
+        },
+        T0,
+      );
       const first = (await store.urls.take('a.org', { kinds: ['queued'], now: T0 }))!;
       assert.deepEqual([first.url, first.kind, first.last], ['http://a.org/1', 'queued', false]);
       // A failed URL due again is more work of the host when retries are asked for.
@@ -225,15 +256,33 @@ describe('the PostgreSQL store: taking a URL in one round trip', () => {
   it('takes several queued URLs at once in the queue\u2019s order, and a due retry when none is queued', async () => {
     const store = await openPostgresStore(await server.createDatabase());
     try {
-      await store.enqueue({ urls: [{ url: 'http://a.org/deep', depth: 2 }, { url: 'http://a.org/1', depth: 1 }, { url: 'http://a.org/2', depth: 1 }] }, T0);
+      await store.enqueue(
+        {
+          urls: [
+            { url: 'http://a.org/deep', depth: 2 },
+            { url: 'http://a.org/1', depth: 1 },
+            { url: 'http://a.org/2', depth: 1 },
+          ],
+        },
+        T0,
+      );
       const some = await store.urls.takeSome('a.org', { kinds: ['queued', 'retry'], now: T0 }, 2);
-      assert.deepEqual(some.map((q) => [new URL(q.url).pathname, q.kind, q.last]), [['/1', 'queued', false], ['/2', 'queued', false]]);
+      assert.deepEqual(
+        some.map((q) => [new URL(q.url).pathname, q.kind, q.last]),
+        [
+          ['/1', 'queued', false],
+          ['/2', 'queued', false],
+        ],
+      );
       const [deep] = await store.urls.takeSome('a.org', { kinds: ['queued', 'retry'], now: T0 }, 2);
       assert.deepEqual([deep!.url, deep!.last], ['http://a.org/deep', true]);
       await store.urls.finish(deep!.id, { outcome: { kind: 'failed', status: 503, error: 'http-5xx', reason: '503', retryAt: T0 + 10 }, revisit: null }, T0);
       assert.deepEqual(await store.urls.takeSome('a.org', { kinds: ['queued', 'retry'], now: T0 }, 2), [], 'the retry is not due yet');
       const retry = await store.urls.takeSome('a.org', { kinds: ['queued', 'retry'], now: T0 + 10 }, 2);
-      assert.deepEqual(retry.map((q) => [q.url, q.kind, q.last]), [['http://a.org/deep', 'retry', true]]);
+      assert.deepEqual(
+        retry.map((q) => [q.url, q.kind, q.last]),
+        [['http://a.org/deep', 'retry', true]],
+      );
     } finally {
       await store.close();
     }
@@ -243,7 +292,10 @@ describe('the PostgreSQL store: taking a URL in one round trip', () => {
     const store = await openPostgresStore(await server.createDatabase());
     try {
       const held = await taken(store, 'http://a.org/held');
-      await store.commitFetch({ id: held.id, outcome: { kind: 'indexed', status: 200 }, revisit: { at: T0, intervalMs: 1 }, document: { doc: doc(held.id, 'held') } }, T0);
+      await store.commitFetch(
+        { id: held.id, outcome: { kind: 'indexed', status: 200 }, revisit: { at: T0, intervalMs: 1 }, document: { doc: doc(held.id, 'held') } },
+        T0,
+      );
       await store.enqueue({ urls: [{ url: 'http://a.org/new', depth: 0 }] }, T0);
       const statements = countStatements(store);
       const again = (await store.urls.take('a.org', { kinds: ['revisit'], now: T0, revisitsDueBy: T0 }))!;
@@ -294,7 +346,8 @@ describe('several processes on one PostgreSQL store', () => {
       const taken = await Promise.all(
         workers.map(async (w) => {
           const ids: number[] = [];
-          for (let q = await w.urls.take('a.org', { kinds: ['queued'], now: T0 }); q; q = await w.urls.take('a.org', { kinds: ['queued'], now: T0 })) ids.push(q.id);
+          for (let q = await w.urls.take('a.org', { kinds: ['queued'], now: T0 }); q; q = await w.urls.take('a.org', { kinds: ['queued'], now: T0 }))
+            ids.push(q.id);
           return ids;
         }),
       );
@@ -341,7 +394,10 @@ describe('several processes on one PostgreSQL store', () => {
         }),
       );
       const seqs = (await workers[0]!.changes.since(0)).map((c) => c.seq);
-      assert.deepEqual(seqs, Array.from({ length: 60 }, (_, i) => i + 1));
+      assert.deepEqual(
+        seqs,
+        Array.from({ length: 60 }, (_, i) => i + 1),
+      );
       assert.equal(await workers[1]!.changes.lastSeq(), 60);
     } finally {
       await Promise.all(workers.map((w) => w.close()));
@@ -357,17 +413,26 @@ describe('several processes on one PostgreSQL store', () => {
     await other.connect();
     try {
       await other.query('BEGIN');
-      await other.query(`INSERT INTO documents (id, url, title, description, headings, text, content_type, bytes, truncated, http_status, fetched_at, hash)
-        VALUES ($1, 'http://a.org/a', 't', '', '', 'a', 'text/html', 1, false, 200, 1, 'h')`, [a.id]);
+      await other.query(
+        `INSERT INTO documents (id, url, title, description, headings, text, content_type, bytes, truncated, http_status, fetched_at, hash)
+        VALUES ($1, 'http://a.org/a', 't', '', '', 'a', 'text/html', 1, false, 200, 1, 'h')`,
+        [a.id],
+      );
       const [first] = await logChanges(other, [{ docId: a.id, op: 'put' }]);
       const second = store.documents.put(doc(b.id, 'b'));
       // This store's put waits for the other transaction (its lock on the head of the log)…
-      await until(async () => Number((await sql<{ n: string }>(url, 'SELECT count(*) AS n FROM pg_locks WHERE NOT granted'))[0]!.n) > 0, 'a transaction waits for a lock');
+      await until(
+        async () => Number((await sql<{ n: string }>(url, 'SELECT count(*) AS n FROM pg_locks WHERE NOT granted'))[0]!.n) > 0,
+        'a transaction waits for a lock',
+      );
       assert.deepEqual(await store.changes.since(0), [], 'nothing is visible before the first commits');
       await other.query('COMMIT');
       // …and takes the next number once it has committed.
       assert.equal(await second, first! + 1);
-      assert.deepEqual((await store.changes.since(0)).map((c) => c.seq), [first, first! + 1]);
+      assert.deepEqual(
+        (await store.changes.since(0)).map((c) => c.seq),
+        [first, first! + 1],
+      );
     } finally {
       await other.end();
       await store.close();

@@ -11,7 +11,8 @@ export class PgSeedStore implements SeedStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async add(urls: readonly string[], now: number): Promise<void> {
-    if (urls.length) await run(this.pool, 'INSERT INTO seeds (url, added_at) SELECT DISTINCT unnest($1::text[]), $2::bigint ON CONFLICT (url) DO NOTHING', [urls, now]);
+    if (urls.length)
+      await run(this.pool, 'INSERT INTO seeds (url, added_at) SELECT DISTINCT unnest($1::text[]), $2::bigint ON CONFLICT (url) DO NOTHING', [urls, now]);
   }
 
   async all(): Promise<string[]> {
@@ -34,7 +35,12 @@ export class PgRejectionStore implements RejectionStore {
   }
 
   async all(): Promise<{ reason: string; count: number }[]> {
-    return (await run<{ reason: string; count: number }>(this.pool, 'SELECT reason, sum(n)::bigint AS count FROM rejections GROUP BY reason ORDER BY count DESC, reason')).rows;
+    return (
+      await run<{ reason: string; count: number }>(
+        this.pool,
+        'SELECT reason, sum(n)::bigint AS count FROM rejections GROUP BY reason ORDER BY count DESC, reason',
+      )
+    ).rows;
   }
 }
 

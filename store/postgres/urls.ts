@@ -5,7 +5,16 @@
  * `FOR UPDATE SKIP LOCKED`: two workers asking at once never get the same URL. That statement also
  * tells whether the URL's page is stored, which the crawler asks next (StoredHints).
  */
-import { REMOVED_BY_ADMIN, URL_STATES, type FrontierCounts, type NewUrl, type QueuedUrl, type Target, type UrlRecord, type UrlState } from '../../model/index.ts';
+import {
+  REMOVED_BY_ADMIN,
+  URL_STATES,
+  type FrontierCounts,
+  type NewUrl,
+  type QueuedUrl,
+  type Target,
+  type UrlRecord,
+  type UrlState,
+} from '../../model/index.ts';
 import type { Finish, TakeKind, TakeOptions, Taken, UrlStore } from '../urls.ts';
 import { run, transaction, type Queryable } from './db.ts';
 import type { StoredHints } from './documents.ts';
@@ -187,16 +196,15 @@ export class PgUrlStore implements UrlStore {
   async claim(url: NewUrl, now: number): Promise<QueuedUrl> {
     return transaction(this.pool, async (q) => {
       const fetchUrl = url.fetchUrl && url.fetchUrl !== url.url ? url.fetchUrl : null;
-      const added = await run(q, `INSERT INTO urls (url, fetch_url, host, depth, state, hops, discovered_at, tunnel) VALUES ($1, $2, $3, $4, 'queued', $5, $6, $7) ON CONFLICT (url) DO NOTHING`, [
-        url.url,
-        fetchUrl,
+      const added = await run(
+        q,
+        `INSERT INTO urls (url, fetch_url, host, depth, state, hops, discovered_at, tunnel) VALUES ($1, $2, $3, $4, 'queued', $5, $6, $7) ON CONFLICT (url) DO NOTHING`,
+        [url.url, fetchUrl, new URL(url.url).host, url.depth, url.hops ?? 0, now, url.tunnel ?? 0],
+      );
+      await run(q, 'INSERT INTO hosts (host, urls) VALUES ($1, $2) ON CONFLICT (host) DO UPDATE SET urls = hosts.urls + excluded.urls', [
         new URL(url.url).host,
-        url.depth,
-        url.hops ?? 0,
-        now,
-        url.tunnel ?? 0,
+        added.rowCount ?? 0,
       ]);
-      await run(q, 'INSERT INTO hosts (host, urls) VALUES ($1, $2) ON CONFLICT (host) DO UPDATE SET urls = hosts.urls + excluded.urls', [new URL(url.url).host, added.rowCount ?? 0]);
       return (await run<QueuedUrl>(q, `UPDATE urls SET ${IN_FLIGHT} WHERE url = $1 RETURNING ${QUEUED_COLUMNS}`, [url.url])).rows[0]!;
     });
   }
@@ -241,12 +249,18 @@ export class PgUrlStore implements UrlStore {
   }
 
   async topicVerdicts(): Promise<{ relevant: number; notRelevant: number }> {
-    const sql = 'SELECT count(*) FILTER (WHERE relevant) AS relevant, count(*) FILTER (WHERE NOT relevant) AS "notRelevant" FROM urls WHERE relevant IS NOT NULL';
+    const sql =
+      'SELECT count(*) FILTER (WHERE relevant) AS relevant, count(*) FILTER (WHERE NOT relevant) AS "notRelevant" FROM urls WHERE relevant IS NOT NULL';
     return (await run<{ relevant: number; notRelevant: number }>(this.pool, sql)).rows[0]!;
   }
 
   async linksCut(): Promise<{ pages: number; links: number }> {
-    return (await run<{ pages: number; links: number }>(this.pool, 'SELECT count(*) AS pages, coalesce(sum(links_cut), 0)::bigint AS links FROM urls WHERE links_cut IS NOT NULL')).rows[0]!;
+    return (
+      await run<{ pages: number; links: number }>(
+        this.pool,
+        'SELECT count(*) AS pages, coalesce(sum(links_cut), 0)::bigint AS links FROM urls WHERE links_cut IS NOT NULL',
+      )
+    ).rows[0]!;
   }
 
   async nextRetryAt(): Promise<number | undefined> {
@@ -267,7 +281,12 @@ export class PgUrlStore implements UrlStore {
 
   async requeue(target: Target): Promise<{ count: number; hosts: string[] }> {
     return transaction(this.pool, async (q) => {
-      const r = 'url' in target ? await run(q, `${REQUEUE} AND url = $1`, [target.url]) : 'host' in target ? await run(q, `${REQUEUE} AND host = $1 AND ${NOT_REMOVED}`, [target.host]) : await run(q, `${REQUEUE} AND ${NOT_REMOVED}`);
+      const r =
+        'url' in target
+          ? await run(q, `${REQUEUE} AND url = $1`, [target.url])
+          : 'host' in target
+            ? await run(q, `${REQUEUE} AND host = $1 AND ${NOT_REMOVED}`, [target.host])
+            : await run(q, `${REQUEUE} AND ${NOT_REMOVED}`);
       const count = r.rowCount ?? 0;
       const hosts = count ? (await run<{ host: string }>(q, `SELECT DISTINCT host FROM urls WHERE state = 'queued'`)).rows.map((x) => x.host) : [];
       return { count, hosts };

@@ -37,7 +37,10 @@ describe('workers writing one PostgreSQL store at once', () => {
       );
       const truth = await sql<{ host: string; n: string }>(url, 'SELECT host, count(*) AS n FROM urls GROUP BY host');
       assert.deepEqual(await workers[1]!.hosts.urlCounts(), new Map(truth.map((r) => [r.host, Number(r.n)])));
-      assert.equal([...(await workers[0]!.hosts.urlCounts()).values()].reduce((a, b) => a + b), 30 * 3 + 30 * 3 * 2);
+      assert.equal(
+        [...(await workers[0]!.hosts.urlCounts()).values()].reduce((a, b) => a + b),
+        30 * 3 + 30 * 3 * 2,
+      );
     } finally {
       await Promise.all(workers.map((w) => w.close()));
     }
@@ -50,7 +53,19 @@ describe('workers writing one PostgreSQL store at once', () => {
       for (let round = 0; round < 10; round++) {
         const qs = await Promise.all(workers.map((w, k) => taken(w, `http://w${k}.org/${round}`)));
         // Both passed their content-seen test before either committed: both try to store it.
-        const results = await Promise.all(workers.map((w, k) => w.commitFetch({ id: qs[k]!.id, outcome: { kind: 'indexed', status: 200 }, revisit: null, document: { doc: { ...doc(qs[k]!.id, `same text ${round}`), hash: `same-${round}` } } }, T0)));
+        const results = await Promise.all(
+          workers.map((w, k) =>
+            w.commitFetch(
+              {
+                id: qs[k]!.id,
+                outcome: { kind: 'indexed', status: 200 },
+                revisit: null,
+                document: { doc: { ...doc(qs[k]!.id, `same text ${round}`), hash: `same-${round}` } },
+              },
+              T0,
+            ),
+          ),
+        );
         const seen = results.filter((r) => r.contentSeen);
         assert.equal(seen.length, 1, `round ${round}: one of the two commits is given up`);
         const stored = results.find((r) => !r.contentSeen)!;

@@ -29,7 +29,9 @@ export class SqliteAnchorStore implements AnchorStore {
 
   constructor(private readonly db: Db) {
     this.stmts = {
-      texts: db.prepare(`SELECT a.text, a.links FROM urls u JOIN anchors a ON a.target = u.url WHERE u.id = ? ORDER BY a.links DESC, a.text LIMIT ${MAX_ANCHORS_READ}`),
+      texts: db.prepare(
+        `SELECT a.text, a.links FROM urls u JOIN anchors a ON a.target = u.url WHERE u.id = ? ORDER BY a.links DESC, a.text LIMIT ${MAX_ANCHORS_READ}`,
+      ),
       links: db.prepare('SELECT coalesce(sum(a.links), 0) AS n FROM urls u JOIN anchors a ON a.target = u.url WHERE u.id = ?'),
     };
   }
@@ -118,7 +120,9 @@ export class SqliteAnchorStore implements AnchorStore {
   private insert(rows: number): Statement {
     let stmt = this.inserts.get(rows);
     if (!stmt) {
-      stmt = this.db.prepare(`INSERT INTO anchors (target, text, links) VALUES ${Array(rows).fill('(?, ?, ?)').join(', ')} ON CONFLICT (target, text) DO UPDATE SET links = links + excluded.links`);
+      stmt = this.db.prepare(
+        `INSERT INTO anchors (target, text, links) VALUES ${Array(rows).fill('(?, ?, ?)').join(', ')} ON CONFLICT (target, text) DO UPDATE SET links = links + excluded.links`,
+      );
       this.inserts.set(rows, stmt);
     }
     return stmt;

@@ -18,7 +18,7 @@ const walSize = (file: string) => (existsSync(`${file}-wal`) ? statSync(`${file}
 const countIn = (file: string) => {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
-    return (db.prepare('SELECT count(*) AS n, sum(length(text)) AS chars FROM documents').get() as { n: number; chars: number });
+    return db.prepare('SELECT count(*) AS n, sum(length(text)) AS chars FROM documents').get() as { n: number; chars: number };
   } finally {
     db.close();
   }
@@ -31,7 +31,10 @@ async function crawlInto(store: SqliteStore, pages: number, chars: number, perGr
     for (let i = p; i < Math.min(pages, p + perGroup); i++) {
       const q = await taken(store, `http://e.org/page/${i}`, T0);
       // (Each page's text differs, so no page is taken for another's copy.)
-      await store.commitFetch({ id: q.id, outcome: { kind: 'indexed', status: 200 }, revisit: null, document: { doc: doc(q.id, `${i} ${'lorem ipsum '.repeat(chars / 12)}`) } }, T0);
+      await store.commitFetch(
+        { id: q.id, outcome: { kind: 'indexed', status: 200 }, revisit: null, document: { doc: doc(q.id, `${i} ${'lorem ipsum '.repeat(chars / 12)}`) } },
+        T0,
+      );
     }
     await store.sync();
     largest = Math.max(largest, walSize(store.location));
@@ -85,7 +88,9 @@ describe('the SQLite writer\u2019s checkpointer', () => {
   it('brings SQLite\u2019s automatic checkpoint back, and says so, when the worker cannot start', async () => {
     const dir = tmp();
     const logs: string[] = [];
-    const store = openSqliteStore(dir, { checkpoints: { log: logTo((m) => logs.push(m)), workerUrl: new URL('./no-such-checkpoint-worker.mjs', import.meta.url) } });
+    const store = openSqliteStore(dir, {
+      checkpoints: { log: logTo((m) => logs.push(m)), workerUrl: new URL('./no-such-checkpoint-worker.mjs', import.meta.url) },
+    });
     try {
       assert.equal(await store.checkpointer!.ready, false);
       assert.equal(store.db.pragma('wal_autocheckpoint', { simple: true }), 1000);
@@ -121,7 +126,9 @@ describe('the SQLite writer\u2019s checkpointer', () => {
 
   it('lets a process exit by itself once the store is closed, its worker ended and the WAL gone', async () => {
     const dir = tmp();
-    const child = spawn(process.execPath, ['--import', 'tsx', new URL('./checkpoint-child.ts', import.meta.url).pathname, dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', new URL('./checkpoint-child.ts', import.meta.url).pathname, dir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));

@@ -181,7 +181,9 @@ export class WalCheckpointer {
     if (size <= this.limit) return;
     if (!this.toldLimit) {
       this.toldLimit = true;
-      this.log.warn(`crawl database: the WAL reached ${mb(size)} (limit ${mb(this.hardLimit)}): checkpointing it on the main thread (a reader holding an old snapshot, or the checkpointer falling behind); told once`);
+      this.log.warn(
+        `crawl database: the WAL reached ${mb(size)} (limit ${mb(this.hardLimit)}): checkpointing it on the main thread (a reader holding an old snapshot, or the checkpointer falling behind); told once`,
+      );
     }
     this.overLimit++;
     const [row] = checkpointNow(this.db, 'TRUNCATE', 0);

@@ -215,11 +215,15 @@ export function openDb(file: string, options: OpenDbOptions = {}): Db {
     db.pragma('mmap_size = 1073741824');
     const version = db.pragma('user_version', { simple: true }) as number;
     if (version > SCHEMA_VERSION) {
-      throw new StoreOpenError(`${file} was written by a newer Trawl (schema ${version}; this one knows ${SCHEMA_VERSION}). Upgrade Trawl or use another data directory.`);
+      throw new StoreOpenError(
+        `${file} was written by a newer Trawl (schema ${version}; this one knows ${SCHEMA_VERSION}). Upgrade Trawl or use another data directory.`,
+      );
     }
     if (readOnly) {
       if (version < SCHEMA_VERSION) {
-        throw new StoreOpenError(`${file} was written by an older Trawl (schema ${version}; this one reads ${SCHEMA_VERSION}): run trawl crawl or trawl start on it once to upgrade it`);
+        throw new StoreOpenError(
+          `${file} was written by an older Trawl (schema ${version}; this one reads ${SCHEMA_VERSION}): run trawl crawl or trawl start on it once to upgrade it`,
+        );
       }
       return db;
     }

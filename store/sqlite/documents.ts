@@ -91,8 +91,17 @@ export class SqliteDocumentStore implements DocumentStore {
     this.stmts.dropDuplicate.run(doc.id);
     // The sequence of the document's old text, if any, no longer holds.
     this.stmts.dropSequence.run(doc.id);
-    this.stmts.put.run({ ...doc, headings: doc.headings.join('\n'), truncated: doc.truncated ? 1 : 0, lang: doc.lang ?? null, topic: doc.topic ? JSON.stringify(doc.topic) : null, facts: doc.document ? JSON.stringify(doc.document) : null, simhash: doc.simhash ?? null });
-    if (sequence) this.stmts.putSequence.run(doc.id, sequence.stemming, Buffer.from(sequence.tokens.buffer, sequence.tokens.byteOffset, sequence.tokens.byteLength));
+    this.stmts.put.run({
+      ...doc,
+      headings: doc.headings.join('\n'),
+      truncated: doc.truncated ? 1 : 0,
+      lang: doc.lang ?? null,
+      topic: doc.topic ? JSON.stringify(doc.topic) : null,
+      facts: doc.document ? JSON.stringify(doc.document) : null,
+      simhash: doc.simhash ?? null,
+    });
+    if (sequence)
+      this.stmts.putSequence.run(doc.id, sequence.stemming, Buffer.from(sequence.tokens.buffer, sequence.tokens.byteOffset, sequence.tokens.byteLength));
     return this.changes.log(doc.id, 'put');
   }
 

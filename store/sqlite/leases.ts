@@ -70,7 +70,17 @@ export class SqliteLeaseStore implements LeaseStore {
   }
 
   async heartbeat(b: WorkerBeat): Promise<void> {
-    this.beats.set(b.id, { id: b.id, machine: b.machine, pid: b.pid, startedAt: b.startedAt, seenAt: b.now, hosts: b.hosts, pages: b.pages, pagesPerSecond: b.pagesPerSecond, stoppedAt: b.stopped ? b.now : null });
+    this.beats.set(b.id, {
+      id: b.id,
+      machine: b.machine,
+      pid: b.pid,
+      startedAt: b.startedAt,
+      seenAt: b.now,
+      hosts: b.hosts,
+      pages: b.pages,
+      pagesPerSecond: b.pagesPerSecond,
+      stoppedAt: b.stopped ? b.now : null,
+    });
   }
 
   async workers(since: number): Promise<WorkerView[]> {
@@ -78,7 +88,10 @@ export class SqliteLeaseStore implements LeaseStore {
   }
 
   async expire(now: number): Promise<{ hosts: string[]; requeued: number }> {
-    const ended = [...this.leases].filter(([, l]) => l.until <= now).map(([h]) => h).sort();
+    const ended = [...this.leases]
+      .filter(([, l]) => l.until <= now)
+      .map(([h]) => h)
+      .sort();
     let requeued = 0;
     for (const h of ended) {
       this.leases.delete(h);

@@ -36,7 +36,10 @@ describe('the data directory lock', () => {
       assert.equal((await holder.first).got, true);
       assert.throws(
         () => acquireLock(dir, 'crawl'),
-        (e: unknown) => e instanceof LockError && new RegExp(`in use by "trawl start" \\(pid ${holder.child.pid}, since `).test(e.message) && /another --data/.test(e.message),
+        (e: unknown) =>
+          e instanceof LockError &&
+          new RegExp(`in use by "trawl start" \\(pid ${holder.child.pid}, since `).test(e.message) &&
+          /another --data/.test(e.message),
       );
     } finally {
       holder.child.kill('SIGKILL');
@@ -87,7 +90,10 @@ describe('the data directory lock', () => {
   it('is refused to a second taker in the same process, released once, and taken again', () => {
     const dir = tmp();
     const lock = acquireLock(dir, 'crawl');
-    assert.throws(() => acquireLock(dir, 'start'), (e: unknown) => e instanceof LockError && new RegExp(`pid ${process.pid}`).test(e.message));
+    assert.throws(
+      () => acquireLock(dir, 'start'),
+      (e: unknown) => e instanceof LockError && new RegExp(`pid ${process.pid}`).test(e.message),
+    );
     lock.release();
     lock.release();
     assert.equal(existsSync(join(dir, 'writer.lock.owner')), false, 'the owner file goes with the lock');

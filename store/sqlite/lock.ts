@@ -64,7 +64,10 @@ export function acquireLock(dataDir: string, command: string): Lock {
 
 function refusal(dataDir: string, ownerFile: string): string {
   const owner = readOwner(ownerFile);
-  const who = owner && isAlive(owner.pid) ? `"trawl ${owner.command}" (pid ${owner.pid}, since ${owner.startedAt})` : 'another Trawl process (which one could not be read)';
+  const who =
+    owner && isAlive(owner.pid)
+      ? `"trawl ${owner.command}" (pid ${owner.pid}, since ${owner.startedAt})`
+      : 'another Trawl process (which one could not be read)';
   return `data directory ${dataDir} is in use by ${who}. Stop that process first, or pass another --data directory.`;
 }
 

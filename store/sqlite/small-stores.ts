@@ -55,7 +55,9 @@ export class SqliteRobotsStore implements RobotsStore {
   constructor(db: Db) {
     this.stmts = {
       get: db.prepare('SELECT fetched_at AS fetchedAt, status, body FROM robots WHERE host = ?'),
-      put: db.prepare('INSERT INTO robots (host, fetched_at, status, body) VALUES (?, ?, ?, ?) ON CONFLICT(host) DO UPDATE SET fetched_at = excluded.fetched_at, status = excluded.status, body = excluded.body'),
+      put: db.prepare(
+        'INSERT INTO robots (host, fetched_at, status, body) VALUES (?, ?, ?, ?) ON CONFLICT(host) DO UPDATE SET fetched_at = excluded.fetched_at, status = excluded.status, body = excluded.body',
+      ),
     };
   }
 

@@ -31,7 +31,12 @@ describe('the SQLite store: its file and schema', () => {
       assert.equal(store.db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
       assert.equal((await store.documents.get(2))?.lang, undefined, 'documents stored before languages were kept have none');
       assert.equal((await store.documents.get(2))?.topic, undefined, 'nor topics, before focused crawling');
-      assert.deepEqual(store.db.prepare('SELECT tunnel, topic_score, relevant, links_cut FROM urls WHERE id = 1').get(), { tunnel: 0, topic_score: null, relevant: null, links_cut: null });
+      assert.deepEqual(store.db.prepare('SELECT tunnel, topic_score, relevant, links_cut FROM urls WHERE id = 1').get(), {
+        tunnel: 0,
+        topic_score: null,
+        relevant: null,
+        links_cut: null,
+      });
       assert.deepEqual(store.db.prepare('SELECT url, fetch_url, state FROM urls ORDER BY id').all(), [
         { url: 'http://e.org/', fetch_url: null, state: 'queued' },
         { url: 'http://e.org/doc', fetch_url: null, state: 'indexed' },
@@ -55,7 +60,10 @@ describe('the SQLite store: its file and schema', () => {
 describe('the SQLite store opened read-only (trawl search, serve, export)', () => {
   it('refuses a directory that holds no crawl, and creates nothing there', () => {
     const dir = tmp();
-    assert.throws(() => openSqliteStore(dir, { readOnly: true }), (e: unknown) => e instanceof StoreOpenError && /no crawl in /.test((e as Error).message));
+    assert.throws(
+      () => openSqliteStore(dir, { readOnly: true }),
+      (e: unknown) => e instanceof StoreOpenError && /no crawl in /.test((e as Error).message),
+    );
     assert.deepEqual(readdirSync(dir), [], 'no empty database left behind');
   });
 
@@ -89,7 +97,9 @@ describe('the SQLite store opened read-only (trawl search, serve, export)', () =
     const q = await taken(seed, 'http://a.org/p');
     await seed.commitFetch({ id: q.id, outcome: { kind: 'indexed', status: 200 }, revisit: null, document: { doc: doc(q.id, 'stable') } }, T0);
     await seed.close();
-    const writer = spawn(process.execPath, ['--import', 'tsx', new URL('./busy-writer.ts', import.meta.url).pathname, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const writer = spawn(process.execPath, ['--import', 'tsx', new URL('./busy-writer.ts', import.meta.url).pathname, dir], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     try {
       await new Promise<void>((resolve, reject) => {
         writer.stdout!.on('data', (d: Buffer) => d.toString().includes('writing') && resolve());
@@ -128,7 +138,11 @@ describe('the SQLite store\u2019s group commit', () => {
     const taken_ = [];
     for (const url of urls) taken_.push(await taken(store, url));
     await store.sync();
-    for (const q of taken_) await store.commitFetch({ id: q.id, outcome: { kind: 'indexed', status: 200 }, revisit: null, links: { urls: [{ url: `${q.url}-link`, depth: 1 }] } }, T0);
+    for (const q of taken_)
+      await store.commitFetch(
+        { id: q.id, outcome: { kind: 'indexed', status: 200 }, revisit: null, links: { urls: [{ url: `${q.url}-link`, depth: 1 }] } },
+        T0,
+      );
   };
 
   it('shares one transaction between the pages of a group, committed by sync()', async () => {
@@ -157,7 +171,18 @@ describe('the SQLite store\u2019s group commit', () => {
     const q = await taken(store, 'http://a.org/broken');
     await fetched(store, 'http://a.org/ok');
     const broken = { ...doc(q.id, 'x'), title: undefined as unknown as string };
-    await assert.rejects(store.commitFetch({ id: q.id, outcome: { kind: 'indexed', status: 200 }, revisit: null, document: { doc: broken }, links: { urls: [{ url: 'http://a.org/broken-link', depth: 1 }] } }, T0));
+    await assert.rejects(
+      store.commitFetch(
+        {
+          id: q.id,
+          outcome: { kind: 'indexed', status: 200 },
+          revisit: null,
+          document: { doc: broken },
+          links: { urls: [{ url: 'http://a.org/broken-link', depth: 1 }] },
+        },
+        T0,
+      ),
+    );
     await store.sync();
     assert.equal(committed(), 3, 'broken and ok (taken before), and ok’s link');
     assert.equal(await store.urls.record('http://a.org/broken-link'), undefined);
@@ -171,7 +196,7 @@ describe('the SQLite store\u2019s anchor text', () => {
   it('writes its counted links a few thousand to a transaction, letting the event loop turn between two; a failed write keeps them counted', async () => {
     const store = openSqliteStore(tmp());
     try {
-      const rows = () => (store.db.prepare('SELECT count(*) AS n, coalesce(sum(links), 0) AS links FROM anchors').get() as { n: number; links: number });
+      const rows = () => store.db.prepare('SELECT count(*) AS n, coalesce(sum(links), 0) AS links FROM anchors').get() as { n: number; links: number };
       const page = (n: number) => Array.from({ length: n }, (_, i) => ({ target: `http://a.org/${i}`, text: 'to it' }));
       store.anchors.add('http://a.org/', page(5_000));
       // Writes refused: the write fails and every link stays counted, none lost.

@@ -47,7 +47,8 @@ export type SqliteStoreOptions = {
  */
 export function openSqliteStore(dataDir: string, options: SqliteStoreOptions = {}): SqliteStore {
   const file = join(dataDir, DB_FILE);
-  if (options.readOnly && !existsSync(file)) throw new StoreOpenError(`no crawl in ${dataDir}: there is no ${DB_FILE} there (crawl first: trawl crawl URL --data ${dataDir})`);
+  if (options.readOnly && !existsSync(file))
+    throw new StoreOpenError(`no crawl in ${dataDir}: there is no ${DB_FILE} there (crawl first: trawl crawl URL --data ${dataDir})`);
   const readOnly = options.readOnly === true;
   return new SqliteStore(openDb(file, { readOnly }), file, readOnly, options.checkpoints);
 }

@@ -4,7 +4,16 @@
  * O(log n); only counters live in RAM (bench/frontier-memory: +0.4 MB of heap for 1,000,000 queued
  * URLs).
  */
-import { REMOVED_BY_ADMIN, URL_STATES, type FrontierCounts, type NewUrl, type QueuedUrl, type Target, type UrlRecord, type UrlState } from '../../model/index.ts';
+import {
+  REMOVED_BY_ADMIN,
+  URL_STATES,
+  type FrontierCounts,
+  type NewUrl,
+  type QueuedUrl,
+  type Target,
+  type UrlRecord,
+  type UrlState,
+} from '../../model/index.ts';
 import { parseDate } from '../../lib/date.ts';
 import type { Finish, TakeKind, TakeOptions, UrlStore } from '../urls.ts';
 import type { Db } from './db.ts';
@@ -18,15 +27,21 @@ export class UrlCounters {
   readonly topic = { relevant: 0, notRelevant: 0 };
 
   constructor(private readonly db: Db) {
-    for (const { host, n } of db.prepare('SELECT host, count(*) AS n FROM urls GROUP BY host').all() as { host: string; n: number }[]) this.perHost.set(host, n);
-    for (const { relevant, n } of db.prepare('SELECT relevant, count(*) AS n FROM urls WHERE relevant IS NOT NULL GROUP BY relevant').all() as { relevant: number; n: number }[]) this.topic[relevant ? 'relevant' : 'notRelevant'] = n;
+    for (const { host, n } of db.prepare('SELECT host, count(*) AS n FROM urls GROUP BY host').all() as { host: string; n: number }[])
+      this.perHost.set(host, n);
+    for (const { relevant, n } of db.prepare('SELECT relevant, count(*) AS n FROM urls WHERE relevant IS NOT NULL GROUP BY relevant').all() as {
+      relevant: number;
+      n: number;
+    }[])
+      this.topic[relevant ? 'relevant' : 'notRelevant'] = n;
     this.recount();
   }
 
   /** The state counts again from the table, after a change to many rows. */
   recount(): void {
     for (const state of URL_STATES) this.states[state] = 0;
-    for (const { state, n } of this.db.prepare('SELECT state, count(*) AS n FROM urls GROUP BY state').all() as { state: UrlState; n: number }[]) this.states[state] = n;
+    for (const { state, n } of this.db.prepare('SELECT state, count(*) AS n FROM urls GROUP BY state').all() as { state: UrlState; n: number }[])
+      this.states[state] = n;
   }
 
   move(from: UrlState, to: UrlState, n = 1): void {
@@ -35,7 +50,8 @@ export class UrlCounters {
   }
 }
 
-const QUEUED_COLUMNS = 'id, url, coalesce(fetch_url, url) AS fetchUrl, host, depth, hops, attempts, etag, last_modified AS lastModified, hash, links_hash AS linksHash, revisit_ms AS revisitMs, lastmod, tunnel, topic_score AS topicScore, state';
+const QUEUED_COLUMNS =
+  'id, url, coalesce(fetch_url, url) AS fetchUrl, host, depth, hops, attempts, etag, last_modified AS lastModified, hash, links_hash AS linksHash, revisit_ms AS revisitMs, lastmod, tunnel, topic_score AS topicScore, state';
 
 /** States a page may be revisited from (revisit_at is NULL in every other). */
 const SETTLED = `state NOT IN ('queued', 'fetching', 'failed')`;
@@ -84,7 +100,9 @@ export class SqliteUrlStore implements UrlStore {
     private readonly leasedHosts: () => readonly string[] = () => [],
   ) {
     this.stmts = {
-      insert: db.prepare(`INSERT INTO urls (url, fetch_url, host, depth, state, hops, discovered_at, tunnel) VALUES (?, ?, ?, ?, 'queued', ?, ?, ?) ON CONFLICT(url) DO NOTHING`),
+      insert: db.prepare(
+        `INSERT INTO urls (url, fetch_url, host, depth, state, hops, discovered_at, tunnel) VALUES (?, ?, ?, ?, 'queued', ?, ?, ?) ON CONFLICT(url) DO NOTHING`,
+      ),
       queued: db.prepare(`SELECT ${QUEUED_COLUMNS} FROM urls WHERE host = ? AND state = 'queued' ORDER BY depth, id LIMIT 1`),
       retry: db.prepare(`SELECT ${QUEUED_COLUMNS} FROM urls WHERE host = ? AND state = 'failed' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT 1`),
       revisit: db.prepare(`SELECT ${QUEUED_COLUMNS} FROM urls WHERE host = ? AND revisit_at <= ? AND ${SETTLED} ORDER BY revisit_at, id LIMIT 1`),
@@ -99,7 +117,9 @@ export class SqliteUrlStore implements UrlStore {
         topic_score = coalesce(@topicScore, topic_score), relevant = coalesce(@relevant, relevant), links_cut = @linksCut, rendered = @rendered WHERE id = @id`),
       relevantOf: db.prepare(`SELECT relevant FROM urls WHERE id = ?`).pluck(),
       putBack: db.prepare(`UPDATE urls SET state = 'queued', attempts = max(attempts - 1, 0) WHERE id = ? AND state = 'fetching'`),
-      recover: db.prepare(`UPDATE urls SET state = 'queued', attempts = max(attempts - 1, 0) WHERE state = 'fetching' AND host NOT IN (SELECT value FROM json_each(?))`),
+      recover: db.prepare(
+        `UPDATE urls SET state = 'queued', attempts = max(attempts - 1, 0) WHERE state = 'fetching' AND host NOT IN (SELECT value FROM json_each(?))`,
+      ),
       nextRetryAt: db.prepare(`SELECT min(next_attempt_at) AS at FROM urls WHERE state = 'failed'`),
       linksCut: db.prepare(`SELECT count(*) AS pages, coalesce(sum(links_cut), 0) AS links FROM urls WHERE links_cut IS NOT NULL`),
       // A sitemap that dates the page after Trawl fetched it makes its revisit due: since that date.
@@ -111,13 +131,23 @@ export class SqliteUrlStore implements UrlStore {
       byUrl: db.prepare(`SELECT * FROM urls WHERE url = ?`),
       idsOf: db.prepare(`SELECT url, id FROM urls WHERE url IN (SELECT value FROM json_each(?))`).raw(),
       queuedHosts: db.prepare(`SELECT DISTINCT host FROM urls WHERE state = 'queued'`).pluck(),
-      requeueUrl: db.prepare(`UPDATE urls SET state = 'queued', attempts = 0, next_attempt_at = NULL, revisit_at = NULL WHERE url = ? AND state NOT IN ('queued', 'fetching')`),
-      requeueHost: db.prepare(`UPDATE urls SET state = 'queued', attempts = 0, next_attempt_at = NULL, revisit_at = NULL WHERE host = ? AND state NOT IN ('queued', 'fetching') AND reason IS NOT '${REMOVED_BY_ADMIN}'`),
-      requeueAll: db.prepare(`UPDATE urls SET state = 'queued', attempts = 0, next_attempt_at = NULL, revisit_at = NULL WHERE state NOT IN ('queued', 'fetching') AND reason IS NOT '${REMOVED_BY_ADMIN}'`),
+      requeueUrl: db.prepare(
+        `UPDATE urls SET state = 'queued', attempts = 0, next_attempt_at = NULL, revisit_at = NULL WHERE url = ? AND state NOT IN ('queued', 'fetching')`,
+      ),
+      requeueHost: db.prepare(
+        `UPDATE urls SET state = 'queued', attempts = 0, next_attempt_at = NULL, revisit_at = NULL WHERE host = ? AND state NOT IN ('queued', 'fetching') AND reason IS NOT '${REMOVED_BY_ADMIN}'`,
+      ),
+      requeueAll: db.prepare(
+        `UPDATE urls SET state = 'queued', attempts = 0, next_attempt_at = NULL, revisit_at = NULL WHERE state NOT IN ('queued', 'fetching') AND reason IS NOT '${REMOVED_BY_ADMIN}'`,
+      ),
       idOf: db.prepare(`SELECT id FROM urls WHERE url = ?`).pluck(),
       idsOfHost: db.prepare(`SELECT id FROM urls WHERE host = ?`).pluck(),
-      excludeUrl: db.prepare(`UPDATE urls SET state = 'excluded', reason = '${REMOVED_BY_ADMIN}', error = NULL, next_attempt_at = NULL, revisit_at = NULL WHERE url = ? AND state != 'fetching'`),
-      excludeHost: db.prepare(`UPDATE urls SET state = 'excluded', reason = '${REMOVED_BY_ADMIN}', error = NULL, next_attempt_at = NULL, revisit_at = NULL WHERE host = ? AND state != 'fetching'`),
+      excludeUrl: db.prepare(
+        `UPDATE urls SET state = 'excluded', reason = '${REMOVED_BY_ADMIN}', error = NULL, next_attempt_at = NULL, revisit_at = NULL WHERE url = ? AND state != 'fetching'`,
+      ),
+      excludeHost: db.prepare(
+        `UPDATE urls SET state = 'excluded', reason = '${REMOVED_BY_ADMIN}', error = NULL, next_attempt_at = NULL, revisit_at = NULL WHERE host = ? AND state != 'fetching'`,
+      ),
     };
   }
 
@@ -278,7 +308,8 @@ export class SqliteUrlStore implements UrlStore {
 
   async requeue(target: Target): Promise<{ count: number; hosts: string[] }> {
     return this.db.transaction(() => {
-      const run = 'url' in target ? this.stmts.requeueUrl.run(target.url) : 'host' in target ? this.stmts.requeueHost.run(target.host) : this.stmts.requeueAll.run();
+      const run =
+        'url' in target ? this.stmts.requeueUrl.run(target.url) : 'host' in target ? this.stmts.requeueHost.run(target.host) : this.stmts.requeueAll.run();
       this.counters.recount();
       return { count: run.changes, hosts: run.changes ? (this.stmts.queuedHosts.all() as string[]) : [] };
     })();

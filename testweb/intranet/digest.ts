@@ -49,7 +49,8 @@ export function digestSite(creds: Credentials, staleAfter: number): { handler: R
     const nonce = randomBytes(16).toString('base64url');
     nonces.set(nonce, new Set());
     if (nonces.size > MAX_NONCES) nonces.delete(nonces.keys().next().value!);
-    const each = (alg: Algorithm) => `Digest realm="${DIGEST_REALM}", qop="auth", algorithm=${alg}, nonce="${nonce}", opaque="${opaque}", charset=UTF-8${stale ? ', stale=true' : ''}`;
+    const each = (alg: Algorithm) =>
+      `Digest realm="${DIGEST_REALM}", qop="auth", algorithm=${alg}, nonce="${nonce}", opaque="${opaque}", charset=UTF-8${stale ? ', stale=true' : ''}`;
     sendHtml(res, 401, page('Sign in', 'a digest door'), { 'www-authenticate': [each('SHA-256'), each('MD5')] });
   };
 

@@ -94,7 +94,11 @@ export function formSite(creds: Credentials, pages: number, sessionRequests: num
     }
     const n = /^\/wiki\/(\d+)$/.exec(path)?.[1];
     if (n !== undefined && Number(n) >= 1 && Number(n) <= pages) {
-      const links: [string, string][] = [['/', 'Wiki home'], ...(Number(n) < pages ? [[`/wiki/${Number(n) + 1}`, 'Next page'] as [string, string]] : []), logout];
+      const links: [string, string][] = [
+        ['/', 'Wiki home'],
+        ...(Number(n) < pages ? [[`/wiki/${Number(n) + 1}`, 'Next page'] as [string, string]] : []),
+        logout,
+      ];
       return sendHtml(res, 200, page(`Wiki page ${n}`, `wikiword${n}`, links));
     }
     return sendHtml(res, 404, page('Not found', 'nothing', [logout]));

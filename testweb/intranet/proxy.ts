@@ -22,10 +22,25 @@ export type ProxyRequest = {
 };
 
 /** Headers that belong to one hop, never forwarded (RFC 9110 §7.6.1), and the proxy's own. */
-const HOP = new Set(['connection', 'proxy-connection', 'keep-alive', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const HOP = new Set([
+  'connection',
+  'proxy-connection',
+  'keep-alive',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 
 function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
-  const named = new Set(String(headers.connection ?? '').toLowerCase().split(',').map((s) => s.trim()));
+  const named = new Set(
+    String(headers.connection ?? '')
+      .toLowerCase()
+      .split(',')
+      .map((s) => s.trim()),
+  );
   return Object.fromEntries(Object.entries(headers).filter(([k]) => !HOP.has(k) && !named.has(k)));
 }
 
@@ -44,7 +59,12 @@ export function proxyServer(names: ReadonlyMap<string, string>, log: ProxyReques
   };
 
   const note = (req: IncomingMessage) =>
-    log.push({ method: req.method ?? '', target: req.url ?? '', at: Date.now(), ...(req.headers['proxy-authorization'] !== undefined ? { proxyAuthorization: req.headers['proxy-authorization'] } : {}) });
+    log.push({
+      method: req.method ?? '',
+      target: req.url ?? '',
+      at: Date.now(),
+      ...(req.headers['proxy-authorization'] !== undefined ? { proxyAuthorization: req.headers['proxy-authorization'] } : {}),
+    });
 
   const server = createServer((req, res) => {
     note(req);
@@ -65,10 +85,20 @@ export function proxyServer(names: ReadonlyMap<string, string>, log: ProxyReques
       return res.end(`the proxy does not reach ${target.protocol}//${target.host}`);
     }
     // One connection per forwarded request (agent: false): nothing pooled outlives the test.
-    const upstream = httpRequest({ host: address, port: Number(target.port || 80), method: req.method, path: target.pathname + target.search, headers: endToEnd(req.headers), agent: false }, (up) => {
-      res.writeHead(up.statusCode ?? 502, endToEnd(up.headers));
-      up.pipe(res);
-    });
+    const upstream = httpRequest(
+      {
+        host: address,
+        port: Number(target.port || 80),
+        method: req.method,
+        path: target.pathname + target.search,
+        headers: endToEnd(req.headers),
+        agent: false,
+      },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, endToEnd(up.headers));
+        up.pipe(res);
+      },
+    );
     upstream.on('error', (e) => {
       if (!res.headersSent) res.writeHead(502);
       res.end(String(e));
@@ -79,7 +109,8 @@ export function proxyServer(names: ReadonlyMap<string, string>, log: ProxyReques
   server.on('connect', (req: IncomingMessage, client: Duplex, head: Buffer) => {
     note(req);
     client.on('error', () => client.destroy());
-    if (!authorized(req)) return void client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="proxy"\r\nContent-Length: 0\r\n\r\n');
+    if (!authorized(req))
+      return void client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="proxy"\r\nContent-Length: 0\r\n\r\n');
     const m = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(req.url ?? '');
     const address = m ? resolve(m[1]!) : undefined;
     if (!m || !address) return void client.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n');

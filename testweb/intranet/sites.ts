@@ -34,11 +34,33 @@ export function basicSite(creds: Credentials, otherUrl: () => string): RequestLi
     }
     switch (path) {
       case '/':
-        return sendHtml(res, 200, page('Docs home', 'basicword', [['/a', 'Page A'], ['/b', 'Page B'], ['/moved', 'Moved away']]));
+        return sendHtml(
+          res,
+          200,
+          page('Docs home', 'basicword', [
+            ['/a', 'Page A'],
+            ['/b', 'Page B'],
+            ['/moved', 'Moved away'],
+          ]),
+        );
       case '/a':
-        return sendHtml(res, 200, page('Docs A', 'basicworda', [['/', 'Home'], ['/b', 'Page B']]));
+        return sendHtml(
+          res,
+          200,
+          page('Docs A', 'basicworda', [
+            ['/', 'Home'],
+            ['/b', 'Page B'],
+          ]),
+        );
       case '/b':
-        return sendHtml(res, 200, page('Docs B', 'basicwordb', [['/', 'Home'], ['/a', 'Page A']]));
+        return sendHtml(
+          res,
+          200,
+          page('Docs B', 'basicwordb', [
+            ['/', 'Home'],
+            ['/a', 'Page A'],
+          ]),
+        );
       case '/moved':
         res.writeHead(302, { location: `${otherUrl()}/` });
         return res.end();
@@ -76,7 +98,9 @@ export function otherSite(ownUrl: () => string): RequestListener {
         return sendHtml(res, 200, page('Listed', 'otherlistedword', [['/', 'Home']]));
       case '/sitemap.xml':
         res.writeHead(200, { 'content-type': 'application/xml' });
-        return res.end(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${ownUrl()}/listed</loc></url></urlset>\n`);
+        return res.end(
+          `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${ownUrl()}/listed</loc></url></urlset>\n`,
+        );
       default:
         return notFound(res);
     }

@@ -61,12 +61,65 @@ export async function makeCertificates(dir: string, tlsAddress: string, selfAddr
   await writeFile(f('openssl.cnf'), config(tlsAddress, selfAddress));
   const common = ['-config', f('openssl.cnf'), '-days', '2'];
   await Promise.all([
-    run(OPENSSL, ['req', '-x509', ...EC, '-keyout', f('ca.key'), '-out', f('ca.pem'), ...common, '-extensions', 'ca_ext', '-subj', '/CN=Trawl intranet test CA']),
+    run(OPENSSL, [
+      'req',
+      '-x509',
+      ...EC,
+      '-keyout',
+      f('ca.key'),
+      '-out',
+      f('ca.pem'),
+      ...common,
+      '-extensions',
+      'ca_ext',
+      '-subj',
+      '/CN=Trawl intranet test CA',
+    ]),
     run(OPENSSL, ['req', '-new', ...EC, '-keyout', f('server.key'), '-out', f('server.csr'), '-config', f('openssl.cnf'), '-subj', '/CN=localhost']),
-    run(OPENSSL, ['req', '-x509', ...EC, '-keyout', f('self.key'), '-out', f('self.pem'), ...common, '-extensions', 'self_ext', '-subj', '/CN=self-signed.intranet.test']),
+    run(OPENSSL, [
+      'req',
+      '-x509',
+      ...EC,
+      '-keyout',
+      f('self.key'),
+      '-out',
+      f('self.pem'),
+      ...common,
+      '-extensions',
+      'self_ext',
+      '-subj',
+      '/CN=self-signed.intranet.test',
+    ]),
   ]);
   const serial = `0x${randomBytes(8).toString('hex')}`;
-  await run(OPENSSL, ['x509', '-req', '-in', f('server.csr'), '-CA', f('ca.pem'), '-CAkey', f('ca.key'), '-set_serial', serial, '-days', '2', '-extfile', f('openssl.cnf'), '-extensions', 'server_ext', '-out', f('server.pem')]);
-  const [caPem, serverKey, serverCert, selfKey, selfCert] = await Promise.all(['ca.pem', 'server.key', 'server.pem', 'self.key', 'self.pem'].map((n) => readFile(f(n), 'utf8')));
-  return { caFile: f('ca.pem'), caPem: caPem!, server: { key: serverKey!, cert: serverCert! }, selfSigned: { key: selfKey!, cert: selfCert! }, ms: performance.now() - started };
+  await run(OPENSSL, [
+    'x509',
+    '-req',
+    '-in',
+    f('server.csr'),
+    '-CA',
+    f('ca.pem'),
+    '-CAkey',
+    f('ca.key'),
+    '-set_serial',
+    serial,
+    '-days',
+    '2',
+    '-extfile',
+    f('openssl.cnf'),
+    '-extensions',
+    'server_ext',
+    '-out',
+    f('server.pem'),
+  ]);
+  const [caPem, serverKey, serverCert, selfKey, selfCert] = await Promise.all(
+    ['ca.pem', 'server.key', 'server.pem', 'self.key', 'self.pem'].map((n) => readFile(f(n), 'utf8')),
+  );
+  return {
+    caFile: f('ca.pem'),
+    caPem: caPem!,
+    server: { key: serverKey!, cert: serverCert! },
+    selfSigned: { key: selfKey!, cert: selfCert! },
+    ms: performance.now() - started,
+  };
 }

@@ -11,7 +11,7 @@ const stem = (lang: string, word: string) => stemmerFor(lang).stem(words(word)[0
 /** A small deterministic generator (the test must be reproducible). */
 function random(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 describe('stemmers by language', () => {
