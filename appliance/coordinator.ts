@@ -19,7 +19,7 @@ export class Coordinator {
   private checking: Promise<unknown> | undefined;
 
   constructor(
-    private readonly config: Readonly<Config>,
+    config: Readonly<Config>,
     private readonly log: Log,
   ) {
     const { shards, shardTimeoutMs } = config.cluster;

@@ -47,9 +47,16 @@ async function site(): Promise<{
   const hits: { path: string; status: number; bytes: number }[] = [];
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     const f = files.get(req.url ?? '');
-    if (!f) return void (hits.push({ path: req.url ?? '', status: 404, bytes: 0 }), res.writeHead(404).end());
-    if (f.etag && req.headers['if-none-match'] === f.etag)
-      return void (hits.push({ path: req.url!, status: 304, bytes: 0 }), res.writeHead(304, { etag: f.etag }).end());
+    if (!f) {
+      hits.push({ path: req.url ?? '', status: 404, bytes: 0 });
+      res.writeHead(404).end();
+      return;
+    }
+    if (f.etag && req.headers['if-none-match'] === f.etag) {
+      hits.push({ path: req.url!, status: 304, bytes: 0 });
+      res.writeHead(304, { etag: f.etag }).end();
+      return;
+    }
     hits.push({ path: req.url!, status: 200, bytes: f.body.length });
     res.writeHead(200, { 'content-type': f.type, 'content-length': String(f.length ?? f.body.length), ...(f.etag ? { etag: f.etag } : {}) });
     // (A body shorter than its Content-Length: the client stops reading before, or gives up.)

@@ -58,7 +58,7 @@ export async function importArchives(
         body: item.body,
         truncated: item.truncated,
         wireBytes: item.body.length,
-        ...(item.headers['location'] ? { location: item.headers['location'] } : {}),
+        ...(item.headers.location ? { location: item.headers.location } : {}),
       };
       const done = crawler.ingest(item.url, res, item.date).then(
         (r) => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Config } from '../config/schema.ts';
 import type { Log } from '../lib/log.ts';
 import type { Store } from '../store/index.ts';
-import { acquireLock, DB_FILE, fileSchemaVersion, openSqliteStore, SCHEMA_VERSION as SQLITE_SCHEMA_VERSION } from '../store/sqlite/index.ts';
+import { acquireLock, DB_FILE, fileSchemaVersion, openSqliteStore, SCHEMA_VERSION as SQLITE_SCHEMA_VERSION, type SqliteStore } from '../store/sqlite/index.ts';
 
 /**
  * A URL names a database; anything else is a data directory. (Any scheme goes to the PostgreSQL
@@ -60,7 +60,7 @@ export async function migrateStore(location: string): Promise<MigrateReport> {
   mkdirSync(location, { recursive: true });
   // (Not under a live crawl's feet: the data directory's writer lock, as every writer takes it.)
   const lock = acquireLock(location, 'db migrate');
-  let store;
+  let store: SqliteStore;
   try {
     store = openSqliteStore(location);
     await store.close();

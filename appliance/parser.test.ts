@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { loadConfig } from '../config/index.ts';
 import type { RoutedParser } from '../crawler/parse/index.ts';
-import { ParsePool } from '../crawler/parse/index.ts';
+import type { ParsePool } from '../crawler/parse/index.ts';
 import { detectorLoaded } from '../indexer/ingest/language/detect.ts';
 import { silentLog } from '../lib/log.ts';
 import { multiPagePdf } from '../testweb/documents.ts';

@@ -116,8 +116,14 @@ describe('indexes sharing a change log', () => {
       const reads = { get: 0, getMany: 0 };
       const { documents } = node;
       const [get, getMany] = [documents.get.bind(documents), documents.getMany.bind(documents)];
-      documents.get = (id) => (reads.get++, get(id));
-      documents.getMany = (ids) => (reads.getMany++, getMany(ids));
+      documents.get = (id) => {
+        reads.get++;
+        return get(id);
+      };
+      documents.getMany = (ids) => {
+        reads.getMany++;
+        return getMany(ids);
+      };
       const index = newIndex(node, 'language');
       const feed = new IndexFeed(
         index,

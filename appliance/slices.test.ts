@@ -14,7 +14,7 @@ import { Appliance } from './appliance.ts';
 
 const WORDS = 'connection pool replication vacuum index planner checkpoint tablespace sequence trigger cursor transaction'.split(' ');
 const page = (id: number): StoredDocument => {
-  const text = Array.from({ length: 400 }, (_, i) => `${WORDS[(i * 7 + id) % WORDS.length]}${(i * 31 + id) % 97}`).join(' ') + ' replication';
+  const text = `${Array.from({ length: 400 }, (_, i) => `${WORDS[(i * 7 + id) % WORDS.length]}${(i * 31 + id) % 97}`).join(' ')} replication`;
   return {
     id,
     url: `http://e.org/${id}`,

@@ -30,7 +30,7 @@ const urlWords = (url: string) => {
   return `${u.hostname} ${decodeURIComponent(u.pathname)}`;
 };
 
-let t = performance.now();
+const t = performance.now();
 for (let from = 0; from < N; from += 1000) {
   db.transaction(() => {
     for (let id = from; id < Math.min(N, from + 1000); id++) {

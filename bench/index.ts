@@ -138,7 +138,10 @@ const collected = (key: string) => {
   let longest = 0;
   for (const [a, b] of spans.get(key) ?? []) {
     const inside = collections.filter(([s, e]) => e > a && s < b).map(([s, e]) => Math.min(e, b) - Math.max(s, a));
-    if (inside.length) k++, (longest = Math.max(longest, ...inside));
+    if (inside.length) {
+      k++;
+      longest = Math.max(longest, ...inside);
+    }
   }
   return `${k} of ${spans.get(key)?.length ?? 0} with a collection inside${k ? ` (at most ${ms(longest)} of one)` : ''}`;
 };

@@ -133,7 +133,7 @@ for (let r = 0; r < Number(values.runs); r++) {
             .map(([k, v]) => `${v} ${k}`)
             .join(', ')}; index open ${re.loadSeconds.toFixed(2)} s; edits found by search: ${marked} of ${edited.length}`,
       );
-      if (re.changes['changed'] !== edited.length || marked !== edited.length)
+      if (re.changes.changed !== edited.length || marked !== edited.length)
         console.log(`  ✗ the pass should find exactly the ${edited.length} edited pages changed and searchable`);
       figures[kind].seconds.push(re.seconds);
       figures[kind].time.push(re.seconds / full.seconds);

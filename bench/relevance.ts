@@ -102,7 +102,9 @@ const fts = new Database(':memory:');
 const stemming = app.config.index.stemming !== 'none';
 fts.exec(`CREATE VIRTUAL TABLE pages USING fts5(${FIELDS.join(', ')}, tokenize = '${stemming ? 'porter ' : ''}unicode61 remove_diacritics 2')`);
 const insert = fts.prepare(`INSERT INTO pages (rowid, ${FIELDS.join(', ')}) VALUES (@id, ${FIELDS.map((f) => `@${f}`).join(', ')})`);
-fts.transaction(() => docs.forEach((d) => insert.run({ id: d.id, ...fields(d) })))();
+fts.transaction(() => {
+  for (const d of docs) insert.run({ id: d.id, ...fields(d) });
+})();
 const bm25 = `bm25(pages, ${FIELDS.map((f) => FIELD_WEIGHT[f]).join(', ')})`;
 const ftsSearch = (q: string, op: 'AND' | 'OR') => {
   const terms = (q.match(/[\p{L}\p{N}]+/gu) ?? []).map((w) => w.toLowerCase());

@@ -89,7 +89,9 @@ if (!values.build) await buildTrawl({ trawl: 'cli/main.ts' }, built);
 const BIN = resolve(fileURLToPath(new URL('..', import.meta.url)), built, 'trawl.js');
 const made: string[] = []; // every directory made (configs, the processes' data): removed when the bench exits
 const tmp = (name: string) => made[made.push(mkdtempSync(join(tmpdir(), `trawl-bench-scale-${name}-`))) - 1]!;
-process.on('exit', () => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
+process.on('exit', () => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
 
 type Run = {
   label: string;

@@ -102,9 +102,15 @@ describe('trawl and web archives', () => {
       const url = await new Promise<string>((resolve, reject) => {
         const timer = setInterval(() => {
           const m = /Search at (\S+)/.exec(output);
-          if (m && /imported \d+ captures/.test(output)) clearInterval(timer), resolve(m[1]!);
+          if (m && /imported \d+ captures/.test(output)) {
+            clearInterval(timer);
+            resolve(m[1]!);
+          }
         }, 50);
-        setTimeout(() => (clearInterval(timer), reject(new Error(`no server address and import summary in: ${output}`))), 60_000);
+        setTimeout(() => {
+          clearInterval(timer);
+          reject(new Error(`no server address and import summary in: ${output}`));
+        }, 60_000);
       });
       const body = (await (await fetch(`${url}api/search?q=graphword3&exact=1`)).json()) as { hits: { url: string }[] };
       assert.deepEqual(

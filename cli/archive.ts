@@ -47,7 +47,7 @@ export async function importWithProgress(
     const text = `${p.file}: ${(share * 100).toFixed(1)} % (${(p.bytes / 1e6).toFixed(1)} of ${(p.size / 1e6).toFixed(1)} MB), ${p.captures.toLocaleString('en')} captures`;
     if (!tty) return void out.write(`  ${text}\n`);
     const filled = Math.round(share * 24);
-    out.write(`\r[${'#'.repeat(filled)}${'-'.repeat(24 - filled)}] ${text}`.slice(0, (out.columns || 100) - 1) + '\x1b[K');
+    out.write(`${`\r[${'#'.repeat(filled)}${'-'.repeat(24 - filled)}] ${text}`.slice(0, (out.columns || 100) - 1)}\x1b[K`);
     drawn = true;
   });
   if (drawn) out.write('\n');

@@ -107,9 +107,9 @@ function report(page: ParsedPage, v: Verdict, classifier: string, cutoff: number
     for (const m of v.matches) {
       const where = m.where.map((w) => `${w.location} ×${w.hits}`).join(', ');
       lines.push(
-        `  line ${String(m.line).padEnd(4)} ${String(m.weight).padStart(5)}: ${m.term.padEnd(width)}  ${(m.score >= 0 ? '+' : '') + m.score}`.padEnd(
+        `${`  line ${String(m.line).padEnd(4)} ${String(m.weight).padStart(5)}: ${m.term.padEnd(width)}  ${(m.score >= 0 ? '+' : '') + m.score}`.padEnd(
           width + 30,
-        ) + `  in ${where}`,
+        )}  in ${where}`,
       );
     }
   } else lines.push('matched terms: none');

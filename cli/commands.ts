@@ -255,7 +255,9 @@ export async function search(words: string[], flags: CommonFlags & { json?: bool
     process.stdout.write(`${r.total} result${r.total === 1 ? '' : 's'} for "${query}" (${r.tookMs} ms)${r.partial ? ' — partial matches' : ''}\n`);
     if (r.suggestion) process.stdout.write(`Did you mean: ${r.suggestion}\n`);
     process.stdout.write('\n');
-    r.hits.forEach((h, i) => process.stdout.write(`${(page - 1) * size + i + 1}. ${h.title}\n   ${h.url}\n   ${plain(h.snippet)}\n\n`));
+    r.hits.forEach((h, i) => {
+      process.stdout.write(`${(page - 1) * size + i + 1}. ${h.title}\n   ${h.url}\n   ${plain(h.snippet)}\n\n`);
+    });
   } finally {
     await app.close();
   }

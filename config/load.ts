@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, extname, isAbsolute, resolve } from 'node:path';
 import { createRequire } from 'node:module';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { editDistance } from '../lib/edit-distance.ts';
 import { secretsOf } from './auth-schema.ts';
 import { configSchema, ENV_VARS, type Config } from './schema.ts';

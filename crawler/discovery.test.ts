@@ -22,7 +22,7 @@ describe('rel=nofollow', () => {
 describe('a page with more links than limits.maxLinksPerPage', () => {
   it('follows the first ones, and records how many were cut: on the URL record, in the explanation, in the status', async () => {
     const web = await serveHandler((req, res) => {
-      const page = (body: string) => (res.writeHead(200, { 'content-type': 'text/html' }), res.end(body));
+      const page = (body: string) => res.writeHead(200, { 'content-type': 'text/html' }).end(body);
       if (req.url === '/') return page(`<title>index</title>${Array.from({ length: 30 }, (_, i) => `<a href="/item/${i}">item ${i}</a>`).join('')}`);
       if (req.url?.startsWith('/item/')) return page(`<title>${req.url}</title><p>an item</p>`);
       res.writeHead(404);
@@ -47,10 +47,10 @@ describe('a page with more links than limits.maxLinksPerPage', () => {
 describe('private addresses (fetch.allowPrivateAddresses)', () => {
   it('never reach a private or link-local address through a link or a redirect, even with a scope that allows everything', async () => {
     const web = await serveHandler((req, res) => {
-      const page = (body: string) => (res.writeHead(200, { 'content-type': 'text/html' }), res.end(body));
+      const page = (body: string) => res.writeHead(200, { 'content-type': 'text/html' }).end(body);
       if (req.url === '/')
         return page('<title>home</title><a href="http://10.255.255.1/admin">router</a><a href="/metadata">metadata</a><a href="/fine">fine</a>');
-      if (req.url === '/metadata') return (res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }), res.end());
+      if (req.url === '/metadata') return res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
       if (req.url === '/fine') return page('<title>fine</title><p>finepageword</p>');
       res.writeHead(404);
       res.end();

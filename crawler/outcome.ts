@@ -160,7 +160,7 @@ function onContent(f: FetchFacts, res: FetchResponse, extracted: Extracted, rule
   const meta: FetchMeta = {
     contentType: type || '(none)',
     size: res.body.length,
-    ...(res.headers['etag'] ? { etag: res.headers['etag'] } : {}),
+    ...(res.headers.etag ? { etag: res.headers.etag } : {}),
     ...(res.headers['last-modified'] ? { lastModified: res.headers['last-modified'] } : {}),
   };
   if (extracted.kind === 'unsupported') return { kind: 'excluded', status, reason: `unsupported content type ${extracted.type}`, meta };
@@ -305,7 +305,7 @@ function schedule(f: FetchFacts, o: Outcome, policy: RevisitPolicy, heldAfter: b
     policy,
     change,
     q.revisitMs,
-    { cacheControl: h['cache-control'], expires: h['expires'], date: h['date'], lastModified: h['last-modified'], lastmod: q.lastmod },
+    { cacheControl: h['cache-control'], expires: h.expires, date: h.date, lastModified: h['last-modified'], lastmod: q.lastmod },
     now,
   );
   return { at: now + intervalMs, intervalMs };

@@ -23,14 +23,19 @@ const DOCS: Readonly<Record<string, [string, string]>> = {
 /** The site: its docs, a page with the custom element under a strict CSP, and one whose CSS is hostile. */
 function site(req: IncomingMessage, res: ServerResponse): void {
   const doc = /^\/docs\/(\w*)$/.exec(req.url ?? '')?.[1];
-  if (doc === '')
-    return page(
+  if (doc === '') {
+    page(
       res,
       `</head><body><h1>Lantern handbook</h1><ul>${Object.entries(DOCS)
         .map(([p, [t]]) => `<li><a href="/docs/${p}">${t}</a></li>`)
         .join('')}</ul>`,
     );
-  if (doc && DOCS[doc]) return page(res, `<title>${DOCS[doc][0]}</title></head><body><h1>${DOCS[doc][0]}</h1><p>${DOCS[doc][1]}</p>`);
+    return;
+  }
+  if (doc && DOCS[doc]) {
+    page(res, `<title>${DOCS[doc][0]}</title></head><body><h1>${DOCS[doc][0]}</h1><p>${DOCS[doc][1]}</p>`);
+    return;
+  }
 
   // (No robots.txt; no icon, without a "Failed to load" in the console.) Asked while Trawl starts.
   if (req.url !== '/embed' && req.url !== '/hostile') return void res.writeHead(req.url === '/favicon.ico' ? 204 : 404).end();
@@ -39,15 +44,16 @@ function site(req: IncomingMessage, res: ServerResponse): void {
   if (req.url === '/embed') {
     // No inline styles or scripts, and requests to Trawl only: the widget must live with that.
     res.setHeader('content-security-policy', `default-src 'self'; script-src ${trawlOrigin}; connect-src ${trawlOrigin}; style-src 'self'`);
-    return page(
+    page(
       res,
       `${script}</head><body><h1>A site with Trawl's search</h1>
 <label>A form of the site's own <input id="own" name="own"></label>
 <trawl-search label="Search the docs" placeholder="Search the docs"></trawl-search>
 <p>Some text of the site.</p>`,
     );
+    return;
   }
-  return page(
+  page(
     res,
     `${script}<style>
 html { font-size: 1px; }

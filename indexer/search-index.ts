@@ -30,7 +30,7 @@ import { autocomplete } from './query/autocomplete.ts';
 import { forgive } from './query/forgive.ts';
 import { Spellings } from './query/surface.ts';
 import { scoreAll, slotWeights } from './query/weights.ts';
-import { ImpactLists } from './structures/impacts.ts';
+import type { ImpactLists } from './structures/impacts.ts';
 import { SplitPostings } from './structures/split-postings.ts';
 import { SimHashes } from './structures/simhashes.ts';
 import { TermStats } from './structures/term-stats.ts';
@@ -271,7 +271,6 @@ export class SearchIndex implements Searcher {
           rescore: estimates ? exactScores : undefined,
           phrasesOf: phrasesByLanguage(this.stats, q.languages, q.phrases),
         },
-        this.stats,
         docs,
         this.sequencesOf,
       );

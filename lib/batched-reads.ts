@@ -47,8 +47,12 @@ export class BatchedReads<K, V> {
             if (value !== undefined || found.has(key)) for (const w of waiters) w.resolve(value!);
             else
               this.one(key).then(
-                (v) => waiters.forEach((w) => w.resolve(v)),
-                (e: unknown) => waiters.forEach((w) => w.reject(e)),
+                (v) => {
+                  for (const w of waiters) w.resolve(v);
+                },
+                (e: unknown) => {
+                  for (const w of waiters) w.reject(e);
+                },
               );
           }
         },

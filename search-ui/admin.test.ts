@@ -11,11 +11,20 @@ const statusNow = () => idleStatus({ running: true });
 function recorder() {
   const calls: string[] = [];
   const actions: AdminActions = {
-    addSeeds: async (urls) => (calls.push(`seeds ${urls.join(' ')}`), { queued: [...urls], rejected: [] }),
+    addSeeds: async (urls) => {
+      calls.push(`seeds ${urls.join(' ')}`);
+      return { queued: [...urls], rejected: [] };
+    },
     pause: async () => void calls.push('pause'),
     resume: async () => void calls.push('resume'),
-    recrawl: async (t: AdminTarget) => (calls.push(`recrawl ${JSON.stringify(t)}`), { queued: 3 }),
-    remove: async (t) => (calls.push(`remove ${JSON.stringify(t)}`), { removed: 1 }),
+    recrawl: async (t: AdminTarget) => {
+      calls.push(`recrawl ${JSON.stringify(t)}`);
+      return { queued: 3 };
+    },
+    remove: async (t) => {
+      calls.push(`remove ${JSON.stringify(t)}`);
+      return { removed: 1 };
+    },
   };
   return { calls, actions };
 }

@@ -69,8 +69,14 @@ export function adminRoutes(actions: AdminActions | undefined, token: string | u
   const badTarget = (all: boolean) =>
     refuse('bad-target', `expected ${all ? 'one of url, host or all: true' : 'one of url or host'}, with an http(s) URL or a host name`);
   api.openapi(seedsRoute, async (c) => c.json(await actions!.addSeeds(c.req.valid('json').urls), 200), refuse('bad-body'));
-  api.openapi(pauseRoute, async (c) => (await actions!.pause(), c.json({ paused: true }, 200)));
-  api.openapi(resumeRoute, async (c) => (await actions!.resume(), c.json({ paused: false }, 200)));
+  api.openapi(pauseRoute, async (c) => {
+    await actions!.pause();
+    return c.json({ paused: true }, 200);
+  });
+  api.openapi(resumeRoute, async (c) => {
+    await actions!.resume();
+    return c.json({ paused: false }, 200);
+  });
   api.openapi(recrawlRoute, async (c) => c.json(await actions!.recrawl(c.req.valid('json')), 200), badTarget(true));
   api.openapi(
     removeRoute,

@@ -125,8 +125,8 @@ describe('GET /api/suggest', () => {
     assert.ok(op, '/api/suggest is in the document');
     assert.deepEqual(op.parameters?.map((p) => p.name).sort(), ['q', 'size']);
     assert.equal(op.responses['200']?.content?.['application/json']?.schema.$ref, '#/components/schemas/Suggestions');
-    assert.ok(doc.components.schemas['Suggestions']?.properties['suggestions']);
-    assert.ok(doc.components.schemas['SearchResponse']?.properties['corrected'], 'the search answer describes corrected');
+    assert.ok(doc.components.schemas.Suggestions?.properties.suggestions);
+    assert.ok(doc.components.schemas.SearchResponse?.properties.corrected, 'the search answer describes corrected');
     assert.ok(doc.paths['/api/search']?.get?.parameters?.some((p) => p.name === 'exact'));
   });
 });

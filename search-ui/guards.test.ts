@@ -82,7 +82,10 @@ describe('the Host check (DNS rebinding)', () => {
       const { request } = await import('node:http');
       const status = (host: string) =>
         new Promise<number>((resolve, reject) => {
-          const req = request(`${server.url}api/status`, { headers: { host } }, (res) => (res.resume(), resolve(res.statusCode ?? 0)));
+          const req = request(`${server.url}api/status`, { headers: { host } }, (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          });
           req.on('error', reject);
           req.end();
         });

@@ -20,7 +20,10 @@ const put = (id: number, text: string) => {
 for (let i = 1; i <= 30; i++) put(i, `cacheword page number ${i} ${'with words enough to make a snippet '.repeat(6)}`);
 let searches = 0;
 const counted = {
-  search: (q: string, o?: { page?: number; size?: number }) => (searches++, index.search(q, o)),
+  search: (q: string, o?: { page?: number; size?: number }) => {
+    searches++;
+    return index.search(q, o);
+  },
   get documentCount() {
     return index.documentCount;
   },

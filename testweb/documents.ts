@@ -87,7 +87,6 @@ const P = 'http://schemas.openxmlformats.org/presentationml/2006/main';
 const S = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
 const PKG = 'http://schemas.openxmlformats.org/package/2006/relationships';
 const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
-const HYPERLINK = `${REL}/hyperlink`;
 
 type Rel = readonly [id: string, type: string, target: string, external?: boolean];
 const rels = (list: readonly Rel[]): string =>

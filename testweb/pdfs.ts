@@ -24,7 +24,9 @@ export async function multiPagePdf(): Promise<Buffer> {
   const font = await doc.embedFont(FONT);
   const pages = PDF_PAGES.map((lines) => {
     const page = doc.addPage([600, 800]);
-    lines.forEach((line, i) => page.drawText(line, { x: 50, y: 740 - i * 30, size: i === 0 ? 18 : 12, font }));
+    lines.forEach((line, i) => {
+      page.drawText(line, { x: 50, y: 740 - i * 30, size: i === 0 ? 18 : 12, font });
+    });
     return page;
   });
   const ctx = doc.context;

@@ -51,16 +51,23 @@ export function topicWebHandler(req: IncomingMessage, res: ServerResponse): void
     res.writeHead(status, { 'content-type': type });
     res.end(body);
   };
-  if (path === '/robots.txt') return send(200, 'User-agent: *\nAllow: /\n', 'text/plain');
-  if (path === '/')
-    return send(
+  if (path === '/robots.txt') {
+    send(200, 'User-agent: *\nAllow: /\n', 'text/plain');
+    return;
+  }
+  if (path === '/') {
+    send(
       200,
       page('The Portal', 'Everything in one place: sports, recipes, news, and a corner for coins.', ['/sports/0', '/recipes/0', '/news/0', '/coins/0']),
     );
-  if (path === '/directory')
-    return send(200, page('Links directory', 'Clubs and societies listed by city, with their opening hours and addresses.', ['/collectors/0']));
-  if (path === '/crypto')
-    return send(
+    return;
+  }
+  if (path === '/directory') {
+    send(200, page('Links directory', 'Clubs and societies listed by city, with their opening hours and addresses.', ['/collectors/0']));
+    return;
+  }
+  if (path === '/crypto') {
+    send(
       200,
       page(
         'Bitcoin and other crypto coins',
@@ -68,23 +75,33 @@ export function topicWebHandler(req: IncomingMessage, res: ServerResponse): void
         ['/news/1'],
       ),
     );
+    return;
+  }
   let m = /^\/(coins|collectors)\/(\d+)$/.exec(path);
   if (m) {
     const [, kind, n] = [m[0], m[1]!, Number(m[2])];
     const size = kind === 'coins' ? TOPIC_WEB.coins : TOPIC_WEB.collectors;
-    if (n >= size) return send(404, 'not found', 'text/plain');
+    if (n >= size) {
+      send(404, 'not found', 'text/plain');
+      return;
+    }
     const next = [n + 1, n + 2].filter((i) => i < size).map((i) => `/${kind}/${i}`);
     const out = kind === 'coins' ? [`/news/${(7 * n) % TOPIC_WEB.region}`, ...(n === 0 ? ['/directory'] : []), ...(n === 1 ? ['/crypto'] : [])] : [];
     const title = kind === 'coins' ? `Coins of the ancient world, part ${n}` : `A coin collector's notes, part ${n}`;
-    return send(200, page(title, `${COIN_TEXTS[n % COIN_TEXTS.length]} (${kind} ${n})`, [...next, ...out]));
+    send(200, page(title, `${COIN_TEXTS[n % COIN_TEXTS.length]} (${kind} ${n})`, [...next, ...out]));
+    return;
   }
   m = /^\/(sports|recipes|news)\/(\d+)$/.exec(path);
   if (m) {
     const region = m[1]!;
     const n = Number(m[2]);
-    if (n >= TOPIC_WEB.region) return send(404, 'not found', 'text/plain');
+    if (n >= TOPIC_WEB.region) {
+      send(404, 'not found', 'text/plain');
+      return;
+    }
     const next = [2 * n + 1, 2 * n + 2, n + 1].filter((i) => i < TOPIC_WEB.region).map((i) => `/${region}/${i}`);
-    return send(200, page(`${region[0]!.toUpperCase()}${region.slice(1)}, page ${n}`, `${REGION_TEXTS[region]} (${region} ${n})`, next));
+    send(200, page(`${region[0]!.toUpperCase()}${region.slice(1)}, page ${n}`, `${REGION_TEXTS[region]} (${region} ${n})`, next));
+    return;
   }
   send(404, 'not found', 'text/plain');
 }

@@ -28,7 +28,7 @@ export class WarcArchive {
   private sinceSync = 0;
 
   constructor(
-    private readonly o: ArchiveOptions,
+    o: ArchiveOptions,
     private readonly store: ArchiveStore,
     private readonly log: Log,
   ) {

@@ -134,7 +134,7 @@ export class AuthService implements RequestAuth {
       }
     }
     if (setting.form && !isLoginUrl(setting.form, url)) {
-      const location = r.headers['location'];
+      const location = r.headers.location;
       const sentToLogin = r.status >= 300 && r.status < 400 && !!location && isLoginUrl(setting.form, new URL(location, url).href);
       if (sentToLogin || setting.form.loggedOut.status.includes(r.status)) {
         if (s.loginFailure) return this.refuse(s, `login failed (${scope}): ${s.loginFailure}`);

@@ -68,7 +68,7 @@ async function follow(jar: CookieJar, send: Send, method: 'GET' | 'POST', url: s
     const r = await send(method, at, headers, body);
     if ('error' in r) return r;
     for (const c of r.setCookies) jar.setCookieSync(c, at, { ignoreError: true });
-    const location = r.headers['location'];
+    const location = r.headers.location;
     if (r.status >= 300 && r.status < 400 && location) {
       at = new URL(location, at).href;
       if (r.status !== 307 && r.status !== 308) {

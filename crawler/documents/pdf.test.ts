@@ -23,7 +23,9 @@ describe('extractPdf', () => {
     assert.equal(offsets[0], 0);
     const phrase = page.text.indexOf('the quartz harmonic resonator');
     assert.ok(phrase >= offsets[2]! && phrase < offsets[3]!, `page 3's phrase at ${phrase}, page 3 spans ${offsets[2]}–${offsets[3]}`);
-    PDF_PAGES.forEach((lines, i) => assert.ok(page.text.slice(offsets[i], offsets[i + 1]).startsWith(lines[0]!), `page ${i + 1} starts with its first line`));
+    PDF_PAGES.forEach((lines, i) => {
+      assert.ok(page.text.slice(offsets[i], offsets[i + 1]).startsWith(lines[0]!), `page ${i + 1} starts with its first line`);
+    });
     assert.equal(page.document.pages, PDF_PAGES.length);
     assert.equal(page.document.pagesCut, undefined);
   });

@@ -127,16 +127,17 @@ export class Fetcher {
       });
       const headers = flattenHeaders(res.headers);
       const setCookies = cookiesOf(res.headers);
-      const location = headers['location'];
+      const location = headers.location;
       const retryAfterMs = parseRetryAfter(headers['retry-after']);
       const isRedirect = res.statusCode >= 300 && res.statusCode < 400 && location !== undefined;
       // Bodies of redirects and errors are not needed: drain a little, keep the connection.
       const contentType = (headers['content-type'] ?? '').toLowerCase();
       const skip = isRedirect || res.statusCode >= 400 || this.overDocumentCap(contentType, headers['content-length'], url);
-      const read: { body: Buffer; truncated: boolean; wireBytes: number; raw?: Buffer } = skip
-        ? (await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined),
-          { body: Buffer.alloc(0), truncated: !isRedirect && res.statusCode < 400, wireBytes: 0 })
-        : await readCapped(res.body, headers['content-encoding'], (head) => this.capFor(contentType, head, url), this.opts.keepRaw);
+      let read: { body: Buffer; truncated: boolean; wireBytes: number; raw?: Buffer };
+      if (skip) {
+        await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+        read = { body: Buffer.alloc(0), truncated: !isRedirect && res.statusCode < 400, wireBytes: 0 };
+      } else read = await readCapped(res.body, headers['content-encoding'], (head) => this.capFor(contentType, head, url), this.opts.keepRaw);
       const { body, truncated, wireBytes } = read;
       return {
         kind: 'response',
@@ -246,7 +247,7 @@ export class Fetcher {
   /** The body cap of a response whose body begins with `head`. */
   private capFor(contentType: string, head: Uint8Array, url: string): number {
     const d = this.opts.documents;
-    return d && d.is(contentType, head, url) ? Math.max(d.maxBytes, this.opts.maxBodyBytes) : this.opts.maxBodyBytes;
+    return d?.is(contentType, head, url) ? Math.max(d.maxBytes, this.opts.maxBodyBytes) : this.opts.maxBodyBytes;
   }
 
   /** A document whose Content-Length says it is over the documents' cap: not worth a byte. */
@@ -373,5 +374,5 @@ function classify(e: unknown, signal?: AbortSignal): { code: FetchErrorCode; mes
   // The proxy failed, not the host behind it.
   if (/proxy/i.test(message)) return { code: 'proxy', message };
   if (code.startsWith('HPE_') || code === 'Z_DATA_ERROR' || code === 'ERR_PADDING_1') return { code: 'bad-response', message };
-  return { code: 'other', message: `${code ? code + ': ' : ''}${message}` };
+  return { code: 'other', message: `${code ? `${code}: ` : ''}${message}` };
 }

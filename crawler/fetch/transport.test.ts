@@ -112,8 +112,8 @@ describe('createTransport', () => {
   });
 
   it('applies the address policy to direct connections only', async () => {
-    const refuseAll = (host: string, _o: unknown, cb: (e: Error) => void) =>
-      cb(Object.assign(new Error(`${host}: refused by policy`), { code: 'ERR_BLOCKED_ADDRESS' }));
+    const refuseAll: NonNullable<TransportOptions['lookup']> = (host, _o, cb) =>
+      cb(Object.assign(new Error(`${host}: refused by policy`), { code: 'ERR_BLOCKED_ADDRESS' }), []);
     const byName = `https://localhost:${new URL(net.tls.url).port}/`;
     assert.equal(await failure(transport({ lookup: refuseAll, ca: [net.tls.caPem] }), byName), 'ERR_BLOCKED_ADDRESS');
     const t = transport({ lookup: refuseAll, ca: [net.tls.caPem], proxy: net.proxy.url });
@@ -138,8 +138,8 @@ describe('createTransport', () => {
   });
 
   it('with HTTPS_PROXY alone, sends only https through it — and never reads process.env itself', async () => {
-    const saved = process.env['http_proxy'];
-    process.env['http_proxy'] = 'http://127.0.0.1:9';
+    const saved = process.env.http_proxy;
+    process.env.http_proxy = 'http://127.0.0.1:9';
     try {
       const t = transport({ env: { https_proxy: net.proxy.url }, ca: [net.tls.caPem] });
       const seen = proxied();
@@ -149,8 +149,8 @@ describe('createTransport', () => {
       assert.match(t.describe(), new RegExp(`^http direct, https through proxy ${net.proxy.url} \\(from https_proxy\\)`));
       assert.equal(transport({ env: {} }).describe(), 'direct');
     } finally {
-      if (saved === undefined) delete process.env['http_proxy'];
-      else process.env['http_proxy'] = saved;
+      if (saved === undefined) delete process.env.http_proxy;
+      else process.env.http_proxy = saved;
     }
   });
 

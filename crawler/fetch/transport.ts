@@ -8,7 +8,7 @@
  * an IP-literal URL, which the fetcher checks before the request, is still held to the policy). The
  * proxy itself is the operator's choice and is not checked either.
  */
-import { isIP } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import { createSecureContext, rootCertificates, type ConnectionOptions } from 'node:tls';
 import type { Dispatcher } from 'undici';
 import { undici } from './undici-parts.ts';
@@ -25,8 +25,7 @@ export type TransportOptions = {
   /** Hosts (host or host:port) whose certificate is not checked (self-signed): opt-in, per host. */
   readonly insecureHosts?: readonly string[];
   /** The address policy's DNS lookup (crawler/fetch/address-policy.ts), for direct connections only. */
-  // (any: dns.lookup's overloads do not type-check against one another; AddressPolicy.lookup fits.)
-  readonly lookup?: (...args: any[]) => void;
+  readonly lookup?: LookupFunction;
 };
 
 export type Transport = {
@@ -75,7 +74,7 @@ function routeOf(o: TransportOptions): Route {
   const http = pick('HTTP_PROXY');
   const https = pick('HTTPS_PROXY');
   if (!http && !https) return { kind: 'direct' };
-  return { kind: 'env', ...(http ? { http } : {}), ...(https ? { https } : {}), noProxy: env['no_proxy'] ?? env['NO_PROXY'] ?? '' };
+  return { kind: 'env', ...(http ? { http } : {}), ...(https ? { https } : {}), noProxy: env.no_proxy ?? env.NO_PROXY ?? '' };
 }
 
 /** An insecureHosts entry: a host name or address, with a port or for every port. Throws on anything else. */
@@ -88,7 +87,7 @@ function hostEntry(entry: string): HostEntry {
   } catch {
     u = undefined;
   }
-  if (!u || u.pathname !== '/' || u.search || u.hash || u.username || raw.includes('/'))
+  if (u?.pathname !== '/' || u.search || u.hash || u.username || raw.includes('/'))
     throw new Error(`fetch.insecureHosts: "${entry}" is not a host or host:port`);
   // (URL drops a default port: read it from the entry, so that "host:443" means port 443 only.)
   const port = /\]?:(\d+)$/.exec(raw)?.[1];

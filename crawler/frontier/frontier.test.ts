@@ -66,7 +66,10 @@ describe('Frontier (the crawler\u2019s side)', () => {
     const { store, frontier: f, clock } = setup();
     const asked: string[][] = [];
     const take = store.urls.take.bind(store.urls);
-    store.urls.take = (host, options) => (asked.push([...options.kinds]), take(host, options));
+    store.urls.take = (host, options) => {
+      asked.push([...options.kinds]);
+      return take(host, options);
+    };
     await f.enqueue({ urls: ['n1', 'n2', 'n3'].map((n) => ({ url: `http://a.org/${n}`, depth: 1 })) });
     const first = (await f.next('a.org', pick))!;
     await f.next('a.org', pick);

@@ -5,7 +5,6 @@
  * and all turns when there are none — and how many URLs each host has (for limits.maxPagesPerHost,
  * which the URL filters ask for every link: kept in RAM, one number per host).
  */
-import type { QueuedUrl } from '../../model/index.ts';
 import type { EnqueueBatch, EnqueueResult, Store, TakeKind, TakeOptions, Taken } from '../../store/index.ts';
 
 /** Which URLs next() may hand out. */

@@ -226,7 +226,7 @@ function hostilePage(rnd: () => number): string {
     if (r < 0.35) {
       const tag = pick(TAGS);
       const attrs = Array.from({ length: Math.floor(rnd() * 3) }, () => pick(ATTRIBUTES)).join(' ');
-      s += `<${tag}${attrs ? ' ' + attrs : ''}>`;
+      s += `<${tag}${attrs ? ` ${attrs}` : ''}>`;
       open.push(tag);
     } else if (r < 0.55) {
       // Mostly the open element's close, sometimes any other (a stray close).
@@ -261,7 +261,7 @@ describe('the streaming extractor gives the DOM walk’s page', () => {
       if (page.links.length) withLinks++;
       if (page.text) withText++;
       const exclude = SELECTORS[i % SELECTORS.length]!;
-      const template = page.blocks && page.blocks.length ? Uint32Array.from(page.blocks.filter((_, j) => j % 2 === 0)).sort() : undefined;
+      const template = page.blocks?.length ? Uint32Array.from(page.blocks.filter((_, j) => j % 2 === 0)).sort() : undefined;
       assertSamePage(html, `hostile #${i}, ${exclude}`, 'http://e.org/a%20b/', i % 3 ? 'trawlbot' : 'TrawlBot', 1 + (i % 5), {
         exclude,
         ...(template ? { template } : {}),
@@ -283,7 +283,7 @@ describe('the streaming extractor gives the DOM walk’s page', () => {
   });
 
   it('on deep nesting (40,000 open elements) and long runs of text in pieces', () => {
-    assertSamePage('<div><span>'.repeat(20_000) + 'deep &amp; deeper' + '</span></div>'.repeat(10), 'deep');
+    assertSamePage(`${'<div><span>'.repeat(20_000)}deep &amp; deeper${'</span></div>'.repeat(10)}`, 'deep');
     assertSamePage(`<p>${'a&amp;b&lt;'.repeat(20_000)}</p><a href="/x">${'&#x41;'.repeat(5000)}</a>`, 'entities');
   });
 });

@@ -85,7 +85,9 @@ describe('a parse pool that never parses inline', () => {
     const pool = new ParsePool(1, { inline: false });
     try {
       const results = await Promise.all([1, 2, 3].map((i) => pool.parse(job(i))));
-      results.forEach((r, i) => assert.deepEqual(r, extractNow(job(i + 1))));
+      results.forEach((r, i) => {
+        assert.deepEqual(r, extractNow(job(i + 1)));
+      });
       assert.deepEqual(pool.parsed, { inWorkers: 3, inline: 0 });
     } finally {
       await pool.close();

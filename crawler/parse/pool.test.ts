@@ -74,7 +74,9 @@ describe('ParsePool', () => {
     assert.equal(pool.workers, 2);
     await pool.ready();
     const results = await Promise.all(Array.from({ length: 40 }, (_, i) => pool.parse(job(i))));
-    results.forEach((r, i) => assert.deepEqual(r, extractNow(job(i)), `page ${i}`));
+    results.forEach((r, i) => {
+      assert.deepEqual(r, extractNow(job(i)), `page ${i}`);
+    });
     assert.deepEqual(pool.parsed, { inWorkers: 40, inline: 0 });
   });
 
@@ -213,7 +215,9 @@ export function extract(job) {
     const pool = new ParsePool(1, { log: logTo((m) => logs.push(m)), entry: pathToFileURL(broken) });
     pools.push(pool);
     const results = await Promise.all(Array.from({ length: 5 }, (_, i) => pool.parse(job(i))));
-    results.forEach((r, i) => assert.deepEqual(r, extractNow(job(i))));
+    results.forEach((r, i) => {
+      assert.deepEqual(r, extractNow(job(i)));
+    });
     // Each failure starts a new worker, until the third one: then the pool stays inline.
     await new Promise<void>((resolve) => {
       const check = () => (pool.workers === 0 ? resolve() : setTimeout(check, 20));

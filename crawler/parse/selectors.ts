@@ -85,7 +85,7 @@ const STREAM_ADAPTER = {
   getName: (e: StreamElement) => e.name,
   getParent: (e: StreamElement) => e.parent,
   getAttributeValue: (e: StreamElement, name: string): string | undefined => e.attribs[name],
-  hasAttrib: (e: StreamElement, name: string) => Object.prototype.hasOwnProperty.call(e.attribs, name) && e.attribs[name] != null,
+  hasAttrib: (e: StreamElement, name: string) => Object.hasOwn(e.attribs, name) && e.attribs[name] != null,
   getChildren: needsTree,
   getSiblings: needsTree,
   getText: needsTree,

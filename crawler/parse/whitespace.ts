@@ -44,7 +44,7 @@ export function squash(s: string): string {
     let j = i + 1;
     while (isSpace(s.charCodeAt(j))) j++; // (stops at `end` at the latest: s[end - 1] is not white space)
     if (c !== 32 || j > i + 1) {
-      out += s.slice(from, i) + ' ';
+      out += `${s.slice(from, i)} `;
       from = j;
     }
     i = j;

@@ -19,7 +19,7 @@ import { AbortFanout } from './abort.ts';
 import { BrowserHost } from './browser.ts';
 import { Traffic, type Interception } from './requests.ts';
 import { waitUntilSettled } from './settle.ts';
-import { Tab, TabCache, type TabRun } from './tabs.ts';
+import { type Tab, TabCache, type TabRun } from './tabs.ts';
 import {
   BrowserUnavailable,
   type RenderFailure,
@@ -249,7 +249,13 @@ async function renderPage(
   clearTimeout(timer);
   offCallerAbort();
   unregister();
-  return { result, tab: tab.then((t) => (t?.hold(undefined), t)) };
+  return {
+    result,
+    tab: tab.then((t) => {
+      t?.hold(undefined);
+      return t;
+    }),
+  };
 }
 
 /** The steps of one render, in order; any of them may never answer (a spinning page): the timer covers that. */

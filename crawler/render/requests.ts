@@ -183,9 +183,9 @@ function documentAnswer(job: RenderJob): Parameters<Route['fulfill']>[0] {
   const status = job.status ?? 200;
   const replayable = status >= 200 && status < 600 && !(status >= 300 && status < 400) && status !== 204 && status !== 205;
   const headers = responseHeaders(job.headers ?? {});
-  delete headers['location'];
+  delete headers.location;
   delete headers['content-disposition']; // an attachment would turn the page into a download
-  delete headers['refresh']; // a redirect in disguise, which the crawler has seen in the headers already
+  delete headers.refresh; // a redirect in disguise, which the crawler has seen in the headers already
   headers['content-type'] = job.contentType;
   return { status: replayable ? status : 200, headers, body: Buffer.from(job.body.buffer, job.body.byteOffset, job.body.byteLength) };
 }

@@ -35,7 +35,7 @@ export async function parseAndRender(
   parse: (job: ParseJob) => Promise<Extracted>,
   signal?: AbortSignal,
 ): Promise<RenderedPage> {
-  if (!r || !r.policy.mayRender || !renderable(res)) return { extracted: await parse(job) };
+  if (!r?.policy.mayRender || !renderable(res)) return { extracted: await parse(job) };
   const url = new URL(job.url);
   const first = r.policy.upfront(url);
   if (first) {

@@ -50,11 +50,17 @@ describe('exact phrases checked on token sequences', () => {
     docs.set(id, storedDocument(id, { url: `http://e.org/${id}`, title: words[id % words.length]!, text }));
   }
   let textReads = 0;
-  const lookup = (id: number) => (textReads++, docs.get(id));
+  const lookup = (id: number) => {
+    textReads++;
+    return docs.get(id);
+  };
   const sequences = new Map([...docs].map(([id, d]) => [id, analyze(d).sequence]));
   const withSequences = new SearchIndex(lookup, undefined, {}, (ids) => new Map(ids.filter((id) => sequences.has(id)).map((id) => [id, sequences.get(id)!])));
   const withoutSequences = new SearchIndex((id) => docs.get(id));
-  for (const d of docs.values()) withSequences.upsert(d), withoutSequences.upsert(d);
+  for (const d of docs.values()) {
+    withSequences.upsert(d);
+    withoutSequences.upsert(d);
+  }
   const answer = async (index: SearchIndex, q: string) => {
     const res = await index.search(q, { size: 20 });
     return { total: res.total, lowerBound: res.totalIsLowerBound, hits: res.hits.map((h) => [h.id, h.score]) };
@@ -78,7 +84,10 @@ describe('exact phrases checked on token sequences', () => {
     const claims = new SearchIndex((id) => docs.get(id), undefined, {}, claim);
     // The same where candidates are many (the two-pass path, which confirms matches late).
     const claimsTwoPass = new SearchIndex((id) => docs.get(id), undefined, { exactLimit: 5, headDf: 5 }, claim);
-    for (const d of docs.values()) claims.upsert(d), claimsTwoPass.upsert(d);
+    for (const d of docs.values()) {
+      claims.upsert(d);
+      claimsTwoPass.upsert(d);
+    }
     const truth = await answer(withoutSequences, '"alpha beta"');
     assert.ok(truth.hits.length > 0 && (await withoutSequences.search('alpha beta')).total > truth.total, 'some pages have both words, not the phrase');
     assert.deepEqual(await answer(claims, '"alpha beta"'), truth);

@@ -55,7 +55,9 @@ export function countFacets(stats: TermStats, ids: ArrayLike<number>, limit: num
     if (s >= 0) counts[s]!++;
   }
   const bySource: [Source, number][] = [];
-  counts.forEach((n, s) => bySource.push([stats.source(s), n]));
+  counts.forEach((n, s) => {
+    bySource.push([stats.source(s), n]);
+  });
   return facetsOf(bySource, limit);
 }
 

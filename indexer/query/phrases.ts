@@ -7,7 +7,6 @@
 import type { StoredDocument } from '../../model/index.ts';
 import { sequenceHas, termHash } from '../ingest/sequence.ts';
 import { stem as defaultStem } from '../ingest/tokenize.ts';
-import type { TermStats } from '../structures/term-stats.ts';
 import type { QueryDocuments, SequenceLookup } from './documents.ts';
 import { hasPhrase, locate, phraseTest, type Occurrences } from './locate.ts';
 import { byScore, type Ranked } from './rank.ts';
@@ -46,13 +45,8 @@ export type PhraseSet = { readonly phrases: readonly (readonly string[])[]; read
  * confirmed on the text of the pages kept; if one was wrong (a collision: never seen but
  * possible), all are checked again, every match confirmed.
  */
-export async function withPhrases(
-  check: PhraseCheck,
-  stats: TermStats,
-  docs: QueryDocuments,
-  sequencesOf: SequenceLookup,
-): Promise<{ ranked: Ranked[]; checked: number }> {
-  return (await checkPhrases(check, stats, docs, sequencesOf, true)) ?? (await checkPhrases(check, stats, docs, sequencesOf, false))!;
+export async function withPhrases(check: PhraseCheck, docs: QueryDocuments, sequencesOf: SequenceLookup): Promise<{ ranked: Ranked[]; checked: number }> {
+  return (await checkPhrases(check, docs, sequencesOf, true)) ?? (await checkPhrases(check, docs, sequencesOf, false))!;
 }
 
 /**
@@ -63,7 +57,6 @@ export async function withPhrases(
  */
 async function checkPhrases(
   { phrases, ordered, shown, rescore, phrasesOf }: PhraseCheck,
-  stats: TermStats,
   docs: QueryDocuments,
   sequencesOf: SequenceLookup,
   trustHashes: boolean,
@@ -100,7 +93,9 @@ async function checkPhrases(
   }
   if (rescore) {
     const exact = rescore(found.map((r) => r.id));
-    found.forEach((r, i) => (r.score = exact[i]!));
+    found.forEach((r, i) => {
+      r.score = exact[i]!;
+    });
     found.sort(byScore);
   }
   const ranked = found.slice(0, shown);

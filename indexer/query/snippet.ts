@@ -99,7 +99,7 @@ function render(text: string, o: Occurrences, start: number): { readonly html: s
     const i = o.at[k]!;
     if (i < startTok || i > endTok) continue;
     at ??= o.starts[i]!;
-    html += escapeHtml(text.slice(cursor, o.starts[i])) + '<mark>' + escapeHtml(text.slice(o.starts[i], o.ends[i])) + '</mark>';
+    html += `${escapeHtml(text.slice(cursor, o.starts[i]))}<mark>${escapeHtml(text.slice(o.starts[i], o.ends[i]))}</mark>`;
     cursor = o.ends[i]!;
   }
   html += escapeHtml(text.slice(cursor, to));

@@ -218,9 +218,15 @@ describe('near-duplicates across shards', () => {
   const transport: ShardTransport = {
     shards: ['one', 'two'],
     terms: async (i, asked) => wire(await reportTerms(shards[i]!, wire(asked))),
-    search: async (i, asked) => (searches++, wire(await answerSearch(shards[i]!, wire(asked)))),
+    search: async (i, asked) => {
+      searches++;
+      return wire(await answerSearch(shards[i]!, wire(asked)));
+    },
     suggest: async (i, asked) => wire(await answerSuggest(shards[i]!, asked.q, asked.limit, wire(asked.corpus))),
-    hits: async (i, asked) => (hitsAsked++, wire(await hitsOf(shards[i]!, asked.ids, asked.marked))),
+    hits: async (i, asked) => {
+      hitsAsked++;
+      return wire(await hitsOf(shards[i]!, asked.ids, asked.marked));
+    },
     info: async (i) => ({ documents: shards[i]!.documentCount, version: shards[i]!.version }),
   };
   const coordinator = new ShardedSearcher(transport, whole.foldDistance);

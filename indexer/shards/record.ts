@@ -97,10 +97,30 @@ export class Recorder {
 
   private statsView(stats: TermStats): TermStats {
     return Object.create(stats, {
-      termId: { value: (t: string) => (this.note(t), stats.termId(t)) },
-      docFrequency: { value: (t: string) => (this.note(t), stats.docFrequency(t)) },
-      docFrequencyOf: { value: (id: number) => (this.note(stats.term(id)), stats.docFrequencyOf(id)) },
-      idf: { value: (id: number) => (this.note(stats.term(id)), stats.idf(id)) },
+      termId: {
+        value: (t: string) => {
+          this.note(t);
+          return stats.termId(t);
+        },
+      },
+      docFrequency: {
+        value: (t: string) => {
+          this.note(t);
+          return stats.docFrequency(t);
+        },
+      },
+      docFrequencyOf: {
+        value: (id: number) => {
+          this.note(stats.term(id));
+          return stats.docFrequencyOf(id);
+        },
+      },
+      idf: {
+        value: (id: number) => {
+          this.note(stats.term(id));
+          return stats.idf(id);
+        },
+      },
     }) as TermStats;
   }
 
@@ -110,7 +130,10 @@ export class Recorder {
     const complete = (prefix: string, weight: (id: number) => number, limit: number, shortest = 2): number[] => {
       const ids = this.quietly(() => prefixes.complete(prefix, weight, Math.max(limit, COMPLETIONS_NOTED), shortest));
       const noted = this.completions.get(completionKey(prefix, shortest)) ?? new Set();
-      for (const id of ids) noted.add(stats.term(id)), this.note(stats.term(id));
+      for (const id of ids) {
+        noted.add(stats.term(id));
+        this.note(stats.term(id));
+      }
       this.completions.set(completionKey(prefix, shortest), noted);
       return ids.slice(0, limit);
     };

@@ -19,7 +19,7 @@ import type { PrefixIndex } from '../structures/prefix-index.ts';
 import type { DocVector, TermStats } from '../structures/term-stats.ts';
 import type { Near, TypoIndex } from '../structures/typo-index.ts';
 import type { Vocabulary } from '../structures/vocabulary.ts';
-import { Recorder, stemmersOf } from './record.ts';
+import { type Recorder, stemmersOf } from './record.ts';
 import { completionKey, nearKey, own, togetherKey, type CorpusStats, type TermReport } from './statistics.ts';
 
 /** The highest id a term unknown here is given for one query. */

@@ -91,7 +91,9 @@ export function mergeReports(reports: readonly TermReport[]): CorpusStats {
   let documents = 0;
   for (const r of reports) {
     documents += r.documents;
-    r.lengthSum.forEach((n, f) => (lengthSum[f] = (lengthSum[f] ?? 0) + n));
+    r.lengthSum.forEach((n, f) => {
+      lengthSum[f] = (lengthSum[f] ?? 0) + n;
+    });
     for (const [key, n] of Object.entries(r.stemmers)) stemmers.set(key, (stemmers.get(key) ?? 0) + n);
     for (const [t, [df, known]] of Object.entries(r.terms)) {
       const sum = terms.get(t) ?? [0, 0];

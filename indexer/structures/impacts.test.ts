@@ -83,7 +83,7 @@ describe('two-pass scoring with impact lists', () => {
     // Fewer documents than the first pass keeps: the answers must be the same to the last digit.
     const p = twinIndexes({ exactLimit: 12, headDf: 12 });
     const docs = corpus(180, 7);
-    docs.forEach((d) => p.upsert(d));
+    for (const d of docs) p.upsert(d);
     // Replace a third with other text, remove some, link some (anchor text changes their vectors).
     for (const d of corpus(60, 99)) p.upsert({ ...d, id: d.id * 3 });
     for (let id = 5; id <= 180; id += 11) p.remove(id);
@@ -100,14 +100,14 @@ describe('two-pass scoring with impact lists', () => {
     // Many documents without the vocabulary's words: a query touches a few of the per-document
     // sums, which are cleared one by one instead of all at once.
     const p = twinIndexes({ exactLimit: 12, headDf: 12 });
-    corpus(150, 13).forEach((d) => p.upsert(d));
+    for (const d of corpus(150, 13)) p.upsert(d);
     for (let id = 1000; id < 5000; id++) p.upsert(storedDocument(id, { url: `http://h9.example/${id}`, title: 'filler', text: 'filler words only' }));
     for (const q of [...QUERIES, ...QUERIES.slice().reverse()]) assert.deepEqual(await answer(p.fast, q), await answer(p.exact, q), q);
   });
 
   it('keeps the exact best ten when there are more candidates than the first pass keeps', async () => {
     const p = twinIndexes({ exactLimit: 50, headDf: 30 });
-    corpus(3000, 3).forEach((d) => p.upsert(d));
+    for (const d of corpus(3000, 3)) p.upsert(d);
     let checked = 0;
     for (const q of QUERIES) {
       const exact = await answer(p.exact, q);
@@ -134,7 +134,7 @@ describe('two-pass scoring with impact lists', () => {
     const dir = mkdtempSync(join(tmpdir(), 'trawl-impacts-'));
     try {
       const p = twinIndexes({ exactLimit: 6, headDf: 4 });
-      corpus(150, 5).forEach((d) => p.upsert(d));
+      for (const d of corpus(150, 5)) p.upsert(d);
       await flushIndex(dir, p.fast, 1);
       const loaded = new SearchIndex((id) => p.docs.get(id), undefined, { exactLimit: 6, headDf: 4 });
       loadIndex(dir, loaded);

@@ -116,7 +116,11 @@ export class ImpactLists {
   size(): { terms: number; entries: number } {
     let terms = 0;
     let entries = 0;
-    for (const l of this.lists) if (l) terms++, (entries += l.length);
+    for (const l of this.lists) {
+      if (!l) continue;
+      terms++;
+      entries += l.length;
+    }
     return { terms, entries };
   }
 
@@ -268,7 +272,9 @@ export class ImpactLists {
       const v = this.stats.vector(id);
       if (!v || id >= version.length) continue;
       const row = indexOf(v.termIds, termId);
-      if (row >= 0) list.push(id, version[id]!, impact(v, row), TermStats.inTitle(v, row)), ids.push(id);
+      if (row < 0) continue;
+      list.push(id, version[id]!, impact(v, row), TermStats.inTitle(v, row));
+      ids.push(id);
     }
     this.setList(termId, list);
     this.built(termId, ids);

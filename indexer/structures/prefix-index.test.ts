@@ -5,7 +5,9 @@ import { PrefixIndex } from './prefix-index.ts';
 /** A dictionary of terms with weights, added to a prefix index in the order given. */
 function indexOf(terms: readonly [string, number][]) {
   const index = new PrefixIndex((id) => terms[id]![0]);
-  terms.forEach((_, id) => index.add(id));
+  terms.forEach((_, id) => {
+    index.add(id);
+  });
   const weight = (id: number) => terms[id]![1];
   const complete = (prefix: string, limit = 50, shortest = 2) => index.complete(prefix, weight, limit, shortest).map((id) => terms[id]![0]);
   return { index, complete };
@@ -49,7 +51,9 @@ describe('PrefixIndex', () => {
     const seen = new Set<string>();
     while (terms.length < 5000) {
       const w = Array.from({ length: 2 + Math.floor(rnd() * 8) }, () => 'abcde'[Math.floor(rnd() * 5)]).join('');
-      if (!seen.has(w)) seen.add(w), terms.push([w, 1 + Math.floor(rnd() * 100)]);
+      if (seen.has(w)) continue;
+      seen.add(w);
+      terms.push([w, 1 + Math.floor(rnd() * 100)]);
     }
     const { complete } = indexOf(terms);
     for (const prefix of ['ab', 'abc', 'edca', 'ddddd']) {

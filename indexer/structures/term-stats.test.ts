@@ -127,7 +127,9 @@ describe('analyze (each distinct word stemmed once)', () => {
       a.terms.filter((t) => !diacritic.has(t)),
       [...reference.keys()],
     );
-    a.terms.forEach((t, i) => assert.deepEqual(Array.from(a.tf.subarray(i * FIELDS.length, (i + 1) * FIELDS.length)), reference.get(t) ?? diacritic.get(t), t));
+    a.terms.forEach((t, i) => {
+      assert.deepEqual(Array.from(a.tf.subarray(i * FIELDS.length, (i + 1) * FIELDS.length)), reference.get(t) ?? diacritic.get(t), t);
+    });
     assert.equal(a.terms.length, reference.size + diacritic.size);
     assert.deepEqual(
       Array.from(a.lengths),

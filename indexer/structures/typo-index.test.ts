@@ -6,7 +6,9 @@ import { TypoIndex } from './typo-index.ts';
 /** A typo index over `terms` (ids: their positions), and its answers as [term, distance], sorted. */
 function indexOf(terms: readonly string[]) {
   const index = new TypoIndex({ term: (id) => terms[id]! });
-  terms.forEach((t, id) => index.add(id, t));
+  terms.forEach((t, id) => {
+    index.add(id, t);
+  });
   const near = (word: string, max: number) =>
     index
       .near(word, max)

@@ -24,7 +24,7 @@ function stats(small: number) {
 describe('Vocabulary', () => {
   it('holds in the typo index the words of letters, 3 to 32 characters, not CJK', () => {
     const { add, held } = stats(1e9);
-    add(1, 'postgres 12345 ab abc x1y2 東京都 ' + 'a'.repeat(40));
+    add(1, `postgres 12345 ab abc x1y2 東京都 ${'a'.repeat(40)}`);
     assert.ok(held('postgr') && held('abc') && held('x1y2'));
     assert.ok(!held('12345') && !held('ab') && !held('東京') && !held('a'.repeat(40)));
   });

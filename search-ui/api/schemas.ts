@@ -98,20 +98,14 @@ export const SearchResponseSchema = z
       .object({
         asked: z.number().int(),
         answered: z.number().int(),
-        partial: z
-          .boolean()
-          .openapi({
-            description: 'Some shard did not answer (down, slower than cluster.shardTimeoutMs, or refusing): the results of its documents are missing',
-          }),
+        partial: z.boolean().openapi({
+          description: 'Some shard did not answer (down, slower than cluster.shardTimeoutMs, or refusing): the results of its documents are missing',
+        }),
         missing: z.array(z.object({ shard: z.string().openapi({ description: 'Its URL' }), error: z.string() })).readonly(),
-        statisticsMissed: z
-          .number()
-          .int()
-          .optional()
-          .openapi({
-            description:
-              "Lookups a shard answered from its own statistics (the first round did not gather them): the ranking may differ from one node's over all the documents",
-          }),
+        statisticsMissed: z.number().int().optional().openapi({
+          description:
+            "Lookups a shard answered from its own statistics (the first round did not gather them): the ranking may differ from one node's over all the documents",
+        }),
       })
       .optional()
       .openapi({ description: 'Answered by a coordinator over shards (trawl serve --shards): which shards answered' }),
@@ -285,11 +279,9 @@ export const StatusSchema = z
           id: z.string(),
           machine: z.string(),
           pid: count,
-          state: z
-            .enum(['running', 'stale', 'stopped'])
-            .openapi({
-              description: 'running: renews its leases; stale: its leases could have run out unrenewed (died, or cut off from the store); stopped: said so',
-            }),
+          state: z.enum(['running', 'stale', 'stopped']).openapi({
+            description: 'running: renews its leases; stale: its leases could have run out unrenewed (died, or cut off from the store); stopped: said so',
+          }),
           hosts: count.openapi({ description: 'Hosts under its lease now' }),
           staleHosts: count.openapi({ description: 'Hosts whose lease ran out unrenewed (taken over by other workers in time)' }),
           pages: count,

@@ -5,9 +5,7 @@
 // - suggestions as you type under the search box (/api/suggest), an accessible listbox;
 // - keys: "/" focuses the search box, ↓ / ↑ move between the results;
 // - the dashboard (/status) is live (server-sent events) and its admin forms call the JSON API.
-(function () {
-  'use strict';
-
+(() => {
   var line = document.getElementById('crawl-status');
   var live = document.getElementById('live');
   var box = document.getElementById('q');
@@ -20,7 +18,7 @@
   }
   if (live && window.EventSource) {
     var events = new EventSource('/api/events');
-    events.addEventListener('status', function (e) {
+    events.addEventListener('status', (e) => {
       var s;
       try {
         s = JSON.parse(e.data);
@@ -30,24 +28,22 @@
       live.innerHTML = s.html; // rendered and escaped by the server (status-page.ts)
       setLine(s.summary, s.running);
     });
-    window.addEventListener('pagehide', function () {
+    window.addEventListener('pagehide', () => {
       events.close();
     });
   } else if (line && window.fetch) {
     var delay = 1500;
-    var tick = function () {
+    var tick = () => {
       if (document.hidden) return setTimeout(tick, delay);
       fetch('/api/status', { headers: { accept: 'application/json' } })
-        .then(function (r) {
-          return r.ok ? r.json() : null;
+        .then((r) => (r.ok ? r.json() : null))
+        .then((s) => {
+          if (s) setLine(s.summary, s.crawl?.running);
         })
-        .then(function (s) {
-          if (s) setLine(s.summary, s.crawl && s.crawl.running);
-        })
-        .catch(function () {
+        .catch(() => {
           /* server restarting: try again at the next tick */
         })
-        .then(function () {
+        .then(() => {
           setTimeout(tick, delay);
         });
     };
@@ -60,19 +56,17 @@
   if (box && main && location.pathname === '/' && window.fetch && window.DOMParser && window.AbortController) {
     var timer = 0;
     var pending = null;
-    box.addEventListener('input', function () {
+    box.addEventListener('input', () => {
       clearTimeout(timer);
-      timer = setTimeout(function () {
+      timer = setTimeout(() => {
         var q = box.value.trim();
         if (q.length < 2) return;
-        var url = '/?q=' + encodeURIComponent(q);
+        var url = `/?q=${encodeURIComponent(q)}`;
         if (pending) pending.abort();
         var mine = (pending = new AbortController());
         fetch(url, { headers: { accept: 'text/html' }, signal: mine.signal })
-          .then(function (r) {
-            return r.text();
-          })
-          .then(function (text) {
+          .then((r) => r.text())
+          .then((text) => {
             if (mine !== pending) return; // a later keystroke's answer wins
             var doc = new DOMParser().parseFromString(text, 'text/html');
             var fresh = doc.getElementById('main');
@@ -81,7 +75,7 @@
             document.title = doc.title;
             history.replaceState(null, '', url);
           })
-          .catch(function () {
+          .catch(() => {
             /* aborted, or offline: the form still submits */
           });
       }, 200);
@@ -91,7 +85,7 @@
   // Suggestions as you type (/api/suggest): a listbox under the box. ↓ / ↑ choose (the box keeps
   // the focus; aria-activedescendant names the option), Enter searches for the one chosen, Esc
   // closes, a click picks one. The box stays a search box: the form works as it did.
-  if (box && box.form && window.fetch && window.AbortController) {
+  if (box?.form && window.fetch && window.AbortController) {
     var list = document.createElement('ul');
     list.id = 'q-suggestions';
     list.setAttribute('role', 'listbox');
@@ -103,34 +97,32 @@
     var suggestTimer = 0;
     var asking = null;
     var active = -1;
-    var options = function () {
-      return Array.prototype.slice.call(list.querySelectorAll('[role=option]'));
-    };
-    var choose = function (i) {
+    var options = () => Array.prototype.slice.call(list.querySelectorAll('[role=option]'));
+    var choose = (i) => {
       var all = options();
       active = i;
-      all.forEach(function (o, k) {
+      all.forEach((o, k) => {
         o.setAttribute('aria-selected', String(k === i));
       });
       if (i >= 0 && all[i]) box.setAttribute('aria-activedescendant', all[i].id);
       else box.removeAttribute('aria-activedescendant');
     };
-    var close = function () {
+    var close = () => {
       list.hidden = true;
       list.textContent = '';
       choose(-1);
     };
-    var searchFor = function (text) {
+    var searchFor = (text) => {
       box.value = text;
       close();
       if (box.form.requestSubmit) box.form.requestSubmit();
       else box.form.submit();
     };
-    var show = function (suggestions) {
+    var show = (suggestions) => {
       list.textContent = '';
-      suggestions.forEach(function (s, i) {
+      suggestions.forEach((s, i) => {
         var li = document.createElement('li');
-        li.id = 'q-suggestion-' + i;
+        li.id = `q-suggestion-${i}`;
         li.setAttribute('role', 'option');
         li.setAttribute('aria-selected', 'false');
         li.textContent = s; // text, never HTML
@@ -139,30 +131,26 @@
       list.hidden = suggestions.length === 0 || document.activeElement !== box;
       choose(-1);
     };
-    box.addEventListener('input', function () {
+    box.addEventListener('input', () => {
       clearTimeout(suggestTimer);
       if (asking) asking.abort();
       var q = box.value;
       if (q.trim().length < 2 || /\s$/.test(q)) return close();
-      suggestTimer = setTimeout(function () {
+      suggestTimer = setTimeout(() => {
         var mine = (asking = new AbortController());
-        fetch('/api/suggest?q=' + encodeURIComponent(q.trim()), { headers: { accept: 'application/json' }, signal: mine.signal })
-          .then(function (r) {
-            return r.ok ? r.json() : { suggestions: [] };
-          })
-          .then(function (body) {
+        fetch(`/api/suggest?q=${encodeURIComponent(q.trim())}`, { headers: { accept: 'application/json' }, signal: mine.signal })
+          .then((r) => (r.ok ? r.json() : { suggestions: [] }))
+          .then((body) => {
             if (mine !== asking) return;
-            var words = (body.suggestions || []).filter(function (s) {
-              return s !== q.trim();
-            });
+            var words = (body.suggestions || []).filter((s) => s !== q.trim());
             show(words);
           })
-          .catch(function () {
+          .catch(() => {
             /* aborted, or offline: no suggestions */
           });
       }, 120);
     });
-    box.addEventListener('keydown', function (e) {
+    box.addEventListener('keydown', (e) => {
       if (list.hidden) return;
       var all = options();
       if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
@@ -178,8 +166,8 @@
       }
     });
     // A click on an option: mousedown, before the box loses the focus (which closes the list).
-    list.addEventListener('mousedown', function (e) {
-      var o = e.target.closest && e.target.closest('[role=option]');
+    list.addEventListener('mousedown', (e) => {
+      var o = e.target.closest?.('[role=option]');
       e.preventDefault();
       if (o) searchFor(o.textContent);
     });
@@ -190,7 +178,7 @@
   function results() {
     return Array.prototype.slice.call(document.querySelectorAll('ol.results a.result-title'));
   }
-  document.addEventListener('keydown', function (e) {
+  document.addEventListener('keydown', (e) => {
     if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
     var t = e.target;
     var typing = t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.isContentEditable);
@@ -220,39 +208,35 @@
   var out = document.getElementById('admin-result');
   if (token && out && window.fetch) {
     token.value = sessionStorage.getItem('trawl-admin-token') || '';
-    token.addEventListener('change', function () {
+    token.addEventListener('change', () => {
       sessionStorage.setItem('trawl-admin-token', token.value);
     });
-    var call = function (method, path, body) {
+    var call = (method, path, body) => {
       out.textContent = 'Working…';
-      var headers = { authorization: 'Bearer ' + token.value, accept: 'application/json' };
+      var headers = { authorization: `Bearer ${token.value}`, accept: 'application/json' };
       if (body) headers['content-type'] = 'application/json';
       fetch(path, { method: method, headers: headers, body: body ? JSON.stringify(body) : undefined })
-        .then(function (r) {
-          return r.json().then(function (j) {
-            return { ok: r.ok, status: r.status, body: j };
-          });
+        .then((r) => r.json().then((j) => ({ ok: r.ok, status: r.status, body: j })))
+        .then((r) => {
+          out.textContent = r.ok ? `Done: ${JSON.stringify(r.body)}` : `Refused (${r.status}): ${r.body.error}`;
         })
-        .then(function (r) {
-          out.textContent = r.ok ? 'Done: ' + JSON.stringify(r.body) : 'Refused (' + r.status + '): ' + r.body.error;
-        })
-        .catch(function (err) {
-          out.textContent = 'Failed: ' + err.message;
+        .catch((err) => {
+          out.textContent = `Failed: ${err.message}`;
         });
     };
-    var target = function (value) {
+    var target = (value) => {
       var v = value.trim();
       if (!v) return { all: true };
       return /^https?:\/\//i.test(v) ? { url: v } : { host: v };
     };
-    document.addEventListener('click', function (e) {
-      var b = e.target.closest && e.target.closest('button[data-admin]');
+    document.addEventListener('click', (e) => {
+      var b = e.target.closest?.('button[data-admin]');
       if (!b) return;
-      call('POST', '/api/' + b.dataset.admin);
+      call('POST', `/api/${b.dataset.admin}`);
     });
-    document.addEventListener('submit', function (e) {
+    document.addEventListener('submit', (e) => {
       var form = e.target;
-      var kind = form.dataset && form.dataset.admin;
+      var kind = form.dataset?.admin;
       if (!kind) return;
       e.preventDefault();
       if (kind === 'seeds') {
@@ -263,7 +247,7 @@
       } else if (kind === 'remove') {
         var t = target(document.getElementById('admin-remove').value);
         if (t.all) return;
-        call('DELETE', '/api/documents?' + (t.url ? 'url=' + encodeURIComponent(t.url) : 'host=' + encodeURIComponent(t.host)));
+        call('DELETE', `/api/documents?${t.url ? `url=${encodeURIComponent(t.url)}` : `host=${encodeURIComponent(t.host)}`}`);
       }
     });
   }

@@ -12,14 +12,13 @@
  * Attributes (on a div, with data-): origin, placeholder, label, size (results, 1–10), filter
  * (added to every query, e.g. "site:docs.example.org"), shortcut ("none": no "/" key).
  */
-(function () {
-  'use strict';
+(() => {
   // Without these the page keeps what it has: a <div data-trawl-search>'s own content.
   if (!window.customElements || !window.fetch || !window.AbortController || !window.DOMParser) return;
   if (customElements.get('trawl-search')) return; // loaded twice
 
   var script = document.currentScript;
-  var LOADED_FROM = script && script.src ? new URL(script.src, location.href).origin : location.origin;
+  var LOADED_FROM = script?.src ? new URL(script.src, location.href).origin : location.origin;
   var DEBOUNCE_MS = 150;
   var MIN_CHARS = 2;
   var SUGGESTIONS = 3;
@@ -77,7 +76,7 @@
 
   function el(tag, attrs, text) {
     var e = document.createElement(tag);
-    for (var k in attrs) if (Object.prototype.hasOwnProperty.call(attrs, k)) e.setAttribute(k, attrs[k]);
+    for (var k in attrs) if (Object.hasOwn(attrs, k)) e.setAttribute(k, attrs[k]);
     if (text) e.textContent = text;
     return e;
   }
@@ -85,7 +84,7 @@
   /** An attribute of the widget: `name`, or `data-name` (on a div). */
   function option(host, name) {
     var v = host.getAttribute(name);
-    return v === null ? host.getAttribute('data-' + name) : v;
+    return v === null ? host.getAttribute(`data-${name}`) : v;
   }
 
   function originOf(host) {
@@ -107,9 +106,9 @@
   /** The snippet (HTML from the API: escaped text, terms in <mark>), kept as text and <mark> only — never inserted as markup. */
   function snippetNodes(html) {
     var out = document.createDocumentFragment();
-    var body = new DOMParser().parseFromString('<!doctype html><body>' + html, 'text/html').body;
+    var body = new DOMParser().parseFromString(`<!doctype html><body>${html}`, 'text/html').body;
     (function walk(node) {
-      node.childNodes.forEach(function (n) {
+      node.childNodes.forEach((n) => {
         if (n.nodeType === 3) out.appendChild(document.createTextNode(n.data));
         else if (n.nodeType !== 1 || /^(script|style|template|noscript|iframe|object)$/i.test(n.localName)) return;
         else if (n.localName === 'mark') out.appendChild(el('mark', { part: 'mark' }, n.textContent));
@@ -122,7 +121,7 @@
   /** Only http(s) URLs are opened: a `javascript:` URL from a crawled page must never run. */
   function hrefOf(hit) {
     if (!/^https?:\/\//i.test(hit.url)) return null;
-    return hit.type === 'pdf' && hit.page ? hit.url.replace(/#.*$/, '') + '#page=' + hit.page : hit.url;
+    return hit.type === 'pdf' && hit.page ? `${hit.url.replace(/#.*$/, '')}#page=${hit.page}` : hit.url;
   }
 
   /** /api/suggest's completions, whatever their shape: strings, or objects with text, query or value. */
@@ -130,12 +129,8 @@
     var list = Array.isArray(body) ? body : body && (body.suggestions || body.completions);
     if (!Array.isArray(list)) return [];
     return list
-      .map(function (s) {
-        return typeof s === 'string' ? s : s && (s.text || s.query || s.value || s.term);
-      })
-      .filter(function (s) {
-        return typeof s === 'string' && s && s.toLowerCase() !== q.toLowerCase();
-      })
+      .map((s) => (typeof s === 'string' ? s : s && (s.text || s.query || s.value || s.term)))
+      .filter((s) => typeof s === 'string' && s && s.toLowerCase() !== q.toLowerCase())
       .slice(0, SUGGESTIONS);
   }
 
@@ -148,7 +143,7 @@
       return;
     } // a host that cannot have one
     serial++;
-    var id = 'trawl-' + serial;
+    var id = `trawl-${serial}`;
     var w = { host: host, items: [], active: -1, timer: 0, controller: null, suggest: true, shown: '' };
     widgets.set(host, w);
     mounted.push(w);
@@ -159,7 +154,7 @@
       role: 'combobox',
       'aria-autocomplete': 'list',
       'aria-expanded': 'false',
-      'aria-controls': id + '-list',
+      'aria-controls': `${id}-list`,
       autocomplete: 'off',
       spellcheck: 'false',
       enterkeyhint: 'search',
@@ -167,7 +162,7 @@
       part: 'input',
     });
     w.panel = el('div', { class: 'panel', part: 'panel', hidden: '' });
-    w.list = el('ul', { role: 'listbox', id: id + '-list', 'aria-label': 'Search results' });
+    w.list = el('ul', { role: 'listbox', id: `${id}-list`, 'aria-label': 'Search results' });
     w.note = el('p', { class: 'note', role: 'status', 'aria-live': 'polite' });
     w.more = el('a', { class: 'more', part: 'more' });
     w.id = id;
@@ -176,26 +171,26 @@
     root.appendChild(box);
     labels(w);
 
-    w.input.addEventListener('input', function () {
+    w.input.addEventListener('input', () => {
       schedule(w);
     });
-    w.input.addEventListener('keydown', function (e) {
+    w.input.addEventListener('keydown', (e) => {
       keydown(w, e);
     });
-    w.input.addEventListener('focus', function () {
+    w.input.addEventListener('focus', () => {
       if (w.shown && w.shown === w.input.value.trim()) open(w);
     });
     // A click in the panel must not take the focus from the box (it would close the panel first).
-    w.panel.addEventListener('mousedown', function (e) {
+    w.panel.addEventListener('mousedown', (e) => {
       e.preventDefault();
     });
-    w.list.addEventListener('click', function (e) {
+    w.list.addEventListener('click', (e) => {
       var li = e.target.closest('li');
       if (!li) return;
       if (e.target.closest('a')) return; // the link itself: the browser opens it (new tab with a modifier too)
       choose(w, w.items[Number(li.dataset.index)], e);
     });
-    root.addEventListener('focusout', function (e) {
+    root.addEventListener('focusout', (e) => {
       if (!e.relatedTarget || !root.contains(e.relatedTarget)) close(w);
     });
   }
@@ -214,7 +209,7 @@
       close(w);
       return;
     }
-    w.timer = setTimeout(function () {
+    w.timer = setTimeout(() => {
       run(w, q);
     }, DEBOUNCE_MS);
   }
@@ -231,42 +226,32 @@
     var controller = (w.controller = new AbortController());
     var origin = originOf(w.host);
     var full = withFilter(w, q);
-    var get = function (path) {
-      return fetch(origin + path, { signal: controller.signal, headers: { accept: 'application/json' } });
-    };
-    var results = get('/api/search?q=' + encodeURIComponent(full) + '&size=' + sizeOf(w.host)).then(function (res) {
-      return res
+    var get = (path) => fetch(origin + path, { signal: controller.signal, headers: { accept: 'application/json' } });
+    var results = get(`/api/search?q=${encodeURIComponent(full)}&size=${sizeOf(w.host)}`).then((res) =>
+      res
         .json()
-        .catch(function () {
-          return {};
-        })
-        .then(function (body) {
-          return { status: res.status, body: body };
-        });
-    });
+        .catch(() => ({}))
+        .then((body) => ({ status: res.status, body: body })),
+    );
     // Completions when this Trawl has them; one "no such endpoint" and they are not asked again.
     var suggested = !w.suggest
       ? Promise.resolve([])
-      : get('/api/suggest?q=' + encodeURIComponent(q))
-          .then(function (res) {
+      : get(`/api/suggest?q=${encodeURIComponent(q)}`)
+          .then((res) => {
             if (res.status === 404 || res.status === 405) w.suggest = false;
-            return res.ok
-              ? res.json().then(function (b) {
-                  return completions(b, q);
-                })
-              : [];
+            return res.ok ? res.json().then((b) => completions(b, q)) : [];
           })
-          .catch(function (e) {
+          .catch((e) => {
             if (e && e.name === 'AbortError') throw e;
             return [];
           });
     Promise.all([results, suggested]).then(
-      function (answers) {
+      (answers) => {
         if (controller !== w.controller) return; // a later keystroke's answer wins
         w.controller = null;
         show(w, q, answers[0], answers[1]);
       },
-      function (e) {
+      (e) => {
         if (e && e.name === 'AbortError') return;
         if (controller !== w.controller) return;
         w.controller = null;
@@ -278,22 +263,20 @@
   /** The query as sent: the words typed and the widget's filter (site:…, lang:…, type:…). */
   function withFilter(w, q) {
     var filter = (option(w.host, 'filter') || '').trim();
-    return filter ? q + ' ' + filter : q;
+    return filter ? `${q} ${filter}` : q;
   }
 
   /** Trawl's own search page for `q`, with every result. */
   function searchPage(w, q) {
-    return originOf(w.host) + '/?q=' + encodeURIComponent(withFilter(w, q));
+    return `${originOf(w.host)}/?q=${encodeURIComponent(withFilter(w, q))}`;
   }
 
   function show(w, q, answer, suggestions) {
     var body = answer.body || {};
     var hits = answer.status === 200 && Array.isArray(body.hits) ? body.hits : [];
-    var items = suggestions.map(function (s) {
-      return { kind: 'suggestion', text: s };
-    });
+    var items = suggestions.map((s) => ({ kind: 'suggestion', text: s }));
     if (!hits.length && typeof body.suggestion === 'string') items.push({ kind: 'suggestion', text: body.suggestion, didYouMean: true });
-    hits.forEach(function (h) {
+    hits.forEach((h) => {
       items.push({ kind: 'result', hit: h, href: hrefOf(h) });
     });
     w.items = items;
@@ -301,28 +284,26 @@
     w.shown = q;
     w.list.replaceChildren.apply(
       w.list,
-      items.map(function (item, i) {
-        return optionOf(w, item, i);
-      }),
+      items.map((item, i) => optionOf(w, item, i)),
     );
     w.input.removeAttribute('aria-activedescendant');
     var total = typeof body.total === 'number' ? body.total : hits.length;
     w.note.className = 'note';
     if (answer.status === 200) {
-      w.note.textContent = hits.length ? (total === 1 ? '1 result' : total.toLocaleString() + ' results') : 'No results for “' + q + '”';
+      w.note.textContent = hits.length ? (total === 1 ? '1 result' : `${total.toLocaleString()} results`) : `No results for “${q}”`;
       if (hits.length) w.note.className = 'note hidden-text'; // said to screen readers; the list shows it
     } else if (answer.status === 401) w.note.textContent = 'This search needs a login: open it on its own page.';
     else if (answer.status === 429) w.note.textContent = 'Too many searches at once: wait a moment.';
     else if (answer.status === 400 && typeof body.error === 'string') w.note.textContent = body.error;
     else w.note.textContent = 'The search is not available right now.';
     w.more.href = searchPage(w, q);
-    w.more.textContent = total > hits.length ? 'More results (' + total.toLocaleString() + ' in all)' : 'More results';
+    w.more.textContent = total > hits.length ? `More results (${total.toLocaleString()} in all)` : 'More results';
     w.more.hidden = !hits.length && answer.status !== 401;
     open(w);
   }
 
   function optionOf(w, item, i) {
-    var li = el('li', { role: 'option', id: w.id + '-opt-' + i, 'aria-selected': 'false', part: 'option' });
+    var li = el('li', { role: 'option', id: `${w.id}-opt-${i}`, 'aria-selected': 'false', part: 'option' });
     li.dataset.index = String(i);
     if (item.kind === 'suggestion') {
       li.className = 'suggestion';
@@ -406,13 +387,11 @@
   }
 
   // "/" focuses the first widget of the page, unless one is typing somewhere.
-  document.addEventListener('keydown', function (e) {
+  document.addEventListener('keydown', (e) => {
     if (e.key !== '/' || e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
     var t = e.composedPath ? e.composedPath()[0] : e.target;
     if (t && (t.isContentEditable || /^(input|textarea|select)$/i.test(t.localName || ''))) return;
-    var w = mounted.find(function (m) {
-      return m.host.isConnected && option(m.host, 'shortcut') !== 'none' && m.host.getClientRects().length;
-    });
+    var w = mounted.find((m) => m.host.isConnected && option(m.host, 'shortcut') !== 'none' && m.host.getClientRects().length);
     if (!w) return;
     e.preventDefault();
     w.input.focus();
@@ -448,7 +427,7 @@
   }
   window.TrawlSearch = { upgrade: upgrade };
   if (document.readyState === 'loading')
-    document.addEventListener('DOMContentLoaded', function () {
+    document.addEventListener('DOMContentLoaded', () => {
       upgrade();
     });
   else upgrade();

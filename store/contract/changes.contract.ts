@@ -65,7 +65,8 @@ export function changeLogContract(factory: StoreFactory): void {
       try {
         const id = await a.changes.identity();
         assert.notEqual(id, await b.changes.identity());
-        const again = await factory.reopen((await a.close(), a));
+        await a.close();
+        const again = await factory.reopen(a);
         try {
           assert.equal(await again.changes.identity(), id);
         } finally {

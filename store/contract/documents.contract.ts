@@ -241,7 +241,9 @@ export function documentContract(factory: StoreFactory): void {
         for (const id of wanted) assert.deepEqual(many.get(id), await s.anchors.of(id), `id ${id}`);
         // (Asked for together, as a group commit's pages ask: a database may read them as one.)
         const together = await Promise.all(wanted.map((id) => s.anchors.of(id)));
-        wanted.forEach((id, i) => assert.deepEqual(together[i], many.get(id), `id ${id}, asked with the others`));
+        wanted.forEach((id, i) => {
+          assert.deepEqual(together[i], many.get(id), `id ${id}, asked with the others`);
+        });
         assert.deepEqual(many.get(ids.get('http://a.org/p')!), { texts: ['Pe', 'another'], sources: 3 });
         const most = many.get(ids.get('http://a.org/many')!)!;
         assert.deepEqual([most.texts.length, most.texts[0], most.sources], [MAX_ANCHORS_READ, 'text 319', MAX_ANCHORS_READ + 21]);

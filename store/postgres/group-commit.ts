@@ -143,7 +143,9 @@ export class GroupCommit {
       this.figures.groups++;
       this.figures.fetches += group.length;
       this.statistics?.grew(results.reduce((n, r, i) => n + r.enqueued.added.length + (group[i]!.write.document && !r.contentSeen ? 1 : 0), 0));
-      group.forEach((p, i) => p.resolve(results[i]!));
+      group.forEach((p, i) => {
+        p.resolve(results[i]!);
+      });
     } catch (e) {
       if (group.length === 1 || isConnectionError(e)) {
         for (const p of group) p.reject(e);

@@ -314,7 +314,7 @@ export async function finishUrls(q: Queryable, rows: readonly FinishRow[]): Prom
   if (!rows.length) return;
   const sorted = [...rows].sort((a, b) => a.id - b.id);
   const columns: unknown[][] = Array.from({ length: 22 }, () => []);
-  for (const { id, finish, now } of sorted) finishColumns(id, finish, now).forEach((v, i) => columns[i]!.push(v));
+  for (const { id, finish, now } of sorted) for (const [i, v] of finishColumns(id, finish, now).entries()) columns[i]!.push(v);
   await run(q, FINISH, columns);
 }
 

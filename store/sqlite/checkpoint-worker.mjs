@@ -71,7 +71,7 @@ function fail(e) {
 }
 
 function onMessage(message) {
-  if (message && message.stop) stop();
+  if (message?.stop) stop();
   else if (message && typeof message.hold === 'boolean') held = message.hold;
 }
 

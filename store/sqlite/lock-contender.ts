@@ -7,7 +7,7 @@
  *
  * Reports are JSON lines on stdout: {pid, got, at, until?, message?}.
  */
-import { acquireLock, LockError } from './lock.ts';
+import { acquireLock, type Lock, LockError } from './lock.ts';
 
 const [dir, mode, holdMs, startAt] = process.argv.slice(2) as [string, string, string | undefined, string | undefined];
 const report = (r: Record<string, unknown>) => process.stdout.write(`${JSON.stringify({ pid: process.pid, ...r })}\n`);
@@ -16,7 +16,7 @@ const now = () => performance.timeOrigin + performance.now();
 while (startAt && now() < Number(startAt)) {
   /* wait for the start */
 }
-let lock;
+let lock: Lock;
 try {
   lock = acquireLock(dir, mode === 'hold' ? 'start' : 'crawl');
 } catch (e) {

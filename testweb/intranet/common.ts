@@ -94,12 +94,12 @@ export async function loopbackAddresses(count: number): Promise<{ addresses: str
   return { addresses: candidates, distinct: true };
 }
 
-const escape = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
 /** A small HTML page: a title, its words in a sentence, links (href → text). */
 export function page(title: string, words: string, links: readonly (readonly [string, string])[] = [], extra = ''): string {
-  const nav = links.map(([href, text]) => `<li><a href="${escape(href)}">${escape(text)}</a></li>`).join('');
-  return `<!doctype html><html><head><meta charset="utf-8"><title>${escape(title)}</title></head><body><h1>${escape(title)}</h1><p>This page talks about ${escape(words)}.</p>${extra}<ul>${nav}</ul></body></html>`;
+  const nav = links.map(([href, text]) => `<li><a href="${escapeHtml(href)}">${escapeHtml(text)}</a></li>`).join('');
+  return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body><h1>${escapeHtml(title)}</h1><p>This page talks about ${escapeHtml(words)}.</p>${extra}<ul>${nav}</ul></body></html>`;
 }
 
 /** Sends an HTML page. */
