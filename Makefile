@@ -9,7 +9,7 @@ CHROMIUM ?= /usr/bin/chromium
 PG_BIN ?= /usr/lib/postgresql/15/bin
 STAMP := node_modules/.trawl-installed
 
-.PHONY: all install build demo test typecheck layering unit e2e chromium postgres clean
+.PHONY: all install build demo test typecheck lint layering unit e2e chromium postgres clean
 
 all: test
 
@@ -47,12 +47,17 @@ postgres:
 	fi
 	@"$(PG_BIN)/postgres" --version
 
-# One gate, in order: typecheck (tests included) → layering → build → unit and integration → e2e in a real browser
-# (the CLI tests and the e2e tests run the compiled `trawl`, as a user does).
-test: typecheck layering build unit e2e
+# One gate, in order: typecheck (tests included) → lint → layering → build → unit and integration → e2e in a real
+# browser (the CLI tests and the e2e tests run the compiled `trawl`, as a user does).
+test: typecheck lint layering build unit e2e
 
 typecheck: install
 	npx tsc --noEmit -p .
+
+# Biome (biome.json): the formatting is checked, not applied (`npx biome format --write .` applies it), and the linter's
+# recommended rules.
+lint: install
+	npx biome ci --reporter=summary .
 
 # The layering of ARCHITECTURE.md as a rule (.dependency-cruiser.cjs): who may import whom, no cycles.
 layering: install
