@@ -31,7 +31,8 @@ const fmt = (n: number, d = 1) => n.toFixed(d);
 
 const web = await startSampleWeb({ modulesDir: fileURLToPath(new URL('../node_modules', import.meta.url)) });
 console.log(
-  `sample web: ${web.pageCount} pages on ${web.sites.length} hosts; ${runs} runs; delayMs ${values['delay-ms']}, maxConnections ${values.connections}, concurrency ${values.concurrency}`,
+  `sample web: ${web.pageCount} pages on ${web.sites.length} hosts; ${runs} runs; ` +
+    `delayMs ${values['delay-ms']}, maxConnections ${values.connections}, concurrency ${values.concurrency}`,
 );
 
 const crawl = { seconds: [] as number[], pagesPerSecond: [] as number[], mbPerSecond: [] as number[], pages: 0 };
@@ -64,7 +65,8 @@ for (let r = 0; r < runs; r++) {
   await app.close();
 }
 console.log(
-  `crawl: ${crawl.pages} pages in ${fmt(median(crawl.seconds), 2)} s (median) → ${fmt(median(crawl.pagesPerSecond))} pages/s, ${fmt(median(crawl.mbPerSecond), 2)} MB/s`,
+  `crawl: ${crawl.pages} pages in ${fmt(median(crawl.seconds), 2)} s (median) ` +
+    `→ ${fmt(median(crawl.pagesPerSecond))} pages/s, ${fmt(median(crawl.mbPerSecond), 2)} MB/s`,
 );
 
 // Flush and load of the last run's index.

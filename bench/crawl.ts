@@ -8,7 +8,8 @@
  * ~/.cache/trawl-bench/crawlee, never a dependency), and a parse-only baseline (the same pages
  * decoded and parsed from disk on one thread). Medians over --runs; each run a fresh process.
  *
- *   flock /tmp/trawl-bench.lock npx tsx bench/crawl.ts [--root /usr/share/doc/postgresql-doc-15/html] [--seed index.html] [--runs 3] [--workers auto|N] [--no-crawlee]
+ *   flock /tmp/trawl-bench.lock npx tsx bench/crawl.ts [--root /usr/share/doc/postgresql-doc-15/html] [--seed index.html] \
+ *     [--runs 3] [--workers auto|N] [--no-crawlee]
  *   (Debian: apt-get install postgresql-doc-15 nginx-light; rust-doc, ~27,000 pages: --root /usr/share/doc/rust-doc/html)
  *   npx tsx bench/crawl.ts --hosts 20 --seconds 30 --runs 1   (20 hosts, default politeness; no Crawlee)
  *   --max-links N: limits.maxLinksPerPage (default: the setting's default, 100,000)
@@ -114,7 +115,10 @@ for (let r = 0; r < Number(values.runs); r++) {
       const c = await crawleeOnce(crawleeDir, { start: settings.seeds[0]!, concurrency: Number(values.concurrency) });
       crawleeRuns.push(c);
       console.log(
-        `  run ${r + 1} Crawlee: ${c.pages} pages in ${fmt(c.seconds, 2)} s (+ ${fmt(c.startupSeconds, 2)} s start-up, ${fmt(c.closeSeconds, 2)} s close) → ${fmt(c.pages / c.seconds)} pages/s; CPU ${fmt(c.cpuSeconds, 2)} s = ${fmt((c.cpuSeconds * 1000) / c.pages, 2)} ms/page (main thread ${fmt(c.mainCpuSeconds, 2)}); peak RSS ${fmt(c.peakRssMB, 0)} MB (load ${load()})`,
+        `  run ${r + 1} Crawlee: ${c.pages} pages in ${fmt(c.seconds, 2)} s (+ ${fmt(c.startupSeconds, 2)} s start-up, ` +
+          `${fmt(c.closeSeconds, 2)} s close) → ${fmt(c.pages / c.seconds)} pages/s; ` +
+          `CPU ${fmt(c.cpuSeconds, 2)} s = ${fmt((c.cpuSeconds * 1000) / c.pages, 2)} ms/page (main thread ${fmt(c.mainCpuSeconds, 2)}); ` +
+          `peak RSS ${fmt(c.peakRssMB, 0)} MB (load ${load()})`,
       );
       continue;
     }
@@ -123,9 +127,13 @@ for (let r = 0; r < Number(values.runs); r++) {
     trawlRuns.push(f);
     const t = f.threads;
     console.log(
-      `  run ${r + 1} Trawl: ${f.pages} pages (${f.requests} requests) in ${fmt(f.seconds, 2)} s (+ ${fmt(f.startupSeconds, 2)} s start-up, ${fmt(f.closeSeconds, 2)} s close) → ${fmt(f.pages / f.seconds)} pages/s; ` +
-        `CPU ${fmt(f.cpuSeconds, 2)} s = ${fmt((f.cpuSeconds * 1000) / f.pages, 2)} ms/page (main thread ${fmt(t.main.cpu, 2)}, ${t.workerCount} worker${t.workerCount === 1 ? '' : 's'} ${fmt(t.workers.cpu, 2)}, other threads ${fmt(t.other.cpu, 2)}); ` +
-        `busy: main ${pct(t.mainBusy)}, workers ${t.workersBusy.map(pct).join(' ') || '–'}; waited for a CPU ${fmt(t.main.wait + t.workers.wait + t.other.wait, 2)} s; peak RSS ${fmt(f.peakRssMB, 0)} MB (${fmt(f.startRssMB, 0)} MB before the crawl) (load ${load()})`,
+      `  run ${r + 1} Trawl: ${f.pages} pages (${f.requests} requests) in ${fmt(f.seconds, 2)} s (+ ${fmt(f.startupSeconds, 2)} s start-up, ` +
+        `${fmt(f.closeSeconds, 2)} s close) → ${fmt(f.pages / f.seconds)} pages/s; ` +
+        `CPU ${fmt(f.cpuSeconds, 2)} s = ${fmt((f.cpuSeconds * 1000) / f.pages, 2)} ms/page (main thread ${fmt(t.main.cpu, 2)}, ` +
+        `${t.workerCount} worker${t.workerCount === 1 ? '' : 's'} ${fmt(t.workers.cpu, 2)}, other threads ${fmt(t.other.cpu, 2)}); ` +
+        `busy: main ${pct(t.mainBusy)}, workers ${t.workersBusy.map(pct).join(' ') || '–'}; ` +
+        `waited for a CPU ${fmt(t.main.wait + t.workers.wait + t.other.wait, 2)} s; ` +
+        `peak RSS ${fmt(f.peakRssMB, 0)} MB (${fmt(f.startRssMB, 0)} MB before the crawl) (load ${load()})`,
     );
   }
 }
@@ -135,8 +143,11 @@ const pages = trawlRuns.at(-1)?.pages ?? 0;
 const m = <T>(xs: T[], f: (x: T) => number) => median(xs.map(f));
 const wall = (x: { seconds: number; startupSeconds: number; closeSeconds: number }) => x.startupSeconds + x.seconds + x.closeSeconds;
 console.log(`\nmedians of ${trawlRuns.length} runs, each a fresh process (load average now ${load()}):`);
+const politeness = polite
+  ? `${hostCount} hosts, default politeness (1 connection, 1000 ms per host)`
+  : `concurrency ${values.concurrency}, maxConnections ${values.connections}, delayMs 0`;
 console.log(
-  `Trawl (fetch → parse → store → index; ${polite ? `${hostCount} hosts, default politeness (1 connection, 1000 ms per host)` : `concurrency ${values.concurrency}, maxConnections ${values.connections}, delayMs 0`}, parseWorkers ${values.workers}): ` +
+  `Trawl (fetch → parse → store → index; ${politeness}, parseWorkers ${values.workers}): ` +
     `${pages} pages; wall ${fmt(m(trawlRuns, wall), 2)} s (crawl ${fmt(
       m(trawlRuns, (f) => f.seconds),
       2,
@@ -169,7 +180,8 @@ if (polite) {
   // Every host serves the same corpus, so most pages are duplicates (stored once): requests/s is the figure.
   const rps = (trawlRuns.at(-1)?.requests ?? 0) / m(trawlRuns, (f) => f.seconds);
   console.log(
-    `politeness bound: ${hostCount} hosts × 1 request/s = ${hostCount} requests/s; made ${fmt(rps)} requests/s (${fmt((rps / hostCount) * 100, 0)} % of it, robots.txt and sitemap requests included)`,
+    `politeness bound: ${hostCount} hosts × 1 request/s = ${hostCount} requests/s; ` +
+      `made ${fmt(rps)} requests/s (${fmt((rps / hostCount) * 100, 0)} % of it, robots.txt and sitemap requests included)`,
   );
 } else console.log(`crawl / parse-only baseline: ${fmt(m(trawlRuns, (f) => f.pages / f.seconds) / median(baseline), 2)}`);
 
@@ -182,7 +194,8 @@ if (trawlRuns.length) {
   console.log(
     `main thread: busy ${pct(busy)} of the crawl, ${fmt(main, 2)} CPU ms a page → one main thread can feed ~${fmt(1000 / main, 0)} pages/s; ` +
       (worker > 0
-        ? `the parse workers take ${fmt(worker, 2)} CPU ms a page → ~${fmt(1000 / worker, 0)} pages/s per worker: the main thread is the limit from ~${fmt(worker / main, 1)} workers (${fmt(worker / main + 1, 1)} cores) on`
+        ? `the parse workers take ${fmt(worker, 2)} CPU ms a page → ~${fmt(1000 / worker, 0)} pages/s per worker: ` +
+          `the main thread is the limit from ~${fmt(worker / main, 1)} workers (${fmt(worker / main + 1, 1)} cores) on`
         : 'no parse worker ran'),
   );
 }
@@ -203,10 +216,14 @@ const last = trawlRuns.at(-1);
 if (fullCrawl && last) {
   const { got, missing } = completeness(last.found);
   const asked = noindex!.size
-    ? ` (besides ${noindex!.size} reachable page${noindex!.size === 1 ? '' : 's'} marked robots noindex, e.g. ${[...noindex!].slice(0, 3).join(', ')}: not indexed, as asked; ${last.found.filter((u) => noindex!.has(corpusPath(u, root, base) ?? '')).length} indexed)`
+    ? ` (besides ${noindex!.size} reachable page${noindex!.size === 1 ? '' : 's'} marked robots noindex, ` +
+      `e.g. ${[...noindex!].slice(0, 3).join(', ')}: not indexed, as asked; ` +
+      `${last.found.filter((u) => noindex!.has(corpusPath(u, root, base) ?? '')).length} indexed)`
     : '';
   console.log(
-    `completeness: ${got.toLocaleString('en')} of ${reachable!.size.toLocaleString('en')} pages reachable by links from ${values.seed} indexed (${fmt((got / reachable!.size) * 100)} %)${asked}; pages with links cut at limits.maxLinksPerPage: ${last.linksCut.pages} (${last.linksCut.links.toLocaleString('en')} links not followed)`,
+    `completeness: ${got.toLocaleString('en')} of ${reachable!.size.toLocaleString('en')} pages reachable by links from ` +
+      `${values.seed} indexed (${fmt((got / reachable!.size) * 100)} %)${asked}; pages with links cut at limits.maxLinksPerPage: ` +
+      `${last.linksCut.pages} (${last.linksCut.links.toLocaleString('en')} links not followed)`,
   );
   if (missing.length) console.log(`  missing, e.g.: ${missing.slice(0, 8).join(', ')}${missing.length > 8 ? ` … (${missing.length} in all)` : ''}`);
 }
@@ -215,7 +232,8 @@ if (crawleeRuns.length && trawlRuns.length) {
   const c = crawleeRuns;
   const { got } = completeness(c.at(-1)!.found);
   console.log(
-    `Crawlee CheerioCrawler (maxConcurrency = minConcurrency = ${values.concurrency}, defaults otherwise; no index): ${c.at(-1)!.pages} pages (${got.toLocaleString('en')} of the ${reachable!.size.toLocaleString('en')} reachable: ${fmt((got / reachable!.size) * 100)} %); ` +
+    `Crawlee CheerioCrawler (maxConcurrency = minConcurrency = ${values.concurrency}, defaults otherwise; no index): ${c.at(-1)!.pages} pages ` +
+      `(${got.toLocaleString('en')} of the ${reachable!.size.toLocaleString('en')} reachable: ${fmt((got / reachable!.size) * 100)} %); ` +
       `wall ${fmt(m(c, wall), 2)} s (crawl ${fmt(
         m(c, (x) => x.seconds),
         2,

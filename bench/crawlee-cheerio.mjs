@@ -6,7 +6,8 @@
  * project: bench/crawl.ts installs it into a cache folder (TRAWL_CRAWLEE_DIR, bench/crawlee.ts) and
  * runs this file with node; modules are resolved from that folder.
  *
- *   TRAWL_CRAWLEE_DIR=~/.cache/trawl-bench/crawlee CRAWLEE_STORAGE_DIR=/tmp/x node bench/crawlee-cheerio.mjs '{"start":"http://127.0.0.1:PORT/index.html","concurrency":16}'
+ *   TRAWL_CRAWLEE_DIR=~/.cache/trawl-bench/crawlee CRAWLEE_STORAGE_DIR=/tmp/x node bench/crawlee-cheerio.mjs \
+ *     '{"start":"http://127.0.0.1:PORT/index.html","concurrency":16}'
  *
  * maxConcurrency = minConcurrency = concurrency: the autoscaled pool at that parallelism from the
  * start, as Trawl's `concurrency` (politeness off on both sides: Crawlee has no per-host delay).

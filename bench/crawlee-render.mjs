@@ -6,7 +6,8 @@
  * installs it into a cache folder (TRAWL_CRAWLEE_DIR) and runs this file with node; modules are
  * resolved from that folder.
  *
- *   TRAWL_CRAWLEE_DIR=~/.cache/trawl-bench/crawlee CRAWLEE_STORAGE_DIR=/tmp/x node bench/crawlee-render.mjs '{"start":"http://127.0.0.1:PORT/","concurrency":2,"wait":"networkidle","executablePath":"/usr/bin/chromium","args":[…]}'
+ *   TRAWL_CRAWLEE_DIR=~/.cache/trawl-bench/crawlee CRAWLEE_STORAGE_DIR=/tmp/x node bench/crawlee-render.mjs \
+ *     '{"start":"http://127.0.0.1:PORT/","concurrency":2,"wait":"networkidle","executablePath":"/usr/bin/chromium","args":[…]}'
  *
  * Settings: maxConcurrency = minConcurrency = concurrency (the autoscaled pool at that parallelism
  * from the start; its other defaults kept, as are the browser pool's: fingerprints, a browser

@@ -148,15 +148,18 @@ for (let r = 0; r < runCount; r++) {
     const ref = runPdftotext();
     refRuns.push(ref);
     console.log(
-      `run ${r + 1}/${runCount}, ${setting(w)}: pdftotext over every PDF, one process at a time: ${fmt(ref.seconds, 2)} s${ref.failed ? ` (${ref.failed} failed)` : ''}; crawling…`,
+      `run ${r + 1}/${runCount}, ${setting(w)}: pdftotext over every PDF, one process at a time: ` +
+        `${fmt(ref.seconds, 2)} s${ref.failed ? ` (${ref.failed} failed)` : ''}; crawling…`,
     );
     const f = await documentsOnce({ seed: base, ...(w !== undefined ? { documentWorkers: w } : {}), pdfs, pdftotextFiles, queries: set.queries });
     results.get(w)!.push(f);
     ratios.get(w)!.push(f.seconds / ref.seconds);
     const pdf = pdfFigures(f);
     console.log(
-      `  ${pdf.indexed}/${pdfs.length} PDFs indexed (${f.requests} requests) in ${fmt(f.seconds, 2)} s = ${fmt(f.seconds / ref.seconds, 2)}× pdftotext → ${fmt(pdf.indexed / f.seconds, 2)} PDFs/s, ${fmt(pdf.bytes / 1e6 / f.seconds, 2)} MB/s; ` +
-        `${fmt(f.cpuSeconds, 1)} CPU s (${threadsLine(f)}), peak RSS ${fmt(f.peakRssMB, 0)} MB (${fmt(f.startRssMB, 0)} MB before the crawl); load ${loadavg()}`,
+      `  ${pdf.indexed}/${pdfs.length} PDFs indexed (${f.requests} requests) in ${fmt(f.seconds, 2)} s = ${fmt(f.seconds / ref.seconds, 2)}× ` +
+        `pdftotext → ${fmt(pdf.indexed / f.seconds, 2)} PDFs/s, ${fmt(pdf.bytes / 1e6 / f.seconds, 2)} MB/s; ` +
+        `${fmt(f.cpuSeconds, 1)} CPU s (${threadsLine(f)}), ` +
+        `peak RSS ${fmt(f.peakRssMB, 0)} MB (${fmt(f.startRssMB, 0)} MB before the crawl); load ${loadavg()}`,
     );
   }
 }
@@ -190,21 +193,26 @@ for (const [w, runs] of results) {
     )}`,
   );
   console.log(
-    `  wall: ${fmt(median(secs), 2)} s${range(secs, 2)}, ${fmt(ratio, 2)}×${range(ratios.get(w)!, 2)} the pdftotext run beside it; CPU: ${fmt(median(runs.map((f) => f.cpuSeconds)), 1)} s${range(
-      runs.map((f) => f.cpuSeconds),
-      1,
-    )}; peak RSS: ${fmt(rss, 0)} MB${range(
-      runs.map((f) => f.peakRssMB),
-      0,
-    )}`,
+    `  wall: ${fmt(median(secs), 2)} s${range(secs, 2)}, ${fmt(ratio, 2)}×${range(ratios.get(w)!, 2)} the pdftotext run beside it; ` +
+      `CPU: ${fmt(median(runs.map((f) => f.cpuSeconds)), 1)} s${range(
+        runs.map((f) => f.cpuSeconds),
+        1,
+      )}; peak RSS: ${fmt(rss, 0)} MB${range(
+        runs.map((f) => f.peakRssMB),
+        0,
+      )}`,
   );
   const med = (pick: (f: DocumentsOnceFigures) => number) => fmt(median(runs.map(pick)), 1);
   console.log(
-    `  CPU by thread (medians): main ${med((f) => f.threads.main.cpu)} s, page workers ${med((f) => byFile(f, PAGE_WORKER).cpu)} s, document workers ${med((f) => byFile(f, DOCUMENT_WORKER).cpu)} s, other threads ${med((f) => f.threads.other.cpu)} s; waiting for a core (all threads): ${med(waited)} s`,
+    `  CPU by thread (medians): main ${med((f) => f.threads.main.cpu)} s, page workers ${med((f) => byFile(f, PAGE_WORKER).cpu)} s, ` +
+      `document workers ${med((f) => byFile(f, DOCUMENT_WORKER).cpu)} s, ` +
+      `other threads ${med((f) => f.threads.other.cpu)} s; waiting for a core (all threads): ${med(waited)} s`,
   );
   const complete = Math.min(...ps.map((p) => p.indexed)) === pdfs.length;
   console.log(
-    `  target (whole corpus crawled, extracted, searchable in < 2× pdftotext, RSS < 600 MB): ${ratio < 2 && rss < 600 && complete ? 'MET' : 'NOT met'} (time ${ratio < 2 ? 'ok' : 'over'}, RSS ${rss < 600 ? 'ok' : 'over'}, ${complete ? 'complete' : 'incomplete'})`,
+    '  target (whole corpus crawled, extracted, searchable in < 2× pdftotext, RSS < 600 MB): ' +
+      `${ratio < 2 && rss < 600 && complete ? 'MET' : 'NOT met'} (time ${ratio < 2 ? 'ok' : 'over'}, ` +
+      `RSS ${rss < 600 ? 'ok' : 'over'}, ${complete ? 'complete' : 'incomplete'})`,
   );
   const last = runs[runs.length - 1]!;
   const kinds = Object.entries(last.fetches).sort((a, b) => b[1].count - a[1].count);
@@ -218,13 +226,16 @@ for (const [w, runs] of results) {
   for (const [, v] of rest) for (const [o, n] of Object.entries(v.outcomes)) restOutcomes[o] = (restOutcomes[o] ?? 0) + n;
   const strayPdfs = (last.fetches.pdf?.count ?? 0) - last.pdfs.filter((p) => p.state !== 'unknown').length;
   console.log(
-    `  URLs fetched (last run, ${last.requests} requests): ${shown.map(([k, v]) => `${k === 'listing' ? 'directory listings' : `.${k}`} ${v.count} (${outcomes(v.outcomes)})`).join('; ')}; ` +
-      `${rest.length} other kinds ${rest.reduce((s, [, v]) => s + v.count, 0)} (${outcomes(restOutcomes)}). PDF URLs not in the tree (links in documents, 404): ${strayPdfs}`,
+    `  URLs fetched (last run, ${last.requests} requests): ` +
+      `${shown.map(([k, v]) => `${k === 'listing' ? 'directory listings' : `.${k}`} ${v.count} (${outcomes(v.outcomes)})`).join('; ')}; ` +
+      `${rest.length} other kinds ${rest.reduce((s, [, v]) => s + v.count, 0)} (${outcomes(restOutcomes)}). ` +
+      `PDF URLs not in the tree (links in documents, 404): ${strayPdfs}`,
   );
   const tail = median(runs.map((r) => r.seconds - r.lastPdfSeconds));
   if (tail > 0.5)
     console.log(
-      `  the last PDF indexed at ${fmt(median(runs.map((r) => r.lastPdfSeconds)), 2)} s (median); the crawl ended ${fmt(tail, 2)} s later (404s asked again to confirm them)`,
+      `  the last PDF indexed at ${fmt(median(runs.map((r) => r.lastPdfSeconds)), 2)} s (median); ` +
+        `the crawl ended ${fmt(tail, 2)} s later (404s asked again to confirm them)`,
     );
   console.log(`  index by type (last run): ${last.byType.map((t) => `${t.type} ${t.count}`).join(', ')} — ${last.indexDocuments} documents`);
 }
@@ -235,7 +246,8 @@ const first = results.get(docWorkers[0])!;
 const f = first[first.length - 1]!;
 const missing = f.pdfs.filter((p) => !p.indexed);
 console.log(
-  `\ncompleteness (last run, ${setting(docWorkers[0])}): ${f.pdfs.length - missing.length} of ${pdfs.length} PDFs indexed (${pct(f.pdfs.length - missing.length, pdfs.length)})`,
+  `\ncompleteness (last run, ${setting(docWorkers[0])}): ` +
+    `${f.pdfs.length - missing.length} of ${pdfs.length} PDFs indexed (${pct(f.pdfs.length - missing.length, pdfs.length)})`,
 );
 for (const [w, runs] of results) {
   const counts = runs.map((r) => r.pdfs.filter((p) => p.indexed).length);
@@ -280,7 +292,8 @@ const a = agreement(indexed);
 const aAll = agreement(f.pdfs);
 const aNfkc = agreement(indexed, true);
 console.log(
-  `\ntext agreement with pdftotext (its words of ≥ 2 letters/digits, lowercased, found in Trawl's stored text): ${fmt(a.total * 100, 2)} % of ${indexed.reduce((s, p) => s + p.words, 0).toLocaleString('en')} words over the ${a.files} PDFs indexed with words; ` +
+  `\ntext agreement with pdftotext (its words of ≥ 2 letters/digits, lowercased, found in Trawl's stored text): ${fmt(a.total * 100, 2)} % ` +
+    `of ${indexed.reduce((s, p) => s + p.words, 0).toLocaleString('en')} words over the ${a.files} PDFs indexed with words; ` +
     `median per file ${fmt(a.median * 100, 2)} % — target ≥ 97 %: ${a.total >= 0.97 ? 'MET' : 'NOT met'}`,
 );
 console.log(`  counting the PDFs not indexed as 0: ${fmt(aAll.total * 100, 2)} %; after NFKC on both sides (ligatures): ${fmt(aNfkc.total * 100, 2)} %`);
@@ -296,7 +309,8 @@ const relevance = (r: DocumentsOnceFigures) => ({
 });
 const rel = relevance(f);
 console.log(
-  `\nrelevance (${set.queries.length} known-item queries, ${values.queries}): MRR@10 ${fmt(rel.mrr, 3)}, recall@10 ${fmt(rel.recall, 3)}, answer first ${rel.first}/${set.queries.length}`,
+  `\nrelevance (${set.queries.length} known-item queries, ${values.queries}): MRR@10 ${fmt(rel.mrr, 3)}, ` +
+    `recall@10 ${fmt(rel.recall, 3)}, answer first ${rel.first}/${set.queries.length}`,
 );
 for (const q of f.queries)
   if (q.rank !== 0 || values.show) console.log(`  ${JSON.stringify(q.q)}: answer at ${q.rank < 0 ? '>10' : q.rank + 1}; top: ${q.top.join(', ')}`);
@@ -313,7 +327,10 @@ function waited(f: DocumentsOnceFigures) {
   return f.threads.main.wait + f.threads.workers.wait + f.threads.other.wait;
 }
 function threadsLine(f: DocumentsOnceFigures) {
-  return `main ${fmt(f.threads.main.cpu, 1)}, page workers ${fmt(byFile(f, PAGE_WORKER).cpu, 1)}, document workers ${fmt(byFile(f, DOCUMENT_WORKER).cpu, 1)}, other ${fmt(f.threads.other.cpu, 1)}; waited for a core ${fmt(waited(f), 1)} s`;
+  return (
+    `main ${fmt(f.threads.main.cpu, 1)}, page workers ${fmt(byFile(f, PAGE_WORKER).cpu, 1)}, ` +
+    `document workers ${fmt(byFile(f, DOCUMENT_WORKER).cpu, 1)}, other ${fmt(f.threads.other.cpu, 1)}; waited for a core ${fmt(waited(f), 1)} s`
+  );
 }
 
 function pdfFigures(f: DocumentsOnceFigures) {

@@ -6,7 +6,8 @@
  * about replication, high availability and backup, chosen by file name — the focused crawl's
  * recall (reference pages it indexed) and precision (indexed pages in the reference).
  *
- *   npx tsx bench/focus.ts [--root /usr/share/doc/postgresql-doc-15/html] [--runs 3] [--seed index.html] [--cutoff 100] [--tunnel 1] [--scorer plain|position] [--normalize]
+ *   npx tsx bench/focus.ts [--root /usr/share/doc/postgresql-doc-15/html] [--runs 3] [--seed index.html] [--cutoff 100] [--tunnel 1] \
+ *     [--scorer plain|position] [--normalize]
  *   (Debian: apt-get install postgresql-doc-15 nginx-light)
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -35,8 +36,10 @@ if (!existsSync(values.root!)) {
 }
 const TOPIC = new URL('../config/topics/database-replication.txt', import.meta.url).pathname;
 /** The reference: pages of the manual about the topic, by their file names. */
-const REFERENCE =
-  /(replication|standby|high-availability|failover|hot-standby|warm-standby|logical-|wal-|backup|continuous-archiving|recovery|pgbasebackup|pgreceivewal|pgrewind|publication|subscription|different-replication|log-shipping)/;
+const REFERENCE = new RegExp(
+  '(replication|standby|high-availability|failover|hot-standby|warm-standby|logical-|wal-|backup|continuous-archiving|recovery|' +
+    'pgbasebackup|pgreceivewal|pgrewind|publication|subscription|different-replication|log-shipping)',
+);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 type Run = { seconds: number; fetched: number; indexed: string[]; classifyMs: number; classified: number };
@@ -91,17 +94,21 @@ try {
   const fs = median(focused.map((r) => r.seconds));
   console.log(`corpus: ${values.root} (${p.indexed.length} pages indexed unfocused; ${reference.length} in the reference list)`);
   console.log(
-    `seed: ${values.seed}; focus: ${TOPIC.replace(/.*\/config\//, 'config/')}, ${values.scorer} scorer${values.normalize ? ', normalized' : ''}, cutoff ${values.cutoff}, tunnel ${values.tunnel}; median of ${runs} runs`,
+    `seed: ${values.seed}; focus: ${TOPIC.replace(/.*\/config\//, 'config/')}, ${values.scorer} scorer${values.normalize ? ', normalized' : ''}, ` +
+      `cutoff ${values.cutoff}, tunnel ${values.tunnel}; median of ${runs} runs`,
   );
   console.log(`unfocused: ${p.fetched} requests, ${p.indexed.length} indexed, ${ps.toFixed(2)} s`);
   console.log(
-    `focused:   ${f.fetched} requests (${((f.fetched / p.fetched) * 100).toFixed(1)} %), ${f.indexed.length} indexed, ${fs.toFixed(2)} s (${((fs / ps) * 100).toFixed(1)} %)`,
+    `focused:   ${f.fetched} requests (${((f.fetched / p.fetched) * 100).toFixed(1)} %), ` +
+      `${f.indexed.length} indexed, ${fs.toFixed(2)} s (${((fs / ps) * 100).toFixed(1)} %)`,
   );
   console.log(
-    `classifying: ${f.classified} pages, ${(median(focused.map((r) => r.classifyMs / Math.max(1, r.classified)))).toFixed(2)} ms a page on the main thread (median of runs)`,
+    `classifying: ${f.classified} pages, ` +
+      `${(median(focused.map((r) => r.classifyMs / Math.max(1, r.classified)))).toFixed(2)} ms a page on the main thread (median of runs)`,
   );
   console.log(
-    `focused vs reference: recall ${hits.length}/${reference.length} = ${((hits.length / reference.length) * 100).toFixed(1)} %, precision ${hits.length}/${f.indexed.length} = ${((hits.length / Math.max(1, f.indexed.length)) * 100).toFixed(1)} %`,
+    `focused vs reference: recall ${hits.length}/${reference.length} = ${((hits.length / reference.length) * 100).toFixed(1)} %, ` +
+      `precision ${hits.length}/${f.indexed.length} = ${((hits.length / Math.max(1, f.indexed.length)) * 100).toFixed(1)} %`,
   );
   const missed = reference.filter((u) => !f.indexed.includes(u)).map((u) => u.slice(u.lastIndexOf('/') + 1));
   if (missed.length) console.log(`missed: ${missed.slice(0, 15).join(', ')}${missed.length > 15 ? ', …' : ''}`);

@@ -39,11 +39,13 @@ for (let done = 0; done < total; done += BATCH) {
 const seconds = (performance.now() - t0) / 1000;
 const after = heap();
 console.log(
-  `queued ${(await store.urls.counts()).queued.toLocaleString('en')} URLs over ${hosts} hosts in ${seconds.toFixed(1)} s (${Math.round(total / seconds).toLocaleString('en')} URLs/s, in transactions of ${BATCH})`,
+  `queued ${(await store.urls.counts()).queued.toLocaleString('en')} URLs over ${hosts} hosts in ` +
+    `${seconds.toFixed(1)} s (${Math.round(total / seconds).toLocaleString('en')} URLs/s, in transactions of ${BATCH})`,
 );
 for (const s of samples) console.log(`  ${s}`);
 console.log(
-  `heap growth: ${(after - before).toFixed(1)} MB for ${total.toLocaleString('en')} URLs = ${(((after - before) * 1e6) / total).toFixed(1)} bytes per URL${gc ? '' : ' (run with --expose-gc for exact figures)'}`,
+  `heap growth: ${(after - before).toFixed(1)} MB for ${total.toLocaleString('en')} URLs = ` +
+    `${(((after - before) * 1e6) / total).toFixed(1)} bytes per URL${gc ? '' : ' (run with --expose-gc for exact figures)'}`,
 );
 // Dequeue stays cheap however large the frontier: the partial index finds a host's next URL.
 const t1 = performance.now();
@@ -58,7 +60,8 @@ for (let i = 0; i < 10_000; i++) {
   }
 }
 console.log(
-  `dequeue: ${taken} URLs in ${(performance.now() - t1).toFixed(0)} ms (${(((performance.now() - t1) / taken) * 1000).toFixed(0)} µs each, round-robin over hosts)`,
+  `dequeue: ${taken} URLs in ${(performance.now() - t1).toFixed(0)} ms (${(((performance.now() - t1) / taken) * 1000).toFixed(0)} µs each, ` +
+    'round-robin over hosts)',
 );
 await store.close();
 rmSync(dir, { recursive: true, force: true });

@@ -42,7 +42,8 @@ for (let from = 0; from < N; from += 1000) {
 const seconds = (performance.now() - t) / 1000;
 db.pragma('wal_checkpoint(TRUNCATE)');
 console.log(
-  `FTS5 indexing: ${N} docs in ${seconds.toFixed(1)} s → ${Math.round(N / seconds)} docs/s (documents generated on the fly); ${(statSync(file).size / 1e6).toFixed(1)} MB on disk`,
+  `FTS5 indexing: ${N} docs in ${seconds.toFixed(1)} s → ${Math.round(N / seconds)} docs/s (documents generated on the fly); ` +
+    `${(statSync(file).size / 1e6).toFixed(1)} MB on disk`,
 );
 
 // Trawl's query forms in FTS5's syntax: words are ANDed; a phrase is a quoted string; a prefix

@@ -32,7 +32,8 @@ const built = memory();
 const perDoc = (bytes: number) => `${(bytes / N / 1024).toFixed(2)} KB`;
 const line = (name: string, heap: number, buffers: number) =>
   console.log(
-    `${name.padEnd(34)} heap ${perDoc(heap).padStart(9)}  array buffers ${perDoc(buffers).padStart(9)}  together ${perDoc(heap + buffers).padStart(9)} per document`,
+    `${name.padEnd(34)} heap ${perDoc(heap).padStart(9)}  array buffers ` +
+      `${perDoc(buffers).padStart(9)}  together ${perDoc(heap + buffers).padStart(9)} per document`,
   );
 console.log(
   `${N} documents; uptime: ${(await import('node:os'))

@@ -90,10 +90,12 @@ const indexSeconds = (performance.now() - t - offTheClock) / 1000;
 const heapPerDoc = (heap() - heap0) / first;
 const buffersPerDoc = (arrayBuffers() - buffers0) / first;
 console.log(
-  `indexing: ${first} docs in ${indexSeconds.toFixed(1)} s → ${Math.round(first / indexSeconds)} docs/s (analysis, postings and ranking statistics; documents generated on the fly)`,
+  `indexing: ${first} docs in ${indexSeconds.toFixed(1)} s → ${Math.round(first / indexSeconds)} docs/s (analysis, ` +
+    'postings and ranking statistics; documents generated on the fly)',
 );
 console.log(
-  `heap: ${(heapPerDoc / 1024).toFixed(2)} KB per document (${MB(heapPerDoc * first)} for ${first}); typed arrays' backing stores outside the heap ${(buffersPerDoc / 1024).toFixed(2)} KB per document (${MB(buffersPerDoc * first)}); ${rss()}`,
+  `heap: ${(heapPerDoc / 1024).toFixed(2)} KB per document (${MB(heapPerDoc * first)} for ${first}); ` +
+    `typed arrays' backing stores outside the heap ${(buffersPerDoc / 1024).toFixed(2)} KB per document (${MB(buffersPerDoc * first)}); ${rss()}`,
 );
 
 // Queries: words of the documents, pairs from the same document, and phrases taken from documents.
@@ -167,7 +169,9 @@ timing = undefined;
   console.log(`impact lists: ${lists.terms} terms, ${lists.entries} entries (${((lists.entries * 8) / 1e6).toFixed(0)} MB)`);
   const typos = index.vocabulary.typos.size();
   console.log(
-    `vocabulary: ${index.stats.termCount} terms, ${index.vocabulary.prefixes.size} completable; typo index ${typos.terms} terms, ${typos.entries} entries in ${typos.slots} slots (${((typos.slots * 8) / 1e6).toFixed(1)} MB, ${((typos.slots * 8) / Math.max(1, typos.terms)).toFixed(0)} bytes a term)`,
+    `vocabulary: ${index.stats.termCount} terms, ${index.vocabulary.prefixes.size} completable; typo index ${typos.terms} terms, ` +
+      `${typos.entries} entries in ${typos.slots} slots (${((typos.slots * 8) / 1e6).toFixed(1)} MB, ` +
+      `${((typos.slots * 8) / Math.max(1, typos.terms)).toFixed(0)} bytes a term)`,
   );
   const top = async (q: string) => JSON.stringify((await index.search(q)).hits.map((h) => h.id));
   // (Above 200,000 documents, exhaustive scoring takes seconds a query: 50 of each kind are compared.)
@@ -188,7 +192,8 @@ timing = undefined;
     return `${k} ${fast.slice(from, from + n).filter((f, i) => f === exhaustive[from + i]).length}`;
   });
   console.log(
-    `two-pass top ten = exhaustive top ten: ${same} of ${fast.length} queries (${byKind.join(', ')}); exhaustive scoring, two words: p50 ${ms(percentile(slow, 50))}, p99 ${ms(percentile(slow, 99))}`,
+    `two-pass top ten = exhaustive top ten: ${same} of ${fast.length} queries (${byKind.join(', ')}); ` +
+      `exhaustive scoring, two words: p50 ${ms(percentile(slow, 50))}, p99 ${ms(percentile(slow, 99))}`,
   );
 }
 // While indexing: the remaining documents go in between queries, one at a time. As in the
@@ -196,7 +201,9 @@ timing = undefined;
 const feed = new MessageChannel();
 const counters = { produced: new Int32Array(new SharedArrayBuffer(4)), taken: new Int32Array(new SharedArrayBuffer(4)) };
 // (Node 20 applies no loader to a worker's entry: a small module registers tsx's, then loads it.)
-const feederEntry = `import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))}; register(); await import(${JSON.stringify(new URL('./feed-worker.ts', import.meta.url).href)});`;
+const feederEntry =
+  `import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))}; ` +
+  `register(); await import(${JSON.stringify(new URL('./feed-worker.ts', import.meta.url).href)});`;
 const feeder = new Worker(new URL(`data:text/javascript,${encodeURIComponent(feederEntry)}`), {
   workerData: { root: options.root, from: first, to: N, port: feed.port2, ...counters },
   transferList: [feed.port2],
@@ -244,9 +251,9 @@ await feeder.terminate();
 console.log(
   `query while indexing (a document indexed before each query): ${Object.entries(during)
     .map(([k, v]) => `${k} p50 ${ms(percentile(v, 50))}, p99 ${ms(percentile(v, 99))}${withCore(`indexing ${k}`)}`)
-    .join(
-      '; ',
-    )}; one document's indexing (its message read, then indexed): p50 ${ms(percentile(upserts, 50))}, p99 ${ms(percentile(upserts, 99))}, max ${ms(Math.max(...upserts))}`,
+    .join('; ')}; ` +
+    `one document's indexing (its message read, then indexed): p50 ${ms(percentile(upserts, 50))}, p99 ${ms(percentile(upserts, 99))}, ` +
+    `max ${ms(Math.max(...upserts))}`,
 );
 
 // (The collections are reported to the observer on a later turn of the event loop.)
@@ -272,7 +279,8 @@ const info = await flushIndex(dir, index, 1);
 flushing = false;
 await prober;
 console.log(
-  `flush: ${ms(performance.now() - t)} in all, the thread held at most ${ms(info.maxPauseMs)} at a time; ${waits.length} queries during it waited at most ${ms(Math.max(0, ...waits))}; ${(info.bytes / 1e6).toFixed(1)} MB on disk for ${info.documents} documents`,
+  `flush: ${ms(performance.now() - t)} in all, the thread held at most ${ms(info.maxPauseMs)} at a time; ${waits.length} queries during ` +
+    `it waited at most ${ms(Math.max(0, ...waits))}; ${(info.bytes / 1e6).toFixed(1)} MB on disk for ${info.documents} documents`,
 );
 const expected = JSON.stringify((await index.search(sets['two words']![0]!)).hits.map((h) => h.id));
 // Drop the index that was built, as a process starting up would not have it.
@@ -285,7 +293,8 @@ t = performance.now();
 loadIndex(dir, loaded);
 const loadMs = performance.now() - t;
 console.log(
-  `load: ${ms(loadMs)}, heap ${MB(heap() - heapBeforeLoad)}, typed arrays outside it ${MB(arrayBuffers() - buffersBeforeLoad)}, ${rss()}; answers the same: ${JSON.stringify((await loaded.search(sets['two words']![0]!)).hits.map((h) => h.id)) === expected}`,
+  `load: ${ms(loadMs)}, heap ${MB(heap() - heapBeforeLoad)}, typed arrays outside it ${MB(arrayBuffers() - buffersBeforeLoad)}, ${rss()}; ` +
+    `answers the same: ${JSON.stringify((await loaded.search(sets['two words']![0]!)).hits.map((h) => h.id)) === expected}`,
 );
 rmSync(dir, { recursive: true, force: true });
 await sqlite.close();

@@ -121,14 +121,16 @@ for (let r = 0; r < Number(values.runs); r++) {
     }
     writeSitemap(corpus, bases[0]!, files);
     console.log(
-      `run ${r + 1}: full crawl: ${full.requests} requests, ${full.seconds.toFixed(2)} s, ${(full.bytes / 1e6).toFixed(1)} MB; then ${edited.length} of ${urls.length} pages edited`,
+      `run ${r + 1}: full crawl: ${full.requests} requests, ${full.seconds.toFixed(2)} s, ` +
+        `${(full.bytes / 1e6).toFixed(1)} MB; then ${edited.length} of ${urls.length} pages edited`,
     );
     for (const kind of ['due', 'all'] as const) {
       const re = await pass(kind === 'due' ? dataDir : dataDirAll, seed, kind);
       const marked = edited.filter(async (_, i) => (await re.app.index.search(`recrawlmark${i}`)).total === 1).length;
       await re.app.close();
       console.log(
-        `  recrawl --${kind}: ${re.requests} requests, ${re.seconds.toFixed(2)} s (${pct(re.seconds / full.seconds)}), ${(re.bytes / 1e6).toFixed(2)} MB (${pct(re.bytes / full.bytes)}); ` +
+        `  recrawl --${kind}: ${re.requests} requests, ${re.seconds.toFixed(2)} s (${pct(re.seconds / full.seconds)}), ` +
+          `${(re.bytes / 1e6).toFixed(2)} MB (${pct(re.bytes / full.bytes)}); ` +
           `${Object.entries(re.changes)
             .map(([k, v]) => `${v} ${k}`)
             .join(', ')}; index open ${re.loadSeconds.toFixed(2)} s; edits found by search: ${marked} of ${edited.length}`,
@@ -152,6 +154,7 @@ console.log(
 for (const kind of ['due', 'all'] as const) {
   const f = figures[kind];
   console.log(
-    `  recrawl --${kind}: ${median(f.seconds).toFixed(2)} s = ${pct(median(f.time))} of a full crawl's time (target ≤ 15 %), ${pct(median(f.bytes))} of its body bytes`,
+    `  recrawl --${kind}: ${median(f.seconds).toFixed(2)} s = ${pct(median(f.time))} of a full crawl's time (target ≤ 15 %), ` +
+      `${pct(median(f.bytes))} of its body bytes`,
   );
 }

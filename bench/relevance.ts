@@ -76,7 +76,8 @@ const refreshed = await app.refreshAnchors();
 const docs: StoredDocument[] = [];
 for await (const d of app.store.documents.all()) docs.push(d);
 console.log(
-  `corpus: ${set.corpus}: ${docs.length} pages crawled in ${((performance.now() - t0) / 1000).toFixed(1)} s (anchor text of ${refreshed} updated after the crawl)`,
+  `corpus: ${set.corpus}: ` +
+    `${docs.length} pages crawled in ${((performance.now() - t0) / 1000).toFixed(1)} s (anchor text of ${refreshed} updated after the crawl)`,
 );
 console.log(`queries: ${set.queries.length} from ${values.queries}`);
 
@@ -166,7 +167,8 @@ for (const engine of engines)
     }
     const n = set.queries.length;
     console.log(
-      `${engine.name.padEnd(18)} ${variant.padEnd(8)} ${(rr / n).toFixed(3).padStart(7)} ${(recall / n).toFixed(3).padStart(10)} ${`${first}/${n}`.padStart(8)}`,
+      `${engine.name.padEnd(18)} ${variant.padEnd(8)} ${(rr / n).toFixed(3).padStart(7)} ` +
+        `${(recall / n).toFixed(3).padStart(10)} ${`${first}/${n}`.padStart(8)}`,
     );
     if (values.show) console.log(misses.join('\n'));
   }

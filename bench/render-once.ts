@@ -101,7 +101,8 @@ if (mode === 'spa-server') {
               .status()
               .then((s) =>
                 console.error(
-                  `    ${settings.label}: ${Math.round((performance.now() - t0) / 1000)} s, ${s.crawl.fetched} fetched, ${s.render?.rendered ?? 0} rendered, browser ${Math.round((s.render?.browserRssBytes ?? 0) / 1e6)} MB`,
+                  `    ${settings.label}: ${Math.round((performance.now() - t0) / 1000)} s, ${s.crawl.fetched} fetched, ` +
+                    `${s.render?.rendered ?? 0} rendered, browser ${Math.round((s.render?.browserRssBytes ?? 0) / 1e6)} MB`,
                 ),
               );
           }, settings.progressMs)

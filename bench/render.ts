@@ -213,7 +213,8 @@ if (values.part === 'all' || values.part === '1') {
   started.add(server);
   const base = bases[0]!;
   console.log(
-    `\npart 1: ${root} served by nginx at ${base}; render auto vs never, ${values.runs} runs each, interleaved (ABBA), politeness off (maxConnections 16, delayMs 0)`,
+    `\npart 1: ${root} served by nginx at ${base}; render auto vs never, ${values.runs} runs each, ` +
+      'interleaved (ABBA), politeness off (maxConnections 16, delayMs 0)',
   );
   const figures = { auto: [] as CrawlFigures[], never: [] as CrawlFigures[] };
   const browsers = { auto: [] as number[], never: [] as number[] };
@@ -237,7 +238,8 @@ if (values.part === 'all' || values.part === '1') {
       seconds[mode] = f.seconds;
       const rs = f.render;
       console.log(
-        `  run ${r + 1} ${mode.padEnd(5)}: ${f.pages} pages in ${fmt(f.seconds, 2)} s → ${fmt(f.pages / f.seconds)} pages/s, ${fmt(f.cpuSeconds, 2)} CPU s, peak RSS ${fmt(f.peakRssMB, 0)} MB; ` +
+        `  run ${r + 1} ${mode.padEnd(5)}: ${f.pages} pages in ${fmt(f.seconds, 2)} s → ${fmt(f.pages / f.seconds)} pages/s, ` +
+          `${fmt(f.cpuSeconds, 2)} CPU s, peak RSS ${fmt(f.peakRssMB, 0)} MB; ` +
           `rendered ${rs?.rendered ?? '–'}, would render ${rs?.wouldRender ?? '–'}, browser processes seen ${tree.processes}`,
       );
     }
@@ -253,14 +255,17 @@ if (values.part === 'all' || values.part === '1') {
   for (const m of ['auto', 'never'] as const) {
     const pps = figures[m].map((f) => f.pages / f.seconds);
     console.log(
-      `  ${m.padEnd(5)}: ${figures[m][0]?.pages} pages, ${fmt(median(secs(m)), 2)} s${range(secs(m), 2)}, ${fmt(median(pps))} pages/s, ${fmt(median(figures[m].map((f) => f.cpuSeconds)), 2)} CPU s, peak RSS ${fmt(median(figures[m].map((f) => f.peakRssMB)), 0)} MB`,
+      `  ${m.padEnd(5)}: ${figures[m][0]?.pages} pages, ${fmt(median(secs(m)), 2)} s${range(secs(m), 2)}, ${fmt(median(pps))} pages/s, ` +
+        `${fmt(median(figures[m].map((f) => f.cpuSeconds)), 2)} CPU s, peak RSS ${fmt(median(figures[m].map((f) => f.peakRssMB)), 0)} MB`,
     );
   }
   console.log(
-    `  pages rendered or needing a browser with auto: ${rendered} (target 0: ${rendered === 0 ? 'met' : 'NOT met'}); browser processes seen in all runs: ${launched} (target 0: ${launched === 0 ? 'met' : 'NOT met'})`,
+    `  pages rendered or needing a browser with auto: ${rendered} (target 0: ${rendered === 0 ? 'met' : 'NOT met'}); ` +
+      `browser processes seen in all runs: ${launched} (target 0: ${launched === 0 ? 'met' : 'NOT met'})`,
   );
   console.log(
-    `  crawl time auto / never: ratio of medians ${fmt(ratio, 3)}, median of paired ratios ${fmt(median(pairs), 3)}${range(pairs, 3)} (target ≤ 1.05: ${ratio <= 1.05 ? 'met' : 'NOT met'})`,
+    `  crawl time auto / never: ratio of medians ${fmt(ratio, 3)}, ` +
+      `median of paired ratios ${fmt(median(pairs), 3)}${range(pairs, 3)} (target ≤ 1.05: ${ratio <= 1.05 ? 'met' : 'NOT met'})`,
   );
 }
 
@@ -285,8 +290,10 @@ if (values.part === 'all' || values.part === '2') {
   const settle = values['settle-ms'] === undefined ? undefined : Number(values['settle-ms']);
   const checks = [1, 2, Math.ceil(pages / 2), pages - 1, pages];
   console.log(
-    `\npart 2: testweb/spa-web.ts, ${pages} pages + home, served by its own process at ${base}; render.concurrency / maxConcurrency ${levels.join(', ')}, ${values['spa-runs']} run(s) each, ` +
-      `Trawl: render.mode auto, settleMs ${settle ?? 'default (500)'}, concurrency 8, perHost maxConnections 8, delayMs 0; Crawlee: ${crawleeDir ? `minConcurrency = maxConcurrency, waitUntil ${values['crawlee-wait']}` : 'skipped'}`,
+    `\npart 2: testweb/spa-web.ts, ${pages} pages + home, served by its own process at ${base}; ` +
+      `render.concurrency / maxConcurrency ${levels.join(', ')}, ${values['spa-runs']} run(s) each, ` +
+      `Trawl: render.mode auto, settleMs ${settle ?? 'default (500)'}, concurrency 8, perHost maxConnections 8, delayMs 0; ` +
+      `Crawlee: ${crawleeDir ? `minConcurrency = maxConcurrency, waitUntil ${values['crawlee-wait']}` : 'skipped'}`,
   );
   type Row = {
     pps: number;
@@ -342,9 +349,13 @@ if (values.part === 'all' || values.part === '2') {
           };
           at.trawl.push(row);
           console.log(
-            `    trawl c=${c}: ${rendered} rendered (${f.render?.failed ?? 0} failed, mean ${f.render?.meanMs ?? 0} ms a page), ${f.indexed} indexed of ${pages + 1}, in ${fmt(f.seconds, 1)} s → ${fmt(row.pps, 2)} rendered pages/s; ` +
-              `search finds home ${okHome ? 'yes' : 'NO'}, spaword${checks.join('/')} ${okDocs.length}/${checks.length}; CPU ${fmt(f.cpuSeconds, 1)} s + browser ${fmt(tree.cpuSeconds, 1)} s; ` +
-              `browser peak ${fmt(f.peakBrowserMB, 0)} MB (status, ${f.statusSamples} samples) / ${fmt(tree.peakPssMB, 0)} MB (PSS over ${tree.processes} processes); crawler peak RSS ${fmt(f.peakRssMB, 0)} MB; SPA server CPU ${fmt(row.serverCpu, 1)} s`,
+            `    trawl c=${c}: ${rendered} rendered (${f.render?.failed ?? 0} failed, mean ${f.render?.meanMs ?? 0} ms a page), ` +
+              `${f.indexed} indexed of ${pages + 1}, in ${fmt(f.seconds, 1)} s → ${fmt(row.pps, 2)} rendered pages/s; ` +
+              `search finds home ${okHome ? 'yes' : 'NO'}, spaword${checks.join('/')} ${okDocs.length}/${checks.length}; ` +
+              `CPU ${fmt(f.cpuSeconds, 1)} s + browser ${fmt(tree.cpuSeconds, 1)} s; ` +
+              `browser peak ${fmt(f.peakBrowserMB, 0)} MB (status, ${f.statusSamples} samples) / ` +
+              `${fmt(tree.peakPssMB, 0)} MB (PSS over ${tree.processes} processes); ` +
+              `crawler peak RSS ${fmt(f.peakRssMB, 0)} MB; SPA server CPU ${fmt(row.serverCpu, 1)} s`,
           );
         } else {
           const storage = mkdtempSync(join(tmpdir(), 'trawl-bench-crawlee-'));
@@ -391,8 +402,10 @@ if (values.part === 'all' || values.part === '2') {
             };
             at.crawlee.push(row);
             console.log(
-              `    crawlee c=${c}: ${f.pages} pages (${f.complete} with their text; ${f.failed} failed, ${f.retries} retried) in ${fmt(f.seconds, 1)} s → ${fmt(row.pps, 2)} pages/s; CPU ${fmt(f.cpuSeconds, 1)} s + browser ${fmt(tree.cpuSeconds, 1)} s; ` +
-                `browser peak ${fmt(tree.peakPssMB, 0)} MB (PSS over ${tree.processes} processes); crawler peak RSS ${fmt(f.peakRssMB, 0)} MB; SPA server CPU ${fmt(row.serverCpu, 1)} s` +
+              `    crawlee c=${c}: ${f.pages} pages (${f.complete} with their text; ${f.failed} failed, ${f.retries} retried) ` +
+                `in ${fmt(f.seconds, 1)} s → ${fmt(row.pps, 2)} pages/s; CPU ${fmt(f.cpuSeconds, 1)} s + browser ${fmt(tree.cpuSeconds, 1)} s; ` +
+                `browser peak ${fmt(tree.peakPssMB, 0)} MB (PSS over ${tree.processes} processes); ` +
+                `crawler peak RSS ${fmt(f.peakRssMB, 0)} MB; SPA server CPU ${fmt(row.serverCpu, 1)} s` +
                 (f.incomplete.length ? `; without their text, e.g. ${f.incomplete.join(' ')}` : ''),
             );
           } finally {
@@ -418,8 +431,11 @@ if (values.part === 'all' || values.part === '2') {
       const xs = at[who];
       if (!xs.length) continue;
       console.log(
-        `  c=${c} ${who.padEnd(7)}: ${m(xs, 'pps', 2)} pages/s, ${m(xs, 'seconds')} s (process wall ${m(xs, 'wall')} s), pages with their text ${m(xs, 'found', 0)} of ${pages + 1}, ` +
-          `CPU ${m(xs, 'cpu')} s + browser ${m(xs, 'browserCpu')} s, browser peak ${m(xs, 'browserMB', 0)} MB${who === 'trawl' ? ` (status: ${m(xs, 'statusBrowserMB', 0)} MB)` : ''}, process peak RSS ${m(xs, 'rssMB', 0)} MB`,
+        `  c=${c} ${who.padEnd(7)}: ${m(xs, 'pps', 2)} pages/s, ${m(xs, 'seconds')} s (process wall ${m(xs, 'wall')} s), ` +
+          `pages with their text ${m(xs, 'found', 0)} of ${pages + 1}, ` +
+          `CPU ${m(xs, 'cpu')} s + browser ${m(xs, 'browserCpu')} s, ` +
+          `browser peak ${m(xs, 'browserMB', 0)} MB${who === 'trawl' ? ` (status: ${m(xs, 'statusBrowserMB', 0)} MB)` : ''}, ` +
+          `process peak RSS ${m(xs, 'rssMB', 0)} MB`,
       );
     }
     if (at.trawl.length && at.crawlee.length) {
@@ -427,7 +443,8 @@ if (values.part === 'all' || values.part === '2') {
       const mem = (xs: Row[]) => median(xs.map((x) => x.browserMB + x.rssMB));
       const memOk = mem(at.trawl) <= mem(at.crawlee);
       console.log(
-        `  c=${c}: Trawl / Crawlee pages/s ${fmt(speed, 2)}× (target ≥ 1.5×: ${speed >= 1.5 ? 'met' : 'NOT met'}); memory (browser + process) ${fmt(mem(at.trawl), 0)} MB vs ${fmt(mem(at.crawlee), 0)} MB ` +
+        `  c=${c}: Trawl / Crawlee pages/s ${fmt(speed, 2)}× (target ≥ 1.5×: ${speed >= 1.5 ? 'met' : 'NOT met'}); ` +
+          `memory (browser + process) ${fmt(mem(at.trawl), 0)} MB vs ${fmt(mem(at.crawlee), 0)} MB ` +
           `(no more: ${memOk ? 'met' : 'NOT met'}) → target ${speed >= 1.5 && memOk ? 'MET' : 'NOT met'}`,
       );
     }

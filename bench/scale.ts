@@ -133,10 +133,12 @@ async function part1(): Promise<void> {
     const seed = `http://${addressOf(ownerOf(seedPath, hostCount))}:${port}${seedPath}`;
     const reachable = reachablePages(root, values.seed!);
     console.log(
-      `corpus ${root}: ${reachable.size.toLocaleString('en')} pages reachable by links from ${values.seed}, served on ${hostCount} hosts (127.0.0.2–${addressOf(hostCount - 1)}, port ${port}); seed ${seed}`,
+      `corpus ${root}: ${reachable.size.toLocaleString('en')} pages reachable by links from ${values.seed}, ` +
+        `served on ${hostCount} hosts (127.0.0.2–${addressOf(hostCount - 1)}, port ${port}); seed ${seed}`,
     );
     console.log(
-      `politeness: perHost.maxConnections ${values.connections}, delayMs 0; concurrency ${values.concurrency} per process; each answer held ${values['latency-ms']} ms; PostgreSQL 15 with fsync and synchronous_commit ${values.durable === 'off' ? 'off' : 'on'}`,
+      `politeness: perHost.maxConnections ${values.connections}, delayMs 0; concurrency ${values.concurrency} per process; ` +
+        `each answer held ${values['latency-ms']} ms; PostgreSQL 15 with fsync and synchronous_commit ${values.durable === 'off' ? 'off' : 'on'}`,
     );
     const workerCounts = values.workers!.split(',').map(Number);
     const byLabel = new Map<string, Run[]>();
@@ -157,7 +159,8 @@ async function part1(): Promise<void> {
       const sqlite = byLabel.get('SQLite')!;
       const paired = byLabel.get('1 worker')!.map((r, i) => r.pages / r.seconds / (sqlite[i]!.pages / sqlite[i]!.seconds));
       console.log(
-        `target 1 worker on PostgreSQL / SQLite ≥ 0.8: ${fmt(pps('1 worker') / pps('SQLite'), 2)} (medians); round by round ${paired.map((x) => fmt(x, 2)).join(' / ')}, median ${fmt(median(paired), 2)}`,
+        `target 1 worker on PostgreSQL / SQLite ≥ 0.8: ${fmt(pps('1 worker') / pps('SQLite'), 2)} (medians); ` +
+          `round by round ${paired.map((x) => fmt(x, 2)).join(' / ')}, median ${fmt(median(paired), 2)}`,
       );
     }
     const delays = [...byLabel]
@@ -182,15 +185,19 @@ function printRun(r: Run, reachable: number): void {
   const pg =
     r.pgCpu === undefined
       ? ''
-      : `; PostgreSQL ${fmt(r.pgCpu, 1)} CPU s (${fmt((r.pgCpu / r.pages) * 1000, 2)} ms a page), ${fmt(r.xacts! / r.pages, 1)} transactions and ${fmt(r.statements! / r.pages, 1)} statements a page, WAL ${fmt(r.walMB!, 0)} MB, database ${fmt(r.dbMB!, 0)} MB`;
+      : `; PostgreSQL ${fmt(r.pgCpu, 1)} CPU s (${fmt((r.pgCpu / r.pages) * 1000, 2)} ms a page), ${fmt(r.xacts! / r.pages, 1)} transactions ` +
+        `and ${fmt(r.statements! / r.pages, 1)} statements a page, WAL ${fmt(r.walMB!, 0)} MB, database ${fmt(r.dbMB!, 0)} MB`;
   const top = r.top?.length ? `\n  statements taking most of the server's time:\n${r.top.map((t) => `    ${t}`).join('\n')}` : '';
   const node =
     r.caughtUp === undefined ? '' : `; the search node held every page ${fmt(r.caughtUp, 1)} s after the last was stored (its CPU counted with the crawlers')`;
   const seen = r.searchable
-    ? `; stored → searchable on the node (${r.searchable.pages.toLocaleString('en')} pages): p50 ${fmt(r.searchable.p50, 0)} ms, p99 ${fmt(r.searchable.p99, 0)} ms, max ${fmt(r.searchable.max, 0)} ms`
+    ? `; stored → searchable on the node (${r.searchable.pages.toLocaleString('en')} pages): ` +
+      `p50 ${fmt(r.searchable.p50, 0)} ms, p99 ${fmt(r.searchable.p99, 0)} ms, max ${fmt(r.searchable.max, 0)} ms`
     : '';
   console.log(
-    `${r.label}: ${r.pages.toLocaleString('en')} pages in ${fmt(r.seconds, 1)} s → ${fmt(r.pages / r.seconds)} pages/s; ${r.found.toLocaleString('en')} of ${reachable.toLocaleString('en')} reachable pages indexed (${fmt((r.found / reachable) * 100)} %); crawlers ${fmt(r.crawlerCpu, 1)} CPU s (${fmt((r.crawlerCpu / r.pages) * 1000, 2)} ms a page)${pg}${node}${seen}${top}`,
+    `${r.label}: ${r.pages.toLocaleString('en')} pages in ${fmt(r.seconds, 1)} s → ${fmt(r.pages / r.seconds)} pages/s; ` +
+      `${r.found.toLocaleString('en')} of ${reachable.toLocaleString('en')} reachable pages indexed (${fmt((r.found / reachable) * 100)} %); ` +
+      `crawlers ${fmt(r.crawlerCpu, 1)} CPU s (${fmt((r.crawlerCpu / r.pages) * 1000, 2)} ms a page)${pg}${node}${seen}${top}`,
   );
 }
 
@@ -303,7 +310,8 @@ async function postgresRun(n: number, seed: string, port: number, root: string, 
     // Where the server's time went: the statements that took most of it (waiting for locks included), and their planning.
     const top = (
       await admin.query<{ ms: number; plan: number; calls: string; plans: string; q: string }>(
-        `SELECT total_exec_time AS ms, total_plan_time AS plan, calls, plans, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS q FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
+        `SELECT total_exec_time AS ms, total_plan_time AS plan, calls, plans, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS q ` +
+          `FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
          WHERE d.datname = 'crawl' ORDER BY total_exec_time + total_plan_time DESC LIMIT $1`,
         [Number(values.top)],
       )
@@ -329,7 +337,9 @@ async function postgresRun(n: number, seed: string, port: number, root: string, 
       crawlerCpu: children.reduce((a, c) => a + c.cpu(), 0),
       top: top.map(
         (r) =>
-          `${fmt(r.ms / 1000, 1)} s + ${fmt(r.plan / 1000, 1)} s planning in ${Number(r.calls).toLocaleString('en')} calls, ${Number(r.plans).toLocaleString('en')} planned (${fmt(Number(r.calls) / pages, 2)} a page, ${fmt(r.ms / Number(r.calls), 2)} + ${fmt(r.plan / Number(r.calls), 2)} ms each): ${r.q}`,
+          `${fmt(r.ms / 1000, 1)} s + ${fmt(r.plan / 1000, 1)} s planning in ${Number(r.calls).toLocaleString('en')} calls, ` +
+          `${Number(r.plans).toLocaleString('en')} planned (${fmt(Number(r.calls) / pages, 2)} a page, ` +
+          `${fmt(r.ms / Number(r.calls), 2)} + ${fmt(r.plan / Number(r.calls), 2)} ms each): ${r.q}`,
       ),
     };
   } finally {
@@ -438,17 +448,21 @@ async function part2(): Promise<void> {
     workers: 2,
   };
   console.log(
-    `\nfrontier: ${settings.urls.toLocaleString('en')} URLs over ${settings.hosts.toLocaleString('en')} hosts queued through Store.enqueue in batches of ${settings.batch} (${settings.workers} at once), then ${settings.claims} claims of ≤ ${settings.claimMax} hosts (each released after); PostgreSQL 15, fsync on`,
+    `\nfrontier: ${settings.urls.toLocaleString('en')} URLs over ${settings.hosts.toLocaleString('en')} hosts ` +
+      `queued through Store.enqueue in batches of ${settings.batch} (${settings.workers} at once), ` +
+      `then ${settings.claims} claims of ≤ ${settings.claimMax} hosts (each released after); PostgreSQL 15, fsync on`,
   );
   const child = spawn(process.execPath, ['--import', 'tsx', new URL('./scale-frontier.ts', import.meta.url).pathname, JSON.stringify(settings)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const f = await figuresOf<FrontierFigures>(child, 'frontier run');
   console.log(
-    `enqueue: ${fmt(f.enqueueSeconds, 1)} s → ${fmt(f.insertsPerSecond, 0)} URLs/s (a batch: p50 ${fmt(f.batchP50Ms, 1)} ms, p99 ${fmt(f.batchP99Ms, 1)} ms); database ${fmt(f.databaseMB, 0)} MB (${fmt((f.databaseMB * 1e6) / f.urls, 0)} bytes a URL)`,
+    `enqueue: ${fmt(f.enqueueSeconds, 1)} s → ${fmt(f.insertsPerSecond, 0)} URLs/s (a batch: p50 ${fmt(f.batchP50Ms, 1)} ms, ` +
+      `p99 ${fmt(f.batchP99Ms, 1)} ms); database ${fmt(f.databaseMB, 0)} MB (${fmt((f.databaseMB * 1e6) / f.urls, 0)} bytes a URL)`,
   );
   console.log(
-    `claim: p50 ${fmt(f.claimP50Ms, 2)} ms, p99 ${fmt(f.claimP99Ms, 2)} ms, max ${fmt(f.claimMaxMs, 1)} ms (${f.hostsClaimed.toLocaleString('en')} hosts in ${f.claims} claims)`,
+    `claim: p50 ${fmt(f.claimP50Ms, 2)} ms, p99 ${fmt(f.claimP99Ms, 2)} ms, ` +
+      `max ${fmt(f.claimMaxMs, 1)} ms (${f.hostsClaimed.toLocaleString('en')} hosts in ${f.claims} claims)`,
   );
   console.log(`once on the full frontier: urls.counts() ${fmt(f.countsMs, 0)} ms, hosts.withWork() ${fmt(f.withWorkMs, 0)} ms`);
 }

@@ -16,7 +16,8 @@
  * 10 ms a second — what a query may wait behind — and its GC pauses over 5 ms). Prints the load
  * average.
  *
- *   flock /tmp/trawl-bench.lock npx tsx bench/search-while-crawling.ts [--root /usr/share/doc/rust-doc/html] [--runs 3] [--rate 15] [--idle-seconds 20] [--build DIR]
+ *   flock /tmp/trawl-bench.lock npx tsx bench/search-while-crawling.ts [--root /usr/share/doc/rust-doc/html] [--runs 3] [--rate 15] \
+ *     [--idle-seconds 20] [--build DIR]
  *   (Debian: apt-get install rust-doc nginx-light; --root /usr/share/doc/postgresql-doc-15/html for a short run)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -277,11 +278,15 @@ try {
     for (const queried of order) {
       const { crawled, latencies } = await crawl(queried);
       const pps = crawled.pages / crawled.seconds;
-      const line = `run ${r + 1}, ${queried ? 'with queries' : 'alone       '}: ${crawled.pages} pages in ${fmt(crawled.seconds, 1)} s = ${fmt(pps)} pages/s; CPU per page: main thread ${fmt(crawled.mainMsPerPage, 3)} ms, process ${fmt(crawled.allMsPerPage, 3)} ms; load ${load()}`;
+      const line =
+        `run ${r + 1}, ${queried ? 'with queries' : 'alone       '}: ` +
+        `${crawled.pages} pages in ${fmt(crawled.seconds, 1)} s = ${fmt(pps)} pages/s; CPU per page: ` +
+        `main thread ${fmt(crawled.mainMsPerPage, 3)} ms, process ${fmt(crawled.allMsPerPage, 3)} ms; load ${load()}`;
       console.log(line);
       const l = crawled.loop;
       console.log(
-        `    event loop while crawling: longest delay ${fmt(l.longestMs)} ms; delays over 5 ms ${fmt(l.over5PerSecond, 2)} a second, over 10 ms ${fmt(l.over10PerSecond, 2)}; GC: longest pause ${fmt(l.gcLongestMs)} ms, ${fmt(l.gcOver5PerSecond, 2)} a second over 5 ms`,
+        `    event loop while crawling: longest delay ${fmt(l.longestMs)} ms; delays over 5 ms ${fmt(l.over5PerSecond, 2)} a second, ` +
+          `over 10 ms ${fmt(l.over10PerSecond, 2)}; GC: longest pause ${fmt(l.gcLongestMs)} ms, ${fmt(l.gcOver5PerSecond, 2)} a second over 5 ms`,
       );
       all.longest.push(l.longestMs);
       all.over5.push(l.over5PerSecond);
@@ -308,7 +313,10 @@ try {
   server.kill();
 }
 console.log(
-  `medians of ${all.crawlP50.length} runs: /api/search while crawling p50 ${fmt(median(all.crawlP50), 2)} / p99 ${fmt(median(all.crawlP99), 2)} ms (second half p99 ${fmt(median(all.lateP99), 2)}), idle p50 ${fmt(median(all.idleP50), 2)} / p99 ${fmt(median(all.idleP99), 2)} ms; ` +
-    `pages/s with queries ${fmt(median(all.ppsQueried))}, alone ${fmt(median(all.ppsAlone))}; CPU per page: main thread ${fmt(median(all.main), 3)} ms, process ${fmt(median(all.proc), 3)} ms; ` +
-    `event loop while crawling: longest delay ${fmt(median(all.longest))} ms, over 5 ms ${fmt(median(all.over5), 2)} / over 10 ms ${fmt(median(all.over10), 2)} a second; load ${load()}`,
+  `medians of ${all.crawlP50.length} runs: /api/search while crawling p50 ${fmt(median(all.crawlP50), 2)} / p99 ${fmt(median(all.crawlP99), 2)} ms ` +
+    `(second half p99 ${fmt(median(all.lateP99), 2)}), idle p50 ${fmt(median(all.idleP50), 2)} / p99 ${fmt(median(all.idleP99), 2)} ms; ` +
+    `pages/s with queries ${fmt(median(all.ppsQueried))}, alone ${fmt(median(all.ppsAlone))}; ` +
+    `CPU per page: main thread ${fmt(median(all.main), 3)} ms, process ${fmt(median(all.proc), 3)} ms; ` +
+    `event loop while crawling: longest delay ${fmt(median(all.longest))} ms, ` +
+    `over 5 ms ${fmt(median(all.over5), 2)} / over 10 ms ${fmt(median(all.over10), 2)} a second; load ${load()}`,
 );

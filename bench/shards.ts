@@ -129,7 +129,9 @@ try {
     differ++;
     if (values.show)
       console.log(
-        `"${q}"\n  node:        ${x.r.hits.map((h) => `${h.url.replace(/^.*\//, '')} ${h.score}`).join(', ')}\n  coordinator: ${y.r.hits.map((h) => `${h.url.replace(/^.*\//, '')} ${h.score}`).join(', ')}\n  ${JSON.stringify(y.r.shards)}`,
+        `"${q}"\n  node:        ${x.r.hits.map((h) => `${h.url.replace(/^.*\//, '')} ${h.score}`).join(', ')}\n` +
+          `  coordinator: ${y.r.hits.map((h) => `${h.url.replace(/^.*\//, '')} ${h.score}`).join(', ')}\n` +
+          `  ${JSON.stringify(y.r.shards)}`,
       );
   }
   const times = { node: [] as number[], coordinator: [] as number[] };
@@ -145,11 +147,13 @@ try {
   for (const who of ['node', 'coordinator'] as const) {
     const t = times[who];
     console.log(
-      `| ${who === 'node' ? 'one node (every document)' : 'coordinator, 2 shards'} | ${fmt(pct(t, 0.5))} | ${fmt(pct(t, 0.9))} | ${fmt(pct(t, 0.99))} | ${fmt(t.reduce((x, y) => x + y, 0) / t.length)} |`,
+      `| ${who === 'node' ? 'one node (every document)' : 'coordinator, 2 shards'} | ${fmt(pct(t, 0.5))} | ` +
+        `${fmt(pct(t, 0.9))} | ${fmt(pct(t, 0.99))} | ${fmt(t.reduce((x, y) => x + y, 0) / t.length)} |`,
     );
   }
   console.log(
-    `coordinator / node: p50 ${(pct(times.coordinator, 0.5) / pct(times.node, 0.5)).toFixed(2)}×, p99 ${(pct(times.coordinator, 0.99) / pct(times.node, 0.99)).toFixed(2)}×`,
+    `coordinator / node: p50 ${(pct(times.coordinator, 0.5) / pct(times.node, 0.5)).toFixed(2)}×, ` +
+      `p99 ${(pct(times.coordinator, 0.99) / pct(times.node, 0.99)).toFixed(2)}×`,
   );
   console.log(`top ten different from one node's: ${differ} of ${asked.length}; answers with statistics a shard had to answer from its own: ${missed}`);
 } finally {

@@ -92,7 +92,8 @@ try {
       console.log(
         `${label}: ${fmt(f.seconds)} s; commits that checkpointed ${c.n}, ${fmt(c.sum, 0)} ms in all (p50 ${fmt(c.p50)}, longest ${fmt(c.max)} ms); ` +
           `checkpoints on the main thread ${f.checkpoints.n}, ${fmt(f.checkpoints.sum, 0)} ms (longest ${fmt(f.checkpoints.max)}); ` +
-          `plain commits ${f.plain.n}: p50 ${fmt(f.plain.p50, 2)}, p99 ${fmt(f.plain.p99, 2)} ms, ${fmt(f.plain.sum, 0)} ms in all; WAL at most ${fmt(f.maxWal / 1048576)} MB`,
+          `plain commits ${f.plain.n}: p50 ${fmt(f.plain.p50, 2)}, p99 ${fmt(f.plain.p99, 2)} ms, ` +
+          `${fmt(f.plain.sum, 0)} ms in all; WAL at most ${fmt(f.maxWal / 1048576)} MB`,
       );
     }
   }
@@ -100,7 +101,8 @@ try {
     const waited = runs.map((f) => f.checkpointing.sum + f.checkpoints.sum);
     const longest = runs.map((f) => Math.max(f.checkpointing.max, f.checkpoints.max));
     console.log(
-      `${label}, medians of ${runs.length}: main thread in checkpoints ${fmt(median(waited), 0)} ms a crawl, the longest ${fmt(median(longest))} ms; plain commit p50 ${fmt(median(runs.map((f) => f.plain.p50)), 2)} ms`,
+      `${label}, medians of ${runs.length}: main thread in checkpoints ${fmt(median(waited), 0)} ms a crawl, ` +
+        `the longest ${fmt(median(longest))} ms; plain commit p50 ${fmt(median(runs.map((f) => f.plain.p50)), 2)} ms`,
     );
   }
   console.log(

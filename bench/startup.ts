@@ -90,6 +90,7 @@ for (let i = 0; i < runs; i++) {
   seeds.push(r.seed);
 }
 console.log(
-  `trawl crawl: first request (robots.txt) median ${median(robots).toFixed(0)} ms (${range(robots)}) after spawn — target ≤ 300 ms; the seed page ${median(seeds).toFixed(0)} ms (${range(seeds)})`,
+  `trawl crawl: first request (robots.txt) median ${median(robots).toFixed(0)} ms (${range(robots)}) ` +
+    `after spawn — target ≤ 300 ms; the seed page ${median(seeds).toFixed(0)} ms (${range(seeds)})`,
 );
 console.log(`machine after: load ${load()}`);

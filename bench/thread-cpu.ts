@@ -89,7 +89,10 @@ export function snapshot(): ThreadSnapshot {
 
 /** What each group of threads did between two snapshots. */
 export type ThreadFigures = {
-  /** CPU and run-queue wait, seconds: the main thread (tid = pid), the workers' threads, the others (those that exited counted in `other` by the process's total). */
+  /**
+   * CPU and run-queue wait, seconds: the main thread (tid = pid), the workers' threads, the others
+   * (those that exited counted in `other` by the process's total).
+   */
   readonly main: ThreadTimes;
   readonly workers: ThreadTimes;
   /** The workers' CPU and wait by the file their code came from. */

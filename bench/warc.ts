@@ -67,9 +67,11 @@ const crawlJob = (base: string, warc: boolean, keepArchive?: string): WarcCrawlJ
 });
 
 const runLine = (f: WarcCrawlFigures) =>
-  `${f.pages} pages, ${f.documents} indexed, in ${fmt(f.seconds, 2)} s (+ close ${fmt(f.closeSeconds, 2)} s) → ${fmt(f.pages / f.seconds)} pages/s, ${fmt(f.cpuSeconds, 2)} CPU s, peak RSS ${fmt(f.peakRssMB, 0)} MB` +
+  `${f.pages} pages, ${f.documents} indexed, in ${fmt(f.seconds, 2)} s (+ close ${fmt(f.closeSeconds, 2)} s) ` +
+  `→ ${fmt(f.pages / f.seconds)} pages/s, ${fmt(f.cpuSeconds, 2)} CPU s, peak RSS ${fmt(f.peakRssMB, 0)} MB` +
   (f.warcFiles
-    ? `; WARC ${MB(f.warcBytes)} in ${f.warcFiles} file(s), ${int(f.archive?.records ?? 0)} records${f.archive?.failures ? `, ${f.archive.failures} FAILED` : ''}`
+    ? `; WARC ${MB(f.warcBytes)} in ${f.warcFiles} file(s), ` +
+      `${int(f.archive?.records ?? 0)} records${f.archive?.failures ? `, ${f.archive.failures} FAILED` : ''}`
     : '');
 
 // ---- Part 1: archiving off vs on, corpus A ----
@@ -81,7 +83,8 @@ if (!values['skip-crawl']) {
   }
   const { server, bases } = await startNginx(root, 0);
   console.log(
-    `part 1: crawl of ${root} served by nginx at ${bases[0]}, maxConnections 16, delayMs 0, parseWorkers ${values.workers}; archive.warc off vs on, A B B A, each run a fresh process`,
+    `part 1: crawl of ${root} served by nginx at ${bases[0]}, maxConnections 16, delayMs 0, ` +
+      `parseWorkers ${values.workers}; archive.warc off vs on, A B B A, each run a fresh process`,
   );
   const off: WarcCrawlFigures[] = [];
   const on: WarcCrawlFigures[] = [];
@@ -103,24 +106,29 @@ if (!values['skip-crawl']) {
   const cpu = (f: WarcCrawlFigures) => f.cpuSeconds;
   const rss = (f: WarcCrawlFigures) => f.peakRssMB;
   console.log(
-    `  off: ${fmt(m(off, secs), 2)} s (${fmt(m(off, (f) => f.pages / f.seconds))} pages/s), with close ${fmt(m(off, total), 2)} s, ${fmt(m(off, cpu), 2)} CPU s, peak RSS ${fmt(m(off, rss), 0)} MB`,
+    `  off: ${fmt(m(off, secs), 2)} s (${fmt(m(off, (f) => f.pages / f.seconds))} pages/s), ` +
+      `with close ${fmt(m(off, total), 2)} s, ${fmt(m(off, cpu), 2)} CPU s, peak RSS ${fmt(m(off, rss), 0)} MB`,
   );
   console.log(
-    `  on:  ${fmt(m(on, secs), 2)} s (${fmt(m(on, (f) => f.pages / f.seconds))} pages/s), with close ${fmt(m(on, total), 2)} s, ${fmt(m(on, cpu), 2)} CPU s, peak RSS ${fmt(m(on, rss), 0)} MB`,
+    `  on:  ${fmt(m(on, secs), 2)} s (${fmt(m(on, (f) => f.pages / f.seconds))} pages/s), ` +
+      `with close ${fmt(m(on, total), 2)} s, ${fmt(m(on, cpu), 2)} CPU s, peak RSS ${fmt(m(on, rss), 0)} MB`,
   );
   const overhead = m(on, secs) / m(off, secs) - 1;
   console.log(
-    `archiving overhead (medians of ${on.length}): crawl time ${pct(overhead)} (target ≤ +10 %: ${overhead <= 0.1 ? 'met' : 'NOT met'}); with close ${pct(m(on, total) / m(off, total) - 1)}; ` +
+    `archiving overhead (medians of ${on.length}): crawl time ${pct(overhead)} (target ≤ +10 %: ` +
+      `${overhead <= 0.1 ? 'met' : 'NOT met'}); with close ${pct(m(on, total) / m(off, total) - 1)}; ` +
       `CPU ${pct(m(on, cpu) / m(off, cpu) - 1)}; peak RSS ${pct(m(on, rss) / m(off, rss) - 1)}`,
   );
   const w = on[Math.floor(on.length / 2)]!;
   console.log(
     `bytes written: WARC ${MB(m(on, (f) => f.warcBytes))} (gzipped) for ${w.pages} pages = ${fmt(m(on, (f) => f.warcBytes / f.pages) / 1e3)} KB per page; ` +
-      `${fmt(m(on, (f) => f.warcBytes / f.bodyBytes) * 100, 0)} % of the ${MB(w.bodyBytes)} of bodies fetched; ${int(w.archive?.records ?? 0)} records (${fmt((w.archive?.records ?? 0) / w.pages, 1)} per page)`,
+      `${fmt(m(on, (f) => f.warcBytes / f.bodyBytes) * 100, 0)} % of the ${MB(w.bodyBytes)} of bodies fetched; ` +
+      `${int(w.archive?.records ?? 0)} records (${fmt((w.archive?.records ?? 0) / w.pages, 1)} per page)`,
   );
   const same = on.every((f) => f.documents === off[0]!.documents) && off.every((f) => f.documents === off[0]!.documents);
   console.log(
-    `  pages indexed the same in every run: ${same ? 'yes' : `no (off ${off.map((f) => f.documents).join(', ')}; on ${on.map((f) => f.documents).join(', ')})`}`,
+    '  pages indexed the same in every run: ' +
+      `${same ? 'yes' : `no (off ${off.map((f) => f.documents).join(', ')}; on ${on.map((f) => f.documents).join(', ')})`}`,
   );
 }
 
@@ -184,7 +192,8 @@ if (!values['skip-import']) {
   }
   const files = meta.files.map((f) => join(cache, f));
   console.log(
-    `  WARC: ${meta.files.length} file(s), ${MB(meta.bytes)}; ${int(meta.records)} records, ${int(meta.responses)} responses, ${int(meta.html2xx)} of them HTML answered 2xx (${int(meta.stubs)} of those meta-refresh stubs); ` +
+    `  WARC: ${meta.files.length} file(s), ${MB(meta.bytes)}; ${int(meta.records)} records, ${int(meta.responses)} responses, ` +
+      `${int(meta.html2xx)} of them HTML answered 2xx (${int(meta.stubs)} of those meta-refresh stubs); ` +
       `the crawl that wrote it indexed ${int(meta.crawl.documents)} pages (${int(meta.crawl.pages)} fetched in ${fmt(meta.crawl.seconds, 1)} s)`,
   );
   const runs: WarcImportFigures[] = [];
@@ -198,19 +207,23 @@ if (!values['skip-import']) {
       .map(([k, n]) => `${int(n)} ${k}`)
       .join('; ');
     console.log(
-      `  import run ${i + 1}: ${int(f.captures)} captures in ${fmt(f.seconds, 1)} s (+ anchors and close ${fmt(f.closeSeconds, 1)} s) → ${int(meta.records / f.seconds)} records/s, ${int(f.captures / f.seconds)} captures/s, ` +
-        `${fmt(meta.bytes / 1e6 / f.seconds, 2)} MB/s of WARC; ${fmt(f.cpuSeconds, 1)} CPU s; peak RSS ${fmt(f.peakRssMB, 0)} MB (maxRSS ${fmt(f.maxRssMB, 0)} MB; ${fmt(f.startRssMB, 0)} MB before); ` +
+      `  import run ${i + 1}: ${int(f.captures)} captures in ${fmt(f.seconds, 1)} s (+ anchors and close ${fmt(f.closeSeconds, 1)} s) ` +
+        `→ ${int(meta.records / f.seconds)} records/s, ${int(f.captures / f.seconds)} captures/s, ` +
+        `${fmt(meta.bytes / 1e6 / f.seconds, 2)} MB/s of WARC; ${fmt(f.cpuSeconds, 1)} CPU s; ` +
+        `peak RSS ${fmt(f.peakRssMB, 0)} MB (maxRSS ${fmt(f.maxRssMB, 0)} MB; ${fmt(f.startRssMB, 0)} MB before); ` +
         `${int(f.documents)} documents indexed; outcomes: ${outcomes}${skipped ? `; skipped: ${skipped}` : ''}`,
     );
   }
   const s = median(runs.map((f) => f.seconds));
   const docs = median(runs.map((f) => f.documents));
   console.log(
-    `import of ${label}'s WARC (median of ${runs.length}, fresh process): ${int(meta.records / s)} records/s (${int(median(runs.map((f) => f.captures)) / s)} captures/s, ${fmt(meta.bytes / 1e6 / s, 2)} MB/s of WARC) in ${fmt(s, 1)} s; ` +
+    `import of ${label}'s WARC (median of ${runs.length}, fresh process): ${int(meta.records / s)} records/s ` +
+      `(${int(median(runs.map((f) => f.captures)) / s)} captures/s, ${fmt(meta.bytes / 1e6 / s, 2)} MB/s of WARC) in ${fmt(s, 1)} s; ` +
       `${int(docs)} pages indexed; peak RSS ${fmt(median(runs.map((f) => f.peakRssMB)), 0)} MB (maxRSS ${fmt(median(runs.map((f) => f.maxRssMB)), 0)} MB)`,
   );
   console.log(
-    `completeness: ${int(docs)} pages indexed of ${int(meta.html2xx)} HTML responses (2xx) in the WARC (${fmt((docs / meta.html2xx) * 100)} %), of the ${int(meta.html2xx - meta.stubs)} that are not meta-refresh stubs ${fmt((docs / (meta.html2xx - meta.stubs)) * 100)} %; ` +
+    `completeness: ${int(docs)} pages indexed of ${int(meta.html2xx)} HTML responses (2xx) in the WARC (${fmt((docs / meta.html2xx) * 100)} %), ` +
+      `of the ${int(meta.html2xx - meta.stubs)} that are not meta-refresh stubs ${fmt((docs / (meta.html2xx - meta.stubs)) * 100)} %; ` +
       `of the ${int(meta.crawl.documents)} the crawl that wrote it indexed: ${fmt((docs / meta.crawl.documents) * 100)} %`,
   );
 }
