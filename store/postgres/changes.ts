@@ -71,7 +71,8 @@ export class PgChangeLog implements ChangeLog {
         const { pruned } = (await run<{ pruned: number }>(q, 'SELECT pruned FROM change_log FOR SHARE')).rows[0]!;
         await run(
           q,
-          'INSERT INTO change_readers (reader, seq, seen_at) VALUES ($1, $2, $3) ON CONFLICT (reader) DO UPDATE SET seq = excluded.seq, seen_at = excluded.seen_at',
+          'INSERT INTO change_readers (reader, seq, seen_at) VALUES ($1, $2, $3) ' +
+            'ON CONFLICT (reader) DO UPDATE SET seq = excluded.seq, seen_at = excluded.seen_at',
           [reader, seq, now],
         );
         return pruned;

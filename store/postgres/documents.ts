@@ -56,11 +56,13 @@ const PAGE = 256;
  * document: a URL that was a duplicate and now has content of its own is a document again, and the
  * token sequence of its old text no longer holds (the new one replaces it, or none is kept).
  */
-const PUT_DOCUMENTS = `
+const PUT_DOCUMENTS =
+  `
 WITH input AS (
   SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::boolean[], $10::int[],
     $11::bigint[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::bytea[])
-    AS t(id, url, title, description, headings, text, content_type, bytes, truncated, http_status, fetched_at, hash, lang, topic, facts, simhash, stemming, tokens)
+    AS t(id, url, title, description, headings, text, content_type, bytes, truncated, http_status, fetched_at, hash, ` +
+  `lang, topic, facts, simhash, stemming, tokens)
 ), undup AS (DELETE FROM duplicates WHERE url_id IN (SELECT id FROM input)
 ), unsequenced AS (DELETE FROM sequences WHERE id IN (SELECT id FROM input WHERE tokens IS NULL)
 ), sequenced AS (
@@ -68,7 +70,8 @@ WITH input AS (
   ON CONFLICT (id) DO UPDATE SET stemming = excluded.stemming, tokens = excluded.tokens
 )
 INSERT INTO documents (id, url, title, description, headings, text, content_type, bytes, truncated, http_status, fetched_at, hash, lang, topic, facts, simhash)
-SELECT id, url, title, description, headings, text, content_type, bytes, truncated, http_status, fetched_at, hash, lang, topic::jsonb, facts::jsonb, simhash FROM input
+SELECT id, url, title, description, headings, text, content_type, bytes, truncated, http_status, fetched_at, hash, ` +
+  `lang, topic::jsonb, facts::jsonb, simhash FROM input
 ON CONFLICT (id) DO UPDATE SET url = excluded.url, title = excluded.title, description = excluded.description, headings = excluded.headings,
   text = excluded.text, content_type = excluded.content_type, bytes = excluded.bytes, truncated = excluded.truncated, http_status = excluded.http_status,
   fetched_at = excluded.fetched_at, hash = excluded.hash, lang = excluded.lang, topic = excluded.topic, facts = excluded.facts, simhash = excluded.simhash`;

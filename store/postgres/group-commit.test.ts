@@ -124,40 +124,43 @@ describe('group commit on PostgreSQL', () => {
       await store.close();
     }
   });
-  it("keeps the planner's statistics of the growing tables current: analyzes them once this writer added FIRST_ANALYZE rows, then each time they doubled", async () => {
-    const url = await server.createDatabase();
-    const store = await openPostgresStore(url);
-    const estimated = async () => count(url, "SELECT reltuples::bigint AS n FROM pg_class WHERE relname = 'urls'");
-    /** One fetch of a page with `n` new links. */
-    const fetchWith = async (page: string, n: number) => {
-      const q = await taken(store, `http://a.org/${page}`);
-      await store.commitFetch(
-        {
-          id: q.id,
-          outcome: { kind: 'indexed', status: 200 },
-          revisit: null,
-          document: { doc: doc(q.id, page) },
-          links: { urls: Array.from({ length: n }, (_, i) => ({ url: `http://b.org/${page}/${i}`, depth: 1 })) },
-        },
-        T0,
-      );
-      await store.statistics!.settled();
-    };
-    try {
-      await fetchWith('first', FIRST_ANALYZE - 10);
-      assert.equal(store.statistics!.analyzed, 0, 'fewer rows than FIRST_ANALYZE: no ANALYZE');
-      assert.ok((await estimated()) < 100, 'the planner knows nothing of the rows yet');
-      await fetchWith('second', 20);
-      assert.equal(store.statistics!.analyzed, 1);
-      // (ANALYZE counted every row: the page's own records, its links'.)
-      assert.equal(await estimated(), await count(url, 'SELECT count(*) AS n FROM urls'));
-      await fetchWith('third', FIRST_ANALYZE / 2);
-      assert.equal(store.statistics!.analyzed, 1, 'not yet twice as many');
-      await fetchWith('fourth', FIRST_ANALYZE);
-      assert.equal(store.statistics!.analyzed, 2);
-      assert.equal(await estimated(), await count(url, 'SELECT count(*) AS n FROM urls'));
-    } finally {
-      await store.close();
-    }
-  });
+  it(
+    "keeps the planner's statistics of the growing tables current: " + 'analyzes them once this writer added FIRST_ANALYZE rows, then each time they doubled',
+    async () => {
+      const url = await server.createDatabase();
+      const store = await openPostgresStore(url);
+      const estimated = async () => count(url, "SELECT reltuples::bigint AS n FROM pg_class WHERE relname = 'urls'");
+      /** One fetch of a page with `n` new links. */
+      const fetchWith = async (page: string, n: number) => {
+        const q = await taken(store, `http://a.org/${page}`);
+        await store.commitFetch(
+          {
+            id: q.id,
+            outcome: { kind: 'indexed', status: 200 },
+            revisit: null,
+            document: { doc: doc(q.id, page) },
+            links: { urls: Array.from({ length: n }, (_, i) => ({ url: `http://b.org/${page}/${i}`, depth: 1 })) },
+          },
+          T0,
+        );
+        await store.statistics!.settled();
+      };
+      try {
+        await fetchWith('first', FIRST_ANALYZE - 10);
+        assert.equal(store.statistics!.analyzed, 0, 'fewer rows than FIRST_ANALYZE: no ANALYZE');
+        assert.ok((await estimated()) < 100, 'the planner knows nothing of the rows yet');
+        await fetchWith('second', 20);
+        assert.equal(store.statistics!.analyzed, 1);
+        // (ANALYZE counted every row: the page's own records, its links'.)
+        assert.equal(await estimated(), await count(url, 'SELECT count(*) AS n FROM urls'));
+        await fetchWith('third', FIRST_ANALYZE / 2);
+        assert.equal(store.statistics!.analyzed, 1, 'not yet twice as many');
+        await fetchWith('fourth', FIRST_ANALYZE);
+        assert.equal(store.statistics!.analyzed, 2);
+        assert.equal(await estimated(), await count(url, 'SELECT count(*) AS n FROM urls'));
+      } finally {
+        await store.close();
+      }
+    },
+  );
 });

@@ -57,7 +57,9 @@ export class PgLeaseStore implements LeaseStore {
 
   async release(worker: string, hosts: readonly string[], readyAt?: ReadonlyMap<string, number>): Promise<void> {
     if (!hosts.length) return;
-    const sql = `UPDATE hosts h SET worker = NULL, lease_until = r.ready FROM unnest($2::text[], $3::bigint[]) AS r(host, ready) WHERE h.worker = $1 AND h.host = r.host`;
+    const sql =
+      'UPDATE hosts h SET worker = NULL, lease_until = r.ready ' +
+      'FROM unnest($2::text[], $3::bigint[]) AS r(host, ready) WHERE h.worker = $1 AND h.host = r.host';
     await run(this.pool, sql, [worker, hosts, hosts.map((h) => readyAt?.get(h) ?? null)]);
   }
 
@@ -70,13 +72,18 @@ export class PgLeaseStore implements LeaseStore {
   }
 
   async heartbeat(b: WorkerBeat): Promise<void> {
-    const sql = `INSERT INTO workers (id, machine, pid, started_at, seen_at, hosts, pages, pages_per_second, stopped_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-      ON CONFLICT (id) DO UPDATE SET seen_at = excluded.seen_at, hosts = excluded.hosts, pages = excluded.pages, pages_per_second = excluded.pages_per_second, stopped_at = excluded.stopped_at`;
+    const sql =
+      `INSERT INTO workers (id, machine, pid, started_at, seen_at, hosts, pages, pages_per_second, stopped_at) ` +
+      `VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+      ON CONFLICT (id) DO UPDATE SET seen_at = excluded.seen_at, hosts = excluded.hosts, pages = excluded.pages, ` +
+      `pages_per_second = excluded.pages_per_second, stopped_at = excluded.stopped_at`;
     await run(this.pool, sql, [b.id, b.machine, b.pid, b.startedAt, b.now, b.hosts, b.pages, b.pagesPerSecond, b.stopped ? b.now : null]);
   }
 
   async workers(since: number): Promise<WorkerView[]> {
-    const sql = `SELECT id, machine, pid, started_at AS "startedAt", seen_at AS "seenAt", hosts, pages, pages_per_second AS "pagesPerSecond", stopped_at AS "stoppedAt"
+    const sql =
+      `SELECT id, machine, pid, started_at AS "startedAt", seen_at AS "seenAt", hosts, pages, ` +
+      `pages_per_second AS "pagesPerSecond", stopped_at AS "stoppedAt"
       FROM workers WHERE seen_at >= $1 ORDER BY seen_at DESC, id`;
     return (await run<WorkerView>(this.pool, sql, [since])).rows;
   }

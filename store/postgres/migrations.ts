@@ -19,7 +19,9 @@ type Migration = { readonly version: number; readonly name: string; readonly sql
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
-    name: 'the crawl: URL records, documents and their token sequences, duplicates, the change log, seeds, robots.txt, rejections, archive records, anchor text',
+    name:
+      'the crawl: URL records, documents and their token sequences, duplicates, ' +
+      'the change log, seeds, robots.txt, rejections, archive records, anchor text',
     sql: `
 CREATE TABLE urls (
   id              bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -186,7 +188,8 @@ export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
 /** Any 64-bit number that is Trawl's own: the advisory lock that one migration at a time holds. */
 const MIGRATION_LOCK = 0x7472_6177_6c00;
 
-const CREATE_LOG = `CREATE TABLE IF NOT EXISTS trawl_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`;
+const CREATE_LOG =
+  'CREATE TABLE IF NOT EXISTS trawl_migrations ' + '(version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())';
 
 export type MigrationReport = { readonly from: number; readonly to: number; readonly applied: readonly string[] };
 

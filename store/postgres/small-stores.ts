@@ -28,7 +28,8 @@ export class PgRejectionStore implements RejectionStore {
     if (!counted.length) return;
     await run(
       this.pool,
-      `INSERT INTO rejections (reason, shard, n) SELECT r.reason, pg_backend_pid() % ${REJECTION_SHARDS}, r.n FROM unnest($1::text[], $2::bigint[]) AS r(reason, n)
+      `INSERT INTO rejections (reason, shard, n) SELECT r.reason, pg_backend_pid() % ${REJECTION_SHARDS}, r.n ` +
+        `FROM unnest($1::text[], $2::bigint[]) AS r(reason, n)
        ON CONFLICT (reason, shard) DO UPDATE SET n = rejections.n + excluded.n`,
       [counted.map(([r]) => r), counted.map(([, n]) => n)],
     );
@@ -54,7 +55,8 @@ export class PgRobotsStore implements RobotsStore {
   async put(host: string, entry: RobotsEntry): Promise<void> {
     await run(
       this.pool,
-      'INSERT INTO robots (host, fetched_at, status, body) VALUES ($1, $2, $3, $4) ON CONFLICT (host) DO UPDATE SET fetched_at = excluded.fetched_at, status = excluded.status, body = excluded.body',
+      'INSERT INTO robots (host, fetched_at, status, body) VALUES ($1, $2, $3, $4) ON CONFLICT (host) ' +
+        'DO UPDATE SET fetched_at = excluded.fetched_at, status = excluded.status, body = excluded.body',
       [host, entry.fetchedAt, entry.status, entry.body],
     );
   }

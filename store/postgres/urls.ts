@@ -75,7 +75,8 @@ function takeSomeStatement(later: readonly TakeKind[], max: number): string {
  * How fetches ended, one row of the arrays each (one fetch, or a group commit's: store.ts), and what
  * each learned when it says (meta): every right-hand side reads the row as it was before.
  */
-const FINISH = `
+const FINISH =
+  `
 UPDATE urls u SET state = t.state, reason = t.reason, error = t.error, http_status = t.http_status, fetched_at = t.now, next_attempt_at = t.retry_at,
   attempts = CASE WHEN t.state IN ('failed', 'dead') THEN u.attempts ELSE 0 END,
   revisit_at = t.revisit_at, revisit_ms = coalesce(t.interval_ms, u.revisit_ms),
@@ -93,14 +94,18 @@ UPDATE urls u SET state = t.state, reason = t.reason, error = t.error, http_stat
   links_cut = CASE WHEN t.meta THEN t.links_cut ELSE u.links_cut END,
   rendered = CASE WHEN t.meta THEN t.rendered ELSE u.rendered END
 FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::int[], $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[], $10::boolean[],
-  $11::text[], $12::text[], $13::text[], $14::bigint[], $15::text[], $16::text[], $17::text[], $18::text[], $19::double precision[], $20::boolean[], $21::int[], $22::text[])
+  $11::text[], $12::text[], $13::text[], $14::bigint[], $15::text[], $16::text[], $17::text[], $18::text[], ` +
+  `$19::double precision[], $20::boolean[], $21::int[], $22::text[])
   AS t(id, state, reason, error, http_status, now, retry_at, revisit_at, interval_ms, meta,
     content_type, charset, lang, size, hash, etag, last_modified, links_hash, topic_score, relevant, links_cut, rendered)
 WHERE u.id = t.id`;
 
 const REQUEUE = `UPDATE urls SET state = 'queued', attempts = 0, next_attempt_at = NULL, revisit_at = NULL WHERE state NOT IN ('queued', 'fetching')`;
 const NOT_REMOVED = `reason IS DISTINCT FROM '${REMOVED_BY_ADMIN}'`;
-const EXCLUDE = `UPDATE urls SET state = 'excluded', reason = '${REMOVED_BY_ADMIN}', error = NULL, next_attempt_at = NULL, revisit_at = NULL WHERE state != 'fetching'`;
+const EXCLUDE =
+  `UPDATE urls SET state = 'excluded', reason = '${REMOVED_BY_ADMIN}', ` +
+  'error = NULL, next_attempt_at = NULL, revisit_at = NULL ' +
+  "WHERE state != 'fetching'";
 
 type Row = {
   id: number;
@@ -198,7 +203,8 @@ export class PgUrlStore implements UrlStore {
       const fetchUrl = url.fetchUrl && url.fetchUrl !== url.url ? url.fetchUrl : null;
       const added = await run(
         q,
-        `INSERT INTO urls (url, fetch_url, host, depth, state, hops, discovered_at, tunnel) VALUES ($1, $2, $3, $4, 'queued', $5, $6, $7) ON CONFLICT (url) DO NOTHING`,
+        'INSERT INTO urls (url, fetch_url, host, depth, state, hops, discovered_at, tunnel) ' +
+          `VALUES ($1, $2, $3, $4, 'queued', $5, $6, $7) ON CONFLICT (url) DO NOTHING`,
         [url.url, fetchUrl, new URL(url.url).host, url.depth, url.hops ?? 0, now, url.tunnel ?? 0],
       );
       await run(q, 'INSERT INTO hosts (host, urls) VALUES ($1, $2) ON CONFLICT (host) DO UPDATE SET urls = hosts.urls + excluded.urls', [

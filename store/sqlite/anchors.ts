@@ -121,7 +121,8 @@ export class SqliteAnchorStore implements AnchorStore {
     let stmt = this.inserts.get(rows);
     if (!stmt) {
       stmt = this.db.prepare(
-        `INSERT INTO anchors (target, text, links) VALUES ${Array(rows).fill('(?, ?, ?)').join(', ')} ON CONFLICT (target, text) DO UPDATE SET links = links + excluded.links`,
+        `INSERT INTO anchors (target, text, links) VALUES ${Array(rows).fill('(?, ?, ?)').join(', ')} ` +
+          'ON CONFLICT (target, text) DO UPDATE SET links = links + excluded.links',
       );
       this.inserts.set(rows, stmt);
     }

@@ -14,8 +14,11 @@ export class SqliteArchiveStore implements ArchiveStore {
     this.stmts = exists
       ? {
           latest: db.prepare('SELECT file, offset, length, record_id, date, digest FROM archive WHERE url_id = ?'),
-          put: db.prepare(`INSERT INTO archive (url_id, file, offset, length, record_id, date, digest) VALUES (?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT(url_id) DO UPDATE SET file = excluded.file, offset = excluded.offset, length = excluded.length, record_id = excluded.record_id, date = excluded.date, digest = excluded.digest`),
+          put: db.prepare(
+            `INSERT INTO archive (url_id, file, offset, length, record_id, date, digest) VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(url_id) DO UPDATE SET file = excluded.file, offset = excluded.offset, length = excluded.length, ` +
+              `record_id = excluded.record_id, date = excluded.date, digest = excluded.digest`,
+          ),
         }
       : undefined;
   }

@@ -24,7 +24,10 @@ const countIn = (file: string) => {
   }
 };
 
-/** Stores `pages` documents of `chars` characters through the crawler's path (take, commit the fetch), `perGroup` to a group commit; the largest WAL seen after each. */
+/**
+ * Stores `pages` documents of `chars` characters through the crawler's path (take, commit the fetch), `perGroup` to a
+ * group commit; the largest WAL seen after each.
+ */
 async function crawlInto(store: SqliteStore, pages: number, chars: number, perGroup: number): Promise<number> {
   let largest = 0;
   for (let p = 0; p < pages; p += perGroup) {

@@ -182,7 +182,8 @@ export class WalCheckpointer {
     if (!this.toldLimit) {
       this.toldLimit = true;
       this.log.warn(
-        `crawl database: the WAL reached ${mb(size)} (limit ${mb(this.hardLimit)}): checkpointing it on the main thread (a reader holding an old snapshot, or the checkpointer falling behind); told once`,
+        `crawl database: the WAL reached ${mb(size)} (limit ${mb(this.hardLimit)}): ` +
+          'checkpointing it on the main thread (a reader holding an old snapshot, or the checkpointer falling behind); told once',
       );
     }
     this.overLimit++;

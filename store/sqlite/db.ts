@@ -222,7 +222,8 @@ export function openDb(file: string, options: OpenDbOptions = {}): Db {
     if (readOnly) {
       if (version < SCHEMA_VERSION) {
         throw new StoreOpenError(
-          `${file} was written by an older Trawl (schema ${version}; this one reads ${SCHEMA_VERSION}): run trawl crawl or trawl start on it once to upgrade it`,
+          `${file} was written by an older Trawl (schema ${version}; this one reads ${SCHEMA_VERSION}): ` +
+            'run trawl crawl or trawl start on it once to upgrade it',
         );
       }
       return db;

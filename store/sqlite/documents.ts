@@ -54,12 +54,16 @@ export class SqliteDocumentStore implements DocumentStore {
     private readonly changes: SqliteChangeLog,
   ) {
     this.stmts = {
-      put: db.prepare(`INSERT INTO documents (id, url, title, description, headings, text, content_type, bytes, truncated, http_status, fetched_at, hash, lang, topic, facts, simhash)
-        VALUES (@id, @url, @title, @description, @headings, @text, @contentType, @bytes, @truncated, @httpStatus, @fetchedAt, @hash, @lang, @topic, @facts, @simhash)
+      put: db.prepare(
+        `INSERT INTO documents (id, url, title, description, headings, text, content_type, bytes, truncated, http_status, ` +
+          `fetched_at, hash, lang, topic, facts, simhash)
+        VALUES (@id, @url, @title, @description, @headings, @text, @contentType, @bytes, @truncated, @httpStatus, ` +
+          `@fetchedAt, @hash, @lang, @topic, @facts, @simhash)
         ON CONFLICT(id) DO UPDATE SET url=excluded.url, title=excluded.title, description=excluded.description, headings=excluded.headings,
           text=excluded.text, content_type=excluded.content_type, bytes=excluded.bytes, truncated=excluded.truncated,
           http_status=excluded.http_status, fetched_at=excluded.fetched_at, hash=excluded.hash, lang=excluded.lang, topic=excluded.topic, facts=excluded.facts,
-          simhash=excluded.simhash`),
+          simhash=excluded.simhash`,
+      ),
       simhashes: db.prepare('SELECT id, simhash FROM documents WHERE simhash IS NOT NULL ORDER BY id').raw(),
       // (No index on urls.host for this: it is read once per template decision, and an index would
       // cost every enqueue.)

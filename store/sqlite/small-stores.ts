@@ -56,7 +56,8 @@ export class SqliteRobotsStore implements RobotsStore {
     this.stmts = {
       get: db.prepare('SELECT fetched_at AS fetchedAt, status, body FROM robots WHERE host = ?'),
       put: db.prepare(
-        'INSERT INTO robots (host, fetched_at, status, body) VALUES (?, ?, ?, ?) ON CONFLICT(host) DO UPDATE SET fetched_at = excluded.fetched_at, status = excluded.status, body = excluded.body',
+        'INSERT INTO robots (host, fetched_at, status, body) VALUES (?, ?, ?, ?) ON CONFLICT(host) ' +
+          'DO UPDATE SET fetched_at = excluded.fetched_at, status = excluded.status, body = excluded.body',
       ),
     };
   }

@@ -51,7 +51,8 @@ export class UrlCounters {
 }
 
 const QUEUED_COLUMNS =
-  'id, url, coalesce(fetch_url, url) AS fetchUrl, host, depth, hops, attempts, etag, last_modified AS lastModified, hash, links_hash AS linksHash, revisit_ms AS revisitMs, lastmod, tunnel, topic_score AS topicScore, state';
+  'id, url, coalesce(fetch_url, url) AS fetchUrl, host, depth, hops, attempts, etag, last_modified AS lastModified, ' +
+  'hash, links_hash AS linksHash, revisit_ms AS revisitMs, lastmod, tunnel, topic_score AS topicScore, state';
 
 /** States a page may be revisited from (revisit_at is NULL in every other). */
 const SETTLED = `state NOT IN ('queued', 'fetching', 'failed')`;
@@ -111,10 +112,13 @@ export class SqliteUrlStore implements UrlStore {
       finish: db.prepare(`UPDATE urls SET state = @state, reason = @reason, error = @error, http_status = @status, fetched_at = @now,
         next_attempt_at = @retryAt, attempts = CASE WHEN @state IN ('failed', 'dead') THEN attempts ELSE 0 END,
         revisit_at = @revisitAt, revisit_ms = coalesce(@revisitMs, revisit_ms) WHERE id = @id`),
-      meta: db.prepare(`UPDATE urls SET content_type = @contentType, charset = @charset, lang = @lang, size = @size,
+      meta: db.prepare(
+        `UPDATE urls SET content_type = @contentType, charset = @charset, lang = @lang, size = @size,
         changed_at = CASE WHEN @hash IS NOT NULL AND hash IS NOT @hash THEN @now ELSE changed_at END,
         hash = coalesce(@hash, hash), etag = @etag, last_modified = @lastModified, links_hash = coalesce(@linksHash, links_hash),
-        topic_score = coalesce(@topicScore, topic_score), relevant = coalesce(@relevant, relevant), links_cut = @linksCut, rendered = @rendered WHERE id = @id`),
+        topic_score = coalesce(@topicScore, topic_score), relevant = coalesce(@relevant, relevant), ` +
+          `links_cut = @linksCut, rendered = @rendered WHERE id = @id`,
+      ),
       relevantOf: db.prepare(`SELECT relevant FROM urls WHERE id = ?`).pluck(),
       putBack: db.prepare(`UPDATE urls SET state = 'queued', attempts = max(attempts - 1, 0) WHERE id = ? AND state = 'fetching'`),
       recover: db.prepare(
@@ -123,8 +127,11 @@ export class SqliteUrlStore implements UrlStore {
       nextRetryAt: db.prepare(`SELECT min(next_attempt_at) AS at FROM urls WHERE state = 'failed'`),
       linksCut: db.prepare(`SELECT count(*) AS pages, coalesce(sum(links_cut), 0) AS links FROM urls WHERE links_cut IS NOT NULL`),
       // A sitemap that dates the page after Trawl fetched it makes its revisit due: since that date.
-      lastmod: db.prepare(`UPDATE urls SET lastmod = @lastmod,
-        revisit_at = CASE WHEN revisit_at IS NOT NULL AND @lastmodAt IS NOT NULL AND @lastmodAt > fetched_at THEN min(revisit_at, @lastmodAt) ELSE revisit_at END WHERE url = @url`),
+      lastmod: db.prepare(
+        `UPDATE urls SET lastmod = @lastmod,
+        revisit_at = CASE WHEN revisit_at IS NOT NULL AND @lastmodAt IS NOT NULL AND @lastmodAt > fetched_at ` +
+          'THEN min(revisit_at, @lastmodAt) ELSE revisit_at END WHERE url = @url',
+      ),
       sitemapsDue: db.prepare(`UPDATE urls SET revisit_at = min(revisit_at, ?) WHERE state = 'fetched' AND revisit_at IS NOT NULL`),
       nextRevisitAt: db.prepare(`SELECT min(revisit_at) AS at FROM urls WHERE revisit_at IS NOT NULL`),
       dueRevisits: db.prepare(`SELECT count(*) AS n FROM urls WHERE revisit_at <= ?`),
@@ -135,18 +142,22 @@ export class SqliteUrlStore implements UrlStore {
         `UPDATE urls SET state = 'queued', attempts = 0, next_attempt_at = NULL, revisit_at = NULL WHERE url = ? AND state NOT IN ('queued', 'fetching')`,
       ),
       requeueHost: db.prepare(
-        `UPDATE urls SET state = 'queued', attempts = 0, next_attempt_at = NULL, revisit_at = NULL WHERE host = ? AND state NOT IN ('queued', 'fetching') AND reason IS NOT '${REMOVED_BY_ADMIN}'`,
+        `UPDATE urls SET state = 'queued', attempts = 0, next_attempt_at = NULL, revisit_at = NULL ` +
+          `WHERE host = ? AND state NOT IN ('queued', 'fetching') AND reason IS NOT '${REMOVED_BY_ADMIN}'`,
       ),
       requeueAll: db.prepare(
-        `UPDATE urls SET state = 'queued', attempts = 0, next_attempt_at = NULL, revisit_at = NULL WHERE state NOT IN ('queued', 'fetching') AND reason IS NOT '${REMOVED_BY_ADMIN}'`,
+        `UPDATE urls SET state = 'queued', attempts = 0, next_attempt_at = NULL, revisit_at = NULL ` +
+          `WHERE state NOT IN ('queued', 'fetching') AND reason IS NOT '${REMOVED_BY_ADMIN}'`,
       ),
       idOf: db.prepare(`SELECT id FROM urls WHERE url = ?`).pluck(),
       idsOfHost: db.prepare(`SELECT id FROM urls WHERE host = ?`).pluck(),
       excludeUrl: db.prepare(
-        `UPDATE urls SET state = 'excluded', reason = '${REMOVED_BY_ADMIN}', error = NULL, next_attempt_at = NULL, revisit_at = NULL WHERE url = ? AND state != 'fetching'`,
+        `UPDATE urls SET state = 'excluded', reason = '${REMOVED_BY_ADMIN}', error = NULL, ` +
+          `next_attempt_at = NULL, revisit_at = NULL WHERE url = ? AND state != 'fetching'`,
       ),
       excludeHost: db.prepare(
-        `UPDATE urls SET state = 'excluded', reason = '${REMOVED_BY_ADMIN}', error = NULL, next_attempt_at = NULL, revisit_at = NULL WHERE host = ? AND state != 'fetching'`,
+        `UPDATE urls SET state = 'excluded', reason = '${REMOVED_BY_ADMIN}', error = NULL, ` +
+          `next_attempt_at = NULL, revisit_at = NULL WHERE host = ? AND state != 'fetching'`,
       ),
     };
   }
