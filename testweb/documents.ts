@@ -89,11 +89,15 @@ const PKG = 'http://schemas.openxmlformats.org/package/2006/relationships';
 const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 
 type Rel = readonly [id: string, type: string, target: string, external?: boolean];
-const rels = (list: readonly Rel[]): string =>
-  `${XML}<Relationships xmlns="${PKG}">${list.map(([id, type, target, ext]) => `<Relationship Id="${id}" Type="${type.includes('/') ? type : `${REL}/${type}`}" Target="${target}"${ext ? ' TargetMode="External"' : ''}/>`).join('')}</Relationships>`;
+const relationship = ([id, type, target, ext]: Rel): string =>
+  `<Relationship Id="${id}" Type="${type.includes('/') ? type : `${REL}/${type}`}" Target="${target}"${ext ? ' TargetMode="External"' : ''}/>`;
+const rels = (list: readonly Rel[]): string => `${XML}<Relationships xmlns="${PKG}">${list.map(relationship).join('')}</Relationships>`;
 
 const contentTypes = (main: string, mainType: string, more = ''): string =>
-  `${XML}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/${main}" ContentType="${mainType}"/><Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/>${more}</Types>`;
+  `${XML}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
+  '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
+  `<Default Extension="xml" ContentType="application/xml"/><Override PartName="/${main}" ContentType="${mainType}"/>` +
+  `<Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/>${more}</Types>`;
 
 const packageRels = (main: string): string =>
   rels([
@@ -103,7 +107,11 @@ const packageRels = (main: string): string =>
   ]);
 
 const coreXml = (title: string, creator: string, subject: string, keywords: string, lang = 'en-US'): string =>
-  `${XML}<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><dc:title>${title}</dc:title><dc:subject>${subject}</dc:subject><dc:creator>${creator}</dc:creator><cp:keywords>${keywords}</cp:keywords><dc:language>${lang}</dc:language><dcterms:created xsi:type="dcterms:W3CDTF">2021-03-04T05:06:07Z</dcterms:created><dcterms:modified xsi:type="dcterms:W3CDTF">2022-08-09T10:11:12Z</dcterms:modified></cp:coreProperties>`;
+  `${XML}<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" ` +
+  'xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">' +
+  `<dc:title>${title}</dc:title><dc:subject>${subject}</dc:subject><dc:creator>${creator}</dc:creator><cp:keywords>${keywords}</cp:keywords>` +
+  `<dc:language>${lang}</dc:language><dcterms:created xsi:type="dcterms:W3CDTF">2021-03-04T05:06:07Z</dcterms:created>` +
+  '<dcterms:modified xsi:type="dcterms:W3CDTF">2022-08-09T10:11:12Z</dcterms:modified></cp:coreProperties>';
 
 const appXml = (pages: number): string =>
   `${XML}<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties"><Pages>${pages}</Pages></Properties>`;
@@ -116,12 +124,15 @@ export function docx(): Buffer {
   const body = [
     para('Tidal Power Survey', 'Title'),
     para('Introduction', 'Heading1'),
-    `<w:p><w:r><w:t>The estuary turbine array</w:t></w:r><w:r><w:tab/><w:t>spins twice daily.</w:t></w:r><w:r><w:br/><w:t>See the </w:t></w:r><w:hyperlink r:id="rId9"><w:r><w:t>tidal charts</w:t></w:r></w:hyperlink><w:r><w:t> for times.</w:t></w:r></w:p>`,
+    '<w:p><w:r><w:t>The estuary turbine array</w:t></w:r><w:r><w:tab/><w:t>spins twice daily.</w:t></w:r><w:r><w:br/><w:t>See the </w:t>' +
+      '</w:r><w:hyperlink r:id="rId9"><w:r><w:t>tidal charts</w:t></w:r></w:hyperlink><w:r><w:t> for times.</w:t></w:r></w:p>',
     para('Gezeitenmessung', 'berschrift2'),
     `<w:tbl><w:tr><w:tc>${para('Cell alpha')}</w:tc><w:tc>${para('Cell beta')}</w:tc></w:tr></w:tbl>`,
     para('Closing remarks about barrage sluices.'),
   ].join('');
-  const styles = `${XML}<w:styles xmlns:w="${W}"><w:style w:type="paragraph" w:styleId="berschrift2"><w:name w:val="heading 2"/></w:style><w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/></w:style></w:styles>`;
+  const styles =
+    `${XML}<w:styles xmlns:w="${W}"><w:style w:type="paragraph" w:styleId="berschrift2"><w:name w:val="heading 2"/>` +
+    '</w:style><w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/></w:style></w:styles>';
   return zipFile([
     {
       name: '[Content_Types].xml',
@@ -143,7 +154,8 @@ export function docx(): Buffer {
 }
 
 const shape = (text: string, title = false, link?: string): string =>
-  `<p:sp><p:nvSpPr><p:cNvPr id="2" name="s"/><p:cNvSpPr/><p:nvPr>${title ? '<p:ph type="title"/>' : ''}</p:nvPr></p:nvSpPr><p:txBody><a:p><a:r><a:rPr lang="en-US">${link ? `<a:hlinkClick r:id="${link}"/>` : ''}</a:rPr><a:t>${text}</a:t></a:r></a:p></p:txBody></p:sp>`;
+  `<p:sp><p:nvSpPr><p:cNvPr id="2" name="s"/><p:cNvSpPr/><p:nvPr>${title ? '<p:ph type="title"/>' : ''}</p:nvPr></p:nvSpPr>` +
+  `<p:txBody><a:p><a:r><a:rPr lang="en-US">${link ? `<a:hlinkClick r:id="${link}"/>` : ''}</a:rPr><a:t>${text}</a:t></a:r></a:p></p:txBody></p:sp>`;
 const slide = (...shapes: string[]): string =>
   `${XML}<p:sld xmlns:a="${A}" xmlns:r="${R}" xmlns:p="${P}"><p:cSld><p:spTree>${shapes.join('')}</p:spTree></p:cSld></p:sld>`;
 
@@ -157,7 +169,9 @@ export function pptx(): Buffer {
     { name: '_rels/.rels', data: packageRels('ppt/presentation.xml') },
     {
       name: 'ppt/presentation.xml',
-      data: `${XML}<p:presentation xmlns:a="${A}" xmlns:r="${R}" xmlns:p="${P}"><p:sldIdLst><p:sldId id="256" r:id="rId3"/><p:sldId id="257" r:id="rId2"/><p:sldId id="258" r:id="rId4"/></p:sldIdLst></p:presentation>`,
+      data:
+        `${XML}<p:presentation xmlns:a="${A}" xmlns:r="${R}" xmlns:p="${P}"><p:sldIdLst><p:sldId id="256" r:id="rId3"/>` +
+        '<p:sldId id="257" r:id="rId2"/><p:sldId id="258" r:id="rId4"/></p:sldIdLst></p:presentation>',
     },
     {
       name: 'ppt/_rels/presentation.xml.rels',
@@ -179,7 +193,8 @@ export function pptx(): Buffer {
       data: slide(
         shape('Questions', true),
         shape('aerobraking apoapsis').replace('<p:cNvPr id="2" name="s"/>', '<p:cNvPr id="2" name="s"><a:hlinkClick r:id="rId1"/></p:cNvPr>'),
-        `<mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><mc:Choice Requires="x">${shape('chosen words')}</mc:Choice><mc:Fallback>${shape('chosen words')}</mc:Fallback></mc:AlternateContent>`,
+        '<mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006">' +
+          `<mc:Choice Requires="x">${shape('chosen words')}</mc:Choice><mc:Fallback>${shape('chosen words')}</mc:Fallback></mc:AlternateContent>`,
       ),
     },
     { name: 'ppt/slides/_rels/slide3.xml.rels', data: rels([['rId1', 'hyperlink', 'https://example.org/questions', true]]) },
@@ -191,15 +206,27 @@ const cell = (ref: string, inner: string, t?: string): string => `<c r="${ref}"$
 
 /** An XLSX of two sheets: shared and inline strings, numbers, a boolean, a cached formula, a link. */
 export function xlsx(): Buffer {
-  const sheet1 = `${XML}<worksheet xmlns="${S}" xmlns:r="${R}"><sheetData><row r="1">${cell('A1', '<v>0</v>', 's')}${cell('B1', '<v>1</v>', 's')}</row><row r="2">${cell('A2', '<is><t>lithium carbonate</t></is>', 'inlineStr')}${cell('B2', '<v>1250.5</v>')}</row><row r="3">${cell('A3', '<v>2</v>', 's')}${cell('B3', '<f>SUM(B2:B2)*2</f><v>2501</v>')}${cell('C3', '<v>1</v>', 'b')}</row></sheetData><hyperlinks><hyperlink ref="A3" r:id="rId1"/></hyperlinks></worksheet>`;
-  const sheet2 = `${XML}<worksheet xmlns="${S}"><sheetData><row r="1">${cell('A1', '<v>3</v>', 's')}${cell('B1', '<f>"cob"&amp;"alt"</f><v>cobalt</v>', 'str')}</row></sheetData></worksheet>`;
+  const sheet1 =
+    `${XML}<worksheet xmlns="${S}" xmlns:r="${R}"><sheetData>` +
+    `<row r="1">${cell('A1', '<v>0</v>', 's')}${cell('B1', '<v>1</v>', 's')}</row>` +
+    `<row r="2">${cell('A2', '<is><t>lithium carbonate</t></is>', 'inlineStr')}${cell('B2', '<v>1250.5</v>')}</row>` +
+    `<row r="3">${cell('A3', '<v>2</v>', 's')}${cell('B3', '<f>SUM(B2:B2)*2</f><v>2501</v>')}${cell('C3', '<v>1</v>', 'b')}</row>` +
+    '</sheetData><hyperlinks><hyperlink ref="A3" r:id="rId1"/></hyperlinks></worksheet>';
+  const sheet2 =
+    `${XML}<worksheet xmlns="${S}"><sheetData>` +
+    `<row r="1">${cell('A1', '<v>3</v>', 's')}${cell('B1', '<f>"cob"&amp;"alt"</f><v>cobalt</v>', 'str')}</row>` +
+    '</sheetData></worksheet>';
   const strings = ['Commodity', 'Price', 'Total tonnage', 'nickel laterite ore'];
+  const sharedString = (s: string, i: number): string =>
+    i === 3 ? '<si><r><t>nickel </t></r><r><t>laterite ore</t></r><rPh><t>ignored phonetic</t></rPh></si>' : `<si><t>${s}</t></si>`;
   return zipFile([
     { name: '[Content_Types].xml', data: contentTypes('xl/workbook.xml', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml') },
     { name: '_rels/.rels', data: packageRels('xl/workbook.xml') },
     {
       name: 'xl/workbook.xml',
-      data: `${XML}<workbook xmlns="${S}" xmlns:r="${R}"><sheets><sheet name="Metals" sheetId="1" r:id="rId1"/><sheet name="Ores" sheetId="2" r:id="rId2"/></sheets></workbook>`,
+      data:
+        `${XML}<workbook xmlns="${S}" xmlns:r="${R}"><sheets><sheet name="Metals" sheetId="1" r:id="rId1"/>` +
+        '<sheet name="Ores" sheetId="2" r:id="rId2"/></sheets></workbook>',
     },
     {
       name: 'xl/_rels/workbook.xml.rels',
@@ -211,7 +238,7 @@ export function xlsx(): Buffer {
     },
     {
       name: 'xl/sharedStrings.xml',
-      data: `${XML}<sst xmlns="${S}">${strings.map((s, i) => (i === 3 ? `<si><r><t>nickel </t></r><r><t>laterite ore</t></r><rPh><t>ignored phonetic</t></rPh></si>` : `<si><t>${s}</t></si>`)).join('')}</sst>`,
+      data: `${XML}<sst xmlns="${S}">${strings.map(sharedString).join('')}</sst>`,
     },
     { name: 'xl/worksheets/sheet1.xml', data: sheet1 },
     { name: 'xl/worksheets/_rels/sheet1.xml.rels', data: rels([['rId1', 'hyperlink', 'https://example.org/metals', true]]) },
@@ -250,7 +277,11 @@ export function lyingDocx(): Buffer {
 // OpenDocument
 
 const ODF_NS =
-  'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0" xmlns:xlink="http://www.w3.org/1999/xlink" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:meta="urn:oasis:names:tc:opendocument:xmlns:meta:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0"';
+  'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" ' +
+  'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" ' +
+  'xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0" ' +
+  'xmlns:xlink="http://www.w3.org/1999/xlink" xmlns:dc="http://purl.org/dc/elements/1.1/" ' +
+  'xmlns:meta="urn:oasis:names:tc:opendocument:xmlns:meta:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0"';
 
 function odf(kind: 'text' | 'presentation' | 'spreadsheet', body: string, meta: string, automaticStyles = ''): Buffer {
   const mime = `application/vnd.oasis.opendocument.${kind}`;
@@ -258,18 +289,26 @@ function odf(kind: 'text' | 'presentation' | 'spreadsheet', body: string, meta: 
     { name: 'mimetype', data: mime, store: true },
     {
       name: 'META-INF/manifest.xml',
-      data: `${XML}<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3"><manifest:file-entry manifest:full-path="/" manifest:media-type="${mime}"/><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/><manifest:file-entry manifest:full-path="meta.xml" manifest:media-type="text/xml"/></manifest:manifest>`,
+      data:
+        `${XML}<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3">` +
+        `<manifest:file-entry manifest:full-path="/" manifest:media-type="${mime}"/><manifest:file-entry manifest:full-path="content.xml" ` +
+        'manifest:media-type="text/xml"/><manifest:file-entry manifest:full-path="meta.xml" manifest:media-type="text/xml"/></manifest:manifest>',
     },
     {
       name: 'content.xml',
-      data: `${XML}<office:document-content ${ODF_NS} office:version="1.3"><office:automatic-styles>${automaticStyles}</office:automatic-styles><office:body><office:${kind}>${body}</office:${kind}></office:body></office:document-content>`,
+      data:
+        `${XML}<office:document-content ${ODF_NS} office:version="1.3"><office:automatic-styles>${automaticStyles}</office:automatic-styles>` +
+        `<office:body><office:${kind}>${body}</office:${kind}></office:body></office:document-content>`,
     },
     { name: 'meta.xml', data: `${XML}<office:document-meta ${ODF_NS} office:version="1.3"><office:meta>${meta}</office:meta></office:document-meta>` },
   ]);
 }
 
 const odfMeta = (title: string, creator: string, subject: string, keywords: readonly string[], pages?: number): string =>
-  `<dc:title>${title}</dc:title><dc:subject>${subject}</dc:subject><dc:description>About ${subject}</dc:description>${keywords.map((k) => `<meta:keyword>${k}</meta:keyword>`).join('')}<meta:initial-creator>${creator}</meta:initial-creator><meta:creation-date>2021-03-04T05:06:07</meta:creation-date><dc:date>2022-08-09T10:11:12.5</dc:date><dc:language>fr-CA</dc:language>${pages ? `<meta:document-statistic meta:page-count="${pages}"/>` : ''}`;
+  `<dc:title>${title}</dc:title><dc:subject>${subject}</dc:subject><dc:description>About ${subject}</dc:description>` +
+  `${keywords.map((k) => `<meta:keyword>${k}</meta:keyword>`).join('')}<meta:initial-creator>${creator}</meta:initial-creator>` +
+  '<meta:creation-date>2021-03-04T05:06:07</meta:creation-date><dc:date>2022-08-09T10:11:12.5</dc:date>' +
+  `<dc:language>fr-CA</dc:language>${pages ? `<meta:document-statistic meta:page-count="${pages}"/>` : ''}`;
 
 /**
  * An ODT: headings by outline level (and one as LibreOffice writes a heading that starts a page: a
@@ -278,7 +317,13 @@ const odfMeta = (title: string, creator: string, subject: string, keywords: read
  */
 export function odt(): Buffer {
   const styles = '<style:style style:name="P1" style:family="paragraph" style:parent-style-name="Heading_20_2"/>';
-  const body = `<text:p text:style-name="P1">Glacier Dynamics</text:p><text:p>The <text:span>moraine</text:span><text:s text:c="3"/>sediment<text:tab/>flows<text:line-break/>down the valley. Read the <text:a xlink:href="https://example.org/glaciers">glacier survey</text:a> now.</text:p><text:h text:outline-level="2">Crevasse fields</text:h><text:list><text:list-item><text:p>serac collapse</text:p></text:list-item></text:list><table:table table:name="T1"><table:table-row><table:table-cell><text:p>ablation zone</text:p></table:table-cell><table:table-cell table:number-columns-repeated="4"/></table:table-row></table:table><text:h text:outline-level="5">Too deep a heading</text:h>`;
+  const body =
+    '<text:p text:style-name="P1">Glacier Dynamics</text:p><text:p>The <text:span>moraine</text:span>' +
+    '<text:s text:c="3"/>sediment<text:tab/>flows<text:line-break/>down the valley. ' +
+    'Read the <text:a xlink:href="https://example.org/glaciers">glacier survey</text:a> now.</text:p>' +
+    '<text:h text:outline-level="2">Crevasse fields</text:h><text:list><text:list-item><text:p>serac collapse</text:p></text:list-item>' +
+    '</text:list><table:table table:name="T1"><table:table-row><table:table-cell><text:p>ablation zone</text:p></table:table-cell>' +
+    '<table:table-cell table:number-columns-repeated="4"/></table:table-row></table:table><text:h text:outline-level="5">Too deep a heading</text:h>';
   return odf('text', body, odfMeta('Glaciers Explained', 'Nives Firn', 'Ice flow', ['glacier', 'ice'], 4), styles);
 }
 
@@ -286,7 +331,11 @@ export function odt(): Buffer {
 export function odp(): Buffer {
   const frame = (cls: string, text: string): string =>
     `<draw:frame presentation:class="${cls}"><draw:text-box><text:p>${text}</text:p></draw:text-box></draw:frame>`;
-  const body = `<draw:page draw:name="page1">${frame('title', 'Coral Reefs')}${frame('outline', 'zooxanthellae symbiosis')}<presentation:notes><draw:frame><draw:text-box><text:p>speaker notes only</text:p></draw:text-box></draw:frame></presentation:notes></draw:page><draw:page draw:name="Bleaching">${frame('title', 'Bleaching Events')}${frame('outline', 'thermal stress <text:a xlink:href="https://example.org/reefs">reef watch</text:a>')}</draw:page>`;
+  const body =
+    `<draw:page draw:name="page1">${frame('title', 'Coral Reefs')}${frame('outline', 'zooxanthellae symbiosis')}` +
+    '<presentation:notes><draw:frame><draw:text-box><text:p>speaker notes only</text:p></draw:text-box></draw:frame>' +
+    `</presentation:notes></draw:page><draw:page draw:name="Bleaching">${frame('title', 'Bleaching Events')}` +
+    `${frame('outline', 'thermal stress <text:a xlink:href="https://example.org/reefs">reef watch</text:a>')}</draw:page>`;
   return odf('presentation', body, odfMeta('Reef Ecology', 'Marina Polyp', 'Coral biology', ['coral']));
 }
 
@@ -294,7 +343,13 @@ export function odp(): Buffer {
 export function ods(): Buffer {
   const row = (...cells: string[]): string => `<table:table-row>${cells.join('')}</table:table-row>`;
   const text = (s: string, attrs = ''): string => `<table:table-cell office:value-type="string"${attrs}><text:p>${s}</text:p></table:table-cell>`;
-  const body = `<table:table table:name="Rainfall">${row(text('monsoon trough'), '<table:table-cell office:value-type="float" office:value="312.5"><text:p>312.5</text:p></table:table-cell>', '<table:table-cell table:number-columns-repeated="16380"/>')}${row(text('<text:a xlink:href="https://example.org/rain">rain gauge</text:a>'), text('isohyet', ' table:number-columns-repeated="3"'))}<table:table-row table:number-rows-repeated="1048570"><table:table-cell table:number-columns-repeated="16384"/></table:table-row></table:table><table:table table:name="Stations">${row(text('anemometer mast'))}</table:table>`;
+  const number = '<table:table-cell office:value-type="float" office:value="312.5"><text:p>312.5</text:p></table:table-cell>';
+  const linked = text('<text:a xlink:href="https://example.org/rain">rain gauge</text:a>');
+  const body =
+    `<table:table table:name="Rainfall">${row(text('monsoon trough'), number, '<table:table-cell table:number-columns-repeated="16380"/>')}` +
+    `${row(linked, text('isohyet', ' table:number-columns-repeated="3"'))}` +
+    '<table:table-row table:number-rows-repeated="1048570"><table:table-cell table:number-columns-repeated="16384"/></table:table-row></table:table>' +
+    `<table:table table:name="Stations">${row(text('anemometer mast'))}</table:table>`;
   return odf('spreadsheet', body, odfMeta('Weather Records', 'Nimbus Stratus', 'Precipitation', ['rain']));
 }
 
@@ -303,7 +358,8 @@ export function ods(): Buffer {
 
 export function markdown(): Buffer {
   return Buffer.from(
-    `# Sourdough Basics\n\nA *levain* feeds on rye flour; the crumb shows the **fermentation**.\n\n## Hydration\n\nSee [the baker's table](https://example.org/bread) and [notes](../notes/starter.md).\n\n\`\`\`\nautolyse 30 min\n\`\`\`\n`,
+    '# Sourdough Basics\n\nA *levain* feeds on rye flour; the crumb shows the **fermentation**.\n\n## Hydration\n\n' +
+      `See [the baker's table](https://example.org/bread) and [notes](../notes/starter.md).\n\n\`\`\`\nautolyse 30 min\n\`\`\`\n`,
     'utf8',
   );
 }

@@ -200,15 +200,18 @@ export class StatusPage {
  * landmarks. Runs in the page (the DOM's own computed styles and labels); [] when all is well.
  */
 export async function accessibilityProblems(page: Page): Promise<string[]> {
-  return page.evaluate(`(() => {
+  return page.evaluate(
+    `(() => {
     const problems = [];
     for (const role of ['header', 'main', 'footer', 'form[role=search]']) if (!document.querySelector(role)) problems.push('no ' + role + ' landmark');
     for (const el of document.querySelectorAll('input:not([type=hidden]), textarea, select, button')) {
-      const name = (el.labels && [...el.labels].map((l) => l.textContent).join(' ').trim()) || el.getAttribute('aria-label') || (el.tagName === 'BUTTON' && el.textContent.trim());
+      const name = (el.labels && [...el.labels].map((l) => l.textContent).join(' ').trim()) || el.getAttribute('aria-label') ` +
+      `|| (el.tagName === 'BUTTON' && el.textContent.trim());
       if (!name) problems.push('unnamed ' + el.tagName.toLowerCase() + (el.id ? '#' + el.id : ''));
     }
     const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
-    const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }).reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
+    const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })` +
+      `.reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
     const background = (el) => {
       for (let e = el; e; e = e.parentElement) { const c = rgb(getComputedStyle(e).backgroundColor); if (c.length === 3 || c[3] > 0) return c.slice(0, 3); }
       return [255, 255, 255];
@@ -226,5 +229,6 @@ export async function accessibilityProblems(page: Page): Promise<string[]> {
       if (ratio < (large ? 3 : 4.5)) problems.push('contrast ' + ratio.toFixed(2) + ' for "' + n.textContent.trim().slice(0, 30) + '"');
     }
     return [...new Set(problems)];
-  })()`);
+  })()`,
+  );
 }

@@ -99,9 +99,10 @@ export async function startFakeWeb(options: FakeWebOptions = {}): Promise<FakeWe
         res,
         page(
           'Changing site',
-          `<ul><li><a href="/site/flaky">Flaky</a></li><li><a href="/site/edited">Edited</a></li><li><a href="/site/unchanged">Unchanged</a></li><li><a href="/site/moved">Moved</a></li>${
-            siteVersion === 1 ? '<li><a href="/site/deleted">Deleted</a></li>' : '<li><a href="/site/added">Added</a></li>'
-          }</ul>`,
+          `<ul><li><a href="/site/flaky">Flaky</a></li><li><a href="/site/edited">Edited</a></li>` +
+            `<li><a href="/site/unchanged">Unchanged</a></li><li><a href="/site/moved">Moved</a></li>${
+              siteVersion === 1 ? '<li><a href="/site/deleted">Deleted</a></li>' : '<li><a href="/site/added">Added</a></li>'
+            }</ul>`,
         ),
       ),
     '/site/edited': (q, res) =>
@@ -129,9 +130,12 @@ export async function startFakeWeb(options: FakeWebOptions = {}): Promise<FakeWe
 <ul><li><a href="/graph/0">Graph start</a></li><li><a href="/redirect">A redirect</a></li><li><a href="/broken">A broken link</a></li>
 <li><a href="/private/secret">Private</a></li><li><a href="/xss">XSS</a></li><li><a href="/noindex">Noindex</a></li>
 <li><a href="/error">Error</a></li><li><a href="/big">Big</a></li><li><a href="/gzip">Gzip</a></li><li><a href="/latin1">Latin-1</a></li>
-<li><a href="/notes.txt">Notes</a></li><li><a href="/fr">Français</a></li><li><a href="/image.png">Image</a></li><li><a href="/trap/0">Trap</a></li><li><a href="/loop-a">Loop</a></li>
+<li><a href="/notes.txt">Notes</a></li><li><a href="/fr">Français</a></li><li><a href="/image.png">Image</a></li>` +
+            `<li><a href="/trap/0">Trap</a></li><li><a href="/loop-a">Loop</a></li>
 <li><a href="/nofollowed" rel="nofollow">Nofollow</a></li><li><a href="/dup-a">Dup A</a></li><li><a href="/dup-b">Dup B</a></li>
-<li><a href="/busy">Busy</a></li><li><a href="/x-robots">X-Robots</a></li><li><a href="/not-canonical">Not canonical</a></li><li><a href="/sjis">SJIS</a></li><li><a href="/gb18030">GB18030</a></li><li><a href="/meta-refresh">Moved</a></li><li><a href="/anchored">Zanzibar cartography</a></li><li><a href="mailto:someone@example.org">Mail</a></li>
+<li><a href="/busy">Busy</a></li><li><a href="/x-robots">X-Robots</a></li><li><a href="/not-canonical">Not canonical</a></li>` +
+            `<li><a href="/sjis">SJIS</a></li><li><a href="/gb18030">GB18030</a></li><li><a href="/meta-refresh">Moved</a></li>` +
+            `<li><a href="/anchored">Zanzibar cartography</a></li><li><a href="mailto:someone@example.org">Mail</a></li>
 ${options.otherHost ? `<li><a href="${options.otherHost}">Elsewhere</a></li>` : ''}</ul>`,
           '<meta name="description" content="Home page of the fake web used by Trawl tests">',
         ),
@@ -140,7 +144,8 @@ ${options.otherHost ? `<li><a href="${options.otherHost}">Elsewhere</a></li>` : 
     '/sitemap-index.xml': (_q, res) => {
       res.writeHead(200, { 'content-type': 'application/xml' });
       res.end(
-        `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${base}/sitemap.xml</loc></sitemap><sitemap><loc>${base}/sitemap-extra.xml.gz</loc></sitemap></sitemapindex>`,
+        '<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">' +
+          `<sitemap><loc>${base}/sitemap.xml</loc></sitemap><sitemap><loc>${base}/sitemap-extra.xml.gz</loc></sitemap></sitemapindex>`,
       );
     },
     '/sitemap-extra.xml.gz': (_q, res) => {
@@ -153,7 +158,8 @@ ${options.otherHost ? `<li><a href="${options.otherHost}">Elsewhere</a></li>` : 
     '/sitemap.xml': (_q, res) => {
       res.writeHead(200, { 'content-type': 'application/xml' });
       res.end(
-        `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${base}/from-sitemap</loc><lastmod>2026-01-01</lastmod></url></urlset>`,
+        '<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">' +
+          `<url><loc>${base}/from-sitemap</loc><lastmod>2026-01-01</lastmod></url></urlset>`,
       );
     },
     '/from-sitemap': (_q, res) => html(res, page('Found through the sitemap', '<p>Only the sitemap links here: sitemapword.</p>')),
@@ -304,7 +310,8 @@ function graphPage(req: IncomingMessage, res: ServerResponse, n: number, size: n
   html(
     res,
     `<!doctype html><html><head><title>Graph page ${n}</title><meta name="description" content="Page ${n} of the generated graph"></head><body>` +
-      `<h1>Graph page ${n}</h1><h2>Section about graphword${n}</h2><p>This page carries the word graphword${n} and links onwards.${label ? ` ${label}` : ''}</p>` +
+      `<h1>Graph page ${n}</h1><h2>Section about graphword${n}</h2>` +
+      `<p>This page carries the word graphword${n} and links onwards.${label ? ` ${label}` : ''}</p>` +
       links.map((l) => `<a href="/graph/${l}">graph ${l}</a>`).join(' ') +
       '</body></html>',
   );

@@ -137,7 +137,10 @@ describe('the intranet test web', () => {
     const cnonce = '0a4f113b';
     const header = (alg: 'SHA-256' | 'MD5', nc: string, password = net.digest.password, uri = '/a') => {
       const response = digestResponse(alg === 'MD5' ? 'md5' : 'sha256', { user: net.digest.user, realm, password, method: 'GET', uri, nonce, nc, cnonce });
-      return `Digest username="${net.digest.user}", realm="${realm}", uri="${uri}", algorithm=${alg}, nonce="${nonce}", nc=${nc}, cnonce="${cnonce}", qop=auth, response="${response}", opaque="${opaque}"`;
+      return (
+        `Digest username="${net.digest.user}", realm="${realm}", uri="${uri}", algorithm=${alg}, ` +
+        `nonce="${nonce}", nc=${nc}, cnonce="${cnonce}", qop=auth, response="${response}", opaque="${opaque}"`
+      );
     };
     const get = async (authorization: string) => {
       const r = await request(`${net.digest.url}/a`, { headers: { authorization } });

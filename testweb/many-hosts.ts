@@ -82,7 +82,9 @@ export async function startManyHosts(o: ManyHostsOptions): Promise<ManyHosts> {
             ...[1, 2].map((k) => link(`${hosts[(h + k) % o.hosts]!.origin}/`, `host ${(h + k) % o.hosts}`)),
           ]
         : [link('/', 'home'), link(`/p/${(p % o.pages) + 1}`, 'next')];
-    const body = `<!doctype html><html lang="en"><head><title>Host ${h} page ${p}</title></head><body><p>${word(h, p)} is on host ${h}, page ${p} of the shared crawl.</p>${links.join(' ')}</body></html>`;
+    const body =
+      `<!doctype html><html lang="en"><head><title>Host ${h} page ${p}</title></head>` +
+      `<body><p>${word(h, p)} is on host ${h}, page ${p} of the shared crawl.</p>${links.join(' ')}</body></html>`;
     return { status: 200, type: 'text/html; charset=utf-8', body };
   }
   const pages = hosts.flatMap((x) => [`${x.origin}/`, ...Array.from({ length: o.pages }, (_, i) => `${x.origin}/p/${i + 1}`)]);

@@ -121,7 +121,12 @@ export async function linkHeavyPdf(n: number, links: number): Promise<Buffer> {
 export async function xmpPdf(): Promise<Buffer> {
   const doc = await PDFDocument.create({ updateMetadata: false });
   doc.addPage([200, 100]).drawText('xmp only', { x: 10, y: 50, size: 10, font: await doc.embedFont(FONT) });
-  const xmp = `<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:xmp="http://ns.adobe.com/xap/1.0/"><dc:title><rdf:Alt><rdf:li xml:lang="x-default">Title From XMP</rdf:li></rdf:Alt></dc:title><dc:creator><rdf:Seq><rdf:li>Xavier Metadata</rdf:li></rdf:Seq></dc:creator><xmp:CreateDate>2020-01-02T03:04:05Z</xmp:CreateDate></rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end="w"?>`;
+  const xmp =
+    '<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?>' +
+    '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">' +
+    '<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:xmp="http://ns.adobe.com/xap/1.0/"><dc:title><rdf:Alt>' +
+    '<rdf:li xml:lang="x-default">Title From XMP</rdf:li></rdf:Alt></dc:title><dc:creator><rdf:Seq><rdf:li>Xavier Metadata</rdf:li>' +
+    '</rdf:Seq></dc:creator><xmp:CreateDate>2020-01-02T03:04:05Z</xmp:CreateDate></rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end="w"?>';
   const stream = doc.context.stream(xmp, { Type: 'Metadata', Subtype: 'XML' });
   doc.catalog.set(PDFName.of('Metadata'), doc.context.register(stream));
   return Buffer.from(await doc.save());

@@ -25,10 +25,10 @@ export const TEMPLATE_TEXT = {
 } as const;
 
 const TOPICS = ['gardening', 'beekeeping', 'carpentry', 'pottery', 'weaving', 'baking', 'cycling', 'sailing', 'knitting', 'brewing'];
-const WORDS =
-  'soil seed water light season tool wood clay wheel thread loom flour oven yeast chain wheel rope sail knot wind hive honey comb wax frame glaze kiln grain malt hops barrel spoke gear tyre pattern needle yarn stitch'.split(
-    ' ',
-  );
+const WORDS = (
+  'soil seed water light season tool wood clay wheel thread loom flour oven yeast chain wheel rope sail knot wind ' +
+  'hive honey comb wax frame glaze kiln grain malt hops barrel spoke gear tyre pattern needle yarn stitch'
+).split(' ');
 
 /** Section N's text: a few sentences of its own, different from every other section's. */
 export function sectionText(n: number): string {
@@ -49,7 +49,8 @@ export function guideText(version: number): string {
   return Array.from(
     { length: 30 },
     (_, s) =>
-      `Chapter ${s} of the release ${version} migration guide: copy the ${word()} ${word()} settings, check the ${word()} logs for ${word()} and ${word()}, then restart the ${word()} service.`,
+      `Chapter ${s} of the release ${version} migration guide: copy the ${word()} ${word()} settings, ` +
+      `check the ${word()} logs for ${word()} and ${word()}, then restart the ${word()} service.`,
   ).join(' ');
 }
 
@@ -81,7 +82,8 @@ export function templateWebHandler(req: IncomingMessage, res: ServerResponse): v
   else if (path === '/print/guide')
     send(
       200,
-      `<!doctype html><html><head><title>Migration guide (print)</title></head><body><p>Printed from the Example Handbook.</p><p>${guideText(15)}</p></body></html>`,
+      '<!doctype html><html><head><title>Migration guide (print)</title></head>' +
+        `<body><p>Printed from the Example Handbook.</p><p>${guideText(15)}</p></body></html>`,
     );
   else send(404, 'not found');
 }

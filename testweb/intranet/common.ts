@@ -99,7 +99,10 @@ const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '
 /** A small HTML page: a title, its words in a sentence, links (href → text). */
 export function page(title: string, words: string, links: readonly (readonly [string, string])[] = [], extra = ''): string {
   const nav = links.map(([href, text]) => `<li><a href="${escapeHtml(href)}">${escapeHtml(text)}</a></li>`).join('');
-  return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body><h1>${escapeHtml(title)}</h1><p>This page talks about ${escapeHtml(words)}.</p>${extra}<ul>${nav}</ul></body></html>`;
+  return (
+    `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>` +
+    `<body><h1>${escapeHtml(title)}</h1><p>This page talks about ${escapeHtml(words)}.</p>${extra}<ul>${nav}</ul></body></html>`
+  );
 }
 
 /** Sends an HTML page. */

@@ -99,7 +99,8 @@ export function otherSite(ownUrl: () => string): RequestListener {
       case '/sitemap.xml':
         res.writeHead(200, { 'content-type': 'application/xml' });
         return res.end(
-          `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${ownUrl()}/listed</loc></url></urlset>\n`,
+          '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">' +
+            `<url><loc>${ownUrl()}/listed</loc></url></urlset>\n`,
         );
       default:
         return notFound(res);
