@@ -49,7 +49,8 @@ export function browserLogin(browserPath: string): (form: FormSettings, jar: Coo
       for (const c of await context.cookies()) {
         const host = c.domain.replace(/^\./, '');
         jar.setCookieSync(
-          `${c.name}=${c.value}; Domain=${c.domain}; Path=${c.path}${c.secure ? '; Secure' : ''}${c.httpOnly ? '; HttpOnly' : ''}${c.expires > 0 ? `; Expires=${new Date(c.expires * 1000).toUTCString()}` : ''}`,
+          `${c.name}=${c.value}; Domain=${c.domain}; Path=${c.path}${c.secure ? '; Secure' : ''}` +
+            `${c.httpOnly ? '; HttpOnly' : ''}${c.expires > 0 ? `; Expires=${new Date(c.expires * 1000).toUTCString()}` : ''}`,
           `${c.secure ? 'https' : 'http'}://${host}${c.path}`,
           { ignoreError: true },
         );

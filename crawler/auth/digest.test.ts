@@ -4,8 +4,10 @@ import { digestAuthorization, parseDigestChallenge } from './digest.ts';
 
 // The examples of RFC 7616 §3.9.1: user Mufasa, password "Circle of Life", GET /dir/index.html.
 const CHALLENGES =
-  'Digest realm="http-auth@example.org", qop="auth, auth-int", algorithm=SHA-256, nonce="7ypf/xlj9XXwfDPEoM4URrv/xwf94BcCAzFZH4GiTo0v", opaque="FQhe/qaU925kfnzjCev0ciny7QMkPqMAFRtzCUYo5tdS", ' +
-  'Digest realm="http-auth@example.org", qop="auth, auth-int", algorithm=MD5, nonce="7ypf/xlj9XXwfDPEoM4URrv/xwf94BcCAzFZH4GiTo0v", opaque="FQhe/qaU925kfnzjCev0ciny7QMkPqMAFRtzCUYo5tdS"';
+  'Digest realm="http-auth@example.org", qop="auth, auth-int", algorithm=SHA-256, ' +
+  'nonce="7ypf/xlj9XXwfDPEoM4URrv/xwf94BcCAzFZH4GiTo0v", opaque="FQhe/qaU925kfnzjCev0ciny7QMkPqMAFRtzCUYo5tdS", ' +
+  'Digest realm="http-auth@example.org", qop="auth, auth-int", algorithm=MD5, ' +
+  'nonce="7ypf/xlj9XXwfDPEoM4URrv/xwf94BcCAzFZH4GiTo0v", opaque="FQhe/qaU925kfnzjCev0ciny7QMkPqMAFRtzCUYo5tdS"';
 const REQUEST = {
   username: 'Mufasa',
   password: 'Circle of Life',

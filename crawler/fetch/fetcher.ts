@@ -52,7 +52,10 @@ export type FetchResponse = {
   readonly setCookies?: readonly string[];
   /** The credentials of the URL's auth scope were refused, or its login failed: why (never a secret). */
   readonly authFailure?: string;
-  /** With keepRaw: the body as it came (before Content-Encoding was undone), the request's headers (credentials left out), the response's headers as received. */
+  /**
+   * With keepRaw: the body as it came (before Content-Encoding was undone), the request's headers
+   * (credentials left out), the response's headers as received.
+   */
   readonly raw?: {
     readonly body: Buffer;
     readonly requestHeaders: Readonly<Record<string, string>>;

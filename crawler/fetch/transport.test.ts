@@ -133,7 +133,8 @@ describe('createTransport', () => {
     assert.equal(net.basic.log.at(-1)?.path, '/robots.txt');
     assert.equal(
       t.describe(),
-      `through proxy ${net.proxy.url} (from HTTP_PROXY, HTTPS_PROXY) for http and https, except NO_PROXY hosts (example.org, ${net.basic.host}); 1 extra CA certificate trusted`,
+      `through proxy ${net.proxy.url} (from HTTP_PROXY, HTTPS_PROXY) for http and https, ` +
+        `except NO_PROXY hosts (example.org, ${net.basic.host}); 1 extra CA certificate trusted`,
     );
   });
 

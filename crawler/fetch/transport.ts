@@ -60,6 +60,8 @@ function proxyUrl(value: string, from: string): Proxy {
 
 /** A proxy setting as it may be shown: the origin, and whether credentials were given — never them. */
 const shown = (p: Proxy) => `${p.uri.origin}${p.uri.username || p.uri.password ? ' (with credentials)' : ''} (from ${p.from})`;
+/** Where the one proxy of both schemes was named: in one variable, or in both. */
+const namedBy = (http: Proxy, https: Proxy): string => (https === http ? http.from : `${http.from}, ${https.from}`);
 const redact = (value: string) => value.replace(/\/\/[^@/]*@/, '//***@');
 
 /** fetch.proxy wins; else the environment, lower case first (as undici and curl read it). */
@@ -174,7 +176,7 @@ function describeRoute(route: Route): string {
       const each = (p: Proxy | undefined) => (p ? `through proxy ${shown(p)}` : 'direct');
       const same = route.http && https && https.uri.href === route.http.uri.href;
       const byScheme = same
-        ? `through proxy ${shown({ uri: route.http!.uri, from: https === route.http ? route.http!.from : `${route.http!.from}, ${https.from}` })} for http and https`
+        ? `through proxy ${shown({ uri: route.http!.uri, from: namedBy(route.http!, https) })} for http and https`
         : `http ${each(route.http)}, https ${each(https)}`;
       const except = route.noProxy.trim() ? `, except NO_PROXY hosts (${route.noProxy.trim()})` : '';
       return byScheme + except;

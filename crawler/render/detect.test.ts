@@ -17,7 +17,9 @@ describe('needsBrowser', () => {
       'a <noscript> asks for JavaScript',
     );
     assert.match(need('<title>x</title><p>Hi</p><script>boot()</script>') ?? '', /^\d+ characters of text and 1 script$/);
-    const clicky = `<p>${prose(10)}</p>${Array.from({ length: 8 }, (_, i) => `<span onclick="go(${i})">Item ${i}</span>`).join('')}<a href="/one">one</a><script src="/a.js"></script>`;
+    const clicky =
+      `<p>${prose(10)}</p>${Array.from({ length: 8 }, (_, i) => `<span onclick="go(${i})">Item ${i}</span>`).join('')}` +
+      '<a href="/one">one</a><script src="/a.js"></script>';
     assert.equal(need(clicky), '8 elements act as links through scripts, 1 are links');
   });
 
@@ -32,7 +34,9 @@ describe('needsBrowser', () => {
       'a tracking <noscript> is no sign',
     );
     const stub =
-      '<head><meta http-equiv="refresh" content="0;URL=../real/page.html"><title>Redirection</title></head><body><p>Redirecting to <a href="../real/page.html">../real/page.html</a>...</p><script>location.replace("../real/page.html" + location.search)</script></body>';
+      '<head><meta http-equiv="refresh" content="0;URL=../real/page.html"><title>Redirection</title></head>' +
+      '<body><p>Redirecting to <a href="../real/page.html">../real/page.html</a>...</p>' +
+      '<script>location.replace("../real/page.html" + location.search)</script></body>';
     assert.equal(need(stub), undefined, "a redirect by meta refresh, repeated by a script (rustdoc's stubs)");
   });
 

@@ -31,7 +31,10 @@ import {
   type SettledBy,
 } from './types.ts';
 
-/** What is kept back from the settle wait for taking the snapshot (page.content()): a fifth of the budget, at most 2 s. The rendered HTML is held to maxBytes characters as well. */
+/**
+ * What is kept back from the settle wait for taking the snapshot (page.content()): a fifth of the
+ * budget, at most 2 s. The rendered HTML is held to maxBytes characters as well.
+ */
 const SNAPSHOT_SHARE = 0.2;
 const SNAPSHOT_MAX_MS = 2000;
 /** How long a failed step waits for the event (crash, disconnection) that explains it. */

@@ -19,11 +19,13 @@ const page = (script: string) => `<!doctype html><html><head><title>t</title></h
 const PAGES: Record<string, string> = {
   // Its content comes from a fetch made 300 ms after load (within settleMs): it must be waited for.
   '/delayed': page(
-    `addEventListener('load', () => setTimeout(() => fetch('/api/data').then((r) => r.text()).then((t) => { document.getElementById('root').textContent = t; }), 300));`,
+    "addEventListener('load', () => setTimeout(() => fetch('/api/data').then((r) => r.text())" +
+      `.then((t) => { document.getElementById('root').textContent = t; }), 300));`,
   ),
   // Three fetches in a row, each after the one before: no gap between them may pass for "settled".
   '/chain': page(
-    `fetch('/api/data').then(() => fetch('/api/data')).then(() => fetch('/api/data')).then((r) => r.text()).then((t) => { document.getElementById('root').textContent = 'chain ' + t; });`,
+    "fetch('/api/data').then(() => fetch('/api/data')).then(() => fetch('/api/data')).then((r) => r.text())" +
+      `.then((t) => { document.getElementById('root').textContent = 'chain ' + t; });`,
   ),
   '/done': page(`fetch('/api/data').then((r) => r.text()).then((t) => { document.getElementById('root').textContent = t; });`),
   '/storage': page(`const seen = localStorage.getItem('k') || sessionStorage.getItem('k') || document.cookie.includes('k=') || window.name === 'k';

@@ -37,7 +37,8 @@ export class RenderService {
     if (!renderer) {
       if (this.wouldRender++ === 0)
         this.log.warn(
-          `${job.url} needs a browser to be read (render.mode auto), and ${this.unavailable}; it and the pages like it are indexed from their plain HTML, counted on the dashboard`,
+          `${job.url} needs a browser to be read (render.mode auto), and ${this.unavailable}; ` +
+            'it and the pages like it are indexed from their plain HTML, counted on the dashboard',
         );
       if (this.examples.length < 5) this.examples.push(job.url);
       return undefined;
@@ -79,6 +80,7 @@ export class RenderService {
 export async function checkBrowser(path: string): Promise<void> {
   if (!(await findBrowser(path)))
     throw new BrowserUnavailable(
-      `no browser at ${path} (render.browserPath): install Chromium (Debian: apt-get install chromium) or point render.browserPath at one; or set render.mode to auto or never`,
+      `no browser at ${path} (render.browserPath): install Chromium (Debian: apt-get install chromium) ` +
+        'or point render.browserPath at one; or set render.mode to auto or never',
     );
 }

@@ -37,7 +37,8 @@ const QUIET_KEY = '__trawlQuiet';
  * means to fool it only delays or hastens its own snapshot.
  */
 export function settleInitScript(horizonMs: number): string {
-  return `(() => {
+  return (
+    `(() => {
   if (Object.prototype.hasOwnProperty.call(window, '${QUIET_KEY}')) return;
   const HORIZON = ${Math.max(0, Math.floor(horizonMs))};
   const now = () => performance.now();
@@ -47,7 +48,8 @@ export function settleInitScript(horizonMs: number): string {
   const stir = () => { lastActivity = now(); };
   new MutationObserver(touch).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   document.addEventListener('DOMContentLoaded', () => { ready = true; touch(); }, { once: true });
-  const w = window, st = w.setTimeout, ct = w.clearTimeout, si = w.setInterval, ci = w.clearInterval, raf = w.requestAnimationFrame, caf = w.cancelAnimationFrame, f = w.fetch, send = w.XMLHttpRequest && w.XMLHttpRequest.prototype.send;
+  const w = window, st = w.setTimeout, ct = w.clearTimeout, si = w.setInterval, ci = w.clearInterval, ` +
+    `raf = w.requestAnimationFrame, caf = w.cancelAnimationFrame, f = w.fetch, send = w.XMLHttpRequest && w.XMLHttpRequest.prototype.send;
   w.setTimeout = function (fn, ms, ...args) {
     if (typeof fn !== 'function' || !((Number(ms) || 0) <= HORIZON)) return st.call(w, fn, ms, ...args);
     const id = st.call(w, function () { timers.delete(id); stir(); return fn.apply(this, arguments); }, ms, ...args);
@@ -91,7 +93,8 @@ export function settleInitScript(horizonMs: number): string {
     };
   }
   Object.defineProperty(w, '${QUIET_KEY}', { value: () => (ready ? [now() - lastDom, now() - lastActivity, requests + timers.size + frames.size] : -1) });
-})();`;
+})();`
+  );
 }
 
 const PROBE = `typeof window.${QUIET_KEY} === 'function' ? window.${QUIET_KEY}() : -1`;

@@ -13,7 +13,11 @@ export type RenderJob = {
   readonly headers?: Readonly<Record<string, string>>;
 };
 
-/** How the browser's own requests (scripts, XHR/fetch, CSS) are made: by the crawler's fetcher, so the address policy and the user agent hold; bounded by `maxBytes` (the page's remaining byte budget). */
+/**
+ * How the browser's own requests (scripts, XHR/fetch, CSS) are made: by the crawler's fetcher, so
+ * the address policy and the user agent hold; bounded by `maxBytes` (the page's remaining byte
+ * budget).
+ */
 export type SubFetch = (
   url: string,
   init: { readonly method: string; readonly headers: Readonly<Record<string, string>>; readonly body?: Uint8Array },
@@ -31,7 +35,11 @@ export type RenderOptions = {
   readonly concurrency: number;
   /** A page's whole budget from the moment it gets a slot (default 15000). */
   readonly timeoutMs: number;
-  /** Quiet time that means "settled" when a page keeps a short timer or animation going, and the horizon of the timers waited for (default 500); a page with nothing pending settles after min(150, settleMs) of stillness (settle.ts). */
+  /**
+   * Quiet time that means "settled" when a page keeps a short timer or animation going, and the
+   * horizon of the timers waited for (default 500); a page with nothing pending settles after
+   * min(150, settleMs) of stillness (settle.ts).
+   */
   readonly settleMs: number;
   /** Sub-requests per page (default 200). */
   readonly maxRequests: number;
@@ -78,7 +86,10 @@ export interface Renderer {
   close(): Promise<void>;
 }
 
-/** No usable browser at `browserPath` (missing, not executable, does not start): message says how to install one (`apt-get install chromium`, or render.browserPath). */
+/**
+ * No usable browser at `browserPath` (missing, not executable, does not start): message says how to
+ * install one (`apt-get install chromium`, or render.browserPath).
+ */
 export class BrowserUnavailable extends Error {
   override readonly name = 'BrowserUnavailable';
   /** A setting to fix (render.browserPath, render.mode): the CLI exits 2, as for any bad setting. */
