@@ -75,7 +75,8 @@ export class ChangeFollower {
     // this reader, which holds it — it was not heard from for cluster.readerTimeout. A restart rebuilds.)
     if (changes[0]!.seq > this.position + 1)
       this.log.error(
-        `the change log was pruned past this index (at ${this.position}; next kept ${changes[0]!.seq}): pages changed meanwhile may be stale here until a restart rebuilds the index`,
+        `the change log was pruned past this index (at ${this.position}; next kept ${changes[0]!.seq}): ` +
+          'pages changed meanwhile may be stale here until a restart rebuilds the index',
       );
     const last = new Map<number, number>();
     for (const c of changes) last.set(c.docId, c.seq);

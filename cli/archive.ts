@@ -44,7 +44,9 @@ export async function importWithProgress(
     if (now - last < (tty ? 250 : 5000) && p.bytes < p.size) return;
     last = now;
     const share = p.size ? Math.min(1, p.bytes / p.size) : 1;
-    const text = `${p.file}: ${(share * 100).toFixed(1)} % (${(p.bytes / 1e6).toFixed(1)} of ${(p.size / 1e6).toFixed(1)} MB), ${p.captures.toLocaleString('en')} captures`;
+    const text =
+      `${p.file}: ${(share * 100).toFixed(1)} % (${(p.bytes / 1e6).toFixed(1)} of ${(p.size / 1e6).toFixed(1)} MB), ` +
+      `${p.captures.toLocaleString('en')} captures`;
     if (!tty) return void out.write(`  ${text}\n`);
     const filled = Math.round(share * 24);
     out.write(`${`\r[${'#'.repeat(filled)}${'-'.repeat(24 - filled)}] ${text}`.slice(0, (out.columns || 100) - 1)}\x1b[K`);
@@ -61,7 +63,10 @@ export function importLine(s: ImportSummary, documents: number): string {
       .map(([k, n]) => `${n.toLocaleString('en')} ${k}`)
       .join(', ') || 'none handled';
   const skipped = [...s.skipped].map(([reason, x]) => `\n  skipped ${x.count}: ${reason}${x.example ? ` (e.g. ${x.example})` : ''}`).join('');
-  return `imported ${s.captures.toLocaleString('en')} captures from ${s.files} file${s.files === 1 ? '' : 's'}: ${outcomes}; ${documents.toLocaleString('en')} documents in the index${skipped}`;
+  return (
+    `imported ${s.captures.toLocaleString('en')} captures from ${s.files} file${s.files === 1 ? '' : 's'}: ` +
+    `${outcomes}; ${documents.toLocaleString('en')} documents in the index${skipped}`
+  );
 }
 
 /**

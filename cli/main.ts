@@ -113,7 +113,8 @@ program
 program
   .command('serve')
   .description(
-    'search over an existing data directory (or a --store database); one shard of a sharded index (--shard), or the coordinator that merges the shards (--shards)',
+    'search over an existing data directory (or a --store database); ' +
+      'one shard of a sharded index (--shard), or the coordinator that merges the shards (--shards)',
   )
   .addOption(configOpt())
   .addOption(dataOpt())
@@ -125,11 +126,16 @@ program
   )
   .option(
     '--shards <urls>',
-    "be the coordinator of a sharded index: answer by asking these search nodes (comma-separated, one per shard) and merging, with the whole corpus's statistics; no index here (cluster.shards)",
+    'be the coordinator of a sharded index: answer by asking these search nodes (comma-separated, one per shard) and merging, ' +
+      "with the whole corpus's statistics; no index here (cluster.shards)",
   )
   .addHelpText(
     'after',
-    '\nA sharded index (README: Scaling out):\n  trawl serve --store postgres://… --data /srv/shard1 --port 8081 --shard 1/2\n  trawl serve --store postgres://… --data /srv/shard2 --port 8082 --shard 2/2\n  trawl serve --shards http://127.0.0.1:8081/,http://127.0.0.1:8082/ --port 8080\nGive every node the same server.adminToken (TRAWL_ADMIN_TOKEN): the coordinator sends it, and a shard then counts no rate limit against it.',
+    '\nA sharded index (README: Scaling out):\n' +
+      '  trawl serve --store postgres://… --data /srv/shard1 --port 8081 --shard 1/2\n' +
+      '  trawl serve --store postgres://… --data /srv/shard2 --port 8082 --shard 2/2\n' +
+      '  trawl serve --shards http://127.0.0.1:8081/,http://127.0.0.1:8082/ --port 8080\n' +
+      'Give every node the same server.adminToken (TRAWL_ADMIN_TOKEN): the coordinator sends it, and a shard then counts no rate limit against it.',
   )
   .action(serveOnly);
 

@@ -1,9 +1,10 @@
 /**
  * The snapshot's manifest: the small file a flush renames into place last, which says which
  * generation folder holds the index and how to check it. It records the format version, the
- * stemming and the stemmers by language, the last change sequence the flush holds, the shard of the documents it holds (if it is one), and each file's size and CRC-32; and a CRC-32
- * of its own fields, because a changed digit of `lastSeq` would otherwise go unnoticed and the
- * changes after it would never be replayed into the index.
+ * stemming and the stemmers by language, the last change sequence the flush holds, the shard of
+ * the documents it holds (if it is one), and each file's size and CRC-32; and a CRC-32 of its own
+ * fields, because a changed digit of `lastSeq` would otherwise go unnoticed and the changes after
+ * it would never be replayed into the index.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -98,7 +99,8 @@ export function readManifest(dir: string): Manifest | undefined {
     throw new IndexFormatError(`${file}: the index was built with stemming "${m.stemming as string}"; index.stemming is now "${currentStemming()}"`);
   if (m.languages !== analysisLanguages())
     throw new IndexFormatError(
-      `${file}: the index was built with other stemmers or another analysis ("${typeof m.languages === 'string' ? m.languages : 'none recorded'}"; this Trawl: "${analysisLanguages()}")`,
+      `${file}: the index was built with other stemmers or another analysis ` +
+        `("${typeof m.languages === 'string' ? m.languages : 'none recorded'}"; this Trawl: "${analysisLanguages()}")`,
     );
   return m as Manifest;
 }
