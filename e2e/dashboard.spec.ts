@@ -49,7 +49,8 @@ test('"why is this URL not in the index?" answers for any URL', async ({ page })
   await status.open();
   await status.lookup.fill(new URL('/private/secret', trawl().web.url).href);
   await page.getByRole('button', { name: 'Look up' }).click();
-  await expect(page.getByText(/Trawl has no record of it — never queued: it is rejected \(out-of-scope: not allowed by any scope\.allow rule\)/)).toBeVisible();
+  const neverQueued = /Trawl has no record of it — never queued: it is rejected \(out-of-scope: not allowed by any scope\.allow rule\)/;
+  await expect(page.getByText(neverQueued)).toBeVisible();
   await status.lookup.fill(new URL('/graph/0', trawl().web.url).href);
   await page.getByRole('button', { name: 'Look up' }).click();
   await expect(page.locator('.explain')).toContainText('is in the index');

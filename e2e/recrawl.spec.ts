@@ -5,7 +5,9 @@ import { SearchPage, StatusPage, trawlForFile } from '../testweb/e2e-fixtures.ts
 // intervals here) brings the edit, the new page and the removals to the search by itself.
 const trawl = trawlForFile({
   seedPaths: ['/site/'],
-  configYaml: `scope:\n  allow: ["URL:/site/"]\nperHost:\n  delayMs: 0\nretry:\n  baseDelayMs: 100\n  maxAttempts: 2\nrecrawl:\n  minInterval: 1s\n  maxInterval: 3s\n`,
+  configYaml:
+    'scope:\n  allow: ["URL:/site/"]\nperHost:\n  delayMs: 0\nretry:\n' +
+    '  baseDelayMs: 100\n  maxAttempts: 2\nrecrawl:\n  minInterval: 1s\n  maxInterval: 3s\n',
   waitForCrawlEnd: true,
 });
 

@@ -2,10 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { halves, hammingDistance, MIN_SHINGLES, popcount, simhash } from './simhash.ts';
 
-const WORDS =
-  'table index vacuum query planner row column tuple page buffer cache write ahead log replica primary standby lock transaction commit rollback snapshot isolation level function trigger view schema role grant revoke sequence type array range json text number date time zone interval backup restore archive segment checkpoint statistics analyze cost estimate join hash merge nested loop scan bitmap heap toast storage tablespace cluster database server client connection session parameter setting memory disk'.split(
-    ' ',
-  );
+const WORDS = (
+  'table index vacuum query planner row column tuple page buffer cache write ahead log replica primary standby lock transaction commit ' +
+  'rollback snapshot isolation level function trigger view schema role grant revoke sequence type array range json text number ' +
+  'date time zone interval backup restore archive segment checkpoint statistics analyze cost estimate join hash merge nested ' +
+  'loop scan bitmap heap toast storage tablespace cluster database server client connection session parameter setting memory disk'
+).split(' ');
 
 /** Deterministic prose: `n` sentences from a seeded generator. */
 function prose(seed: number, n = 40): string {

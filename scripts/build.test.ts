@@ -107,7 +107,9 @@ describe('the compiled CLI', () => {
   it('loads a TypeScript classifier module (focus.classifier), though it runs no TypeScript of its own', async () => {
     writeFileSync(
       join(shipped, 'mine.ts'),
-      `type Page = { text: string };\nexport default { classify(page: Page) { const n: number = (page.text.match(/coin/g) ?? []).length; return { score: n * 10, classes: ['coins'] }; } };\n`,
+      'type Page = { text: string };\n' +
+        'export default { classify(page: Page) { const n: number = (page.text.match(/coin/g) ?? []).length; ' +
+        "return { score: n * 10, classes: ['coins'] }; } };\n",
     );
     writeFileSync(join(shipped, 'focus.json'), JSON.stringify({ focus: { classifier: './mine.ts', cutoff: 20 } }));
     writeFileSync(join(shipped, 'page.html'), '<title>Coins</title><p>A coin, another coin, a third coin.</p>');
