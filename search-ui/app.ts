@@ -12,7 +12,7 @@ import { streamSSE } from 'hono/streaming';
 import type { ApplianceStatus, ShardStatus, UrlExplanation } from '../model/index.ts';
 import type { ShardNode } from '../indexer/shards/index.ts';
 import { QueryError, type Searcher } from '../indexer/index.ts';
-import { adminRoutes, sameToken, type AdminActions } from './admin.ts';
+import { adminRoutes, sameToken, type AdminActions } from './routes/admin.ts';
 import { describeOthers, documentRoute, searchRoute, statusRoute, suggestRoute } from './api/routes.ts';
 import { intParam } from './api/schemas.ts';
 import { searchJson } from './api/search-json.ts';
@@ -25,7 +25,7 @@ import { OPENSEARCH_TYPE, openSearchDescription } from './opensearch.ts';
 import { errorBody, homeBody, layout, resultsBody } from './pages.ts';
 import { ResultTags, revalidateJson } from './http-cache.ts';
 import { RateLimiter } from './rate-limit.ts';
-import { shardRoutes } from './shard-routes.ts';
+import { shardRoutes } from './routes/shard.ts';
 import { sendStatic, STATIC_FILES } from './static-files.ts';
 import { History, liveStatus, statusBody } from './status-page.ts';
 import { statusLine } from './status-line.ts';
@@ -55,7 +55,7 @@ export type UiDeps = {
   readonly corsOrigins?: readonly string[];
   /** Process metrics (CPU, heap, event loop, GC) in /metrics; on unless turned off. */
   readonly processMetrics?: boolean;
-  /** This server's index as a coordinator asks it (/api/shard/*: shard-routes.ts); absent: it holds none. */
+  /** This server's index as a coordinator asks it (/api/shard/*: routes/shard.ts); absent: it holds none. */
   readonly shard?: ShardNode;
   /** The shards this server merges, as last checked (a coordinator: /healthz reports them, 503 when none answers). */
   readonly shards?: () => readonly ShardStatus[];

@@ -9,8 +9,8 @@
 import { z } from '@hono/zod-openapi';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { MAX_QUERY_LENGTH } from '../indexer/index.ts';
-import type { ShardNode } from '../indexer/shards/index.ts';
+import { MAX_QUERY_LENGTH } from '../../indexer/index.ts';
+import type { ShardNode } from '../../indexer/shards/index.ts';
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { SearchIndex } from '../indexer/index.ts';
+import { SearchIndex } from '../../indexer/index.ts';
 import type { AdminActions, AdminTarget } from './admin.ts';
-import { createApp } from './app.ts';
-import { idleStatus } from './status-fixture.ts';
+import { createApp } from '../app.ts';
+import { idleStatus } from '../status-fixture.ts';
 
 const statusNow = () => idleStatus({ running: true });
 

@@ -2,7 +2,7 @@
  * The admin API: add seeds, pause, resume, recrawl, remove pages. Every route needs
  * `Authorization: Bearer <server.adminToken>` (Hono's bearerAuth; compared in constant time);
  * without a configured token the routes answer 403 and change nothing. Bodies are JSON, at most
- * 64 KB, validated by the schemas of api/routes.ts; answers and errors are JSON with a stable `code`.
+ * 64 KB, validated by the schemas of ../api/routes.ts; answers and errors are JSON with a stable `code`.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { OpenAPIHono } from '@hono/zod-openapi';
@@ -10,10 +10,10 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { bearerAuth } from 'hono/bearer-auth';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
-import type { Target } from '../model/index.ts';
-import { pauseRoute, recrawlRoute, removeRoute, resumeRoute, seedsRoute } from './api/routes.ts';
+import type { Target } from '../../model/index.ts';
+import { pauseRoute, recrawlRoute, removeRoute, resumeRoute, seedsRoute } from '../api/routes.ts';
 
-export { MAX_SEEDS_PER_REQUEST } from './api/routes.ts';
+export { MAX_SEEDS_PER_REQUEST } from '../api/routes.ts';
 
 /** A URL, a host, or everything. */
 export type AdminTarget = Target;
