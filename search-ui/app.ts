@@ -9,17 +9,16 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import { streamSSE } from 'hono/streaming';
-import type { ApplianceStatus, ShardStatus, UrlExplanation } from '../model/index.ts';
-import type { ShardNode } from '../indexer/shards/index.ts';
-import { QueryError, type Searcher } from '../indexer/index.ts';
-import { adminRoutes, sameToken, type AdminActions } from './routes/admin.ts';
+import { QueryError } from '../indexer/index.ts';
+import { adminRoutes, sameToken } from './routes/admin.ts';
 import { describeOthers, documentRoute, searchRoute, statusRoute, suggestRoute } from './api/routes.ts';
 import { intParam } from './api/schemas.ts';
 import { searchJson } from './api/search-json.ts';
-import { requireAccess, type ServerAuth } from './access.ts';
+import { requireAccess } from './access.ts';
 import { compressResponses } from './compress.ts';
 import { apiCors } from './cors.ts';
-import { allowedMethods, checkHost, hstsOverHttps, StreamGate, type HostPolicy } from './guards.ts';
+import { allowedMethods, checkHost, hstsOverHttps, StreamGate } from './guards.ts';
+import { API_RATE_PER_SECOND, EVENT_INTERVAL_MS, type UiDeps } from './deps.ts';
 import { SearchMetrics } from './metrics.ts';
 import { OPENSEARCH_TYPE, openSearchDescription } from './opensearch.ts';
 import { errorBody, homeBody, layout, resultsBody } from './pages.ts';
@@ -29,37 +28,6 @@ import { shardRoutes } from './routes/shard.ts';
 import { sendStatic, STATIC_FILES } from './static-files.ts';
 import { History, liveStatus, statusBody } from './status-page.ts';
 import { statusLine } from './status-line.ts';
-
-export type UiDeps = {
-  readonly searcher: Searcher;
-  readonly status: () => Promise<ApplianceStatus>;
-  readonly version: string;
-  /** What Trawl knows of a URL (/api/document, the dashboard's lookup). */
-  readonly explain?: (url: string) => Promise<UrlExplanation>;
-  /** Whether the store answers (a database can be away): /healthz says 503 while it does not. */
-  readonly storeHealth?: () => { readonly up: boolean; readonly downSince?: number; readonly error?: string };
-  /** The admin actions; they are on only with `adminToken` too. */
-  readonly admin?: AdminActions;
-  readonly adminToken?: string | undefined;
-  /** Requests per second (and twice that at once) that one address may make to /api/*. */
-  readonly apiRate?: number;
-  /** How often /api/events sends the status, in ms (tests make it quick). */
-  readonly eventIntervalMs?: number;
-  /** Server-sent event streams open at once (server.maxEventStreams); beyond, 503. */
-  readonly maxEventStreams?: number;
-  /** The names the server answers to (server.host and server.allowedHosts); others get 421. */
-  readonly hosts?: HostPolicy;
-  /** server.auth: the search, the API and the dashboard behind a login. */
-  readonly serverAuth?: ServerAuth | undefined;
-  /** server.corsOrigins: the origins whose pages may call /api/search and /api/suggest (cors.ts). */
-  readonly corsOrigins?: readonly string[];
-  /** Process metrics (CPU, heap, event loop, GC) in /metrics; on unless turned off. */
-  readonly processMetrics?: boolean;
-  /** This server's index as a coordinator asks it (/api/shard/*: routes/shard.ts); absent: it holds none. */
-  readonly shard?: ShardNode;
-  /** The shards this server merges, as last checked (a coordinator: /healthz reports them, 503 when none answers). */
-  readonly shards?: () => readonly ShardStatus[];
-};
 
 /** A request the server refuses, with a stable code. */
 class BadRequest extends Error {
@@ -74,6 +42,8 @@ class BadRequest extends Error {
 /** The page parameter of the search page, checked as the API checks it. */
 const PageParam = intParam('page', 1, 1000, 1);
 
+export type { UiDeps } from './deps.ts';
+
 export function createApp(deps: UiDeps): OpenAPIHono {
   const app = new OpenAPIHono({
     // A parameter the schema refuses: 400 with the schema's own message.
@@ -86,9 +56,9 @@ export function createApp(deps: UiDeps): OpenAPIHono {
   });
 
   app.use(compressResponses());
-  app.use(checkHost(deps.hosts ?? {}));
+  app.use(checkHost(deps.hosts));
   // Before the login: a preflight carries no credentials.
-  app.use(apiCors(deps.corsOrigins ?? []));
+  app.use(apiCors(deps.corsOrigins));
   if (deps.serverAuth) app.use(requireAccess(deps.serverAuth, deps.adminToken));
   app.use(
     secureHeaders({
@@ -112,7 +82,7 @@ export function createApp(deps: UiDeps): OpenAPIHono {
 
   const metrics = new SearchMetrics({ processMetrics: deps.processMetrics ?? true });
   const history = new History();
-  const streams = new StreamGate(deps.maxEventStreams ?? 32);
+  const streams = new StreamGate(deps.maxEventStreams);
   const status = async () => {
     const s = await deps.status();
     history.add(s);
@@ -133,7 +103,7 @@ export function createApp(deps: UiDeps): OpenAPIHono {
 
   // The JSON API, per client address: a token bucket (the web pages are not limited: a person
   // cannot type that fast, and the instant search asks /, debounced).
-  const limiter = new RateLimiter(deps.apiRate ?? 20);
+  const limiter = new RateLimiter(deps.apiRate ?? API_RATE_PER_SECOND);
   app.use('/api/*', async (c, next) => {
     // (A coordinator carrying the admin token asks a shard for every user's search: not one client's rate.)
     if (deps.adminToken && c.req.path.startsWith('/api/shard/') && sameToken(c.req.header('authorization') ?? '', `Bearer ${deps.adminToken}`)) return next();
@@ -195,7 +165,7 @@ export function createApp(deps: UiDeps): OpenAPIHono {
             event: 'status',
             data: JSON.stringify({ summary: statusLine(s), running: s.crawl.running, html: await liveStatus(s, history.all) }),
           });
-          await stream.sleep(deps.eventIntervalMs ?? 1000);
+          await stream.sleep(deps.eventIntervalMs ?? EVENT_INTERVAL_MS);
         }
       } finally {
         streams.leave();
@@ -305,7 +275,7 @@ export function createApp(deps: UiDeps): OpenAPIHono {
       const code = e instanceof BadRequest ? e.code : 'bad-query';
       return isApi(c) ? c.json({ error: e.message, code }, 400) : c.text(e.message, 400);
     }
-    console.error(`search server: ${c.req.method} ${c.req.path}: ${(e as Error).stack ?? String(e)}`);
+    deps.log.error(`search server: ${c.req.method} ${c.req.path}: ${(e as Error).stack ?? String(e)}`);
     return isApi(c) ? c.json({ error: 'internal error', code: 'internal' }, 500) : c.text('internal error', 500);
   });
 

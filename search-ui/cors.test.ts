@@ -5,6 +5,7 @@ import { SearchIndex } from '../indexer/index.ts';
 import { storedDocument } from '../indexer/test-document.ts';
 import { Secret } from '../lib/secret.ts';
 import { createApp, type UiDeps } from './app.ts';
+import { serverDefaults } from './server-fixture.ts';
 import { idleStatus } from './status-fixture.ts';
 
 const statusNow = () => idleStatus({ documents: 1 });
@@ -22,6 +23,7 @@ const admin = {
 };
 const appWith = (more: Partial<UiDeps>) =>
   createApp({
+    ...serverDefaults(),
     searcher: index,
     status: async () => statusNow(),
     version: 't',

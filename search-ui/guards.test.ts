@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SearchIndex } from '../indexer/index.ts';
 import { createApp } from './app.ts';
+import { serverDefaults } from './server-fixture.ts';
 import { allowedMethods, hostAllowed } from './guards.ts';
 import { listen } from './server.ts';
 import { idleStatus } from './status-fixture.ts';
@@ -18,6 +19,7 @@ const admin = {
   remove: async () => ({ removed: 0 }),
 };
 const app = createApp({
+  ...serverDefaults(),
   searcher: index,
   status: async () => statusNow(),
   version: 't',
@@ -157,7 +159,15 @@ describe('HSTS', () => {
 
 describe('server-sent event streams', () => {
   it('are capped (server.maxEventStreams): 503 with Retry-After beyond, a place again once one closes', async () => {
-    const capped = createApp({ searcher: index, status: async () => statusNow(), version: 't', maxEventStreams: 2, eventIntervalMs: 10, apiRate: 1000 });
+    const capped = createApp({
+      ...serverDefaults(),
+      searcher: index,
+      status: async () => statusNow(),
+      version: 't',
+      maxEventStreams: 2,
+      eventIntervalMs: 10,
+      apiRate: 1000,
+    });
     const open = async () => {
       const res = await capped.request('/api/events');
       if (res.status !== 200) return { res, reader: undefined };
