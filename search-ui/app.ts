@@ -9,12 +9,13 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import { streamSSE } from 'hono/streaming';
-import { QueryError } from '../indexer/index.ts';
-import { adminRoutes, sameToken } from './routes/admin.ts';
+import { MAX_QUERY_LENGTH, QueryError } from '../indexer/index.ts';
+import { handleErrors, HttpError, isApi, refusal, type ServerEnv } from './errors.ts';
+import { adminRoutes } from './routes/admin.ts';
 import { describeOthers, documentRoute, searchRoute, statusRoute, suggestRoute } from './api/routes.ts';
 import { intParam } from './api/schemas.ts';
 import { searchJson } from './api/search-json.ts';
-import { requireAccess } from './access.ts';
+import { requireAccess, sameToken } from './access.ts';
 import { compressResponses } from './compress.ts';
 import { apiCors } from './cors.ts';
 import { allowedMethods, checkHost, hstsOverHttps, StreamGate } from './guards.ts';
@@ -29,29 +30,18 @@ import { sendStatic, STATIC_FILES } from './static-files.ts';
 import { History, liveStatus, statusBody } from './status-page.ts';
 import { statusLine } from './status-line.ts';
 
-/** A request the server refuses, with a stable code. */
-class BadRequest extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /** The page parameter of the search page, checked as the API checks it. */
 const PageParam = intParam('page', 1, 1000, 1);
 
 export type { UiDeps } from './deps.ts';
 
-export function createApp(deps: UiDeps): OpenAPIHono {
-  const app = new OpenAPIHono({
+export function createApp(deps: UiDeps): OpenAPIHono<ServerEnv> {
+  const app = new OpenAPIHono<ServerEnv>({
     // A parameter the schema refuses: 400 with the schema's own message.
-    defaultHook: (result, c) => {
+    defaultHook: (result) => {
       if (result.success) return;
       const issue = result.error.issues[0];
-      const code = issue?.path[0] === 'q' ? 'missing-query' : 'bad-parameter';
-      return c.json({ error: issue?.message ?? 'bad request', code }, 400);
+      throw new HttpError(400, issue?.path[0] === 'q' ? 'missing-query' : 'bad-parameter', issue?.message ?? 'bad request');
     },
   });
 
@@ -108,8 +98,7 @@ export function createApp(deps: UiDeps): OpenAPIHono {
     // (A coordinator carrying the admin token asks a shard for every user's search: not one client's rate.)
     if (deps.adminToken && c.req.path.startsWith('/api/shard/') && sameToken(c.req.header('authorization') ?? '', `Bearer ${deps.adminToken}`)) return next();
     const wait = limiter.take(clientOf(c));
-    if (wait > 0)
-      return c.json({ error: 'too many requests from this address: slow down', code: 'rate-limited' }, 429, { 'retry-after': String(Math.ceil(wait / 1000)) });
+    if (wait > 0) throw new HttpError(429, 'rate-limited', 'too many requests from this address: slow down', { 'retry-after': String(Math.ceil(wait / 1000)) });
     await next();
   });
   app.use('/api/*', revalidateJson());
@@ -120,17 +109,16 @@ export function createApp(deps: UiDeps): OpenAPIHono {
     const line = statusLine(s);
     const q = c.req.query('q')?.trim() ?? '';
     if (!q) return c.html(layout({ title: 'Trawl search', status: line, version: deps.version, body: homeBody(deps.searcher.documentCount, s.seeds) }));
-    try {
-      const page = PageParam.safeParse(c.req.query('page'));
-      if (!page.success) throw new BadRequest('bad-parameter', page.error.issues[0]!.message);
-      // exact=1: the words as typed only (the link under "Including results for …").
-      const exact = c.req.query('exact') === '1';
-      const result = await search(q, page.data, 10, exact);
-      return c.html(layout({ title: `${q} — Trawl search`, query: q, status: line, version: deps.version, body: resultsBody(result, { exact }) }));
-    } catch (e) {
-      if (!(e instanceof QueryError || e instanceof BadRequest)) throw e;
-      return c.html(layout({ title: 'Trawl search', query: q.slice(0, 500), status: line, version: deps.version, body: errorBody(e.message) }), 400);
-    }
+    // A refused query (a bad page, a query the index cannot run) is shown on this page, the query in the box.
+    c.set('errorPage', (message) =>
+      layout({ title: 'Trawl search', query: q.slice(0, MAX_QUERY_LENGTH), status: line, version: deps.version, body: errorBody(message) }),
+    );
+    const page = PageParam.safeParse(c.req.query('page'));
+    if (!page.success) throw new HttpError(400, 'bad-parameter', page.error.issues[0]!.message);
+    // exact=1: the words as typed only (the link under "Including results for …").
+    const exact = c.req.query('exact') === '1';
+    const result = await search(q, page.data, 10, exact);
+    return c.html(layout({ title: `${q} — Trawl search`, query: q, status: line, version: deps.version, body: resultsBody(result, { exact }) }));
   });
 
   app.get('/status', async (c) => {
@@ -150,7 +138,7 @@ export function createApp(deps: UiDeps): OpenAPIHono {
 
   app.get('/api/events', (c) => {
     if (!streams.enter())
-      return c.json({ error: `too many event streams open (${streams.max}, server.maxEventStreams): try again later`, code: 'too-many-streams' }, 503, {
+      throw new HttpError(503, 'too-many-streams', `too many event streams open (${streams.max}, server.maxEventStreams): try again later`, {
         'retry-after': '5',
       });
     return streamSSE(c, async (stream) => {
@@ -174,7 +162,7 @@ export function createApp(deps: UiDeps): OpenAPIHono {
   });
 
   app.openapi(documentRoute, async (c) => {
-    if (!deps.explain) throw new BadRequest('bad-parameter', 'URL records are not available here');
+    if (!deps.explain) throw new HttpError(400, 'bad-parameter', 'URL records are not available here');
     const answer = await deps.explain(c.req.valid('query').url);
     return answer.known ? c.json(answer, 200) : c.json({ error: answer.reason, code: 'unknown-url', url: answer.url }, 404);
   });
@@ -255,10 +243,10 @@ export function createApp(deps: UiDeps): OpenAPIHono {
     const allow = allowedMethods(app.routes, c.req.path);
     if (allow.length && !allow.includes(c.req.method)) {
       const error = `${c.req.method} is not allowed here: ${allow.join(', ')} ${allow.length > 1 ? 'are' : 'is'}`;
-      return isApi(c) ? c.json({ error, code: 'method-not-allowed' }, 405, { allow: allow.join(', ') }) : c.text(error, 405, { allow: allow.join(', ') });
+      return refusal(c, new HttpError(405, 'method-not-allowed', error, { allow: allow.join(', ') }));
     }
     return isApi(c)
-      ? c.json({ error: 'no such endpoint', code: 'not-found' }, 404)
+      ? refusal(c, new HttpError(404, 'not-found', 'no such endpoint'))
       : c.html(
           layout({
             title: 'Not found — Trawl',
@@ -270,14 +258,7 @@ export function createApp(deps: UiDeps): OpenAPIHono {
         );
   });
 
-  app.onError((e, c) => {
-    if (e instanceof BadRequest || e instanceof QueryError) {
-      const code = e instanceof BadRequest ? e.code : 'bad-query';
-      return isApi(c) ? c.json({ error: e.message, code }, 400) : c.text(e.message, 400);
-    }
-    deps.log.error(`search server: ${c.req.method} ${c.req.path}: ${(e as Error).stack ?? String(e)}`);
-    return isApi(c) ? c.json({ error: 'internal error', code: 'internal' }, 500) : c.text('internal error', 500);
-  });
+  app.onError(handleErrors(deps.log));
 
   return app;
 }
@@ -289,8 +270,4 @@ function clientOf(c: Context): string {
   } catch {
     return 'local';
   }
-}
-
-function isApi(c: Context): boolean {
-  return c.req.path.startsWith('/api/');
 }

@@ -8,6 +8,7 @@
  * - the methods a path does answer, for 405 and `Allow`.
  */
 import type { MiddlewareHandler } from 'hono';
+import { HttpError } from './errors.ts';
 
 /** The names the server answers to: the address it listens on and `server.allowedHosts`. */
 export type HostPolicy = { readonly bound?: string; readonly allowed?: readonly string[] };
@@ -47,7 +48,7 @@ export function checkHost(policy: HostPolicy): MiddlewareHandler {
     const host = c.req.header('host');
     if (hostAllowed(host, policy)) return next();
     const error = `this server does not answer to the name ${JSON.stringify(host)}: add it to server.allowedHosts (or TRAWL_ALLOWED_HOSTS) if it should`;
-    return c.req.path.startsWith('/api/') ? c.json({ error, code: 'unknown-host' }, 421) : c.text(error, 421);
+    throw new HttpError(421, 'unknown-host', error);
   };
 }
 

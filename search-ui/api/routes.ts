@@ -5,6 +5,7 @@
  * events, the metrics, OpenSearch) are described here too, by `describeOthers`.
  */
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { Env } from 'hono';
 import {
   DocumentQuery,
   ErrorSchema,
@@ -161,7 +162,7 @@ export const removeRoute = createRoute({
 });
 
 /** The endpoints that do not answer JSON, described in the same document. */
-export function describeOthers(app: OpenAPIHono): void {
+export function describeOthers<E extends Env>(app: OpenAPIHono<E>): void {
   const text = (type: string, description: string) => ({ 200: { description, content: { [type]: { schema: z.string() } } } });
   app.openAPIRegistry.registerPath({
     method: 'get',

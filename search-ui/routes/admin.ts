@@ -4,14 +4,14 @@
  * without a configured token the routes answer 403 and change nothing. Bodies are JSON, at most
  * 64 KB, validated by the schemas of ../api/routes.ts; answers and errors are JSON with a stable `code`.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bearerAuth } from 'hono/bearer-auth';
 import { bodyLimit } from 'hono/body-limit';
-import { HTTPException } from 'hono/http-exception';
 import type { Target } from '../../model/index.ts';
 import { pauseRoute, recrawlRoute, removeRoute, resumeRoute, seedsRoute } from '../api/routes.ts';
+import { sameToken } from '../access.ts';
+import { HttpError, refusal, type ServerEnv } from '../errors.ts';
 
 export { MAX_SEEDS_PER_REQUEST } from '../api/routes.ts';
 
@@ -31,19 +31,21 @@ const MAX_BODY_BYTES = 64 * 1024;
 const ADMIN_ROUTES = [seedsRoute, pauseRoute, resumeRoute, recrawlRoute, removeRoute].map((r) => ({ method: r.method.toUpperCase(), path: r.path }));
 
 /** A validation failure as a 400 with `code`, and `message` or else the first problem zod found. */
-const refuse = (code: string, message?: string) => (result: { success: boolean; error?: { issues: readonly { message: string }[] } }, c: Context) =>
-  result.success ? undefined : c.json({ error: message ?? result.error?.issues[0]?.message ?? 'bad request', code }, 400);
+const refuse = (code: string, message?: string) => (result: { success: boolean; error?: { issues: readonly { message: string }[] } }) => {
+  if (!result.success) throw new HttpError(400, code, message ?? result.error?.issues[0]?.message ?? 'bad request');
+  return undefined;
+};
 
-export function adminRoutes(actions: AdminActions | undefined, token: string | undefined): OpenAPIHono {
-  const api = new OpenAPIHono();
-  const unauthorized = (c: Context) => c.json({ error: 'this action needs Authorization: Bearer <admin token>', code: 'unauthorized' }, 401);
+export function adminRoutes(actions: AdminActions | undefined, token: string | undefined): OpenAPIHono<ServerEnv> {
+  const api = new OpenAPIHono<ServerEnv>();
+  // (bearerAuth wants the answer itself, to add its WWW-Authenticate to.)
+  const unauthorized = (c: Context<ServerEnv>) => refusal(c, new HttpError(401, 'unauthorized', 'this action needs Authorization: Bearer <admin token>'));
   // (Mounted under /api beside the public endpoints: the guards apply to the admin routes only —
   // another method on their paths is a 405 — and run before a body is read or validated.)
   for (const { method, path } of ADMIN_ROUTES) {
-    const use = (handler: MiddlewareHandler) => api.on(method, path, handler);
-    use(async (c, next) => {
-      if (!token || !actions)
-        return c.json({ error: 'admin actions are off: set server.adminToken (or TRAWL_ADMIN_TOKEN) to turn them on', code: 'admin-disabled' }, 403);
+    const use = (handler: MiddlewareHandler<ServerEnv>) => api.on(method, path, handler);
+    use(async (_c, next) => {
+      if (!token || !actions) throw new HttpError(403, 'admin-disabled', 'admin actions are off: set server.adminToken (or TRAWL_ADMIN_TOKEN) to turn them on');
       await next();
     });
     use(
@@ -54,17 +56,16 @@ export function adminRoutes(actions: AdminActions | undefined, token: string | u
         invalidToken: { message: (c) => unauthorized(c) },
       }),
     );
-    use(bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json({ error: `request body over ${MAX_BODY_BYTES} bytes`, code: 'too-large' }, 413) }));
+    use(
+      bodyLimit({
+        maxSize: MAX_BODY_BYTES,
+        onError: () => {
+          throw new HttpError(413, 'too-large', `request body over ${MAX_BODY_BYTES} bytes`);
+        },
+      }),
+    );
     use(bodyAsJson);
   }
-  api.onError((e, c) => {
-    if (!(e instanceof HTTPException)) throw e;
-    // The JSON validator refuses a body that is not JSON, or not declared as JSON, by throwing.
-    if (e.status === 400) return c.json({ error: 'the body must be JSON', code: 'bad-body' }, 400);
-    if (e.status === 415) return c.json({ error: 'send the body as JSON, with Content-Type: application/json', code: 'bad-body' }, 415);
-    // (bearerAuth refuses by throwing, with the response made above.)
-    return e.getResponse();
-  });
 
   const badTarget = (all: boolean) =>
     refuse('bad-target', `expected ${all ? 'one of url, host or all: true' : 'one of url or host'}, with an http(s) URL or a host name`);
@@ -93,7 +94,7 @@ export function adminRoutes(actions: AdminActions | undefined, token: string | u
  * A body is read as JSON whatever type it was sent as: `curl -d '{…}'` says form-urlencoded, and
  * refusing it would only make a user guess the header. (A body that is not JSON is still a 400.)
  */
-const bodyAsJson: MiddlewareHandler = async (c, next) => {
+const bodyAsJson: MiddlewareHandler<ServerEnv> = async (c, next) => {
   const type = c.req.header('content-type');
   if (c.req.raw.body && !/^application\/([\w.+-]+\+)?json\b/i.test(type ?? '')) {
     const headers = new Headers(c.req.raw.headers);
@@ -102,9 +103,3 @@ const bodyAsJson: MiddlewareHandler = async (c, next) => {
   }
   await next();
 };
-
-/** Compares tokens in constant time (their digests, so that lengths do not leak either). */
-export function sameToken(given: string, token: string): boolean {
-  const digest = (t: string) => createHash('sha256').update(t).digest();
-  return timingSafeEqual(digest(given), digest(token));
-}
