@@ -1,13 +1,11 @@
 /**
  * The search server (Hono, with OpenAPI routes): the search pages, the crawl dashboard and the
  * JSON API. It sees a read-only Searcher, a status function, a URL lookup and the admin actions
- * (admin.ts), never the crawler itself. The API's parameters are validated by the same schemas
- * that describe it (api/); errors are turned into JSON (`/api/*`) or HTML in one place each.
+ * (admin.ts), never the crawler itself. The middleware run in the order of their table
+ * (middleware.ts). The API's parameters are validated by the same schemas that describe it
+ * (api/); errors are answered in one place (errors.ts).
  */
-import { getConnInfo } from '@hono/node-server/conninfo';
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { Context } from 'hono';
-import { secureHeaders } from 'hono/secure-headers';
 import { streamSSE } from 'hono/streaming';
 import { MAX_QUERY_LENGTH, QueryError } from '../indexer/index.ts';
 import { handleErrors, HttpError, isApi, refusal, type ServerEnv } from './errors.ts';
@@ -15,16 +13,13 @@ import { adminRoutes } from './routes/admin.ts';
 import { describeOthers, documentRoute, searchRoute, statusRoute, suggestRoute } from './api/routes.ts';
 import { intParam } from './api/schemas.ts';
 import { searchJson } from './api/search-json.ts';
-import { requireAccess, sameToken } from './access.ts';
-import { compressResponses } from './compress.ts';
-import { apiCors } from './cors.ts';
-import { allowedMethods, checkHost, hstsOverHttps, StreamGate } from './guards.ts';
-import { API_RATE_PER_SECOND, EVENT_INTERVAL_MS, type UiDeps } from './deps.ts';
+import { allowedMethods, StreamGate } from './guards.ts';
+import { EVENT_INTERVAL_MS, type UiDeps } from './deps.ts';
+import { useMiddleware } from './middleware.ts';
 import { SearchMetrics } from './metrics.ts';
 import { OPENSEARCH_TYPE, openSearchDescription } from './opensearch.ts';
 import { errorBody, homeBody, layout, resultsBody } from './pages.ts';
-import { ResultTags, revalidateJson } from './http-cache.ts';
-import { RateLimiter } from './rate-limit.ts';
+import { ResultTags } from './http-cache.ts';
 import { shardRoutes } from './routes/shard.ts';
 import { sendStatic, STATIC_FILES } from './static-files.ts';
 import { History, liveStatus, statusBody } from './status-page.ts';
@@ -45,30 +40,7 @@ export function createApp(deps: UiDeps): OpenAPIHono<ServerEnv> {
     },
   });
 
-  app.use(compressResponses());
-  app.use(checkHost(deps.hosts));
-  // Before the login: a preflight carries no credentials.
-  app.use(apiCors(deps.corsOrigins));
-  if (deps.serverAuth) app.use(requireAccess(deps.serverAuth, deps.adminToken));
-  app.use(
-    secureHeaders({
-      contentSecurityPolicy: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:'],
-        objectSrc: ["'none'"],
-        baseUri: ["'none'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-      },
-      referrerPolicy: 'no-referrer',
-      strictTransportSecurity: false,
-      // A route may set one of these itself: /widget.js is loaded by other sites' pages.
-      overwrite: false,
-    }),
-  );
-  app.use(hstsOverHttps());
+  useMiddleware(app, deps);
 
   const metrics = new SearchMetrics({ processMetrics: deps.processMetrics ?? true });
   const history = new History();
@@ -91,17 +63,6 @@ export function createApp(deps: UiDeps): OpenAPIHono<ServerEnv> {
     }
   };
 
-  // The JSON API, per client address: a token bucket (the web pages are not limited: a person
-  // cannot type that fast, and the instant search asks /, debounced).
-  const limiter = new RateLimiter(deps.apiRate ?? API_RATE_PER_SECOND);
-  app.use('/api/*', async (c, next) => {
-    // (A coordinator carrying the admin token asks a shard for every user's search: not one client's rate.)
-    if (deps.adminToken && c.req.path.startsWith('/api/shard/') && sameToken(c.req.header('authorization') ?? '', `Bearer ${deps.adminToken}`)) return next();
-    const wait = limiter.take(clientOf(c));
-    if (wait > 0) throw new HttpError(429, 'rate-limited', 'too many requests from this address: slow down', { 'retry-after': String(Math.ceil(wait / 1000)) });
-    await next();
-  });
-  app.use('/api/*', revalidateJson());
   const tags = new ResultTags();
 
   app.get('/', async (c) => {
@@ -261,13 +222,4 @@ export function createApp(deps: UiDeps): OpenAPIHono<ServerEnv> {
   app.onError(handleErrors(deps.log));
 
   return app;
-}
-
-/** The client's address (node:http), or one key for all when there is none (app.request in tests). */
-function clientOf(c: Context): string {
-  try {
-    return getConnInfo(c).remote.address ?? 'local';
-  } catch {
-    return 'local';
-  }
 }
