@@ -46,6 +46,16 @@ export function refusal(c: Context<ServerEnv>, e: HttpError): Response | Promise
   return page ? c.html(page(e.message), e.status, e.headers) : c.text(e.message, e.status, e.headers);
 }
 
+/**
+ * The check of the API's parameters (zod-openapi's `defaultHook`): a parameter the schema refuses
+ * is a 400 with the schema's own message — missing-query for `q`, bad-parameter for the others.
+ */
+export function refuseParameter(result: { success: boolean; error?: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } }): undefined {
+  if (result.success) return undefined;
+  const issue = result.error?.issues[0];
+  throw new HttpError(400, issue?.path[0] === 'q' ? 'missing-query' : 'bad-parameter', issue?.message ?? 'bad request');
+}
+
 /** What a thrown error is to the client: a refusal, an answer Hono's middleware made, or neither (a fault). */
 function understood(e: Error): HttpError | Response | undefined {
   if (e instanceof HttpError) return e;
