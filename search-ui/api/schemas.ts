@@ -335,7 +335,7 @@ export const StatusSchema = z
   })
   .openapi('Status');
 
-/** The longest URL Trawl looks up (/api/document, the dashboard's lookup). */
+/** The longest URL the API takes: one looked up (/api/document, the dashboard's lookup), or given to an admin action. */
 export const MAX_URL_LENGTH = 2048;
 const URL_REQUIRED = `parameter url is required (at most ${MAX_URL_LENGTH.toLocaleString('en-US')} characters), e.g. /api/document?url=https://example.org/`;
 

@@ -1,15 +1,69 @@
 /**
  * The JSON API (`/api/*`): a URL's record, the search, the suggestions, the status; the admin
  * routes (admin.ts) and the shard routes (shard.ts) mounted beside them; and the OpenAPI document
- * made from all their declarations. Every answer and error is JSON.
+ * made from all their declarations. Each route's declaration (method, path, parameters, answers)
+ * is above its handler. Every answer and error is JSON.
  */
-import { describeOthers, documentRoute, searchRoute, statusRoute, suggestRoute } from '../api/routes.ts';
+import { createRoute } from '@hono/zod-openapi';
+import { describeOthers, ERRORS, json, NOT_MODIFIED } from '../api/openapi.ts';
+import {
+  DocumentQuery,
+  ExplanationSchema,
+  SearchQuery,
+  SearchResponseSchema,
+  StatusSchema,
+  SuggestQuery,
+  SuggestResponseSchema,
+  UnknownUrlSchema,
+} from '../api/schemas.ts';
 import { searchJson } from '../api/search-json.ts';
 import { HttpError } from '../errors.ts';
 import type { Routes } from '../parts.ts';
 import { statusLine } from '../status-line.ts';
 import { adminRoutes } from './admin.ts';
 import { shardRoutes } from './shard.ts';
+
+const searchRoute = createRoute({
+  method: 'get',
+  path: '/api/search',
+  summary: 'Search',
+  description:
+    'Answers other origins too, those of server.corsOrigins (CORS). The ETag (weak) changes when the index does: a repeated search is a 304 until then.',
+  request: { query: SearchQuery },
+  responses: { 200: json(SearchResponseSchema, 'Results, best first'), ...NOT_MODIFIED, 400: ERRORS[400], 429: ERRORS[429] },
+});
+
+const suggestRoute = createRoute({
+  method: 'get',
+  path: '/api/suggest',
+  summary: 'Suggestions as you type: the query with its last word completed',
+  description:
+    "Completions of the last word from the index's words, the most frequent first. " +
+    'Answers the origins of server.corsOrigins too, with a weak ETag that changes when the index does.',
+  request: { query: SuggestQuery },
+  responses: { 200: json(SuggestResponseSchema, 'Completed queries, the most frequent completion first'), ...NOT_MODIFIED, 400: ERRORS[400], 429: ERRORS[429] },
+});
+
+const statusRoute = createRoute({
+  method: 'get',
+  path: '/api/status',
+  summary: 'The crawl and the index now',
+  responses: { 200: json(StatusSchema, 'Status'), ...NOT_MODIFIED, 429: ERRORS[429] },
+});
+
+const documentRoute = createRoute({
+  method: 'get',
+  path: '/api/document',
+  summary: 'What Trawl knows of a URL: why it is (not) in the index',
+  request: { query: DocumentQuery },
+  responses: {
+    200: json(ExplanationSchema, 'The URL record'),
+    ...NOT_MODIFIED,
+    400: ERRORS[400],
+    404: json(UnknownUrlSchema, 'Trawl has no record of the URL (code: unknown-url)'),
+    429: ERRORS[429],
+  },
+});
 
 export const jsonApi: Routes = (app, parts) => {
   const { deps, tags } = parts;
