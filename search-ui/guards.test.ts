@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { SearchIndex } from '../indexer/index.ts';
 import { createApp } from './app.ts';
 import { serverDefaults } from './server-fixture.ts';
-import { allowedMethods, hostAllowed } from './guards.ts';
+import { allowedMethods, hostAllowed, StreamGate } from './guards.ts';
 import { listen } from './server.ts';
 import { idleStatus } from './status-fixture.ts';
 
@@ -182,11 +182,25 @@ describe('server-sent event streams', () => {
     assert.ok(Number(c.res.headers.get('retry-after')) > 0);
     assert.equal(((await c.res.json()) as { code: string }).code, 'too-many-streams');
     await a.reader!.cancel();
-    await new Promise((r) => setTimeout(r, 50)); // its loop notices at its next tick
     const d = await open();
-    assert.equal(d.res.status, 200, 'a closed stream gives its place back');
+    assert.equal(d.res.status, 200, 'a closed stream gives its place back at once');
+    assert.equal((await open()).res.status, 503, 'once');
     await b.reader!.cancel();
     await d.reader!.cancel();
+  });
+});
+
+describe('the cap on event streams (StreamGate)', () => {
+  it('gives a place back once, however often its end is told', () => {
+    const gate = new StreamGate(2);
+    const leave = gate.enter()!;
+    assert.ok(gate.enter());
+    assert.equal(gate.enter(), undefined, 'full');
+    leave();
+    leave();
+    assert.equal(gate.count, 1);
+    assert.ok(gate.enter());
+    assert.equal(gate.enter(), undefined, 'full again: the second leave() gave nothing back');
   });
 });
 

@@ -90,14 +90,18 @@ function patternOf(route: string): RegExp {
 export class StreamGate {
   private open = 0;
   constructor(readonly max: number) {}
-  /** Takes a place; false when all are taken. */
-  enter(): boolean {
-    if (this.open >= this.max) return false;
+  /**
+   * Takes a place: the function that gives it back (once, however often it is called, so that
+   * both the client's going and the stream's end may call it); undefined when all are taken.
+   */
+  enter(): (() => void) | undefined {
+    if (this.open >= this.max) return undefined;
     this.open++;
-    return true;
-  }
-  leave(): void {
-    this.open = Math.max(0, this.open - 1);
+    let held = true;
+    return () => {
+      if (held) this.open--;
+      held = false;
+    };
   }
   get count(): number {
     return this.open;

@@ -35,30 +35,46 @@ export const dashboard: Routes = (app, parts) => {
   });
 
   app.get('/api/events', (c) => {
-    if (!streams.enter())
+    const leave = streams.enter();
+    if (!leave)
       throw new HttpError(503, 'too-many-streams', `too many event streams open (${streams.max}, server.maxEventStreams): try again later`, {
         'retry-after': String(STREAMS_RETRY_AFTER_SECONDS),
       });
-    return streamSSE(c, (stream) => sendStatus(stream, parts));
+    return streamSSE(c, (stream) => sendStatus(stream, parts, leave));
   });
 };
 
-/** The status as an event, every interval, until the client goes. */
-async function sendStatus(stream: SSEStreamingApi, parts: ServerParts): Promise<void> {
-  let open = true;
-  stream.onAbort(() => {
-    open = false;
-  });
+/**
+ * The status as an event, every interval, until the client goes. The stream's place is given back
+ * the moment the client goes, and the wait for the next event ends then too: a dashboard closed
+ * and opened again finds its place free.
+ */
+async function sendStatus(stream: SSEStreamingApi, parts: ServerParts, leave: () => void): Promise<void> {
+  const gone = new Promise<void>((resolve) =>
+    stream.onAbort(() => {
+      leave();
+      resolve();
+    }),
+  );
   try {
-    while (open) {
+    while (!stream.aborted) {
       const s = await parts.status();
       await stream.writeSSE({
         event: 'status',
         data: JSON.stringify({ summary: statusLine(s), running: s.crawl.running, html: await liveStatus(s, parts.history.all) }),
       });
-      await stream.sleep(parts.deps.eventIntervalMs ?? EVENT_INTERVAL_MS);
+      await pause(parts.deps.eventIntervalMs ?? EVENT_INTERVAL_MS, gone);
     }
   } finally {
-    parts.streams.leave();
+    leave();
   }
+}
+
+/** Waits `ms`, or until `gone` settles if that is sooner, leaving no timer behind. */
+function pause(ms: number, gone: Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const slept = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  return Promise.race([slept, gone]).finally(() => clearTimeout(timer));
 }
