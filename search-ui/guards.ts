@@ -52,8 +52,11 @@ export function checkHost(policy: HostPolicy): MiddlewareHandler {
   };
 }
 
+/** How long a browser keeps to HTTPS once told (180 days, as Hono's secureHeaders would say). */
+const HSTS_MAX_AGE_SECONDS = 180 * 86_400;
+
 /** Strict-Transport-Security on HTTPS answers only. */
-export function hstsOverHttps(maxAgeSeconds = 15_552_000): MiddlewareHandler {
+export function hstsOverHttps(maxAgeSeconds = HSTS_MAX_AGE_SECONDS): MiddlewareHandler {
   return async (c, next) => {
     await next();
     if (new URL(c.req.url).protocol === 'https:') c.res.headers.set('strict-transport-security', `max-age=${maxAgeSeconds}; includeSubDomains`);
