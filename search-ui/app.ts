@@ -23,6 +23,7 @@ export type { UiDeps } from './deps.ts';
 /** The route modules, each declaring its own routes. */
 const ROUTES: readonly Routes[] = [searchPage, dashboard, jsonApi, health, staticFiles];
 
+/** The search server's app over `deps`: served by `listen` (server.ts), asked in-process by `app.request()` in tests. */
 export function createApp(deps: UiDeps): OpenAPIHono<ServerEnv> {
   const app = new OpenAPIHono<ServerEnv>({ defaultHook: refuseParameter });
   useMiddleware(app, deps);

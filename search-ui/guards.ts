@@ -2,10 +2,14 @@
  * What the server refuses before any route runs, and how it answers a method a path does not have:
  *
  * - a `Host` the server does not answer to (DNS rebinding: a web page whose name is made to resolve
- *   to 127.0.0.1 would otherwise read a local Trawl's results and status through the browser);
+ *   to 127.0.0.1 would otherwise read a local Trawl's results and status through the browser),
+ *   refused with an HttpError (421) that the one error handler answers (errors.ts);
  * - HSTS sent only over HTTPS, where it means something (over plain HTTP browsers ignore it, and a
  *   TLS-terminating proxy in front sets its own);
- * - the methods a path does answer, for 405 and `Allow`.
+ * - the methods a path does answer, for 405 and `Allow` (routes/fallback.ts);
+ * - the cap on open event streams (`StreamGate`, for the dashboard's /api/events).
+ *
+ * Where each middleware sits in the order is middleware.ts's table.
  */
 import type { MiddlewareHandler } from 'hono';
 import { HttpError } from './errors.ts';
