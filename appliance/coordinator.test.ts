@@ -13,6 +13,7 @@ import { Secret } from '../lib/secret.ts';
 import { shardOf } from '../lib/shard.ts';
 import type { StoredDocument } from '../model/index.ts';
 import { createApp, listen, type RunningServer } from '../search-ui/index.ts';
+import { serverDefaults } from '../search-ui/server-fixture.ts';
 import { idleStatus } from '../search-ui/status-fixture.ts';
 import { Coordinator } from './coordinator.ts';
 
@@ -40,6 +41,7 @@ describe('a coordinator over shards behind a login', () => {
     for (const k of [1, 2]) {
       const index = indexOf(DOCS.filter((d) => shardOf(d.url, 2) === k));
       const app = createApp({
+        ...serverDefaults(),
         searcher: index,
         shard: new ShardNode(index, `${k}/2`),
         status: async () => idleStatus(),
@@ -115,7 +117,14 @@ describe('a coordinator over shards behind a login', () => {
         c.shards().map((s) => s.up),
         [false, false],
       );
-      const ui = createApp({ searcher: c.searcher, status: async () => c.status(), shards: () => c.shards(), version: 't', processMetrics: false });
+      const ui = createApp({
+        ...serverDefaults(),
+        searcher: c.searcher,
+        status: async () => c.status(),
+        shards: () => c.shards(),
+        version: 't',
+        processMetrics: false,
+      });
       const dashboard = await (await ui.request('/status')).text();
       for (const u of urls)
         assert.match(dashboard, new RegExp(`<tr class="trouble"><td><code>${u}</code></td><td>—</td><td>down</td>`), 'the dashboard shows each shard down');
@@ -144,7 +153,7 @@ describe('a coordinator over shards behind a login', () => {
       assert.equal(answer.code, 'bad-body');
       assert.match(answer.error, message, body);
     }
-    const coordinatorApp = createApp({ searcher: whole, status: async () => idleStatus(), version: 't', processMetrics: false });
+    const coordinatorApp = createApp({ ...serverDefaults(), searcher: whole, status: async () => idleStatus(), version: 't', processMetrics: false });
     assert.equal((await coordinatorApp.request('/api/shard/info')).status, 404, 'a server without a shard node answers no coordinator');
   });
 });

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createApp } from '../search-ui/index.ts';
+import { serverDefaults } from '../search-ui/server-fixture.ts';
 import { openPostgresStore, type PostgresStore } from '../store/postgres/index.ts';
 import { startPostgres, type ThrowawayPostgres } from '../testweb/postgres.ts';
 import { newIndex } from './index-load.ts';
@@ -18,6 +19,7 @@ describe('a PostgreSQL store through an outage', () => {
   it('waits for the server, then writes what it was given; /healthz says 503 while it is away', async () => {
     const store: PostgresStore = await openPostgresStore(await server.createDatabase(), { outageRetryMs: 60_000 });
     const app = createApp({
+      ...serverDefaults(),
       searcher: newIndex(store, 'porter'),
       status: () => Promise.reject(new Error('unused')),
       version: 't',

@@ -328,8 +328,10 @@ export function exposure(config: Readonly<Config>): string | undefined {
 }
 
 /** The search server's settings: the names it answers to, the live dashboards it keeps open, the origins it shares the search with. */
+/** What every search server of these commands is given besides what it serves: the server's settings, and the logger. */
 function serverOptions(config: Config) {
   return {
+    log,
     hosts: { bound: config.server.host, allowed: config.server.allowedHosts },
     maxEventStreams: config.server.maxEventStreams,
     serverAuth: config.server.auth,

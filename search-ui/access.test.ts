@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { SearchIndex } from '../indexer/index.ts';
 import { Secret } from '../lib/secret.ts';
 import { createApp } from './app.ts';
+import { serverDefaults } from './server-fixture.ts';
 import { idleStatus } from './status-fixture.ts';
 
 const statusNow = () => idleStatus();
@@ -19,6 +20,7 @@ const basic = (user: string, pw: string) => `Basic ${Buffer.from(`${user}:${pw}`
 
 describe('server.auth', () => {
   const app = createApp({
+    ...serverDefaults(),
     searcher: new SearchIndex(() => undefined),
     status: async () => statusNow(),
     version: 't',
@@ -50,6 +52,7 @@ describe('server.auth', () => {
 
   it('takes a bearer token instead', async () => {
     const b = createApp({
+      ...serverDefaults(),
       searcher: new SearchIndex(() => undefined),
       status: async () => statusNow(),
       version: 't',

@@ -6,6 +6,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
+import { HttpError } from './errors.ts';
 
 /** What `server.auth` holds (secrets read at start; only `reveal()` gives them). */
 export type ServerAuth = {
@@ -26,15 +27,13 @@ export function requireAccess(auth: ServerAuth, adminToken: string | undefined):
   return async (c, next) => {
     if (!expected || OPEN_PATHS.has(c.req.path)) return next();
     const given = c.req.header('authorization') ?? '';
-    if (same(given, expected) || (admin !== undefined && same(given, admin))) return next();
-    const error = 'this search needs a login (server.auth)';
-    return c.req.path.startsWith('/api/')
-      ? c.json({ error, code: 'unauthorized' }, 401, { 'www-authenticate': challenge })
-      : c.text(error, 401, { 'www-authenticate': challenge });
+    if (sameToken(given, expected) || (admin !== undefined && sameToken(given, admin))) return next();
+    throw new HttpError(401, 'unauthorized', 'this search needs a login (server.auth)', { 'www-authenticate': challenge });
   };
 }
 
-function same(a: string, b: string): boolean {
-  const d = (s: string) => createHash('sha256').update(s).digest();
-  return timingSafeEqual(d(a), d(b));
+/** Compares tokens in constant time (their digests, so that lengths do not leak either). */
+export function sameToken(given: string, token: string): boolean {
+  const digest = (t: string) => createHash('sha256').update(t).digest();
+  return timingSafeEqual(digest(given), digest(token));
 }

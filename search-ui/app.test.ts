@@ -4,6 +4,7 @@ import type { ApplianceStatus } from '../model/index.ts';
 import { SearchIndex } from '../indexer/index.ts';
 import type { StoredDocument } from '../model/index.ts';
 import { createApp } from './app.ts';
+import { serverDefaults } from './server-fixture.ts';
 
 const docs = new Map<number, StoredDocument>();
 const index = new SearchIndex((id) => docs.get(id));
@@ -68,7 +69,7 @@ const statusNow = (): ApplianceStatus => ({
   index: { documents: index.documentCount, lastFlushAt: null, lastFlushMs: null, terms: 0, lastFlushBytes: null },
   recent: [],
 });
-const app = createApp({ searcher: index, status: async () => statusNow(), version: '0.0.0-test' });
+const app = createApp({ ...serverDefaults(), searcher: index, status: async () => statusNow(), version: '0.0.0-test' });
 const get = (path: string) => app.request(path);
 
 describe('GET / with a query', () => {
@@ -279,7 +280,7 @@ describe('documents in results', () => {
     store.set(d.id, d);
     idx.upsert(d);
   }
-  const docsApp = createApp({ searcher: idx, status: async () => statusNow(), version: 't', processMetrics: false });
+  const docsApp = createApp({ ...serverDefaults(), searcher: idx, status: async () => statusNow(), version: 't', processMetrics: false });
 
   it('gives each hit its type, pages and the page of its snippet, in JSON', async () => {
     const body = (await (await docsApp.request('/api/search?q=governor')).json()) as { hits: { type?: string; pages?: number; page?: number }[] };

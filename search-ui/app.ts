@@ -1,326 +1,35 @@
 /**
- * The search server (Hono, with OpenAPI routes): the search pages, the crawl dashboard and the
- * JSON API. It sees a read-only Searcher, a status function, a URL lookup and the admin actions
- * (admin.ts), never the crawler itself. The API's parameters are validated by the same schemas
- * that describe it (api/); errors are turned into JSON (`/api/*`) or HTML in one place each.
+ * The search server (Hono, with OpenAPI routes): the search page, the crawl dashboard and the JSON
+ * API. It sees a read-only Searcher, a status function, a URL lookup and the admin actions
+ * (deps.ts), never the crawler itself. `createApp` only wires: the middleware in the order of
+ * their table (middleware.ts), the route modules (routes/: each declares its paths, methods and
+ * handlers together), what no route answers (routes/fallback.ts), and the one error handler
+ * (errors.ts). The API's parameters are validated by the same schemas that describe it (api/).
  */
-import { getConnInfo } from '@hono/node-server/conninfo';
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { Context } from 'hono';
-import { secureHeaders } from 'hono/secure-headers';
-import { streamSSE } from 'hono/streaming';
-import type { ApplianceStatus, ShardStatus, UrlExplanation } from '../model/index.ts';
-import type { ShardNode } from '../indexer/shards/index.ts';
-import { QueryError, type Searcher } from '../indexer/index.ts';
-import { adminRoutes, sameToken, type AdminActions } from './admin.ts';
-import { describeOthers, documentRoute, searchRoute, statusRoute, suggestRoute } from './api/routes.ts';
-import { intParam } from './api/schemas.ts';
-import { searchJson } from './api/search-json.ts';
-import { requireAccess, type ServerAuth } from './access.ts';
-import { compressResponses } from './compress.ts';
-import { apiCors } from './cors.ts';
-import { allowedMethods, checkHost, hstsOverHttps, StreamGate, type HostPolicy } from './guards.ts';
-import { SearchMetrics } from './metrics.ts';
-import { OPENSEARCH_TYPE, openSearchDescription } from './opensearch.ts';
-import { errorBody, homeBody, layout, resultsBody } from './pages.ts';
-import { ResultTags, revalidateJson } from './http-cache.ts';
-import { RateLimiter } from './rate-limit.ts';
-import { shardRoutes } from './shard-routes.ts';
-import { sendStatic, STATIC_FILES } from './static-files.ts';
-import { History, liveStatus, statusBody } from './status-page.ts';
-import { statusLine } from './status-line.ts';
+import type { UiDeps } from './deps.ts';
+import { handleErrors, refuseParameter, type ServerEnv } from './errors.ts';
+import { useMiddleware } from './middleware.ts';
+import { type Routes, serverParts } from './parts.ts';
+import { jsonApi } from './routes/api.ts';
+import { dashboard } from './routes/dashboard.ts';
+import { notFound } from './routes/fallback.ts';
+import { health } from './routes/health.ts';
+import { searchPage } from './routes/search-page.ts';
+import { staticFiles } from './routes/static.ts';
 
-export type UiDeps = {
-  readonly searcher: Searcher;
-  readonly status: () => Promise<ApplianceStatus>;
-  readonly version: string;
-  /** What Trawl knows of a URL (/api/document, the dashboard's lookup). */
-  readonly explain?: (url: string) => Promise<UrlExplanation>;
-  /** Whether the store answers (a database can be away): /healthz says 503 while it does not. */
-  readonly storeHealth?: () => { readonly up: boolean; readonly downSince?: number; readonly error?: string };
-  /** The admin actions; they are on only with `adminToken` too. */
-  readonly admin?: AdminActions;
-  readonly adminToken?: string | undefined;
-  /** Requests per second (and twice that at once) that one address may make to /api/*. */
-  readonly apiRate?: number;
-  /** How often /api/events sends the status, in ms (tests make it quick). */
-  readonly eventIntervalMs?: number;
-  /** Server-sent event streams open at once (server.maxEventStreams); beyond, 503. */
-  readonly maxEventStreams?: number;
-  /** The names the server answers to (server.host and server.allowedHosts); others get 421. */
-  readonly hosts?: HostPolicy;
-  /** server.auth: the search, the API and the dashboard behind a login. */
-  readonly serverAuth?: ServerAuth | undefined;
-  /** server.corsOrigins: the origins whose pages may call /api/search and /api/suggest (cors.ts). */
-  readonly corsOrigins?: readonly string[];
-  /** Process metrics (CPU, heap, event loop, GC) in /metrics; on unless turned off. */
-  readonly processMetrics?: boolean;
-  /** This server's index as a coordinator asks it (/api/shard/*: shard-routes.ts); absent: it holds none. */
-  readonly shard?: ShardNode;
-  /** The shards this server merges, as last checked (a coordinator: /healthz reports them, 503 when none answers). */
-  readonly shards?: () => readonly ShardStatus[];
-};
+export type { UiDeps } from './deps.ts';
 
-/** A request the server refuses, with a stable code. */
-class BadRequest extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+/** The route modules, each declaring its own routes. */
+const ROUTES: readonly Routes[] = [searchPage, dashboard, jsonApi, health, staticFiles];
 
-/** The page parameter of the search page, checked as the API checks it. */
-const PageParam = intParam('page', 1, 1000, 1);
-
-export function createApp(deps: UiDeps): OpenAPIHono {
-  const app = new OpenAPIHono({
-    // A parameter the schema refuses: 400 with the schema's own message.
-    defaultHook: (result, c) => {
-      if (result.success) return;
-      const issue = result.error.issues[0];
-      const code = issue?.path[0] === 'q' ? 'missing-query' : 'bad-parameter';
-      return c.json({ error: issue?.message ?? 'bad request', code }, 400);
-    },
-  });
-
-  app.use(compressResponses());
-  app.use(checkHost(deps.hosts ?? {}));
-  // Before the login: a preflight carries no credentials.
-  app.use(apiCors(deps.corsOrigins ?? []));
-  if (deps.serverAuth) app.use(requireAccess(deps.serverAuth, deps.adminToken));
-  app.use(
-    secureHeaders({
-      contentSecurityPolicy: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:'],
-        objectSrc: ["'none'"],
-        baseUri: ["'none'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-      },
-      referrerPolicy: 'no-referrer',
-      strictTransportSecurity: false,
-      // A route may set one of these itself: /widget.js is loaded by other sites' pages.
-      overwrite: false,
-    }),
-  );
-  app.use(hstsOverHttps());
-
-  const metrics = new SearchMetrics({ processMetrics: deps.processMetrics ?? true });
-  const history = new History();
-  const streams = new StreamGate(deps.maxEventStreams ?? 32);
-  const status = async () => {
-    const s = await deps.status();
-    history.add(s);
-    return s;
-  };
-  const adminOn = Boolean(deps.admin && deps.adminToken);
-  /** A search, counted in the metrics (refused ones too). */
-  const search = async (q: string, page: number, size: number, exact = false) => {
-    try {
-      const r = await deps.searcher.search(q, { page, size, exact });
-      metrics.observe(r.tookMs);
-      return r;
-    } catch (e) {
-      if (e instanceof QueryError) metrics.refused();
-      throw e;
-    }
-  };
-
-  // The JSON API, per client address: a token bucket (the web pages are not limited: a person
-  // cannot type that fast, and the instant search asks /, debounced).
-  const limiter = new RateLimiter(deps.apiRate ?? 20);
-  app.use('/api/*', async (c, next) => {
-    // (A coordinator carrying the admin token asks a shard for every user's search: not one client's rate.)
-    if (deps.adminToken && c.req.path.startsWith('/api/shard/') && sameToken(c.req.header('authorization') ?? '', `Bearer ${deps.adminToken}`)) return next();
-    const wait = limiter.take(clientOf(c));
-    if (wait > 0)
-      return c.json({ error: 'too many requests from this address: slow down', code: 'rate-limited' }, 429, { 'retry-after': String(Math.ceil(wait / 1000)) });
-    await next();
-  });
-  app.use('/api/*', revalidateJson());
-  const tags = new ResultTags();
-
-  app.get('/', async (c) => {
-    const s = await status();
-    const line = statusLine(s);
-    const q = c.req.query('q')?.trim() ?? '';
-    if (!q) return c.html(layout({ title: 'Trawl search', status: line, version: deps.version, body: homeBody(deps.searcher.documentCount, s.seeds) }));
-    try {
-      const page = PageParam.safeParse(c.req.query('page'));
-      if (!page.success) throw new BadRequest('bad-parameter', page.error.issues[0]!.message);
-      // exact=1: the words as typed only (the link under "Including results for …").
-      const exact = c.req.query('exact') === '1';
-      const result = await search(q, page.data, 10, exact);
-      return c.html(layout({ title: `${q} — Trawl search`, query: q, status: line, version: deps.version, body: resultsBody(result, { exact }) }));
-    } catch (e) {
-      if (!(e instanceof QueryError || e instanceof BadRequest)) throw e;
-      return c.html(layout({ title: 'Trawl search', query: q.slice(0, 500), status: line, version: deps.version, body: errorBody(e.message) }), 400);
-    }
-  });
-
-  app.get('/status', async (c) => {
-    const url = c.req.query('url')?.trim().slice(0, 2048);
-    const lookup = url && deps.explain ? { url, answer: await deps.explain(url) } : undefined;
-    const s = await status();
-    return c.html(
-      layout({
-        title: 'Crawl status — Trawl',
-        status: statusLine(s),
-        version: deps.version,
-        wide: true,
-        body: statusBody({ live: liveStatus(s, history.all), ...(lookup ? { lookup } : {}), admin: adminOn }),
-      }),
-    );
-  });
-
-  app.get('/api/events', (c) => {
-    if (!streams.enter())
-      return c.json({ error: `too many event streams open (${streams.max}, server.maxEventStreams): try again later`, code: 'too-many-streams' }, 503, {
-        'retry-after': '5',
-      });
-    return streamSSE(c, async (stream) => {
-      let open = true;
-      stream.onAbort(() => {
-        open = false;
-      });
-      try {
-        while (open) {
-          const s = await status();
-          await stream.writeSSE({
-            event: 'status',
-            data: JSON.stringify({ summary: statusLine(s), running: s.crawl.running, html: await liveStatus(s, history.all) }),
-          });
-          await stream.sleep(deps.eventIntervalMs ?? 1000);
-        }
-      } finally {
-        streams.leave();
-      }
-    });
-  });
-
-  app.openapi(documentRoute, async (c) => {
-    if (!deps.explain) throw new BadRequest('bad-parameter', 'URL records are not available here');
-    const answer = await deps.explain(c.req.valid('query').url);
-    return answer.known ? c.json(answer, 200) : c.json({ error: answer.reason, code: 'unknown-url', url: answer.url }, 404);
-  });
-
-  app.route('/api', adminRoutes(deps.admin, deps.adminToken));
-  app.route('/api/shard', shardRoutes(deps.shard));
-
-  app.openapi(searchRoute, async (c) => {
-    const { q, page, size, exact } = c.req.valid('query');
-    // A search the client holds is not run again while the index has not changed (http-cache.ts).
-    const cached = tags.check(c, deps.searcher.version, 'search', q, page, size, exact ? 1 : 0);
-    if (cached.fresh) return c.body(null, 304, cached.headers);
-    const r = await search(q, page, size, exact);
-    // (An answer missing a shard's results is not tagged with the index's version: once the shard
-    // answers again, the same search must run again, not be a 304.)
-    return c.json(searchJson(r), 200, r.shards?.partial ? {} : cached.headers);
-  });
-
-  app.openapi(suggestRoute, async (c) => {
-    const { q, size } = c.req.valid('query');
-    const cached = tags.check(c, deps.searcher.version, 'suggest', q, size);
-    if (cached.fresh) return c.body(null, 304, cached.headers);
-    return c.json({ query: q, suggestions: (await deps.searcher.suggest?.(q.trim(), size)) ?? [] }, 200, cached.headers);
-  });
-
-  app.openapi(statusRoute, async (c) => {
-    const s = await status();
-    return c.json({ ...s, summary: statusLine(s) }, 200);
-  });
-
-  describeOthers(app);
-  app.get('/api/openapi.json', (c) =>
-    c.json(
-      app.getOpenAPI31Document({
-        openapi: '3.1.0',
-        info: {
-          title: 'Trawl',
-          version: deps.version,
-          description: 'Search over what Trawl has crawled, watch the crawl, and control it. Errors are JSON: {error, code}, with a stable code.',
-        },
-      }),
-    ),
-  );
-
-  app.get('/opensearch.xml', (c) => c.body(openSearchDescription(new URL(c.req.url).origin), 200, { 'content-type': `${OPENSEARCH_TYPE}; charset=utf-8` }));
-
-  app.get('/metrics', async (c) => c.body(await metrics.render(await status()), 200, { 'content-type': metrics.contentType }));
-
-  // Browsers ask for /favicon.ico whatever the page links; answer with the same icon.
-  app.get('/favicon.ico', (c) => sendStatic(c, STATIC_FILES.get('favicon.svg')!));
-  // The search widget, for pages of other sites (<script src=".../widget.js">): a cross-origin
-  // script, which the default Cross-Origin-Resource-Policy (same-origin) would block.
-  app.get('/widget.js', (c) => sendStatic(c, STATIC_FILES.get('widget.js')!, { 'cross-origin-resource-policy': 'cross-origin' }));
-
-  // (A load balancer takes a node whose store is away out of rotation: its index is no longer followed.)
-  app.get('/healthz', (c) => {
-    if (deps.shards) {
-      // A coordinator answers while some shard does (saying which are missing), so a load balancer keeps it.
-      const shards = deps.shards().map((x) => ({ url: x.url, shard: x.shard, up: x.up, documents: x.documents, ...(x.error ? { error: x.error } : {}) }));
-      const up = shards.filter((x) => x.up).length;
-      return c.json({ ok: up > 0, documents: deps.searcher.documentCount, shards }, up > 0 ? 200 : 503);
-    }
-    const store = deps.storeHealth?.() ?? { up: true };
-    if (store.up) return c.json({ ok: true, documents: deps.searcher.documentCount });
-    return c.json(
-      { ok: false, documents: deps.searcher.documentCount, store: 'down', since: new Date(store.downSince!).toISOString(), error: store.error ?? 'unknown' },
-      503,
-    );
-  });
-
-  app.get('/static/:file', (c) => {
-    const f = STATIC_FILES.get(c.req.param('file'));
-    return f ? sendStatic(c, f) : c.notFound();
-  });
-
-  app.notFound(async (c) => {
-    // A path that exists for other methods: 405 with the ones it has.
-    const allow = allowedMethods(app.routes, c.req.path);
-    if (allow.length && !allow.includes(c.req.method)) {
-      const error = `${c.req.method} is not allowed here: ${allow.join(', ')} ${allow.length > 1 ? 'are' : 'is'}`;
-      return isApi(c) ? c.json({ error, code: 'method-not-allowed' }, 405, { allow: allow.join(', ') }) : c.text(error, 405, { allow: allow.join(', ') });
-    }
-    return isApi(c)
-      ? c.json({ error: 'no such endpoint', code: 'not-found' }, 404)
-      : c.html(
-          layout({
-            title: 'Not found — Trawl',
-            status: statusLine(await deps.status()),
-            version: deps.version,
-            body: errorBody('There is no page here. Search from the box above.'),
-          }),
-          404,
-        );
-  });
-
-  app.onError((e, c) => {
-    if (e instanceof BadRequest || e instanceof QueryError) {
-      const code = e instanceof BadRequest ? e.code : 'bad-query';
-      return isApi(c) ? c.json({ error: e.message, code }, 400) : c.text(e.message, 400);
-    }
-    console.error(`search server: ${c.req.method} ${c.req.path}: ${(e as Error).stack ?? String(e)}`);
-    return isApi(c) ? c.json({ error: 'internal error', code: 'internal' }, 500) : c.text('internal error', 500);
-  });
-
+/** The search server's app over `deps`: served by `listen` (server.ts), asked in-process by `app.request()` in tests. */
+export function createApp(deps: UiDeps): OpenAPIHono<ServerEnv> {
+  const app = new OpenAPIHono<ServerEnv>({ defaultHook: refuseParameter });
+  useMiddleware(app, deps);
+  const parts = serverParts(deps);
+  for (const routes of ROUTES) routes(app, parts);
+  app.notFound(notFound(app, parts));
+  app.onError(handleErrors(deps.log));
   return app;
-}
-
-/** The client's address (node:http), or one key for all when there is none (app.request in tests). */
-function clientOf(c: Context): string {
-  try {
-    return getConnInfo(c).remote.address ?? 'local';
-  } catch {
-    return 'local';
-  }
-}
-
-function isApi(c: Context): boolean {
-  return c.req.path.startsWith('/api/');
 }

@@ -4,6 +4,7 @@ import type { ApplianceStatus, UrlExplanation } from '../model/index.ts';
 import { SearchIndex } from '../indexer/index.ts';
 import type { StoredDocument } from '../model/index.ts';
 import { createApp } from './app.ts';
+import { serverDefaults } from './server-fixture.ts';
 import { crawledAgo } from './pages.ts';
 
 const HOSTILE = 'http://e.org/"><script>alert(1)</script>';
@@ -102,7 +103,7 @@ const explain = async (url: string): Promise<UrlExplanation> =>
         classes: [],
       }
     : { known: false, url, reason: 'never seen: no crawled page links to it yet' };
-const app = createApp({ searcher: index, status: async () => statusNow(), version: 't', explain, eventIntervalMs: 20 });
+const app = createApp({ ...serverDefaults(), searcher: index, status: async () => statusNow(), version: 't', explain, eventIntervalMs: 20 });
 const text = async (path: string) => (await app.request(path)).text();
 
 describe('the dashboard (/status)', () => {
@@ -132,7 +133,7 @@ describe('the dashboard (/status)', () => {
     assert.match(html, /<dd data-figure="not-relevant">30<\/dd>/);
     assert.match(await text('/status?url=http%3A%2F%2Fe.org%2Fknown'), /<dt>Topic score<\/dt><dd>3.5 \(not relevant\)<\/dd>/);
     assert.match(await text('/metrics'), /^trawl_focus_pages\{verdict="not-relevant"\} 30$/m);
-    const plain = createApp({ searcher: index, status: async () => ({ ...statusNow(), focus: null }), version: 't' });
+    const plain = createApp({ ...serverDefaults(), searcher: index, status: async () => ({ ...statusNow(), focus: null }), version: 't' });
     assert.ok(!(await (await plain.request('/status')).text()).includes('focus-h'), 'no focus section without a focused crawl');
   });
 
@@ -189,6 +190,7 @@ describe('seeds that could not be fetched, and pages whose links were cut', () =
     ],
   });
   const app2 = createApp({
+    ...serverDefaults(),
     searcher: index,
     status: async () => troubled(),
     version: 't',
@@ -214,6 +216,7 @@ describe('seeds that could not be fetched, and pages whose links were cut', () =
 
   it('says nothing while a seed is still to be fetched, or once one was', async () => {
     const pending = createApp({
+      ...serverDefaults(),
       searcher: index,
       status: async () => ({
         ...troubled(),
@@ -223,6 +226,7 @@ describe('seeds that could not be fetched, and pages whose links were cut', () =
     });
     assert.doesNotMatch(await (await pending.request('/')).text(), /No seed could be fetched/);
     const one = createApp({
+      ...serverDefaults(),
       searcher: index,
       status: async () => ({
         ...troubled(),

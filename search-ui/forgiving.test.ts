@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import type { ApplianceStatus, StoredDocument } from '../model/index.ts';
 import { SearchIndex } from '../indexer/index.ts';
 import { createApp } from './app.ts';
+import { serverDefaults } from './server-fixture.ts';
 
 const docs = new Map<number, StoredDocument>();
 const index = new SearchIndex((id) => docs.get(id));
@@ -54,7 +55,7 @@ const statusNow = (): ApplianceStatus => ({
   index: { documents: index.documentCount, lastFlushAt: null, lastFlushMs: null, terms: 0, lastFlushBytes: null },
   recent: [],
 });
-const app = createApp({ searcher: index, status: async () => statusNow(), version: 't', processMetrics: false, apiRate: 1000 });
+const app = createApp({ ...serverDefaults(), searcher: index, status: async () => statusNow(), version: 't', processMetrics: false, apiRate: 1000 });
 const get = (path: string) => app.request(path);
 
 describe('"Including results for …"', () => {

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SearchIndex } from '../indexer/index.ts';
 import { createApp } from './app.ts';
-import { allowedMethods, hostAllowed } from './guards.ts';
+import { serverDefaults } from './server-fixture.ts';
+import { allowedMethods, hostAllowed, StreamGate } from './guards.ts';
 import { listen } from './server.ts';
 import { idleStatus } from './status-fixture.ts';
 
@@ -18,6 +19,7 @@ const admin = {
   remove: async () => ({ removed: 0 }),
 };
 const app = createApp({
+  ...serverDefaults(),
   searcher: index,
   status: async () => statusNow(),
   version: 't',
@@ -157,7 +159,15 @@ describe('HSTS', () => {
 
 describe('server-sent event streams', () => {
   it('are capped (server.maxEventStreams): 503 with Retry-After beyond, a place again once one closes', async () => {
-    const capped = createApp({ searcher: index, status: async () => statusNow(), version: 't', maxEventStreams: 2, eventIntervalMs: 10, apiRate: 1000 });
+    const capped = createApp({
+      ...serverDefaults(),
+      searcher: index,
+      status: async () => statusNow(),
+      version: 't',
+      maxEventStreams: 2,
+      eventIntervalMs: 10,
+      apiRate: 1000,
+    });
     const open = async () => {
       const res = await capped.request('/api/events');
       if (res.status !== 200) return { res, reader: undefined };
@@ -172,11 +182,25 @@ describe('server-sent event streams', () => {
     assert.ok(Number(c.res.headers.get('retry-after')) > 0);
     assert.equal(((await c.res.json()) as { code: string }).code, 'too-many-streams');
     await a.reader!.cancel();
-    await new Promise((r) => setTimeout(r, 50)); // its loop notices at its next tick
     const d = await open();
-    assert.equal(d.res.status, 200, 'a closed stream gives its place back');
+    assert.equal(d.res.status, 200, 'a closed stream gives its place back at once');
+    assert.equal((await open()).res.status, 503, 'once');
     await b.reader!.cancel();
     await d.reader!.cancel();
+  });
+});
+
+describe('the cap on event streams (StreamGate)', () => {
+  it('gives a place back once, however often its end is told', () => {
+    const gate = new StreamGate(2);
+    const leave = gate.enter()!;
+    assert.ok(gate.enter());
+    assert.equal(gate.enter(), undefined, 'full');
+    leave();
+    leave();
+    assert.equal(gate.count, 1);
+    assert.ok(gate.enter());
+    assert.equal(gate.enter(), undefined, 'full again: the second leave() gave nothing back');
   });
 });
 

@@ -2,12 +2,17 @@
  * What the server refuses before any route runs, and how it answers a method a path does not have:
  *
  * - a `Host` the server does not answer to (DNS rebinding: a web page whose name is made to resolve
- *   to 127.0.0.1 would otherwise read a local Trawl's results and status through the browser);
+ *   to 127.0.0.1 would otherwise read a local Trawl's results and status through the browser),
+ *   refused with an HttpError (421) that the one error handler answers (errors.ts);
  * - HSTS sent only over HTTPS, where it means something (over plain HTTP browsers ignore it, and a
  *   TLS-terminating proxy in front sets its own);
- * - the methods a path does answer, for 405 and `Allow`.
+ * - the methods a path does answer, for 405 and `Allow` (routes/fallback.ts);
+ * - the cap on open event streams (`StreamGate`, for the dashboard's /api/events).
+ *
+ * Where each middleware sits in the order is middleware.ts's table.
  */
 import type { MiddlewareHandler } from 'hono';
+import { HttpError } from './errors.ts';
 
 /** The names the server answers to: the address it listens on and `server.allowedHosts`. */
 export type HostPolicy = { readonly bound?: string; readonly allowed?: readonly string[] };
@@ -47,12 +52,15 @@ export function checkHost(policy: HostPolicy): MiddlewareHandler {
     const host = c.req.header('host');
     if (hostAllowed(host, policy)) return next();
     const error = `this server does not answer to the name ${JSON.stringify(host)}: add it to server.allowedHosts (or TRAWL_ALLOWED_HOSTS) if it should`;
-    return c.req.path.startsWith('/api/') ? c.json({ error, code: 'unknown-host' }, 421) : c.text(error, 421);
+    throw new HttpError(421, 'unknown-host', error);
   };
 }
 
+/** How long a browser keeps to HTTPS once told (180 days, as Hono's secureHeaders would say). */
+const HSTS_MAX_AGE_SECONDS = 180 * 86_400;
+
 /** Strict-Transport-Security on HTTPS answers only. */
-export function hstsOverHttps(maxAgeSeconds = 15_552_000): MiddlewareHandler {
+export function hstsOverHttps(maxAgeSeconds = HSTS_MAX_AGE_SECONDS): MiddlewareHandler {
   return async (c, next) => {
     await next();
     if (new URL(c.req.url).protocol === 'https:') c.res.headers.set('strict-transport-security', `max-age=${maxAgeSeconds}; includeSubDomains`);
@@ -89,14 +97,18 @@ function patternOf(route: string): RegExp {
 export class StreamGate {
   private open = 0;
   constructor(readonly max: number) {}
-  /** Takes a place; false when all are taken. */
-  enter(): boolean {
-    if (this.open >= this.max) return false;
+  /**
+   * Takes a place: the function that gives it back (once, however often it is called, so that
+   * both the client's going and the stream's end may call it); undefined when all are taken.
+   */
+  enter(): (() => void) | undefined {
+    if (this.open >= this.max) return undefined;
     this.open++;
-    return true;
-  }
-  leave(): void {
-    this.open = Math.max(0, this.open - 1);
+    let held = true;
+    return () => {
+      if (held) this.open--;
+      held = false;
+    };
   }
   get count(): number {
     return this.open;

@@ -5,6 +5,7 @@ import type { StoredDocument } from '../model/index.ts';
 import { SearchIndex } from '../indexer/index.ts';
 import { storedDocument } from '../indexer/test-document.ts';
 import { createApp } from './app.ts';
+import { serverDefaults } from './server-fixture.ts';
 import { chooseEncoding } from './compress.ts';
 import { ifNoneMatch } from './http-cache.ts';
 import { STATIC_FILES, staticUrl } from './static-files.ts';
@@ -31,7 +32,7 @@ const counted = {
     return index.version;
   },
 };
-const app = createApp({ searcher: counted, status: async () => statusNow(), version: 't', processMetrics: false, apiRate: 1000 });
+const app = createApp({ ...serverDefaults(), searcher: counted, status: async () => statusNow(), version: 't', processMetrics: false, apiRate: 1000 });
 const get = (path: string, headers: Record<string, string> = {}) => app.request(path, { headers });
 
 describe('conditional requests', () => {
@@ -57,7 +58,7 @@ describe('conditional requests', () => {
   });
 
   it('tag another server start differently (it may hold another index, or rank otherwise)', async () => {
-    const other = createApp({ searcher: counted, status: async () => statusNow(), version: 't', processMetrics: false });
+    const other = createApp({ ...serverDefaults(), searcher: counted, status: async () => statusNow(), version: 't', processMetrics: false });
     const etag = (await get('/api/search?q=cacheword')).headers.get('etag')!;
     assert.equal((await other.request('/api/search?q=cacheword', { headers: { 'if-none-match': etag } })).status, 200);
   });
@@ -133,7 +134,14 @@ describe('compression', () => {
 
   it('leaves small answers and event streams alone', async () => {
     assert.equal((await get('/healthz', { 'accept-encoding': 'br' })).headers.get('content-encoding'), null);
-    const events = createApp({ searcher: counted, status: async () => statusNow(), version: 't', processMetrics: false, eventIntervalMs: 10 });
+    const events = createApp({
+      ...serverDefaults(),
+      searcher: counted,
+      status: async () => statusNow(),
+      version: 't',
+      processMetrics: false,
+      eventIntervalMs: 10,
+    });
     const res = await events.request('/api/events', { headers: { 'accept-encoding': 'br, gzip' } });
     assert.match(res.headers.get('content-type') ?? '', /^text\/event-stream/);
     assert.equal(res.headers.get('content-encoding'), null);

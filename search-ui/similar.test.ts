@@ -7,6 +7,7 @@ import { simhash } from '../lib/simhash.ts';
 import type { ApplianceStatus, StoredDocument } from '../model/index.ts';
 import { SearchResponseSchema, StatusSchema } from './api/schemas.ts';
 import { createApp } from './app.ts';
+import { serverDefaults } from './server-fixture.ts';
 import { liveStatus } from './status-page.ts';
 import { statusLine } from './status-line.ts';
 
@@ -77,7 +78,7 @@ const status = (): ApplianceStatus => ({
   },
   recent: [],
 });
-const app = createApp({ searcher: index, status: async () => status(), version: '0.0.0-test' });
+const app = createApp({ ...serverDefaults(), searcher: index, status: async () => status(), version: '0.0.0-test' });
 
 describe('similar pages', () => {
   it('shows a result\u2019s near-duplicates in a <details> under it, escaped, links only to http(s)', async () => {

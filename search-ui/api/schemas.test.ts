@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import type { ApplianceStatus } from '../../model/index.ts';
 import { SearchIndex } from '../../indexer/index.ts';
 import { createApp } from '../app.ts';
+import { serverDefaults } from '../server-fixture.ts';
 import { statusLine } from '../status-line.ts';
 import { ExplanationSchema, StatusSchema } from './schemas.ts';
 
@@ -95,7 +96,13 @@ export const FULL_STATUS: ApplianceStatus = {
   recent: [{ url: 'http://docs.e.org/a', status: 200, ms: 35, bytes: 1200, outcome: 'indexed', held: true, change: 'changed' }],
 };
 
-const app = createApp({ searcher: new SearchIndex(() => undefined), status: async () => FULL_STATUS, version: '9.9.9', processMetrics: false });
+const app = createApp({
+  ...serverDefaults(),
+  searcher: new SearchIndex(() => undefined),
+  status: async () => FULL_STATUS,
+  version: '9.9.9',
+  processMetrics: false,
+});
 
 describe('the API schemas', () => {
   it('describe /api/status fully: every field of a full status, and nothing else', async () => {

@@ -335,11 +335,15 @@ export const StatusSchema = z
   })
   .openapi('Status');
 
+/** The longest URL the API takes: one looked up (/api/document, the dashboard's lookup), or given to an admin action. */
+export const MAX_URL_LENGTH = 2048;
+const URL_REQUIRED = `parameter url is required (at most ${MAX_URL_LENGTH.toLocaleString('en-US')} characters), e.g. /api/document?url=https://example.org/`;
+
 export const DocumentQuery = z.object({
   url: z
-    .string({ error: 'parameter url is required (at most 2,048 characters), e.g. /api/document?url=https://example.org/' })
-    .min(1, { error: 'parameter url is required (at most 2,048 characters), e.g. /api/document?url=https://example.org/' })
-    .max(2048, { error: 'parameter url is required (at most 2,048 characters), e.g. /api/document?url=https://example.org/' })
+    .string({ error: URL_REQUIRED })
+    .min(1, { error: URL_REQUIRED })
+    .max(MAX_URL_LENGTH, { error: URL_REQUIRED })
     .openapi({ format: 'uri', example: 'https://example.org/' }),
 });
 

@@ -9,8 +9,9 @@
 import { z } from '@hono/zod-openapi';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { MAX_QUERY_LENGTH } from '../indexer/index.ts';
-import type { ShardNode } from '../indexer/shards/index.ts';
+import { MAX_QUERY_LENGTH } from '../../indexer/index.ts';
+import type { ShardNode } from '../../indexer/shards/index.ts';
+import { HttpError, type ServerEnv } from '../errors.ts';
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
@@ -45,43 +46,44 @@ const SuggestBody = z.object({ q: z.string().max(MAX_QUERY_LENGTH), limit: z.num
 const HitsBody = z.object({ ids: z.array(count).max(1000), marked: z.array(z.string().max(1000)).max(1000), words: count.optional() });
 
 /** The routes, under /api/shard; without a node (a coordinator holds no index), 404. */
-export function shardRoutes(node: ShardNode | undefined): Hono {
-  const api = new Hono();
-  api.use(bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json({ error: `request body over ${MAX_BODY_BYTES} bytes`, code: 'too-large' }, 413) }));
-  api.use(async (c, next) => {
-    if (!node) return c.json({ error: 'this server holds no index to answer a coordinator from', code: 'not-a-shard' }, 404);
+export function shardRoutes(node: ShardNode | undefined): Hono<ServerEnv> {
+  const api = new Hono<ServerEnv>();
+  api.use(
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new HttpError(413, 'too-large', `request body over ${MAX_BODY_BYTES} bytes`);
+      },
+    }),
+  );
+  api.use(async (_c, next) => {
+    if (!node) throw new HttpError(404, 'not-a-shard', 'this server holds no index to answer a coordinator from');
     await next();
   });
   api.get('/info', (c) => c.json(node!.info()));
-  api.post('/terms', async (c) => {
-    const body = await read(c, TermsBody);
-    return 'error' in body ? body.error : c.json(await node!.terms(body.ok));
-  });
-  api.post('/search', async (c) => {
-    const body = await read(c, SearchBody);
-    return 'error' in body ? body.error : c.json(await node!.search(body.ok));
-  });
+  api.post('/terms', async (c) => c.json(await node!.terms(await read(c, TermsBody))));
+  api.post('/search', async (c) => c.json(await node!.search(await read(c, SearchBody))));
   api.post('/hits', async (c) => {
-    const body = await read(c, HitsBody);
-    return 'error' in body ? body.error : c.json(await node!.hits(body.ok.ids, body.ok.marked, body.ok.words));
+    const { ids, marked, words } = await read(c, HitsBody);
+    return c.json(await node!.hits(ids, marked, words));
   });
   api.post('/suggest', async (c) => {
-    const body = await read(c, SuggestBody);
-    return 'error' in body ? body.error : c.json(await node!.suggest(body.ok.q, body.ok.limit, body.ok.corpus));
+    const { q, limit, corpus } = await read(c, SuggestBody);
+    return c.json(await node!.suggest(q, limit, corpus));
   });
   return api;
 }
 
-/** The body as `schema` takes it, or the 400 that says why not. */
-async function read<S extends z.ZodType>(c: Context, schema: S): Promise<{ ok: z.output<S> } | { error: Response }> {
+/** The body as `schema` takes it; else a 400 (bad-body) that says why not. */
+async function read<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
   let json: unknown;
   try {
     json = await c.req.json();
   } catch {
-    return { error: c.json({ error: 'the body must be JSON', code: 'bad-body' }, 400) };
+    throw new HttpError(400, 'bad-body', 'the body must be JSON');
   }
   const parsed = schema.safeParse(json);
-  if (parsed.success) return { ok: parsed.data };
+  if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  return { error: c.json({ error: `${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'not as expected'}`, code: 'bad-body' }, 400) };
+  throw new HttpError(400, 'bad-body', `${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'not as expected'}`);
 }

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { SearchIndex } from '../indexer/index.ts';
+import { SearchIndex } from '../../indexer/index.ts';
 import type { AdminActions, AdminTarget } from './admin.ts';
-import { createApp } from './app.ts';
-import { idleStatus } from './status-fixture.ts';
+import { createApp } from '../app.ts';
+import { serverDefaults } from '../server-fixture.ts';
+import { idleStatus } from '../status-fixture.ts';
 
 const statusNow = () => idleStatus({ running: true });
 
@@ -34,7 +35,15 @@ const index = new SearchIndex(() => undefined);
 
 describe('the admin API', () => {
   const { calls, actions } = recorder();
-  const app = createApp({ searcher: index, status: async () => statusNow(), version: 't', admin: actions, adminToken: TOKEN, apiRate: 1000 });
+  const app = createApp({
+    ...serverDefaults(),
+    searcher: index,
+    status: async () => statusNow(),
+    version: 't',
+    admin: actions,
+    adminToken: TOKEN,
+    apiRate: 1000,
+  });
   const send = (method: string, path: string, opts: { token?: string; body?: unknown; raw?: string } = {}) =>
     app.request(path, {
       method,
@@ -106,7 +115,14 @@ describe('the admin API', () => {
 
   it('is off without a configured token: 403, and nothing changes', async () => {
     const off = recorder();
-    const closed = createApp({ searcher: index, status: async () => statusNow(), version: 't', admin: off.actions, adminToken: undefined });
+    const closed = createApp({
+      ...serverDefaults(),
+      searcher: index,
+      status: async () => statusNow(),
+      version: 't',
+      admin: off.actions,
+      adminToken: undefined,
+    });
     const res = await closed.request('/api/pause', { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` } });
     assert.equal(res.status, 403);
     assert.equal(((await res.json()) as { code: string }).code, 'admin-disabled');
@@ -117,7 +133,7 @@ describe('the admin API', () => {
 
 describe('API rate limit', () => {
   it('answers 429 with Retry-After past the burst, for the API only', async () => {
-    const app = createApp({ searcher: index, status: async () => statusNow(), version: 't', apiRate: 5 });
+    const app = createApp({ ...serverDefaults(), searcher: index, status: async () => statusNow(), version: 't', apiRate: 5 });
     const codes: number[] = [];
     for (let i = 0; i < 12; i++) codes.push((await app.request('/api/status')).status);
     assert.deepEqual(codes.slice(0, 10), Array(10).fill(200), 'a burst of twice the rate');

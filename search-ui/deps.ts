@@ -1,0 +1,52 @@
+/**
+ * What the search server is given (`UiDeps`): the searcher, the status, the admin actions, the
+ * logger, and the server's settings. The settings the config always gives (config/schema.ts:
+ * `server.maxEventStreams`, `server.host` and `server.allowedHosts`, `server.corsOrigins`) are
+ * required, so that their defaults live in the schema alone; the limits the config does not hold
+ * are the named constants below.
+ */
+import type { ApplianceStatus, ShardStatus, UrlExplanation } from '../model/index.ts';
+import type { ShardNode } from '../indexer/shards/index.ts';
+import type { Searcher } from '../indexer/index.ts';
+import type { Log } from '../lib/log.ts';
+import type { AdminActions } from './routes/admin.ts';
+import type { ServerAuth } from './access.ts';
+import type { HostPolicy } from './guards.ts';
+
+/** Requests a second that one address may make to /api/* (bursts of twice that), unless `apiRate` says otherwise. */
+export const API_RATE_PER_SECOND = 20;
+/** How often /api/events sends the status, unless `eventIntervalMs` says otherwise. */
+export const EVENT_INTERVAL_MS = 1000;
+
+export type UiDeps = {
+  readonly searcher: Searcher;
+  readonly status: () => Promise<ApplianceStatus>;
+  readonly version: string;
+  /** Where the server reports what went wrong inside it (a 500): the appliance's logger. */
+  readonly log: Log;
+  /** Server-sent event streams open at once (server.maxEventStreams); beyond, 503. */
+  readonly maxEventStreams: number;
+  /** The names the server answers to (server.host and server.allowedHosts); others get 421. */
+  readonly hosts: HostPolicy;
+  /** server.corsOrigins: the origins whose pages may call /api/search and /api/suggest (cors.ts). */
+  readonly corsOrigins: readonly string[];
+  /** server.auth: the search, the API and the dashboard behind a login. */
+  readonly serverAuth?: ServerAuth | undefined;
+  /** What Trawl knows of a URL (/api/document, the dashboard's lookup). */
+  readonly explain?: (url: string) => Promise<UrlExplanation>;
+  /** Whether the store answers (a database can be away): /healthz says 503 while it does not. */
+  readonly storeHealth?: () => { readonly up: boolean; readonly downSince?: number; readonly error?: string };
+  /** The admin actions; they are on only with `adminToken` too. */
+  readonly admin?: AdminActions;
+  readonly adminToken?: string | undefined;
+  /** Requests per second (and twice that at once) that one address may make to /api/* (default API_RATE_PER_SECOND). */
+  readonly apiRate?: number;
+  /** How often /api/events sends the status, in ms (default EVENT_INTERVAL_MS; tests make it quick). */
+  readonly eventIntervalMs?: number;
+  /** Process metrics (CPU, heap, event loop, GC) in /metrics; on unless turned off. */
+  readonly processMetrics?: boolean;
+  /** This server's index as a coordinator asks it (/api/shard/*: routes/shard.ts); absent: it holds none. */
+  readonly shard?: ShardNode;
+  /** The shards this server merges, as last checked (a coordinator: /healthz reports them, 503 when none answers). */
+  readonly shards?: () => readonly ShardStatus[];
+};
