@@ -162,8 +162,18 @@ export function finishPage(parts: PageParts, options: ExtractOptions): DocumentP
   };
 }
 
+/**
+ * A spreadsheet cell's text is kept up to this many characters, a little over Excel's own limit on
+ * a cell (32,767): a sheet's text is its cells, and one cell of a hostile file could otherwise hold
+ * the whole text budget.
+ */
+export const MAX_CELL_CHARS = 32_768;
+
+/** What an extractor fills as it walks a document: the text, the headings, the links. */
+export type PageSinks = { readonly text: TextSink; readonly headings: HeadingList; readonly links: LinkSink };
+
 /** The sinks an extractor fills, with the options' limits. */
-export function newParts(options: ExtractOptions): { text: TextSink; headings: HeadingList; links: LinkSink } {
+export function newParts(options: ExtractOptions): PageSinks {
   return {
     text: new TextSink(options.maxTextChars ?? DOCUMENT_LIMITS.maxTextChars),
     headings: new HeadingList(),

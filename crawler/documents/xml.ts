@@ -110,6 +110,30 @@ function canonicalAttrs(scope: Scope, attribs: Record<string, string>): Record<s
 }
 
 /**
+ * `handlers`, blind to the elements named in `skipped` and to everything inside them (elements and
+ * text): text that is not the document's (deleted runs, a drawing's fallback copy, comments). Skipped
+ * elements inside skipped ones are counted, so that the walk is reported again only once the
+ * outermost has closed. (The parser's events are balanced: a stray end tag is never reported, an
+ * element left open is closed, so the count never goes below zero.)
+ */
+export function skipping(skipped: ReadonlySet<string>, handlers: XmlHandlers): XmlHandlers {
+  let depth = 0;
+  return {
+    open(name, attrs) {
+      if (skipped.has(name)) depth++;
+      if (depth === 0) handlers.open?.(name, attrs);
+    },
+    text(text) {
+      if (depth === 0) handlers.text?.(text);
+    },
+    close(name) {
+      if (skipped.has(name)) depth--;
+      else if (depth === 0) handlers.close?.(name);
+    },
+  };
+}
+
+/**
  * The text of the first element of each name in `wanted` (all of them, joined by ", ", for names in
  * `repeated`), over a small part such as docProps/core.xml or meta.xml; attributes are read by
  * `onOpen` if given.
