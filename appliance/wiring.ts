@@ -39,20 +39,25 @@ import { checkBrowser, RenderPolicy, RenderService, type RenderDeps } from '../c
 import type { Focus } from '../crawler/focus/index.ts';
 import { DEFAULT_TEMPLATE_SETTINGS, Extraction, TemplateLearner } from '../crawler/template/index.ts';
 import { AddressPolicy } from '../crawler/fetch/index.ts';
-import type { Normalizer } from '../crawler/urls/index.ts';
+import type { NormalizeOptions, Normalizer } from '../crawler/urls/index.ts';
 import type { Log } from '../lib/log.ts';
 import type { Slices } from '../lib/slices.ts';
 import type { Store } from '../store/index.ts';
 
-/** The URL normalizer of the config (host aliases, parameters to drop, …). */
-export function normalizerOf(c: Readonly<Config>): Normalizer {
-  return createNormalizer({
+/** The URL normalizer's options of the config (host aliases, parameters to drop, …). */
+export function normalizeOptionsOf(c: Readonly<Config>): NormalizeOptions {
+  return {
     hostAliases: c.urls.hostAliases.map(parseHostAlias),
     stripParams: c.urls.stripParams.map((p) => new RegExp(p, 'i')),
     collapseRepeatedParams: c.urls.collapseRepeatedParams,
     dropIndexFiles: c.urls.dropIndexFiles,
     lowercasePath: c.urls.lowercasePath,
-  });
+  };
+}
+
+/** The URL normalizer of the config. */
+export function normalizerOf(c: Readonly<Config>): Normalizer {
+  return createNormalizer(normalizeOptionsOf(c));
 }
 
 /**

@@ -5,7 +5,6 @@
  */
 import { z } from 'zod';
 import { parseHostAlias } from '../crawler/urls/aliases.ts';
-import { DEFAULT_STRIP_PARAMS } from '../crawler/urls/normalize.ts';
 import { isCidr } from '../lib/cidr.ts';
 import { selectorProblem } from '../lib/css-selector.ts';
 import { LOG_LEVELS } from '../lib/log.ts';
@@ -97,6 +96,9 @@ const hostAlias = z.string().superRefine((s, ctx) => {
     ctx.addIssue({ code: 'custom', message: (e as Error).message });
   }
 });
+
+/** Query parameters dropped by default (urls.stripParams): session ids and campaign tracking never change what a page says. */
+const DEFAULT_STRIP_PARAMS: readonly string[] = ['^(jsessionid|phpsessid|sid|sessionid|aspsessionid\\w*)$', '^utm_'];
 
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 

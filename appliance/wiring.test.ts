@@ -1,0 +1,51 @@
+// The wiring of the URL policy: each of the config's URL settings reaches the normalizer and the
+// filter chain, which keep no default of their own (config/schema.ts declares them).
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { loadConfig, type ConfigInput } from '../config/index.ts';
+import { admit } from '../crawler/urls/index.ts';
+import { normalizerOf, urlPolicyOf } from './wiring.ts';
+
+describe('urlPolicyOf', () => {
+  const seeds = ['http://e.org/'];
+  /** What the policy of a config with `overrides` makes of `url` at `depth`, the host holding 5 URLs. */
+  const verdict = (overrides: ConfigInput, url: string, depth = 0) => {
+    const a = admit(
+      urlPolicyOf(loadConfig({ overrides: { seeds, ...overrides } }), seeds, () => 5),
+      url,
+      depth,
+    );
+    return a.ok ? 'admitted' : a.reason;
+  };
+
+  it("applies each of the config's URL limits and scope rules: what the defaults admit, the setting tightened rejects", () => {
+    const rows: [ConfigInput, string, number, string][] = [
+      [{ limits: { maxUrlLength: 30 } }, 'http://e.org/a-rather-long-path/x', 0, 'url-too-long'],
+      [{ limits: { maxDepth: 1 } }, 'http://e.org/a', 2, 'too-deep'],
+      [{ limits: { maxPagesPerHost: 5 } }, 'http://e.org/a', 0, 'host-limit'],
+      [{ limits: { maxRepeatedSegments: 1 } }, 'http://e.org/a/a', 0, 'repeated-path'],
+      [{ limits: { maxQueryParams: 1 } }, 'http://e.org/?a=1&b=2', 0, 'too-many-params'],
+      [{ limits: { maxParamLength: 16 } }, `http://e.org/?q=${'x'.repeat(20)}`, 0, 'param-too-long'],
+      [{ scope: { exclude: ['URL:/private/'] } }, 'http://e.org/private/', 0, 'out-of-scope'],
+    ];
+    for (const [overrides, url, depth, reason] of rows) {
+      assert.equal(verdict({}, url, depth), 'admitted', url);
+      assert.equal(verdict(overrides, url, depth), reason, JSON.stringify(overrides));
+    }
+  });
+
+  it("normalizes by the config's urls settings", () => {
+    const url = 'http://www.e.org/Docs/index.html?ref=1&utm_source=x&a=1&a=1';
+    assert.deepEqual(normalizerOf(loadConfig())(url), {
+      ok: true,
+      url: 'http://www.e.org/Docs/index.html?ref=1&a=1',
+      fetchUrl: 'http://www.e.org/Docs/index.html?ref=1&a=1',
+    });
+    const urls = { stripParams: ['^ref$'], collapseRepeatedParams: false, dropIndexFiles: true, lowercasePath: true, hostAliases: ['startsWith(www.)='] };
+    assert.deepEqual(normalizerOf(loadConfig({ overrides: { urls } }))(url), {
+      ok: true,
+      url: 'http://e.org/docs/?utm_source=x&a=1&a=1',
+      fetchUrl: 'http://www.e.org/Docs/index.html?utm_source=x&a=1&a=1',
+    });
+  });
+});
