@@ -1,10 +1,13 @@
-// The wiring of the URL policy: each of the config's URL settings reaches the normalizer and the
-// filter chain, which keep no default of their own (config/schema.ts declares them).
+// The wiring of the URL policy and of the parse jobs: each of the config's URL and parse settings
+// reaches the normalizer, the filter chain and the parser, which keep no default of their own
+// (config/schema.ts declares them).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadConfig, type ConfigInput } from '../config/index.ts';
+import { extract } from '../crawler/parse/extract.ts';
 import { admit } from '../crawler/urls/index.ts';
-import { normalizerOf, urlPolicyOf } from './wiring.ts';
+import { odp } from '../testweb/documents.ts';
+import { normalizerOf, parseSettingsOf, urlPolicyOf } from './wiring.ts';
 
 describe('urlPolicyOf', () => {
   const seeds = ['http://e.org/'];
@@ -47,5 +50,33 @@ describe('urlPolicyOf', () => {
       url: 'http://e.org/docs/?utm_source=x&a=1&a=1',
       fetchUrl: 'http://www.e.org/Docs/index.html?utm_source=x&a=1&a=1',
     });
+  });
+});
+
+describe('parseSettingsOf', () => {
+  /** What a job with the settings of a config with `overrides` comes to. */
+  const parsed = (overrides: ConfigInput, job: { body: Uint8Array; contentType: string; url: string; truncated?: boolean }) =>
+    extract({ ...job, ...parseSettingsOf(loadConfig({ overrides })) });
+  const links = `<meta name="bot" content="noindex">${'<a href="/a">a</a><a href="/b">b</a><a href="/c">c</a>'}`;
+  const page = { body: Buffer.from(links), contentType: 'text/html', url: 'http://e.org/' };
+  const slides = { body: odp(), contentType: 'application/vnd.oasis.opendocument.presentation', url: 'http://e.org/reefs.odp' };
+
+  it("gives the parser the config's links cap and robots token", async () => {
+    const plain = await parsed({}, page);
+    assert.ok(plain.kind === 'page');
+    assert.deepEqual([plain.page.links.length, plain.page.linksCut, plain.page.noindex], [3, undefined, false]);
+    const set = await parsed({ limits: { maxLinksPerPage: 2 }, userAgent: 'Bot/2.0' }, page);
+    assert.ok(set.kind === 'page');
+    assert.deepEqual([set.page.links.length, set.page.linksCut, set.page.noindex], [2, 1, true]);
+  });
+
+  it("gives the document extractors the config's formats, pages and size cap", async () => {
+    const all = await parsed({}, slides);
+    assert.ok(all.kind === 'page' && all.page.document?.pagesCut === undefined);
+    const one = await parsed({ documents: { maxPages: 1 } }, slides);
+    assert.ok(one.kind === 'page' && one.page.document?.pagesCut === 1);
+    assert.deepEqual(await parsed({ documents: { types: ['pdf'] } }, slides), { kind: 'unsupported', type: 'odp (not in documents.types)' });
+    const cut = await parsed({ documents: { maxBytes: 3 * 1024 ** 2 } }, { ...slides, truncated: true });
+    assert.ok(cut.kind === 'refused' && cut.detail === 'larger than documents.maxBytes (3 MB)', JSON.stringify(cut));
   });
 });

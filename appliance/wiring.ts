@@ -32,7 +32,7 @@ import {
   type SharedFrontier,
   type UrlPolicy,
 } from '../crawler/index.ts';
-import type { ParseJob } from '../crawler/parse/extract.ts';
+import type { ParseSettings } from '../crawler/parse/extract.ts';
 import { isDocumentJob } from '../crawler/parse/jobs.ts';
 import { RoutedParser } from '../crawler/parse/route.ts';
 import { checkBrowser, RenderPolicy, RenderService, type RenderDeps } from '../crawler/render/index.ts';
@@ -140,7 +140,7 @@ function readCaFile(file: string): string {
 }
 
 /** What a parse job carries besides the page: the robots token, the links cap, what documents are read and how far. */
-export function parseSettingsOf(c: Readonly<Config>): Pick<ParseJob, 'robotsToken' | 'maxLinks' | 'documentTypes' | 'maxPages' | 'maxDocumentBytes'> {
+export function parseSettingsOf(c: Readonly<Config>): ParseSettings {
   return {
     robotsToken: productToken(c.userAgent).toLowerCase(),
     maxLinks: c.limits.maxLinksPerPage,

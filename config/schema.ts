@@ -285,6 +285,7 @@ export const configSchema = z.strictObject({
       maxRepeatedSegments: int(1, 100).default(3).describe('A URL whose path repeats one segment more often than this is a crawler trap and is rejected.'),
       maxQueryParams: int(1, 1000).default(16).describe('URLs with more query parameters are rejected (calendars, faceted search).'),
       maxParamLength: int(16, 65_536).default(512).describe('URLs with a longer query parameter are rejected.'),
+      // High enough for real API indexes (rust-doc's core::arch::x86 has 9,585 links), bounded so that a hostile page cannot fill the memory.
       maxLinksPerPage: int(1, 10_000_000)
         .default(100_000)
         .describe(

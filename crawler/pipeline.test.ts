@@ -50,7 +50,7 @@ async function crawl(concurrency: number, parse: (job: ParseJob, state: { inFlig
       normalize: normalizerOf(DEFAULT_CONFIG),
       filters: defaultFilters(buildScope({ allow: [], exclude: [], seeds: [SEED] }), { ...DEFAULT_CONFIG.limits, maxUrlLength: 2000, maxDepth: 100 }),
     },
-    limits: { concurrency, maxPages: 0, maxRedirects: 5 },
+    limits: { concurrency, maxPages: 0, maxRedirects: 5, maxLinksPerPage: DEFAULT_CONFIG.limits.maxLinksPerPage, documents: DEFAULT_CONFIG.documents },
     userAgent: 'TrawlBot/1.0',
   });
   const stored: number[] = [];

@@ -177,7 +177,7 @@ export function newParts(options: ExtractOptions): PageSinks {
   return {
     text: new TextSink(options.maxTextChars ?? DOCUMENT_LIMITS.maxTextChars),
     headings: new HeadingList(),
-    links: new LinkSink(options.url, options.maxLinks ?? DOCUMENT_LIMITS.maxLinks),
+    links: new LinkSink(options.url, options.maxLinks),
   };
 }
 

@@ -10,7 +10,7 @@
  * between two other events, joined.
  */
 import { bodyOf, inTemplate, LineBuilder } from './blocks.ts';
-import type { Extraction, Link, ParsedPage } from './types.ts';
+import { FIELD_CAPS, type Extraction, type Link, type ParsedPage } from './types.ts';
 import { squash, trimmedLength } from './whitespace.ts';
 
 /** What is inherited below an element, and what leaving it does. One per open element. */
@@ -99,17 +99,6 @@ const BLOCK = new Set([
   'option',
 ]);
 const HEADING = new Set(['h1', 'h2', 'h3']);
-
-/**
- * Links kept per page unless told otherwise (limits.maxLinksPerPage): high enough for real API
- * indexes (rust-doc's core::arch::x86 has 9,585), bounded so a hostile page cannot fill the memory.
- */
-export const DEFAULT_MAX_LINKS = 100_000;
-const MAX_HEADINGS = 200;
-/** Field caps: what is stored and indexed (a page is never cut anywhere else). */
-export const MAX_TITLE = 1000;
-const MAX_DESCRIPTION = 5000;
-const MAX_HEADING = 500;
 
 /** A frame for the top of the page (outside every element). */
 export function topFrame(): Frame {
@@ -240,8 +229,8 @@ export class PageCollector {
     if (f.exit === Exit.Block) {
       if (!f.boiler && !f.noText) this.lines.end();
     } else if (f.exit === Exit.Heading) {
-      const h = squash(f.heading!.join('')).slice(0, MAX_HEADING);
-      if (h && this.headings.length < MAX_HEADINGS) this.headings.push(h);
+      const h = squash(f.heading!.join('')).slice(0, FIELD_CAPS.heading);
+      if (h && this.headings.length < FIELD_CAPS.headings) this.headings.push(h);
     }
     if (f.rootStart >= 0) this.appRootText = this.textChars - f.rootStart;
   }
@@ -273,7 +262,7 @@ export class PageCollector {
       const url = resolve(l.href, base);
       if (!url) continue;
       const text = squash(l.text.join('')) || squash(l.alt) || squash(l.title);
-      links.push({ url, text: text.slice(0, 300), nofollow: l.nofollow });
+      links.push({ url, text: text.slice(0, FIELD_CAPS.anchor), nofollow: l.nofollow });
     }
     const body = bodyOf(this.lines, this.sawMain, extraction.template);
     const { headings } = this;
@@ -285,8 +274,8 @@ export class PageCollector {
     const { scripts, appRoot, appRootText, noscriptAsksJs, clickables, lang, keywords, cut } = this;
     return {
       url: pageUrl,
-      title: (this.titleText || headings[0] || fallbackTitle(pageUrl)).slice(0, MAX_TITLE),
-      description: squash(this.description || this.ogDescription).slice(0, MAX_DESCRIPTION),
+      title: (this.titleText || headings[0] || fallbackTitle(pageUrl)).slice(0, FIELD_CAPS.title),
+      description: squash(this.description || this.ogDescription).slice(0, FIELD_CAPS.description),
       headings: kept,
       text: body.text,
       blocks: body.blocks,
@@ -296,7 +285,7 @@ export class PageCollector {
       ...(canonicalUrl ? { canonical: canonicalUrl } : {}),
       ...(refreshUrl && refreshUrl !== pageUrl ? { refresh: refreshUrl } : {}),
       ...(lang ? { lang } : {}),
-      ...(keywords.trim() ? { keywords: squash(keywords).slice(0, MAX_DESCRIPTION) } : {}),
+      ...(keywords.trim() ? { keywords: squash(keywords).slice(0, FIELD_CAPS.description) } : {}),
       ...(cut ? { linksCut: cut } : {}),
       ...(scripts ? { spa: { scripts, ...(appRoot ? { appRoot } : {}), appRootText, noscriptAsksJs, clickables } } : {}),
     };
