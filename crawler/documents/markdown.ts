@@ -18,6 +18,7 @@ const marked = new Marked({ gfm: true, async: false });
  * with, so that a meta tag of that name is still taken for a robots tag, not a description.
  */
 const ROBOTS_TOKEN = 'trawlbot';
+/** A YAML front matter block (`---` … `---` or `...`) of up to 10,000 characters: a longer one is read as text. */
 const FRONT_MATTER = /^---[^\S\n]*\r?\n([\s\S]{0,10000}?)\r?\n(?:---|\.\.\.)[^\S\n]*(?:\r?\n|$)/;
 
 export function extractMarkdown(body: Uint8Array, options: ExtractOptions): DocumentPage {

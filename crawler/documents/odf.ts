@@ -228,6 +228,9 @@ class ContentWalk implements XmlHandlers {
   }
 }
 
+/** A style's parents are followed at most this far: a file whose styles derive from each other in a loop still ends. */
+const MAX_STYLE_ANCESTORS = 8;
+
 /**
  * Paragraph styles that make a text:p a heading: LibreOffice writes a heading that starts a new
  * page as a text:p whose automatic style derives from "Heading 1" (Heading_20_1), not as a text:h.
@@ -254,7 +257,7 @@ class ParagraphStyles {
 
   /** The heading level of a paragraph style (0 for Title), following its parents a few steps. */
   level(style: string | undefined): number | undefined {
-    for (let s = style, steps = 0; s && steps < 8; s = this.parents.get(s), steps++) {
+    for (let s = style, steps = 0; s && steps < MAX_STYLE_ANCESTORS; s = this.parents.get(s), steps++) {
       const known = this.levels.get(s);
       if (known !== undefined) return known;
       const m = /^(?:Heading_20_(\d)|(Title))$/.exec(s);

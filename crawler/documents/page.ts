@@ -125,6 +125,12 @@ export type PageParts = {
   readonly cellsCut?: number;
 };
 
+/**
+ * A declared language longer than this is not a language tag: BCP 47 asks implementations to take
+ * tags of up to 35 characters (RFC 5646 §4.4.1), which no real tag comes near.
+ */
+const MAX_LANG_TAG = 35;
+
 /** The parts as a page: title by metadata, else first heading, else file name; caps applied. */
 export function finishPage(parts: PageParts, options: ExtractOptions): DocumentPage {
   const { meta } = parts;
@@ -155,7 +161,7 @@ export function finishPage(parts: PageParts, options: ExtractOptions): DocumentP
     links: parts.links.links,
     noindex: false,
     nofollow: false,
-    ...(lang && lang.length <= 35 ? { lang } : {}),
+    ...(lang && lang.length <= MAX_LANG_TAG ? { lang } : {}),
     ...(keywords ? { keywords } : {}),
     ...(parts.links.cut ? { linksCut: parts.links.cut } : {}),
     document,

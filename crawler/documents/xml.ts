@@ -169,12 +169,18 @@ export function readFields(
   return fields;
 }
 
+/**
+ * What a capture keeps unless told otherwise: a heading's or an anchor's text, which the page keeps
+ * up to 500 and 300 characters (FIELD_CAPS) once its white space is squashed.
+ */
+const MAX_CAPTURE_CHARS = 1000;
+
 /** Text gathered while inside an element (a heading, a link), up to `max` characters. */
 export class Capture {
   private readonly parts: string[] = [];
   private length = 0;
 
-  constructor(private readonly max = 1000) {}
+  constructor(private readonly max = MAX_CAPTURE_CHARS) {}
 
   add(s: string): void {
     if (this.length >= this.max) return;
