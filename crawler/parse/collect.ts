@@ -162,12 +162,7 @@ export class PageCollector {
         return Enter.Skip;
       case 'a':
       case 'area':
-        if (a.href !== undefined) {
-          if (this.raw.length < this.maxLinks) {
-            anchor = { href: a.href, text: [], alt: '', title: a.title ?? '', nofollow: /(^|\s)nofollow(\s|$)/i.test(a.rel ?? '') };
-            this.raw.push(anchor);
-          } else this.cut++;
-        }
+        if (a.href !== undefined) anchor = this.startLink(a) ?? anchor;
         break;
       case 'img':
         if (anchor && !anchor.alt && a.alt) anchor.alt = a.alt;
@@ -184,17 +179,7 @@ export class PageCollector {
     // (Scripts and styles are not elements of the page's own: no app root, nothing to click.)
     const script = name === 'script' || name === 'style';
     const marked = hasMarks(a);
-    if (!script && marked) {
-      if (this.appRoot === undefined) {
-        const root = a.id !== undefined && APP_ROOT_IDS.has(a.id) ? `#${a.id}` : APP_ROOT_ATTRIBUTES.find((x) => a[x] !== undefined);
-        // (Its text is counted on leaving it: the characters of text seen in between.)
-        if (root !== undefined) {
-          this.appRoot = root.startsWith('#') ? root : `[${root}]`;
-          child.rootStart = this.textChars;
-        }
-      }
-      if (name !== 'a' && CLICK_ATTRIBUTES.some((x) => a[x] !== undefined)) this.clickables++;
-    }
+    if (!script && marked) this.readMarks(name, a, child);
     if (NOT_TEXT.has(name) || script) noText = true;
     if (
       BOILERPLATE.has(name) ||
@@ -213,6 +198,33 @@ export class PageCollector {
     child.heading = heading;
     child.exit = isHeading ? Exit.Heading : block ? Exit.Block : Exit.None;
     return enter;
+  }
+
+  /** A link (`a`, `area` with an href) while maxLinks allows; past it, counted as cut. */
+  private startLink(a: Record<string, string>): RawLink | undefined {
+    if (this.raw.length >= this.maxLinks) {
+      this.cut++;
+      return undefined;
+    }
+    const link: RawLink = { href: a.href!, text: [], alt: '', title: a.title ?? '', nofollow: /(^|\s)nofollow(\s|$)/i.test(a.rel ?? '') };
+    this.raw.push(link);
+    return link;
+  }
+
+  /**
+   * What an element's marks (MARKS) tell the render detector: the page's first app root, whose
+   * text is counted from here (`child.rootStart`), and an element that acts as a link.
+   */
+  private readMarks(name: string, a: Record<string, string>, child: Frame): void {
+    if (this.appRoot === undefined) {
+      const root = a.id !== undefined && APP_ROOT_IDS.has(a.id) ? `#${a.id}` : APP_ROOT_ATTRIBUTES.find((x) => a[x] !== undefined);
+      // (Its text is counted on leaving it: the characters of text seen in between.)
+      if (root !== undefined) {
+        this.appRoot = root.startsWith('#') ? root : `[${root}]`;
+        child.rootStart = this.textChars;
+      }
+    }
+    if (name !== 'a' && CLICK_ATTRIBUTES.some((x) => a[x] !== undefined)) this.clickables++;
   }
 
   /** A run of text inside the element whose frame is `f`. */
