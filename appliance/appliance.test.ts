@@ -4,11 +4,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { DEFAULT_CONFIG } from '../config/defaults.ts';
 import { loadConfig } from '../config/index.ts';
 import type { StoredDocument } from '../model/index.ts';
 import { logTo } from '../lib/log.ts';
 import { Appliance } from './appliance.ts';
 import { extract as extractForIndex } from './extract-for-index.ts';
+import { parseSettingsOf } from './wiring.ts';
 import { ParsePool } from '../crawler/index.ts';
 import { analyze, isAnalysis } from '../indexer/index.ts';
 
@@ -30,19 +32,22 @@ const doc = (id: number, word: string): StoredDocument => ({
 /** Stores a document the way the crawler does: store first, then index. */
 const store = async (app: Appliance, d: StoredDocument) => app.feed.put(d, undefined, await app.store.documents.put(d));
 
+/** What the config's defaults give every parse job (appliance/wiring.ts). */
+const SETTINGS = parseSettingsOf(DEFAULT_CONFIG);
+
 describe('the parse workers the appliance runs', () => {
   it('return each page with its analysis for the index', async () => {
     const pool = new ParsePool(1, { extractor: { module: new URL('./extract-for-index.ts', import.meta.url), extract: extractForIndex } });
     try {
       const body = Buffer.from('<title>Pooling</title><p>connection pool size</p>');
-      const r = await pool.parse({ body, contentType: 'text/html', url: 'http://e.org/p', robotsToken: 'trawlbot' });
+      const r = await pool.parse({ body, contentType: 'text/html', url: 'http://e.org/p', ...SETTINGS });
       assert.ok(r.kind === 'page' && isAnalysis(r.analysis));
       assert.deepEqual(r.analysis, analyze(r.page));
       const noindex = await pool.parse({
         body: Buffer.from('<meta name="robots" content="noindex"><p>x</p>'),
         contentType: 'text/html',
         url: 'http://e.org/n',
-        robotsToken: 'trawlbot',
+        ...SETTINGS,
       });
       assert.ok(noindex.kind === 'page' && noindex.analysis === undefined, 'no work for pages that will not be indexed');
     } finally {

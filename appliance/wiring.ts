@@ -32,27 +32,32 @@ import {
   type SharedFrontier,
   type UrlPolicy,
 } from '../crawler/index.ts';
-import type { ParseJob } from '../crawler/parse/extract.ts';
+import type { ParseSettings } from '../crawler/parse/extract.ts';
 import { isDocumentJob } from '../crawler/parse/jobs.ts';
 import { RoutedParser } from '../crawler/parse/route.ts';
 import { checkBrowser, RenderPolicy, RenderService, type RenderDeps } from '../crawler/render/index.ts';
 import type { Focus } from '../crawler/focus/index.ts';
 import { DEFAULT_TEMPLATE_SETTINGS, Extraction, TemplateLearner } from '../crawler/template/index.ts';
 import { AddressPolicy } from '../crawler/fetch/index.ts';
-import type { Normalizer } from '../crawler/urls/index.ts';
+import type { NormalizeOptions, Normalizer } from '../crawler/urls/index.ts';
 import type { Log } from '../lib/log.ts';
 import type { Slices } from '../lib/slices.ts';
 import type { Store } from '../store/index.ts';
 
-/** The URL normalizer of the config (host aliases, parameters to drop, …). */
-export function normalizerOf(c: Readonly<Config>): Normalizer {
-  return createNormalizer({
+/** The URL normalizer's options of the config (host aliases, parameters to drop, …). */
+export function normalizeOptionsOf(c: Readonly<Config>): NormalizeOptions {
+  return {
     hostAliases: c.urls.hostAliases.map(parseHostAlias),
     stripParams: c.urls.stripParams.map((p) => new RegExp(p, 'i')),
     collapseRepeatedParams: c.urls.collapseRepeatedParams,
     dropIndexFiles: c.urls.dropIndexFiles,
     lowercasePath: c.urls.lowercasePath,
-  });
+  };
+}
+
+/** The URL normalizer of the config. */
+export function normalizerOf(c: Readonly<Config>): Normalizer {
+  return createNormalizer(normalizeOptionsOf(c));
 }
 
 /**
@@ -135,7 +140,7 @@ function readCaFile(file: string): string {
 }
 
 /** What a parse job carries besides the page: the robots token, the links cap, what documents are read and how far. */
-export function parseSettingsOf(c: Readonly<Config>): Pick<ParseJob, 'robotsToken' | 'maxLinks' | 'documentTypes' | 'maxPages' | 'maxDocumentBytes'> {
+export function parseSettingsOf(c: Readonly<Config>): ParseSettings {
   return {
     robotsToken: productToken(c.userAgent).toLowerCase(),
     maxLinks: c.limits.maxLinksPerPage,

@@ -10,12 +10,15 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
+import { parseSettingsOf } from '../appliance/wiring.ts';
+import { DEFAULT_CONFIG } from '../config/defaults.ts';
 import { decodeBody } from '../crawler/parse/index.ts';
 import { parsedAs, parseHtmlAs, type ParsedPage } from '../crawler/parse/html.ts';
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { rounds: { type: 'string', default: '3' }, exclude: { type: 'string' } } });
 const roots = positionals.length ? positionals : ['/usr/share/doc/postgresql-doc-15/html', '/usr/share/doc/python3.11/html'];
 const extraction = values.exclude ? { exclude: values.exclude } : {};
+const { robotsToken, maxLinks } = parseSettingsOf(DEFAULT_CONFIG);
 if (parsedAs(values.exclude) !== 'stream') throw new Error(`--exclude "${values.exclude}" needs the tree: nothing to compare`);
 
 const htmlFiles = (dir: string): string[] =>
@@ -34,8 +37,8 @@ for (const root of roots) {
   const pages = htmlFiles(root).map((f) => ({ url: `http://corpus.test/${relative(root, f)}`, html: decodeBody(readFileSync(f), 'text/html').text }));
   const differ: string[] = [];
   for (const { url, html } of pages) {
-    const s = comparable(parseHtmlAs('stream', html, url, 'trawlbot', undefined, extraction));
-    const t = comparable(parseHtmlAs('tree', html, url, 'trawlbot', undefined, extraction));
+    const s = comparable(parseHtmlAs('stream', html, url, robotsToken, maxLinks, extraction));
+    const t = comparable(parseHtmlAs('tree', html, url, robotsToken, maxLinks, extraction));
     if (!isDeepStrictEqual(s, t))
       differ.push(
         `${url} (${Object.keys({ ...s, ...t })
@@ -47,7 +50,7 @@ for (const root of roots) {
   for (let r = 0; r < Number(values.rounds); r++) {
     for (const path of r % 2 ? (['tree', 'stream'] as const) : (['stream', 'tree'] as const)) {
       const start = process.cpuUsage();
-      for (const { url, html } of pages) parseHtmlAs(path, html, url, 'trawlbot', undefined, extraction);
+      for (const { url, html } of pages) parseHtmlAs(path, html, url, robotsToken, maxLinks, extraction);
       const used = process.cpuUsage(start);
       ms[path].push((used.user + used.system) / 1000 / pages.length);
     }

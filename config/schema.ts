@@ -5,7 +5,6 @@
  */
 import { z } from 'zod';
 import { parseHostAlias } from '../crawler/urls/aliases.ts';
-import { DEFAULT_STRIP_PARAMS } from '../crawler/urls/normalize.ts';
 import { isCidr } from '../lib/cidr.ts';
 import { selectorProblem } from '../lib/css-selector.ts';
 import { LOG_LEVELS } from '../lib/log.ts';
@@ -97,6 +96,9 @@ const hostAlias = z.string().superRefine((s, ctx) => {
     ctx.addIssue({ code: 'custom', message: (e as Error).message });
   }
 });
+
+/** Query parameters dropped by default (urls.stripParams): session ids and campaign tracking never change what a page says. */
+const DEFAULT_STRIP_PARAMS: readonly string[] = ['^(jsessionid|phpsessid|sid|sessionid|aspsessionid\\w*)$', '^utm_'];
 
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -283,6 +285,7 @@ export const configSchema = z.strictObject({
       maxRepeatedSegments: int(1, 100).default(3).describe('A URL whose path repeats one segment more often than this is a crawler trap and is rejected.'),
       maxQueryParams: int(1, 1000).default(16).describe('URLs with more query parameters are rejected (calendars, faceted search).'),
       maxParamLength: int(16, 65_536).default(512).describe('URLs with a longer query parameter are rejected.'),
+      // High enough for real API indexes (rust-doc's core::arch::x86 has 9,585 links), bounded so that a hostile page cannot fill the memory.
       maxLinksPerPage: int(1, 10_000_000)
         .default(100_000)
         .describe(

@@ -310,8 +310,10 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
       url: q.fetchUrl,
       robotsToken: this.token,
       ...(res.truncated ? { truncated: true } : {}),
-      ...(maxLinksPerPage ? { maxLinks: maxLinksPerPage } : {}),
-      ...(documents ? { documentTypes: documents.types, maxPages: documents.maxPages, maxDocumentBytes: documents.maxBytes } : {}),
+      maxLinks: maxLinksPerPage,
+      documentTypes: documents.types,
+      maxPages: documents.maxPages,
+      maxDocumentBytes: documents.maxBytes,
       ...(extraction?.exclude ? { exclude: extraction.exclude } : {}),
       ...(extraction?.template ? { template: extraction.template } : {}),
       // (The extractor for the index stems the page by its language: it must know this one.)

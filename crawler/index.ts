@@ -9,4 +9,4 @@ export { Frontier, HostScheduler, type PickOptions, type RevisitPolicy, type Sha
 export { ERRORS, decide, type ErrorCode, type RetryPolicy } from './errors.ts';
 export { StatsRecorder, type CrawlStats } from './stats.ts';
 export { productToken, RobotsCache } from './robots/index.ts';
-export { admit, buildScope, createNormalizer, defaultFilters, normalizeUrl, parseHostAlias, type UrlFilter, type UrlPolicy } from './urls/index.ts';
+export { admit, buildScope, createNormalizer, defaultFilters, parseHostAlias, type UrlFilter, type UrlPolicy } from './urls/index.ts';

@@ -2,13 +2,15 @@
 // result as in one go.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { normalizerOf } from '../appliance/wiring.ts';
+import { DEFAULT_CONFIG } from '../config/defaults.ts';
 import { Slices } from '../lib/slices.ts';
 import { LinkAdmitter, type LinkBatch } from './links.ts';
-import { buildScope, defaultFilters, normalizeUrl, type UrlPolicy } from './urls/index.ts';
+import { buildScope, defaultFilters, type UrlPolicy } from './urls/index.ts';
 
 const policy: UrlPolicy = {
-  normalize: normalizeUrl,
-  filters: defaultFilters(buildScope({ allow: [], exclude: [], seeds: ['http://a.org/'] }), { maxUrlLength: 2048, maxDepth: 5 }),
+  normalize: normalizerOf(DEFAULT_CONFIG),
+  filters: defaultFilters(buildScope({ allow: [], exclude: [], seeds: ['http://a.org/'] }), { ...DEFAULT_CONFIG.limits, maxUrlLength: 2048, maxDepth: 5 }),
 };
 /** A page of many links: in scope, out of scope (playground URLs full of escapes, as rustdoc's), repeated. */
 const page: LinkBatch = {

@@ -5,6 +5,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { normalizerOf } from '../appliance/wiring.ts';
+import { DEFAULT_CONFIG } from '../config/defaults.ts';
 import { openSqliteStore } from '../store/sqlite/index.ts';
 import { Crawler } from './crawler.ts';
 import type { Fetcher, FetchResult } from './fetch/fetcher.ts';
@@ -13,7 +15,7 @@ import { HostScheduler } from './frontier/hosts.ts';
 import { extract } from './parse/extract.ts';
 import { ParseFailure, type Extracted, type ParseJob } from './parse/index.ts';
 import type { RobotsCache, RobotsRules } from './robots/robots.ts';
-import { buildScope, createNormalizer, defaultFilters } from './urls/index.ts';
+import { buildScope, defaultFilters } from './urls/index.ts';
 
 const PAGES = 40;
 const SEED = 'http://pipeline.test/p/0';
@@ -45,10 +47,10 @@ async function crawl(concurrency: number, parse: (job: ParseJob, state: { inFlig
     fetcher,
     parser: { parse: (job) => parse(job, state), close: async () => undefined },
     policy: {
-      normalize: createNormalizer(),
-      filters: defaultFilters(buildScope({ allow: [], exclude: [], seeds: [SEED] }), { maxUrlLength: 2000, maxDepth: 100 }),
+      normalize: normalizerOf(DEFAULT_CONFIG),
+      filters: defaultFilters(buildScope({ allow: [], exclude: [], seeds: [SEED] }), { ...DEFAULT_CONFIG.limits, maxUrlLength: 2000, maxDepth: 100 }),
     },
-    limits: { concurrency, maxPages: 0, maxRedirects: 5 },
+    limits: { concurrency, maxPages: 0, maxRedirects: 5, maxLinksPerPage: DEFAULT_CONFIG.limits.maxLinksPerPage, documents: DEFAULT_CONFIG.documents },
     userAgent: 'TrawlBot/1.0',
   });
   const stored: number[] = [];

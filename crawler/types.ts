@@ -22,7 +22,7 @@ export type CrawlerLimits = {
   readonly maxPages: number;
   readonly maxRedirects: number;
   /** Links kept per page (limits.maxLinksPerPage); beyond, they are counted, not followed. */
-  readonly maxLinksPerPage?: number;
+  readonly maxLinksPerPage: number;
   /** Follow rel="nofollow" links too. */
   readonly followNofollow?: boolean;
   /** Attempts per URL and the back-off between them. */
@@ -34,7 +34,7 @@ export type CrawlerLimits = {
   /** What the crawl does with pages whose revisit is due (RevisitMode); default `off`. */
   readonly revisits?: RevisitMode;
   /** Documents besides HTML (crawler/documents): the formats read, pages extracted, the size cap. */
-  readonly documents?: { readonly types: readonly DocumentFormat[]; readonly maxPages: number; readonly maxBytes: number };
+  readonly documents: { readonly types: readonly DocumentFormat[]; readonly maxPages: number; readonly maxBytes: number };
 };
 
 /**

@@ -8,139 +8,162 @@
  * paragraph. mammoth converts DOCX to HTML well, but brings its own zip reader (JSZip, which inflates
  * without a bound) and builds a document tree; this is one streaming walk over the bounded reader.
  */
-import { finishPage, newParts, type LinkSink } from './page.ts';
+import { finishPage, newParts, type LinkSink, type PageSinks } from './page.ts';
 import { mainPart, packageMeta, relationshipOfType, relationships, type Relationship } from './ooxml.ts';
 import type { DocumentPage, ExtractOptions } from './types.ts';
-import { Capture, walkXml } from './xml.ts';
+import { Capture, skipping, walkXml, type XmlHandlers } from './xml.ts';
 import type { ZipArchive } from './zip.ts';
 
 /** Heading levels that count (as in HTML: h1–h3); 0 is the Title style. */
 const MAX_LEVEL = 3;
 
+/** Word's heading levels: styles Heading1–Heading9, w:outlineLvl 0–8 (9 is body text). */
+const WORD_HEADING_LEVELS = 9;
+
+/**
+ * A field's instruction is kept up to this many characters: a HYPERLINK instruction is a URL and a
+ * few switches, and a field's instruction text is not otherwise bounded.
+ */
+const MAX_INSTRUCTION_CHARS = 2000;
+
 /** Elements whose text is not the document's: deleted or moved-away runs (tracked changes), the fallback copy of a drawing. */
 const SKIPPED = new Set(['w:del', 'w:moveFrom', 'mc:Fallback']);
 
 type Paragraph = { level: number | undefined; text: Capture };
+type Anchor = { href: string | undefined; text: Capture };
 /** A complex field (w:fldChar begin … separate … end): its instruction, then its result text. */
 type Field = { instr: string; link?: string; result?: Capture };
 
 export function extractDocx(zip: ZipArchive, options: ExtractOptions): DocumentPage {
   const part = mainPart(zip, 'word/document.xml');
   const rels = relationships(zip, part);
-  const levels = styleLevels(zip, rels);
   const parts = newParts(options);
-  const { text, headings, links } = parts;
-  const paragraphs: Paragraph[] = [];
-  const anchors: { href: string | undefined; text: Capture }[] = [];
-  const fields: Field[] = [];
-  let inText = false;
-  let inInstr = false;
-  /** Inside a run: a w:tab there is a tab character (elsewhere, a tab stop's definition). */
-  let runs = 0;
-  /** Depth inside elements whose text is not the document's (deleted runs, fallback copies). */
-  let skip = 0;
-
-  const emit = (s: string): void => {
-    text.push(s);
-    for (const p of paragraphs) p.text.add(s);
-    for (const a of anchors) a.text.add(s);
-    for (const f of fields) f.result?.add(s);
-  };
-
-  walkXml(zip.text(part) ?? '', {
-    open(name, a) {
-      if (SKIPPED.has(name)) skip++;
-      if (skip) return;
-      switch (name) {
-        case 'w:r':
-          runs++;
-          break;
-        case 'w:p':
-          paragraphs.push({ level: undefined, text: new Capture() });
-          break;
-        case 'w:pStyle': {
-          const p = paragraphs.at(-1);
-          if (p && p.level === undefined) p.level = levels.get(a['w:val'] ?? '');
-          break;
-        }
-        case 'w:outlineLvl': {
-          const p = paragraphs.at(-1);
-          if (p && p.level === undefined) p.level = outlineLevel(a['w:val']);
-          break;
-        }
-        case 'w:t':
-          inText = true;
-          break;
-        case 'w:tab':
-          if (runs) emit('\t');
-          break;
-        case 'w:br':
-        case 'w:cr':
-          emit('\n');
-          break;
-        case 'w:noBreakHyphen':
-          emit('-');
-          break;
-        case 'w:hyperlink':
-          anchors.push({ href: external(rels, a['r:id']), text: new Capture() });
-          break;
-        case 'w:fldSimple':
-          anchors.push({ href: hyperlinkField(a['w:instr'] ?? ''), text: new Capture() });
-          break;
-        case 'w:fldChar':
-          complexField(a['w:fldCharType'], fields, links);
-          break;
-        case 'w:instrText':
-          inInstr = true;
-          break;
-      }
-    },
-    text(t) {
-      if (skip) return;
-      if (inText) emit(t);
-      else if (inInstr) {
-        const f = fields.at(-1);
-        if (f && f.instr.length < 2000) f.instr += t;
-      }
-    },
-    close(name) {
-      if (SKIPPED.has(name)) {
-        skip--;
-        return;
-      }
-      if (skip) return;
-      switch (name) {
-        case 'w:r':
-          runs--;
-          break;
-        case 'w:t':
-          inText = false;
-          break;
-        case 'w:instrText':
-          inInstr = false;
-          break;
-        case 'w:p': {
-          const p = paragraphs.pop();
-          text.push('\n');
-          if (p && p.level !== undefined && p.level <= MAX_LEVEL) headings.add(p.text.text);
-          break;
-        }
-        case 'w:hyperlink':
-        case 'w:fldSimple': {
-          const anchor = anchors.pop();
-          if (anchor) links.add(anchor.href, anchor.text.text);
-          break;
-        }
-      }
-    },
-  });
+  walkXml(zip.text(part) ?? '', skipping(SKIPPED, new DocumentBody(parts, rels, styleLevels(zip, rels))));
   return finishPage({ format: 'docx', meta: packageMeta(zip), paged: false, ...parts }, options);
+}
+
+/**
+ * The walk over word/document.xml, deleted runs and fallback copies left out (`skipping`): what each
+ * element adds to the text, the headings and the links. A piece of text goes to the page and to every
+ * paragraph, hyperlink and field result it is inside of.
+ */
+class DocumentBody implements XmlHandlers {
+  private readonly paragraphs: Paragraph[] = [];
+  private readonly anchors: Anchor[] = [];
+  private readonly fields: Field[] = [];
+  private inText = false;
+  private inInstr = false;
+  /** Inside a run: a w:tab there is a tab character (elsewhere, a tab stop's definition). */
+  private runs = 0;
+
+  constructor(
+    private readonly sinks: PageSinks,
+    private readonly rels: ReadonlyMap<string, Relationship>,
+    /** Style id → heading level (styleLevels). */
+    private readonly levels: ReadonlyMap<string, number>,
+  ) {}
+
+  open(name: string, a: Readonly<Record<string, string>>): void {
+    switch (name) {
+      case 'w:r':
+        this.runs++;
+        break;
+      case 'w:p':
+        this.paragraphs.push({ level: undefined, text: new Capture() });
+        break;
+      case 'w:pStyle':
+        this.paragraphLevel(this.levels.get(a['w:val'] ?? ''));
+        break;
+      case 'w:outlineLvl':
+        this.paragraphLevel(outlineLevel(a['w:val']));
+        break;
+      case 'w:t':
+        this.inText = true;
+        break;
+      case 'w:tab':
+        if (this.runs) this.emit('\t');
+        break;
+      case 'w:br':
+      case 'w:cr':
+        this.emit('\n');
+        break;
+      case 'w:noBreakHyphen':
+        this.emit('-');
+        break;
+      case 'w:hyperlink':
+        this.anchors.push({ href: external(this.rels, a['r:id']), text: new Capture() });
+        break;
+      case 'w:fldSimple':
+        this.anchors.push({ href: hyperlinkField(a['w:instr'] ?? ''), text: new Capture() });
+        break;
+      case 'w:fldChar':
+        complexField(a['w:fldCharType'], this.fields, this.sinks.links);
+        break;
+      case 'w:instrText':
+        this.inInstr = true;
+        break;
+    }
+  }
+
+  text(t: string): void {
+    if (this.inText) this.emit(t);
+    else if (this.inInstr) this.instruction(t);
+  }
+
+  close(name: string): void {
+    switch (name) {
+      case 'w:r':
+        this.runs--;
+        break;
+      case 'w:t':
+        this.inText = false;
+        break;
+      case 'w:instrText':
+        this.inInstr = false;
+        break;
+      case 'w:p':
+        this.endParagraph();
+        break;
+      case 'w:hyperlink':
+      case 'w:fldSimple': {
+        const anchor = this.anchors.pop();
+        if (anchor) this.sinks.links.add(anchor.href, anchor.text.text);
+        break;
+      }
+    }
+  }
+
+  private emit(s: string): void {
+    this.sinks.text.push(s);
+    for (const p of this.paragraphs) p.text.add(s);
+    for (const a of this.anchors) a.text.add(s);
+    for (const f of this.fields) f.result?.add(s);
+  }
+
+  /** The paragraph's heading level, from its style or its outline level: the first one given counts. */
+  private paragraphLevel(level: number | undefined): void {
+    const p = this.paragraphs.at(-1);
+    if (p && p.level === undefined) p.level = level;
+  }
+
+  /** A paragraph ends a line, and is a heading when its level is one that counts. */
+  private endParagraph(): void {
+    const p = this.paragraphs.pop();
+    this.sinks.text.push('\n');
+    if (p && p.level !== undefined && p.level <= MAX_LEVEL) this.sinks.headings.add(p.text.text);
+  }
+
+  /** Instruction text of the innermost field (HYPERLINK "…"), bounded. */
+  private instruction(t: string): void {
+    const f = this.fields.at(-1);
+    if (f && f.instr.length < MAX_INSTRUCTION_CHARS) f.instr += t;
+  }
 }
 
 /** Style id → heading level (0 for Title), from the ids' usual names and from styles.xml. */
 function styleLevels(zip: ZipArchive, rels: ReadonlyMap<string, Relationship>): Map<string, number> {
   const levels = new Map<string, number>([['Title', 0]]);
-  for (let n = 1; n <= 9; n++) levels.set(`Heading${n}`, n);
+  for (let n = 1; n <= WORD_HEADING_LEVELS; n++) levels.set(`Heading${n}`, n);
   const stylesPart = relationshipOfType(rels, 'styles')?.target ?? 'word/styles.xml';
   const xml = zip.text(stylesPart);
   if (!xml) return levels;
@@ -166,7 +189,7 @@ function styleLevels(zip: ZipArchive, rels: ReadonlyMap<string, Relationship>): 
 /** w:outlineLvl counts from 0 (level 1); 9 is body text. */
 function outlineLevel(val: string | undefined): number | undefined {
   const n = Number(val);
-  return Number.isInteger(n) && n >= 0 && n < 9 ? n + 1 : undefined;
+  return Number.isInteger(n) && n >= 0 && n < WORD_HEADING_LEVELS ? n + 1 : undefined;
 }
 
 function external(rels: ReadonlyMap<string, Relationship>, id: string | undefined): string | undefined {

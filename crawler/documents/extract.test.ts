@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { DEFAULT_CONFIG } from '../../config/defaults.ts';
 import { DOCUMENT_FIXTURES, xlsx, zipFile } from '../../testweb/documents.ts';
 import { extractDocument } from './extract.ts';
 import { sniffFormat } from './sniff.ts';
 import { DocumentRefusal, type DocumentFormat } from './types.ts';
+
+/** Links kept, as the crawl's default settings give them (limits.maxLinksPerPage). */
+const maxLinks = DEFAULT_CONFIG.limits.maxLinksPerPage;
 
 const refusal = (reason: string) => (e: unknown) => e instanceof DocumentRefusal && e.reason === reason;
 
@@ -13,7 +17,7 @@ describe('extractDocument', () => {
       const bytes = await fixture.bytes();
       const url = `https://example.org${fixture.path}`;
       const format = (await sniffFormat(fixture.contentType, bytes, url)) as DocumentFormat;
-      const run = extractDocument(bytes, format, { url, maxPages: 100, contentType: fixture.contentType });
+      const run = extractDocument(bytes, format, { url, maxLinks, maxPages: 100, contentType: fixture.contentType });
       if (fixture.refusal) return void (await assert.rejects(run, refusal(fixture.refusal)));
       const page = await run;
       assert.equal(page.document.format, format);
@@ -25,22 +29,22 @@ describe('extractDocument', () => {
   }
 
   it('reads a zip by what it holds: a spreadsheet said to be a DOCX is read as a spreadsheet', async () => {
-    const page = await extractDocument(xlsx(), 'docx', { url: 'https://example.org/a.docx', maxPages: 10 });
+    const page = await extractDocument(xlsx(), 'docx', { url: 'https://example.org/a.docx', maxLinks, maxPages: 10 });
     assert.equal(page.document.format, 'xlsx');
   });
 
   it('refuses a zip of no supported format as unsupported, an empty body as empty', async () => {
     await assert.rejects(
-      extractDocument(zipFile([{ name: 'a.txt', data: 'x' }]), 'docx', { url: 'https://example.org/a.docx', maxPages: 10 }),
+      extractDocument(zipFile([{ name: 'a.txt', data: 'x' }]), 'docx', { url: 'https://example.org/a.docx', maxLinks, maxPages: 10 }),
       refusal('unsupported'),
     );
-    await assert.rejects(extractDocument(new Uint8Array(0), 'odt', { url: 'https://example.org/a.odt', maxPages: 10 }), refusal('empty'));
-    await assert.rejects(extractDocument(Buffer.from('plain text'), 'ods', { url: 'https://example.org/a.ods', maxPages: 10 }), refusal('damaged'));
+    await assert.rejects(extractDocument(new Uint8Array(0), 'odt', { url: 'https://example.org/a.odt', maxLinks, maxPages: 10 }), refusal('empty'));
+    await assert.rejects(extractDocument(Buffer.from('plain text'), 'ods', { url: 'https://example.org/a.ods', maxLinks, maxPages: 10 }), refusal('damaged'));
   });
 
   it('applies the zip limits given in the options', async () => {
     const docx = await DOCUMENT_FIXTURES.docx!.bytes();
-    await assert.rejects(extractDocument(docx, 'docx', { url: 'https://example.org/a.docx', maxPages: 10, maxZipEntries: 3 }), refusal('zip-bomb'));
-    await assert.rejects(extractDocument(docx, 'docx', { url: 'https://example.org/a.docx', maxPages: 10, maxZipBytes: 1000 }), refusal('zip-bomb'));
+    await assert.rejects(extractDocument(docx, 'docx', { url: 'https://example.org/a.docx', maxLinks, maxPages: 10, maxZipEntries: 3 }), refusal('zip-bomb'));
+    await assert.rejects(extractDocument(docx, 'docx', { url: 'https://example.org/a.docx', maxLinks, maxPages: 10, maxZipBytes: 1000 }), refusal('zip-bomb'));
   });
 });

@@ -4,8 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
+import { parseSettingsOf } from '../../appliance/wiring.ts';
+import { DEFAULT_CONFIG } from '../../config/defaults.ts';
 import { ParsePool } from '../parse/pool.ts';
 import { afterDocument, GC_AFTER_BYTES, GC_FLOOR_BYTES, GC_HEADROOM_BYTES } from './gc.ts';
+
+/** What the config's defaults give every parse job (appliance/wiring.ts). */
+const SETTINGS = parseSettingsOf(DEFAULT_CONFIG);
 
 describe('afterDocument', () => {
   it('does nothing on the main thread (no gc exposed there by it)', () => {
@@ -38,7 +43,7 @@ export function extract(job) {
       name: 'document',
     });
     try {
-      const e = await pool.parse({ body: new Uint8Array(GC_AFTER_BYTES), contentType: 'application/pdf', url: 'http://e.org/a.pdf', robotsToken: 'trawlbot' });
+      const e = await pool.parse({ body: new Uint8Array(GC_AFTER_BYTES), contentType: 'application/pdf', url: 'http://e.org/a.pdf', ...SETTINGS });
       assert.equal(e.kind, 'unsupported');
       const { before, after } = JSON.parse((e as { type: string }).type) as { before: number; after: number };
       assert.ok(after < before - 40e6, `heap ${Math.round(before / 1e6)} MB → ${Math.round(after / 1e6)} MB`);
@@ -80,7 +85,7 @@ export function extract(job) {
       youngGenerationMb: 16,
     });
     try {
-      const e = await pool.parse({ body: new Uint8Array(10), contentType: 'application/pdf', url: 'http://e.org/a.pdf', robotsToken: 'trawlbot' });
+      const e = await pool.parse({ body: new Uint8Array(10), contentType: 'application/pdf', url: 'http://e.org/a.pdf', ...SETTINGS });
       const { small, large } = JSON.parse((e as { type: string }).type) as { small: number[]; large: number[] };
       const mb = (xs: number[]) => xs.map((x) => Math.round(x / 1e6)).join(' → ');
       assert.ok(small[1]! >= small[0]! - 1e6, `under the headroom nothing is collected: ${mb(small)} MB`);

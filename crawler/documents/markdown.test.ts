@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { DEFAULT_CONFIG } from '../../config/defaults.ts';
 import { markdown } from '../../testweb/documents.ts';
 import { extractMarkdown } from './markdown.ts';
 
-const options = { url: 'https://example.org/docs/sourdough.md', maxPages: 1 };
+/** Links kept, as the crawl's default settings give them (limits.maxLinksPerPage). */
+const maxLinks = DEFAULT_CONFIG.limits.maxLinksPerPage;
+
+const options = { url: 'https://example.org/docs/sourdough.md', maxLinks, maxPages: 1 };
 
 describe('extractMarkdown', () => {
   it('renders Markdown and reads it as an HTML page: headings, text, links resolved', () => {

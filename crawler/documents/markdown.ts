@@ -12,6 +12,13 @@ import { DOCUMENT_LIMITS, FIELD_CAPS, type DocumentPage, type ExtractOptions } f
 
 /** Our own instance: options set on the shared `marked` elsewhere cannot change what we index. */
 const marked = new Marked({ gfm: true, async: false });
+/**
+ * The robots token the HTML parser reads a Markdown file's HTML with. Its meta tags never make it
+ * noindex or nofollow (see above), so no setting applies: this is the token it was always read
+ * with, so that a meta tag of that name is still taken for a robots tag, not a description.
+ */
+const ROBOTS_TOKEN = 'trawlbot';
+/** A YAML front matter block (`---` … `---` or `...`) of up to 10,000 characters: a longer one is read as text. */
 const FRONT_MATTER = /^---[^\S\n]*\r?\n([\s\S]{0,10000}?)\r?\n(?:---|\.\.\.)[^\S\n]*(?:\r?\n|$)/;
 
 export function extractMarkdown(body: Uint8Array, options: ExtractOptions): DocumentPage {
@@ -20,7 +27,7 @@ export function extractMarkdown(body: Uint8Array, options: ExtractOptions): Docu
   const front = FRONT_MATTER.exec(source);
   if (front) source = source.slice(front[0].length);
   const html = marked.parse(source, { async: false });
-  const page = parseHtml(html, options.url, undefined, options.maxLinks ?? DOCUMENT_LIMITS.maxLinks);
+  const page = parseHtml(html, options.url, ROBOTS_TOKEN, options.maxLinks);
   const title = front && field(front[1]!, 'title');
   const description = front && field(front[1]!, 'description');
   const max = options.maxTextChars ?? DOCUMENT_LIMITS.maxTextChars;

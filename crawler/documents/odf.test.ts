@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { DEFAULT_CONFIG } from '../../config/defaults.ts';
 import { odp, ods, odt } from '../../testweb/documents.ts';
 import { extractOdf } from './odf.ts';
 import { ZipArchive } from './zip.ts';
 
-const options = { url: 'https://example.org/docs/file.odt', maxPages: 100 };
+/** Links kept, as the crawl's default settings give them (limits.maxLinksPerPage). */
+const maxLinks = DEFAULT_CONFIG.limits.maxLinksPerPage;
+
+const options = { url: 'https://example.org/docs/file.odt', maxLinks, maxPages: 100 };
 
 describe('extractOdf', () => {
   it('reads an ODT: paragraphs, spans, spaces, tabs, line breaks, lists, tables, links, headings of levels 1–3 (by element or by style)', () => {

@@ -1,12 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { DEFAULT_CONFIG } from '../../config/defaults.ts';
 import { docx, pptx, xlsx, zipFile } from '../../testweb/documents.ts';
 import { extractDocx } from './docx.ts';
 import { extractPptx } from './pptx.ts';
 import { extractXlsx } from './xlsx.ts';
 import { ZipArchive } from './zip.ts';
 
-const options = { url: 'https://example.org/docs/file.docx', maxPages: 100 };
+/** Links kept, as the crawl's default settings give them (limits.maxLinksPerPage). */
+const maxLinks = DEFAULT_CONFIG.limits.maxLinksPerPage;
+
+const options = { url: 'https://example.org/docs/file.docx', maxLinks, maxPages: 100 };
 const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
 const R = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 

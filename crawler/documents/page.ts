@@ -125,6 +125,12 @@ export type PageParts = {
   readonly cellsCut?: number;
 };
 
+/**
+ * A declared language longer than this is not a language tag: BCP 47 asks implementations to take
+ * tags of up to 35 characters (RFC 5646 §4.4.1), which no real tag comes near.
+ */
+const MAX_LANG_TAG = 35;
+
 /** The parts as a page: title by metadata, else first heading, else file name; caps applied. */
 export function finishPage(parts: PageParts, options: ExtractOptions): DocumentPage {
   const { meta } = parts;
@@ -155,19 +161,29 @@ export function finishPage(parts: PageParts, options: ExtractOptions): DocumentP
     links: parts.links.links,
     noindex: false,
     nofollow: false,
-    ...(lang && lang.length <= 35 ? { lang } : {}),
+    ...(lang && lang.length <= MAX_LANG_TAG ? { lang } : {}),
     ...(keywords ? { keywords } : {}),
     ...(parts.links.cut ? { linksCut: parts.links.cut } : {}),
     document,
   };
 }
 
+/**
+ * A spreadsheet cell's text is kept up to this many characters, a little over Excel's own limit on
+ * a cell (32,767): a sheet's text is its cells, and one cell of a hostile file could otherwise hold
+ * the whole text budget.
+ */
+export const MAX_CELL_CHARS = 32_768;
+
+/** What an extractor fills as it walks a document: the text, the headings, the links. */
+export type PageSinks = { readonly text: TextSink; readonly headings: HeadingList; readonly links: LinkSink };
+
 /** The sinks an extractor fills, with the options' limits. */
-export function newParts(options: ExtractOptions): { text: TextSink; headings: HeadingList; links: LinkSink } {
+export function newParts(options: ExtractOptions): PageSinks {
   return {
     text: new TextSink(options.maxTextChars ?? DOCUMENT_LIMITS.maxTextChars),
     headings: new HeadingList(),
-    links: new LinkSink(options.url, options.maxLinks ?? DOCUMENT_LIMITS.maxLinks),
+    links: new LinkSink(options.url, options.maxLinks),
   };
 }
 

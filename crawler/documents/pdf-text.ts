@@ -65,6 +65,12 @@ function dehyphenate(text: string): string {
 }
 
 /**
+ * Slack, in font sizes, left of and below a link's rectangle: an item whose origin lies that little
+ * outside it still counts as under it (a link's rectangle is rarely drawn exactly around its text).
+ */
+const RECT_SLACK = 0.3;
+
+/**
  * The text of the items whose origin lies inside `rect` ([x1, y1, x2, y2], any order): a link's
  * anchor text when PDF.js gives none (it computes `overlaidText` itself for most link annotations).
  */
@@ -73,7 +79,7 @@ export function textInRect(items: readonly PdfTextItem[], rect: readonly number[
   const [left, right, bottom, top] = [Math.min(x1, x2), Math.max(x1, x2), Math.min(y1, y2), Math.max(y1, y2)];
   const inside = items.filter((it) => {
     const [, , , , x = 0, y = 0] = it.transform;
-    const slack = fontSize(it) * 0.3;
+    const slack = fontSize(it) * RECT_SLACK;
     return it.str && x >= left - slack && x <= right && y >= bottom - slack && y <= top;
   });
   return inside.map((it) => it.str).join(' ');

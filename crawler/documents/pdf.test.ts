@@ -2,9 +2,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { before, describe, it } from 'node:test';
+import { DEFAULT_CONFIG } from '../../config/defaults.ts';
 import { encryptedPdf, linkHeavyPdf, manyPagesPdf, multiPagePdf, PDF_PAGES, spinningPdf, truncatedPdf, xmpPdf } from '../../testweb/documents.ts';
 import { ANNOTATIONS_PER_OPEN, extractPdf, PAGES_PER_OPEN, reopenDue } from './pdf.ts';
 import { DocumentRefusal, type DocumentPage } from './types.ts';
+
+/** Links kept, as the crawl's default settings give them (limits.maxLinksPerPage). */
+const maxLinks = DEFAULT_CONFIG.limits.maxLinksPerPage;
 
 const URL = 'https://example.org/docs/quartz%20notes.pdf';
 const refusal = (reason: string) => (e: unknown) => e instanceof DocumentRefusal && e.reason === reason;
@@ -14,7 +18,7 @@ describe('extractPdf', () => {
   let page: DocumentPage;
   before(async () => {
     bytes = await multiPagePdf();
-    page = await extractPdf(bytes, { url: URL, maxPages: 100 });
+    page = await extractPdf(bytes, { url: URL, maxLinks, maxPages: 100 });
   });
 
   it('extracts the text of every page, each page starting at its offset', () => {
@@ -81,17 +85,17 @@ describe('extractPdf', () => {
   });
 
   it('falls back to XMP metadata, and to the decoded file name for a title', async () => {
-    const xmp = await extractPdf(await xmpPdf(), { url: URL, maxPages: 10 });
+    const xmp = await extractPdf(await xmpPdf(), { url: URL, maxLinks, maxPages: 10 });
     assert.equal(xmp.title, 'Title From XMP');
     assert.equal(xmp.document.author, 'Xavier Metadata');
     assert.equal(xmp.document.created, '2020-01-02T03:04:05.000Z');
-    const bare = await extractPdf(await manyPagesPdf(1), { url: URL, maxPages: 10 });
+    const bare = await extractPdf(await manyPagesPdf(1), { url: URL, maxLinks, maxPages: 10 });
     assert.equal(bare.title, 'quartz notes.pdf');
   });
 
   it('extracts only the first maxPages pages of thousands, and counts the rest', async () => {
     const t0 = performance.now();
-    const many = await extractPdf(await manyPagesPdf(2000), { url: URL, maxPages: 30 });
+    const many = await extractPdf(await manyPagesPdf(2000), { url: URL, maxLinks, maxPages: 30 });
     assert.equal(many.document.pages, 2000);
     assert.equal(many.document.pagesCut, 1970);
     assert.equal(many.document.pageOffsets?.length, 30);
@@ -101,7 +105,7 @@ describe('extractPdf', () => {
 
   it('reads a document longer than PAGES_PER_OPEN across its reopenings, page for page', async () => {
     const n = PAGES_PER_OPEN * 2 + 7;
-    const long = await extractPdf(await manyPagesPdf(n), { url: URL, maxPages: n });
+    const long = await extractPdf(await manyPagesPdf(n), { url: URL, maxLinks, maxPages: n });
     const offsets = long.document.pageOffsets!;
     assert.equal(offsets.length, n);
     assert.equal(long.document.pagesCut, undefined);
@@ -118,7 +122,7 @@ describe('extractPdf', () => {
 
   it("reads pages of many links across reopenings: every page's text and its URI link", async () => {
     const perPage = Math.ceil(ANNOTATIONS_PER_OPEN / 2);
-    const doc = await extractPdf(await linkHeavyPdf(5, perPage), { url: URL, maxPages: 10 });
+    const doc = await extractPdf(await linkHeavyPdf(5, perPage), { url: URL, maxLinks, maxPages: 10 });
     const offsets = doc.document.pageOffsets!;
     assert.equal(offsets.length, 5);
     for (let i = 0; i < 5; i++) assert.equal(doc.text.slice(offsets[i], offsets[i + 1]).trim(), `entry page ${i + 1}`);
@@ -129,24 +133,24 @@ describe('extractPdf', () => {
   });
 
   it('stops at maxTextChars and counts the pages it did not read', async () => {
-    const cut = await extractPdf(bytes, { url: URL, maxPages: 100, maxTextChars: 60 });
+    const cut = await extractPdf(bytes, { url: URL, maxLinks, maxPages: 100, maxTextChars: 60 });
     assert.equal(cut.document.pageOffsets?.length, 2);
     assert.equal(cut.document.pagesCut, PDF_PAGES.length - 2);
     assert.ok((cut.document.textCut ?? 0) > 0);
   });
 
   it('refuses a password-protected PDF as encrypted, a truncated one as damaged, 0 bytes as empty', async () => {
-    await assert.rejects(extractPdf(await encryptedPdf(), { url: URL, maxPages: 10 }), refusal('encrypted'));
-    await assert.rejects(extractPdf(await truncatedPdf(), { url: URL, maxPages: 10 }), refusal('damaged'));
-    await assert.rejects(extractPdf(Buffer.from('%PDF-1.7\n1 0 obj garbage'), { url: URL, maxPages: 10 }), refusal('damaged'));
-    await assert.rejects(extractPdf(new Uint8Array(0), { url: URL, maxPages: 10 }), refusal('empty'));
+    await assert.rejects(extractPdf(await encryptedPdf(), { url: URL, maxLinks, maxPages: 10 }), refusal('encrypted'));
+    await assert.rejects(extractPdf(await truncatedPdf(), { url: URL, maxLinks, maxPages: 10 }), refusal('damaged'));
+    await assert.rejects(extractPdf(Buffer.from('%PDF-1.7\n1 0 obj garbage'), { url: URL, maxLinks, maxPages: 10 }), refusal('damaged'));
+    await assert.rejects(extractPdf(new Uint8Array(0), { url: URL, maxLinks, maxPages: 10 }), refusal('empty'));
   });
 
   it('really spins on the spinning PDF (the caller’s worker pool must end it)', async () => {
     const spinning = await spinningPdf(3_000_000);
     assert.ok(spinning.length < 20_000, `small: ${spinning.length} bytes`);
     const t0 = performance.now();
-    await extractPdf(spinning, { url: URL, maxPages: 10 });
+    await extractPdf(spinning, { url: URL, maxLinks, maxPages: 10 });
     assert.ok(performance.now() - t0 > 1000, `took ${(performance.now() - t0).toFixed(0)} ms`);
   });
 });

@@ -211,9 +211,16 @@ async function metadata(doc: PdfDocument): Promise<DocumentMeta> {
   };
 }
 
+/** Display type stands out: at least this many times the page's most common size. */
+const DISPLAY_TYPE_RATIO = 1.3;
+/** Words within this share of the largest size are in it too (a title set in two sizes, rounding). */
+const DISPLAY_TYPE_SLACK = 0.9;
+/** What reads like a title, in characters: a word or two, not a paragraph set large. */
+const DISPLAY_TITLE_CHARS = { min: 2, max: 200 } as const;
+
 /**
- * The lines set in the largest type on a page, when they stand out (at least 1.3 times the page's
- * most common size) and read like a title (2 to 200 characters): a title page's title.
+ * The lines set in the largest type on a page, when they stand out (DISPLAY_TYPE_RATIO) and read
+ * like a title (DISPLAY_TITLE_CHARS): a title page's title.
  */
 export function displayTitle(items: readonly PdfTextItem[]): string | undefined {
   const size = (i: PdfTextItem) => Math.round(Math.hypot(i.transform[2] ?? 0, i.transform[3] ?? 0) * 10) / 10;
@@ -223,14 +230,14 @@ export function displayTitle(items: readonly PdfTextItem[]): string | undefined 
   for (const i of words) bySize.set(size(i), (bySize.get(size(i)) ?? 0) + i.str.length);
   const body = [...bySize].sort((a, b) => b[1] - a[1])[0]![0];
   const largest = Math.max(...bySize.keys());
-  if (largest < body * 1.3) return undefined;
+  if (largest < body * DISPLAY_TYPE_RATIO) return undefined;
   const title = words
-    .filter((i) => size(i) >= largest * 0.9)
+    .filter((i) => size(i) >= largest * DISPLAY_TYPE_SLACK)
     .map((i) => i.str.trim())
     .join(' ')
     .replace(/\s+/g, ' ')
     .trim();
-  return title.length >= 2 && title.length <= 200 ? title : undefined;
+  return title.length >= DISPLAY_TITLE_CHARS.min && title.length <= DISPLAY_TITLE_CHARS.max ? title : undefined;
 }
 
 /** Why PDF.js could not open the file. */

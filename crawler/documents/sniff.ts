@@ -63,7 +63,9 @@ const OOXML_FOLDERS: Readonly<Record<string, ZipFormat>> = { word: 'docx', ppt: 
 /** Small parts read to identify a zip: anything bigger is not what it claims. */
 const MAX_ID_PART_BYTES = 64 * 1024;
 /** PDF readers accept a header anywhere in the first KB (after junk some servers prepend). */
-const PDF_HEADER_WINDOW = 1024;
+export const PDF_HEADER_WINDOW = 1024;
+/** An HTML page says so in its first bytes (a doctype, `<html>`, a comment), after a BOM and some white space. */
+const HTML_SNIFF_BYTES = 512;
 
 export async function sniffFormat(contentType: string, body: Uint8Array, url: string): Promise<SniffedFormat | undefined> {
   const type = mediaType(contentType);
@@ -130,7 +132,7 @@ function hasZipMagic(body: Uint8Array): boolean {
 
 /** A body that opens like an HTML page (after a BOM and white space). */
 function looksLikeHtml(body: Uint8Array): boolean {
-  const head = Buffer.from(body.buffer, body.byteOffset, Math.min(body.byteLength, 512)).toString('latin1');
+  const head = Buffer.from(body.buffer, body.byteOffset, Math.min(body.byteLength, HTML_SNIFF_BYTES)).toString('latin1');
   return /^(\xef\xbb\xbf)?\s*<(!doctype\s+html|html|head|body|!--)/i.test(head);
 }
 

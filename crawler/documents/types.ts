@@ -4,7 +4,7 @@
  * bound the work, and the one error that says why a document was refused.
  */
 import type { DocumentFacts as StoredFacts } from '../../model/index.ts';
-import type { ParsedPage } from '../parse/html.ts';
+import type { ParsedPage } from '../parse/types.ts';
 
 /** The formats these extractors read (the model's DocumentFormat also names plain text). */
 export type DocumentFormat = 'pdf' | 'docx' | 'pptx' | 'xlsx' | 'odt' | 'odp' | 'ods' | 'markdown';
@@ -37,8 +37,8 @@ export type ExtractOptions = {
   readonly url: string;
   /** Pages (slides, sheets) extracted; the rest are counted in `pagesCut`. */
   readonly maxPages: number;
-  /** Links kept (default DOCUMENT_LIMITS.maxLinks); the rest are counted in `linksCut`. */
-  readonly maxLinks?: number;
+  /** Links kept (limits.maxLinksPerPage, as for an HTML page); the rest are counted in `linksCut`. */
+  readonly maxLinks: number;
   /** Characters of text kept (default DOCUMENT_LIMITS.maxTextChars). */
   readonly maxTextChars?: number;
   /** Spreadsheet cells extracted over all sheets (default DOCUMENT_LIMITS.maxCells). */
@@ -53,10 +53,11 @@ export type ExtractOptions = {
   readonly contentType?: string;
 };
 
-/** Every default of ExtractOptions in one place. */
+/**
+ * The limits of ExtractOptions that are not settings, in one place: bounds against a hostile file
+ * that no real document comes near (tests lower them).
+ */
 export const DOCUMENT_LIMITS = {
-  /** The same default as an HTML page's (parse/html.ts DEFAULT_MAX_LINKS). */
-  maxLinks: 100_000,
   /** About 20 MB of UTF-16: far more than any real document's text, bounded against a hostile one. */
   maxTextChars: 10_000_000,
   maxCells: 1_000_000,
@@ -65,8 +66,8 @@ export const DOCUMENT_LIMITS = {
   maxZipRatio: 200,
 } as const;
 
-/** Field caps, the same as an HTML page's (parse/html.ts). */
-export const FIELD_CAPS = { title: 1000, description: 5000, headings: 200, heading: 500, anchor: 300 } as const;
+/** Field caps, the same as an HTML page's. */
+export { FIELD_CAPS } from '../parse/types.ts';
 
 export type RefusalReason = 'encrypted' | 'zip-bomb' | 'damaged' | 'empty' | 'unsupported';
 

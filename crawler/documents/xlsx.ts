@@ -5,10 +5,10 @@
  * cells, with the cell's text. At most maxCells cells in all; the rest are counted, and the sheets
  * after the one where the cap bit are not read (counted in pagesCut).
  */
-import { finishPage, newParts } from './page.ts';
+import { finishPage, MAX_CELL_CHARS, newParts, type PageSinks } from './page.ts';
 import { mainPart, packageMeta, relationshipOfType, relationships, type Relationship } from './ooxml.ts';
 import { DOCUMENT_LIMITS, type DocumentPage, type ExtractOptions } from './types.ts';
-import { Capture, walkXml } from './xml.ts';
+import { Capture, walkXml, type XmlHandlers } from './xml.ts';
 import type { ZipArchive } from './zip.ts';
 
 type Sheet = { readonly name: string; readonly part: string };
@@ -63,75 +63,107 @@ function sharedStrings(zip: ZipArchive, rels: ReadonlyMap<string, Relationship>)
   return strings;
 }
 
-function readSheet(zip: ZipArchive, part: string, strings: readonly string[], sinks: ReturnType<typeof newParts>, budget: { left: number; cut: number }): void {
+/** The cells left to read over all sheets (maxCells), and those past it, counted. */
+type CellBudget = { left: number; cut: number };
+
+function readSheet(zip: ZipArchive, part: string, strings: readonly string[], sinks: PageSinks, budget: CellBudget): void {
   const xml = zip.text(part) ?? '';
-  const { text, links } = sinks;
   // Hyperlinks come after the cells: note which cells carry one before the walk, to keep their text.
   const linked = new Set<string>();
   for (const m of xml.matchAll(/<(?:\w+:)?hyperlink\b[^>]*?\sref="([A-Z]+\d+)/g)) linked.add(m[1]!);
-  const cellText = new Map<string, string>();
-  const rels = relationships(zip, part);
-  let cell: { ref: string; type: string; value: Capture; inline: boolean } | undefined;
-  let inValue = false;
-  let phonetic = 0;
-  let rowCells = 0;
-  walkXml(xml, {
-    open(name, a) {
-      switch (name) {
-        case 'x:c':
-          cell = { ref: a.r ?? '', type: a.t ?? 'n', value: new Capture(32_768), inline: false };
-          break;
-        case 'x:v':
-          inValue = true;
-          break;
-        case 'x:is':
-          if (cell) cell.inline = true;
-          break;
-        case 'x:t':
-          if (cell?.inline) inValue = true;
-          break;
-        case 'x:rPh':
-          phonetic++;
-          break;
-        case 'x:hyperlink': {
-          const r = rels.get(a['r:id'] ?? '');
-          if (r?.external) links.add(r.target, a.display ?? cellText.get(a.ref?.split(':')[0] ?? '') ?? '');
-          break;
-        }
-      }
-    },
-    text(t) {
-      if (inValue && cell && !phonetic) cell.value.add(t);
-    },
-    close(name) {
-      switch (name) {
-        case 'x:v':
-        case 'x:t':
-          inValue = false;
-          break;
-        case 'x:rPh':
-          phonetic--;
-          break;
-        case 'x:c': {
-          const value = cell ? cellValue(cell.type, cell.value.text, strings) : '';
-          if (value && cell) {
-            if (budget.left > 0) {
-              budget.left--;
-              text.push(rowCells++ ? `\t${value}` : value);
-              if (linked.has(cell.ref)) cellText.set(cell.ref, value);
-            } else budget.cut++;
-          }
-          cell = undefined;
-          break;
-        }
-        case 'x:row':
-          if (rowCells) text.push('\n');
-          rowCells = 0;
-          break;
-      }
-    },
-  });
-  text.endPage();
+  walkXml(xml, new SheetWalk(sinks, strings, budget, linked, relationships(zip, part)));
+  sinks.text.endPage();
+}
+
+type Cell = { readonly ref: string; readonly type: string; readonly value: Capture; inline: boolean };
+
+/**
+ * The walk over one sheet: its cells row by row (a tab between cells, a line per row) while the
+ * budget lasts, then its hyperlinks, each with the text of the cell it is on.
+ */
+class SheetWalk implements XmlHandlers {
+  private cell: Cell | undefined;
+  private inValue = false;
+  /** Inside phonetic readings (x:rPh): not the cell's text. */
+  private phonetic = 0;
+  private rowCells = 0;
+  /** The text of the cells that carry a hyperlink, by reference (A1). */
+  private readonly cellText = new Map<string, string>();
+
+  constructor(
+    private readonly sinks: PageSinks,
+    private readonly strings: readonly string[],
+    private readonly budget: CellBudget,
+    /** The references of the cells that carry a hyperlink. */
+    private readonly linked: ReadonlySet<string>,
+    private readonly rels: ReadonlyMap<string, Relationship>,
+  ) {}
+
+  open(name: string, a: Readonly<Record<string, string>>): void {
+    switch (name) {
+      case 'x:c':
+        this.cell = { ref: a.r ?? '', type: a.t ?? 'n', value: new Capture(MAX_CELL_CHARS), inline: false };
+        break;
+      case 'x:v':
+        this.inValue = true;
+        break;
+      case 'x:is':
+        if (this.cell) this.cell.inline = true;
+        break;
+      case 'x:t':
+        if (this.cell?.inline) this.inValue = true;
+        break;
+      case 'x:rPh':
+        this.phonetic++;
+        break;
+      case 'x:hyperlink':
+        this.hyperlink(a);
+        break;
+    }
+  }
+
+  text(t: string): void {
+    if (this.inValue && this.cell && !this.phonetic) this.cell.value.add(t);
+  }
+
+  close(name: string): void {
+    switch (name) {
+      case 'x:v':
+      case 'x:t':
+        this.inValue = false;
+        break;
+      case 'x:rPh':
+        this.phonetic--;
+        break;
+      case 'x:c':
+        this.endCell();
+        break;
+      case 'x:row':
+        if (this.rowCells) this.sinks.text.push('\n');
+        this.rowCells = 0;
+        break;
+    }
+  }
+
+  /** A cell's value is the row's next cell while the budget lasts; an empty cell is no cell. */
+  private endCell(): void {
+    const cell = this.cell;
+    const value = cell ? cellValue(cell.type, cell.value.text, this.strings) : '';
+    if (value && cell) {
+      if (this.budget.left > 0) {
+        this.budget.left--;
+        this.sinks.text.push(this.rowCells++ ? `\t${value}` : value);
+        if (this.linked.has(cell.ref)) this.cellText.set(cell.ref, value);
+      } else this.budget.cut++;
+    }
+    this.cell = undefined;
+  }
+
+  /** An external hyperlink, with its display text, else the text of the (first) cell it is on. */
+  private hyperlink(a: Readonly<Record<string, string>>): void {
+    const r = this.rels.get(a['r:id'] ?? '');
+    if (r?.external) this.sinks.links.add(r.target, a.display ?? this.cellText.get(a.ref?.split(':')[0] ?? '') ?? '');
+  }
 }
 
 /** A cell's text by its type: s (shared string index), b (boolean), inlineStr, str, e, n. */

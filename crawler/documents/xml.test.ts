@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { walkXml } from './xml.ts';
+import { skipping, walkXml } from './xml.ts';
 
 function names(xml: string): string[] {
   const out: string[] = [];
@@ -32,5 +32,24 @@ describe('walkXml', () => {
     const bomb = `<!DOCTYPE x [<!ENTITY a "${'ha'.repeat(10)}"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">]><x>&b;&amp;</x>`;
     walkXml(bomb, { text: (t) => texts.push(t) });
     assert.ok(texts.join('').length < 20, texts.join(''));
+  });
+});
+
+describe('skipping', () => {
+  /** The events `skipping(['del'])` passes on, as `<a>`, text, `</a>`. */
+  function passed(xml: string): string[] {
+    const out: string[] = [];
+    const record = { open: (name: string) => out.push(`<${name}>`), text: (t: string) => out.push(t), close: (name: string) => out.push(`</${name}>`) };
+    walkXml(xml, skipping(new Set(['del']), record));
+    return out;
+  }
+
+  it('passes on nothing of a skipped element, nor of what it holds, skipped elements inside it included; all that follows it', () => {
+    assert.deepEqual(passed('<a>1<del>2<b>3</b><del>4</del>5</del>6<b>7</b></a>'), ['<a>', '1', '6', '<b>', '7', '</b>', '</a>']);
+  });
+
+  it('resumes after a skipped element left open, once its parent closes; a stray end tag skips nothing', () => {
+    assert.deepEqual(passed('<a><del>1</a><b>2</b>'), ['<a>', '</a>', '<b>', '2', '</b>']);
+    assert.deepEqual(passed('<a></del>1<del>2</del>3</a>'), ['<a>', '1', '3', '</a>']);
   });
 });

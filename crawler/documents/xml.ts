@@ -110,6 +110,30 @@ function canonicalAttrs(scope: Scope, attribs: Record<string, string>): Record<s
 }
 
 /**
+ * `handlers`, blind to the elements named in `skipped` and to everything inside them (elements and
+ * text): text that is not the document's (deleted runs, a drawing's fallback copy, comments). Skipped
+ * elements inside skipped ones are counted, so that the walk is reported again only once the
+ * outermost has closed. (The parser's events are balanced: a stray end tag is never reported, an
+ * element left open is closed, so the count never goes below zero.)
+ */
+export function skipping(skipped: ReadonlySet<string>, handlers: XmlHandlers): XmlHandlers {
+  let depth = 0;
+  return {
+    open(name, attrs) {
+      if (skipped.has(name)) depth++;
+      if (depth === 0) handlers.open?.(name, attrs);
+    },
+    text(text) {
+      if (depth === 0) handlers.text?.(text);
+    },
+    close(name) {
+      if (skipped.has(name)) depth--;
+      else if (depth === 0) handlers.close?.(name);
+    },
+  };
+}
+
+/**
  * The text of the first element of each name in `wanted` (all of them, joined by ", ", for names in
  * `repeated`), over a small part such as docProps/core.xml or meta.xml; attributes are read by
  * `onOpen` if given.
@@ -145,12 +169,18 @@ export function readFields(
   return fields;
 }
 
+/**
+ * What a capture keeps unless told otherwise: a heading's or an anchor's text, which the page keeps
+ * up to 500 and 300 characters (FIELD_CAPS) once its white space is squashed.
+ */
+const MAX_CAPTURE_CHARS = 1000;
+
 /** Text gathered while inside an element (a heading, a link), up to `max` characters. */
 export class Capture {
   private readonly parts: string[] = [];
   private length = 0;
 
-  constructor(private readonly max = 1000) {}
+  constructor(private readonly max = MAX_CAPTURE_CHARS) {}
 
   add(s: string): void {
     if (this.length >= this.max) return;

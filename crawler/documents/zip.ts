@@ -33,6 +33,12 @@ export type ZipEntry = {
 
 /** An entry this big (declared) must not claim a ratio above maxRatio; small files compress well legitimately. */
 const RATIO_FLOOR_BYTES = 1024 * 1024;
+/** The fixed parts of the records read: the end of central directory, a central entry, a local header. */
+const EOCD_BYTES = 22;
+const CENTRAL_BYTES = 46;
+const LOCAL_BYTES = 30;
+/** A zip's comment, after its end record, is at most this long (its length is 16 bits). */
+const MAX_COMMENT_BYTES = 0xffff;
 const EOCD = 0x06054b50;
 const EOCD64_LOCATOR = 0x07064b50;
 const EOCD64 = 0x06064b50;
@@ -60,14 +66,14 @@ export class ZipArchive {
     let total = 0;
     let at = dir.offset;
     for (let i = 0; i < dir.count; i++) {
-      if (at + 46 > body.length || body.readUInt32LE(at) !== CENTRAL) throw damaged(`central directory entry ${i} is not where it should be`);
+      if (at + CENTRAL_BYTES > body.length || body.readUInt32LE(at) !== CENTRAL) throw damaged(`central directory entry ${i} is not where it should be`);
       const nameLength = body.readUInt16LE(at + 28);
       const extraLength = body.readUInt16LE(at + 30);
       const commentLength = body.readUInt16LE(at + 32);
-      const end = at + 46 + nameLength + extraLength + commentLength;
+      const end = at + CENTRAL_BYTES + nameLength + extraLength + commentLength;
       if (end > body.length) throw damaged('the central directory runs past the end of the file');
-      const name = body.toString('utf8', at + 46, at + 46 + nameLength);
-      const sizes = zip64Sizes(body, at, at + 46 + nameLength, extraLength);
+      const name = body.toString('utf8', at + CENTRAL_BYTES, at + CENTRAL_BYTES + nameLength);
+      const sizes = zip64Sizes(body, at, at + CENTRAL_BYTES + nameLength, extraLength);
       const entry: ZipEntry = { name, method: body.readUInt16LE(at + 10), flags: body.readUInt16LE(at + 8), crc: body.readUInt32LE(at + 16), ...sizes };
       total += entry.size;
       if (total > maxTotal) throw new DocumentRefusal('zip-bomb', `the zip's entries declare more than ${maxTotal} bytes in all`);
@@ -90,8 +96,8 @@ export class ZipArchive {
     if (!e) return undefined;
     if (e.flags & 1) throw new DocumentRefusal('encrypted', `${name} is encrypted`);
     const at = e.localOffset;
-    if (at + 30 > this.body.length || this.body.readUInt32LE(at) !== LOCAL) throw damaged(`${name}: no local header at its offset`);
-    const start = at + 30 + this.body.readUInt16LE(at + 26) + this.body.readUInt16LE(at + 28);
+    if (at + LOCAL_BYTES > this.body.length || this.body.readUInt32LE(at) !== LOCAL) throw damaged(`${name}: no local header at its offset`);
+    const start = at + LOCAL_BYTES + this.body.readUInt16LE(at + 26) + this.body.readUInt16LE(at + 28);
     if (start + e.compressedSize > this.body.length) throw damaged(`${name} runs past the end of the file`);
     const raw = this.body.subarray(start, start + e.compressedSize);
     let out: Buffer;
@@ -131,9 +137,9 @@ function inflateBounded(raw: Buffer, e: ZipEntry): Buffer {
 
 /** Where the central directory starts and how many entries it declares (zip64 too). */
 function centralDirectory(body: Buffer): { offset: number; count: number } {
-  // The end record is the last 22 bytes, unless a comment (≤ 65,535 bytes) follows it.
+  // The end record is the file's last bytes, unless a comment follows it.
   let eocd = -1;
-  for (let i = body.length - 22; i >= 0 && i >= body.length - 22 - 0xffff; i--) {
+  for (let i = body.length - EOCD_BYTES; i >= 0 && i >= body.length - EOCD_BYTES - MAX_COMMENT_BYTES; i--) {
     if (body.readUInt32LE(i) === EOCD) {
       eocd = i;
       break;

@@ -3,9 +3,15 @@
 // host's template (blocks.ts) — links inside all of them still count.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { parseSettingsOf } from '../../appliance/wiring.ts';
+import { DEFAULT_CONFIG } from '../../config/defaults.ts';
 import { lineHash } from './blocks.ts';
 import { extract, type Extracted, type ParseJob } from './extract.ts';
 import { parseHtml } from './html.ts';
+
+/** What the config's defaults give every parse job (appliance/wiring.ts). */
+const SETTINGS = parseSettingsOf(DEFAULT_CONFIG);
+const { robotsToken, maxLinks } = SETTINGS;
 
 function extractNow(job: ParseJob): Extracted {
   const e = extract(job);
@@ -33,7 +39,7 @@ const SPHINX = `<html><body><div class="document"><div class="body" role="main">
 
 describe('site chrome', () => {
   it('regression: the first result for "vacuum full" began with PostgreSQL\u2019s navigation table ("VACUUM Prev Up SQL Commands Home Next")', () => {
-    const p = parseHtml(DOCBOOK, 'http://docs.example.org/15/sql-vacuum.html');
+    const p = parseHtml(DOCBOOK, 'http://docs.example.org/15/sql-vacuum.html', robotsToken, maxLinks);
     assert.equal(p.text, `VACUUM\nVACUUM — garbage-collect and optionally analyze a database\nDescription\n${PROSE.replace(/\s+/g, ' ')}`);
     for (const nav of ['Prev', 'Home', 'Next', 'SQL Commands', 'UPDATE', 'VALUES']) assert.ok(!p.text.includes(nav), nav);
     assert.deepEqual(
@@ -45,11 +51,11 @@ describe('site chrome', () => {
   });
 
   it('keeps a Sphinx sidebar\u2019s links out of the text; its headings go once they are the host\u2019s template', () => {
-    const p = parseHtml(SPHINX, 'http://docs.example.org/install.html');
+    const p = parseHtml(SPHINX, 'http://docs.example.org/install.html', robotsToken, maxLinks);
     assert.ok(!/Show Source|From source|Introduction/.test(p.text), p.text);
     assert.ok(p.links.some((l) => l.text === 'Show Source'));
     const learned = Uint32Array.from(['Table of Contents', 'Previous topic', 'This Page'].map(lineHash)).sort();
-    const later = parseHtml(SPHINX, 'http://docs.example.org/install.html', 'trawlbot', undefined, { template: learned });
+    const later = parseHtml(SPHINX, 'http://docs.example.org/install.html', robotsToken, maxLinks, { template: learned });
     assert.equal(later.text, `Installing\n${PROSE}`);
     assert.deepEqual(later.headings, ['Installing'], 'a template heading is not a heading of the page');
   });
@@ -58,6 +64,8 @@ describe('site chrome', () => {
     const p = parseHtml(
       `<body><p>${PROSE}</p><div data-trawl-ignore><p>Cookie notice: we use cookies.</p><a href="/privacy">Privacy policy</a></div><span data-trawl-ignore="">inline aside</span></body>`,
       'http://e.org/',
+      robotsToken,
+      maxLinks,
     );
     assert.equal(p.text, PROSE);
     assert.deepEqual(
@@ -72,7 +80,7 @@ describe('site chrome', () => {
       body: Buffer.from(html),
       contentType: 'text/html',
       url: 'http://docs.example.org/p',
-      robotsToken: 'trawlbot',
+      ...SETTINGS,
       ...(exclude ? { exclude } : {}),
     });
     const plain = extractNow(job());
@@ -87,18 +95,18 @@ describe('site chrome', () => {
   });
 
   it('gives every page a SimHash of its text, and the template learner its blocks', () => {
-    const e = extractNow({ body: Buffer.from(DOCBOOK), contentType: 'text/html', url: 'http://e.org/15/vacuum', robotsToken: 'trawlbot' });
+    const e = extractNow({ body: Buffer.from(DOCBOOK), contentType: 'text/html', url: 'http://e.org/15/vacuum', ...SETTINGS });
     const v16 = extractNow({
       body: Buffer.from(DOCBOOK.replace('sql-update', 'sql-upsert')),
       contentType: 'text/html',
       url: 'http://e.org/16/vacuum',
-      robotsToken: 'trawlbot',
+      ...SETTINGS,
     });
     assert.ok(e.kind === 'page' && v16.kind === 'page');
     assert.match(e.page.simhash ?? '', /^[0-9a-f]{16}$/);
     assert.equal(e.page.simhash, v16.page.simhash, 'only the chrome differs');
     assert.ok(e.page.blocks?.includes(lineHash('Description')));
-    const text = extractNow({ body: Buffer.from('too short'), contentType: 'text/plain', url: 'http://e.org/a.txt', robotsToken: 'trawlbot' });
+    const text = extractNow({ body: Buffer.from('too short'), contentType: 'text/plain', url: 'http://e.org/a.txt', ...SETTINGS });
     assert.ok(text.kind === 'page' && text.page.simhash === undefined);
   });
 });

@@ -10,7 +10,7 @@
  * between two other events, joined.
  */
 import { bodyOf, inTemplate, LineBuilder } from './blocks.ts';
-import type { Extraction, Link, ParsedPage } from './types.ts';
+import { FIELD_CAPS, type Extraction, type Link, type ParsedPage } from './types.ts';
 import { squash, trimmedLength } from './whitespace.ts';
 
 /** What is inherited below an element, and what leaving it does. One per open element. */
@@ -100,17 +100,6 @@ const BLOCK = new Set([
 ]);
 const HEADING = new Set(['h1', 'h2', 'h3']);
 
-/**
- * Links kept per page unless told otherwise (limits.maxLinksPerPage): high enough for real API
- * indexes (rust-doc's core::arch::x86 has 9,585), bounded so a hostile page cannot fill the memory.
- */
-export const DEFAULT_MAX_LINKS = 100_000;
-const MAX_HEADINGS = 200;
-/** Field caps: what is stored and indexed (a page is never cut anywhere else). */
-export const MAX_TITLE = 1000;
-const MAX_DESCRIPTION = 5000;
-const MAX_HEADING = 500;
-
 /** A frame for the top of the page (outside every element). */
 export function topFrame(): Frame {
   return { boiler: false, noText: false, main: false, anchor: undefined, heading: undefined, exit: Exit.None, rootStart: -1 };
@@ -173,12 +162,7 @@ export class PageCollector {
         return Enter.Skip;
       case 'a':
       case 'area':
-        if (a.href !== undefined) {
-          if (this.raw.length < this.maxLinks) {
-            anchor = { href: a.href, text: [], alt: '', title: a.title ?? '', nofollow: /(^|\s)nofollow(\s|$)/i.test(a.rel ?? '') };
-            this.raw.push(anchor);
-          } else this.cut++;
-        }
+        if (a.href !== undefined) anchor = this.startLink(a) ?? anchor;
         break;
       case 'img':
         if (anchor && !anchor.alt && a.alt) anchor.alt = a.alt;
@@ -195,17 +179,7 @@ export class PageCollector {
     // (Scripts and styles are not elements of the page's own: no app root, nothing to click.)
     const script = name === 'script' || name === 'style';
     const marked = hasMarks(a);
-    if (!script && marked) {
-      if (this.appRoot === undefined) {
-        const root = a.id !== undefined && APP_ROOT_IDS.has(a.id) ? `#${a.id}` : APP_ROOT_ATTRIBUTES.find((x) => a[x] !== undefined);
-        // (Its text is counted on leaving it: the characters of text seen in between.)
-        if (root !== undefined) {
-          this.appRoot = root.startsWith('#') ? root : `[${root}]`;
-          child.rootStart = this.textChars;
-        }
-      }
-      if (name !== 'a' && CLICK_ATTRIBUTES.some((x) => a[x] !== undefined)) this.clickables++;
-    }
+    if (!script && marked) this.readMarks(name, a, child);
     if (NOT_TEXT.has(name) || script) noText = true;
     if (
       BOILERPLATE.has(name) ||
@@ -226,6 +200,33 @@ export class PageCollector {
     return enter;
   }
 
+  /** A link (`a`, `area` with an href) while maxLinks allows; past it, counted as cut. */
+  private startLink(a: Record<string, string>): RawLink | undefined {
+    if (this.raw.length >= this.maxLinks) {
+      this.cut++;
+      return undefined;
+    }
+    const link: RawLink = { href: a.href!, text: [], alt: '', title: a.title ?? '', nofollow: /(^|\s)nofollow(\s|$)/i.test(a.rel ?? '') };
+    this.raw.push(link);
+    return link;
+  }
+
+  /**
+   * What an element's marks (MARKS) tell the render detector: the page's first app root, whose
+   * text is counted from here (`child.rootStart`), and an element that acts as a link.
+   */
+  private readMarks(name: string, a: Record<string, string>, child: Frame): void {
+    if (this.appRoot === undefined) {
+      const root = a.id !== undefined && APP_ROOT_IDS.has(a.id) ? `#${a.id}` : APP_ROOT_ATTRIBUTES.find((x) => a[x] !== undefined);
+      // (Its text is counted on leaving it: the characters of text seen in between.)
+      if (root !== undefined) {
+        this.appRoot = root.startsWith('#') ? root : `[${root}]`;
+        child.rootStart = this.textChars;
+      }
+    }
+    if (name !== 'a' && CLICK_ATTRIBUTES.some((x) => a[x] !== undefined)) this.clickables++;
+  }
+
   /** A run of text inside the element whose frame is `f`. */
   text(f: Frame, t: string): void {
     if (f.anchor) f.anchor.text.push(t);
@@ -240,8 +241,8 @@ export class PageCollector {
     if (f.exit === Exit.Block) {
       if (!f.boiler && !f.noText) this.lines.end();
     } else if (f.exit === Exit.Heading) {
-      const h = squash(f.heading!.join('')).slice(0, MAX_HEADING);
-      if (h && this.headings.length < MAX_HEADINGS) this.headings.push(h);
+      const h = squash(f.heading!.join('')).slice(0, FIELD_CAPS.heading);
+      if (h && this.headings.length < FIELD_CAPS.headings) this.headings.push(h);
     }
     if (f.rootStart >= 0) this.appRootText = this.textChars - f.rootStart;
   }
@@ -273,7 +274,7 @@ export class PageCollector {
       const url = resolve(l.href, base);
       if (!url) continue;
       const text = squash(l.text.join('')) || squash(l.alt) || squash(l.title);
-      links.push({ url, text: text.slice(0, 300), nofollow: l.nofollow });
+      links.push({ url, text: text.slice(0, FIELD_CAPS.anchor), nofollow: l.nofollow });
     }
     const body = bodyOf(this.lines, this.sawMain, extraction.template);
     const { headings } = this;
@@ -285,8 +286,8 @@ export class PageCollector {
     const { scripts, appRoot, appRootText, noscriptAsksJs, clickables, lang, keywords, cut } = this;
     return {
       url: pageUrl,
-      title: (this.titleText || headings[0] || fallbackTitle(pageUrl)).slice(0, MAX_TITLE),
-      description: squash(this.description || this.ogDescription).slice(0, MAX_DESCRIPTION),
+      title: (this.titleText || headings[0] || fallbackTitle(pageUrl)).slice(0, FIELD_CAPS.title),
+      description: squash(this.description || this.ogDescription).slice(0, FIELD_CAPS.description),
       headings: kept,
       text: body.text,
       blocks: body.blocks,
@@ -296,7 +297,7 @@ export class PageCollector {
       ...(canonicalUrl ? { canonical: canonicalUrl } : {}),
       ...(refreshUrl && refreshUrl !== pageUrl ? { refresh: refreshUrl } : {}),
       ...(lang ? { lang } : {}),
-      ...(keywords.trim() ? { keywords: squash(keywords).slice(0, MAX_DESCRIPTION) } : {}),
+      ...(keywords.trim() ? { keywords: squash(keywords).slice(0, FIELD_CAPS.description) } : {}),
       ...(cut ? { linksCut: cut } : {}),
       ...(scripts ? { spa: { scripts, ...(appRoot ? { appRoot } : {}), appRootText, noscriptAsksJs, clickables } } : {}),
     };

@@ -37,6 +37,8 @@ export function decodeBody(body: Buffer, contentType: string): { text: string; e
 }
 
 /** Labels seen in Content-Type headers, and whether the sniffer takes them (a WHATWG label). */
+/** Labels whose answer is remembered (bounded: a hostile site could send a new label with every page). */
+const MAX_KNOWN_LABELS = 256;
 const knownLabels = new Map<string, boolean>();
 
 /**
@@ -50,8 +52,7 @@ function knownLabel(label: string): boolean {
     known =
       getEncoding(empty, { transportLayerEncodingLabel: label, defaultEncoding: 'UTF-8' }) ===
       getEncoding(empty, { transportLayerEncodingLabel: label, defaultEncoding: 'windows-1250' });
-    // (Bounded: a hostile site could send a new label with every page.)
-    if (knownLabels.size < 256) knownLabels.set(label, known);
+    if (knownLabels.size < MAX_KNOWN_LABELS) knownLabels.set(label, known);
   }
   return known;
 }

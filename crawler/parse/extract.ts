@@ -23,16 +23,16 @@ export type ParseJob = {
   readonly url: string;
   /** The user agent's product token, lowercased: `<meta name="TOKEN">` counts like robots. */
   readonly robotsToken: string;
-  /** Links kept per page (limits.maxLinksPerPage; default DEFAULT_MAX_LINKS); beyond, counted as cut. */
-  readonly maxLinks?: number;
+  /** Links kept per page (limits.maxLinksPerPage); beyond, counted as cut. */
+  readonly maxLinks: number;
   /** The body was cut at its cap: a page is read as it is, a document cut short is refused (too-large). */
   readonly truncated?: boolean;
-  /** The documents read besides HTML (documents.types; default: all). */
-  readonly documentTypes?: readonly DocumentFormat[];
+  /** The documents read besides HTML (documents.types). */
+  readonly documentTypes: readonly DocumentFormat[];
   /** Pages (slides, sheets) of a document extracted (documents.maxPages). */
-  readonly maxPages?: number;
+  readonly maxPages: number;
   /** documents.maxBytes, to say why a document was too large. */
-  readonly maxDocumentBytes?: number;
+  readonly maxDocumentBytes: number;
   /** The host's selectors whose elements' text is not body text (extract.exclude), as one list. */
   readonly exclude?: string;
   /** The host's template blocks (sorted hashes; crawler/template): not body text. */
@@ -52,6 +52,9 @@ export type ParseJob = {
   readonly whileWorkersStart?: boolean;
 };
 
+/** What a job carries from the config, the same for every page of a crawl (appliance/wiring.ts parseSettingsOf). */
+export type ParseSettings = Pick<ParseJob, 'robotsToken' | 'maxLinks' | 'documentTypes' | 'maxPages' | 'maxDocumentBytes'>;
+
 /** Why a document was not read: each is recorded on its URL (outcome.ts). */
 export type Refusal = 'encrypted' | 'zip-bomb' | 'damaged' | 'empty' | 'too-large';
 
@@ -61,9 +64,6 @@ export type Extracted =
   | { readonly kind: 'sitemap'; readonly pages: readonly SitemapPage[]; readonly sitemaps: readonly string[] }
   | { readonly kind: 'unsupported'; readonly type: string }
   | { readonly kind: 'refused'; readonly reason: Refusal; readonly detail: string; readonly format: string };
-
-/** Pages of a document extracted unless the job says otherwise. */
-const DEFAULT_MAX_PAGES = 5000;
 
 export function extract(job: ParseJob): Extracted | Promise<Extracted> {
   if (job.extracted) return job.extracted;
@@ -92,7 +92,7 @@ function sitemap(body: Buffer, type: string): Extracted {
 
 /** An HTML page, or plain text (a document of format `text`, unless documents.types leaves it out). */
 function page(job: ParseJob, body: Buffer, as: 'html' | 'text'): Extracted {
-  if (as === 'text' && job.documentTypes && !job.documentTypes.includes('text')) return { kind: 'unsupported', type: 'text/plain (not in documents.types)' };
+  if (as === 'text' && !job.documentTypes.includes('text')) return { kind: 'unsupported', type: 'text/plain (not in documents.types)' };
   const contentType = as === 'html' && !/html/i.test(job.contentType) ? 'text/html' : job.contentType;
   const { text, encoding } = decodeBody(body, contentType);
   if (as === 'html') return { kind: 'page', page: fingerprinted(parseHtml(text, job.url, job.robotsToken, job.maxLinks, job)), encoding };
@@ -111,17 +111,17 @@ async function document(job: ParseJob, body: Buffer, type: string): Promise<Extr
   // Not a document after all (an HTML page at a .pdf URL, text sent as a PDF…): read it as what it is.
   if (format === 'html' || format === 'text') return page(job, body, format);
   if (format === undefined) return { kind: 'unsupported', type: type || '(none)' };
-  if (job.documentTypes && !job.documentTypes.includes(format)) return { kind: 'unsupported', type: `${format} (not in documents.types)` };
+  if (!job.documentTypes.includes(format)) return { kind: 'unsupported', type: `${format} (not in documents.types)` };
   if (job.truncated) {
-    const cap = job.maxDocumentBytes ? ` (${(job.maxDocumentBytes / 1024 / 1024).toLocaleString('en', { maximumFractionDigits: 1 })} MB)` : '';
-    return { kind: 'refused', reason: 'too-large', detail: `larger than documents.maxBytes${cap}`, format };
+    const cap = (job.maxDocumentBytes / 1024 / 1024).toLocaleString('en', { maximumFractionDigits: 1 });
+    return { kind: 'refused', reason: 'too-large', detail: `larger than documents.maxBytes (${cap} MB)`, format };
   }
   try {
     const extracted = await extractDocument(body, format, {
       url: job.url,
-      maxPages: job.maxPages ?? DEFAULT_MAX_PAGES,
+      maxPages: job.maxPages,
+      maxLinks: job.maxLinks,
       contentType: job.contentType,
-      ...(job.maxLinks ? { maxLinks: job.maxLinks } : {}),
     });
     return { kind: 'page', page: fingerprinted(extracted), encoding: '' };
   } catch (e) {

@@ -1,8 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { parseSettingsOf } from '../../appliance/wiring.ts';
+import { DEFAULT_CONFIG } from '../../config/defaults.ts';
 import { extract, type Extracted, type ParseJob } from './extract.ts';
-import { DEFAULT_MAX_LINKS, parseHtml, parsePlainText } from './html.ts';
+import { parseHtml, parsePlainText } from './html.ts';
 import { parseSitemap } from './sitemap.ts';
+
+/** What the config's defaults give every parse job (appliance/wiring.ts). */
+const SETTINGS = parseSettingsOf(DEFAULT_CONFIG);
+const { robotsToken, maxLinks } = SETTINGS;
 
 /** What extract() answers for a page, a sitemap or an unsupported type: at once, never a promise. */
 function extractNow(job: ParseJob): Extracted {
@@ -22,7 +28,7 @@ const PAGE = `<!doctype html><html lang="en"><head><title> The  Title </title>
 <a href="#local">local</a><a href="">empty</a></main><footer>Footer text</footer></body></html>`;
 
 describe('parseHtml', () => {
-  const p = parseHtml(PAGE, 'http://example.org/dir/page');
+  const p = parseHtml(PAGE, 'http://example.org/dir/page', robotsToken, maxLinks);
 
   it('extracts title, description, headings and language', () => {
     assert.equal(p.title, 'The Title');
@@ -33,7 +39,8 @@ describe('parseHtml', () => {
   });
 
   it('reads a meta refresh within 10 seconds as a forward to its URL, in every spelling', () => {
-    const refresh = (content: string) => parseHtml(`<meta http-equiv="Refresh" content="${content}"><p>Redirecting</p>`, 'http://example.org/dir/page').refresh;
+    const refresh = (content: string) =>
+      parseHtml(`<meta http-equiv="Refresh" content="${content}"><p>Redirecting</p>`, 'http://example.org/dir/page', robotsToken, maxLinks).refresh;
     assert.equal(refresh('0; url=next.html'), 'http://example.org/dir/next.html');
     assert.equal(refresh('0;URL=/abs'), 'http://example.org/abs');
     assert.equal(refresh("3; url='quoted.html'"), 'http://example.org/dir/quoted.html');
@@ -67,13 +74,18 @@ describe('parseHtml', () => {
   });
 
   it('honours <base href>', () => {
-    const b = parseHtml('<html><head><base href="http://cdn.example.org/base/"></head><body><a href="x">x</a></body></html>', 'http://example.org/');
+    const b = parseHtml(
+      '<html><head><base href="http://cdn.example.org/base/"></head><body><a href="x">x</a></body></html>',
+      'http://example.org/',
+      robotsToken,
+      maxLinks,
+    );
     assert.equal(b.links[0]?.url, 'http://cdn.example.org/base/x');
   });
 
   it("reads meta robots: noindex, nofollow, none, and the bot's own name", () => {
     const meta = (content: string, name = 'robots') =>
-      parseHtml(`<html><head><meta name="${name}" content="${content}"></head><body>x</body></html>`, 'http://e.org/');
+      parseHtml(`<html><head><meta name="${name}" content="${content}"></head><body>x</body></html>`, 'http://e.org/', robotsToken, maxLinks);
     assert.deepEqual([meta('noindex').noindex, meta('noindex').nofollow], [true, false]);
     assert.deepEqual([meta('nofollow').noindex, meta('nofollow').nofollow], [false, true]);
     assert.deepEqual([meta('NONE').noindex, meta('NONE').nofollow], [true, true]);
@@ -82,12 +94,12 @@ describe('parseHtml', () => {
   });
 
   it('falls back to the first heading, then the URL, for a title', () => {
-    assert.equal(parseHtml('<h1>Heading</h1><p>x</p>', 'http://e.org/a').title, 'Heading');
-    assert.equal(parseHtml('<p>x</p>', 'http://e.org/some%20file.html').title, 'some file.html');
+    assert.equal(parseHtml('<h1>Heading</h1><p>x</p>', 'http://e.org/a', robotsToken, maxLinks).title, 'Heading');
+    assert.equal(parseHtml('<p>x</p>', 'http://e.org/some%20file.html', robotsToken, maxLinks).title, 'some file.html');
   });
 
   it('survives broken markup', () => {
-    const b = parseHtml('<html><body><p>unclosed <b>bold <a href="/x">link', 'http://e.org/');
+    const b = parseHtml('<html><body><p>unclosed <b>bold <a href="/x">link', 'http://e.org/', robotsToken, maxLinks);
     assert.match(b.text, /unclosed bold link/);
     assert.equal(b.links[0]?.url, 'http://e.org/x');
   });
@@ -102,22 +114,22 @@ describe('a page\u2019s links and the cap on them (limits.maxLinksPerPage)', () 
   const many = (n: number) => `<title>index</title><ul>${Array.from({ length: n }, (_, i) => `<li><a href="/item/${i}">item ${i}</a>`).join('')}</ul>`;
 
   it('keeps every link of a real API index by default (regression: 9,585 links cut at 5,000, silently)', () => {
-    assert.equal(DEFAULT_MAX_LINKS, 100_000);
-    const page = parseHtml(many(9585), 'http://e.org/core/arch/x86/index.html');
+    assert.equal(maxLinks, 100_000, 'limits.maxLinksPerPage by default');
+    const page = parseHtml(many(9585), 'http://e.org/core/arch/x86/index.html', robotsToken, maxLinks);
     assert.equal(page.links.length, 9585);
     assert.equal(page.links[9584]!.url, 'http://e.org/item/9584');
     assert.equal(page.linksCut, undefined, 'nothing cut, nothing said');
   });
 
   it('keeps the first links up to the cap and says how many it cut', () => {
-    const page = parseHtml(many(250), 'http://e.org/', 'trawlbot', 100);
+    const page = parseHtml(many(250), 'http://e.org/', robotsToken, 100);
     assert.equal(page.links.length, 100);
     assert.deepEqual([page.links[0]!.url, page.links[99]!.url], ['http://e.org/item/0', 'http://e.org/item/99']);
     assert.equal(page.linksCut, 150);
   });
 
   it('is carried by a parse job', () => {
-    const r = extractNow({ body: Buffer.from(many(30)), contentType: 'text/html', url: 'http://e.org/', robotsToken: 'trawlbot', maxLinks: 10 });
+    const r = extractNow({ body: Buffer.from(many(30)), contentType: 'text/html', url: 'http://e.org/', ...SETTINGS, maxLinks: 10 });
     assert.ok(r.kind === 'page');
     assert.deepEqual([r.page.links.length, r.page.linksCut], [10, 20]);
   });

@@ -9,16 +9,19 @@
  * (siblings, children, text: selectors.ts) has its pages parsed into a cheerio DOM and walked
  * (tree.ts) — the same rules, the same page.
  */
-import { DEFAULT_MAX_LINKS, fallbackTitle, MAX_TITLE, PageCollector } from './collect.ts';
+import { fallbackTitle, PageCollector } from './collect.ts';
 import { streamingTest } from './selectors.ts';
 import { walkStream } from './stream.ts';
 import { walkTree } from './tree.ts';
-import type { Extraction, ParsedPage } from './types.ts';
+import { FIELD_CAPS, type Extraction, type ParsedPage } from './types.ts';
 
-export { DEFAULT_MAX_LINKS } from './collect.ts';
-export type { Extraction, Link, ParsedPage, SpaSigns } from './types.ts';
+export { FIELD_CAPS, type Extraction, type Link, type ParsedPage, type SpaSigns } from './types.ts';
 
-export function parseHtml(html: string, pageUrl: string, robotsToken = 'trawlbot', maxLinks = DEFAULT_MAX_LINKS, extraction: Extraction = {}): ParsedPage {
+/**
+ * A page of HTML. `robotsToken`: the user agent's product token, lowercased (`<meta name="TOKEN">`
+ * counts like robots); `maxLinks`: links kept (limits.maxLinksPerPage), the rest counted as cut.
+ */
+export function parseHtml(html: string, pageUrl: string, robotsToken: string, maxLinks: number, extraction: Extraction = {}): ParsedPage {
   return parseHtmlAs(parsedAs(extraction.exclude), html, pageUrl, robotsToken, maxLinks, extraction);
 }
 
@@ -30,8 +33,8 @@ export function parseHtmlAs(
   path: 'stream' | 'tree',
   html: string,
   pageUrl: string,
-  robotsToken = 'trawlbot',
-  maxLinks = DEFAULT_MAX_LINKS,
+  robotsToken: string,
+  maxLinks: number,
   extraction: Extraction = {},
 ): ParsedPage {
   const c = new PageCollector(robotsToken, maxLinks);
@@ -54,7 +57,7 @@ export function parsedAs(exclude: string | undefined): 'stream' | 'tree' {
 export function parsePlainText(text: string, pageUrl: string): ParsedPage {
   return {
     url: pageUrl,
-    title: fallbackTitle(pageUrl).slice(0, MAX_TITLE),
+    title: fallbackTitle(pageUrl).slice(0, FIELD_CAPS.title),
     description: '',
     headings: [],
     text: text.replace(/\r\n?/g, '\n').trim(),

@@ -4,12 +4,12 @@
  * The parsers themselves (HTML, PDF, Office, Markdown…: extract.ts) are loaded on the main thread
  * only when it first parses a page itself — after a crawl's first requests are on their way.
  */
-import { mayBeDocument } from '../documents/sniff.ts';
+import { mayBeDocument, PDF_HEADER_WINDOW } from '../documents/sniff.ts';
 
 /** Whether the job goes to the document workers: a document's type, extension or first bytes. */
 export function isDocumentJob(job: { readonly contentType: string; readonly body: Uint8Array; readonly url: string }): boolean {
-  // (Some PDFs have bytes before their %PDF- header: the first kilobyte is looked at.)
-  return mayBeDocument(job.contentType, job.body.subarray(0, 1024), job.url);
+  // (Some PDFs have bytes before their %PDF- header: as much of the body as a PDF reader looks at.)
+  return mayBeDocument(job.contentType, job.body.subarray(0, PDF_HEADER_WINDOW), job.url);
 }
 
 /** Thrown by an extractor for a job it leaves to a worker (ParseJob.whileWorkersStart). */

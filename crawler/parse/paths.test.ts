@@ -7,21 +7,27 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { parseSettingsOf } from '../../appliance/wiring.ts';
+import { DEFAULT_CONFIG } from '../../config/defaults.ts';
 import { LANGUAGE_PAGES } from '../../testweb/languages-web.ts';
 import { parsedAs, parseHtml, parseHtmlAs, type ParsedPage } from './html.ts';
 import type { Extraction } from './types.ts';
+
+/** What the config's defaults give every parse job (appliance/wiring.ts). */
+const SETTINGS = parseSettingsOf(DEFAULT_CONFIG);
+const { robotsToken, maxLinks } = SETTINGS;
 
 /** Every field of both pages equal (the blocks' hashes as numbers). */
 function assertSamePage(
   html: string,
   what: string,
   url = 'http://e.org/dir/page.html',
-  token = 'trawlbot',
-  maxLinks?: number,
+  token = robotsToken,
+  links = maxLinks,
   extraction: Extraction = {},
 ): ParsedPage {
-  const stream = parseHtmlAs('stream', html, url, token, maxLinks, extraction);
-  const tree = parseHtmlAs('tree', html, url, token, maxLinks, extraction);
+  const stream = parseHtmlAs('stream', html, url, token, links, extraction);
+  const tree = parseHtmlAs('tree', html, url, token, links, extraction);
   const fields = new Set([...Object.keys(stream), ...Object.keys(tree)]) as Set<keyof ParsedPage>;
   for (const k of fields) {
     const [s, t] = k === 'blocks' ? [Array.from(stream.blocks ?? []), Array.from(tree.blocks ?? [])] : [stream[k], tree[k]];
@@ -309,13 +315,13 @@ describe('which path a page takes', () => {
 
   it('a page of a host whose selectors need the tree is parsed into one, and excludes what they name', () => {
     const html = '<body><h2>Cookies</h2><p>We use cookies to track you.</p><p>The real content of the page is this sentence here.</p></body>';
-    const p = parseHtml(html, 'http://e.org/', 'trawlbot', undefined, { exclude: 'h2 + p' });
+    const p = parseHtml(html, 'http://e.org/', robotsToken, maxLinks, { exclude: 'h2 + p' });
     assert.equal(p.text, 'Cookies\nThe real content of the page is this sentence here.');
-    assert.throws(() => parseHtmlAs('stream', html, 'http://e.org/', 'trawlbot', undefined, { exclude: 'h2 + p' }), /needs the tree/);
+    assert.throws(() => parseHtmlAs('stream', html, 'http://e.org/', robotsToken, maxLinks, { exclude: 'h2 + p' }), /needs the tree/);
   });
 
   it('an invalid selector fails as cheerio fails, on the tree', () => {
     assert.equal(parsedAs('[[bad'), 'tree');
-    assert.throws(() => parseHtml('<p>x</p>', 'http://e.org/', 'trawlbot', undefined, { exclude: '[[bad' }));
+    assert.throws(() => parseHtml('<p>x</p>', 'http://e.org/', robotsToken, maxLinks, { exclude: '[[bad' }));
   });
 });

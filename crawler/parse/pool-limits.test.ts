@@ -6,9 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
+import { parseSettingsOf } from '../../appliance/wiring.ts';
+import { DEFAULT_CONFIG } from '../../config/defaults.ts';
 import { logTo } from '../../lib/log.ts';
 import { extract, type Extracted, type ParseJob } from './extract.ts';
 import { ParseFailure, ParsePool } from './pool.ts';
+
+/** What the config's defaults give every parse job (appliance/wiring.ts). */
+const SETTINGS = parseSettingsOf(DEFAULT_CONFIG);
 
 /** What extract() answers for a page, a sitemap or an unsupported type: at once, never a promise. */
 function extractNow(job: ParseJob): Extracted {
@@ -21,7 +26,7 @@ const job = (i: number, text = `<title>Page ${i}</title><p>word${i}</p>`): Parse
   body: Buffer.from(text),
   contentType: 'text/html',
   url: `http://e.org/${i}`,
-  robotsToken: 'trawlbot',
+  ...SETTINGS,
 });
 
 /** An extractor module like the real one, except that SPIN loops for ever, ASYNC spins after a wait, SLOW takes 800 ms. */

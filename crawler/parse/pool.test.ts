@@ -7,9 +7,14 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, describe, it } from 'node:test';
+import { parseSettingsOf } from '../../appliance/wiring.ts';
+import { DEFAULT_CONFIG } from '../../config/defaults.ts';
 import { extract, type Extracted, type ParseJob } from './extract.ts';
 import { LeaveToWorker } from './jobs.ts';
 import { ParseFailure, ParsePool } from './pool.ts';
+
+/** What the config's defaults give every parse job (appliance/wiring.ts). */
+const SETTINGS = parseSettingsOf(DEFAULT_CONFIG);
 
 /** What extract() answers for a page, a sitemap or an unsupported type: at once, never a promise. */
 function extractNow(job: ParseJob): Extracted {
@@ -24,7 +29,7 @@ const job = (i: number, body: Buffer = html(i), contentType = 'text/html; charse
   body,
   contentType,
   url: `http://e.org/${i}`,
-  robotsToken: 'trawlbot',
+  ...SETTINGS,
 });
 
 describe('extract', () => {
@@ -62,7 +67,7 @@ describe('ParsePool', () => {
     const body = Buffer.from(`<title>t</title>${Array.from({ length: 40 }, (_, i) => `<a href="/l${i}">l</a>`).join('')}`);
     // (Until the worker is ready pages are parsed inline: wait for it, then the worker parses.)
     await pool.ready();
-    const r = await pool.parse({ body, contentType: 'text/html', url: 'http://e.org/', robotsToken: 'trawlbot', maxLinks: 15 });
+    const r = await pool.parse({ body, contentType: 'text/html', url: 'http://e.org/', ...SETTINGS, maxLinks: 15 });
     assert.ok(r.kind === 'page');
     assert.deepEqual([r.page.links.length, r.page.linksCut], [15, 25]);
     assert.deepEqual(pool.parsed, { inWorkers: 1, inline: 0 }, 'parsed in the worker');
@@ -132,7 +137,7 @@ describe('ParsePool', () => {
   it('starts its workers when Node runs with a flag that workers refuse (--trace-gc)', () => {
     const script = `import { ParsePool } from ${JSON.stringify(new URL('./pool.ts', import.meta.url).href)};
 const pool = new ParsePool(1); await pool.ready();
-const r = await pool.parse({ body: Buffer.from('<title>flagged</title>'), contentType: 'text/html', url: 'http://e.org/', robotsToken: 'trawlbot' });
+const r = await pool.parse({ body: Buffer.from('<title>flagged</title>'), contentType: 'text/html', url: 'http://e.org/', ...${JSON.stringify(SETTINGS)} });
 console.log(JSON.stringify({ title: r.page.title, parsed: pool.parsed })); await pool.close();`;
     const out = execFileSync(process.execPath, ['--trace-gc', '--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
     const result = out

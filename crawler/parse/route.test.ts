@@ -4,10 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseSettingsOf } from '../../appliance/wiring.ts';
+import { DEFAULT_CONFIG } from '../../config/defaults.ts';
 import { encryptedPdf, multiPagePdf } from '../../testweb/documents.ts';
 import { extract, type Extracted, type ParseJob } from './extract.ts';
 import { ParsePool } from './pool.ts';
 import { RoutedParser } from './route.ts';
+
+/** What the config's defaults give every parse job (appliance/wiring.ts). */
+const SETTINGS = parseSettingsOf(DEFAULT_CONFIG);
 
 /**
  * The page pool's extractor in these tests: the crawler's extraction, then a mark of the thread
@@ -31,7 +36,7 @@ export async function extract(job) {
   return pathToFileURL(file);
 }
 
-const job = (url: string, body: Uint8Array, contentType: string): ParseJob => ({ body, contentType, url, robotsToken: 'trawlbot' });
+const job = (url: string, body: Uint8Array, contentType: string): ParseJob => ({ body, contentType, url, ...SETTINGS });
 
 describe('RoutedParser', () => {
   const parsers: RoutedParser[] = [];

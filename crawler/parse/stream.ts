@@ -19,84 +19,107 @@ import type { ElementTest, StreamElement } from './selectors.ts';
 const PARSER_OPTIONS = { xmlMode: false, decodeEntities: true } as const;
 
 export function walkStream(html: string, c: PageCollector, exclude: ElementTest | undefined): void {
+  new Parser(new StreamWalk(c, exclude), PARSER_OPTIONS).end(html);
+}
+
+/** htmlparser2's handler: the walk's state between its events, and what each event does. */
+class StreamWalk {
   // The frames of the open elements, reused by depth: no object per element.
-  const frames: Frame[] = [topFrame()];
-  let depth = 0;
+  private readonly frames: Frame[] = [topFrame()];
+  private depth = 0;
   /** Depth inside a subtree left unwalked (0: walking). */
-  let skipped = 0;
+  private skipped = 0;
   /** The text of the `<title>` being skipped, while one is. */
-  let title: string | undefined;
-  /** The text of the outermost `<noscript>` being read, and its depth. (An inner one's text is part of it: the test that reads it finds in the outer whatever it finds in the inner.) */
-  let noscript: string | undefined;
-  let noscriptDepth = -1;
+  private titleText: string | undefined;
+  /**
+   * The text of the outermost `<noscript>` being read, and its depth. (An inner one's text is part
+   * of it: the test that reads it finds in the outer whatever it finds in the inner.)
+   */
+  private noscript: string | undefined;
+  private noscriptDepth = -1;
   /** The pieces of the current run of text, joined. */
-  let run: string | undefined;
+  private run: string | undefined;
   /** The open element, for the selectors (only when there are any). */
-  let element: StreamElement | null = null;
+  private element: StreamElement | null = null;
 
-  const endRun = () => {
-    if (run === undefined) return;
-    const t = run;
-    run = undefined;
-    if (noscript !== undefined) noscript += t;
-    if (skipped) {
-      if (title !== undefined) title += t;
-    } else c.text(frames[depth]!, t);
-  };
+  constructor(
+    private readonly c: PageCollector,
+    private readonly exclude: ElementTest | undefined,
+  ) {}
 
-  const parser = new Parser(
-    {
-      onopentag(name, attribs) {
-        endRun();
-        if (skipped) {
-          skipped++;
-          return;
-        }
-        const open: StreamElement | undefined = exclude
-          ? { type: name === 'script' || name === 'style' ? name : 'tag', name, attribs, parent: element }
-          : undefined;
-        const frame = (frames[depth + 1] ??= topFrame());
-        const enter = c.open(name, attribs, open !== undefined && exclude!(open), frames[depth]!, frame);
-        if (enter === Enter.Skip || enter === Enter.SkipTitle) {
-          skipped = 1;
-          if (enter === Enter.SkipTitle) title = '';
-          return;
-        }
-        depth++;
-        if (open) element = open;
-        if (enter === Enter.WalkNoscript && noscript === undefined) {
-          noscript = '';
-          noscriptDepth = depth;
-        }
-      },
-      ontext(t) {
-        run = run === undefined ? t : run + t;
-      },
-      onclosetag() {
-        endRun();
-        if (skipped) {
-          if (--skipped === 0 && title !== undefined) {
-            c.title(title);
-            title = undefined;
-          }
-          return;
-        }
-        if (depth === 0) return;
-        c.close(frames[depth]!);
-        if (depth === noscriptDepth) {
-          c.noscript(noscript!);
-          noscript = undefined;
-          noscriptDepth = -1;
-        }
-        depth--;
-        if (element) element = element.parent;
-      },
-      oncomment: endRun,
-      oncdatastart: endRun,
-      onprocessinginstruction: endRun,
-      onend: endRun,
-    },
-    PARSER_OPTIONS,
-  );
-  parser.end(html);
+  onopentag(name: string, attribs: Record<string, string>): void {
+    this.endRun();
+    if (this.skipped) {
+      this.skipped++;
+      return;
+    }
+    const { exclude, frames, depth } = this;
+    const open: StreamElement | undefined = exclude
+      ? { type: name === 'script' || name === 'style' ? name : 'tag', name, attribs, parent: this.element }
+      : undefined;
+    const frame = (frames[depth + 1] ??= topFrame());
+    const enter = this.c.open(name, attribs, open !== undefined && exclude!(open), frames[depth]!, frame);
+    if (enter === Enter.Skip || enter === Enter.SkipTitle) {
+      this.skipped = 1;
+      if (enter === Enter.SkipTitle) this.titleText = '';
+      return;
+    }
+    this.depth++;
+    if (open) this.element = open;
+    if (enter === Enter.WalkNoscript && this.noscript === undefined) {
+      this.noscript = '';
+      this.noscriptDepth = this.depth;
+    }
+  }
+
+  ontext(t: string): void {
+    this.run = this.run === undefined ? t : this.run + t;
+  }
+
+  onclosetag(): void {
+    this.endRun();
+    if (this.skipped) {
+      if (--this.skipped === 0 && this.titleText !== undefined) {
+        this.c.title(this.titleText);
+        this.titleText = undefined;
+      }
+      return;
+    }
+    if (this.depth === 0) return;
+    this.c.close(this.frames[this.depth]!);
+    if (this.depth === this.noscriptDepth) {
+      this.c.noscript(this.noscript!);
+      this.noscript = undefined;
+      this.noscriptDepth = -1;
+    }
+    this.depth--;
+    if (this.element) this.element = this.element.parent;
+  }
+
+  oncomment(): void {
+    this.endRun();
+  }
+
+  oncdatastart(): void {
+    this.endRun();
+  }
+
+  onprocessinginstruction(): void {
+    this.endRun();
+  }
+
+  onend(): void {
+    this.endRun();
+  }
+
+  /** Anything but text ends a run of text (one DOM text node): it goes to the title, the noscript's text, the collector. */
+  private endRun(): void {
+    if (this.run === undefined) return;
+    const t = this.run;
+    this.run = undefined;
+    if (this.noscript !== undefined) this.noscript += t;
+    if (this.skipped) {
+      if (this.titleText !== undefined) this.titleText += t;
+    } else this.c.text(this.frames[this.depth]!, t);
+  }
 }

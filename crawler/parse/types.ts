@@ -1,6 +1,13 @@
 /** What the HTML parser makes of a page, and what a page's host tells it beyond the markup. */
 import type { DocumentFacts, PageContent } from '../../model/index.ts';
 
+/**
+ * What is kept of a page's fields, an HTML page's and a document's alike (documents/page.ts): its
+ * title, its description (and keywords), its headings and each heading, each link's anchor text.
+ * What is stored and indexed is cut here, and nowhere else.
+ */
+export const FIELD_CAPS = { title: 1000, description: 5000, headings: 200, heading: 500, anchor: 300 } as const;
+
 export type Link = { readonly url: string; readonly text: string; readonly nofollow: boolean };
 
 export type ParsedPage = PageContent & {

@@ -1,10 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { parseSettingsOf } from '../../appliance/wiring.ts';
+import { DEFAULT_CONFIG } from '../../config/defaults.ts';
 import { parseHtml } from '../parse/html.ts';
 import { needsBrowser } from './detect.ts';
 import { RenderPolicy } from './policy.ts';
 
-const need = (html: string) => needsBrowser(parseHtml(html, 'http://e.org/x'));
+/** What the config's defaults give the HTML parser (appliance/wiring.ts). */
+const { robotsToken, maxLinks } = parseSettingsOf(DEFAULT_CONFIG);
+
+const need = (html: string) => needsBrowser(parseHtml(html, 'http://e.org/x', robotsToken, maxLinks));
 const prose = (n: number) => Array.from({ length: n }, (_, i) => `Sentence ${i} of a page that was written on the server.`).join(' ');
 
 describe('needsBrowser', () => {
@@ -44,10 +49,12 @@ describe('needsBrowser', () => {
     const page = parseHtml(
       '<div id="app">  </div><noscript>Please enable JavaScript.</noscript><script></script><script src="/b.js"></script><span data-href="/x">x</span>',
       'http://e.org/',
+      robotsToken,
+      maxLinks,
     );
     assert.deepEqual(page.spa, { scripts: 2, appRoot: '#app', appRootText: 0, noscriptAsksJs: true, clickables: 1 });
     assert.equal(page.text, 'x');
-    assert.equal(parseHtml('<p>No scripts.</p>', 'http://e.org/').spa, undefined);
+    assert.equal(parseHtml('<p>No scripts.</p>', 'http://e.org/', robotsToken, maxLinks).spa, undefined);
   });
 });
 

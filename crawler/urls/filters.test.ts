@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { normalizerOf } from '../../appliance/wiring.ts';
+import { DEFAULT_CONFIG } from '../../config/defaults.ts';
 import { admit, defaultFilters, type UrlPolicy } from './filters.ts';
-import { normalizeUrl } from './normalize.ts';
 import { buildScope } from './scope.ts';
 
 describe('scope', () => {
@@ -30,7 +31,7 @@ describe('the filter chain', () => {
     { maxUrlLength: 60, maxDepth: 2, maxPagesPerHost: 10, maxRepeatedSegments: 2, maxQueryParams: 3, maxParamLength: 20 },
     (h) => hostUrls.get(h) ?? 0,
   );
-  const policy: UrlPolicy = { normalize: normalizeUrl, filters };
+  const policy: UrlPolicy = { normalize: normalizerOf(DEFAULT_CONFIG), filters };
 
   it('is an ordered list of named filters', () => {
     assert.deepEqual(

@@ -33,22 +33,23 @@ export type UrlPolicy = { readonly normalize: Normalizer; readonly filters: read
 const PASS: FilterVerdict = { pass: true };
 const reject = (reason: RejectReason, detail: string): FilterVerdict => ({ pass: false, reason, detail });
 
+/** The config's `limits` that the chain applies (config/schema.ts declares each, with its default). */
 export type FilterLimits = {
   readonly maxUrlLength: number;
   readonly maxDepth: number;
   /** 0: no limit. */
-  readonly maxPagesPerHost?: number;
-  readonly maxRepeatedSegments?: number;
-  readonly maxQueryParams?: number;
-  readonly maxParamLength?: number;
+  readonly maxPagesPerHost: number;
+  readonly maxRepeatedSegments: number;
+  readonly maxQueryParams: number;
+  readonly maxParamLength: number;
 };
+
+/** A rejection's detail quotes a repeated segment up to this many characters: enough to recognize it, short in the stats. */
+const MAX_QUOTED_SEGMENT = 40;
 
 /** `urlsOfHost(host)`: how many URLs of the host the frontier holds (for the per-host cap). */
 export function defaultFilters(scope: Scope, limits: FilterLimits, urlsOfHost: (host: string) => number = () => 0): UrlFilter[] {
-  const perHost = limits.maxPagesPerHost ?? 0;
-  const repeats = limits.maxRepeatedSegments ?? 3;
-  const params = limits.maxQueryParams ?? 16;
-  const paramLength = limits.maxParamLength ?? 512;
+  const { maxPagesPerHost: perHost, maxRepeatedSegments: repeats, maxQueryParams: params, maxParamLength: paramLength } = limits;
   return [
     {
       name: 'url-length',
@@ -75,7 +76,7 @@ export function defaultFilters(scope: Scope, limits: FilterLimits, urlsOfHost: (
         for (const seg of c.url.pathname.split('/')) {
           if (!seg) continue;
           const n = (counts.get(seg) ?? 0) + 1;
-          if (n > repeats) return reject('repeated-path', `segment "${seg.slice(0, 40)}" repeated ${n} times`);
+          if (n > repeats) return reject('repeated-path', `segment "${seg.slice(0, MAX_QUOTED_SEGMENT)}" repeated ${n} times`);
           counts.set(seg, n);
         }
         return PASS;

@@ -1,12 +1,4 @@
-export {
-  createNormalizer,
-  normalizeUrl,
-  DEFAULT_NORMALIZE_OPTIONS,
-  DEFAULT_STRIP_PARAMS,
-  type NormalizeOptions,
-  type NormalizeResult,
-  type Normalizer,
-} from './normalize.ts';
+export { createNormalizer, type NormalizeOptions, type NormalizeResult, type Normalizer } from './normalize.ts';
 export { hostAliasMapper, parseHostAlias, type HostAlias } from './aliases.ts';
 export { buildScope, parseScopeRule, ruleMatches, seedHostRules, type Scope, type ScopeRule, type ScopeVerdict } from './scope.ts';
 export {

@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { normalizeOptionsOf } from '../../appliance/wiring.ts';
+import { DEFAULT_CONFIG } from '../../config/defaults.ts';
 import { parseHostAlias } from './aliases.ts';
-import { createNormalizer, normalizeUrl } from './normalize.ts';
+import { createNormalizer, type NormalizeOptions } from './normalize.ts';
+
+/** The config's default options (urls.*), and a normalizer with them. */
+const DEFAULTS = normalizeOptionsOf(DEFAULT_CONFIG);
+const normalizeUrl = createNormalizer(DEFAULTS);
+/** A normalizer with the defaults but `options`. */
+const configured = (options: Partial<NormalizeOptions>) => createNormalizer({ ...DEFAULTS, ...options });
 
 const ok = (input: string, base?: string) => {
   const r = normalizeUrl(input, base);
@@ -46,32 +54,32 @@ describe('normalizeUrl, rule by rule', () => {
 
 describe('createNormalizer, configured', () => {
   it('drops index.* and default.* file names from the identity only', () => {
-    const n = createNormalizer({ dropIndexFiles: true })('http://e.org/docs/index.html?x=1');
+    const n = configured({ dropIndexFiles: true })('http://e.org/docs/index.html?x=1');
     assert.deepEqual(n, { ok: true, url: 'http://e.org/docs/?x=1', fetchUrl: 'http://e.org/docs/index.html?x=1' });
-    assert.equal((createNormalizer({ dropIndexFiles: true })('http://e.org/default.aspx') as { url: string }).url, 'http://e.org/');
-    assert.equal((createNormalizer({ dropIndexFiles: true })('http://e.org/indexes.html') as { url: string }).url, 'http://e.org/indexes.html');
+    assert.equal((configured({ dropIndexFiles: true })('http://e.org/default.aspx') as { url: string }).url, 'http://e.org/');
+    assert.equal((configured({ dropIndexFiles: true })('http://e.org/indexes.html') as { url: string }).url, 'http://e.org/indexes.html');
   });
 
   it('lowercases paths when asked, keeping escapes canonical', () => {
-    const n = createNormalizer({ lowercasePath: true })('http://e.org/Docs/A%2fB');
+    const n = configured({ lowercasePath: true })('http://e.org/Docs/A%2fB');
     assert.ok(n.ok);
     assert.equal(n.url, 'http://e.org/docs/a%2Fb');
     assert.equal(n.fetchUrl, 'http://e.org/Docs/A%2FB');
   });
 
   it('strips parameters by pattern', () => {
-    const n = createNormalizer({ stripParams: [/^ref$/i] })('http://e.org/?ref=x&utm_source=y&a=1');
+    const n = configured({ stripParams: [/^ref$/i] })('http://e.org/?ref=x&utm_source=y&a=1');
     assert.ok(n.ok);
     assert.equal(n.url, 'http://e.org/?utm_source=y&a=1');
   });
 
   it('keeps repeated parameters when collapsing is off', () => {
-    assert.equal((createNormalizer({ collapseRepeatedParams: false })('http://e.org/?a=1&a=1') as { url: string }).url, 'http://e.org/?a=1&a=1');
+    assert.equal((configured({ collapseRepeatedParams: false })('http://e.org/?a=1&a=1') as { url: string }).url, 'http://e.org/?a=1&a=1');
   });
 });
 
 describe('host aliases', () => {
-  const normalize = createNormalizer({
+  const normalize = configured({
     hostAliases: ['synonym(mirror.org)=main.org', 'endsWith(.a.org)=.b.org', 'startsWith(www.)='].map(parseHostAlias),
   });
   const id = (u: string) => {

@@ -5,10 +5,12 @@
  *
  * WHATWG URL parsing already lowercases scheme and host, converts IDN hosts to punycode, drops
  * default ports, resolves `.`/`..` segments and escapes spaces and non-ASCII as UTF-8. On top of it,
- * both forms drop the fragment, collapse `//` in the path, make percent-escapes canonical, drop
- * session-id and tracking parameters and collapse repeated parameters. The identity alone may also
- * (by configuration) apply host aliases, drop `index.*`/`default.*` file names and lowercase the
- * path: those can change what a server answers, so they are never applied to the fetched form.
+ * both forms drop the fragment, `;jsessionid=` path parameters, collapse `//` in the path, make
+ * percent-escapes canonical and, as configured (the config's `urls`, whose defaults drop session-id
+ * and tracking parameters and collapse repeated ones), drop parameters and collapse repeated ones.
+ * The identity alone may also (by configuration) apply host aliases, drop `index.*`/`default.*` file
+ * names and lowercase the path: those can change what a server answers, so they are never applied
+ * to the fetched form.
  */
 import { hostAliasMapper, type HostAlias } from './aliases.ts';
 
@@ -16,6 +18,7 @@ export type NormalizeResult =
   | { readonly ok: true; readonly url: string; readonly fetchUrl: string }
   | { readonly ok: false; readonly reason: 'unparsable' | 'scheme' | 'credentials' };
 
+/** How URLs are normalized: the config's `urls` section (appliance/wiring.ts turns it into these). */
 export type NormalizeOptions = {
   /** `/docs/index.html` → `/docs/` (identity only). */
   readonly dropIndexFiles: boolean;
@@ -31,22 +34,18 @@ export type NormalizeOptions = {
 
 export type Normalizer = (input: string, base?: string) => NormalizeResult;
 
-/** Session ids and campaign tracking: they never change what a page says. */
-export const DEFAULT_STRIP_PARAMS: readonly string[] = ['^(jsessionid|phpsessid|sid|sessionid|aspsessionid\\w*)$', '^utm_'];
-
-export const DEFAULT_NORMALIZE_OPTIONS: NormalizeOptions = {
-  dropIndexFiles: false,
-  lowercasePath: false,
-  stripParams: DEFAULT_STRIP_PARAMS.map((p) => new RegExp(p, 'i')),
-  collapseRepeatedParams: true,
-  hostAliases: [],
-};
-
 const UNRESERVED = /[A-Za-z0-9\-._~]/;
 const INDEX_FILE = /\/(index|default)\.[a-z0-9]{1,8}$/i;
 
-export function createNormalizer(options: Partial<NormalizeOptions> = {}): Normalizer {
-  const o = { ...DEFAULT_NORMALIZE_OPTIONS, ...options };
+/**
+ * Host aliases are applied again to their own result, up to this many times: enough for any chain
+ * a config writes (each kind of rule applies once a round), bounded against rules that feed each
+ * other forever (synonym(a)=b, synonym(b)=a).
+ */
+const MAX_ALIAS_ROUNDS = 5;
+
+/** The normalizer of these options (the config's `urls` section: appliance/wiring.ts). */
+export function createNormalizer(o: NormalizeOptions): Normalizer {
   const alias = hostAliasMapper(o.hostAliases);
   return (input, base) => {
     let u: URL;
@@ -65,7 +64,7 @@ export function createNormalizer(options: Partial<NormalizeOptions> = {}): Norma
 
     const id = new URL(fetchUrl);
     // Aliases are applied until nothing changes (bounded), so normalizing twice equals once.
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < MAX_ALIAS_ROUNDS; i++) {
       const next = alias(id.hostname);
       if (next === id.hostname) break;
       id.hostname = next;
@@ -75,9 +74,6 @@ export function createNormalizer(options: Partial<NormalizeOptions> = {}): Norma
     return { ok: true, url: id.href, fetchUrl };
   };
 }
-
-/** The normalizer with default options. */
-export const normalizeUrl: Normalizer = createNormalizer();
 
 function cleanQuery(query: string, o: NormalizeOptions): string {
   const seen = new Set<string>();
