@@ -13,7 +13,10 @@
  */
 import { currentDoc, entryDoc, type Block, type ImpactLists } from '../structures/impacts.ts';
 import type { SplitPostings } from '../structures/split-postings.ts';
-import { indexOf, TermStats } from '../structures/term-stats.ts';
+import { titleBonus } from '../structures/bm25f.ts';
+import type { CorpusStatistics } from '../structures/corpus-statistics.ts';
+import type { IndexView } from '../structures/index-view.ts';
+import { indexOf, inTitle } from '../structures/vector.ts';
 import type { ParsedQuery } from './parse.ts';
 import { sourceFilter } from './filters.ts';
 import type { SlotWeights } from './weights.ts';
@@ -35,6 +38,13 @@ export type IndexTuning = {
   readonly headDf: number;
 };
 export const DEFAULT_TUNING: IndexTuning = { exactLimit: 2000, headDf: 100 };
+
+/**
+ * What matching reads: this index as of the query's start (its documents, and how many of them
+ * hold a term: what reading its postings costs, never a weight) and the corpus's figures a first
+ * pass weighs by (a query's Lens: on a shard, the whole corpus's).
+ */
+export type MatchReads = { readonly documents: IndexView; readonly stats: CorpusStatistics };
 
 /** Matching documents; with `estimates` (a first pass's scores, aligned) when there were many. */
 export type Match = { ids: ArrayLike<number>; partial: boolean; estimates?: Float64Array };
@@ -61,7 +71,6 @@ export class Candidates {
   private firstPass = { ids: new Uint32Array(0), estimates: new Float64Array(0) };
 
   constructor(
-    private readonly stats: TermStats,
     private readonly postings: Pick<SplitPostings, 'docsWith'>,
     private readonly impacts: ImpactLists,
     private readonly tuning: IndexTuning,
@@ -72,46 +81,43 @@ export class Candidates {
    * lang:, type: and topic: filters if given. When nothing matches all groups, documents matching
    * any term are returned and `partial` is set.
    */
-  match(q: ParsedQuery, weights: SlotWeights): Match {
-    const excludedIds = this.knownTermIds(q.excluded);
-    const onSource = sourceFilter(this.stats, q);
-    const keep = (id: number) => !excludedIds.some((t) => this.stats.contains(id, t)) && (!onSource || onSource(id));
+  match(q: ParsedQuery, weights: SlotWeights, reads: MatchReads): Match {
+    const docs = reads.documents;
+    const excludedIds = knownTermIds(docs, q.excluded);
+    const onSource = sourceFilter(docs, q);
+    const keep = (id: number) => !excludedIds.some((t) => docs.contains(id, t)) && (!onSource || onSource(id));
     if (!q.groups.length) {
       // Only filters (site:): every page they allow, best linked first.
-      return { ids: onSource ? [...this.stats.documentIds()].filter(keep) : [], partial: false };
+      return { ids: onSource ? [...docs.documentIds()].filter(keep) : [], partial: false };
     }
     const groups = q.groups
-      .map((g) => ({ terms: g, ids: this.knownTermIds(g), df: g.reduce((n, t) => n + this.stats.docFrequency(t), 0) }))
+      .map((g) => ({ terms: g, ids: knownTermIds(docs, g), df: g.reduce((n, t) => n + docs.docFrequency(t), 0) }))
       .sort((a, b) => a.df - b.df);
     const [rarest, ...others] = groups;
-    const twoPass = groups.length <= MAX_GROUPS && this.stats.allDense;
-    if (rarest!.df > this.tuning.exactLimit && twoPass) return this.matchByImpacts(groups, weights, excludedIds, onSource, false);
+    const twoPass = groups.length <= MAX_GROUPS && docs.allDense;
+    if (rarest!.df > this.tuning.exactLimit && twoPass) return this.matchByImpacts(groups, weights, excludedIds, onSource, false, reads);
     if (rarest!.df > 0) {
       // One term: its postings as they are; several (OR): their union.
-      const lists = rarest!.terms.map((t) => this.postings.docsWith(t, this.stats.docFrequency(t)));
+      const lists = rarest!.terms.map((t) => this.postings.docsWith(t, docs.docFrequency(t)));
       const candidates = lists.length === 1 ? lists[0]! : [...new Set(lists.flat())];
       const filtering = others.length > 0 || excludedIds.length > 0 || onSource !== undefined;
-      const ids = filtering ? candidates.filter((id) => others.every((g) => g.ids.some((t) => this.stats.contains(id, t))) && keep(id)) : candidates;
+      const ids = filtering ? candidates.filter((id) => others.every((g) => g.ids.some((t) => docs.contains(id, t))) && keep(id)) : candidates;
       if (ids.length || q.groups.length === 1) return { ids, partial: false };
     }
     if (q.groups.length === 1) return { ids: [], partial: false };
-    if (twoPass && groups.reduce((n, g) => n + g.df, 0) > this.tuning.exactLimit) return this.matchByImpacts(groups, weights, excludedIds, onSource, true);
+    if (twoPass && groups.reduce((n, g) => n + g.df, 0) > this.tuning.exactLimit)
+      return this.matchByImpacts(groups, weights, excludedIds, onSource, true, reads);
     const any = new Set<number>();
-    for (const t of q.terms) for (const id of this.postings.docsWith(t, this.stats.docFrequency(t))) any.add(id);
+    for (const t of q.terms) for (const id of this.postings.docsWith(t, docs.docFrequency(t))) any.add(id);
     const ids = [...any].filter(keep);
     return { ids, partial: ids.length > 0 };
-  }
-
-  /** The ids of the terms the index knows (unknown terms match nothing). */
-  knownTermIds(terms: readonly string[]): number[] {
-    return terms.map((t) => this.stats.termId(t)).filter((x): x is number => x !== undefined);
   }
 
   /**
    * The first pass over many candidates: each query term adds IDF × impact to a per-document sum,
    * counts title matches and sets the bits of the groups it is in; excluded terms set another
    * bit. The candidates are then read off the rarest group's documents (or, `partial`, every
-   * group's), with an estimate that is the exact score's formula (term-stats `scorer`) on the
+   * group's), with an estimate that is the exact score's formula (bm25f.ts `slotScorer`) on the
    * lists' figures. Terms without an impact list (rare ones, in an OR) are read from their
    * vectors. Arrays by document id, not maps: a common word touches every document.
    */
@@ -121,8 +127,10 @@ export class Candidates {
     excludedIds: readonly number[],
     onSource: ((id: number) => boolean) | undefined,
     partialOnly: boolean,
+    reads: MatchReads,
   ): Match {
-    const { source, prior, titleLength, version } = this.stats.byId();
+    const { documents: docs, stats } = reads;
+    const { source, prior, titleLength, version } = docs.byId();
     if (this.acc.length < source.length) {
       this.acc = new Float64Array(source.length);
       this.mask = new Uint32Array(source.length);
@@ -134,27 +142,27 @@ export class Candidates {
     const { acc, mask, titles, best, titled, impacts, firstPass } = this;
     if (groups.length === 1 && groups[0]!.terms.length === 1 && !excludedIds.length && !onSource && !partialOnly) {
       // One word: its list is the answer, and the estimates come straight off it.
-      const t = this.stats.termId(groups[0]!.terms[0]!);
-      if (t !== undefined && impacts.has(t)) return { ...impacts.estimate(t, this.stats.idf(t), firstPass), partial: false };
+      const t = docs.termId(groups[0]!.terms[0]!);
+      if (t !== undefined && impacts.has(t)) return { ...impacts.estimate(t, stats.idf(t), firstPass), partial: false };
     }
     // Each term's documents, in blocks: to read candidates off, and to clear the arrays after.
     // An impact list is read in place (stale entries are told by their version); a term without
     // one has its postings made into a block, so that every term is read by the same loops.
     const blocksByTerm = new Map<number, readonly Block[]>();
     const docsOf = (t: number): readonly Block[] => {
-      let docs = blocksByTerm.get(t);
-      if (!docs) {
-        docs = impacts.has(t) ? impacts.blocks(t) : [impacts.blockOf(this.postings.docsWith(this.stats.term(t), this.stats.docFrequencyOf(t)))];
-        blocksByTerm.set(t, docs);
+      let blocks = blocksByTerm.get(t);
+      if (!blocks) {
+        blocks = impacts.has(t) ? impacts.blocks(t) : [impacts.blockOf(this.postings.docsWith(docs.term(t), docs.docFrequencyOf(t)))];
+        blocksByTerm.set(t, blocks);
       }
-      return docs;
+      return blocks;
     };
     // Each distinct term once, with the bits of every group it is in.
     const bitsOf = new Map<number, number>();
     groups.forEach((g, bit) => {
       for (const term of g.terms) {
-        const t = this.stats.termId(term);
-        if (t !== undefined && this.stats.docFrequencyOf(t) > 0) bitsOf.set(t, (bitsOf.get(t) ?? 0) | (1 << bit));
+        const t = docs.termId(term);
+        if (t !== undefined && docs.docFrequencyOf(t) > 0) bitsOf.set(t, (bitsOf.get(t) ?? 0) | (1 << bit));
       }
     });
     // The exact scorer's q and IDF mass (weights.ts).
@@ -165,20 +173,20 @@ export class Candidates {
       // (docsOf also records what to clear after.)
       const [block] = docsOf(t);
       if (impacts.has(t)) return impacts.accumulate(t, w, bits, into, mask, intoTitles, keepBest);
-      const impact = this.stats.impactFunction();
+      const impact = stats.impactFunction();
       for (let i = 0; i < block!.length; i++) {
         const id = entryDoc(block!, i);
-        const v = this.stats.vector(id)!;
+        const v = docs.vector(id)!;
         const row = indexOf(v.termIds, t);
         const x = w * impact(v, row);
-        const inTitle = TermStats.inTitle(v, row);
+        const titled = inTitle(v, row);
         mask[id]! |= bits;
         if (keepBest) {
           if (x > into[id]!) into[id] = x;
-          if (inTitle) intoTitles[id] = 1;
+          if (titled) intoTitles[id] = 1;
         } else {
           into[id]! += x;
-          if (inTitle) intoTitles[id]!++;
+          if (titled) intoTitles[id]!++;
         }
       }
     };
@@ -231,11 +239,11 @@ export class Candidates {
     const alone = costly >= 0 ? weights.alone[costly]! : 1;
     /** A candidate's estimate: the exact score's formula on the lists' figures. */
     const estimate = (id: number, m: number) => {
-      const x = acc[id]! + (titles[id] ? TermStats.titleBonus(idfSum, titles[id]!, q, titleLength[id]!) : 0) + prior[id]!;
+      const x = acc[id]! + (titles[id] ? titleBonus(idfSum, titles[id]!, q, titleLength[id]!) : 0) + prior[id]!;
       return m & costlyBits && !(m & OWN) ? x * alone : x;
     };
     const read = (terms: readonly string[], seen: number, full: boolean): Match => {
-      const blocks = this.knownTermIds(terms)
+      const blocks = knownTermIds(docs, terms)
         .filter((t) => bitsOf.has(t))
         .flatMap(docsOf);
       const { ids, estimates } = firstPass;
@@ -295,6 +303,11 @@ export class Candidates {
     }
     return result ?? { ids: [], partial: false };
   }
+}
+
+/** The ids of the terms this index knows (unknown terms match nothing). */
+function knownTermIds(docs: IndexView, terms: readonly string[]): number[] {
+  return terms.map((t) => docs.termId(t)).filter((x): x is number => x !== undefined);
 }
 
 /**

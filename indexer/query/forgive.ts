@@ -19,8 +19,9 @@
  * it begins ("typs": type). A short last word far rarer than its completions ("expr") is taken
  * for one being typed (TYPING_RATIO).
  */
-import type { Vocabulary } from '../structures/vocabulary.ts';
-import type { TermStats } from '../structures/term-stats.ts';
+import type { CorpusStatistics } from '../structures/corpus-statistics.ts';
+import type { IndexedDocuments } from '../structures/index-view.ts';
+import type { WordIndexes } from '../structures/vocabulary.ts';
 import { isIdentifier, JOINER } from '../ingest/identifiers.ts';
 import { stem } from '../ingest/tokenize.ts';
 import { completions, MAX_COMPLETIONS } from './completions.ts';
@@ -100,14 +101,21 @@ export type DocsWith = (term: string, limit: number) => readonly number[];
  */
 export type CountTogether = (term: string, others: readonly (readonly string[])[]) => number;
 
-export function forgive(
-  q: ParsedQuery,
-  stats: TermStats,
-  vocabulary: Vocabulary,
-  exact: boolean,
-  docsWith?: DocsWith,
-  countTogether?: CountTogether,
-): Forgiven {
+/**
+ * What forgiving reads: the corpus's statistics and vocabulary (a query's Lens: this index's, or
+ * on a shard the corpus's) and this index's documents and postings (the pages checked for how
+ * often a completion is found with the other words, unless `countTogether` says).
+ */
+export type ForgiveReads = {
+  readonly stats: CorpusStatistics;
+  readonly vocabulary: WordIndexes;
+  readonly documents: IndexedDocuments;
+  readonly docsWith?: DocsWith;
+  readonly countTogether?: CountTogether;
+};
+
+export function forgive(q: ParsedQuery, reads: ForgiveReads, exact: boolean): Forgiven {
+  const { stats, vocabulary, documents, docsWith, countTogether } = reads;
   // A word's stems in the index's other languages are the word itself (query/languages.ts).
   const own = (term: string): Alternative[] => [
     { term, factor: 1, own: true },
@@ -202,7 +210,7 @@ export function forgive(
     const others = q.terms
       .filter((t) => t !== q.last!.term && !parts.has(t))
       .map((t) => [t, ...otherStems(q.languages, t), ...alternativesOf(t).map((a) => a.term)]);
-    const shared = withShares(alternativesOf(q.last.term), others, stats, docsWith, countTogether);
+    const shared = withShares(alternativesOf(q.last.term), others, { stats, documents, docsWith, countTogether });
     extra.set(q.last.term, shared.alternatives);
     shareChecks = shared.checked;
   }
@@ -257,7 +265,7 @@ function identifierParts(q: ParsedQuery): Set<string> {
  * three letters ("ma" among 100,000 pages: some 380,000 entries over 50 completions, 40–60 ms); there the
  * most frequent completions are also those that rank.
  */
-export function withinBudget(ids: readonly number[], stats: TermStats, budget = COMPLETION_POSTINGS): number[] {
+export function withinBudget(ids: readonly number[], stats: CorpusStatistics, budget = COMPLETION_POSTINGS): number[] {
   let sum = 0;
   const out: number[] = [];
   for (const id of ids) {
@@ -283,10 +291,9 @@ export function withinBudget(ids: readonly number[], stats: TermStats, budget = 
 export function withShares(
   alternatives: readonly Alternative[],
   others: readonly (readonly string[])[],
-  stats: TermStats,
-  docsWith: DocsWith,
-  countTogether?: CountTogether,
+  reads: Omit<ForgiveReads, 'vocabulary' | 'docsWith'> & { readonly docsWith: DocsWith },
 ): { alternatives: Alternative[]; checked: number } {
+  const { stats, documents, docsWith, countTogether } = reads;
   const sets = others
     .map((ts) => ts.map((t) => stats.termId(t)).filter((id): id is number => id !== undefined && stats.docFrequencyOf(id) > 0))
     .filter((ids) => ids.length);
@@ -305,7 +312,7 @@ export function withShares(
   for (const k of dfs.map((_, k) => k).sort((a, b) => dfs[a]! - dfs[b]!)) {
     if (!dfs[k]) continue;
     const sample = Math.max(1, Math.min(SHARE_SAMPLE, Math.floor(left / waiting--)));
-    const found = sampleTogether(alternatives[k]!.term, sets, stats, docsWith, sample);
+    const found = sampleTogether(alternatives[k]!.term, sets, documents, dfs[k]!, docsWith, sample);
     left -= found.checked;
     counts[k] = found.count;
   }
@@ -319,29 +326,30 @@ function sharesOf(alternatives: readonly Alternative[], counts: readonly number[
 }
 
 /**
- * How many of `term`'s pages hold a term of each of `sets` (ids), in this index: read up to
- * SHARE_READ of its pages, check SHARE_SAMPLE of them evenly spread, and scale to all.
+ * How many of `term`'s pages hold a term of each of `sets` (ids), in this index's `documents`,
+ * where `df` pages hold it: read up to SHARE_READ of its pages, check SHARE_SAMPLE of them evenly
+ * spread, and scale to all.
  */
-export function togetherIn(term: string, sets: readonly (readonly number[])[], stats: TermStats, docsWith: DocsWith): number {
-  return sampleTogether(term, sets, stats, docsWith, SHARE_SAMPLE).count;
+export function togetherIn(term: string, sets: readonly (readonly number[])[], documents: IndexedDocuments, df: number, docsWith: DocsWith): number {
+  return sampleTogether(term, sets, documents, df, docsWith, SHARE_SAMPLE).count;
 }
 
 /** togetherIn with `sample` pages checked at most; `checked`: how many were. */
 function sampleTogether(
   term: string,
   sets: readonly (readonly number[])[],
-  stats: TermStats,
+  documents: IndexedDocuments,
+  df: number,
   docsWith: DocsWith,
   sample: number,
 ): { count: number; checked: number } {
-  const df = stats.docFrequency(term);
   if (!df) return { count: 0, checked: 0 };
   // (Every k-th page of those read, not the first few: pages come in runs of one kind, as crawled.)
   const docs = docsWith(term, Math.min(df, SHARE_READ));
   const step = Math.max(1, Math.ceil(docs.length / sample));
   let n = 0;
   let checked = 0;
-  for (let i = 0; i < docs.length; i += step, checked++) if (sets.every((ids) => ids.some((id) => stats.contains(docs[i]!, id)))) n++;
+  for (let i = 0; i < docs.length; i += step, checked++) if (sets.every((ids) => ids.some((id) => documents.contains(docs[i]!, id)))) n++;
   return { count: checked ? (n * df) / checked : 0, checked };
 }
 
@@ -351,7 +359,7 @@ function sampleTogether(
  * ("pg_re" is pg_restore, in 17 pages, before pg_rewrite, in 7, when both are a page's title;
  * a page about crosstab, in 2 pages, still ranks first for "cros" when it is about nothing else).
  */
-function byFrequency(alternatives: readonly Alternative[], stats: TermStats): Alternative[] {
+function byFrequency(alternatives: readonly Alternative[], stats: CorpusStatistics): Alternative[] {
   const most = Math.max(0, ...alternatives.map((a) => stats.docFrequency(a.term)));
   return most ? alternatives.map((a) => ({ ...a, share: 1 - FREQUENCY_WEIGHT * (1 - stats.docFrequency(a.term) / most) })) : [...alternatives];
 }
