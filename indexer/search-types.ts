@@ -3,7 +3,8 @@
  * the search server, the shell and a coordinator over shards (indexer/shards) see.
  */
 import type { Facets } from './query/filters.ts';
-import type { CountTogether, Forgiven } from './query/forgive.ts';
+import type { Forgiven } from './query/forgive.ts';
+import type { CountTogether } from './query/shares.ts';
 import type { QueryDocuments } from './query/documents.ts';
 import type { SearchHit } from './query/hits.ts';
 import type { Occurrences } from './query/locate.ts';

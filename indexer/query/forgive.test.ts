@@ -6,7 +6,8 @@ import type { StoredDocument } from '../../model/index.ts';
 import { SearchIndex } from '../search-index.ts';
 import { storedDocument } from '../test-document.ts';
 import { MAX_COMPLETIONS } from './completions.ts';
-import { type DocsWith, forgive, FREQUENCY_WEIGHT, SHARE_CHECKS, SHARE_SAMPLE, WHOLE_ENOUGH, withinBudget } from './forgive.ts';
+import { forgive, FREQUENCY_WEIGHT, WHOLE_ENOUGH, withinBudget } from './forgive.ts';
+import { type DocsWith, SHARE_CHECKS, SHARE_SAMPLE } from './shares.ts';
 import { parseQuery } from './parse.ts';
 import { slotWeights } from './weights.ts';
 

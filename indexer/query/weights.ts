@@ -5,7 +5,7 @@
  * slot's most frequent term, as Lucene blends the statistics of a fuzzy query's expansions: a
  * completion or a correction found in few pages must not outweigh the word itself — with the same
  * evidence, a page holding the word as typed always ranks above one holding an alternative. When
- * the query's other words tell which completion was meant (forgive.ts `withShares`), the cap is
+ * the query's other words tell which completion was meant (shares.ts `withShares`), the cap is
  * that completion's IDF, and the others count their share of it: "foreign key cons" weighs
  * "constraint" as such, not as "consider".
  */

@@ -12,7 +12,7 @@
 import { stemmerByKey } from '../ingest/language/stemmers.ts';
 import { stemmerFor } from '../ingest/tokenize.ts';
 import { MAX_COMPLETIONS } from '../query/completions.ts';
-import { togetherIn } from '../query/forgive.ts';
+import { togetherIn } from '../query/shares.ts';
 import { stemmersIn } from '../query/languages.ts';
 import type { Lens, SearchIndex } from '../search-index.ts';
 import type { ImpactFunction } from '../structures/bm25f.ts';
@@ -177,7 +177,7 @@ export class Recorder {
   }
 
   /**
-   * Pages here holding `term` with the other words (query/forgive.ts `togetherIn`), noted — and,
+   * Pages here holding `term` with the other words (query/shares.ts `togetherIn`), noted — and,
    * the first time these other words are asked about, those of every completion noted so far:
    * another shard's plan may take completions this one's did not.
    */
