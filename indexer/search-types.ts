@@ -13,7 +13,7 @@ import type { Ranked } from './query/rank.ts';
 import type { SlotWeights } from './query/weights.ts';
 import type { Stemmer } from './ingest/language/stemmers.ts';
 import type { CorpusStatistics } from './structures/corpus-statistics.ts';
-import type { IndexView } from './structures/index-view.ts';
+import type { OwnIndex } from './structures/index-view.ts';
 import type { WordIndexes } from './structures/vocabulary.ts';
 
 export type SearchResponse = {
@@ -63,7 +63,7 @@ export type Lens = {
    * documents hold a term, which says what reading its postings costs (query/candidates.ts), never
    * what a term weighs (that is `stats`).
    */
-  readonly documents: IndexView;
+  readonly documents: OwnIndex;
   readonly vocabulary: WordIndexes;
   readonly stemmers: readonly Stemmer[];
   /** How many pages hold a completion with the query's other words (forgive.ts; unset: counted here). */

@@ -60,15 +60,13 @@ export class Candidates {
       // Only filters (site:): every page they allow, best linked first.
       return { ids: onSource ? [...docs.documentIds()].filter(keep) : [], partial: false };
     }
-    const groups = q.groups
-      .map((g) => ({ terms: g, ids: knownTermIds(docs, g), df: g.reduce((n, t) => n + docs.docFrequency(t), 0) }))
-      .sort((a, b) => a.df - b.df);
+    const groups = q.groups.map((g) => ({ terms: g, ids: knownTermIds(docs, g), df: g.reduce((n, t) => n + docs.holding(t), 0) })).sort((a, b) => a.df - b.df);
     const [rarest, ...others] = groups;
     const twoPass = groups.length <= MAX_GROUPS && docs.allDense;
     if (rarest!.df > this.tuning.exactLimit && twoPass) return this.firstPass.run({ groups, weights, excludedIds, onSource, partialOnly: false, reads });
     if (rarest!.df > 0) {
       // One term: its postings as they are; several (OR): their union.
-      const lists = rarest!.terms.map((t) => this.postings.docsWith(t, docs.docFrequency(t)));
+      const lists = rarest!.terms.map((t) => this.postings.docsWith(t, docs.holding(t)));
       const candidates = lists.length === 1 ? lists[0]! : [...new Set(lists.flat())];
       const filtering = others.length > 0 || excludedIds.length > 0 || onSource !== undefined;
       const ids = filtering ? candidates.filter((id) => others.every((g) => g.ids.some((t) => docs.contains(id, t))) && keep(id)) : candidates;
@@ -78,7 +76,7 @@ export class Candidates {
     if (twoPass && groups.reduce((n, g) => n + g.df, 0) > this.tuning.exactLimit)
       return this.firstPass.run({ groups, weights, excludedIds, onSource, partialOnly: true, reads });
     const any = new Set<number>();
-    for (const t of q.terms) for (const id of this.postings.docsWith(t, docs.docFrequency(t))) any.add(id);
+    for (const t of q.terms) for (const id of this.postings.docsWith(t, docs.holding(t))) any.add(id);
     const ids = [...any].filter(keep);
     return { ids, partial: ids.length > 0 };
   }

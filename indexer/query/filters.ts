@@ -4,7 +4,7 @@
  */
 import { hostMatches, type ParsedQuery } from './parse.ts';
 import type { Source } from '../ingest/source.ts';
-import type { IndexedDocuments, IndexView } from '../structures/index-view.ts';
+import type { IndexedDocuments, OwnIndex } from '../structures/index-view.ts';
 
 /** No per-id array: every id asks the view. */
 const NO_IDS = new Int32Array(0);
@@ -47,7 +47,7 @@ export type Facets = {
  * Result counts by host, language, type and topic, most first (at most `limit` values each;
  * unknown languages left out). A page with several classes counts under each.
  */
-export function countFacets(docs: IndexView, ids: ArrayLike<number>, limit: number): Facets {
+export function countFacets(docs: OwnIndex, ids: ArrayLike<number>, limit: number): Facets {
   // Counted by source id (a typed array: a common word has tens of thousands of results), then by value.
   const counts = new Int32Array(docs.sourceCount);
   // (Dense ids read the per-id array in place while the view is fresh; others, and all after an

@@ -18,7 +18,7 @@ import { titleBonus } from '../structures/bm25f.ts';
 import type { CorpusStatistics } from '../structures/corpus-statistics.ts';
 import type { ById } from '../structures/document-vectors.ts';
 import { currentDoc, entryDoc, type Block, type ImpactLists } from '../structures/impacts.ts';
-import type { IndexView } from '../structures/index-view.ts';
+import type { OwnIndex } from '../structures/index-view.ts';
 import type { SplitPostings } from '../structures/split-postings.ts';
 import { indexOf, inTitle } from '../structures/vector.ts';
 import type { SlotWeights } from './weights.ts';
@@ -28,7 +28,7 @@ import type { SlotWeights } from './weights.ts';
  * hold a term: what reading its postings costs, never a weight) and the corpus's figures a first
  * pass weighs by (a query's Lens: on a shard, the whole corpus's).
  */
-export type MatchReads = { readonly documents: IndexView; readonly stats: CorpusStatistics };
+export type MatchReads = { readonly documents: OwnIndex; readonly stats: CorpusStatistics };
 
 /** Matching documents; with `estimates` (a first pass's scores, aligned) when there were many. */
 export type Match = { ids: ArrayLike<number>; partial: boolean; estimates?: Float64Array };
@@ -101,7 +101,7 @@ export class FirstPass {
 function oneWord(ask: FirstPassAsk, impacts: ImpactLists, scratch: Scratch): Match | undefined {
   const { groups, excludedIds, onSource, partialOnly, reads } = ask;
   if (groups.length !== 1 || groups[0]!.terms.length !== 1 || excludedIds.length || onSource || partialOnly) return undefined;
-  const t = reads.documents.termId(groups[0]!.terms[0]!);
+  const t = reads.documents.ownTermId(groups[0]!.terms[0]!);
   if (t === undefined || !impacts.has(t)) return undefined;
   return { ...impacts.estimate(t, reads.stats.idf(t), scratch), partial: false };
 }
@@ -153,8 +153,8 @@ class Pass {
     const docs = this.ask.reads.documents;
     this.ask.groups.forEach((g, bit) => {
       for (const term of g.terms) {
-        const t = docs.termId(term);
-        if (t !== undefined && docs.docFrequencyOf(t) > 0) this.bitsOf.set(t, (this.bitsOf.get(t) ?? 0) | (1 << bit));
+        const t = docs.ownTermId(term);
+        if (t !== undefined && docs.holdingOf(t) > 0) this.bitsOf.set(t, (this.bitsOf.get(t) ?? 0) | (1 << bit));
       }
     });
   }
@@ -341,7 +341,7 @@ class Pass {
     if (!blocks) {
       const docs = this.ask.reads.documents;
       const { impacts } = this;
-      blocks = impacts.has(t) ? impacts.blocks(t) : [impacts.blockOf(this.postings.docsWith(docs.term(t), docs.docFrequencyOf(t)))];
+      blocks = impacts.has(t) ? impacts.blocks(t) : [impacts.blockOf(this.postings.docsWith(docs.ownTerm(t), docs.holdingOf(t)))];
       this.blocksByTerm.set(t, blocks);
     }
     return blocks;
@@ -349,8 +349,8 @@ class Pass {
 }
 
 /** The ids of the terms this index knows (unknown terms match nothing). */
-export function knownTermIds(docs: IndexView, terms: readonly string[]): number[] {
-  return terms.map((t) => docs.termId(t)).filter((x): x is number => x !== undefined);
+export function knownTermIds(docs: OwnIndex, terms: readonly string[]): number[] {
+  return terms.map((t) => docs.ownTermId(t)).filter((x): x is number => x !== undefined);
 }
 
 /**

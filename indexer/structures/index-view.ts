@@ -42,6 +42,27 @@ export interface IndexedDocuments {
   readonly fresh: boolean;
 }
 
+/**
+ * What the first pass and the facets read of this index as the query started, besides its
+ * documents: its own term ids and how many of its documents hold a term — what reading its
+ * postings costs, never what a term weighs (that is the corpus's: CorpusStatistics) — and the
+ * per-id arrays and the iteration of every document (both only while the view is fresh).
+ */
+export interface OwnIndex extends IndexedDocuments {
+  /** This index's id of the term (undefined: no document here ever held it, as the query started). */
+  ownTermId(term: string): number | undefined;
+  ownTerm(termId: number): string;
+  /** How many of this index's documents hold the term: its postings' length. */
+  holding(term: string): number;
+  holdingOf(termId: number): number;
+  /** True when every indexed document has a dense id. */
+  readonly allDense: boolean;
+  /** Sources in the source dictionary. */
+  readonly sourceCount: number;
+  byId(): ById;
+  documentIds(): IterableIterator<number>;
+}
+
 /** What a view reads of the index (IndexContents' parts) and how it says it is closed. */
 export type ViewedParts = {
   readonly dictionary: TermDictionary;
@@ -52,7 +73,7 @@ export type ViewedParts = {
   readonly closed: (view: IndexView) => void;
 };
 
-export class IndexView implements CorpusStatistics, IndexedDocuments {
+export class IndexView implements CorpusStatistics, OwnIndex {
   readonly documentCount: number;
   private readonly termCount: number;
   private readonly lengthSums: Float64Array;
@@ -105,6 +126,22 @@ export class IndexView implements CorpusStatistics, IndexedDocuments {
 
   idf(termId: number): number {
     return idf(this.docFrequencyOf(termId), this.documentCount);
+  }
+
+  ownTermId(term: string): number | undefined {
+    return this.termId(term);
+  }
+
+  ownTerm(termId: number): string {
+    return this.term(termId);
+  }
+
+  holding(term: string): number {
+    return this.docFrequency(term);
+  }
+
+  holdingOf(termId: number): number {
+    return this.docFrequencyOf(termId);
   }
 
   /** Made once per view, with the norms of the view's start. */
