@@ -1,11 +1,17 @@
 /**
- * The in-RAM search index: postings (compact per-term lists) for candidate generation plus term statistics for
- * BM25F ranking. Pages are added, updated and removed one at a time, synchronously, as the crawl
+ * The in-RAM search index: postings (compact per-term lists) for candidate generation, and the
+ * dictionary, field lengths and document vectors (structures/index-contents.ts) for BM25F
+ * ranking. Pages are added, updated and removed one at a time, synchronously, as the crawl
  * delivers them, so a page is searchable the moment it is indexed. A search runs the query's
  * stages in order: parse → candidates (query/candidates.ts) → exact scores of the best → phrases
  * (query/phrases.ts) → phrase evidence for the best few → hits, snippets, facets, suggestion.
  * Before the candidates, forgiving search (query/forgive.ts) widens the query's words with their
  * completions (the last word) and corrections (typos), weighted below the words themselves.
+ *
+ * Each search reads the index through a view opened as it starts (`reading`,
+ * structures/index-view.ts): the steps after its waits for the store read the figures and vectors
+ * its first steps read, whatever pages came and went meanwhile; and it reads the corpus's figures
+ * through its Lens (search-types.ts), this index's own or, on a shard, the whole corpus's.
  */
 import type { Anchors, PageContent } from '../model/index.ts';
 import { analyze, fieldTerms, isAnalysis, withField } from './ingest/analyze.ts';

@@ -3,7 +3,8 @@
  * first round the statistics of the query's terms here (record.ts), in the second the query ranked
  * over its documents with the corpus's statistics (replay.ts) — each candidate with its exact
  * score before phrase evidence, its evidence factor, its SimHash and its hit — so that the
- * coordinator merges them as one node ranks its own (merge.ts); and completions as you type.
+ * coordinator merges them as one node ranks its own (merge.ts); and completions as you type. Each
+ * answer reads this index through a view opened as it starts (structures/index-view.ts).
  */
 import type { Source } from '../ingest/source.ts';
 import type { Facets } from '../query/filters.ts';
