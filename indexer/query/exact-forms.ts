@@ -12,9 +12,9 @@
 import { diacriticTerm } from '../ingest/language/diacritics.ts';
 import { FIELDS } from '../ingest/fields.ts';
 import type { CorpusStatistics } from '../structures/corpus-statistics.ts';
-import { indexOf, MAX_TF, type DocVector } from '../structures/index-contents.ts';
+import { MAX_TF } from '../structures/index-contents.ts';
 import type { IndexedDocuments } from '../structures/index-view.ts';
-import { freqIn, recordOf } from '../structures/vector.ts';
+import { type DocVector, freqIn, indexOf, recordOf } from '../structures/vector.ts';
 import type { QueryLanguages } from './languages.ts';
 
 /** How much a page gains when it writes every such query word as typed (× 1 + this). */

@@ -18,10 +18,6 @@ import { IndexView } from './index-view.ts';
 import { SourceDictionary } from './source-dictionary.ts';
 import { packFreqs, unpackFreqs, type DocVector } from './vector.ts';
 
-export type { Source } from '../ingest/source.ts';
-export { isDense } from './document-vectors.ts';
-export { indexOf, type DocVector } from './vector.ts';
-
 const F = FIELDS.length;
 /** Above analyze()'s MAX_DISTINCT_TERMS rows per document. */
 const ROW_SPACE = 2 ** 21;
