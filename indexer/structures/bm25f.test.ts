@@ -122,7 +122,7 @@ describe('BM25F', () => {
     for (const q of [['vacuum'], ['table'], ['vacuum', 'full'], ['create', 'table', 'as'], ['analyze', 'table'], ['rows', 'nowhere']]) {
       const score = scoreOf(DOCS, q);
       const known = q.filter((t) => corpus(DOCS).ids.has(t));
-      DOCS.forEach((d, k) => close(score(k), reference(DOCS, d, known), `${q.join(' ')}: document ${k}`));
+      for (const [k, d] of DOCS.entries()) close(score(k), reference(DOCS, d, known), `${q.join(' ')}: document ${k}`);
     }
   });
 
@@ -200,7 +200,7 @@ describe('BM25F', () => {
       ]),
       c.impact,
     );
-    c.vectors.forEach((v, k) => close(bySlot(v), plain(v), `document ${k}`));
+    for (const [k, v] of c.vectors.entries()) close(bySlot(v), plain(v), `document ${k}`);
     // "rows" stands for "table" at 0.5: a page holding both scores the better of the two, not their sum.
     const withAlternative = slotScorer(
       slots([
