@@ -46,7 +46,7 @@ describe('search in many languages', () => {
   });
 
   it('stems a query by each language present: a word is a group of its stems, scored once', () => {
-    const q = parseQuery('Häuser', stemmersIn(index.stats));
+    const q = parseQuery('Häuser', stemmersIn(index.stats.sources));
     assert.ok(q.groups[0]!.includes('haus') && q.groups[0]!.includes(stemmerFor('en').stem('hauser')), q.groups[0]!.join(' '));
     assert.equal(q.terms.length, 1);
   });
@@ -74,7 +74,7 @@ describe('search in many languages', () => {
   });
 
   it('keeps the query bounded however many languages the index holds', () => {
-    const q = parseQuery(Array.from({ length: 30 }, (_, i) => `wörter${i}`).join(' '), stemmersIn(index.stats));
+    const q = parseQuery(Array.from({ length: 30 }, (_, i) => `wörter${i}`).join(' '), stemmersIn(index.stats.sources));
     assert.ok(q.groups.flat().length <= MAX_QUERY_ALTERNATIVES, String(q.groups.flat().length));
   });
 
@@ -98,7 +98,7 @@ describe('search in many languages', () => {
       ...Array.from({ length: 100 }, (_, i) => english(100 + i, `Chapter ${i}`, i % 2 ? 'A page of text, and another page.' : 'Some text.')),
       storedDocument(40, { url: 'http://example.org/yo', title: 'Ìròyìn', text: 'Ẹ kú àárọ̀, ẹ̀yin ará ilé wa.', lang: `yo${DETECTED}` }),
     ]);
-    assert.ok(parseQuery('pages', stemmersIn(index.stats)).groups[0]!.includes('pages'), 'the word unstemmed is one of its stems');
+    assert.ok(parseQuery('pages', stemmersIn(index.stats.sources)).groups[0]!.includes('pages'), 'the word unstemmed is one of its stems');
     assert.deepEqual(
       (await index.search('select single pages for output', { exact: true })).hits.map((h) => h.id).slice(0, 2),
       [1, 2],
@@ -108,7 +108,7 @@ describe('search in many languages', () => {
 
   it('is the query it always was in an index of one language', () => {
     const english = indexOf([pages.find((p) => p.url.endsWith('/en'))!]);
-    const q = parseQuery('Borrowing novels', stemmersIn(english.stats));
+    const q = parseQuery('Borrowing novels', stemmersIn(english.stats.sources));
     assert.equal(q.languages, undefined);
     assert.deepEqual(q.groups, [['borrow'], ['novel']]);
   });

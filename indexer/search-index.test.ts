@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { StoredDocument } from '../model/index.ts';
 import { analyze } from './ingest/analyze.ts';
+import type { SequenceLookup } from './query/documents.ts';
 import { QueryError } from './query/parse.ts';
-import { SearchIndex } from './search-index.ts';
+import { SearchIndex, withEvidence, type Ranking } from './search-index.ts';
 import { storedDocument } from './test-document.ts';
 
 const docs = new Map<number, StoredDocument>();
@@ -149,5 +150,100 @@ describe('SearchIndex', () => {
     assert.equal((await index.search('"unbalanced quote')).total, 0);
     assert.equal((await index.search('\u0000\u0001 \ud800')).total, 0);
     assert.equal((await index.search('***')).total, 0);
+  });
+});
+
+/**
+ * A store whose next token-sequence read waits until the test releases it: while a query waits
+ * there, the test changes the index.
+ */
+function heldSequences() {
+  const sequences = new Map<number, Uint32Array>();
+  let hold: { reached: () => void; released: Promise<void> } | undefined;
+  const lookup: SequenceLookup = async (ids) => {
+    const held = hold;
+    hold = undefined;
+    if (held) {
+      held.reached();
+      await held.released;
+    }
+    return new Map(ids.flatMap((id) => (sequences.has(id) ? [[id, sequences.get(id)!] as const] : [])));
+  };
+  /** Holds the next read: `reached` resolves when a query asks, `release` lets it go on. */
+  const holdNext = () => {
+    let reached!: () => void;
+    let release!: () => void;
+    const asked = new Promise<void>((resolve) => (reached = resolve));
+    hold = { reached, released: new Promise<void>((resolve) => (release = resolve)) };
+    return { asked, release };
+  };
+  return { sequences, lookup, holdNext };
+}
+
+/**
+ * Pages of a harbour: a phrase over many candidates, so that the first pass orders them, their
+ * sequences are read (held by the test) and those holding the phrase are scored exactly — after
+ * the wait.
+ */
+function harbour() {
+  const store = new Map<number, StoredDocument>();
+  const held = heldSequences();
+  const index = new SearchIndex((id) => store.get(id), undefined, { exactLimit: 5, headDf: 5 }, held.lookup);
+  const put = (id: number, text: string) => {
+    const d = doc(id, `Harbour ${id}`, text, { url: `http://site${id % 3}.org/${id}` });
+    store.set(d.id, d);
+    held.sequences.set(d.id, analyze(d).sequence);
+    index.upsert(d);
+  };
+  for (let id = 1; id <= 40; id++) put(id, `the harbour light ${'tide '.repeat(id % 7)}and the boats of page ${id}`);
+  for (let id = 41; id <= 60; id++) put(id, `a light in the harbour ${'wind '.repeat(id % 5)}`);
+  return { index, put, holdNext: held.holdNext };
+}
+
+/** What must not change: the candidates' scores after phrase evidence, the total, the facets. */
+const seen = (r: Ranking) => ({ ranked: withEvidence(r.ranked, r.evidence).map((x) => [x.id, x.score]), total: r.total, facets: r.facets });
+
+describe('a query that updates straddle', () => {
+  it('reads the figures and vectors of its start after the wait: scores as if the updates came after it', async () => {
+    const { index, put, holdNext } = harbour();
+    const query = '"harbour light" boats';
+    const before = seen(await index.rank(query));
+    const { asked, release } = holdNext();
+    const straddled = index.rank(query);
+    await asked;
+    // Meanwhile: pages holding the query's words come (document frequencies, the document count
+    // and the length norms change), others go, a candidate is given anchor text (its vector is
+    // replaced) and another leaves the index (its page stays in the store).
+    for (let id = 61; id <= 90; id++) put(id, `harbour light boats ${'harbour '.repeat(id % 9)} and many other words of page ${id}`);
+    for (let id = 41; id <= 50; id++) index.remove(id);
+    index.refreshAnchors(3, { texts: ['harbour light boats'], sources: 12 });
+    index.remove(before.ranked[1]![0]!);
+    release();
+    assert.deepEqual(seen(await straddled), before);
+    assert.notDeepEqual(seen(await index.rank(query)).ranked, before.ranked, 'a query made now sees the updates');
+  });
+
+  it('reads the document frequencies of its start after the wait: "did you mean" as before the updates', async () => {
+    const { index, put, holdNext } = harbour();
+    // "boatz", in one page, is taken for boats; no page holds the phrase, so the answer says what
+    // was meant — after the wait — of the words the index does not know: none, at the start.
+    put(91, 'boatz');
+    const query = '"boats harbour" boatz';
+    const before = await index.search(query);
+    assert.deepEqual([before.total, before.suggestion], [0, undefined]);
+    const { asked, release } = holdNext();
+    const straddled = index.search(query);
+    await asked;
+    index.remove(91);
+    release();
+    assert.equal((await straddled).suggestion, undefined);
+    assert.equal((await index.search(query)).suggestion, '"boats harbour" boats', 'a query made now no longer knows "boatz"');
+  });
+
+  it('closes its view when it settles, answered or not', async () => {
+    const { index } = harbour();
+    await index.search('harbour');
+    await assert.rejects(() => index.search('x'.repeat(5000)), QueryError);
+    assert.equal(index.stats.openViews, 0);
   });
 });

@@ -1,11 +1,17 @@
 /**
- * The in-RAM search index: postings (compact per-term lists) for candidate generation plus term statistics for
- * BM25F ranking. Pages are added, updated and removed one at a time, synchronously, as the crawl
+ * The in-RAM search index: postings (compact per-term lists) for candidate generation, and the
+ * dictionary, field lengths and document vectors (structures/index-contents.ts) for BM25F
+ * ranking. Pages are added, updated and removed one at a time, synchronously, as the crawl
  * delivers them, so a page is searchable the moment it is indexed. A search runs the query's
  * stages in order: parse → candidates (query/candidates.ts) → exact scores of the best → phrases
  * (query/phrases.ts) → phrase evidence for the best few → hits, snippets, facets, suggestion.
  * Before the candidates, forgiving search (query/forgive.ts) widens the query's words with their
  * completions (the last word) and corrections (typos), weighted below the words themselves.
+ *
+ * Each search reads the index through a view opened as it starts (`reading`,
+ * structures/index-view.ts): the steps after its waits for the store read the figures and vectors
+ * its first steps read, whatever pages came and went meanwhile; and it reads the corpus's figures
+ * through its Lens (search-types.ts), this index's own or, on a shard, the whole corpus's.
  */
 import type { Anchors, PageContent } from '../model/index.ts';
 import { analyze, fieldTerms, isAnalysis, withField } from './ingest/analyze.ts';
@@ -33,7 +39,8 @@ import { scoreAll, slotWeights } from './query/weights.ts';
 import type { ImpactLists } from './structures/impacts.ts';
 import { SplitPostings } from './structures/split-postings.ts';
 import { SimHashes } from './structures/simhashes.ts';
-import { TermStats } from './structures/term-stats.ts';
+import { IndexContents } from './structures/index-contents.ts';
+import type { IndexView } from './structures/index-view.ts';
 import { Vocabulary } from './structures/vocabulary.ts';
 
 export { DEFAULT_TUNING, type IndexTuning } from './query/candidates.ts';
@@ -67,12 +74,13 @@ export const MAX_SIMILAR = 10;
 export const DEFAULT_FOLD_DISTANCE = 3;
 
 export class SearchIndex implements Searcher {
-  readonly stats = new TermStats();
+  /** The dictionary, field lengths, vectors and sources (index-contents.ts), which every query reads through a view. */
+  readonly stats = new IndexContents();
   /** Which documents hold each term: a frequent term's impact list, else FlexSearch (split-postings.ts). */
   readonly postings: SplitPostings;
   readonly impacts: ImpactLists;
   /** The prefix and typo indexes over the dictionary (forgiving search). */
-  readonly vocabulary = new Vocabulary(this.stats);
+  readonly vocabulary = new Vocabulary(this.stats.dictionary);
   readonly tuning: IndexTuning;
   private readonly candidates: Candidates;
   readonly spellings: Spellings;
@@ -97,15 +105,16 @@ export class SearchIndex implements Searcher {
     this.postings = new SplitPostings(this.stats, this.tuning.headDf);
     this.impacts = this.postings.impacts;
     this.spellings = new Spellings(this.postings);
-    this.candidates = new Candidates(this.stats, this.postings, this.impacts, this.tuning);
+    this.candidates = new Candidates(this.postings, this.impacts, this.tuning);
   }
 
   /** Documents in the index by type (`html`, `pdf`, `docx`…), most first. */
   countByType(): { type: string; count: number }[] {
     const counts = new Map<string, number>();
-    for (let id = 0; id < this.stats.sourceCount; id++) {
-      const n = this.stats.documentsOfSource(id);
-      if (n > 0) counts.set(this.stats.source(id).type, (counts.get(this.stats.source(id).type) ?? 0) + n);
+    const { sources } = this.stats;
+    for (let id = 0; id < sources.sourceCount; id++) {
+      const n = sources.documentsOf(id);
+      if (n > 0) counts.set(sources.source(id).type, (counts.get(sources.source(id).type) ?? 0) + n);
     }
     return [...counts].map(([type, count]) => ({ type, count })).sort((a, b) => b.count - a.count || a.type.localeCompare(b.type));
   }
@@ -132,7 +141,7 @@ export class SearchIndex implements Searcher {
     const anchor = anchors.texts.length ? anchorTerms(anchors, doc.lang) : undefined;
     const a = anchor ? withField(base, ANCHOR, anchor.terms, anchor.length) : base;
     this.changes++;
-    this.impacts.removing(doc.id, this.stats.vector(doc.id));
+    this.impacts.removing(doc.id, this.stats.vectors.get(doc.id));
     // (The terms it had come out of the postings: postings.ts keeps no register of them.)
     const before = this.stats.termsOf(doc.id);
     const v = this.stats.add(doc.id, a, { inlinks: anchors.sources, source: sourceOf(doc) });
@@ -149,20 +158,21 @@ export class SearchIndex implements Searcher {
   refreshAnchors(id: number, anchors: Anchors = this.anchorsOf(id)): boolean {
     if (!this.stats.has(id)) return false;
     this.changes++;
-    this.impacts.removing(id, this.stats.vector(id));
-    const anchor = anchorTerms(anchors, this.stats.source(this.stats.sourceOf(id)).lang);
+    const { vectors } = this.stats;
+    this.impacts.removing(id, vectors.get(id));
+    const anchor = anchorTerms(anchors, this.stats.sources.source(vectors.sourceOf(id)).lang);
     const { added, removed } = this.stats.setField(id, ANCHOR, anchor.terms, anchors.sources, anchor.length);
     // Postings stay exact (a term's list is as long as its document frequency): a term that left
     // the page leaves its list; new terms are appended.
     if (removed.length) this.postings.drop(id, removed, () => this.stats.termsOf(id));
     this.postings.append(id, added);
-    this.impacts.added(id, this.stats.vector(id)!);
-    this.vocabulary.added(this.stats.vector(id)!.termIds);
+    this.impacts.added(id, vectors.get(id)!);
+    this.vocabulary.added(vectors.get(id)!.termIds);
     return true;
   }
 
   remove(id: number): void {
-    const old = this.stats.vector(id);
+    const old = this.stats.vectors.get(id);
     if (!old) return;
     this.changes++;
     this.impacts.removing(id, old);
@@ -172,27 +182,52 @@ export class SearchIndex implements Searcher {
     this.simhashes.delete(id);
   }
 
-  /** What a query reads its statistics through when nothing else is said: this index's own. */
-  lens(): Lens {
+  /**
+   * A view of the index as it stands, for one query (structures/index-view.ts): whatever the query
+   * reads of it, before or after its waits, is as of now. Close it when the query is over
+   * (`reading` does). The vocabulary takes in the dictionary's new terms first.
+   */
+  view(): IndexView {
+    this.vocabulary.sync();
+    return this.stats.view();
+  }
+
+  /** Runs a query over a view of the index as it stands, and closes the view when the query settles. */
+  async reading<T>(query: (view: IndexView) => Promise<T>): Promise<T> {
+    const view = this.view();
+    try {
+      return await query(view);
+    } finally {
+      view.close();
+    }
+  }
+
+  /** What a query reads its statistics through when nothing else is said: this index's own, as of `view`. */
+  lens(view: IndexView): Lens {
     // (Stemmed by the stemmer of each language the index holds pages in: query/languages.ts.)
-    return { stats: this.stats, vocabulary: this.vocabulary, stemmers: stemmersIn(this.stats) };
+    return { stats: view, documents: view, vocabulary: this.vocabulary, stemmers: stemmersIn(this.stats.sources) };
   }
 
   /** A query parsed, forgiven and weighed, with the statistics of `lens` (synchronous: nothing waits). */
-  plan(query: string, exact: boolean, lens: Lens = this.lens()): Plan {
+  plan(query: string, exact: boolean, lens: Lens): Plan {
     const typed = parseQuery(query, lens.stemmers);
-    this.vocabulary.sync();
-    const forgiven = forgive(typed, lens.stats, lens.vocabulary, exact, (t, n) => this.postings.docsWith(t, n), lens.countTogether);
-    const weights = slotWeights(lens.stats, forgiven.slots);
-    const forms = exactForms(lens.stats, typed);
-    return { typed, forgiven, weights, exactScores: (ids) => forms(ids, scoreAll(lens.stats, ids, weights)) };
+    const { stats, documents } = lens;
+    const docsWith = (t: string, n: number) => this.postings.docsWith(t, n);
+    const forgiven = forgive(typed, { stats, documents, vocabulary: lens.vocabulary, docsWith, countTogether: lens.countTogether }, exact);
+    const weights = slotWeights(stats, forgiven.slots);
+    const forms = exactForms(stats, documents, typed);
+    return { typed, forgiven, weights, exactScores: (ids) => forms(ids, scoreAll(stats, documents, ids, weights)) };
   }
 
   async search(query: string, options: SearchOptions = {}): Promise<SearchResponse> {
+    return this.reading((view) => this.searchOver(query, options, this.lens(view)));
+  }
+
+  private async searchOver(query: string, options: SearchOptions, lens: Lens): Promise<SearchResponse> {
     const started = performance.now();
     const page = Math.max(1, options.page ?? 1);
     const size = Math.min(100, Math.max(1, options.size ?? 10));
-    const r = await this.rank(query, { ...options, page, size });
+    const r = await this.rank(query, { ...options, page, size }, lens);
     const ranked = withEvidence(r.ranked, r.evidence);
     const onPage = fold(ranked, this.simhashes, this.foldDistance, page * size).slice((page - 1) * size, page * size);
     const { docs } = r;
@@ -232,7 +267,9 @@ export class SearchIndex implements Searcher {
    * applied (`withEvidence`), so that a coordinator can apply it to the best of all shards
    * (indexer/shards). `facetValues`: values kept per facet (FACET_VALUES).
    */
-  async rank(query: string, options: SearchOptions & { readonly facetValues?: number } = {}, lens: Lens = this.lens()): Promise<Ranking> {
+  async rank(query: string, options: SearchOptions & { readonly facetValues?: number } = {}, lens?: Lens): Promise<Ranking> {
+    // (Without a lens, over a view of its own: as of now while the ranking runs, not after.)
+    if (!lens) return this.reading((view) => this.rank(query, options, this.lens(view)));
     const page = Math.max(1, options.page ?? 1);
     const size = Math.min(100, Math.max(1, options.size ?? 10));
     const facetValues = options.facetValues ?? FACET_VALUES;
@@ -241,7 +278,7 @@ export class SearchIndex implements Searcher {
     const q = forgiven.query;
     // Everything that reads the first pass's shared arrays happens before the first await: another
     // query may run while this one waits for the store.
-    const { ids, partial, estimates } = this.candidates.match(q, weights);
+    const { ids, partial, estimates } = this.candidates.match(q, weights, lens);
     const matched = ids.length;
     // Only the best are needed in order: those shown, those re-scored, those checked for a phrase.
     const shown = Math.max(page * size, RERANK);
@@ -256,7 +293,7 @@ export class SearchIndex implements Searcher {
     let ranked = rank(q.phrases.length ? PHRASE_CHECKS : shown);
     // Near-duplicates will fold: deeper, if that would leave the page short.
     if (!q.phrases.length) ranked = deepEnough(ranked, rank, this.simhashes, this.foldDistance, page * size, matched);
-    let facets = q.phrases.length ? undefined : countFacets(this.stats, ids, facetValues);
+    let facets = q.phrases.length ? undefined : countFacets(lens.documents, ids, facetValues);
     const docs = new QueryDocuments(this.lookup);
     // Exact phrases are checked on the best candidates, best first, until the page is full: unless
     // all were checked, the total is a lower bound.
@@ -269,7 +306,7 @@ export class SearchIndex implements Searcher {
           ordered: ranked,
           shown: this.foldDistance > 0 ? 2 * shown : shown,
           rescore: estimates ? exactScores : undefined,
-          phrasesOf: phrasesByLanguage(this.stats, q.languages, q.phrases),
+          phrasesOf: phrasesByLanguage(lens.documents, q.languages, q.phrases),
         },
         docs,
         this.sequencesOf,
@@ -277,7 +314,7 @@ export class SearchIndex implements Searcher {
       capped = found.checked < matched;
       ranked = found.ranked;
       facets = countFacets(
-        this.stats,
+        lens.documents,
         ranked.map((r) => r.id),
         facetValues,
       );
@@ -305,18 +342,19 @@ export class SearchIndex implements Searcher {
 
   /** "Did you mean" (when nothing, or only some words, matched) and the words taken for others — the one the result `first` holds. */
   async words(r: Ranking, first: number | undefined): Promise<Pick<SearchResponse, 'suggestion' | 'corrected'>> {
-    const { stats, vocabulary } = r.lens;
+    const { stats, documents, vocabulary } = r.lens;
     const suggestion = r.ranked.length === 0 || r.partial ? await suggest(r.plan.typed, stats, vocabulary, this.spellings, r.docs) : undefined;
     const corrected = [];
     // (A word taken for several: the one the first result holds — "elete rows" shows delete pages.)
     for (const c of r.plan.forgiven.corrected) {
-      const term = c.terms.find((t) => first !== undefined && stats.contains(first, stats.termId(t) ?? -1)) ?? c.term;
+      const term = c.terms.find((t) => first !== undefined && documents.contains(first, stats.termId(t) ?? -1)) ?? c.term;
       corrected.push({ from: c.word, to: (await this.spellings.closest(term, c.word, r.docs)) ?? term });
     }
     return { ...(suggestion ? { suggestion } : {}), ...(corrected.length ? { corrected } : {}) };
   }
 
-  async suggest(query: string, limit?: number, lens: Lens = this.lens()): Promise<string[]> {
+  async suggest(query: string, limit?: number, lens?: Lens): Promise<string[]> {
+    if (!lens) return this.reading((view) => this.suggest(query, limit, this.lens(view)));
     return autocomplete(query, lens.stats, lens.vocabulary, this.spellings, new QueryDocuments(this.lookup), limit);
   }
 }

@@ -3,7 +3,8 @@
  * the search server, the shell and a coordinator over shards (indexer/shards) see.
  */
 import type { Facets } from './query/filters.ts';
-import type { CountTogether, Forgiven } from './query/forgive.ts';
+import type { Forgiven } from './query/forgive.ts';
+import type { CountTogether } from './query/shares.ts';
 import type { QueryDocuments } from './query/documents.ts';
 import type { SearchHit } from './query/hits.ts';
 import type { Occurrences } from './query/locate.ts';
@@ -11,8 +12,9 @@ import type { ParsedQuery } from './query/parse.ts';
 import type { Ranked } from './query/rank.ts';
 import type { SlotWeights } from './query/weights.ts';
 import type { Stemmer } from './ingest/language/stemmers.ts';
-import type { TermStats } from './structures/term-stats.ts';
-import type { Vocabulary } from './structures/vocabulary.ts';
+import type { CorpusStatistics } from './structures/corpus-statistics.ts';
+import type { OwnIndex } from './structures/index-view.ts';
+import type { WordIndexes } from './structures/vocabulary.ts';
 
 export type SearchResponse = {
   readonly query: string;
@@ -51,11 +53,18 @@ export type ShardsAnswered = {
  * the vocabulary its words are completed and corrected from, the stemmers of the pages' languages:
  * this index's own (`SearchIndex.lens`), or, on a shard of a cluster, the whole corpus's, as its
  * coordinator gathered them (indexer/shards/replay.ts). Documents, vectors and postings are
- * always this index's.
+ * always this index's, as of the query's start (`documents`: its view, index-view.ts).
  */
 export type Lens = {
-  readonly stats: TermStats;
-  readonly vocabulary: Vocabulary;
+  /** The corpus's figures ranking reads (structures/corpus-statistics.ts): the view's own, or a shard's corpus's. */
+  readonly stats: CorpusStatistics;
+  /**
+   * This index as the query started: its documents' vectors and sources — and how many of its
+   * documents hold a term, which says what reading its postings costs (query/candidates.ts), never
+   * what a term weighs (that is `stats`).
+   */
+  readonly documents: OwnIndex;
+  readonly vocabulary: WordIndexes;
   readonly stemmers: readonly Stemmer[];
   /** How many pages hold a completion with the query's other words (forgive.ts; unset: counted here). */
   readonly countTogether?: CountTogether;

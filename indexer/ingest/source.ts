@@ -1,7 +1,7 @@
 /**
  * A page's source — its host, language, type and topics (a focused crawl's classes) — for the
  * query filters `site:`, `lang:`, `type:` and `topic:` and for the facets. The index keeps one
- * small id per document (structures/term-stats.ts): most pages of a host share a language and a
+ * small id per document (structures/source-dictionary.ts): most pages of a host share a language and a
  * type, so the source dictionary stays small and a filter or a facet is decided once per source,
  * not once per document.
  */

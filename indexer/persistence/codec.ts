@@ -121,7 +121,7 @@ export function decodeTerms(text: string, file = 'terms.json'): { terms: string[
       ['host', 'lang', 'type'].every((k) => typeof s[k] === 'string') &&
       (s.topics === undefined || typeof s.topics === 'string');
     if (!strings) throw fail(`source ${i} is not {host, lang, type, topics} of strings`);
-    // The key TermStats interns a source by (an index flushed before topics existed has none).
+    // The key the source dictionary interns a source by (an index flushed before topics existed has none).
     const key = `${String(s.host)}\n${String(s.lang)}\n${String(s.type)}\n${String(s.topics ?? '')}`;
     if (seen.size === seen.add(key).size) throw fail(`source ${i} twice`);
   }

@@ -2,13 +2,13 @@
  * Suggestions as you type (/api/suggest): the query as typed, its last word completed — by the
  * terms it is the start of, the most frequent first, each spelled as a page spells it.
  */
-import type { TermStats } from '../structures/term-stats.ts';
-import type { Vocabulary } from '../structures/vocabulary.ts';
+import type { CorpusStatistics } from '../structures/corpus-statistics.ts';
+import type { WordIndexes } from '../structures/vocabulary.ts';
 import { isIdentifier } from '../ingest/identifiers.ts';
 import { allCompletions, completions } from './completions.ts';
 import type { QueryDocuments } from './documents.ts';
 import { parseQuery } from './parse.ts';
-import type { Spellings } from './surface.ts';
+import type { SpellingLookup } from './surface.ts';
 
 export const MAX_SUGGESTIONS = 8;
 /** The query's last word: where a completion goes. */
@@ -19,15 +19,14 @@ const LAST_IDENTIFIER = /[\p{L}\p{N}][\p{L}\p{N}\p{M}]*(?:_[\p{L}\p{N}][\p{L}\p{
 /** Up to `limit` completed queries, distinct, most frequent completion first; [] when the query does not end in a bare word. */
 export async function autocomplete(
   raw: string,
-  stats: TermStats,
-  vocabulary: Vocabulary,
-  spellings: Spellings,
+  stats: CorpusStatistics,
+  vocabulary: WordIndexes,
+  spellings: SpellingLookup,
   docs: QueryDocuments,
   limit = MAX_SUGGESTIONS,
 ): Promise<string[]> {
   const { last } = parseQuery(raw);
   if (!last) return [];
-  vocabulary.sync();
   const { identifier } = completions(last, stats, vocabulary.prefixes, limit);
   const at = (identifier !== undefined ? LAST_IDENTIFIER : LAST_WORD).exec(raw);
   if (!at) return [];

@@ -6,8 +6,8 @@
  * "replicati" is the start of "replication", whose stem is "replic", which "replicati" does not
  * begin. So the stems the typed word extends by a few characters count too.
  */
-import type { PrefixIndex } from '../structures/prefix-index.ts';
-import type { TermStats } from '../structures/term-stats.ts';
+import type { CorpusStatistics } from '../structures/corpus-statistics.ts';
+import type { Completer } from '../structures/prefix-index.ts';
 import { RARE_DF } from './corrections.ts';
 import type { LooseWord } from './parse.ts';
 
@@ -34,8 +34,8 @@ const PAST_MAX_DF = RARE_DF;
  */
 export function completions(
   w: LooseWord,
-  stats: TermStats,
-  prefixes: PrefixIndex,
+  stats: CorpusStatistics,
+  prefixes: Completer,
   limit = MAX_COMPLETIONS,
 ): { begun: number[]; past: number[]; identifier?: string } {
   const own = stats.termId(w.term);
@@ -60,7 +60,7 @@ export function completions(
 }
 
 /** All of `completions`, most frequent first (at most `limit`). */
-export function allCompletions(w: LooseWord, stats: TermStats, prefixes: PrefixIndex, limit = MAX_COMPLETIONS): number[] {
+export function allCompletions(w: LooseWord, stats: CorpusStatistics, prefixes: Completer, limit = MAX_COMPLETIONS): number[] {
   const { begun, past } = completions(w, stats, prefixes, limit);
   return past.length ? [...begun, ...past].sort((a, b) => stats.docFrequencyOf(b) - stats.docFrequencyOf(a)).slice(0, limit) : begun;
 }

@@ -13,8 +13,8 @@
  * further must be DISTANCE_COST times as frequent to win, and one that changes the first letter
  * (people seldom mistype it) FIRST_LETTER_COST times.
  */
-import type { Near, TypoIndex } from '../structures/typo-index.ts';
-import type { TermStats } from '../structures/term-stats.ts';
+import type { CorpusStatistics } from '../structures/corpus-statistics.ts';
+import type { Near, TypoLookup } from '../structures/typo-index.ts';
 import { oneEditAway } from '../../lib/edit-distance.ts';
 import { tokenize } from '../ingest/tokenize.ts';
 import type { LooseWord } from './parse.ts';
@@ -36,7 +36,7 @@ export function maxDistance(word: string, shortest = 4): number {
 }
 
 /** Candidates for `w` within `max` edits, each once at its smallest distance (not the word's own term). */
-export function candidates(w: LooseWord, stats: TermStats, typos: TypoIndex, max: number): Correction[] {
+export function candidates(w: LooseWord, stats: CorpusStatistics, typos: TypoLookup, max: number): Correction[] {
   const best = new Map<number, number>();
   const take = (found: readonly Near[]) => {
     for (const c of found) if (c.distance < (best.get(c.id) ?? Infinity)) best.set(c.id, c.distance);
@@ -56,7 +56,7 @@ export function candidates(w: LooseWord, stats: TermStats, typos: TypoIndex, max
  * "replic"; "tble" is two edits from "tabl"): the strings one edit from the word, stemmed — each a
  * term (one edit), or, `twoAway`, one edit from a term.
  */
-function restemmed(w: LooseWord, stats: TermStats, typos: TypoIndex, twoAway: boolean): Near[] {
+function restemmed(w: LooseWord, stats: CorpusStatistics, typos: TypoLookup, twoAway: boolean): Near[] {
   const found = new Map<number, number>();
   for (const v of oneEditAway(w.word, typos.alphabet())) {
     const [t, ...rest] = tokenize(v);
@@ -69,12 +69,12 @@ function restemmed(w: LooseWord, stats: TermStats, typos: TypoIndex, twoAway: bo
 }
 
 /** The most likely of `found` (see the top of the file), if any is in a document still. */
-export function likeliest(w: LooseWord, found: readonly Correction[], stats: TermStats): Correction | undefined {
+export function likeliest(w: LooseWord, found: readonly Correction[], stats: CorpusStatistics): Correction | undefined {
   return ranked(w, found, stats)[0];
 }
 
 /** `found` in a document still, the most likely first, with their scores (log-odds: see the top of the file). */
-function ranked(w: LooseWord, found: readonly Correction[], stats: TermStats): (Correction & { score: number })[] {
+function ranked(w: LooseWord, found: readonly Correction[], stats: CorpusStatistics): (Correction & { score: number })[] {
   const out: (Correction & { score: number; term: string })[] = [];
   for (const c of found) {
     const df = stats.docFrequencyOf(c.id);
@@ -97,7 +97,7 @@ function keepsFirstLetter(w: LooseWord, term: string): boolean {
  * What forgiving search corrects `w` to: nothing when the word is in more than RARE_DF documents,
  * or is in some and no candidate is FREQUENT_RATIO times as frequent.
  */
-export function correctionOf(w: LooseWord, stats: TermStats, typos: TypoIndex): Correction | undefined {
+export function correctionOf(w: LooseWord, stats: CorpusStatistics, typos: TypoLookup): Correction | undefined {
   return correctionsOf(w, stats, typos)[0];
 }
 
@@ -106,7 +106,7 @@ export function correctionOf(w: LooseWord, stats: TermStats, typos: TypoIndex): 
  * MAX_CORRECTIONS − 1 more candidates not far less likely (within ALSO_LIKELY of its score) — the
  * other words of the query then tell which was meant ("elete rows": delete, not let).
  */
-export function correctionsOf(w: LooseWord, stats: TermStats, typos: TypoIndex): Correction[] {
+export function correctionsOf(w: LooseWord, stats: CorpusStatistics, typos: TypoLookup): Correction[] {
   const max = maxDistance(w.word);
   const df = stats.docFrequency(w.term);
   if (!max || df > RARE_DF) return [];

@@ -11,8 +11,10 @@
  */
 import { diacriticTerm } from '../ingest/language/diacritics.ts';
 import { FIELDS } from '../ingest/fields.ts';
-import { indexOf, MAX_TF, type DocVector, type TermStats } from '../structures/term-stats.ts';
-import { freqIn, recordOf } from '../structures/vector.ts';
+import type { CorpusStatistics } from '../structures/corpus-statistics.ts';
+import { MAX_TF } from '../structures/index-contents.ts';
+import type { IndexedDocuments } from '../structures/index-view.ts';
+import { type DocVector, freqIn, indexOf, recordOf } from '../structures/vector.ts';
 import type { QueryLanguages } from './languages.ts';
 
 /** How much a page gains when it writes every such query word as typed (× 1 + this). */
@@ -30,7 +32,7 @@ type Word = { readonly stems: readonly number[]; readonly forms: readonly (numbe
  * Scores → scores with the bonus, for the query `q`; the identity when no word of the query has a
  * diacritic form in the index.
  */
-export function exactForms(stats: TermStats, q: ExactFormQuery): (ids: ArrayLike<number>, scores: Float64Array) => Float64Array {
+export function exactForms(stats: CorpusStatistics, docs: IndexedDocuments, q: ExactFormQuery): (ids: ArrayLike<number>, scores: Float64Array) => Float64Array {
   const typed = new Set(q.diacritics ?? []);
   const words: Word[] = [];
   for (const term of q.terms) {
@@ -45,7 +47,7 @@ export function exactForms(stats: TermStats, q: ExactFormQuery): (ids: ArrayLike
   if (!words.length) return (_ids, scores) => scores;
   return (ids, scores) => {
     for (let i = 0; i < ids.length; i++) {
-      const v = stats.vector(ids[i]!);
+      const v = docs.vector(ids[i]!);
       if (!v || scores[i] === 0) continue;
       let exact = 0;
       for (const w of words) if (writesExactly(v, w)) exact++;

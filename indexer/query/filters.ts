@@ -4,22 +4,25 @@
  */
 import { hostMatches, type ParsedQuery } from './parse.ts';
 import type { Source } from '../ingest/source.ts';
-import type { TermStats } from '../structures/term-stats.ts';
+import type { IndexedDocuments, OwnIndex } from '../structures/index-view.ts';
+
+/** No per-id array: every id asks the view. */
+const NO_IDS = new Int32Array(0);
 
 /**
  * A test of a document for the query's site:, lang: and type: filters (each kind: any of its
  * values; all kinds given must hold), or undefined when the query has none.
  */
-export function sourceFilter(stats: TermStats, q: ParsedQuery): ((docId: number) => boolean) | undefined {
+export function sourceFilter(docs: IndexedDocuments, q: ParsedQuery): ((docId: number) => boolean) | undefined {
   if (!q.sites.length && !q.langs.length && !q.types.length && !q.topics.length) return undefined;
   const sites = q.sites.map((s) => s.replace(/:\d+$/, ''));
   const verdicts = new Map<number, boolean>();
   return (docId) => {
-    const id = stats.sourceOf(docId);
+    const id = docs.sourceOf(docId);
     if (id < 0) return false;
     let ok = verdicts.get(id);
     if (ok === undefined) {
-      const s = stats.source(id);
+      const s = docs.source(id);
       const host = s.host.replace(/:\d+$/, '');
       ok =
         (!sites.length || sites.some((site) => hostMatches(host, site))) &&
@@ -44,19 +47,20 @@ export type Facets = {
  * Result counts by host, language, type and topic, most first (at most `limit` values each;
  * unknown languages left out). A page with several classes counts under each.
  */
-export function countFacets(stats: TermStats, ids: ArrayLike<number>, limit: number): Facets {
+export function countFacets(docs: OwnIndex, ids: ArrayLike<number>, limit: number): Facets {
   // Counted by source id (a typed array: a common word has tens of thousands of results), then by value.
-  const counts = new Int32Array(stats.sourceCount);
-  // (Dense ids read the per-id array in place; others ask the dictionary.)
-  const { source } = stats.byId();
+  const counts = new Int32Array(docs.sourceCount);
+  // (Dense ids read the per-id array in place while the view is fresh; others, and all after an
+  // update straddled the query, ask the view.)
+  const source = docs.fresh ? docs.byId().source : NO_IDS;
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i]!;
-    const s = id < source.length ? source[id]! : stats.sourceOf(id);
+    const s = id < source.length ? source[id]! : docs.sourceOf(id);
     if (s >= 0) counts[s]!++;
   }
   const bySource: [Source, number][] = [];
   counts.forEach((n, s) => {
-    bySource.push([stats.source(s), n]);
+    bySource.push([docs.source(s), n]);
   });
   return facetsOf(bySource, limit);
 }

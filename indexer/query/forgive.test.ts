@@ -6,7 +6,8 @@ import type { StoredDocument } from '../../model/index.ts';
 import { SearchIndex } from '../search-index.ts';
 import { storedDocument } from '../test-document.ts';
 import { MAX_COMPLETIONS } from './completions.ts';
-import { forgive, FREQUENCY_WEIGHT, SHARE_CHECKS, SHARE_SAMPLE, WHOLE_ENOUGH, withinBudget } from './forgive.ts';
+import { forgive, FREQUENCY_WEIGHT, WHOLE_ENOUGH, withinBudget } from './forgive.ts';
+import { type DocsWith, SHARE_CHECKS, SHARE_SAMPLE } from './shares.ts';
 import { parseQuery } from './parse.ts';
 import { slotWeights } from './weights.ts';
 
@@ -23,6 +24,22 @@ function indexOf(pages: readonly (readonly [string, string])[]) {
   const ids = async (q: string, exact = false) => (await index.search(q, { exact })).hits.map((h) => h.id);
   return { index, add, ids };
 }
+
+/** `q` forgiven over the index as it stands (a view closed at once: forgiving is synchronous). */
+function forgiven(index: SearchIndex, q: string, docsWith?: DocsWith) {
+  const view = index.view();
+  try {
+    return forgive(parseQuery(q), { stats: view, documents: view, vocabulary: index.vocabulary, docsWith }, false);
+  } finally {
+    view.close();
+  }
+}
+
+/** The postings of the index, for the pages a completion is checked on. */
+const postingsOf =
+  (index: SearchIndex): DocsWith =>
+  (t, n) =>
+    index.postings.docsWith(t, n);
 
 /** `n` filler pages holding `text` (to make a word frequent). */
 const many = (n: number, text: string) => Array.from({ length: n }, (_, i) => [`Filler ${i}`, text] as const);
@@ -77,7 +94,7 @@ describe('as you type: the last word also matches as a prefix', () => {
 
   it('takes a short known word for one being typed when a completion is as frequent or more ("bool")', async () => {
     const { index } = indexOf([['Boolean', 'boolean type'], ...many(3, 'a bool column'), ...many(3, 'a boolean value')]);
-    const [slot] = forgive(parseQuery('bool'), index.stats, index.vocabulary, false).slots;
+    const [slot] = forgiven(index, 'bool').slots;
     assert.ok(slot!.blend && slot!.alone === undefined, 'boolean, in 4 pages (bool in 3), is likelier meant: its pages are not marked down for lacking "bool"');
     const r = await index.search('bool');
     assert.equal(r.total, 7);
@@ -93,14 +110,14 @@ describe('as you type: the last word also matches as a prefix', () => {
 
   it('does not complete a word typed whole in WHOLE_ENOUGH pages or more: its own pages are the answer', async () => {
     const { index } = indexOf([['Tablespaces', 'tablespace search_path_extra'], ...many(WHOLE_ENOUGH - 1, 'a table, set search_path')]);
-    const forgiven = () => forgive(parseQuery('table'), index.stats, index.vocabulary, false);
-    const alternatives = () => forgiven().slots[0]!.alternatives.map((a) => a.term);
+    const table = () => forgiven(index, 'table');
+    const alternatives = () => table().slots[0]!.alternatives.map((a) => a.term);
     assert.deepEqual(alternatives(), ['tabl', 'tablespac'], 'in WHOLE_ENOUGH − 1 pages: completed');
-    assert.equal(forgiven().cost.completionPostings, 1, 'tablespace, in one page');
+    assert.equal(table().cost.completionPostings, 1, 'tablespace, in one page');
     index.upsert(storedDocument(WHOLE_ENOUGH + 1, { url: 'http://e.org/last', title: 'Last', text: 'a table, set search_path' }));
     assert.deepEqual(alternatives(), ['tabl']);
-    assert.equal(forgiven().cost.completionPostings, 0, 'no completion read');
-    const identifier = forgive(parseQuery('search_path'), index.stats, index.vocabulary, false)
+    assert.equal(table().cost.completionPostings, 0, 'no completion read');
+    const identifier = forgiven(index, 'search_path')
       .slots.at(-1)!
       .alternatives.map((a) => a.term);
     assert.deepEqual(identifier, ['path', 'search_path'], 'an identifier typed whole still counts beside its last word; search_path_extra is not read');
@@ -116,11 +133,14 @@ describe('as you type: the last word also matches as a prefix', () => {
 
   it('reads completions, the most frequent first, within a budget of postings (always the first)', () => {
     const { index } = indexOf([...many(6, 'value'), ...many(3, 'valid'), ...many(2, 'vale')]);
-    const ids = ['valu', 'valid', 'vale'].map((t) => index.stats.termId(t)!);
-    const terms = (budget: number) => withinBudget(ids, index.stats, budget).map((id) => index.stats.term(id));
+    const { dictionary } = index.stats;
+    const ids = ['valu', 'valid', 'vale'].map((t) => dictionary.termId(t)!);
+    const view = index.view();
+    const terms = (budget: number) => withinBudget(ids, view, budget).map((id) => dictionary.term(id));
     assert.deepEqual(terms(100), ['valu', 'valid', 'vale'], '(stems)');
     assert.deepEqual(terms(9), ['valu', 'valid']);
     assert.deepEqual(terms(1), ['valu']);
+    view.close();
   });
 
   it('bounds what weighing many completions by the other words costs: SHARE_CHECKS pages checked in all', () => {
@@ -132,7 +152,7 @@ describe('as you type: the last word also matches as a prefix', () => {
       (_, i) => [`Page ${i}`, `harbor ${Array.from({ length: 6 }, (_, j) => words[(i * 6 + j) % 60]).join(' ')}`] as const,
     );
     const { index } = indexOf(pages);
-    const f = forgive(parseQuery('harbor qx'), index.stats, index.vocabulary, false, (t, n) => index.postings.docsWith(t, n));
+    const f = forgiven(index, 'harbor qx', postingsOf(index));
     const completions = f.slots[1]!.alternatives.filter((a) => a.term !== 'qx');
     assert.equal(completions.length, MAX_COMPLETIONS);
     assert.equal(f.cost.completionPostings, MAX_COMPLETIONS * 40, 'their postings, for the first pass');
@@ -147,7 +167,7 @@ describe('as you type: the last word also matches as a prefix', () => {
     // 49 words beginning with "qx" in 3 pages each, and qxzz in 512 pages (read all, every other one checked).
     const words = Array.from({ length: 49 }, (_, k) => `qx${'bcdfghjkl'[k % 9]}${'npqrstvw'[Math.floor(k / 9)]}`);
     const { index } = indexOf([...words.flatMap((w) => many(3, `harbor ${w}`)), ...many(512, 'harbor qxzz')]);
-    const f = forgive(parseQuery('harbor qx'), index.stats, index.vocabulary, false, (t, n) => index.postings.docsWith(t, n));
+    const f = forgiven(index, 'harbor qx', postingsOf(index));
     assert.equal(f.slots[1]!.alternatives.filter((a) => a.term !== 'qx').length, 50);
     assert.equal(f.cost.shareChecks, 49 * 3 + SHARE_SAMPLE, 'not an equal part of SHARE_CHECKS each');
   });
@@ -172,7 +192,7 @@ describe('as you type: the last word also matches as a prefix', () => {
       ...many(20, 'due to the load'),
     ]);
     const shares = (q: string) => {
-      const f = forgive(parseQuery(q), index.stats, index.vocabulary, false, (t, n) => index.postings.docsWith(t, n));
+      const f = forgiven(index, q, postingsOf(index));
       return Object.fromEntries(
         f.slots
           .at(-1)!
@@ -182,11 +202,13 @@ describe('as you type: the last word also matches as a prefix', () => {
     };
     assert.deepEqual(shares('pg du'), { due: 0.5, dump: 1 }, 'dump is found with pg in 2 pages, due in 1');
     assert.deepEqual(shares('du'), { due: 1, dump: 1 - FREQUENCY_WEIGHT * (1 - 2 / 21) }, 'no other word: by frequency (due in 21 pages, dump in 2), a little');
-    const f = forgive(parseQuery('pg du'), index.stats, index.vocabulary, false, (t, n) => index.postings.docsWith(t, n));
-    const w = slotWeights(index.stats, f.slots);
-    const weight = (t: string) => w.weights[[...w.termIds].indexOf(index.stats.termId(t)!)]!;
+    const f = forgiven(index, 'pg du', postingsOf(index));
+    const view = index.view();
+    const w = slotWeights(view, f.slots);
+    const weight = (t: string) => w.weights[[...w.termIds].indexOf(view.termId(t)!)]!;
     assert.ok(weight('dump') > 2 * weight('due'), 'blended at dump, not at the more frequent due');
-    assert.equal(weight('dump'), index.stats.idf(index.stats.termId('dump')!), '"du" is no word: the completion meant counts fully');
+    assert.equal(weight('dump'), view.idf(view.termId('dump')!), '"du" is no word: the completion meant counts fully');
+    view.close();
     assert.deepEqual((await ids('pg du')).slice(0, 2).sort(), [1, 2]);
   });
 });
@@ -209,7 +231,7 @@ describe('as you type an identifier', () => {
       ['Settings', 'the max number of connections'],
     ]);
     assert.deepEqual((await ids('max_connections')).sort(), [1, 2], 'pages with its words apart too');
-    const f = forgive(parseQuery('max_connections'), index.stats, index.vocabulary, false);
+    const f = forgiven(index, 'max_connections');
     assert.deepEqual(
       f.slots.at(-1)!.alternatives.map((a) => [a.term, a.factor]),
       [

@@ -12,7 +12,8 @@
  */
 import { stemmerByKey, type Stemmer } from '../ingest/language/stemmers.ts';
 import { scanTokens, stemmerFor } from '../ingest/tokenize.ts';
-import type { TermStats } from '../structures/term-stats.ts';
+import type { IndexedDocuments } from '../structures/index-view.ts';
+import type { SourceDictionary } from '../structures/source-dictionary.ts';
 import type { PhraseSet } from './phrases.ts';
 import type { SlotTerm } from './proximity.ts';
 
@@ -31,12 +32,12 @@ export type QueryLanguages = {
 };
 
 /** The stemmers of the pages in the index, most pages first: a query is stemmed by each. */
-export function stemmersIn(stats: TermStats): Stemmer[] {
+export function stemmersIn(sources: SourceDictionary): Stemmer[] {
   const byKey = new Map<string, { stemmer: Stemmer; pages: number }>();
-  for (let id = 0; id < stats.sourceCount; id++) {
-    const pages = stats.documentsOfSource(id);
+  for (let id = 0; id < sources.sourceCount; id++) {
+    const pages = sources.documentsOf(id);
     if (pages === 0) continue;
-    const stemmer = stemmerFor(stats.source(id).lang);
+    const stemmer = stemmerFor(sources.source(id).lang);
     const entry = byKey.get(stemmer.key);
     if (entry) entry.pages += pages;
     else byKey.set(stemmer.key, { stemmer, pages });
@@ -116,9 +117,9 @@ export function termsIn<T extends SlotTerm>(languages: QueryLanguages | undefine
 }
 
 /** The stemmer key of an indexed page (by its source's language). */
-export function stemmerKeyOf(stats: TermStats, docId: number): string {
-  const source = stats.sourceOf(docId);
-  return stemmerFor(source >= 0 ? stats.source(source).lang : undefined).key;
+export function stemmerKeyOf(docs: IndexedDocuments, docId: number): string {
+  const source = docs.sourceOf(docId);
+  return stemmerFor(source >= 0 ? docs.source(source).lang : undefined).key;
 }
 
 /**
@@ -126,14 +127,14 @@ export function stemmerKeyOf(stats: TermStats, docId: number): string {
  * — one PhraseSet per stemmer, made when first asked for; undefined with one language.
  */
 export function phrasesByLanguage(
-  stats: TermStats,
+  docs: IndexedDocuments,
   languages: QueryLanguages | undefined,
   phrases: readonly (readonly string[])[],
 ): ((docId: number) => PhraseSet) | undefined {
   if (!languages) return undefined;
   const sets = new Map<string, PhraseSet>();
   return (docId) => {
-    const key = stemmerKeyOf(stats, docId);
+    const key = stemmerKeyOf(docs, docId);
     let set = sets.get(key);
     if (!set) sets.set(key, (set = { phrases: phrases.map((p) => termsIn(languages, key, p)), stem: (stemmerByKey(key) ?? stemmerFor(undefined)).stem }));
     return set;

@@ -71,125 +71,154 @@ export type ParsedQuery = {
 /** One item of the query as typed: a word, a quoted phrase, OR, or a filter. */
 const ITEM = /(-?)"([^"]*)"?|(-?)(site|lang|type|topic):(\S*)|(\S+)/gi;
 
+/** The filters, in the order their limits are checked. */
+const FILTER_KINDS = ['site', 'lang', 'type', 'topic'] as const;
+type FilterKind = (typeof FILTER_KINDS)[number];
+/** Filters of one kind at most. */
+const MAX_FILTERS = 8;
+
+/** The values a filter stands for, from what follows `kind:` (lowercased); a QueryError when it is no such value. */
+const FILTER_VALUES: Readonly<Record<FilterKind, (value: string) => readonly string[]>> = {
+  site: (value) => {
+    const host = value.replace(/^https?:\/\//, '').replace(/\/.*$/, '');
+    if (!host) throw new QueryError('site: needs a host name, e.g. site:docs.example.org');
+    return [host];
+  },
+  lang: (value) => {
+    // A tag like en-US keeps to its primary subtag, as pages are indexed.
+    const lang = value.split(/[-_]/)[0]!;
+    if (!/^[a-z]{2,3}$/.test(lang)) throw new QueryError('lang: needs a language code, e.g. lang:en');
+    return [lang];
+  },
+  type: (value) => {
+    if (!/^[a-z0-9.+-]{1,40}$/.test(value)) throw new QueryError('type: needs a page type, e.g. type:html, type:pdf or type:slides');
+    return typesOf(value);
+  },
+  topic: (value) => {
+    // Class names as topic files allow them (crawler/focus/topic.ts).
+    if (!/^[\p{L}\p{N}][\p{L}\p{N}._-]{0,99}$/u.test(value)) throw new QueryError('topic: needs a class of the topic, e.g. topic:coins');
+    return [value];
+  },
+};
+
 /** `stemmers`: those of the pages in the index (languages.ts `stemmersIn`), most pages first. */
 export function parseQuery(raw: string, stemmers: readonly Stemmer[] = [stemmerFor(undefined)]): ParsedQuery {
-  const stems = new QueryStems(stemmers);
-  const tokenize = (text: string) => stems.tokenize(text);
+  const items = new QueryItems(new QueryStems(stemmers));
   if (raw.length > MAX_QUERY_LENGTH) throw new QueryError(`query is too long (${raw.length} characters; at most ${MAX_QUERY_LENGTH})`);
   // Control characters (and lone surrogates, via toWellFormed) never mean anything in a query.
   const clean = raw.toWellFormed().replace(/\p{Cc}/gu, ' ');
-  const groups: string[][] = [];
-  const phrases: string[][] = [];
-  const excluded: string[] = [];
-  const sites: string[] = [];
-  const langs: string[] = [];
-  const types: string[] = [];
-  const topics: string[] = [];
-  const loose: LooseWord[] = [];
-  let last: LooseWord | undefined;
-  let orPending = false;
-  const addGroup = (words: string[]) => {
+  for (const m of clean.matchAll(ITEM)) items.take(m);
+  return items.parsed(raw);
+}
+
+/** The items of a query as they are read, one at a time (`take`), then the query they make (`parsed`). */
+class QueryItems {
+  private readonly groups: string[][] = [];
+  private readonly phrases: string[][] = [];
+  private readonly excluded: string[] = [];
+  private readonly filters: Record<FilterKind, string[]> = { site: [], lang: [], type: [], topic: [] };
+  private readonly loose: LooseWord[] = [];
+  /** The last item read, when it was a bare word. */
+  private last: LooseWord | undefined;
+  /** An OR was read: the next word joins the group of the word before it. */
+  private orPending = false;
+
+  constructor(private readonly stems: QueryStems) {}
+
+  take(m: RegExpMatchArray): void {
+    this.last = undefined;
+    if (m[2] !== undefined) this.phrase(m[2], m[1] === '-');
+    else if (m[4] !== undefined) this.filter(m[4].toLowerCase(), m[5]!.toLowerCase(), m[3] === '-');
+    else this.word(m[6]!);
+  }
+
+  /** A quoted phrase (or -"a phrase": none of its words). */
+  private phrase(text: string, excluded: boolean): void {
+    const words = this.stems.tokenize(text);
+    if (excluded) {
+      this.excluded.push(...words);
+      return;
+    }
+    if (words.length > 1) this.phrases.push(words);
+    // A phrase's words are required words too (the phrase check comes on top).
+    this.orPending = false;
+    this.groups.push(...words.map((w) => [w]));
+  }
+
+  private filter(kind: string, value: string, negated: boolean): void {
+    if (negated) throw new QueryError(`-${kind}: is not supported; use ${kind}: to keep what you want`);
+    this.filters[kind as FilterKind].push(...FILTER_VALUES[kind as FilterKind](value));
+  }
+
+  /** OR, a -word, a +word, or a word typed bare. */
+  private word(word: string): void {
+    if (word === 'OR') this.orPending = this.groups.length > 0;
+    else if (word.startsWith('-') && word.length > 1) this.excluded.push(...this.stems.tokenize(word.slice(1)));
+    else if (word.startsWith('+') && word.length > 1) this.addGroup(this.stems.tokenize(word.slice(1)));
+    else this.bare(word);
+  }
+
+  /** A word typed bare: required, and forgiving search may take it for another (each term with the word it was made of). */
+  private bare(word: string): void {
+    const terms = this.stems.tokenize(word);
+    this.addGroup(terms);
+    // (When the two tokenizations pair up.)
+    const typed = foldedWords(word);
+    if (typed.length !== terms.length) return;
+    for (let i = 0; i < terms.length; i++) this.loose.push({ term: terms[i]!, word: typed[i]!, ...(i > 0 ? { joined: true } : {}) });
+    const identifier = terms.length ? typedIdentifier(word) : undefined;
+    if (identifier !== undefined) this.loose[this.loose.length - 1] = { ...this.loose.at(-1)!, identifier };
+    this.last = this.loose.at(-1);
+  }
+
+  /** Each word a group of its own — but after an OR, the first joins the group before it ("a OR b"). */
+  private addGroup(words: readonly string[]): void {
     if (!words.length) return;
-    // "a OR b": b's first word joins a's group.
     let rest = words;
-    if (orPending && groups.length) {
-      groups[groups.length - 1]!.push(words[0]!);
+    if (this.orPending && this.groups.length) {
+      this.groups[this.groups.length - 1]!.push(words[0]!);
       rest = words.slice(1);
     }
-    groups.push(...rest.map((w) => [w]));
-    orPending = false;
-  };
-  for (const m of clean.matchAll(ITEM)) {
-    last = undefined;
-    if (m[2] !== undefined) {
-      const words = tokenize(m[2]);
-      if (m[1] === '-') excluded.push(...words);
-      else {
-        if (words.length > 1) phrases.push(words);
-        // A phrase's words are required words too (the phrase check comes on top).
-        orPending = false;
-        groups.push(...words.map((w) => [w]));
-      }
-    } else if (m[4] !== undefined) {
-      const kind = m[4].toLowerCase();
-      const value = m[5]!.toLowerCase();
-      if (m[3] === '-') throw new QueryError(`-${kind}: is not supported; use ${kind}: to keep what you want`);
-      if (kind === 'topic') {
-        // Class names as topic files allow them (crawler/focus/topic.ts).
-        if (!/^[\p{L}\p{N}][\p{L}\p{N}._-]{0,99}$/u.test(value)) throw new QueryError('topic: needs a class of the topic, e.g. topic:coins');
-        topics.push(value);
-      } else if (kind === 'site') {
-        const host = value.replace(/^https?:\/\//, '').replace(/\/.*$/, '');
-        if (!host) throw new QueryError('site: needs a host name, e.g. site:docs.example.org');
-        sites.push(host);
-      } else if (kind === 'lang') {
-        // A tag like en-US keeps to its primary subtag, as pages are indexed.
-        const lang = value.split(/[-_]/)[0]!;
-        if (!/^[a-z]{2,3}$/.test(lang)) throw new QueryError('lang: needs a language code, e.g. lang:en');
-        langs.push(lang);
-      } else {
-        if (!/^[a-z0-9.+-]{1,40}$/.test(value)) throw new QueryError('type: needs a page type, e.g. type:html, type:pdf or type:slides');
-        types.push(...typesOf(value));
-      }
-    } else {
-      const word = m[6]!;
-      if (word === 'OR') {
-        orPending = groups.length > 0;
-        continue;
-      }
-      if (word.startsWith('-') && word.length > 1) excluded.push(...tokenize(word.slice(1)));
-      else if (word.startsWith('+') && word.length > 1) addGroup(tokenize(word.slice(1)));
-      else {
-        const terms = tokenize(word);
-        addGroup(terms);
-        // Each term with the word it was made of (when the two tokenizations pair up).
-        const typed = foldedWords(word);
-        if (typed.length === terms.length) {
-          for (let i = 0; i < terms.length; i++) loose.push({ term: terms[i]!, word: typed[i]!, ...(i > 0 ? { joined: true } : {}) });
-          const identifier = terms.length ? typedIdentifier(word) : undefined;
-          if (identifier !== undefined) loose[loose.length - 1] = { ...loose.at(-1)!, identifier };
-          last = loose.at(-1);
-        }
-      }
+    this.groups.push(...rest.map((w) => [w]));
+    this.orPending = false;
+  }
+
+  /** The query the items make, within its bounds (a QueryError past them). */
+  parsed(raw: string): ParsedQuery {
+    // Identical groups say the same thing once.
+    const seen = new Set<string>();
+    const unique = this.groups.map((g) => [...new Set(g)]).filter((g) => !seen.has(g.join('|')) && seen.add(g.join('|')));
+    const terms = [...new Set(unique.flat())];
+    const excluded = [...new Set(this.excluded)];
+    if (terms.length + excluded.length > MAX_QUERY_TERMS) throw new QueryError(`query has too many terms (at most ${MAX_QUERY_TERMS})`);
+    for (const kind of FILTER_KINDS) {
+      if (this.filters[kind].length > MAX_FILTERS) throw new QueryError(`query has too many ${kind}: filters (at most ${MAX_FILTERS})`);
     }
+    // A word also in a phrase stays exact.
+    const inPhrases = new Set(this.phrases.flat());
+    const last = this.last && !inPhrases.has(this.last.term) ? { last: this.last } : {};
+    const { site, lang, type, topic } = this.filters;
+    return {
+      raw,
+      terms,
+      phrases: this.phrases,
+      sites: [...new Set(site)],
+      langs: [...new Set(lang)],
+      types: [...new Set(type)],
+      topics: [...new Set(topic)],
+      loose: this.loose.filter((w) => !inPhrases.has(w.term)),
+      ...last,
+      ...this.inLanguages(unique, excluded),
+      ...(this.stems.diacritics.size ? { diacritics: [...this.stems.diacritics] } : {}),
+    };
   }
-  // Identical groups say the same thing once.
-  const seen = new Set<string>();
-  const unique = groups.map((g) => [...new Set(g)]).filter((g) => !seen.has(g.join('|')) && seen.add(g.join('|')));
-  const terms = [...new Set(unique.flat())];
-  const excludedUnique = [...new Set(excluded)];
-  if (terms.length + excludedUnique.length > MAX_QUERY_TERMS) throw new QueryError(`query has too many terms (at most ${MAX_QUERY_TERMS})`);
-  for (const [kind, values] of [
-    ['site', sites],
-    ['lang', langs],
-    ['type', types],
-    ['topic', topics],
-  ] as const) {
-    if (values.length > 8) throw new QueryError(`query has too many ${kind}: filters (at most 8)`);
+
+  /** The groups and exclusions — each word matching in every language the index holds (its stem by each stemmer). */
+  private inLanguages(groups: string[][], excluded: string[]): Pick<ParsedQuery, 'languages' | 'groups' | 'excluded'> {
+    const languages = this.stems.languages();
+    if (!languages) return { groups, excluded };
+    return { languages, groups: this.stems.widen(groups), excluded: [...new Set(excluded.flatMap((t) => [t, ...otherStems(languages, t)]))] };
   }
-  // A word also in a phrase stays exact.
-  const inPhrases = new Set(phrases.flat());
-  const forgivable = loose.filter((w) => !inPhrases.has(w.term));
-  const lastWord = last && !inPhrases.has(last.term) ? { last } : {};
-  // Each word matches in every language the index holds (its stem by each stemmer).
-  const languages = stems.languages();
-  const lingual = languages
-    ? { languages, groups: stems.widen(unique), excluded: [...new Set(excludedUnique.flatMap((t) => [t, ...otherStems(languages, t)]))] }
-    : { groups: unique, excluded: excludedUnique };
-  const diacritics = stems.diacritics.size ? { diacritics: [...stems.diacritics] } : {};
-  return {
-    raw,
-    terms,
-    phrases,
-    sites: [...new Set(sites)],
-    langs: [...new Set(langs)],
-    types: [...new Set(types)],
-    topics: [...new Set(topics)],
-    loose: forgivable,
-    ...lastWord,
-    ...lingual,
-    ...diacritics,
-  };
 }
 
 /** True when `host` is `site` or one of its subdomains. */

@@ -6,13 +6,13 @@
  * third of an edit ("semv" → "semver", not the more frequent "serve" one edit away).
  */
 import { tokenize, words } from '../ingest/tokenize.ts';
-import type { TermStats } from '../structures/term-stats.ts';
-import type { Vocabulary } from '../structures/vocabulary.ts';
+import type { CorpusStatistics } from '../structures/corpus-statistics.ts';
+import type { WordIndexes } from '../structures/vocabulary.ts';
 import { allCompletions } from './completions.ts';
 import { candidates, likeliest, maxDistance, type Correction } from './corrections.ts';
 import type { QueryDocuments } from './documents.ts';
 import type { LooseWord, ParsedQuery } from './parse.ts';
-import type { Spellings } from './surface.ts';
+import type { SpellingLookup } from './surface.ts';
 
 /** What a completion costs against an edit. */
 const COMPLETION_DISTANCE = 1 / 3;
@@ -22,9 +22,9 @@ const SHORTEST = 3;
 /** The corrected query, or undefined when no word can be corrected. */
 export async function suggest(
   q: ParsedQuery,
-  stats: TermStats,
-  vocabulary: Vocabulary,
-  spellings: Spellings,
+  stats: CorpusStatistics,
+  vocabulary: WordIndexes,
+  spellings: SpellingLookup,
   docs: QueryDocuments,
 ): Promise<string | undefined> {
   const unknown = new Set(q.terms.filter((t) => stats.docFrequency(t) === 0));
@@ -54,7 +54,7 @@ export async function suggest(
 }
 
 /** The term `w` was likely meant to be: a correction, or its most frequent completion. */
-function meantWord(w: LooseWord, stats: TermStats, vocabulary: Vocabulary): number | undefined {
+function meantWord(w: LooseWord, stats: CorpusStatistics, vocabulary: WordIndexes): number | undefined {
   const max = maxDistance(w.word, SHORTEST);
   const found: Correction[] = max ? candidates(w, stats, vocabulary.typos, max) : [];
   const [completion] = w.word.length >= SHORTEST ? allCompletions(w, stats, vocabulary.prefixes, 1) : [];

@@ -15,6 +15,9 @@ const BODY_CHARS = 100_000;
 /** Spellings kept of one term. */
 const MAX_SPELLINGS = 16;
 
+/** What a query reads of the spellings (a shard notes them instead: shards/shard-node.ts `answerSuggest`). */
+export type SpellingLookup = Pick<Spellings, 'closest'>;
+
 /** Spellings of terms, read from one page each and kept (bounded: the oldest go first). */
 export class Spellings {
   private readonly known = new Map<string, readonly string[]>();

@@ -5,12 +5,13 @@
  * slot's most frequent term, as Lucene blends the statistics of a fuzzy query's expansions: a
  * completion or a correction found in few pages must not outweigh the word itself — with the same
  * evidence, a page holding the word as typed always ranks above one holding an alternative. When
- * the query's other words tell which completion was meant (forgive.ts `withShares`), the cap is
+ * the query's other words tell which completion was meant (shares.ts `withShares`), the cap is
  * that completion's IDF, and the others count their share of it: "foreign key cons" weighs
  * "constraint" as such, not as "consider".
  */
 import { slotScorer, type SlotWeights } from '../structures/bm25f.ts';
-import type { TermStats } from '../structures/term-stats.ts';
+import type { CorpusStatistics } from '../structures/corpus-statistics.ts';
+import type { IndexedDocuments } from '../structures/index-view.ts';
 
 export type { SlotWeights } from '../structures/bm25f.ts';
 
@@ -33,7 +34,7 @@ export type Slot = { readonly term: string; readonly alternatives: readonly Alte
 export const COMMON = 0.9;
 
 /** The slots as the scorers read them; alternatives the index does not know are left out. */
-export function slotWeights(stats: TermStats, slots: readonly Slot[]): SlotWeights {
+export function slotWeights(stats: CorpusStatistics, slots: readonly Slot[]): SlotWeights {
   const termIds: number[] = [];
   const weights: number[] = [];
   const factors: number[] = [];
@@ -85,12 +86,12 @@ export function slotWeights(stats: TermStats, slots: readonly Slot[]): SlotWeigh
   };
 }
 
-/** Each of `ids`'s score for the query (0 for a document not indexed). */
-export function scoreAll(stats: TermStats, ids: ArrayLike<number>, weights: SlotWeights): Float64Array {
+/** Each of `ids`'s score for the query (0 for a document not indexed): this index's documents, the corpus's norms. */
+export function scoreAll(stats: CorpusStatistics, docs: IndexedDocuments, ids: ArrayLike<number>, weights: SlotWeights): Float64Array {
   const score = slotScorer(weights, stats.impactFunction());
   const scores = new Float64Array(ids.length);
   for (let i = 0; i < ids.length; i++) {
-    const v = stats.vector(ids[i]!);
+    const v = docs.vector(ids[i]!);
     scores[i] = v ? score(v) : 0;
   }
   return scores;

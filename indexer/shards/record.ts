@@ -5,18 +5,22 @@
  * coordinator to sum. The lens answers from this index as it stands, so the planning goes the way
  * it would here; the lookups of other shards' plans are theirs to report.
  *
- * The lens's objects are this index's own with a few methods in front (Object.create: the rest is
- * read through the prototype), made per query and never written to.
+ * The lens is made per query over the query's view of this index (structures/index-view.ts):
+ * `RecordingStatistics` is the view's CorpusStatistics with each lookup noted, and the vocabulary's
+ * lookups are this index's own, noted.
  */
 import { stemmerByKey } from '../ingest/language/stemmers.ts';
 import { stemmerFor } from '../ingest/tokenize.ts';
 import { MAX_COMPLETIONS } from '../query/completions.ts';
-import { togetherIn } from '../query/forgive.ts';
+import { togetherIn } from '../query/shares.ts';
+import { stemmersIn } from '../query/languages.ts';
 import type { Lens, SearchIndex } from '../search-index.ts';
-import type { PrefixIndex } from '../structures/prefix-index.ts';
-import type { TermStats } from '../structures/term-stats.ts';
-import type { Near, TypoIndex } from '../structures/typo-index.ts';
-import type { Vocabulary } from '../structures/vocabulary.ts';
+import type { ImpactFunction } from '../structures/bm25f.ts';
+import type { CorpusStatistics } from '../structures/corpus-statistics.ts';
+import type { IndexView } from '../structures/index-view.ts';
+import type { Completer } from '../structures/prefix-index.ts';
+import type { Near, TypoLookup } from '../structures/typo-index.ts';
+import type { Vocabulary, WordIndexes } from '../structures/vocabulary.ts';
 import { completionKey, knownWords, nearKey, togetherKey, type TermReport } from './statistics.ts';
 
 /**
@@ -25,6 +29,46 @@ import { completionKey, knownWords, nearKey, togetherKey, type TermReport } from
  * (a completion in no shard's first COMPLETIONS_NOTED cannot be taken: said in ARCHITECTURE.md).
  */
 export const COMPLETIONS_NOTED = 4 * MAX_COMPLETIONS;
+
+/** This index's statistics as of the query's start (its view), each term looked up noted. */
+export class RecordingStatistics implements CorpusStatistics {
+  constructor(
+    private readonly view: IndexView,
+    private readonly noted: (term: string) => void,
+  ) {}
+
+  get documentCount(): number {
+    return this.view.documentCount;
+  }
+
+  termId(term: string): number | undefined {
+    this.noted(term);
+    return this.view.termId(term);
+  }
+
+  term(termId: number): string {
+    return this.view.term(termId);
+  }
+
+  docFrequency(term: string): number {
+    this.noted(term);
+    return this.view.docFrequency(term);
+  }
+
+  docFrequencyOf(termId: number): number {
+    this.noted(this.view.term(termId));
+    return this.view.docFrequencyOf(termId);
+  }
+
+  idf(termId: number): number {
+    this.noted(this.view.term(termId));
+    return this.view.idf(termId);
+  }
+
+  impactFunction(): ImpactFunction {
+    return this.view.impactFunction();
+  }
+}
 
 export class Recorder {
   private readonly terms = new Map<string, [number, number]>();
@@ -35,35 +79,37 @@ export class Recorder {
   private alphabet = '';
   /** Above 0 while this index's own structures run (their inner lookups are not the query's). */
   private quiet = 0;
+  /** This index's documents by the stemmer of their language, as the query started. */
+  private readonly stemmerPages: Record<string, number> = {};
   readonly lens: Lens;
 
-  /** `stemmers`: the keys the coordinator ordered (else this index's own). */
+  /** `view`: the query's view of this index; `stemmers`: the keys the coordinator ordered (else this index's own). */
   constructor(
     private readonly index: SearchIndex,
+    private readonly view: IndexView,
     stemmers?: readonly string[],
   ) {
-    const own = index.lens();
+    const { sources } = index.stats;
+    for (let id = 0; id < sources.sourceCount; id++) {
+      const n = sources.documentsOf(id);
+      const key = stemmerFor(sources.source(id).lang).key;
+      if (n > 0) this.stemmerPages[key] = (this.stemmerPages[key] ?? 0) + n;
+    }
     this.lens = {
-      stats: this.statsView(index.stats),
+      stats: new RecordingStatistics(view, (term) => this.note(term)),
+      documents: view,
       vocabulary: this.vocabularyView(index.vocabulary),
-      stemmers: stemmers ? stemmersOf(stemmers) : own.stemmers,
+      stemmers: stemmers ? stemmersOf(stemmers) : stemmersIn(sources),
       countTogether: (term, others) => this.countTogether(term, others),
     };
   }
 
   /** What the lookups found, with this index's totals. */
   report(): TermReport {
-    const stats = this.index.stats;
-    const stemmers: Record<string, number> = {};
-    for (let id = 0; id < stats.sourceCount; id++) {
-      const n = stats.documentsOfSource(id);
-      const key = stemmerFor(stats.source(id).lang).key;
-      if (n > 0) stemmers[key] = (stemmers[key] ?? 0) + n;
-    }
     return {
-      documents: stats.documentCount,
-      lengthSum: stats.fieldLengths(),
-      stemmers,
+      documents: this.view.documentCount,
+      lengthSum: this.view.fieldLengths(),
+      stemmers: this.stemmerPages,
       terms: Object.fromEntries(this.terms),
       completions: Object.fromEntries([...this.completions].map(([k, v]) => [k, [...v]])),
       near: Object.fromEntries([...this.near].map(([k, v]) => [k, [...v]])),
@@ -81,8 +127,7 @@ export class Recorder {
 
   private note(term: string): void {
     if (this.quiet || this.terms.has(term)) return;
-    const stats = this.index.stats;
-    this.terms.set(term, [stats.docFrequency(term), stats.termId(term) === undefined ? 0 : 1]);
+    this.terms.set(term, [this.view.docFrequency(term), this.view.termId(term) === undefined ? 0 : 1]);
   }
 
   /** While this index's own structures run (a prefix's completions weighed), nothing is noted. */
@@ -95,39 +140,11 @@ export class Recorder {
     }
   }
 
-  private statsView(stats: TermStats): TermStats {
-    return Object.create(stats, {
-      termId: {
-        value: (t: string) => {
-          this.note(t);
-          return stats.termId(t);
-        },
-      },
-      docFrequency: {
-        value: (t: string) => {
-          this.note(t);
-          return stats.docFrequency(t);
-        },
-      },
-      docFrequencyOf: {
-        value: (id: number) => {
-          this.note(stats.term(id));
-          return stats.docFrequencyOf(id);
-        },
-      },
-      idf: {
-        value: (id: number) => {
-          this.note(stats.term(id));
-          return stats.idf(id);
-        },
-      },
-    }) as TermStats;
-  }
-
-  private vocabularyView(vocabulary: Vocabulary): Vocabulary {
-    const stats = this.index.stats;
+  /** This index's prefix and typo indexes, each lookup noted. */
+  private vocabularyView(vocabulary: Vocabulary): WordIndexes {
+    const stats = this.view;
     const { prefixes, typos } = vocabulary;
-    const complete = (prefix: string, weight: (id: number) => number, limit: number, shortest = 2): number[] => {
+    const complete: Completer['complete'] = (prefix, weight, limit, shortest = 2) => {
       const ids = this.quietly(() => prefixes.complete(prefix, weight, Math.max(limit, COMPLETIONS_NOTED), shortest));
       const noted = this.completions.get(completionKey(prefix, shortest)) ?? new Set();
       for (const id of ids) {
@@ -155,25 +172,24 @@ export class Recorder {
       return held;
     };
     const alphabet = (): string => (this.alphabet = typos.alphabet());
-    return Object.create(vocabulary, {
-      prefixes: { value: Object.create(prefixes, { complete: { value: complete } }) as PrefixIndex },
-      typos: { value: Object.create(typos, { near: { value: near }, has: { value: has }, alphabet: { value: alphabet } }) as TypoIndex },
-    }) as Vocabulary;
+    const lookups: TypoLookup = { near, has, alphabet };
+    return { prefixes: { complete }, typos: lookups };
   }
 
   /**
-   * Pages here holding `term` with the other words (query/forgive.ts `togetherIn`), noted — and,
+   * Pages here holding `term` with the other words (query/shares.ts `togetherIn`), noted — and,
    * the first time these other words are asked about, those of every completion noted so far:
    * another shard's plan may take completions this one's did not.
    */
   private countTogether(term: string, others: readonly (readonly string[])[]): number {
-    const stats = this.index.stats;
+    const stats = this.view;
     const key = togetherKey(others);
     let entry = this.together.get(key);
     const sets = others
       .map((ts) => ts.map((t) => stats.termId(t)).filter((id): id is number => id !== undefined && stats.docFrequencyOf(id) > 0))
       .filter((ids) => ids.length);
-    const count = (t: string) => this.quietly(() => togetherIn(t, sets, stats, (x, n) => this.index.postings.docsWith(x, n)));
+    const docsWith = (x: string, n: number) => this.index.postings.docsWith(x, n);
+    const count = (t: string) => this.quietly(() => togetherIn(t, sets, stats, stats.docFrequency(t), docsWith));
     if (!entry) {
       entry = { known: knownWords(others, (t) => stats.docFrequency(t)), counts: new Map() };
       this.together.set(key, entry);

@@ -3,7 +3,8 @@
  * first round the statistics of the query's terms here (record.ts), in the second the query ranked
  * over its documents with the corpus's statistics (replay.ts) — each candidate with its exact
  * score before phrase evidence, its evidence factor, its SimHash and its hit — so that the
- * coordinator merges them as one node ranks its own (merge.ts); and completions as you type.
+ * coordinator merges them as one node ranks its own (merge.ts); and completions as you type. Each
+ * answer reads this index through a view opened as it starts (structures/index-view.ts).
  */
 import type { Source } from '../ingest/source.ts';
 import type { Facets } from '../query/filters.ts';
@@ -11,7 +12,9 @@ import type { SearchHit } from '../query/hits.ts';
 import { hitOf, wordsOf } from '../query/hits.ts';
 import { autocomplete } from '../query/autocomplete.ts';
 import { QueryDocuments } from '../query/documents.ts';
+import type { SpellingLookup } from '../query/surface.ts';
 import type { SearchIndex } from '../search-index.ts';
+import type { IndexView } from '../structures/index-view.ts';
 import { Recorder } from './record.ts';
 import { Misses, replayLens } from './replay.ts';
 import type { CorpusStats, TermReport } from './statistics.ts';
@@ -109,16 +112,20 @@ export class ShardNode {
 /** A completed query as you type, its last word as the index holds it (a stem); `spelled`: as a page here spells it. */
 export type ShardSuggestion = { readonly text: string; readonly spelled?: string };
 
-/** The first round: the statistics this index holds of what the query looks up. */
-export async function reportTerms(index: SearchIndex, asked: TermsAsked): Promise<TermReport> {
-  const recorder = new Recorder(index, asked.stemmers);
+/** The first round: the statistics this index holds of what the query looks up (over a view of it, as the query starts). */
+export function reportTerms(index: SearchIndex, asked: TermsAsked): Promise<TermReport> {
+  return index.reading((view) => reportOver(index, view, asked));
+}
+
+async function reportOver(index: SearchIndex, view: IndexView, asked: TermsAsked): Promise<TermReport> {
+  const recorder = new Recorder(index, view, asked.stemmers);
   if (asked.suggest) {
     await index.suggest(asked.q, undefined, recorder.lens);
     return recorder.report();
   }
   const plan = index.plan(asked.q, asked.exact ?? false, recorder.lens);
   // "Did you mean" looks up more, for a word unknown here (it may be known elsewhere).
-  if (plan.typed.terms.some((t) => index.stats.docFrequency(t) === 0)) {
+  if (plan.typed.terms.some((t) => view.docFrequency(t) === 0)) {
     await index.words(
       {
         plan,
@@ -138,10 +145,14 @@ export async function reportTerms(index: SearchIndex, asked: TermsAsked): Promis
   return recorder.report();
 }
 
-/** The second round: the query ranked here with the corpus's statistics. */
-export async function answerSearch(index: SearchIndex, asked: SearchAsked, shard?: string): Promise<ShardAnswer> {
-  const misses = new Misses(new Recorder(index, asked.corpus?.stemmers));
-  const lens = asked.corpus ? replayLens(index, asked.corpus, misses) : index.lens();
+/** The second round: the query ranked here with the corpus's statistics (over a view of this index, as the query starts). */
+export function answerSearch(index: SearchIndex, asked: SearchAsked, shard?: string): Promise<ShardAnswer> {
+  return index.reading((view) => searchOver(index, view, asked, shard));
+}
+
+async function searchOver(index: SearchIndex, view: IndexView, asked: SearchAsked, shard: string | undefined): Promise<ShardAnswer> {
+  const misses = new Misses(new Recorder(index, view, asked.corpus?.stemmers));
+  const lens = asked.corpus ? replayLens(view, asked.corpus, misses) : index.lens(view);
   const r = await index.rank(asked.q, { page: asked.page, size: asked.size, exact: asked.exact ?? false, facetValues: FACETS_SENT }, lens);
   await r.docs.load(r.ranked.map((x) => x.id));
   const entries: ShardEntry[] = [];
@@ -156,7 +167,7 @@ export async function answerSearch(index: SearchIndex, asked: SearchAsked, shard
       id: x.id,
       score: x.score,
       ...(h ? { simhash: hex(h) } : {}),
-      source: index.stats.source(index.stats.sourceOf(x.id)),
+      source: view.source(view.sourceOf(x.id)),
       url: d.url,
       title: d.title,
       ...hit,
@@ -197,19 +208,21 @@ export async function hitsOf(index: SearchIndex, ids: readonly number[], marked:
  * shard — each as the index holds it (`text`), and as a page here spells it (`spelled`), when one
  * here holds it: the coordinator takes a shard's spelling (coordinator.ts).
  */
-export async function answerSuggest(index: SearchIndex, q: string, limit: number, corpus: CorpusStats | undefined): Promise<ShardSuggestion[]> {
-  const lens = corpus ? replayLens(index, corpus, new Misses(new Recorder(index, corpus.stemmers))) : index.lens();
+export function answerSuggest(index: SearchIndex, q: string, limit: number, corpus: CorpusStats | undefined): Promise<ShardSuggestion[]> {
+  return index.reading((view) => suggestOver(index, view, q, limit, corpus));
+}
+
+async function suggestOver(index: SearchIndex, view: IndexView, q: string, limit: number, corpus: CorpusStats | undefined): Promise<ShardSuggestion[]> {
+  const lens = corpus ? replayLens(view, corpus, new Misses(new Recorder(index, view, corpus.stemmers))) : index.lens(view);
   // (Each term as the index holds it, so that every shard's list is the same; their spellings aside.)
   const spelled = new Map<string, string>();
-  const spellings = Object.create(index.spellings, {
-    closest: {
-      value: async (term: string, typed: string, docs: QueryDocuments) => {
-        const s = await index.spellings.closest(term, typed, docs);
-        if (s !== undefined) spelled.set(term, s);
-        return undefined;
-      },
+  const spellings: SpellingLookup = {
+    closest: async (term, typed, docs) => {
+      const s = await index.spellings.closest(term, typed, docs);
+      if (s !== undefined) spelled.set(term, s);
+      return undefined;
     },
-  }) as typeof index.spellings;
+  };
   const texts = await autocomplete(q, lens.stats, lens.vocabulary, spellings, new QueryDocuments(index.lookup), limit);
   return texts.map((text) => {
     const term = [...spelled.keys()].find((t) => text.endsWith(t));

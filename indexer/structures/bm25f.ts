@@ -21,15 +21,18 @@ export const FIELD_WEIGHT: Readonly<Record<Field, number>> = { title: 3, heading
 /** BM25's b per field: short fields are normalized less. */
 export const FIELD_B: Readonly<Record<Field, number>> = { title: 0.5, headings: 0.6, description: 0.5, url: 0.4, anchor: 0.6, body: 0.75 };
 export const K1 = 1.2;
-/** Weight of the title bonus (stats.ts), relative to the query's IDF mass. */
+/** Weight of the title bonus (`titleBonus`), relative to the query's IDF mass. */
 export const TITLE_BONUS = 0.5;
 /** Weight of the link prior: log(1 + pages linking in), added to the score. */
 export const LINK_PRIOR = 0.3;
-/** Weight of the per-field part of a term's score next to its BM25F part (stats.ts). */
+/** Weight of the per-field part of a term's score next to its BM25F part (`impactFunction`). */
 export const FIELD_MATCH = 0.1;
 
 const F = FIELDS.length;
 const TITLE = FIELDS.indexOf('title');
+
+/** What a term adds to a document's score before its IDF: `row` is the term's index in the vector (`impactFunction`). */
+export type ImpactFunction = (v: DocVector, row: number) => number;
 
 /** Per field: norm = 1 − b + b · length / average length = base + slope · length; and its weight. */
 export type FieldNorms = { readonly base: Float64Array; readonly slope: Float64Array; readonly weight: Float64Array };
@@ -59,7 +62,7 @@ export function idf(df: number, documents: number): number {
  * the link prior, a query's score is computed as `scorer` does — from lists read in sequence
  * instead of vectors all over the heap (impacts.ts). Made once per query, used for many rows.
  */
-export function impactFunction({ base, slope, weight }: FieldNorms): (v: DocVector, row: number) => number {
+export function impactFunction({ base, slope, weight }: FieldNorms): ImpactFunction {
   // (Constants copied into locals: an imported binding may be read through a getter.)
   const k1 = K1;
   const fieldMatch = FIELD_MATCH;
@@ -90,7 +93,7 @@ export function titleBonus(idfSum: number, inTitleCount: number, q: number, titl
  * computed once, not once per candidate. A term's part is `impactFunction`'s, the same the impact
  * lists hold.
  */
-export function scorer(idfs: readonly number[], termIds: Uint32Array, impact: (v: DocVector, row: number) => number): (v: DocVector) => number {
+export function scorer(idfs: readonly number[], termIds: Uint32Array, impact: ImpactFunction): (v: DocVector) => number {
   const q = termIds.length;
   const idfSum = idfs.reduce((a, b) => a + b, 0);
   return (v) => {
@@ -136,7 +139,7 @@ export type SlotWeights = {
  * word are never added up), and counts toward the title bonus by the factor of its best
  * alternative in the title. With one alternative per slot, of factor 1, it is `scorer` exactly.
  */
-export function slotScorer(w: SlotWeights, impact: (v: DocVector, row: number) => number): (v: DocVector) => number {
+export function slotScorer(w: SlotWeights, impact: ImpactFunction): (v: DocVector) => number {
   const { termIds, weights, factors, slotOf, slots, idfSum, own, alone } = w;
   const n = termIds.length;
   const best = new Float64Array(slots);

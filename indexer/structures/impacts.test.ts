@@ -73,8 +73,8 @@ describe('impact lists by default', () => {
   it('are kept for terms in a hundred documents or more (a word being typed reads its completions from them)', () => {
     const index = new SearchIndex(() => undefined);
     for (let id = 1; id <= 100; id++) index.upsert(storedDocument(id, { url: `http://e.org/${id}`, title: '', text: id <= 99 ? 'common rare' : 'common' }));
-    assert.ok(index.impacts.has(index.stats.termId('common')!), 'in 100 documents');
-    assert.ok(!index.impacts.has(index.stats.termId('rare')!), 'in 99');
+    assert.ok(index.impacts.has(index.stats.dictionary.termId('common')!), 'in 100 documents');
+    assert.ok(!index.impacts.has(index.stats.dictionary.termId('rare')!), 'in 99');
   });
 });
 
@@ -89,7 +89,7 @@ describe('two-pass scoring with impact lists', () => {
     for (let id = 5; id <= 180; id += 11) p.remove(id);
     for (let id = 2; id <= 180; id += 7) p.link(id, id % 2 ? 'river guide' : 'shard');
     assert.ok(p.fast.impacts.size().terms >= 10, 'the common words have impact lists');
-    const listed = (w: string) => p.fast.impacts.has(p.fast.stats.termId(w)!);
+    const listed = (w: string) => p.fast.impacts.has(p.fast.stats.dictionary.termId(w)!);
     assert.ok(listed('alpha') && !listed('rare3') && !listed('rare4'), 'rare words have none: they are read from their vectors');
     for (const q of QUERIES) {
       for (const page of [1, 2]) assert.deepEqual(await answer(p.fast, q, page), await answer(p.exact, q, page), `${q} (page ${page})`);
@@ -122,7 +122,7 @@ describe('two-pass scoring with impact lists', () => {
     const p = twinIndexes({ exactLimit: 6, headDf: 4 });
     const docs = corpus(100, 11);
     for (let round = 0; round < 30; round++) for (const d of docs) p.upsert({ ...d, text: `${d.text} round${round % 2}` });
-    const live = [...p.fast.stats.documentIds()].reduce((n, id) => n + p.fast.stats.vector(id)!.termIds.length, 0);
+    const live = [...p.fast.stats.vectors.all().values()].reduce((n, v) => n + v.termIds.length, 0);
     const { entries } = p.fast.impacts.size();
     assert.ok(entries <= live * 1.4 + 64 * p.fast.impacts.size().terms, `${entries} entries for ${live} postings`);
     // Round 29 wrote "round1": no document still matches "round0" (exactly: forgiving search would take it for "round1").

@@ -1,6 +1,6 @@
 /**
  * Impact lists: for each frequent term, the documents holding it with what the term adds to each
- * one's score (stats.ts `impactFunction`, quantized to 15 bits) and whether it is in the title,
+ * one's score (bm25f.ts `impactFunction`, quantized to 15 bits) and whether it is in the title,
  * side by side in typed arrays.
  *
  * Why: a query for a common word has tens of thousands of candidates, and scoring each one from
@@ -15,12 +15,14 @@
  * (split-postings.ts).
  *
  * Updating: a document added appends an entry to the lists of its frequent terms. An entry names
- * the document's version (stats.ts): when a document is replaced or removed, its old entries no
+ * the document's version (document-vectors.ts): when a document is replaced or removed, its old entries no
  * longer match its version and are skipped, and a list is compacted once a quarter of it is stale.
  * Impacts are computed with the length norms of the moment they are added; the exact second pass
  * makes up for their drift.
  */
-import { indexOf, TermStats, type DocVector } from './term-stats.ts';
+import type { IndexContents } from './index-contents.ts';
+import { indexOf, inTitle, type DocVector } from './vector.ts';
+import { titleBonus } from './bm25f.ts';
 
 /** Impacts are quantized over [0, MAX_IMPACT] (the BM25F part < 1, the per-field part ≤ ~2.4) in 15 bits. */
 const MAX_IMPACT = 4;
@@ -101,7 +103,7 @@ export class ImpactLists {
    * postings may then let them go: split-postings.ts).
    */
   constructor(
-    private readonly stats: TermStats,
+    private readonly contents: IndexContents,
     private readonly docsWith: (termId: number) => readonly number[],
     readonly headDf: number,
     private readonly built: (termId: number, ids: readonly number[]) => void = () => undefined,
@@ -130,38 +132,38 @@ export class ImpactLists {
    */
   removing(docId: number, old: DocVector | undefined): void {
     if (!old) return;
-    if (this.stats.byId().version[docId] === 0xffff) this.compactAll();
-    const { version, source } = this.stats.byId();
+    if (this.contents.vectors.byId().version[docId] === 0xffff) this.compactAll();
+    const { version, source } = this.contents.vectors.byId();
     for (const t of old.termIds) {
       const list = this.lists[t];
       if (list && ++list.stale > 64 && list.stale * 4 > list.length) list.compact(version, source);
     }
   }
 
-  /** Call after a document's vector is stored (stats) and its postings are set. */
+  /** Call after a document's vector is stored (index-contents.ts) and its postings are set. */
   added(docId: number, v: DocVector): void {
-    const { version } = this.stats.byId();
+    const { version } = this.contents.vectors.byId();
     if (docId >= version.length) return; // not a dense id: the exact path handles such an index
     let impact: ((v: DocVector, row: number) => number) | undefined;
     for (let row = 0; row < v.termIds.length; row++) {
       const t = v.termIds[row]!;
       const list = this.lists[t];
-      if (list) list.push(docId, version[docId]!, (impact ??= this.stats.impactFunction())(v, row), TermStats.inTitle(v, row));
-      else if (this.stats.docFrequencyOf(t) >= this.headDf) this.build(t);
+      if (list) list.push(docId, version[docId]!, (impact ??= this.contents.impactFunction())(v, row), inTitle(v, row));
+      else if (this.contents.dictionary.docFrequencyOf(t) >= this.headDf) this.build(t);
     }
   }
 
   /** Builds every list from scratch (after an index is loaded): counted first, then filled in one block each. */
   rebuild(): void {
     this.lists = [];
-    const impact = this.stats.impactFunction();
-    const { version } = this.stats.byId();
-    const counts = new Uint32Array(this.stats.termCount);
-    for (let t = 0; t < counts.length; t++) if (this.stats.docFrequencyOf(t) >= this.headDf) counts[t] = 1;
+    const impact = this.contents.impactFunction();
+    const { version } = this.contents.vectors.byId();
+    const counts = new Uint32Array(this.contents.termCount);
+    for (let t = 0; t < counts.length; t++) if (this.contents.dictionary.docFrequencyOf(t) >= this.headDf) counts[t] = 1;
     const heads = counts.slice();
     counts.fill(0);
-    const dense = [...this.stats.documentIds()].filter((id) => id < version.length);
-    for (const id of dense) for (const t of this.stats.vector(id)!.termIds) if (heads[t]) counts[t]!++;
+    const dense = [...this.contents.vectors.ids()].filter((id) => id < version.length);
+    for (const id of dense) for (const t of this.contents.vectors.get(id)!.termIds) if (heads[t]) counts[t]!++;
     for (let t = 0; t < counts.length; t++) {
       if (!heads[t]) continue;
       const list = new List();
@@ -169,10 +171,10 @@ export class ImpactLists {
       this.setList(t, list);
     }
     for (const id of dense) {
-      const v = this.stats.vector(id)!;
+      const v = this.contents.vectors.get(id)!;
       for (let row = 0; row < v.termIds.length; row++) {
         const t = v.termIds[row]!;
-        if (heads[t]) this.lists[t]!.push(id, version[id]!, impact(v, row), TermStats.inTitle(v, row));
+        if (heads[t]) this.lists[t]!.push(id, version[id]!, impact(v, row), inTitle(v, row));
       }
     }
   }
@@ -185,7 +187,7 @@ export class ImpactLists {
    * `titles` 1 if any is in its title.
    */
   accumulate(termId: number, weight: number, bits: number, acc: Float64Array, mask: Uint32Array, titles: Uint8Array, keepBest = false): void {
-    const { version, source } = this.stats.byId();
+    const { version, source } = this.contents.vectors.byId();
     const w = weight * STEP;
     for (const b of this.lists[termId]!.blocks) {
       for (let i = 0; i < b.length; i++) {
@@ -207,12 +209,12 @@ export class ImpactLists {
 
   /**
    * A one-word query's candidates: the term's current documents, each with its score as
-   * stats.ts `scorer` computes it for that word alone (IDF × impact, title bonus, link prior).
+   * bm25f.ts `scorer` computes it for that word alone (IDF × impact, title bonus, link prior).
    * Written into `into` (as long as there are documents); the views returned are into it.
    */
   estimate(termId: number, idf: number, into: { readonly ids: Uint32Array; readonly estimates: Float64Array }): { ids: Uint32Array; estimates: Float64Array } {
     const list = this.lists[termId]!;
-    const { version, source, prior, titleLength } = this.stats.byId();
+    const { version, source, prior, titleLength } = this.contents.vectors.byId();
     const { ids: out, estimates } = into;
     const w = idf * STEP;
     let n = 0;
@@ -222,7 +224,7 @@ export class ImpactLists {
         if (id < 0) continue;
         const x = b.data[2 * i + 1]!;
         out[n] = id;
-        estimates[n++] = w * (x & LEVELS) + (x & IN_TITLE ? TermStats.titleBonus(idf, 1, 1, titleLength[id]!) : 0) + prior[id]!;
+        estimates[n++] = w * (x & LEVELS) + (x & IN_TITLE ? titleBonus(idf, 1, 1, titleLength[id]!) : 0) + prior[id]!;
       }
     }
     return { ids: out.subarray(0, n), estimates: estimates.subarray(0, n) };
@@ -238,7 +240,7 @@ export class ImpactLists {
 
   /** The term's current documents, in the list's order (the order they were added in), `limit` at most. */
   docs(termId: number, limit: number): number[] {
-    const { version, source } = this.stats.byId();
+    const { version, source } = this.contents.vectors.byId();
     const out: number[] = [];
     for (const b of this.lists[termId]!.blocks) {
       for (let i = 0; i < b.length; i++) {
@@ -254,7 +256,7 @@ export class ImpactLists {
    * postings) read by the same loops as a list.
    */
   blockOf(ids: readonly number[]): Block {
-    const { version } = this.stats.byId();
+    const { version } = this.contents.vectors.byId();
     const data = new Uint32Array(2 * ids.length);
     for (let i = 0; i < ids.length; i++) {
       data[2 * i] = ids[i]!;
@@ -265,15 +267,15 @@ export class ImpactLists {
 
   private build(termId: number): void {
     const list = new List();
-    const impact = this.stats.impactFunction();
-    const { version } = this.stats.byId();
+    const impact = this.contents.impactFunction();
+    const { version } = this.contents.vectors.byId();
     const ids: number[] = [];
     for (const id of this.docsWith(termId)) {
-      const v = this.stats.vector(id);
+      const v = this.contents.vectors.get(id);
       if (!v || id >= version.length) continue;
       const row = indexOf(v.termIds, termId);
       if (row < 0) continue;
-      list.push(id, version[id]!, impact(v, row), TermStats.inTitle(v, row));
+      list.push(id, version[id]!, impact(v, row), inTitle(v, row));
       ids.push(id);
     }
     this.setList(termId, list);
@@ -287,7 +289,7 @@ export class ImpactLists {
   }
 
   private compactAll(): void {
-    const { version, source } = this.stats.byId();
+    const { version, source } = this.contents.vectors.byId();
     for (const l of this.lists) l?.compact(version, source);
   }
 }

@@ -1,7 +1,7 @@
 /**
  * The inverted index: FlexSearch 0.8 holding, for a term, the ids of the documents that contain it
  * (but for the pairs an impact list holds: split-postings.ts). We feed it our own tokens
- * (space-joined, split on spaces) so that its terms are exactly the terms of TermStats; ranking is
+ * (space-joined, split on spaces) so that its terms are exactly the terms of the dictionary (dictionary.ts); ranking is
  * not its job (it has no relevance score).
  *
  * Facts this file is built around (../shared/docs/FLEXSEARCH.md):

@@ -15,6 +15,9 @@
 /** Bucket keys are this long. */
 const KEY = 3;
 
+/** What a query reads of the prefix index: a prefix's completions (a shard answers from the corpus's: shards/replay.ts). */
+export type Completer = Pick<PrefixIndex, 'complete'>;
+
 export class PrefixIndex {
   private readonly buckets = new Map<string, number[]>();
   /** The bucket keys under each two-character prefix (for a prefix of two). */

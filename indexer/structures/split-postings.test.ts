@@ -28,10 +28,10 @@ const pair = () => twinIndexes({ exactLimit: 5, headDf: 5 });
 function everyTermsDocs(index: SearchIndex): Map<string, number[]> {
   const out = new Map<string, number[]>();
   for (let t = 0; t < index.stats.termCount; t++) {
-    const term = index.stats.term(t);
+    const term = index.stats.dictionary.term(t);
     out.set(
       term,
-      index.postings.docsWith(term, Math.max(1, index.stats.docFrequencyOf(t))).sort((a, b) => a - b),
+      index.postings.docsWith(term, Math.max(1, index.stats.dictionary.docFrequencyOf(t))).sort((a, b) => a - b),
     );
   }
   return out;
@@ -42,7 +42,7 @@ function doubled(index: SearchIndex, listedIn = index): number {
   let n = 0;
   for (let t = 0; t < listedIn.stats.termCount; t++) {
     if (!listedIn.impacts.has(t)) continue;
-    n += index.postings.flex.docsWith(listedIn.stats.term(t), 1e6).filter((id) => id < 50_000_000).length;
+    n += index.postings.flex.docsWith(listedIn.stats.dictionary.term(t), 1e6).filter((id) => id < 50_000_000).length;
   }
   return n;
 }
@@ -59,9 +59,9 @@ describe('postings split between impact lists and FlexSearch', () => {
     for (const id of [2, 10, 20]) p.link(id, id === 2 ? 'harbour stone' : 'harbour');
     // ("harbour" reaches 5 documents only now: its list is built from FlexSearch's postings.)
     for (const id of [40, 41]) p.link(id, 'harbour');
-    const common = p.fast.stats.termId('alpha')!;
-    assert.ok(p.fast.impacts.has(common) && p.fast.impacts.has(p.fast.stats.termId('harbour')!), 'the common words and the anchor word have lists');
-    assert.ok(!p.fast.impacts.has(p.fast.stats.termId('only7')!), 'a rare word has none');
+    const common = p.fast.stats.dictionary.termId('alpha')!;
+    assert.ok(p.fast.impacts.has(common) && p.fast.impacts.has(p.fast.stats.dictionary.termId('harbour')!), 'the common words and the anchor word have lists');
+    assert.ok(!p.fast.impacts.has(p.fast.stats.dictionary.termId('only7')!), 'a rare word has none');
     assert.equal(doubled(p.fast), 0, "FlexSearch holds none of the listed terms' postings");
     assert.deepEqual(p.fast.postings.flex.docsWith('alpha', 1000), [], 'alpha: read from its list only');
     assert.deepEqual(p.fast.postings.flex.docsWith('only7', 10), [7], 'only7: from FlexSearch');
@@ -103,10 +103,10 @@ describe('postings split between impact lists and FlexSearch', () => {
     const p = pair();
     const far = [60_000_001, 60_000_002];
     docs([...Array.from({ length: 20 }, (_, i) => i + 1), ...far], 9).forEach(p.upsert);
-    assert.ok(p.fast.impacts.has(p.fast.stats.termId('alpha')!));
+    assert.ok(p.fast.impacts.has(p.fast.stats.dictionary.termId('alpha')!));
     const alpha = p.fast.postings.docsWith('alpha', 1000);
     for (const id of far)
-      if (p.fast.stats.contains(id, p.fast.stats.termId('alpha')!))
+      if (p.fast.stats.vectors.contains(id, p.fast.stats.dictionary.termId('alpha')!))
         assert.ok(p.fast.postings.flex.docsWith('alpha', 1000).includes(id) && alpha.includes(id), `${id}: in FlexSearch`);
     assert.deepEqual(new Set(alpha), new Set(p.exact.postings.docsWith('alpha', 1000)));
     p.remove(far[0]!);

@@ -17,7 +17,8 @@
  */
 import { ImpactLists } from './impacts.ts';
 import { Postings } from './postings.ts';
-import { isDense, type TermStats } from './term-stats.ts';
+import { isDense } from './document-vectors.ts';
+import type { IndexContents } from './index-contents.ts';
 
 export class SplitPostings {
   /** The postings of terms without an impact list (and of documents the lists do not cover). */
@@ -26,16 +27,17 @@ export class SplitPostings {
   private readonly split = this.flex.ownsRemovals;
 
   constructor(
-    private readonly stats: TermStats,
+    private readonly contents: IndexContents,
     headDf: number,
   ) {
+    const { dictionary } = contents;
     this.impacts = new ImpactLists(
-      stats,
-      (t) => this.flex.docsWith(stats.term(t), stats.docFrequencyOf(t)),
+      contents,
+      (t) => this.flex.docsWith(dictionary.term(t), dictionary.docFrequencyOf(t)),
       headDf,
       // (A list built from FlexSearch's postings of the term: they are the list's now. Postings
       // ignores this, and the predicate of rebuild, where it cannot make removals itself.)
-      (t, ids) => this.flex.withoutDocs(stats.term(t), new Set(ids)),
+      (t, ids) => this.flex.withoutDocs(dictionary.term(t), new Set(ids)),
     );
   }
 
@@ -61,11 +63,11 @@ export class SplitPostings {
 
   /** Every document containing `term`, `limit` at most (it must be at least the term's document frequency to get them all). */
   docsWith(term: string, limit: number): number[] {
-    const t = this.split ? this.stats.termId(term) : undefined;
+    const t = this.split ? this.contents.dictionary.termId(term) : undefined;
     if (t === undefined || !this.impacts.has(t)) return this.flex.docsWith(term, limit);
     const listed = this.impacts.docs(t, limit);
     // (Documents with ids the lists do not cover stay in FlexSearch: rare, and only in an index that has such ids.)
-    if (this.stats.allDense || listed.length >= limit) return listed;
+    if (this.contents.vectors.allDense || listed.length >= limit) return listed;
     return [...listed, ...this.flex.docsWith(term, limit - listed.length)];
   }
 
@@ -79,7 +81,7 @@ export class SplitPostings {
   private inFlex(docId: number, terms: readonly string[]): readonly string[] {
     if (!this.split || !isDense(docId)) return terms;
     return terms.filter((term) => {
-      const t = this.stats.termId(term);
+      const t = this.contents.dictionary.termId(term);
       return t === undefined || !this.impacts.has(t);
     });
   }

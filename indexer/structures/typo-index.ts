@@ -33,6 +33,9 @@ type Table = { hashes: Uint32Array; ids: Int32Array; mask: number };
 
 const table = (size: number): Table => ({ hashes: new Uint32Array(size), ids: new Int32Array(size).fill(-1), mask: size - 1 });
 
+/** What a query reads of the typo index (a shard answers from the corpus's: shards/replay.ts). */
+export type TypoLookup = Pick<TypoIndex, 'near' | 'has' | 'alphabet'>;
+
 export class TypoIndex {
   private now: Table = table(1 << 12);
   /** While growing: the previous table, moved up to `moved`. */

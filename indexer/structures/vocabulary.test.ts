@@ -7,16 +7,17 @@ import { analyze } from '../ingest/analyze.ts';
 import { flushIndex, loadIndex } from '../persistence/snapshot.ts';
 import { SearchIndex } from '../search-index.ts';
 import { storedDocument } from '../test-document.ts';
-import { TermStats } from './term-stats.ts';
+import { IndexContents } from './index-contents.ts';
 import { Vocabulary } from './vocabulary.ts';
 
 const doc = (id: number, text: string) => storedDocument(id, { url: `http://e.org/${id}`, title: '', text });
 
-/** Term stats and a vocabulary kept beside them, as SearchIndex keeps them. */
+/** A dictionary and a vocabulary kept beside it, as SearchIndex keeps them. */
 function stats(small: number) {
-  const s = new TermStats();
+  const contents = new IndexContents();
+  const s = contents.dictionary;
   const v = new Vocabulary(s, small);
-  const add = (id: number, text: string) => v.added(s.add(id, analyze(doc(id, text))).termIds);
+  const add = (id: number, text: string) => v.added(contents.add(id, analyze(doc(id, text))).termIds);
   const held = (term: string) => v.typos.has(s.termId(term) ?? -1);
   return { s, v, add, held };
 }

@@ -12,9 +12,9 @@
  * vocabulary costs little); a term of one document enters when a second one holds it.
  */
 import { isIdentifier } from '../ingest/identifiers.ts';
-import { PrefixIndex } from './prefix-index.ts';
-import type { TermStats } from './term-stats.ts';
-import { TypoIndex } from './typo-index.ts';
+import type { TermDictionary } from './dictionary.ts';
+import { type Completer, PrefixIndex } from './prefix-index.ts';
+import { TypoIndex, type TypoLookup } from './typo-index.ts';
 
 export const SMALL_VOCABULARY = 100_000;
 const MIN_LENGTH = 3;
@@ -28,7 +28,13 @@ const HELD = 1;
 const NEVER = 2;
 const WAITING = 3;
 
-export class Vocabulary {
+/**
+ * What a query reads of the vocabulary (query/forgive.ts, suggest.ts, autocomplete.ts): a
+ * Vocabulary, or on a shard views of it that answer from the corpus's (indexer/shards).
+ */
+export type WordIndexes = { readonly prefixes: Completer; readonly typos: TypoLookup };
+
+export class Vocabulary implements WordIndexes {
   readonly prefixes: PrefixIndex;
   readonly typos: TypoIndex;
   /** Terms of the dictionary (ids 0 … known − 1) the prefix index has. */
@@ -37,11 +43,11 @@ export class Vocabulary {
 
   /** `small`: below this many terms, every term of the right shape is in the typo index (SMALL_VOCABULARY). */
   constructor(
-    private readonly stats: TermStats,
+    private readonly dictionary: TermDictionary,
     private readonly small = SMALL_VOCABULARY,
   ) {
-    this.prefixes = new PrefixIndex((id) => stats.term(id));
-    this.typos = new TypoIndex(stats);
+    this.prefixes = new PrefixIndex((id) => dictionary.term(id));
+    this.typos = new TypoIndex(dictionary);
   }
 
   /** Call after a document's vector is stored: its new terms, and those now in enough documents. */
@@ -56,7 +62,7 @@ export class Vocabulary {
 
   /** Takes in the terms the dictionary gained since the last call (cheap when there are none). */
   sync(): void {
-    const n = this.stats.termCount;
+    const n = this.dictionary.termCount;
     if (n === this.known) return;
     if (n > this.state.length) {
       const bigger = new Uint8Array(Math.max(n, this.state.length * 2));
@@ -74,12 +80,12 @@ export class Vocabulary {
   }
 
   private consider(id: number): void {
-    const term = this.stats.term(id);
+    const term = this.dictionary.term(id);
     if (this.state[id] === NEW && (term.length < MIN_LENGTH || term.length > MAX_LENGTH || !LETTER.test(term) || NO_SPACES.test(term) || isIdentifier(term))) {
       this.state[id] = NEVER;
       return;
     }
-    if (this.stats.termCount <= this.small || this.stats.docFrequencyOf(id) >= 2) {
+    if (this.dictionary.termCount <= this.small || this.dictionary.docFrequencyOf(id) >= 2) {
       this.typos.add(id, term);
       this.state[id] = HELD;
     } else this.state[id] = WAITING;

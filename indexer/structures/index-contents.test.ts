@@ -2,15 +2,15 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { analyze } from '../ingest/analyze.ts';
 import { FIELDS } from '../ingest/fields.ts';
-import { TermStats } from './term-stats.ts';
+import { IndexContents } from './index-contents.ts';
 import { tfAt } from './vector.ts';
 
 const doc = (id: number, text: string, title = 'T') => ({ id, url: `http://e.org/${id}`, title, description: '', headings: [], text });
 const BODY = FIELDS.indexOf('body');
 
-describe('TermStats', () => {
+describe('IndexContents', () => {
   it('stores each document as a vector sorted by term id, with the frequencies of each term', () => {
-    const s = new TermStats();
+    const s = new IndexContents();
     // Interned in this order, so the second document's terms arrive out of id order.
     s.add(1, analyze(doc(1, 'zeta eta theta iota kappa')));
     const words = ['kappa', 'alpha', 'zeta', 'beta', 'iota', 'gamma', 'eta'];
@@ -27,27 +27,27 @@ describe('TermStats', () => {
       [...v.termIds].sort((a, b) => a - b),
     );
     words.forEach((w, i) => {
-      const at = v.termIds.indexOf(s.termId(w)!);
+      const at = v.termIds.indexOf(s.dictionary.termId(w)!);
       assert.equal(tfAt(v, at, BODY), i + 1, w);
-      assert.ok(s.contains(2, s.termId(w)!), w);
+      assert.ok(s.vectors.contains(2, s.dictionary.termId(w)!), w);
     });
-    assert.ok(!s.contains(2, s.termId('theta')!));
-    assert.equal(s.docFrequency('zeta'), 2);
-    assert.equal(s.docFrequency('alpha'), 1);
+    assert.ok(!s.vectors.contains(2, s.dictionary.termId('theta')!));
+    assert.equal(s.dictionary.docFrequency('zeta'), 2);
+    assert.equal(s.dictionary.docFrequency('alpha'), 1);
   });
 
   it('keeps document frequencies right through updates and removals', () => {
-    const s = new TermStats();
+    const s = new IndexContents();
     s.add(1, analyze(doc(1, 'one two')));
     s.add(2, analyze(doc(2, 'two three')));
     s.add(1, analyze(doc(1, 'three four')));
     assert.deepEqual(
-      ['one', 'two', 'three', 'four'].map((t) => s.docFrequency(t)),
+      ['one', 'two', 'three', 'four'].map((t) => s.dictionary.docFrequency(t)),
       [0, 1, 2, 1],
     );
     s.remove(2);
     assert.deepEqual(
-      ['one', 'two', 'three', 'four'].map((t) => s.docFrequency(t)),
+      ['one', 'two', 'three', 'four'].map((t) => s.dictionary.docFrequency(t)),
       [0, 0, 1, 1],
     );
     assert.equal(s.documentCount, 1);
@@ -86,12 +86,12 @@ describe('withField', () => {
   });
 
   it('is what setField does to a stored document, the field’s length given', () => {
-    const s = new TermStats();
+    const s = new IndexContents();
     s.add(1, analyze(doc(1, 'alpha', 'Title')));
     const ANCHOR = FIELDS.indexOf('anchor');
     const { added } = s.setField(1, ANCHOR, ['search', 'path', 'search_path'], 3, 2);
     assert.deepEqual(added, ['search', 'path', 'search_path']);
-    assert.equal(s.vector(1)!.lengths[ANCHOR], 2);
+    assert.equal(s.vectors.get(1)!.lengths[ANCHOR], 2);
   });
 });
 
