@@ -224,6 +224,12 @@ export type AuthScopeStatus = {
   /** Requests whose credentials were refused (401/403), or sent to the login page. */
   readonly refused: number;
   readonly lastProblem: string | null;
+  /** Requests it gave its credentials to in this run (0: it never applied — its `match` covered no URL asked for). */
+  readonly requests: number;
+  /** Pages it does not cover that were sent to its login page (a redirect) in this run: a sign that its `match` misses the site. */
+  readonly loginRedirectsOutside: number;
+  /** The hosts of those pages as Trawl sees them (with their port), the first few. */
+  readonly hostsOutside: readonly string[];
 };
 
 /** A crawler of a shared store (PostgreSQL) as it last told it, with the hosts under its lease. */

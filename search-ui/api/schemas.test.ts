@@ -55,7 +55,20 @@ export const FULL_STATUS: ApplianceStatus = {
   seeds: [{ url: 'http://docs.e.org/', state: 'indexed', fetched: true, error: null, reason: null }],
   recrawl: { continuous: true, due: 7, nextDueAt: '2026-11-22T11:00:00.000Z', revisited: 31, changed: 4, unchanged: 26, removed: 1 },
   focus: { classifier: 'topic coins', cutoff: 10, relevant: 12, notRelevant: 30 },
-  auth: [{ scope: 'HOST:^wiki$', kind: 'form', logins: 2, loginFailures: 0, renewals: 1, refused: 0, lastProblem: null }],
+  auth: [
+    {
+      scope: 'HOST:^wiki$',
+      kind: 'form',
+      logins: 2,
+      loginFailures: 0,
+      renewals: 1,
+      refused: 0,
+      lastProblem: null,
+      requests: 40,
+      loginRedirectsOutside: 0,
+      hostsOutside: [],
+    },
+  ],
   render: {
     mode: 'auto',
     rendered: 5,

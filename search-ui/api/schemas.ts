@@ -7,6 +7,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { URL_STATES, type ApplianceStatus, type UrlExplanation } from '../../model/index.ts';
+import { authCoverage } from './crawl-schemas.ts';
 
 /** A whole number in a query string, within bounds, with one message for every way it can be wrong. */
 export function intParam(name: string, min: number, max: number, fallback: number) {
@@ -268,6 +269,7 @@ export const StatusSchema = z
           renewals: count,
           refused: count,
           lastProblem: z.string().nullable(),
+          ...authCoverage,
         }),
       )
       .readonly()
