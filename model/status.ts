@@ -264,8 +264,21 @@ export type ShardStatus = {
   readonly error: string | null;
 };
 
+/** One moment of this process's crawl, for the dashboard's chart (crawler/stats.ts, as the crawler reports it each second). */
+export type CrawlSample = {
+  /** When (ISO 8601). */
+  readonly at: string;
+  readonly pagesPerSecond: number;
+  /** Pages fetched with success so far (documents, sitemaps, not modified). */
+  readonly pages: number;
+  /** Fetches that failed so far (a URL tried again counts each time). */
+  readonly failures: number;
+};
+
 export type ApplianceStatus = {
   readonly crawl: CrawlStatus;
+  /** The crawl's history in this process, oldest first, thinned evenly over the whole of it (absent: no crawl in this process). */
+  readonly history?: readonly CrawlSample[];
   /** The crawl's seeds (the first few) and what became of them. */
   readonly seeds?: readonly SeedStatus[];
   readonly recrawl: RecrawlStatus;

@@ -1,74 +1,37 @@
 /**
- * The crawl dashboard (/status): the figures, a chart of the counts over time, the hosts, the
- * latest fetches and why URLs were turned away; a URL lookup ("why is this page not in the
- * index?") and the admin actions. The live part is one fragment, rendered here both for the page
+ * The crawl dashboard (/status): the figures, a chart of the crawl's history, the sites' broken
+ * links and the crawl's own failures, the hosts, the latest fetches and why URLs were turned away;
+ * a URL lookup ("why is this page not in the index?") and the admin actions. The live part is one fragment, rendered here both for the page
  * and for each server-sent event, so that the browser swaps it in and nothing is drawn twice.
  */
 import { html } from 'hono/html';
-import type { ApplianceStatus, UrlExplanation } from '../model/index.ts';
+import type { ApplianceStatus, CrawlSample, UrlExplanation } from '../model/index.ts';
+import { chart } from './status-chart.ts';
+import { failurePanels } from './status-failures.ts';
 import {
   authPanel,
   figuresPanel,
   focusPanel,
   hostsPanel,
-  type Html,
-  n,
   recentPanel,
   recrawlPanel,
   rejectionsPanel,
   renderPanel,
   seedsPanel,
   shardsPanel,
-  when,
   workersPanel,
 } from './status-panels.ts';
+import { type Html, n, when } from './status-html.ts';
 
-/** One sample of the counts, for the chart. */
-export type Sample = { readonly t: number; readonly fetched: number; readonly queued: number; readonly failed: number; readonly excluded: number };
+export { History } from './status-chart.ts';
 
-/** The last SAMPLES seconds of counts, one sample a second at most. */
-export class History {
-  private readonly samples: Sample[] = [];
-  add(s: ApplianceStatus, now = Date.now()): void {
-    const last = this.samples.at(-1);
-    if (last && now - last.t < 1000) return;
-    this.samples.push({ t: now, fetched: s.crawl.fetched, queued: s.crawl.queued, failed: s.crawl.failed, excluded: s.crawl.excluded });
-    if (this.samples.length > SAMPLES) this.samples.shift();
-  }
-  get all(): readonly Sample[] {
-    return this.samples;
-  }
-}
-const SAMPLES = 300;
-
-const SERIES = [
-  { key: 'fetched', label: 'fetched', color: '#0b57d0' },
-  { key: 'queued', label: 'queued', color: '#8250df' },
-  { key: 'failed', label: 'failed', color: '#cf222e' },
-  { key: 'excluded', label: 'excluded', color: '#9a6700' },
-] as const;
-
-/** The counts over time as lines, each scaled to the largest count (the legend gives the last values). */
-function chart(samples: readonly Sample[]): Html {
-  const w = 600;
-  const h = 120;
-  const max = Math.max(1, ...samples.flatMap((s) => SERIES.map((x) => s[x.key])));
-  const t0 = samples[0]?.t ?? 0;
-  const span = Math.max(1000, (samples.at(-1)?.t ?? 0) - t0);
-  const points = (key: (typeof SERIES)[number]['key']) =>
-    samples.map((s) => `${(((s.t - t0) / span) * w).toFixed(1)},${(h - (s[key] / max) * (h - 4) - 2).toFixed(1)}`).join(' ');
-  const last = samples.at(-1);
-  return html`<figure class="chart">
-<svg viewBox="0 0 ${w} ${h}" preserveAspectRatio="none" role="img" aria-label="URL counts over the last ${Math.round(span / 1000)} seconds">
-${SERIES.map((x) => html`<polyline fill="none" stroke="${x.color}" stroke-width="2" vector-effect="non-scaling-stroke" points="${points(x.key)}"/>`)}
-</svg>
-<figcaption>${SERIES.map((x) => html`<span class="key"><span class="swatch swatch-${x.key}"></span>${x.label} ${(last?.[x.key] ?? 0).toLocaleString('en')}</span>`)}</figcaption>
-</figure>`;
-}
-
-/** The live fragment: swapped in whole at each event — a panel a concern (status-panels.ts), those with nothing to show left out. */
-export function liveStatus(s: ApplianceStatus, samples: readonly Sample[], now = Date.now()): Html {
-  return html`${figuresPanel(s, chart(samples))}
+/**
+ * The live fragment: swapped in whole at each event — a panel a concern (status-panels.ts), those
+ * with nothing to show left out. The chart draws the crawl's history when the status brings one,
+ * else `samples` (what the server saw: History).
+ */
+export function liveStatus(s: ApplianceStatus, samples: readonly CrawlSample[], now = Date.now()): Html {
+  return html`${figuresPanel(s, chart(s.history ?? samples))}${failurePanels(s.crawl)}
 ${recrawlPanel(s.recrawl)}
 ${s.focus ? focusPanel(s.focus) : ''}
 ${s.seeds?.length ? seedsPanel(s.seeds) : ''}

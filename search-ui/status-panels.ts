@@ -3,8 +3,7 @@
  * puts in a row. Each renders its part of ApplianceStatus as a section; a panel with nothing to
  * show is left out by the caller.
  */
-import { html, raw } from 'hono/html';
-import type { HtmlEscapedString } from 'hono/utils/html';
+import { html } from 'hono/html';
 import type {
   ApplianceStatus,
   AuthScopeStatus,
@@ -18,26 +17,9 @@ import type {
   ShardStatus,
   WorkerStatus,
 } from '../model/index.ts';
+import { failureFigures } from './status-failures.ts';
+import { head, type Html, n, td, trouble, when } from './status-html.ts';
 import { seedCause } from './status-line.ts';
-
-export type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
-
-/** A time as the dashboard shows it: `2026-11-22 10:00:00 UTC`, or a dash. */
-export const when = (t: number | string | null) =>
-  t === null
-    ? '—'
-    : new Date(t)
-        .toISOString()
-        .replace('T', ' ')
-        .replace(/\.\d+Z$/, ' UTC');
-export const n = (x: number) => x.toLocaleString('en');
-
-/** A table's head row: a `<th scope="col">` a column (the names are the code's own text, not escaped). */
-const head = (...columns: string[]) => raw(`<tr>${columns.map((c) => `<th scope="col">${c}</th>`).join('')}</tr>`);
-/** A cell. */
-const td = (v: unknown) => html`<td>${v}</td>`;
-/** A row's class when it shows trouble. */
-const trouble = (yes: unknown) => (yes ? raw(' class="trouble"') : '');
 
 /** The crawl's figures and the index's, with the chart below them. */
 export function figuresPanel(s: ApplianceStatus, chart: Html): Html {
@@ -50,7 +32,7 @@ export function figuresPanel(s: ApplianceStatus, chart: Html): Html {
 <div><dt>Fetched</dt><dd data-figure="fetched">${n(c.fetched)}</dd></div>
 <div><dt>Queued</dt><dd data-figure="queued">${n(c.queued)}</dd></div>
 <div><dt>In flight</dt><dd data-figure="in-flight">${n(c.inFlight)}</dd></div>
-<div><dt>Failed</dt><dd data-figure="failed">${n(c.failed)}</dd></div>
+${failureFigures(c)}
 <div><dt>Excluded</dt><dd data-figure="excluded">${n(c.excluded)}</dd></div>
 ${linksCutFigure(c)}
 <div><dt>Documents indexed</dt><dd data-figure="documents">${n(s.index.documents)}</dd></div>
