@@ -328,6 +328,29 @@ describe("the sites' broken links, told apart from the crawl's own failures", ()
   });
 });
 
+describe('logins', () => {
+  const scope = { kind: 'form', logins: 0, loginFailures: 0, renewals: 0, refused: 0, lastProblem: null, loginRedirectsOutside: 0, hostsOutside: [] };
+  it('marks a scope that never applied while pages it does not cover were sent to its login page', async () => {
+    const app5 = createApp({
+      searcher: index,
+      status: async () => ({
+        ...statusNow(),
+        auth: [
+          { ...scope, scope: 'HOST:^wiki\\.intra\\.corp$', requests: 0, loginRedirectsOutside: 7, hostsOutside: ['wiki.intra:8443'] },
+          { ...scope, scope: 'HOST:^docs$', requests: 12 },
+        ],
+      }),
+      version: 't',
+    });
+    const page = await (await app5.request('/status')).text();
+    assert.match(
+      page,
+      /<tr class="trouble"><td><code>HOST:\^wiki\\\.intra\\\.corp\$<\/code><\/td>.*<td>never applied: 7 pages of wiki\.intra:8443, which its match does not cover, sent to its login page<\/td><\/tr>/,
+    );
+    assert.match(page, /<tr><td><code>HOST:\^docs\$<\/code><\/td><td>form<\/td><td>0<\/td><td>0<\/td><td>0<\/td><td>0<\/td><td>—<\/td><\/tr>/);
+  });
+});
+
 describe("the chart: the crawl's history", () => {
   const T0 = Date.UTC(2026, 10, 22, 9);
   // Ten minutes of a crawl that has ended: a sample every 30 s, pages rising, a failure at the end.

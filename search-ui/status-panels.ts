@@ -160,16 +160,26 @@ export function authPanel(scopes: readonly AuthScopeStatus[]): Html {
 <div class="scroll"><table><thead>${head('Scope', 'Credentials', 'Logins', 'Failed logins', 'Sessions renewed', 'Refused', 'Last problem')}</thead>
 <tbody>${scopes.map(
     (a) =>
-      html`<tr${trouble(a.loginFailures || a.refused)}><td><code>${a.scope}</code></td>${[
+      html`<tr${trouble(a.loginFailures || a.refused || neverApplied(a))}><td><code>${a.scope}</code></td>${[
         td(a.kind),
         td(n(a.logins)),
         td(n(a.loginFailures)),
         td(n(a.renewals)),
         td(n(a.refused)),
-        td(a.lastProblem ?? '—'),
+        td(a.lastProblem ?? (neverApplied(a) || '—')),
       ]}</tr>`,
   )}</tbody></table></div>
 </section>`;
+}
+
+/**
+ * What to say of a scope that never applied while pages it does not cover were sent to its login
+ * page (its `match` misses the site: the crawl met only the login page); '' when it is not so.
+ */
+function neverApplied(a: AuthScopeStatus): string {
+  if (a.requests || !a.loginRedirectsOutside) return '';
+  const pages = `${n(a.loginRedirectsOutside)} page${a.loginRedirectsOutside === 1 ? '' : 's'}`;
+  return `never applied: ${pages} of ${a.hostsOutside.join(', ')}, which its match does not cover, sent to its login page`;
 }
 
 /** The crawlers sharing the store, each as it last told it. */
