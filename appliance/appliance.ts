@@ -44,9 +44,9 @@ export type OpenOptions = {
   readonly lockFor?: string;
   readonly log?: Log;
   /**
-   * A crawler whose pages only go to the store (trawl worker): no index is loaded, kept or
-   * flushed, and the change log is never pruned from here. Its data directory is locked only when
-   * it archives (the WARC files are there).
+   * No index is loaded, kept or flushed, and the change log is never pruned from here: a crawler
+   * whose pages only go to the store (trawl worker; its data directory is locked only when it
+   * archives, the WARC files are there), or a reader of the store alone (trawl export).
    */
   readonly noIndex?: boolean;
   /**
