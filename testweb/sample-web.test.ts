@@ -27,12 +27,13 @@ describe('the sample web, crawled', () => {
       overrides: {
         dataDir: mkdtempSync(join(tmpdir(), 'trawl-sample-web-')),
         seeds: [...web.sites],
-        perHost: { delayMs: 0, maxConnections: 4 },
+        // (A suspension short too: were a host suspended, the crawl would not wait minutes to say so.)
+        perHost: { delayMs: 0, maxConnections: 4, suspendMs: 1000 },
         concurrency: 8,
         render: { mode: 'never' },
-        // (The timeout and the retries of the deliberate failures, short: what they come to is the same.)
+        // (The timeout and the waits before a retry, short: the attempts, as many as the demo's, come to the same.)
         limits: { timeoutMs: 1000 },
-        retry: { maxAttempts: 2, baseDelayMs: 50 },
+        retry: { baseDelayMs: 50 },
       },
     });
     app = await Appliance.open(config, { lockFor: 'test' });
@@ -61,6 +62,7 @@ describe('the sample web, crawled', () => {
     );
     assert.equal(c.fetchFailures!.count, 2);
     assert.equal(c.failed, 4, 'nothing else failed: no link to a file the sample web does not render');
+    for (const h of c.hosts) assert.equal(h.suspensions, 0, `${h.host} was never suspended for failing in a row (${h.lastError})`);
   });
 
   it('crawls every page it serves, and excludes only the drafts robots.txt disallows', () => {
