@@ -162,36 +162,40 @@ describe('crawl a web it has never seen, then serve, search and export it', () =
     }
   });
 
-  it('goes on when the index on disk is damaged: search, serve and crawl rebuild it from the crawl database, export never reads it (regression: exit 1, "Invalid typed array length")', async () => {
-    const gen = readdirSync(join(dataDir, 'index')).find((f) => f.startsWith('gen-'))!;
-    const vectors = join(dataDir, 'index', gen, 'vectors.bin');
-    const good = readFileSync(vectors);
-    for (const damage of [good.subarray(0, good.length >> 1), Buffer.concat([good.subarray(0, 64), Buffer.alloc(good.length - 64, 0xff)])]) {
-      writeFileSync(vectors, damage);
-      const found = await run(['search', 'graphword2', '--data', dataDir]);
-      assert.equal(found.code, 0, found.stderr);
-      assert.match(found.stdout, /1 result for "graphword2"/);
-      assert.match(found.stderr, /cannot be read .*vectors\.bin.*rebuilding it from the crawl database/);
-      const exportedAgain = await run(['export', '--data', dataDir]);
-      assert.equal(exportedAgain.code, 0, exportedAgain.stderr);
-      assert.equal(exportedAgain.stdout, exported, 'the same lines');
-      assert.doesNotMatch(exportedAgain.stderr, /rebuilding|cannot be read/, 'the damaged index is not read');
-      const serve = trawl(['serve', '--data', dataDir, '--port', '0']);
-      try {
-        const url = await until(() => /Search at (\S+)/.exec(serve.output())?.[1], 20_000, 'the server address');
-        assert.equal(((await (await fetch(`${url}api/search?q=graphword3`)).json()) as { total: number }).total, 1);
-      } finally {
-        serve.child.kill('SIGTERM');
-        assert.equal((await serve.done).code, 0);
+  it(
+    'goes on when the index on disk is damaged: search, serve and crawl rebuild it from the crawl database, export never reads it ' +
+      '(regression: exit 1, "Invalid typed array length")',
+    async () => {
+      const gen = readdirSync(join(dataDir, 'index')).find((f) => f.startsWith('gen-'))!;
+      const vectors = join(dataDir, 'index', gen, 'vectors.bin');
+      const good = readFileSync(vectors);
+      for (const damage of [good.subarray(0, good.length >> 1), Buffer.concat([good.subarray(0, 64), Buffer.alloc(good.length - 64, 0xff)])]) {
+        writeFileSync(vectors, damage);
+        const found = await run(['search', 'graphword2', '--data', dataDir]);
+        assert.equal(found.code, 0, found.stderr);
+        assert.match(found.stdout, /1 result for "graphword2"/);
+        assert.match(found.stderr, /cannot be read .*vectors\.bin.*rebuilding it from the crawl database/);
+        const exportedAgain = await run(['export', '--data', dataDir]);
+        assert.equal(exportedAgain.code, 0, exportedAgain.stderr);
+        assert.equal(exportedAgain.stdout, exported, 'the same lines');
+        assert.doesNotMatch(exportedAgain.stderr, /rebuilding|cannot be read/, 'the damaged index is not read');
+        const serve = trawl(['serve', '--data', dataDir, '--port', '0']);
+        try {
+          const url = await until(() => /Search at (\S+)/.exec(serve.output())?.[1], 20_000, 'the server address');
+          assert.equal(((await (await fetch(`${url}api/search?q=graphword3`)).json()) as { total: number }).total, 1);
+        } finally {
+          serve.child.kill('SIGTERM');
+          assert.equal((await serve.done).code, 0);
+        }
       }
-    }
-    // A writer rebuilds it and flushes a sound one.
-    const crawled = await run(['crawl', '--data', dataDir]);
-    assert.equal(crawled.code, 0, crawled.stderr);
-    const again = await run(['search', 'graphword2', '--data', dataDir]);
-    assert.doesNotMatch(again.stderr, /rebuilding/, 'the crawl left a sound index behind');
-    assert.match(again.stdout, /1 result for "graphword2"/);
-  });
+      // A writer rebuilds it and flushes a sound one.
+      const crawled = await run(['crawl', '--data', dataDir]);
+      assert.equal(crawled.code, 0, crawled.stderr);
+      const again = await run(['search', 'graphword2', '--data', dataDir]);
+      assert.doesNotMatch(again.stderr, /rebuilding/, 'the crawl left a sound index behind');
+      assert.match(again.stdout, /1 result for "graphword2"/);
+    },
+  );
 });
 
 describe('errors a new user hits', () => {

@@ -101,7 +101,8 @@ export async function crawl(urls: string[], flags: CommonFlags): Promise<void> {
     const s = await app.status();
     say(
       `${reason === 'exhausted' ? 'done: nothing in scope is left' : reason === 'limit' ? `stopped: limits.maxPages (${config.limits.maxPages}) reached` : 'stopped'}. ` +
-        `${s.crawl.fetched} fetched, ${failedSummary(s.crawl)}, ${s.crawl.excluded} excluded, ${s.crawl.queued} still queued; ${s.index.documents} documents indexed.` +
+        `${s.crawl.fetched} fetched, ${failedSummary(s.crawl)}, ${s.crawl.excluded} excluded, ${s.crawl.queued} still queued; ` +
+        `${s.index.documents} documents indexed.` +
         (s.focus ? ` Focus: ${s.focus.relevant} pages relevant, ${s.focus.notRelevant} not (recorded, not indexed).` : '') +
         renderSummary(s.render),
     );

@@ -91,7 +91,8 @@ describe('the PostgreSQL store: its schema and migrations', () => {
     // Back to schema 1, as a Trawl before leases left it.
     await sql(
       url,
-      'DROP TABLE hosts, change_log, change_readers, workers; DROP INDEX documents_hash_id; CREATE INDEX documents_hash ON documents (hash); DELETE FROM trawl_migrations WHERE version >= 2',
+      'DROP TABLE hosts, change_log, change_readers, workers; DROP INDEX documents_hash_id; CREATE INDEX documents_hash ON documents (hash); ' +
+        'ALTER TABLE urls DROP COLUMN found_on; DELETE FROM trawl_migrations WHERE version >= 2',
     );
     const migrated = await openPostgresStore(url);
     try {

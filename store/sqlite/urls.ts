@@ -105,7 +105,8 @@ export class SqliteUrlStore implements UrlStore {
     this.failed = new SqliteFailures(db);
     this.stmts = {
       insert: db.prepare(
-        `INSERT INTO urls (url, fetch_url, host, depth, state, hops, discovered_at, tunnel, found_on) VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?) ON CONFLICT(url) DO NOTHING`,
+        'INSERT INTO urls (url, fetch_url, host, depth, state, hops, discovered_at, tunnel, found_on) ' +
+          `VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?) ON CONFLICT(url) DO NOTHING`,
       ),
       queued: db.prepare(`SELECT ${QUEUED_COLUMNS} FROM urls WHERE host = ? AND state = 'queued' ORDER BY depth, id LIMIT 1`),
       retry: db.prepare(`SELECT ${QUEUED_COLUMNS} FROM urls WHERE host = ? AND state = 'failed' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT 1`),
