@@ -29,6 +29,7 @@ import { writeOrigin, type IndexOrigin } from './index-origin.ts';
 import { ChangeFollower } from './follow.ts';
 import { ShardFilter } from './shard-filter.ts';
 import { count, explain, noRevisits, StatusReporter } from './status.ts';
+import { AuthEndWarnings, warnScopesCoveringNoSeed } from './auth-warnings.ts';
 import { buildCrawl, normalizerOf, type CrawlParts } from './wiring.ts';
 import { silentLog, type Log } from '../lib/log.ts';
 import type { Normalizer } from '../crawler/urls/index.ts';
@@ -43,9 +44,9 @@ export type OpenOptions = {
   readonly lockFor?: string;
   readonly log?: Log;
   /**
-   * A crawler whose pages only go to the store (trawl worker): no index is loaded, kept or
-   * flushed, and the change log is never pruned from here. Its data directory is locked only when
-   * it archives (the WARC files are there).
+   * No index is loaded, kept or flushed, and the change log is never pruned from here: a crawler
+   * whose pages only go to the store (trawl worker; its data directory is locked only when it
+   * archives, the WARC files are there), or a reader of the store alone (trawl export).
    */
   readonly noIndex?: boolean;
   /**
@@ -221,6 +222,9 @@ export class Appliance {
     crawler.on('done', ({ reason }) => {
       if (revisits === 'continuous' && reason !== 'stopped') void this.sleepUntilDue();
     });
+    // An auth scope that never applied while pages were sent to its login page: said at the end, not left to a 0-document crawl.
+    const authEnd = new AuthEndWarnings(this.log);
+    if (crawl.auth) crawler.on('done', () => authEnd.tell(crawl.auth!.view()));
     // Buffered anchor rows reach the store at least every second.
     this.anchorTimer = setInterval(() => {
       this.store.anchors
@@ -230,6 +234,12 @@ export class Appliance {
     this.anchorTimer.unref();
     const { rejected } = await crawler.addSeeds([...c.seeds, ...extraSeeds]);
     for (const r of rejected) this.log.warn(`seed ${r.url} not queued: ${r.reason}`);
+    if (c.auth.length)
+      warnScopesCoveringNoSeed(
+        c.auth.map((a) => a.match),
+        await this.store.seeds.all(),
+        this.log,
+      );
     return { crawler, rejectedSeeds: rejected };
   }
 

@@ -144,6 +144,48 @@ describe('credentials refused, and company networks', () => {
     }
   });
 
+  /** The wiki's form login under a `match` rule, its pages in scope and its logout not. */
+  const wikiBehind = (match: string) => ({
+    seeds: [`${net.form.url}/`],
+    scope: { allow: [`HOST:^${new URL(net.form.url).host.replace(/\./g, '\\.')}$`], exclude: ['URL:/logout$'] },
+    auth: [
+      { match, form: { url: `${net.form.url}/login`, fields: { user: net.form.user }, secretFields: { pass: 'PW' }, loggedOut: { urlMatches: '/login' } } },
+    ],
+  });
+
+  it('applies a HOST: scope that names the host without its port (regression, issue 35: HOST:^wiki\\.intra$ missed wiki.intra:8443)', async () => {
+    const { hostname, port } = new URL(net.form.url);
+    assert.notEqual(port, '', 'the wiki answers on a port of its own');
+    const { app, logs } = await crawl(wikiBehind(`HOST:^${hostname.replace(/\./g, '\\.')}$`), { PW: net.form.password });
+    try {
+      for (let n = 1; n <= net.form.pages; n++) assert.equal((await app.index.search(`wikiword${n}`, { exact: true })).total, 1, `wiki page ${n}`);
+      const scope = (await app.status()).auth![0]!;
+      assert.ok(scope.requests > net.form.pages && scope.logins >= 1, JSON.stringify(scope));
+      assert.ok(!logs.some((l) => /covers none|never applied/.test(l)), logs.join('\n'));
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('warns at the start of a scope that covers none of the seeds’ hosts, and at the end that pages were sent to its login page', async () => {
+    const { app, logs } = await crawl(wikiBehind('HOST:^wiki\\.intra$'), { PW: net.form.password });
+    try {
+      const host = new URL(net.form.url).host;
+      const start = logs.find((l) => /auth scope HOST:\^wiki\\\.intra\$ covers none of the seeds' hosts/.test(l));
+      assert.ok(start?.includes(`(${host})`), `the host as Trawl sees it, with its port: ${logs.join('\n')}`);
+      const scope = (await app.status()).auth![0]!;
+      assert.equal(scope.requests, 0, 'its credentials went nowhere');
+      assert.ok(scope.loginRedirectsOutside >= 1, JSON.stringify(scope));
+      assert.deepEqual(scope.hostsOutside, [host]);
+      const end = logs.filter((l) => /sent to the login page of auth scope HOST:\^wiki\\\.intra\$, which never applied/.test(l));
+      assert.equal(end.length, 1, logs.join('\n'));
+      assert.match(end[0]!, new RegExp(`^${scope.loginRedirectsOutside} pages? (was|were) sent .*\\(${host.replace(/\./g, '\\.')}\\)`));
+      assert.equal(app.index.documentCount, 0, 'nothing behind the login was indexed');
+    } finally {
+      await app.close();
+    }
+  });
+
   it('logs in through the browser (form.browser), and hands the session to the plain fetcher', async () => {
     const rule = `HOST:^${new URL(net.form.url).host.replace(/\./g, '\\.')}$`;
     const before = net.form.logins;

@@ -14,6 +14,7 @@ import type {
   ApplianceStatus,
   AuthScopeStatus,
   CrawlStats,
+  FailureReport,
   FetchEvent,
   FrontierCounts,
   NearDuplicateStatus,
@@ -25,11 +26,14 @@ import type {
 import type { RenderDeps } from '../crawler/render/stage.ts';
 import type { Normalizer } from '../crawler/urls/index.ts';
 import type { Store } from '../store/index.ts';
+import { CrawlHistory } from './history.ts';
 import { workersOf, workerStatus } from './workers.ts';
 
 const RECENT_FETCHES = 20;
 /** Seeds reported at most (each costs a read of its record). */
 const SEEDS_SHOWN = 20;
+/** Broken links, and failures of the crawl, listed at most (each kind is counted in full). */
+export const FAILURES_SHOWN = 20;
 
 /** What a round of revisits found (pages Trawl held, fetched again). */
 export type RevisitTally = { revisited: number; changed: number; unchanged: number; removed: number };
@@ -70,12 +74,19 @@ export class StatusReporter {
   /** The URL counts when the store was last read, for a report after it closed. */
   private counts: FrontierCounts | undefined;
   private seeds: readonly SeedStatus[] = [];
+  private failures: FailureReport | undefined;
+  /** The crawl's figures over time (absent until a crawl is watched). */
+  private history: CrawlHistory | undefined;
   /** The count of near-duplicates, made anew when the index changed (at most once a minute, or at a tenth more). */
   private census: NearDuplicateCensus | undefined;
 
   /** Follows a crawl's events. */
   watch(crawler: Crawler, onRevisit: (e: FetchEvent) => void): void {
-    crawler.on('stats', (s) => (this.lastStats = s));
+    const history = (this.history ??= new CrawlHistory());
+    crawler.on('stats', (s) => {
+      this.lastStats = s;
+      history.add(s, Date.now());
+    });
     crawler.on('fetch', (e) => {
       this.recent.unshift(e);
       this.recent.length = Math.min(this.recent.length, RECENT_FETCHES);
@@ -92,10 +103,11 @@ export class StatusReporter {
     return { maxDistance: index.foldDistance, documents: f.documents, clusters: f.clusters, countedAt: new Date(f.countedAt).toISOString() };
   }
 
-  /** Reads the URL counts now, to report them once the store is closed. */
+  /** Reads the URL counts (and the failures) now, to report them once the store is closed. */
   async keepCounts(store: Store, normalize: Normalizer): Promise<void> {
     this.counts = await store.urls.counts();
     this.seeds = await seedStatus(store, normalize);
+    this.failures = await store.urls.failures(FAILURES_SHOWN);
   }
 
   async status(s: StatusSources): Promise<ApplianceStatus> {
@@ -126,7 +138,9 @@ export class StatusReporter {
         rejections: s.open ? (await s.store.rejections.all()).slice(0, 20) : [],
         linksCut: s.open ? await s.store.urls.linksCut() : { pages: 0, links: 0 },
         ...(s.crawl?.extraction?.templates ? { templates: templateStatus(s.crawl.extraction, s.cleaned ?? 0) } : {}),
+        ...(this.failures ? { brokenLinks: this.failures.brokenLinks, fetchFailures: this.failures.fetchFailures } : {}),
       },
+      ...(this.history ? { history: [...this.history.all] } : {}),
       recrawl: {
         continuous: s.continuous,
         due: s.open ? await s.store.urls.dueRevisits(now) : 0,

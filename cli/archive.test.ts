@@ -67,6 +67,7 @@ describe('trawl and web archives', () => {
     const responses = records(file).filter((x) => x['warc-type'] === 'response');
     assert.equal(responses.length, 6);
     assert.match(r.stderr, /exported 6 pages as WARC: 6 archived responses/);
+    assert.doesNotMatch(r.stderr, /index/, 'from the store and the archive alone: no index loaded');
     const future = await run(['export', '--format', 'warc', '--since', '2999-01-01', '--data', crawled]);
     assert.equal(future.code, 0, future.stderr);
     assert.match(future.stderr, /exported 0 pages/);

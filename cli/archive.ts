@@ -77,7 +77,8 @@ export function importLine(s: ImportSummary, documents: number): string {
 export async function exportWarc(flags: CommonFlags & { since?: string }): Promise<void> {
   const since = flags.since ? Date.parse(flags.since) : 0;
   if (!Number.isFinite(since)) throw new UsageError(`--since ${flags.since}: not a date (e.g. 2026-11-01 or 2026-11-01T12:00:00Z)`);
-  const app = await Appliance.open(configFrom(flags), { log });
+  // (The store and the archive are read; the in-RAM index is neither loaded nor needed.)
+  const app = await Appliance.open(configFrom(flags), { log, noIndex: true });
   const write = async (bytes: Uint8Array) => {
     if (!process.stdout.write(bytes)) await once(process.stdout, 'drain');
   };

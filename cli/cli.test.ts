@@ -1,7 +1,7 @@
 // Integration: the `trawl` command as a user runs it, in child processes, against the fake web.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -133,9 +133,12 @@ describe('crawl a web it has never seen, then serve, search and export it', () =
     for (const h of answer.hits) assert.match(h.fetchedAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
 
+  /** What `trawl export` wrote of the sound data directory, to compare with the exports that follow. */
+  let exported = '';
   it('exports every document as one JSON object a line', async () => {
     const r = await run(['export', '--data', dataDir]);
     assert.equal(r.code, 0, r.stderr);
+    exported = r.stdout;
     const lines = r.stdout
       .trim()
       .split('\n')
@@ -145,35 +148,54 @@ describe('crawl a web it has never seen, then serve, search and export it', () =
     assert.ok(lines.some((l) => String(l.text).includes('graphword5')));
     assert.equal((await run(['export', '--format', 'csv', '--data', dataDir])).code, 2);
   });
-  it('goes on when the index on disk is damaged: search, export, serve and crawl rebuild it from the crawl database (regression: exit 1, "Invalid typed array length")', async () => {
-    const gen = readdirSync(join(dataDir, 'index')).find((f) => f.startsWith('gen-'))!;
-    const vectors = join(dataDir, 'index', gen, 'vectors.bin');
-    const good = readFileSync(vectors);
-    for (const damage of [good.subarray(0, good.length >> 1), Buffer.concat([good.subarray(0, 64), Buffer.alloc(good.length - 64, 0xff)])]) {
-      writeFileSync(vectors, damage);
-      const found = await run(['search', 'graphword2', '--data', dataDir]);
-      assert.equal(found.code, 0, found.stderr);
-      assert.match(found.stdout, /1 result for "graphword2"/);
-      assert.match(found.stderr, /cannot be read .*vectors\.bin.*rebuilding it from the crawl database/);
-      const exported = await run(['export', '--data', dataDir]);
-      assert.equal(exported.code, 0, exported.stderr);
-      assert.equal(exported.stdout.trim().split('\n').length, 6);
-      const serve = trawl(['serve', '--data', dataDir, '--port', '0']);
-      try {
-        const url = await until(() => /Search at (\S+)/.exec(serve.output())?.[1], 20_000, 'the server address');
-        assert.equal(((await (await fetch(`${url}api/search?q=graphword3`)).json()) as { total: number }).total, 1);
-      } finally {
-        serve.child.kill('SIGTERM');
-        assert.equal((await serve.done).code, 0);
-      }
+  it('exports from the crawl database alone: the same lines without the index on disk, which it neither reads nor makes', async () => {
+    const moved = join(dataDir, 'index-elsewhere');
+    renameSync(join(dataDir, 'index'), moved);
+    try {
+      const r = await run(['export', '--data', dataDir]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout, exported, 'byte-identical');
+      assert.doesNotMatch(r.stderr, /index/, 'nothing said of an index: none was loaded or rebuilt');
+      assert.equal(existsSync(join(dataDir, 'index')), false);
+    } finally {
+      renameSync(moved, join(dataDir, 'index'));
     }
-    // A writer rebuilds it and flushes a sound one.
-    const crawled = await run(['crawl', '--data', dataDir]);
-    assert.equal(crawled.code, 0, crawled.stderr);
-    const again = await run(['search', 'graphword2', '--data', dataDir]);
-    assert.doesNotMatch(again.stderr, /rebuilding/, 'the crawl left a sound index behind');
-    assert.match(again.stdout, /1 result for "graphword2"/);
   });
+
+  it(
+    'goes on when the index on disk is damaged: search, serve and crawl rebuild it from the crawl database, export never reads it ' +
+      '(regression: exit 1, "Invalid typed array length")',
+    async () => {
+      const gen = readdirSync(join(dataDir, 'index')).find((f) => f.startsWith('gen-'))!;
+      const vectors = join(dataDir, 'index', gen, 'vectors.bin');
+      const good = readFileSync(vectors);
+      for (const damage of [good.subarray(0, good.length >> 1), Buffer.concat([good.subarray(0, 64), Buffer.alloc(good.length - 64, 0xff)])]) {
+        writeFileSync(vectors, damage);
+        const found = await run(['search', 'graphword2', '--data', dataDir]);
+        assert.equal(found.code, 0, found.stderr);
+        assert.match(found.stdout, /1 result for "graphword2"/);
+        assert.match(found.stderr, /cannot be read .*vectors\.bin.*rebuilding it from the crawl database/);
+        const exportedAgain = await run(['export', '--data', dataDir]);
+        assert.equal(exportedAgain.code, 0, exportedAgain.stderr);
+        assert.equal(exportedAgain.stdout, exported, 'the same lines');
+        assert.doesNotMatch(exportedAgain.stderr, /rebuilding|cannot be read/, 'the damaged index is not read');
+        const serve = trawl(['serve', '--data', dataDir, '--port', '0']);
+        try {
+          const url = await until(() => /Search at (\S+)/.exec(serve.output())?.[1], 20_000, 'the server address');
+          assert.equal(((await (await fetch(`${url}api/search?q=graphword3`)).json()) as { total: number }).total, 1);
+        } finally {
+          serve.child.kill('SIGTERM');
+          assert.equal((await serve.done).code, 0);
+        }
+      }
+      // A writer rebuilds it and flushes a sound one.
+      const crawled = await run(['crawl', '--data', dataDir]);
+      assert.equal(crawled.code, 0, crawled.stderr);
+      const again = await run(['search', 'graphword2', '--data', dataDir]);
+      assert.doesNotMatch(again.stderr, /rebuilding/, 'the crawl left a sound index behind');
+      assert.match(again.stdout, /1 result for "graphword2"/);
+    },
+  );
 });
 
 describe('errors a new user hits', () => {

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { Appliance, Coordinator, migrateStore, storeLocationOf } from '../appliance/index.ts';
 import { ShardNode } from '../indexer/shards/index.ts';
 import { PRODUCT_VERSION, type Config } from '../config/index.ts';
-import type { DocumentFacts, RenderStatus, SeedStatus } from '../model/index.ts';
+import type { CrawlStatus, DocumentFacts, RenderStatus, SeedStatus } from '../model/index.ts';
 import type { RunningServer } from '../search-ui/index.ts';
 import { searchJson } from '../search-ui/api/search-json.ts';
 import { seedCause, statusLine } from '../search-ui/status-line.ts';
@@ -101,7 +101,8 @@ export async function crawl(urls: string[], flags: CommonFlags): Promise<void> {
     const s = await app.status();
     say(
       `${reason === 'exhausted' ? 'done: nothing in scope is left' : reason === 'limit' ? `stopped: limits.maxPages (${config.limits.maxPages}) reached` : 'stopped'}. ` +
-        `${s.crawl.fetched} fetched, ${s.crawl.failed} failed, ${s.crawl.excluded} excluded, ${s.crawl.queued} still queued; ${s.index.documents} documents indexed.` +
+        `${s.crawl.fetched} fetched, ${failedSummary(s.crawl)}, ${s.crawl.excluded} excluded, ${s.crawl.queued} still queued; ` +
+        `${s.index.documents} documents indexed.` +
         (s.focus ? ` Focus: ${s.focus.relevant} pages relevant, ${s.focus.notRelevant} not (recorded, not indexed).` : '') +
         renderSummary(s.render),
     );
@@ -263,11 +264,14 @@ export async function search(words: string[], flags: CommonFlags & { json?: bool
   }
 }
 
-/** `trawl export`: every indexed document as one JSON object a line. */
+/**
+ * `trawl export`: every indexed document as one JSON object a line — read from the store alone: the
+ * in-RAM index is not loaded, nor needed (it was 0.3 s of the 0.7 s an export of 10,000 pages took, and 40 MB).
+ */
 export async function exportDocuments(flags: CommonFlags & { format?: string }): Promise<void> {
   if (flags.format && flags.format !== 'jsonl') throw new UsageError(`--format ${flags.format} is not supported; use --format jsonl`);
   const config = configFrom(flags);
-  const app = await Appliance.open(config, { log });
+  const app = await Appliance.open(config, { log, noIndex: true });
   try {
     let n = 0;
     for await (const d of app.store.documents.all()) {
@@ -310,6 +314,12 @@ function documentFields(f: DocumentFacts): Record<string, unknown> {
     ...(f.pageOffsets ? { pageOffsets: f.pageOffsets } : {}),
     ...(f.pagesCut ? { pagesCut: f.pagesCut } : {}),
   };
+}
+
+/** The failures at the end of a crawl: the crawl's own, and the sites' broken links apart ("2 failed, 3 broken links"). */
+function failedSummary(c: CrawlStatus): string {
+  if (!c.brokenLinks || !c.fetchFailures) return `${c.failed} failed`;
+  return `${c.fetchFailures.count} failed, ${c.brokenLinks.count} broken link${c.brokenLinks.count === 1 ? '' : 's'}`;
 }
 
 /** What the browser did, for the end of a crawl: pages rendered, or those that needed a browser there was none of. */

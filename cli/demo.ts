@@ -1,6 +1,9 @@
 /**
  * `trawl demo` (and `make demo`): start the sample web, then `trawl start` on it with settings
- * that suit a local demo (a short per-host delay: the sample web is ours, on loopback).
+ * that suit a local demo: a short per-host delay (the sample web is ours, on loopback), and
+ * shorter waits for its deliberate failures (testweb/sample-web.ts DELIBERATE) — a request times out
+ * after 5 s and a retry comes 2 s later, then 4 s — so that the crawl ends within a minute, not after
+ * the two a page that never answers would take with the defaults.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +20,7 @@ export async function runDemo(flags: { data?: string; port?: string }): Promise<
   const dataDir = flags.data ?? mkdtempSync(join(tmpdir(), 'trawl-demo-'));
   if (!flags.data) process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
   process.on('exit', () => void web.close());
-  const preset = { perHost: { delayMs: 100, maxConnections: 2 }, concurrency: 6 };
+  const preset = { perHost: { delayMs: 100, maxConnections: 2 }, concurrency: 6, limits: { timeoutMs: 5000 }, retry: { baseDelayMs: 2000 } };
   try {
     await start(web.sites.slice(), { data: dataDir, port: flags.port ?? '8080' }, preset);
   } catch (e) {

@@ -61,7 +61,7 @@ const corsOrigin = z
   }, 'server.corsOrigins: each entry is an origin — scheme, host and port, no path — e.g. https://www.example.org, or `*` for any')
   .transform((s) => (s === '*' ? s : new URL(s).origin));
 
-/** A scope rule: `HOST:regex` (matched against the host) or `URL:regex` (the whole normalized URL). */
+/** A scope rule: `HOST:regex` (matched against the host, with its port and without it) or `URL:regex` (the whole normalized URL). */
 const scopeRule = z.string().superRefine((s, ctx) => {
   const m = /^(HOST|URL):(.+)$/.exec(s);
   if (!m) {
@@ -118,7 +118,10 @@ export const configSchema = z.strictObject({
   seeds: z.array(httpUrl).default([]).describe('Start URLs. The crawl begins here; by default it stays on their hosts.'),
   scope: z
     .strictObject({
-      allow: z.array(scopeRule).default([]).describe("A URL is in scope if it matches any of these (`HOST:regex` or `URL:regex`). Empty: the seeds' hosts."),
+      allow: z
+        .array(scopeRule)
+        .default([])
+        .describe("A URL is in scope if it matches any of these (`HOST:regex`, the host with or without its port, or `URL:regex`). Empty: the seeds' hosts."),
       exclude: z.array(scopeRule).default([]).describe('A URL matching any of these is out of scope, even if allowed.'),
     })
     .prefault({}),

@@ -18,7 +18,7 @@ test('the dashboard moves while the crawl runs, without a reload', async ({ page
   await expect.poll(() => status.figureValue('Fetched')).toBeGreaterThan(fetched);
   await expect(status.hosts.getByRole('rowheader', { name: new URL(trawl().web.url).host })).toBeVisible();
   await expect(status.recent.getByRole('cell', { name: /\/graph\/\d+$/ }).first()).toBeVisible();
-  await expect(page.getByRole('img', { name: /URL counts over the last/ })).toBeVisible();
+  await expect(page.getByRole('img', { name: /Pages fetched, failures and pages per second over the crawl/ })).toBeVisible();
   status.expectConsoleEmpty();
 });
 

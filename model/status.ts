@@ -59,7 +59,7 @@ export type CrawlStatus = {
   readonly indexed: number;
   readonly queued: number;
   readonly inFlight: number;
-  /** Failures: those waiting for another attempt plus those given up. */
+  /** Failures: those waiting for another attempt plus those given up (the site's broken links among them). */
   readonly failed: number;
   readonly retrying: number;
   readonly dead: number;
@@ -76,7 +76,46 @@ export type CrawlStatus = {
   readonly linksCut?: { readonly pages: number; readonly links: number };
   /** Templates learned (absent: extract.template.learn is off). */
   readonly templates?: TemplateStatus;
+  /** Of `failed`, the links of the crawled sites to pages that are not there (absent: the store was not read). */
+  readonly brokenLinks?: Listed<BrokenLink>;
+  /** Of `failed`, the crawl's own failures: every one that is not a broken link (absent: the store was not read). */
+  readonly fetchFailures?: Listed<FailedUrl>;
 };
+
+/** How many there are, and the first few (in the order Trawl found them). */
+export type Listed<T> = { readonly count: number; readonly shown: readonly T[] };
+
+/**
+ * A link of a crawled site to a page that is not there: a URL reached from a link (not a seed) that
+ * answered 404 or 410 — the site's fault, which the site's authors may want to fix; not the crawl's.
+ */
+export type BrokenLink = {
+  readonly url: string;
+  /** 404 or 410. */
+  readonly status: number;
+  /** The page whose links first led to it (null: not recorded — found before Trawl kept it). */
+  readonly foundOn: string | null;
+  /**
+   * Links to it from the crawled pages that carry text (the anchor text counted for the index; a link
+   * without text is not counted). Only the first page is kept for each URL: the seen-set queues it once.
+   */
+  readonly links: number;
+};
+
+/** A URL the crawl could not fetch, broken links left out: a timeout, a 5xx, a refused connection, a page it could not parse… */
+export type FailedUrl = {
+  readonly url: string;
+  /** `failed`: another attempt is due; `dead`: given up. */
+  readonly state: 'failed' | 'dead';
+  /** Its error code (model/errors.ts) and why. */
+  readonly error: string | null;
+  readonly reason: string | null;
+  readonly httpStatus: number | null;
+  readonly attempts: number;
+};
+
+/** The failed URLs told apart: the sites' broken links and the crawl's own failures (UrlStore.failures). */
+export type FailureReport = { readonly brokenLinks: Listed<BrokenLink>; readonly fetchFailures: Listed<FailedUrl> };
 
 /** The revisit schedule and what this run's revisits found (pages Trawl held, fetched again). */
 export type RecrawlStatus = {
@@ -185,6 +224,12 @@ export type AuthScopeStatus = {
   /** Requests whose credentials were refused (401/403), or sent to the login page. */
   readonly refused: number;
   readonly lastProblem: string | null;
+  /** Requests it gave its credentials to in this run (0: it never applied — its `match` covered no URL asked for). */
+  readonly requests: number;
+  /** Pages it does not cover that were sent to its login page (a redirect) in this run: a sign that its `match` misses the site. */
+  readonly loginRedirectsOutside: number;
+  /** The hosts of those pages as Trawl sees them (with their port), the first few. */
+  readonly hostsOutside: readonly string[];
 };
 
 /** A crawler of a shared store (PostgreSQL) as it last told it, with the hosts under its lease. */
@@ -219,8 +264,21 @@ export type ShardStatus = {
   readonly error: string | null;
 };
 
+/** One moment of this process's crawl, for the dashboard's chart (crawler/stats.ts, as the crawler reports it each second). */
+export type CrawlSample = {
+  /** When (ISO 8601). */
+  readonly at: string;
+  readonly pagesPerSecond: number;
+  /** Pages fetched with success so far (documents, sitemaps, not modified). */
+  readonly pages: number;
+  /** Fetches that failed so far (a URL tried again counts each time). */
+  readonly failures: number;
+};
+
 export type ApplianceStatus = {
   readonly crawl: CrawlStatus;
+  /** The crawl's history in this process, oldest first, thinned evenly over the whole of it (absent: no crawl in this process). */
+  readonly history?: readonly CrawlSample[];
   /** The crawl's seeds (the first few) and what became of them. */
   readonly seeds?: readonly SeedStatus[];
   readonly recrawl: RecrawlStatus;

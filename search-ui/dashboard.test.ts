@@ -252,6 +252,160 @@ describe('seeds that could not be fetched, and pages whose links were cut', () =
   });
 });
 
+describe("the sites' broken links, told apart from the crawl's own failures", () => {
+  const failing = (): ApplianceStatus => {
+    const s = statusNow();
+    return {
+      ...s,
+      crawl: {
+        ...s.crawl,
+        failed: 5,
+        brokenLinks: {
+          count: 3,
+          shown: [
+            { url: 'http://docs.e.org/pkg/left-pad/', status: 404, foundOn: 'http://docs.e.org/', links: 2 },
+            { url: 'http://docs.e.org/pkg/request/', status: 410, foundOn: 'http://docs.e.org/"><b>x</b>', links: 0 },
+          ],
+        },
+        fetchFailures: {
+          count: 2,
+          shown: [
+            { url: 'http://docs.e.org/build-status', state: 'dead', error: 'http-5xx', reason: 'HTTP 500', httpStatus: 500, attempts: 3 },
+            { url: 'http://docs.e.org/live', state: 'failed', error: 'timeout', reason: 'timeout: no answer in 5 s', httpStatus: null, attempts: 1 },
+          ],
+        },
+      },
+    };
+  };
+  const app3 = createApp({ searcher: index, status: async () => failing(), version: 't', eventIntervalMs: 20 });
+
+  it('counts them apart on the dashboard: Failed is the crawl’s own, Broken links beside', async () => {
+    const page = await (await app3.request('/status')).text();
+    assert.match(page, /<dt>Failed<\/dt><dd data-figure="failed" title="URLs the crawl could not fetch[^"]*">2<\/dd>/);
+    assert.match(page, /<dt>Broken links<\/dt><dd data-figure="broken-links"[^>]*>3<\/dd>/);
+    assert.doesNotMatch(
+      await text('/status'),
+      /broken-links|Broken links on the sites|Failures of the crawl/,
+      'a status that does not tell them apart shows Failed alone',
+    );
+    assert.match(await text('/status'), /<dt>Failed<\/dt><dd data-figure="failed">2<\/dd>/);
+  });
+
+  it('lists each broken link with the page it was found on, and each failure with its error', async () => {
+    const page = await (await app3.request('/status')).text();
+    assert.match(
+      page,
+      /<h2 id="broken-h">Broken links on the sites<\/h2>\s*<p>3 links lead to a page that is not there \(404 or 410\)[^<]*The first 2 are listed\.<\/p>/,
+    );
+    assert.match(
+      page,
+      /<tr><td class="url">http:\/\/docs\.e\.org\/pkg\/left-pad\/<\/td><td>404<\/td><td class="url">http:\/\/docs\.e\.org\/<\/td><td>2<\/td><\/tr>/,
+    );
+    assert.match(page, /<td class="url">http:\/\/docs\.e\.org\/&quot;&gt;&lt;b&gt;x&lt;\/b&gt;<\/td>/, 'a page found on is shown as text');
+    assert.match(page, /<h2 id="failures-h">Failures of the crawl<\/h2>\s*<p>2 URLs could not be fetched/);
+    assert.match(
+      page,
+      /<tr class="trouble"><td class="url">http:\/\/docs\.e\.org\/build-status<\/td><td>given up<\/td><td>http-5xx<\/td><td>HTTP 500<\/td><td>3<\/td><\/tr>/,
+    );
+    assert.match(page, /<td>to be retried<\/td><td>timeout<\/td>/);
+  });
+
+  it('says them apart in the status line and in /api/status, and in each live update', async () => {
+    const body = (await (await app3.request('/api/status')).json()) as ApplianceStatus & { summary: string };
+    assert.match(body.summary, /^Crawling: \d+ pages fetched, 120 queued, 2 failed, 3 broken links · /);
+    assert.deepEqual(body.crawl.brokenLinks, failing().crawl.brokenLinks);
+    assert.deepEqual(body.crawl.fetchFailures, failing().crawl.fetchFailures);
+    assert.equal(body.crawl.failed, 5, 'failed still counts them all');
+    const idle = createApp({ searcher: index, status: async () => ({ ...failing(), crawl: { ...failing().crawl, running: false } }), version: 't' });
+    assert.match(
+      ((await (await idle.request('/api/status')).json()) as { summary: string }).summary,
+      /^Crawl idle · \d+ pages fetched · 38 documents indexed · 2 failed · 3 broken links$/,
+    );
+    const reader = (await app3.request('/api/events')).body!.getReader();
+    let buffer = '';
+    while (!buffer.includes('\n\n')) buffer += new TextDecoder().decode((await reader.read()).value);
+    await reader.cancel();
+    const event = JSON.parse(/^data: (.*)$/m.exec(buffer)![1]!) as { html: string; summary: string };
+    assert.match(event.html, /data-figure="broken-links"[^>]*>3</);
+    assert.match(event.html, /Failures of the crawl/);
+    assert.match(event.summary, /2 failed, 3 broken links/);
+  });
+});
+
+describe('logins', () => {
+  const scope = { kind: 'form', logins: 0, loginFailures: 0, renewals: 0, refused: 0, lastProblem: null, loginRedirectsOutside: 0, hostsOutside: [] };
+  it('marks a scope that never applied while pages it does not cover were sent to its login page', async () => {
+    const app5 = createApp({
+      searcher: index,
+      status: async () => ({
+        ...statusNow(),
+        auth: [
+          { ...scope, scope: 'HOST:^wiki\\.intra\\.corp$', requests: 0, loginRedirectsOutside: 7, hostsOutside: ['wiki.intra:8443'] },
+          { ...scope, scope: 'HOST:^docs$', requests: 12 },
+        ],
+      }),
+      version: 't',
+    });
+    const page = await (await app5.request('/status')).text();
+    assert.match(
+      page,
+      /<tr class="trouble"><td><code>HOST:\^wiki\\\.intra\\\.corp\$<\/code><\/td>.*<td>never applied: 7 pages of wiki\.intra:8443, [^<]*<\/td><\/tr>/,
+    );
+    assert.match(page, /never applied: 7 pages of wiki\.intra:8443, which its match does not cover, sent to its login page</);
+    assert.match(page, /<tr><td><code>HOST:\^docs\$<\/code><\/td><td>form<\/td><td>0<\/td><td>0<\/td><td>0<\/td><td>0<\/td><td>—<\/td><\/tr>/);
+  });
+});
+
+describe("the chart: the crawl's history", () => {
+  const T0 = Date.UTC(2026, 10, 22, 9);
+  // Ten minutes of a crawl that has ended: a sample every 30 s, pages rising, a failure at the end.
+  const history = Array.from({ length: 21 }, (_, i) => ({
+    at: new Date(T0 + i * 30_000).toISOString(),
+    pagesPerSecond: i === 20 ? 0 : 10 + (i % 3),
+    pages: i * 300,
+    failures: i === 20 ? 1 : 0,
+  }));
+  const ended = (): ApplianceStatus => ({ ...statusNow(), crawl: { ...statusNow().crawl, running: false, pagesPerSecond: 0 }, history });
+  const app4 = createApp({ searcher: index, status: async () => ended(), version: 't', eventIntervalMs: 20 });
+  const pointsOf = (page: string, series: string) =>
+    new RegExp(`<polyline [^>]*data-series="${series}" points="([^"]*)"`)
+      .exec(page)![1]!
+      .split(' ')
+      .map((p) => p.split(',').map(Number) as [number, number]);
+
+  it('draws the whole crawl after it ended — not two flat lines — and again on a reload', async () => {
+    const page = await (await app4.request('/status')).text();
+    assert.match(page, /role="img" aria-label="Pages fetched, failures and pages per second over the crawl \(10 min\)"/);
+    const pages = pointsOf(page, 'pages');
+    assert.equal(pages.length, 21, 'a point a sample');
+    assert.deepEqual([pages[0]![0], pages.at(-1)![0]], [0, 600], 'from the first sample to the last, across the box');
+    assert.ok(
+      pages.every(([, y], i) => i === 0 || y < pages[i - 1]![1]),
+      'pages rise (the y axis points down)',
+    );
+    assert.equal(new Set(pointsOf(page, 'pagesPerSecond').map(([, y]) => y)).size, 4, 'pages/s moves, on a scale of its own');
+    assert.match(page, /swatch-fetched"><\/span>pages 6,000<\/span>/);
+    assert.match(page, /swatch-failed"><\/span>failures 1<\/span>/);
+    assert.match(page, /swatch-rate"><\/span>pages\/s 0 \(peak 12\)<\/span>/);
+    assert.equal(await (await app4.request('/status')).text(), page, 'a reload draws the same history');
+  });
+
+  it('sends the same history in each live update', async () => {
+    const reader = (await app4.request('/api/events')).body!.getReader();
+    let buffer = '';
+    while (!buffer.includes('\n\n')) buffer += new TextDecoder().decode((await reader.read()).value);
+    await reader.cancel();
+    const event = JSON.parse(/^data: (.*)$/m.exec(buffer)![1]!) as { html: string };
+    assert.equal(pointsOf(event.html, 'pages').length, 21);
+    assert.deepEqual(((await (await app4.request('/api/status')).json()) as ApplianceStatus).history, history, '/api/status gives it too');
+  });
+
+  it('draws what the server saw when the status brings no history (no crawl in this process)', async () => {
+    const page = await text('/status');
+    assert.match(page, /<polyline [^>]*data-series="pages" points="0\.0,[\d.]+"/);
+  });
+});
+
 describe('search page extras', () => {
   it('gives each result its host and when it was crawled', async () => {
     const html = await text('/?q=welcome');

@@ -1,13 +1,24 @@
 /** The one-line crawl summary shown on the search page, in the CLI and in /api/status. */
 import type { ApplianceStatus, SeedStatus } from '../model/index.ts';
 
+/**
+ * The crawl in one line: what is fetched, queued and failed — the sites' broken links told apart
+ * from the crawl's own failures once the status knows them — and why no seed could be fetched.
+ */
 export function statusLine(s: Pick<ApplianceStatus, 'crawl' | 'index' | 'seeds'>): string {
   const c = s.crawl;
-  const docs = `${s.index.documents.toLocaleString('en')} documents indexed`;
+  const n = (x: number) => x.toLocaleString('en');
+  const docs = `${n(s.index.documents)} documents indexed`;
   const trouble = seedTrouble(s.seeds);
   const tail = trouble ? ` · ${trouble}` : '';
-  if (!c.running) return `Crawl idle · ${c.fetched.toLocaleString('en')} pages fetched · ${docs}${tail}`;
-  return `Crawling: ${c.fetched.toLocaleString('en')} pages fetched, ${c.queued.toLocaleString('en')} queued, ${c.failed.toLocaleString('en')} failed · ${c.pagesPerSecond} pages/s · ${docs}${tail}`;
+  // Once the store tells them apart, "failed" is the crawl's own failures and the sites' broken links are said beside.
+  const broken = c.brokenLinks?.count ? `${n(c.brokenLinks.count)} broken link${c.brokenLinks.count === 1 ? '' : 's'}` : '';
+  if (!c.running) {
+    const failures = c.fetchFailures?.count ? ` · ${n(c.fetchFailures.count)} failed` : '';
+    return `Crawl idle · ${n(c.fetched)} pages fetched · ${docs}${failures}${broken ? ` · ${broken}` : ''}${tail}`;
+  }
+  const failed = `${n(c.fetchFailures?.count ?? c.failed)} failed${broken ? `, ${broken}` : ''}`;
+  return `Crawling: ${n(c.fetched)} pages fetched, ${n(c.queued)} queued, ${failed} · ${c.pagesPerSecond} pages/s · ${docs}${tail}`;
 }
 
 /** Why a seed was not fetched, as a person reads it: the error code and its reason. */

@@ -22,4 +22,4 @@ export {
   type Store,
   type StoreHealth,
 } from './store.ts';
-export type { Finish, TakeKind, TakeOptions, Taken, UrlStore } from './urls.ts';
+export { BROKEN_LINK_STATUSES, type Finish, type TakeKind, type TakeOptions, type Taken, type UrlStore } from './urls.ts';

@@ -49,7 +49,7 @@ export type FetchCommit = {
   readonly document?: { readonly doc: StoredDocument; readonly sequence?: TokenSequence };
   /** The stored copy is unchanged: only its fetch time moves to this. */
   readonly touch?: number;
-  /** Links found on the page, queued unless seen. */
+  /** Links found on the page, queued unless seen (each new one records this page as the one it was found on). */
   readonly links?: EnqueueBatch;
 };
 

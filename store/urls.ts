@@ -3,7 +3,7 @@
  * A URL is queued once in its life (the seen-set); each host's queue is read breadth-first
  * (lowest depth, then oldest). Handing URLs out per host lets the crawler keep each host polite.
  */
-import type { FetchMeta, FrontierCounts, NewUrl, Outcome, QueuedUrl, Revisit, Target, UrlRecord } from '../model/index.ts';
+import type { FailureReport, FetchMeta, FrontierCounts, NewUrl, Outcome, QueuedUrl, Revisit, Target, UrlRecord } from '../model/index.ts';
 
 /** Where a host's next URL may come from, tried in the order given (the crawler's interleaving policy). */
 export type TakeKind = 'queued' | 'retry' | 'revisit';
@@ -16,6 +16,9 @@ export type TakeOptions = {
   /** Pages whose revisit is due by this time (needed with `revisit`). */
   readonly revisitsDueBy?: number;
 };
+
+/** The HTTP statuses that make a failed URL reached from a link a broken link of the site: the page is not there. */
+export const BROKEN_LINK_STATUSES = [404, 410] as const;
 
 /** What a URL record's `finish` writes: how the fetch ended and when the page is due again. */
 export type Finish = { readonly outcome: Outcome; readonly revisit: Revisit };
@@ -70,6 +73,13 @@ export interface UrlStore {
   topicVerdicts(): Promise<{ relevant: number; notRelevant: number }>;
   /** Pages whose links were cut at limits.maxLinksPerPage at their last fetch, and how many links were cut in all. */
   linksCut(): Promise<{ pages: number; links: number }>;
+  /**
+   * The URLs that failed (`failed` and `dead`), told apart: broken links — a URL at depth > 0 (found
+   * by a link, not a seed) that answered one of BROKEN_LINK_STATUSES, with the page it was found on
+   * and its links counted in the anchor store — and every other failure. Each counted, and the first
+   * `limit` of each listed, in the order they were found (their ids).
+   */
+  failures(limit: number): Promise<FailureReport>;
   /** When the earliest failed URL may be tried again; undefined when none waits. */
   nextRetryAt(): Promise<number | undefined>;
   /** When the next revisit falls due (it may be past); undefined when none is scheduled. */

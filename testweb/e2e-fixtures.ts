@@ -182,6 +182,16 @@ export class StatusPage {
     return Number((await this.figure(name).textContent())?.replace(/,/g, ''));
   }
 
+  /** A line of the chart of the crawl's history (`pages`, `failures`, `pagesPerSecond`). */
+  chartLine(series: string): Locator {
+    return this.page.getByRole('img', { name: /over the crawl/ }).locator(`polyline[data-series="${series}"]`);
+  }
+
+  /** The chart's legend entry that starts with `label` ("pages", "failures", "pages/s"). */
+  chartKey(label: string): Locator {
+    return this.page.locator('.chart .key').filter({ hasText: new RegExp(`^${label} `) });
+  }
+
   async admin(button: string): Promise<void> {
     await this.page.getByRole('button', { name: button }).click();
   }

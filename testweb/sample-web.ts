@@ -3,20 +3,40 @@
  * as three small docs sites on three loopback addresses. Real prose, offline, on any machine.
  *
  * Each package's README (and any docs/*.md it ships) becomes an overview page plus one page per
- * `## section`; dependency links cross between hosts. Every site has a robots.txt (which disallows
- * /drafts/), a sitemap, an old URL scheme that redirects (/packages/NAME → /pkg/NAME/), and a
- * broken link.
+ * `## section`; dependency links cross between hosts. A README's link to another of its package's
+ * Markdown files leads to that file's page; a link to anything else in the package (sources,
+ * LICENSE, images, folders: not rendered here) is no longer a link, so that the only failures a
+ * crawl meets are the deliberate ones (DELIBERATE, below). Every site has a robots.txt (which
+ * disallows /drafts/), a sitemap and an old URL scheme that redirects (/packages/NAME → /pkg/NAME/).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join, relative } from 'node:path';
+import { join, posix, relative } from 'node:path';
 import { marked } from 'marked';
 
 export type SampleWeb = { readonly sites: readonly string[]; readonly pageCount: number; close(): Promise<void> };
 
-type Doc = { pkg: string; slug: string; title: string; intro: string; sections: { slug: string; title: string; md: string }[] };
+/** A Markdown file of a package, rendered: `file` is its path in the package (posix), which its relative links start from. */
+type Doc = { pkg: string; file: string; slug: string; title: string; intro: string; sections: { slug: string; title: string; md: string }[] };
 type Pkg = { name: string; description: string; version: string; deps: string[]; docs: Doc[] };
+
+/**
+ * The failures the sample web has on purpose, each linked from one site's home page (site: its
+ * index) and explained — what `trawl demo`'s dashboard shows, and all it shows
+ * (testweb/sample-web.test.ts crawls it and counts them):
+ * - two **broken links of the sites**: a package that was removed (404) and one withdrawn (410 Gone);
+ * - two **failures of the crawl**: a page whose backend is down (500 at every attempt: retried, then
+ *   given up) and one that never answers (the request times out, at every attempt).
+ * The two failures are on two sites: a host whose requests fail 5 times in a row is suspended for
+ * minutes (perHost.suspendAfterErrors), and their retries come last, when nothing else is left.
+ */
+export const DELIBERATE = [
+  { site: 0, path: '/pkg/left-pad/', text: 'left-pad', why: 'removed package', status: 404 },
+  { site: 1, path: '/pkg/request/', text: 'request', why: 'withdrawn package', status: 410 },
+  { site: 2, path: '/build-status', text: 'build status', why: 'its backend is down', status: 500 },
+  { site: 1, path: '/live-downloads', text: 'live download counts', why: 'never answers', status: 'timeout' },
+] as const;
 
 const SITE_NAMES = ['Network & Data Docs', 'Tooling Docs', 'Web & Parsing Docs'];
 const SKIP = /changelog|license|history|security|contributing|code_of_conduct|authors|funding/i;
@@ -62,12 +82,17 @@ export async function startSampleWeb(opts: { modulesDir: string; addresses?: rea
         `<h1>${SITE_NAMES[site]}</h1><p>Documentation of ${mine.length} packages.</p><ul>` +
           mine.map((p) => `<li><a href="/pkg/${p.name}/">${esc(p.name)}</a> — ${esc(p.description)}</li>`).join('') +
           `</ul><p>Older links: <a href="/packages/${mine[0]?.name ?? 'none'}">${esc(mine[0]?.name ?? '')} (old URL)</a>, ` +
-          `<a href="/pkg/left-pad/">left-pad</a> (removed package), <a href="/drafts/roadmap">roadmap draft</a>.</p>`,
+          DELIBERATE.filter((d) => d.site === site)
+            .map((d) => `<a href="${d.path}">${esc(d.text)}</a> (${esc(d.why)}), `)
+            .join('') +
+          `<a href="/drafts/roadmap">roadmap draft</a>.</p>`,
       ),
     );
     for (const p of mine) {
+      const pageOf = docPages(p);
       for (const doc of p.docs) {
-        const root = doc.slug ? `/pkg/${p.name}/doc/${doc.slug}/` : `/pkg/${p.name}/`;
+        const root = pageOf.get(doc.file)!;
+        const render = (md: string) => renderDoc(md, doc.file, pageOf);
         const deps = p.deps.filter((d) => byName.has(d));
         const otherDocs = p.docs
           .filter((d) => d !== doc)
@@ -125,6 +150,12 @@ export async function startSampleWeb(opts: { modulesDir: string; addresses?: rea
         res.writeHead(301, { location: `/pkg/${old[1]}/` });
         return res.end();
       }
+      const deliberate = DELIBERATE.find((d) => d.site === site && d.path === path);
+      if (deliberate?.status === 'timeout') return; // (held open: the crawler's timeout ends it; close() ends what is left)
+      if (deliberate) {
+        res.writeHead(deliberate.status, { 'content-type': 'text/html; charset=utf-8' });
+        return res.end(layout(`${deliberate.status}`, `<h1>${deliberate.status}</h1><p>${esc(deliberate.text)}: ${esc(deliberate.why)}.</p>`));
+      }
       const body = pages.get(path);
       if (!body) {
         res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' });
@@ -180,7 +211,7 @@ function readPackages(modulesDir: string): Pkg[] {
     const meta = JSON.parse(readFileSync(pj, 'utf8')) as { name?: string; description?: string; version?: string; dependencies?: Record<string, string> };
     if (!meta.name || meta.name.startsWith('@types/')) continue;
     const files = markdownFiles(dir).slice(0, MAX_DOCS_PER_PACKAGE);
-    const docs = files.map((f) => toDoc(meta.name!, relative(dir, f), readFileSync(f, 'utf8'))).filter((d): d is Doc => d !== undefined);
+    const docs = files.map((f) => toDoc(meta.name!, relative(dir, f).split('\\').join('/'), readFileSync(f, 'utf8'))).filter((d): d is Doc => d !== undefined);
     if (!docs.length) continue;
     // The README is the package's front page.
     docs.sort((a, b) => (a.slug === '' ? -1 : b.slug === '' ? 1 : a.slug.localeCompare(b.slug)));
@@ -228,12 +259,51 @@ function toDoc(pkg: string, file: string, md: string): Doc | undefined {
     s.slug = slug;
   }
   const title = isReadme ? `${pkg}: ${stripMd(h1 ?? pkg)}` : stripMd(h1 ?? file.replace(/\.md$/i, ''));
-  return { pkg, slug: isReadme ? '' : slugify(file.replace(/\.md$/i, '')), title: title.slice(0, 150), intro: intro.replace(/^# .+$/m, ''), sections };
+  return {
+    pkg,
+    file,
+    slug: isReadme ? '' : slugify(file.replace(/\.md$/i, '')),
+    title: title.slice(0, 150),
+    intro: intro.replace(/^# .+$/m, ''),
+    sections,
+  };
 }
 
-function render(md: string): string {
-  // The READMEs' own HTML is kept (it is what these pages really look like); scripts are not.
-  return (marked.parse(md, { async: false }) as string).replace(/<script[\s\S]*?<\/script>/gi, '');
+/** Each rendered Markdown file of a package (its path in the package) → the path of its page. */
+function docPages(p: Pkg): Map<string, string> {
+  return new Map(p.docs.map((d) => [d.file, d.slug ? `/pkg/${p.name}/doc/${d.slug}/` : `/pkg/${p.name}/`]));
+}
+
+/** A link's target with a scheme (`https:`, `mailto:`…) or a host of its own (`//cdn…`): not a file of the package. */
+const ELSEWHERE = /^([a-z][a-z0-9+.-]*:|\/\/)/i;
+/** The `href` of an `<a>` or `<area>` element, quoted or not. */
+const HREF = /(<(?:a|area)\b[^>]*?)\s+href\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/gi;
+
+/**
+ * Markdown of the package file `file` as HTML. The READMEs' own HTML is kept (it is what these
+ * pages really look like); scripts are not. Links into the package are followed as GitHub would:
+ * from the file's folder (a leading `/` from the package's root). One to a Markdown file rendered
+ * here leads to its page; one to any other file of the package — or out of it — loses its href
+ * (an `<a>` without one is no link), since the sample web serves no such file.
+ */
+function renderDoc(md: string, file: string, pageOf: ReadonlyMap<string, string>): string {
+  const html = (marked.parse(md, { async: false }) as string).replace(/<script[\s\S]*?<\/script>/gi, '');
+  return html.replace(HREF, (whole, element: string, quoted: string) => {
+    const href = quoted.replace(/^["']|["']$/g, '').trim();
+    if (href.startsWith('#') || ELSEWHERE.test(href)) return whole;
+    const path = decodeURIComponentSafe(href.split(/[?#]/)[0]!);
+    const target = posix.normalize(path.startsWith('/') ? path.slice(1) : posix.join(posix.dirname(file), path));
+    const page = pageOf.get(target) ?? pageOf.get(posix.join(target, 'README.md'));
+    return page && !target.startsWith('..') ? `${element} href="${page}"` : element;
+  });
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 }
 
 function stripMd(s: string): string {

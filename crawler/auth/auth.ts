@@ -32,6 +32,8 @@ export type AuthSetting = {
 export type BrowserLogin = (form: FormSettings, jar: CookieJar) => Promise<{ ok: true } | { ok: false; reason: string }>;
 
 const LOGIN_BACKOFF_MS = 60_000;
+/** Hosts named at most for the pages outside a scope that were sent to its login page. */
+const HOSTS_OUTSIDE_KEPT = 5;
 
 type ScopeState = {
   readonly rule: ScopeRule;
@@ -48,6 +50,10 @@ type ScopeState = {
   renewals: number;
   refused: number;
   lastProblem: string | null;
+  /** Requests it covered; and pages it did not cover that were sent to its login page, with their hosts. */
+  requests: number;
+  loginRedirectsOutside: number;
+  readonly hostsOutside: Set<string>;
 };
 
 export class AuthService implements RequestAuth {
@@ -69,6 +75,9 @@ export class AuthService implements RequestAuth {
       renewals: 0,
       refused: 0,
       lastProblem: null,
+      requests: 0,
+      loginRedirectsOutside: 0,
+      hostsOutside: new Set(),
     }));
   }
 
@@ -91,6 +100,7 @@ export class AuthService implements RequestAuth {
   async headersFor(url: string, method: string): Promise<Record<string, string>> {
     const s = this.scopeOf(url);
     if (!s) return {};
+    s.requests++;
     const { setting } = s;
     if (setting.form && !s.loggedIn && !isLoginUrl(setting.form, url) && !(s.loginFailedAt && Date.now() - s.loginFailedAt < LOGIN_BACKOFF_MS))
       await this.logIn(s);
@@ -121,7 +131,10 @@ export class AuthService implements RequestAuth {
     attempt: number,
   ): Promise<'ok' | 'again' | { readonly refused: string }> {
     const s = this.scopeOf(url);
-    if (!s) return 'ok';
+    if (!s) {
+      this.noteLoginRedirect(url, r);
+      return 'ok';
+    }
     for (const c of r.setCookies) s.jar.setCookieSync(c, url, { ignoreError: true });
     const { setting } = s;
     const scope = `scope ${s.rule.source}`;
@@ -164,7 +177,30 @@ export class AuthService implements RequestAuth {
       renewals: s.renewals,
       refused: s.refused,
       lastProblem: s.lastProblem,
+      requests: s.requests,
+      loginRedirectsOutside: s.loginRedirectsOutside,
+      hostsOutside: [...s.hostsOutside],
     }));
+  }
+
+  /**
+   * A page no scope covers that is sent to the login page of a form scope: its credentials were not
+   * used for it (its `match` misses the page's host, say). Counted on that scope, with the page's host
+   * (appliance/ warns of a scope that never applied, with them).
+   */
+  private noteLoginRedirect(url: string, r: { readonly status: number; readonly headers: Readonly<Record<string, string>> }): void {
+    const location = r.headers.location;
+    if (r.status < 300 || r.status >= 400 || !location) return;
+    let to: string;
+    try {
+      to = new URL(location, url).href;
+    } catch {
+      return;
+    }
+    const s = this.scopes.find((x) => x.setting.form && isLoginUrl(x.setting.form, to));
+    if (!s) return;
+    s.loginRedirectsOutside++;
+    if (s.hostsOutside.size < HOSTS_OUTSIDE_KEPT) s.hostsOutside.add(new URL(url).host);
   }
 
   private refuse(s: ScopeState, why: string): { refused: string } {

@@ -21,6 +21,23 @@ describe('scope', () => {
     assert.equal(s.check(new URL('http://old.example.org/')).inScope, false);
     assert.equal(s.check(new URL('http://example.com/')).inScope, false);
   });
+
+  it('matches a HOST: rule against the host with its port and without it (regression: HOST:^wiki\\.intra$ missed wiki.intra:8443)', () => {
+    const s = buildScope({ allow: ['HOST:^wiki\\.intra$', 'HOST:^tools\\.intra:9000$'], exclude: ['HOST:^wiki\\.intra:9999$'], seeds: [] });
+    assert.equal(s.check(new URL('https://wiki.intra:8443/page')).inScope, true, 'the rule names the host alone: any port');
+    assert.equal(s.check(new URL('https://wiki.intra/page')).inScope, true);
+    assert.equal(s.check(new URL('http://tools.intra:9000/')).inScope, true, 'a rule that names the port: that port');
+    assert.equal(s.check(new URL('http://tools.intra:9001/')).inScope, false);
+    assert.equal(s.check(new URL('http://tools.intra/')).inScope, false);
+    assert.deepEqual(s.check(new URL('http://wiki.intra:9999/')), { inScope: false, rule: 'exclude HOST:^wiki\\.intra:9999$' });
+    assert.equal(s.check(new URL('http://wiki.intra.evil.example:8443/')).inScope, false, 'still anchored where the rule anchors');
+  });
+
+  it('keeps the default scope to the seeds’ hosts exactly: a seed without a port brings in no other port', () => {
+    const s = buildScope({ allow: [], exclude: [], seeds: ['http://docs.example.org/'] });
+    assert.equal(s.check(new URL('http://docs.example.org/a')).inScope, true);
+    assert.equal(s.check(new URL('http://docs.example.org:8080/a')).inScope, false);
+  });
 });
 
 describe('the filter chain', () => {

@@ -1,10 +1,19 @@
 /**
- * Scope rules as in Combine: `HOST:regex` is matched against the host (with its port, if any),
- * `URL:regex` against the whole normalized URL. Allow rules say what may be crawled (default: the
- * seeds' hosts); exclude rules win over allow rules.
+ * Scope rules as in Combine: `HOST:regex` is matched against the host — with its port, if the URL
+ * has one, and without it: `HOST:^wiki\.intra$` covers `wiki.intra:8443` (a site that answers on a
+ * port of its own is still that host), `HOST:^wiki\.intra:8443$` that port alone; `URL:regex` against
+ * the whole normalized URL. Allow rules say what may be crawled (default: exactly the seeds' hosts,
+ * each with its port or none); exclude rules win over allow rules. The same rules pick auth scopes
+ * and render rules.
  */
 
-export type ScopeRule = { readonly kind: 'HOST' | 'URL'; readonly pattern: RegExp; readonly source: string };
+export type ScopeRule = {
+  readonly kind: 'HOST' | 'URL';
+  readonly pattern: RegExp;
+  readonly source: string;
+  /** A HOST: rule matched against the host as it is (with its port, or none) only: the default rules, made from the seeds' hosts. */
+  readonly exact?: boolean;
+};
 
 export type ScopeVerdict = { readonly inScope: true } | { readonly inScope: false; readonly rule: string };
 
@@ -20,15 +29,16 @@ export function parseScopeRule(source: string): ScopeRule {
   return { kind: m[1] as 'HOST' | 'URL', pattern: new RegExp(m[2]!, 'i'), source };
 }
 
-/** Whether a rule matches a URL: `HOST:` the host (with its port), `URL:` the whole URL. */
+/** Whether a rule matches a URL: `HOST:` the host with its port or without it, `URL:` the whole URL. */
 export function ruleMatches(rule: ScopeRule, url: URL): boolean {
-  return rule.pattern.test(rule.kind === 'HOST' ? url.host : url.href);
+  if (rule.kind === 'URL') return rule.pattern.test(url.href);
+  return rule.pattern.test(url.host) || (!rule.exact && url.port !== '' && rule.pattern.test(url.hostname));
 }
 
-/** The default allow rules: exactly the seeds' hosts. */
+/** The default allow rules: exactly the seeds' hosts (a seed on port 80 does not bring in the host's other ports). */
 export function seedHostRules(seeds: readonly string[]): ScopeRule[] {
   const hosts = [...new Set(seeds.map((s) => new URL(s).host))];
-  return hosts.map((h) => parseScopeRule(`HOST:^${h.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+  return hosts.map((h) => ({ ...parseScopeRule(`HOST:^${h.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`), exact: true }));
 }
 
 export function buildScope(opts: { allow: readonly string[]; exclude: readonly string[]; seeds: readonly string[] }): Scope {

@@ -52,11 +52,33 @@ export const FULL_STATUS: ApplianceStatus = {
     ],
     rejections: [{ reason: 'out of scope', count: 31 }],
     linksCut: { pages: 1, links: 9 },
+    brokenLinks: { count: 1, shown: [{ url: 'http://docs.e.org/gone', status: 404, foundOn: 'http://docs.e.org/', links: 2 }] },
+    fetchFailures: {
+      count: 1,
+      shown: [{ url: 'http://docs.e.org/slow', state: 'failed', error: 'timeout', reason: 'no answer in 30 s', httpStatus: null, attempts: 1 }],
+    },
   },
   seeds: [{ url: 'http://docs.e.org/', state: 'indexed', fetched: true, error: null, reason: null }],
   recrawl: { continuous: true, due: 7, nextDueAt: '2026-11-22T11:00:00.000Z', revisited: 31, changed: 4, unchanged: 26, removed: 1 },
   focus: { classifier: 'topic coins', cutoff: 10, relevant: 12, notRelevant: 30 },
-  auth: [{ scope: 'HOST:^wiki$', kind: 'form', logins: 2, loginFailures: 0, renewals: 1, refused: 0, lastProblem: null }],
+  auth: [
+    {
+      scope: 'HOST:^wiki$',
+      kind: 'form',
+      logins: 2,
+      loginFailures: 0,
+      renewals: 1,
+      refused: 0,
+      lastProblem: null,
+      requests: 40,
+      loginRedirectsOutside: 0,
+      hostsOutside: [],
+    },
+  ],
+  history: [
+    { at: '2026-11-22T10:00:00.000Z', pagesPerSecond: 0, pages: 0, failures: 0 },
+    { at: '2026-11-22T10:00:01.000Z', pagesPerSecond: 12.5, pages: 12, failures: 1 },
+  ],
   render: {
     mode: 'auto',
     rendered: 5,
@@ -163,7 +185,7 @@ describe('the API schemas', () => {
     assert.deepEqual([page.schema.type, page.schema.minimum, page.schema.maximum, page.schema.default], ['integer', 1, 1000, 1]);
     assert.deepEqual(
       Object.keys(doc.components.schemas.Status!.properties!).sort(),
-      ['auth', 'crawl', 'focus', 'index', 'recent', 'recrawl', 'render', 'seeds', 'shards', 'summary', 'workers'].sort(),
+      ['auth', 'crawl', 'focus', 'history', 'index', 'recent', 'recrawl', 'render', 'seeds', 'shards', 'summary', 'workers'].sort(),
     );
     for (const [path, method] of [
       ['/api/seeds', 'post'],

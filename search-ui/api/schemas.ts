@@ -7,6 +7,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { URL_STATES, type ApplianceStatus, type UrlExplanation } from '../../model/index.ts';
+import { authCoverage, BrokenLinksSchema, FetchFailuresSchema, HistorySchema } from './crawl-schemas.ts';
 
 /** A whole number in a query string, within bounds, with one message for every way it can be wrong. */
 export function intParam(name: string, min: number, max: number, fallback: number) {
@@ -202,7 +203,7 @@ export const StatusSchema = z
       indexed: count,
       queued: count,
       inFlight: count,
-      failed: count.openapi({ description: 'Retrying plus dead' }),
+      failed: count.openapi({ description: "Retrying plus dead: the sites' broken links and the crawl's own failures (brokenLinks, fetchFailures)" }),
       retrying: count,
       dead: count,
       excluded: count,
@@ -227,7 +228,10 @@ export const StatusSchema = z
         })
         .optional()
         .openapi({ description: 'Templates learned in this run; absent when extract.template.learn is off or no crawl runs here' }),
+      brokenLinks: BrokenLinksSchema,
+      fetchFailures: FetchFailuresSchema,
     }),
+    history: HistorySchema,
     seeds: z.array(SeedSchema).readonly().optional().openapi({ description: 'The first seeds and what became of them' }),
     recrawl: z.strictObject({
       continuous: z.boolean(),
@@ -268,6 +272,7 @@ export const StatusSchema = z
           renewals: count,
           refused: count,
           lastProblem: z.string().nullable(),
+          ...authCoverage,
         }),
       )
       .readonly()

@@ -6,6 +6,7 @@
 import { describe } from 'node:test';
 import { changeLogContract } from './changes.contract.ts';
 import { documentContract } from './documents.contract.ts';
+import { failuresContract } from './failures.contract.ts';
 import { fetchCommitContract } from './fetch.contract.ts';
 import type { StoreFactory } from './harness.ts';
 import { leaseContract } from './leases.contract.ts';
@@ -21,6 +22,7 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
     documentContract(factory);
     changeLogContract(factory);
     fetchCommitContract(factory);
+    failuresContract(factory);
     leaseContract(factory);
   });
 }

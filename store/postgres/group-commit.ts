@@ -195,7 +195,7 @@ async function commitGroup(q: Queryable, group: readonly Pending[]): Promise<Fet
     (
       await enqueueBatches(
         q,
-        linked.map((p) => ({ batch: p.write.links!, now: p.now })),
+        linked.map((p) => ({ batch: p.write.links!, now: p.now, foundOn: p.write.id })),
       )
     ).map((r, i) => [linked[i]!.write.id, r]),
   );

@@ -180,6 +180,12 @@ CREATE INDEX documents_hash_id ON documents (hash, id);
 DROP INDEX documents_hash;
 `,
   },
+  {
+    version: 6,
+    name: 'the page each URL was first found on, for the broken links the status shows',
+    // (URLs seen before have none: the status then names no page for them.)
+    sql: `ALTER TABLE urls ADD COLUMN found_on bigint;`,
+  },
 ];
 
 /** The schema version this Trawl writes. */

@@ -92,7 +92,8 @@ describe('the PostgreSQL store: its schema and migrations', () => {
     await sql(
       url,
       'DROP TABLE hosts, change_log, change_readers, workers; DROP INDEX documents_hash_id; ' +
-        'CREATE INDEX documents_hash ON documents (hash); DELETE FROM trawl_migrations WHERE version >= 2',
+        'CREATE INDEX documents_hash ON documents (hash); ALTER TABLE urls DROP COLUMN found_on; ' +
+        'DELETE FROM trawl_migrations WHERE version >= 2',
     );
     const migrated = await openPostgresStore(url);
     try {

@@ -14,7 +14,8 @@ export const REJECTION_SHARDS = 64;
 
 /*
  * - `input`: the links, with their position in the batch.
- * - `added`: the new ones, inserted. Only URLs not in the table yet are offered (a repeated
+ * - `added`: the new ones, inserted, each with the page it was found on (`found_on`: the URL record
+ *   whose commit queued it; NULL outside a fetch's commit). Only URLs not in the table yet are offered (a repeated
  *   navigation link then costs an index probe, not an insert attempt, and takes no id); sorted by
  *   URL, so that two workers inserting overlapping batches lock in the same order and never
  *   deadlock; the first of a URL given twice wins.
@@ -26,11 +27,11 @@ export const REJECTION_SHARDS = 64;
  */
 const ENQUEUE = `
 WITH input AS (
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::int[], $6::int[], $7::text[], $8::bigint[], $9::bigint[])
-    WITH ORDINALITY AS t(url, fetch_url, host, depth, hops, tunnel, lastmod, lastmod_at, discovered_at, ord)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::int[], $6::int[], $7::text[], $8::bigint[], $9::bigint[], $12::bigint[])
+    WITH ORDINALITY AS t(url, fetch_url, host, depth, hops, tunnel, lastmod, lastmod_at, discovered_at, found_on, ord)
 ), added AS (
-  INSERT INTO urls (url, fetch_url, host, depth, state, hops, discovered_at, tunnel, lastmod)
-  SELECT DISTINCT ON (i.url) i.url, i.fetch_url, i.host, i.depth, 'queued', i.hops, i.discovered_at, i.tunnel, i.lastmod
+  INSERT INTO urls (url, fetch_url, host, depth, state, hops, discovered_at, tunnel, lastmod, found_on)
+  SELECT DISTINCT ON (i.url) i.url, i.fetch_url, i.host, i.depth, 'queued', i.hops, i.discovered_at, i.tunnel, i.lastmod, i.found_on
   FROM input i WHERE NOT EXISTS (SELECT 1 FROM urls u WHERE u.url = i.url)
   ORDER BY i.url, i.ord
   ON CONFLICT (url) DO NOTHING
@@ -64,15 +65,19 @@ export async function enqueueBatch(q: Queryable, batch: EnqueueBatch, now: numbe
 /**
  * Queues the links of several batches (the pages of a group commit: store.ts) in ONE statement, as
  * if one after the other: a URL that two of them give is new to the first only, and inserted as the
- * first gives it. Returns what each batch added, in the order given.
+ * first gives it (with its page, `foundOn`). Returns what each batch added, in the order given.
  */
-export async function enqueueBatches(q: Queryable, batches: readonly { readonly batch: EnqueueBatch; readonly now: number }[]): Promise<EnqueueResult[]> {
+export async function enqueueBatches(
+  q: Queryable,
+  batches: readonly { readonly batch: EnqueueBatch; readonly now: number; readonly foundOn?: number }[],
+): Promise<EnqueueResult[]> {
   const rejected = new Map<string, number>();
   for (const { batch } of batches) for (const [reason, n] of batch.rejected ?? []) if (n > 0) rejected.set(reason, (rejected.get(reason) ?? 0) + n);
   const urls = batches.flatMap(({ batch }) => batch.urls);
   if (!urls.length && !rejected.size) return batches.map(() => NOTHING);
   const hosts = urls.map((u) => new URL(u.url).host);
   const discovered = batches.flatMap(({ batch, now }) => batch.urls.map(() => now));
+  const foundOn = batches.flatMap(({ batch, foundOn }) => batch.urls.map(() => foundOn ?? null));
   const { rows } = await run<{ url: string }>(q, ENQUEUE, [
     urls.map((u) => u.url),
     urls.map((u) => (u.fetchUrl && u.fetchUrl !== u.url ? u.fetchUrl : null)),
@@ -85,6 +90,7 @@ export async function enqueueBatches(q: Queryable, batches: readonly { readonly 
     discovered,
     [...rejected.keys()],
     [...rejected.values()],
+    foundOn,
   ]);
   const isNew = new Set(rows.map((r) => r.url));
   let at = 0;

@@ -6,6 +6,7 @@
  * tells whether the URL's page is stored, which the crawler asks next (StoredHints).
  */
 import {
+  type FailureReport,
   REMOVED_BY_ADMIN,
   URL_STATES,
   type FrontierCounts,
@@ -18,6 +19,7 @@ import {
 import type { Finish, TakeKind, TakeOptions, Taken, UrlStore } from '../urls.ts';
 import { run, transaction, type Queryable } from './db.ts';
 import type { StoredHints } from './documents.ts';
+import { failureReport } from './failures.ts';
 import type pg from 'pg';
 
 const QUEUED_COLUMNS = `id, url, coalesce(fetch_url, url) AS "fetchUrl", host, depth, hops, attempts, etag, last_modified AS "lastModified", hash,
@@ -258,6 +260,10 @@ export class PgUrlStore implements UrlStore {
     const sql =
       'SELECT count(*) FILTER (WHERE relevant) AS relevant, count(*) FILTER (WHERE NOT relevant) AS "notRelevant" FROM urls WHERE relevant IS NOT NULL';
     return (await run<{ relevant: number; notRelevant: number }>(this.pool, sql)).rows[0]!;
+  }
+
+  async failures(limit: number): Promise<FailureReport> {
+    return failureReport(this.pool, limit);
   }
 
   async linksCut(): Promise<{ pages: number; links: number }> {

@@ -10,7 +10,7 @@ import { StoreOpenError } from '../store.ts';
 export type Db = Database.Database;
 
 /** Bump when the schema changes; `openDb` refuses files from a newer Trawl. */
-export const SCHEMA_VERSION = 13;
+export const SCHEMA_VERSION = 14;
 
 /** Steps from each older schema version to the next; a fresh database gets SCHEMA directly. */
 const MIGRATIONS: Record<number, string> = {
@@ -61,6 +61,9 @@ const MIGRATIONS: Record<number, string> = {
   // 12 → 13: each document's SimHash (lib/simhash.ts), for folding near-duplicates in results.
   // Documents stored before have none until they are fetched again (they never fold).
   12: 'ALTER TABLE documents ADD COLUMN simhash TEXT',
+  // 13 → 14: the page a URL was first found on (its links queued it), for the dashboard's broken
+  // links. URLs seen before have none.
+  13: 'ALTER TABLE urls ADD COLUMN found_on INTEGER',
 };
 
 const SCHEMA = `
@@ -96,7 +99,8 @@ CREATE TABLE IF NOT EXISTS urls (
   topic_score   REAL,                         -- focused crawl: the page's score against the topic
   relevant      INTEGER,                      -- focused crawl: 1 relevant, 0 not; NULL: not judged
   links_cut     INTEGER,                      -- links the page had beyond limits.maxLinksPerPage, not followed
-  rendered      TEXT                          -- why the page was rendered in a browser at its last fetch (NULL: it was not)
+  rendered      TEXT,                         -- why the page was rendered in a browser at its last fetch (NULL: it was not)
+  found_on      INTEGER                       -- urls.id of the page whose links first queued it (NULL: a seed, or not recorded)
 );
 CREATE INDEX IF NOT EXISTS urls_queue ON urls(host, depth, id) WHERE state = 'queued';
 CREATE INDEX IF NOT EXISTS urls_retry ON urls(host, next_attempt_at) WHERE state = 'failed';

@@ -102,7 +102,7 @@ export class SqliteStore implements Store {
       if (c.duplicateOf !== undefined) this.documents.addDuplicateNow(c.id, c.duplicateOf);
       const stored = c.document ? this.documents.putNow(c.document.doc, c.document.sequence) : undefined;
       if (c.touch !== undefined) this.documents.touchNow(c.id, c.touch);
-      const enqueued = c.links ? this.enqueueNow(c.links, now) : NOTHING_QUEUED;
+      const enqueued = c.links ? this.enqueueNow(c.links, now, c.id) : NOTHING_QUEUED;
       this.urls.finishNow(c.id, { outcome: c.outcome, revisit: c.revisit }, now);
       return { ...(stored !== undefined ? { stored } : {}), ...(removed !== undefined ? { removed } : {}), enqueued };
     });
@@ -128,9 +128,12 @@ export class SqliteStore implements Store {
     return !this.closed;
   }
 
-  /** Queues the new URLs and counts the rejections (the seen-set's own as 'already-seen'), in the caller's transaction. */
-  private enqueueNow(batch: EnqueueBatch, now: number): EnqueueResult {
-    const result = this.urls.insert(batch.urls, now);
+  /**
+   * Queues the new URLs and counts the rejections (the seen-set's own as 'already-seen'), in the
+   * caller's transaction; the new ones record the page they were found on, when they come from one.
+   */
+  private enqueueNow(batch: EnqueueBatch, now: number, foundOn?: number): EnqueueResult {
+    const result = this.urls.insert(batch.urls, now, foundOn);
     const seen = batch.urls.length - result.added.length;
     const reasons = new Map(batch.rejected ?? []);
     // The seen-set is the last filter: its rejections are counted like the others'.

@@ -5,6 +5,7 @@
  * URLs).
  */
 import {
+  type FailureReport,
   REMOVED_BY_ADMIN,
   URL_STATES,
   type FrontierCounts,
@@ -17,6 +18,7 @@ import {
 import { parseDate } from '../../lib/date.ts';
 import type { Finish, TakeKind, TakeOptions, UrlStore } from '../urls.ts';
 import type { Db } from './db.ts';
+import { SqliteFailures } from './failures.ts';
 
 /** The figures kept in RAM beside the table, shared by the URL and host stores. */
 export class UrlCounters {
@@ -93,6 +95,7 @@ type Picked = QueuedUrl & { state: UrlState };
 
 export class SqliteUrlStore implements UrlStore {
   private readonly stmts;
+  private readonly failed: SqliteFailures;
 
   constructor(
     private readonly db: Db,
@@ -100,9 +103,11 @@ export class SqliteUrlStore implements UrlStore {
     /** Hosts under a lease (leases.ts): recovery leaves their URLs alone. */
     private readonly leasedHosts: () => readonly string[] = () => [],
   ) {
+    this.failed = new SqliteFailures(db);
     this.stmts = {
       insert: db.prepare(
-        `INSERT INTO urls (url, fetch_url, host, depth, state, hops, discovered_at, tunnel) VALUES (?, ?, ?, ?, 'queued', ?, ?, ?) ON CONFLICT(url) DO NOTHING`,
+        'INSERT INTO urls (url, fetch_url, host, depth, state, hops, discovered_at, tunnel, found_on) ' +
+          `VALUES (?, ?, ?, ?, 'queued', ?, ?, ?, ?) ON CONFLICT(url) DO NOTHING`,
       ),
       queued: db.prepare(`SELECT ${QUEUED_COLUMNS} FROM urls WHERE host = ? AND state = 'queued' ORDER BY depth, id LIMIT 1`),
       retry: db.prepare(`SELECT ${QUEUED_COLUMNS} FROM urls WHERE host = ? AND state = 'failed' AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT 1`),
@@ -166,13 +171,13 @@ export class SqliteUrlStore implements UrlStore {
    * Inserts URLs unless seen (in the caller's transaction). Returns those that were new and their
    * hosts; a sitemap's <lastmod> is kept whether the URL is new or not (recrawl scheduling reads it).
    */
-  insert(items: readonly NewUrl[], now: number): { added: string[]; hosts: Set<string> } {
+  insert(items: readonly NewUrl[], now: number, foundOn: number | null = null): { added: string[]; hosts: Set<string> } {
     const added: string[] = [];
     const hosts = new Set<string>();
     for (const it of items) {
       const host = new URL(it.url).host;
       const fetchUrl = it.fetchUrl && it.fetchUrl !== it.url ? it.fetchUrl : null;
-      const isNew = this.stmts.insert.run(it.url, fetchUrl, host, it.depth, it.hops ?? 0, now, it.tunnel ?? 0).changes === 1;
+      const isNew = this.stmts.insert.run(it.url, fetchUrl, host, it.depth, it.hops ?? 0, now, it.tunnel ?? 0, foundOn).changes === 1;
       if (it.lastmod) this.stmts.lastmod.run({ lastmod: it.lastmod.slice(0, 40), lastmodAt: parseDate(it.lastmod) ?? null, url: it.url });
       if (!isNew) continue;
       added.push(it.url);
@@ -298,6 +303,10 @@ export class SqliteUrlStore implements UrlStore {
 
   async linksCut(): Promise<{ pages: number; links: number }> {
     return this.stmts.linksCut.get() as { pages: number; links: number };
+  }
+
+  async failures(limit: number): Promise<FailureReport> {
+    return this.failed.report(limit);
   }
 
   async nextRetryAt(): Promise<number | undefined> {
