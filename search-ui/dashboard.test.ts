@@ -277,7 +277,7 @@ describe("the sites' broken links, told apart from the crawl's own failures", ()
       },
     };
   };
-  const app3 = createApp({ searcher: index, status: async () => failing(), version: 't', eventIntervalMs: 20 });
+  const app3 = createApp({ ...serverDefaults(), searcher: index, status: async () => failing(), version: 't', eventIntervalMs: 20 });
 
   it('counts them apart on the dashboard: Failed is the crawl’s own, Broken links beside', async () => {
     const page = await (await app3.request('/status')).text();
@@ -316,7 +316,12 @@ describe("the sites' broken links, told apart from the crawl's own failures", ()
     assert.deepEqual(body.crawl.brokenLinks, failing().crawl.brokenLinks);
     assert.deepEqual(body.crawl.fetchFailures, failing().crawl.fetchFailures);
     assert.equal(body.crawl.failed, 5, 'failed still counts them all');
-    const idle = createApp({ searcher: index, status: async () => ({ ...failing(), crawl: { ...failing().crawl, running: false } }), version: 't' });
+    const idle = createApp({
+      ...serverDefaults(),
+      searcher: index,
+      status: async () => ({ ...failing(), crawl: { ...failing().crawl, running: false } }),
+      version: 't',
+    });
     assert.match(
       ((await (await idle.request('/api/status')).json()) as { summary: string }).summary,
       /^Crawl idle · \d+ pages fetched · 38 documents indexed · 2 failed · 3 broken links$/,
@@ -336,6 +341,7 @@ describe('logins', () => {
   const scope = { kind: 'form', logins: 0, loginFailures: 0, renewals: 0, refused: 0, lastProblem: null, loginRedirectsOutside: 0, hostsOutside: [] };
   it('marks a scope that never applied while pages it does not cover were sent to its login page', async () => {
     const app5 = createApp({
+      ...serverDefaults(),
       searcher: index,
       status: async () => ({
         ...statusNow(),
@@ -366,7 +372,7 @@ describe("the chart: the crawl's history", () => {
     failures: i === 20 ? 1 : 0,
   }));
   const ended = (): ApplianceStatus => ({ ...statusNow(), crawl: { ...statusNow().crawl, running: false, pagesPerSecond: 0 }, history });
-  const app4 = createApp({ searcher: index, status: async () => ended(), version: 't', eventIntervalMs: 20 });
+  const app4 = createApp({ ...serverDefaults(), searcher: index, status: async () => ended(), version: 't', eventIntervalMs: 20 });
   const pointsOf = (page: string, series: string) =>
     new RegExp(`<polyline [^>]*data-series="${series}" points="([^"]*)"`)
       .exec(page)![1]!
