@@ -8,7 +8,7 @@
 import robotsParserModule from 'robots-parser';
 import type { RobotsStore } from '../../store/index.ts';
 import type { ErrorCode } from '../../model/index.ts';
-import { fromFetchCode } from '../errors.ts';
+import { clip, fromFetchCode } from '../errors.ts';
 import type { Fetcher } from '../fetch/fetcher.ts';
 
 export type RobotsRules =
@@ -67,7 +67,7 @@ export class RobotsCache {
     for (let hop = 0; hop <= MAX_HOPS; hop++) {
       const res = await this.fetcher.fetch(url, signal);
       if (res.kind === 'error') {
-        detail = `${res.code}: ${res.message}`.slice(0, 500);
+        detail = clip(`${res.code}: ${res.message}`);
         break;
       }
       if (res.status >= 300 && res.status < 400 && res.location) {
