@@ -5,11 +5,12 @@
  * `trawl workers` with it), drops the hosts whose lease it lost, and releases a host it has
  * nothing left to do on — with the time its politeness allows the next request there, so that the
  * next worker to claim it waits as this one would have. The scheduler only ever sees held hosts.
+ * The leased frontier (leased-frontier.ts) drives it.
  */
-import type { Log } from '../../lib/log.ts';
-import type { Store } from '../../store/index.ts';
-import type { Frontier } from './frontier.ts';
-import type { HostScheduler } from './hosts.ts';
+import type { Log } from '../../../lib/log.ts';
+import type { Store } from '../../../store/index.ts';
+import type { HostUrls } from '../host-urls.ts';
+import type { HostScheduler } from '../hosts.ts';
 
 /** How a worker shares the frontier (absent: the store is the process's own, no leases). */
 export type SharedFrontier = {
@@ -44,7 +45,7 @@ export class WorkerLeases {
   constructor(
     private readonly store: Store,
     private readonly scheduler: HostScheduler,
-    private readonly frontier: Frontier,
+    private readonly frontier: HostUrls,
     readonly shared: SharedFrontier,
     private readonly now: () => number,
     private readonly figures: () => { pages: number; pagesPerSecond: number },
