@@ -33,6 +33,8 @@ export type SharedFrontier = {
 /** The least time between two claims, and the time after a claim that found less than it asked for. */
 const CLAIM_MIN_MS = 200;
 const CLAIM_IDLE_MS = 1000;
+/** Leases are renewed every third of a lease, but no more often than this. */
+const MIN_RENEW_EVERY_MS = 100;
 
 export class WorkerLeases {
   /** The hosts this worker holds. */
@@ -72,7 +74,7 @@ export class WorkerLeases {
           .catch((e: unknown) => this.log?.warn(`leases could not be renewed (retrying): ${(e as Error).message}`))
           .finally(() => (this.renewing = undefined));
       },
-      Math.max(100, Math.floor(this.shared.leaseMs / 3)),
+      Math.max(MIN_RENEW_EVERY_MS, Math.floor(this.shared.leaseMs / 3)),
     );
     this.renewTimer.unref();
   }

@@ -241,6 +241,8 @@ export class LocalFrontier implements Frontier {
   async finish(item: QueuedUrl, end: UrlCommit | typeof PUT_BACK): Promise<FetchCommitResult | undefined> {
     if ('putBack' in end) {
       await this.store.urls.putBack(item.id);
+      // (Its host's work again, should anything take from it before the run ends.)
+      this.scheduler.addWork(item.host);
       return undefined;
     }
     const result = await this.store.commitFetch(end.commit, end.at);
