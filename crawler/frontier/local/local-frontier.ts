@@ -59,7 +59,7 @@ export class LocalFrontier implements Frontier {
   /** For `due`: revisits due by this time are taken (set when the crawl runs or wakes). */
   private revisitCutoff = 0;
   private revisitCheckAt = 0;
-  /** Of all hosts. */
+  /** URLs handed out and not settled, of every host: limits.maxPages counts them as pages they may yet be. */
   private handedOut = 0;
   /** The `now` of the round under way (undefined: the next call starts one). */
   private round: number | undefined;
