@@ -9,17 +9,15 @@ import type { FetchResponse } from './fetch/fetcher.ts';
 import type { Focus, Verdict } from './focus/focus.ts';
 import { decideOutcome, type Decision, type FetchFacts, type OutcomeRules } from './outcome.ts';
 import type { Extracted, ParsedPage } from './parse/index.ts';
-import { admit, buildScope, createNormalizer, defaultFilters, type UrlPolicy } from './urls/index.ts';
+import { urlPolicy } from './settings-fixture.ts';
+import { admit } from './urls/index.ts';
 
 const NOW = 1_700_000_000_000;
 const HOUR = 3_600_000;
 const URL_ = 'http://a.org/docs/page';
 const RETRY = { maxAttempts: 3, baseDelayMs: 10_000 };
 
-const policy: UrlPolicy = {
-  normalize: createNormalizer(),
-  filters: defaultFilters(buildScope({ allow: [], exclude: [], seeds: ['http://a.org/'] }), { maxUrlLength: 2000, maxDepth: 10 }),
-};
+const policy = urlPolicy(['http://a.org/'], { limits: { maxDepth: 10 } });
 /** A focused crawl that follows no link of a page off topic (the decision has the verdict already: the classifier is not asked). */
 const focus: Focus = {
   cutoff: 10,

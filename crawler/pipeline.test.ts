@@ -15,8 +15,7 @@ import { LocalFrontier } from './frontier/local/local-frontier.ts';
 import { extract } from './parse/extract.ts';
 import { ParseFailure, type Extracted, type ParseJob } from './parse/index.ts';
 import type { RobotsRules, RobotsSource } from './robots/robots.ts';
-import { crawlerLimits, frontierLimits, hostPolicy } from './settings-fixture.ts';
-import { buildScope, createNormalizer, defaultFilters } from './urls/index.ts';
+import { crawlerLimits, frontierLimits, hostPolicy, urlPolicy } from './settings-fixture.ts';
 
 const PAGES = 40;
 const SEED = 'http://pipeline.test/p/0';
@@ -72,10 +71,7 @@ async function crawl(concurrency: number, parse: (job: ParseJob, state: { inFlig
     frontier,
     fetcher,
     parser: { parse: (job) => parse(job, state), close: async () => undefined },
-    policy: {
-      normalize: createNormalizer(),
-      filters: defaultFilters(buildScope({ allow: [], exclude: [], seeds: [SEED] }), { maxUrlLength: 2000, maxDepth: 100 }),
-    },
+    policy: urlPolicy([SEED], { limits: { maxDepth: 100 } }, (host) => frontier.urlsOfHost(host)),
     limits: crawlerLimits({ concurrency }),
     userAgent: 'TrawlBot/1.0',
   });

@@ -3,10 +3,11 @@
  * (config/schema.ts, the one place they are) with a test's overrides — as the appliance's wiring
  * makes them from a config (appliance/wiring.ts).
  */
-import { hostPolicyOf, limitsOf } from '../appliance/wiring.ts';
+import { hostPolicyOf, limitsOf, urlPolicyOf } from '../appliance/wiring.ts';
 import { type ConfigInput, loadConfig } from '../config/index.ts';
 import type { CrawlerLimits } from './types.ts';
 import type { HostPolicy } from './frontier/hosts.ts';
+import type { UrlPolicy } from './urls/filters.ts';
 
 /** The config's defaults with `overrides`. */
 export const settings = (overrides: ConfigInput = {}) => loadConfig({ overrides });
@@ -22,3 +23,7 @@ export const frontierLimits = (overrides: ConfigInput = {}) => {
   const c = settings(overrides);
   return { maxPages: c.limits.maxPages, maxSuspensions: c.perHost.maxSuspensions };
 };
+
+/** The URL policy (normalizer, filters; the seeds' hosts as the scope) of the defaults with `overrides`. */
+export const urlPolicy = (seeds: readonly string[], overrides: ConfigInput = {}, urlsOfHost: (host: string) => number = () => 0): UrlPolicy =>
+  urlPolicyOf(settings(overrides), seeds, urlsOfHost);
