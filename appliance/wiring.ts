@@ -1,6 +1,6 @@
 /**
  * Config → components: the one place that turns settings into the stages of a crawl (URL policy,
- * fetcher, parser, host scheduler, crawler). The appliance builds its crawl from here, and so does
+ * fetcher, parser, host scheduler, frontier — local, or leased when the store is shared — crawler). The appliance builds its crawl from here, and so does
  * `trawl classify` for the one page it fetches and parses, so that both fetch and parse alike.
  */
 import { readFileSync } from 'node:fs';
@@ -20,15 +20,18 @@ import {
   defaultFilters,
   defaultParseWorkers,
   Fetcher,
-  Frontier,
   HostScheduler,
+  LeasedFrontier,
+  LocalFrontier,
   parseHostAlias,
   ParsePool,
   productToken,
   RobotsCache,
   type CrawlerLimits,
+  type HostPolicy,
   type IndexSink,
   type RevisitMode,
+  type RobotsSource,
   type SharedFrontier,
   type UrlPolicy,
 } from '../crawler/index.ts';
@@ -192,29 +195,55 @@ export function defaultDocumentWorkers(cores = availableParallelism()): number {
 /** A document worker's young generation (MB): PDF.js's garbage is collected by the worker itself (documents/gc.ts). */
 const DOCUMENT_YOUNG_GENERATION_MB = 16;
 
-export function schedulerOf(c: Readonly<Config>): HostScheduler {
-  return new HostScheduler({
+/** The hosts' politeness of the config (perHost.*). */
+export function hostPolicyOf(c: Readonly<Config>): HostPolicy {
+  return {
     maxConnections: c.perHost.maxConnections,
     delayMs: c.perHost.delayMs,
     maxCrawlDelayMs: c.perHost.maxCrawlDelayMs,
     suspendAfterErrors: c.perHost.suspendAfterErrors,
     suspendMs: c.perHost.suspendMs,
-  });
+  };
 }
 
-export function limitsOf(c: Readonly<Config>, revisits: RevisitMode): CrawlerLimits {
+export function schedulerOf(c: Readonly<Config>): HostScheduler {
+  return new HostScheduler(hostPolicyOf(c));
+}
+
+/** The crawler's settings of the config. */
+export function limitsOf(c: Readonly<Config>): CrawlerLimits {
   return {
     concurrency: c.concurrency,
-    maxPages: c.limits.maxPages,
     maxRedirects: c.limits.maxRedirects,
     maxLinksPerPage: c.limits.maxLinksPerPage,
     followNofollow: c.followNofollow,
     retry: c.retry,
-    maxSuspensions: c.perHost.maxSuspensions,
     revisit: { minMs: c.recrawl.minInterval, maxMs: c.recrawl.maxInterval },
-    revisits,
     documents: { types: c.documents.types, maxPages: c.documents.maxPages, maxBytes: c.documents.maxBytes },
   };
+}
+
+/**
+ * The crawl's frontier over `store`: by host lease when it is shared with other crawlers
+ * (`shared`: a PostgreSQL store), else the crawler's own; its per-host counts read.
+ */
+export async function frontierOf(
+  c: Readonly<Config>,
+  store: Store,
+  o: { scheduler: HostScheduler; robots: RobotsSource; revisits: RevisitMode; shared?: SharedFrontier | undefined; log?: Log | undefined },
+): Promise<LocalFrontier> {
+  const options = {
+    store,
+    scheduler: o.scheduler,
+    robots: o.robots,
+    maxPages: c.limits.maxPages,
+    revisits: o.revisits,
+    maxSuspensions: c.perHost.maxSuspensions,
+    log: o.log,
+  };
+  const frontier = o.shared ? new LeasedFrontier({ ...options, shared: o.shared }) : new LocalFrontier(options);
+  await frontier.load();
+  return frontier;
 }
 
 /**
@@ -306,25 +335,23 @@ export async function buildCrawl(
     shared?: SharedFrontier | undefined;
   },
 ): Promise<CrawlParts> {
-  const frontier = new Frontier(store);
-  await frontier.load();
   const seeds = [...c.seeds, ...o.extraSeeds, ...(await store.seeds.all())];
-  const policy = urlPolicyOf(c, seeds, (host) => frontier.urlsOfHost(host));
   const fetcher = await fetcherOf(c, seeds, o.log);
+  const scheduler = schedulerOf(c);
+  const robots = new RobotsCache(store.robots, fetcher, c.userAgent);
+  const frontier = await frontierOf(c, store, { scheduler, robots, revisits: o.revisits, shared: o.shared, log: o.log });
+  const policy = urlPolicyOf(c, seeds, (host) => frontier.urlsOfHost(host));
   const render = await renderOf(c, fetcher, o.log);
   const archive = archiveOf(c, store, o.dataDir, o.log);
   const parser = parserOf(c, o.log);
-  const scheduler = schedulerOf(c);
   const extraction = extractionOf(c);
   const crawler = new Crawler({
     store,
     frontier,
-    scheduler,
-    robots: new RobotsCache(store.robots, fetcher, c.userAgent),
     fetcher,
     parser,
     policy,
-    limits: limitsOf(c, o.revisits),
+    limits: limitsOf(c),
     focus: o.focus,
     extraction,
     render,
@@ -333,7 +360,6 @@ export async function buildCrawl(
     index: o.index,
     slices: o.slices,
     userAgent: c.userAgent,
-    shared: o.shared,
     log: o.log,
   });
   return { crawler, policy, scheduler, fetcher, parser, render, archive, extraction, auth: fetcher.auth as AuthService | undefined };

@@ -8,7 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Frontier, HostScheduler } from '../crawler/index.ts';
+import { schedulerOf } from '../appliance/wiring.ts';
+import { loadConfig } from '../config/index.ts';
+import { HostUrls } from '../crawler/index.ts';
 import { openSqliteStore } from '../store/sqlite/index.ts';
 
 const { values } = parseArgs({ options: { urls: { type: 'string', default: '1000000' }, hosts: { type: 'string', default: '1000' } } });
@@ -22,8 +24,9 @@ const heap = () => {
 
 const dir = mkdtempSync(join(tmpdir(), 'trawl-frontier-mem-'));
 const store = openSqliteStore(dir);
-const frontier = new Frontier(store);
-const scheduler = new HostScheduler({ maxConnections: 1, delayMs: 0 });
+// (A host's URLs and the ring of hosts, as both frontier adapters take them: no fetching here.)
+const frontier = new HostUrls(store);
+const scheduler = schedulerOf(loadConfig({ overrides: { perHost: { maxConnections: 1, delayMs: 0 } } }));
 const before = heap();
 const t0 = performance.now();
 const samples: string[] = [];

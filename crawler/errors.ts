@@ -77,6 +77,17 @@ export function fromHttpStatus(status: number): ErrorCode {
 
 export type RetryPolicy = { readonly maxAttempts: number; readonly baseDelayMs: number };
 
+/** The longest a failed URL waits for its next attempt, whatever the back-off or Retry-After says. */
+export const MAX_RETRY_DELAY_MS = 24 * 3600_000;
+
+/** A reason recorded on a URL (an error's message, a refusal's detail) is cut at this length. */
+export const MAX_REASON_CHARS = 500;
+
+/** A reason cut to what a URL record keeps (MAX_REASON_CHARS). */
+export function clip(reason: string): string {
+  return reason.slice(0, MAX_REASON_CHARS);
+}
+
 export type Decision = { readonly state: 'failed'; readonly retryAt: number } | { readonly state: 'dead' };
 
 /**
@@ -86,5 +97,5 @@ export type Decision = { readonly state: 'failed'; readonly retryAt: number } | 
 export function decide(code: ErrorCode, attempts: number, policy: RetryPolicy, now: number, retryAfterMs = 0): Decision {
   if (!ERRORS[code].retry || attempts >= policy.maxAttempts) return { state: 'dead' };
   const delay = Math.max(retryAfterMs, policy.baseDelayMs * 2 ** Math.max(0, attempts - 1));
-  return { state: 'failed', retryAt: now + Math.min(delay, 24 * 3600_000) };
+  return { state: 'failed', retryAt: now + Math.min(delay, MAX_RETRY_DELAY_MS) };
 }

@@ -1,53 +1,60 @@
 /**
- * The crawl's scheduling loop: it keeps `concurrency` requests in flight, picking ready hosts
- * round-robin from the scheduler and each host's next URL from the frontier, loads a host's
- * robots.txt while only that host's URLs wait, brings back retries and revisits as they fall due,
- * and decides when the crawl is done (nothing left, a limit, or stop()). What happens to one URL
- * is the crawler's (crawler.ts).
+ * The crawl loop, whole on one page. A pass takes URLs from the frontier while there is room —
+ * `concurrency` requests in flight, and as many pages again waiting for the parser or the store —
+ * and hands each to the pipeline; the URL's end is written through the frontier (the one commit
+ * path, whatever it came to), then the index and the listeners are told. When the frontier has
+ * nothing ready the loop sleeps until the time it names, or until a URL's end or new work asks for
+ * a pass; when it has nothing left, the crawl is done. One pass runs at a time: one asked for
+ * while another runs follows it, since the frontier may have missed what the asker changed.
  *
- * The loop runs one pass at a time: a call while a pass runs (a request ended, new work came)
- * asks for another pass after it, so the store is never asked twice at once for the same host.
+ *   a pass:  frontier.next(now) → a URL | nothing before T (sleep) | nothing left (done)
+ *   a URL:   pipeline.fetch → frontier.fetched (the host's delay starts) → pipeline.judge
+ *            → frontier.finish (the commit) → index, events → pipeline.committed
  *
- * When many processes share the frontier (`shared`: a PostgreSQL store), hosts come from leases
- * (frontier/leases.ts) instead of the store's lists of hosts with work: the loop claims hosts as it
- * has room, fetches only from those, releases each once nothing of it is left in the pipeline, and
- * is done when a claim finds nothing, nothing is in flight, no retry waits, and no other worker
- * holds a host (whose work may yet bring more).
+ * What the frontier and the pipeline are is theirs (crawler/frontier, pipeline.ts): the loop sees
+ * their interfaces only, so a test drives it with an in-memory frontier and a scripted pipeline.
  */
 import type { EventEmitter } from 'node:events';
-import type { ErrorCode, QueuedUrl } from '../model/index.ts';
-import type { CrawlerDeps, CrawlerEvents } from './types.ts';
-import { ERRORS } from './errors.ts';
-import type { RobotsRules } from './robots/robots.ts';
+import type { Log } from '../lib/log.ts';
+import type { Outcome, QueuedUrl } from '../model/index.ts';
+import type { FetchCommitResult } from '../store/index.ts';
+import { type Frontier, type FrontierItem, type FrontierRun, PUT_BACK } from './frontier/frontier.ts';
+import type { Pipeline, Response, UrlEnd } from './pipeline.ts';
+import type { AllowedRules } from './robots/robots.ts';
 import type { StatsRecorder } from './stats.ts';
-import { PageLimit } from './frontier/page-limit.ts';
-import { WorkerLeases } from './frontier/leases.ts';
+import type { CrawlerEvents, IndexSink } from './types.ts';
 
-export type LoopDeps = CrawlerDeps & {
-  readonly now: () => number;
-  readonly stats: StatsRecorder;
+export type LoopDeps = {
+  readonly frontier: Frontier;
+  readonly pipeline: Pipeline;
+  /** Where stored pages are indexed; none: they are only stored. */
+  readonly index?: IndexSink | undefined;
   /** The crawler, whose events the loop emits. */
   readonly emitter: EventEmitter<CrawlerEvents>;
-  /** Handles a URL taken from the frontier (its request counts against `concurrency` until it ends). */
-  readonly process: (q: QueuedUrl) => Promise<void>;
-  /** A host's robots.txt was loaded (its sitemaps are queued). */
-  readonly onRobots: (origin: string, rules: RobotsRules) => Promise<void>;
+  readonly stats: StatsRecorder;
+  /** Requests in flight at most (limits.concurrency). */
+  readonly concurrency: number;
+  readonly now: () => number;
+  readonly log?: Log | undefined;
+  /** A host's robots.txt was loaded: its sitemaps are queued. */
+  readonly robotsLoaded: (origin: string, rules: AllowedRules) => Promise<void>;
 };
 
-/** How often the loop looks for hosts with revisits that fell due (a query over an index). */
-const REVISIT_CHECK_MS = 1000;
-const ROBOTS_GIVE_UP_AFTER = 3;
 /** How long stop() lets in-flight requests finish before it aborts them and puts them back. */
-const STOP_GRACE_MS = 5000;
+export const STOP_GRACE_MS = 5000;
+/** The shortest sleep the frontier's wake time asks for (a time already past wakes the loop this soon). */
+const MIN_SLEEP_MS = 5;
+/** How often the crawl's figures are told (the `stats` event) while it runs. */
+const STATS_EVERY_MS = 1000;
 
 export class CrawlLoop {
-  /** URLs being handled: fetched, parsed or stored. */
-  active = 0;
-  /** Of those, requests in flight: `limits.concurrency` caps these, not parsing. */
+  /** Requests in flight: `concurrency` caps these, not parsing. */
   fetching = 0;
-  /** Hosts given up on in this run: URLs found for them later die at once instead of waking them. */
-  readonly deadHosts = new Map<string, { error: ErrorCode; reason: string }>();
-  private stopping = false;
+  /** URLs being handled: fetched, parsed or written. */
+  private active = 0;
+  /** Archive captures being handled (ingest): beside the loop's own URLs, they share group commits. */
+  private ingesting = 0;
+  private stopping: Promise<void> | undefined;
   private finished = false;
   /** Paused by an admin: no new requests; those in flight finish. */
   private pausedFlag = false;
@@ -55,35 +62,19 @@ export class CrawlLoop {
   private passAgain = false;
   private timer: NodeJS.Timeout | undefined;
   private statsTimer: NodeJS.Timeout | undefined;
-  private readonly robotsLoading = new Set<string>();
-  private readonly robotsFailures = new Map<string, number>();
   private readonly abort = new AbortController();
   private donePromise: Promise<CrawlerEvents['done'][0]> | undefined;
-  private revisitCheckAt = 0;
-  /** Hosts with no due revisit, taken out of turn while limits.maxPages was (or might be) reached. */
-  private readonly heldByLimit = new Set<string>();
-  /** For `due`: revisits due by this time are taken (set when the crawl runs or wakes). */
-  private revisitCutoff = 0;
-  /** Hosts whose robots.txt Crawl-delay the scheduler knows (rules cached by another run or worker included). */
-  private readonly delaysKnown = new Set<string>();
-  /** URLs of each host being handled (fetched, parsed or stored): a host is released only with none. */
-  private readonly activeOf = new Map<string, number>();
-  /** The hosts this worker holds, when the frontier is shared. */
-  readonly leases: WorkerLeases | undefined;
-  /** limits.maxPages: true when the pages fetched, plus those in flight that may still be, reach it. */
-  private readonly pageLimit: PageLimit;
+  /** A stop waiting for the loop to be quiet: nothing in the pipeline, no pass, the frontier idle. */
+  private quiet: (() => void) | undefined;
+  private readonly run_: FrontierRun;
 
   constructor(private readonly d: LoopDeps) {
-    this.pageLimit = new PageLimit(d.store, d.limits.maxPages);
-    if (d.shared) {
-      const figures = () => ({ pages: d.stats.snapshot().requests, pagesPerSecond: d.stats.pagesPerSecond() });
-      this.leases = new WorkerLeases(d.store, d.scheduler, d.frontier, d.shared, d.now, figures, d.log, () => this.wake());
-    }
-  }
-
-  /** Aborts requests in flight when a stop's grace period is over. */
-  get signal(): AbortSignal {
-    return this.abort.signal;
+    this.run_ = {
+      signal: this.abort.signal,
+      wake: () => this.wake(),
+      robotsLoaded: (origin, rules) => d.robotsLoaded(origin, rules),
+      figures: () => ({ pages: d.stats.snapshot().requests, pagesPerSecond: d.stats.pagesPerSecond() }),
+    };
   }
 
   get running(): boolean {
@@ -103,36 +94,33 @@ export class CrawlLoop {
   }
 
   private async start(): Promise<void> {
-    await this.startRevisits();
-    const recovered = await this.d.store.urls.recoverInFlight();
-    if (recovered) this.d.log?.info(`resumed: ${recovered} URLs that were in flight when the last run stopped are queued again`);
-    // (Shared: hosts come by claim, in passes.)
-    if (this.leases) await this.leases.start();
-    else for (const host of await this.d.store.hosts.withWork()) this.d.scheduler.addWork(host);
+    await this.d.frontier.start(this.run_);
     this.startStats();
     this.pump();
   }
 
+  /** New work, or something ready: a pass now (a crawl that had run out of work runs again). */
   wake(): void {
-    if (!this.donePromise || this.stopping) return;
-    if (this.finished) {
-      this.finished = false;
-      this.startStats();
-      void this.startRevisits()
-        .then(() => this.leases?.start())
-        .then(
-          () => this.pump(),
-          (e: unknown) => this.d.log?.error(`revisits: ${(e as Error).message}`),
-        );
+    if (!this.donePromise) return;
+    if (this.stopping) {
+      this.checkQuiet();
       return;
     }
-    this.pump();
+    if (!this.finished) {
+      this.pump();
+      return;
+    }
+    this.finished = false;
+    this.startStats();
+    void this.d.frontier.start(this.run_).then(
+      () => this.pump(),
+      (e: unknown) => this.d.log?.error(`crawl loop: ${(e as Error).message}`),
+    );
   }
 
   pause(): void {
     this.pausedFlag = true;
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.clearTimer();
   }
 
   resume(): void {
@@ -141,24 +129,20 @@ export class CrawlLoop {
     this.wake();
   }
 
-  async stop(): Promise<void> {
-    if (this.finished) return;
-    this.stopping = true;
-    clearTimeout(this.timer);
-    const grace = setTimeout(() => this.abort.abort(), STOP_GRACE_MS);
-    await new Promise<void>((resolve) => {
-      const check = () => (this.active === 0 && this.robotsLoading.size === 0 && !this.passing ? resolve() : setTimeout(check, 20));
-      check();
-    });
-    clearTimeout(grace);
-    await this.leases?.stop();
-    await this.finish('stopped');
-  }
-
-  /** A sitemap was read: its <lastmod>s may have made pages due; look at the next pass. */
-  lookForRevisits(): void {
-    this.revisitCheckAt = 0;
-    this.d.frontier.revisitsChanged();
+  /** No new requests; those in flight finish, or are aborted and put back after STOP_GRACE_MS. */
+  stop(): Promise<void> {
+    if (this.finished) return Promise.resolve();
+    this.stopping ??= (async () => {
+      this.clearTimer();
+      const grace = setTimeout(() => this.abort.abort(), STOP_GRACE_MS);
+      await new Promise<void>((resolve) => {
+        this.quiet = resolve;
+        this.checkQuiet();
+      });
+      clearTimeout(grace);
+      await this.finish('stopped');
+    })();
+    return this.stopping;
   }
 
   /** Asks for a pass of the loop (now, or after the one running). */
@@ -175,247 +159,156 @@ export class CrawlLoop {
         this.passing = false;
         // (Asked for while this pass ran: the pass may have missed what the asker changed.)
         if (this.passAgain) this.pump();
+        this.checkQuiet();
       });
   }
 
-  /** A run (or a wake) takes the revisits due from now; a `due` pass reads the sitemaps first (a newer <lastmod> makes a page due in the same pass). */
-  private async startRevisits(): Promise<void> {
-    this.revisitCutoff = this.d.now();
-    this.lookForRevisits();
-    if (this.d.limits.revisits === 'due') await this.d.store.urls.sitemapsDue(this.revisitCutoff);
-  }
-
-  private startStats(): void {
-    this.statsTimer = setInterval(() => this.d.emitter.emit('stats', this.d.stats.snapshot()), 1000);
-    this.statsTimer.unref();
-  }
-
+  /** Takes URLs while there is room; then sleeps until the frontier's time, or ends the crawl. */
   private async pass(): Promise<void> {
     if (this.stopping || this.finished || this.pausedFlag) return;
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    const { scheduler, store } = this.d;
+    this.clearTimer();
     const now = this.d.now();
-    const mode = this.d.limits.revisits ?? 'off';
-    const revisitsDueBy = mode === 'off' ? undefined : mode === 'due' ? this.revisitCutoff : now;
-    // Shared: hosts with due retries and revisits come by claim, with the others.
-    if (this.leases) {
-      if (this.fetching < this.d.limits.concurrency) await this.leases.claim(revisitsDueBy);
-    } else for (const host of await store.hosts.withDueRetries(now)) scheduler.addWork(host);
-    if (!this.leases && revisitsDueBy !== undefined && now >= this.revisitCheckAt) {
-      this.revisitCheckAt = now + REVISIT_CHECK_MS;
-      for (const host of await store.hosts.withDueRevisits(revisitsDueBy)) scheduler.addWork(host);
+    while (this.hasRoom()) {
+      const next = await this.d.frontier.next(now);
+      if (next.kind === 'item') this.handle(next.item);
+      else if (next.kind === 'wait') return this.sleepUntil(next.until);
+      // (Work arrived while the frontier looked: the pass asked for after this one decides.)
+      else return this.passAgain ? undefined : this.finish(next.reason);
     }
-    const revisits = revisitsDueBy !== undefined;
-    // Hosts set aside while pages in flight might reach limits.maxPages: back, if they did not.
-    if (this.heldByLimit.size && !(await this.pageLimit.reached(this.active))) {
-      for (const host of this.heldByLimit) scheduler.addWork(host);
-      this.heldByLimit.clear();
-    }
-    // Pages waiting to be parsed and stored do not hold a connection; the bound on them (as many
-    // again as requests) keeps bodies in memory bounded when parsing is the slower stage.
-    const { concurrency } = this.d.limits;
-    while (this.fetching < concurrency && this.active < concurrency * 2 && !this.stopping && !this.pausedFlag) {
-      // limits.maxPages counts pages, not fetches: once it is reached, revisits go on.
-      const fresh = !(await this.pageLimit.reached(this.active));
-      if (!fresh && !revisits) break;
-      const host = scheduler.pick(now);
-      if (!host) break;
-      const dead = this.deadHosts.get(host);
-      if (dead) {
-        // (What was taken ahead for the host is queued again first: the kill ends it too.)
-        await this.d.frontier.giveBack([host]);
-        await store.hosts.kill(host, dead.error, dead.reason, this.d.now());
-        scheduler.noWork(host);
-        continue;
-      }
-      const mark = scheduler.workMark(host);
-      const q = await this.d.frontier.next(host, { fresh, revisitsDueBy });
-      if (!q) {
-        scheduler.noWork(host, mark);
-        if (!fresh) this.heldByLimit.add(host);
-        continue;
-      }
-      const origin = new URL(q.fetchUrl).origin;
-      const rules = await this.d.robots.cached(origin);
-      if (!rules || rules.state === 'unavailable') {
-        await store.urls.putBack(q.id);
-        this.loadRobots(host, origin);
-        continue;
-      }
-      // (Rules loaded by an earlier run, or another worker, still set the host's Crawl-delay here.)
-      if (!this.delaysKnown.has(host)) {
-        this.delaysKnown.add(host);
-        scheduler.setCrawlDelay(host, rules.crawlDelaySeconds);
-      }
-      // (The host's last URL, the store says: out of the ring now, without asking it again.)
-      if (q.last && fresh) scheduler.noWork(host, mark);
-      if (!rules.isAllowed(q.fetchUrl)) {
-        this.handling(host, q.fetchUrl, this.disallowed(q.id));
-        continue;
-      }
-      this.fetching++;
-      scheduler.begin(host);
-      this.handling(host, q.fetchUrl, this.d.process(q));
-    }
-    await this.releaseIdle();
-    await this.checkDone();
-    await this.armTimer();
   }
 
-  /** Work on a URL of `host` is being handled until it settles: limits, leases and the end of the crawl wait for it. */
-  private handling(host: string, url: string, work: Promise<void>): void {
+  /** Pages waiting to be parsed and stored hold no connection; bounding them too (as many again) keeps bodies in memory bounded. */
+  private hasRoom(): boolean {
+    const { concurrency } = this.d;
+    return this.fetching < concurrency && this.active < concurrency * 2 && !this.stopping && !this.pausedFlag;
+  }
+
+  /** One URL from the frontier, in the pipeline until it settles. */
+  private handle(item: FrontierItem): void {
     this.active++;
-    this.activeOf.set(host, (this.activeOf.get(host) ?? 0) + 1);
-    void work
-      .catch((e: unknown) => this.d.log?.error(`${url}: ${(e as Error).stack ?? String(e)}`))
+    void this.process(item)
+      .catch((e: unknown) => this.d.log?.error(`${item.fetchUrl}: ${(e as Error).stack ?? String(e)}`))
       .finally(() => {
         this.active--;
-        this.pageLimit.finished();
-        const left = this.activeOf.get(host)! - 1;
-        if (left) this.activeOf.set(host, left);
-        else this.activeOf.delete(host);
+        this.d.frontier.settled(item);
         this.pump();
       });
   }
 
-  /** A URL robots.txt disallows: recorded excluded; a page Trawl held leaves the index. */
-  private async disallowed(id: number): Promise<void> {
-    const r = await this.d.store.commitFetch(
-      {
-        id,
-        outcome: { kind: 'excluded', reason: 'robots.txt disallows it' },
-        revisit: null,
-        unindex: true,
-        links: { urls: [], rejected: new Map([['robots', 1]]) },
-      },
-      this.d.now(),
-    );
-    if (r.removed === undefined) return;
-    await this.d.index?.remove(id, r.removed);
-    this.d.emitter.emit('removed', id);
+  private async process(item: FrontierItem): Promise<void> {
+    if (item.disallowed) return void (await this.commit(item, this.d.pipeline.disallowed(item)));
+    this.fetching++;
+    const fetched = await this.d.pipeline.fetch(item, this.abort.signal).finally(() => this.fetching--);
+    // The request is over: the host's politeness clock starts now, not after parsing.
+    await this.d.frontier.fetched(item, fetched.request);
+    if (fetched.aborted) return void (await this.d.frontier.finish(item, PUT_BACK));
+    // The connection is free: the next request starts while this page is parsed.
+    this.pump();
+    await this.complete(item, fetched);
   }
 
-  /** Shared: the hosts held with nothing left to do here go back to the shared frontier. */
-  private async releaseIdle(): Promise<void> {
-    if (!this.leases) return;
-    const idle = [...this.leases.held].filter(
-      (h) => !this.activeOf.has(h) && !this.robotsLoading.has(h) && !this.heldByLimit.has(h) && this.d.scheduler.idle(h),
-    );
-    await this.leases.release(idle);
+  /** An archive's capture, handled as if just fetched: the same decision and commit (it holds no place in the loop's room). */
+  async ingest(item: QueuedUrl, response: Response): Promise<Outcome['kind']> {
+    this.ingesting++;
+    try {
+      return await this.complete(item, response);
+    } finally {
+      this.ingesting--;
+    }
   }
 
-  /** Wakes the loop when the next host's delay is over, or the next failed URL is due. */
-  private async armTimer(): Promise<void> {
-    if (this.finished || this.stopping || this.timer) return;
-    // (Shared: a claim may find hosts another worker released, or work that fell due.)
-    const claimAt = this.leases && this.fetching < this.d.limits.concurrency ? this.leases.claimAt() : undefined;
-    const candidates = [this.d.scheduler.nextReadyAt(), await this.d.store.urls.nextRetryAt(), claimAt].filter((x): x is number => x !== undefined);
-    if (!candidates.length || this.fetching >= this.d.limits.concurrency || this.active >= this.d.limits.concurrency * 2) return;
+  /** What a response comes to, written and told; the fetch event last. */
+  private async complete(item: QueuedUrl, response: Response): Promise<Outcome['kind']> {
+    let end: UrlEnd;
+    try {
+      end = await this.commit(item, await this.d.pipeline.judge(item, response, this.abort.signal));
+    } catch (e) {
+      // A bug or a page that breaks the parser must cost one URL, never the crawl.
+      end = this.d.pipeline.failed(item, response, e);
+      await this.d.frontier.finish(item, end);
+    }
+    await this.d.pipeline.committed(item, end);
+    // Alone in the pipeline: nothing to share a commit with, so commit now (a slow, polite crawl
+    // then loses nothing but what is in flight); otherwise the store's group commits on its own.
+    if (this.active + this.ingesting <= 1) await this.d.frontier.sync();
+    const { kind } = end.commit.outcome;
+    this.d.stats.outcome(kind);
+    if (end.fetch) this.d.emitter.emit('fetch', end.fetch);
+    return kind;
+  }
+
+  /**
+   * Writes a URL's end through the frontier — decided again as a duplicate when the store had its
+   * content already (another worker stored it since it was tested, or the store tests it only at
+   * its commit) — then tells the index and the listeners.
+   */
+  private async commit(item: QueuedUrl, first: UrlEnd): Promise<UrlEnd> {
+    let end = first;
+    let result = await this.write(item, end);
+    if (result.contentSeen) {
+      end = await this.d.pipeline.asDuplicate(end, result.contentSeen);
+      result = await this.write(item, end);
+    }
+    for (const { links } of end.anchors) this.d.emitter.emit('anchors', [...new Set(links.map((a) => a.target))]);
+    if (result.removed !== undefined) {
+      await this.d.index?.remove(item.id, result.removed);
+      this.d.emitter.emit('removed', item.id);
+    }
+    if (end.page && result.stored !== undefined) {
+      const i0 = performance.now();
+      await this.d.index?.put(end.page.doc, end.page.analysis, result.stored);
+      this.d.stats.time('index', performance.now() - i0);
+      this.d.emitter.emit('document', end.page.doc, end.page.analysis);
+    }
+    return end;
+  }
+
+  /** The frontier's commit, its time counted as the store stage's for a URL that was fetched. */
+  private async write(item: QueuedUrl, end: UrlEnd): Promise<FetchCommitResult> {
+    const s0 = performance.now();
+    const result = await this.d.frontier.finish(item, end);
+    if (end.fetch) this.d.stats.time('store', performance.now() - s0);
+    return result;
+  }
+
+  /** Wakes the loop at the frontier's time (absent: a URL's end or new work will). */
+  private sleepUntil(until: number | undefined): void {
+    if (until === undefined || this.finished || this.stopping || this.timer) return;
     this.timer = setTimeout(
       () => {
         this.timer = undefined;
         this.pump();
       },
-      Math.max(5, Math.min(...candidates) - this.d.now()),
+      Math.max(MIN_SLEEP_MS, until - this.d.now()),
     );
   }
 
-  private async checkDone(): Promise<void> {
-    if (this.active > 0 || this.robotsLoading.size > 0 || this.finished) return;
-    const limit = await this.pageLimit.reached(0);
-    const retryAt = await this.d.store.urls.nextRetryAt();
-    // Something happened while the store was asked (a request ended, work arrived): the pass
-    // asked for after this one decides.
-    if (this.passAgain || this.active > 0 || this.robotsLoading.size > 0) return;
-    if (!limit && this.heldByLimit.size) {
-      // Hosts set aside while pages in flight might have reached limits.maxPages: they did not.
-      for (const host of this.heldByLimit) this.d.scheduler.addWork(host);
-      this.heldByLimit.clear();
-      this.passAgain = true;
-      return;
-    }
-    const revisits = this.d.limits.revisits !== undefined && this.d.limits.revisits !== 'off';
-    if (this.leases) return this.checkSharedDone(limit && !(revisits && this.d.scheduler.hasWork()), retryAt);
-    // (Past the limit, a crawl that takes due revisits ends once none is left.)
-    if (limit && !(revisits && this.d.scheduler.hasWork())) await this.finish('limit');
-    else if (!this.d.scheduler.hasWork() && retryAt === undefined) await this.finish('exhausted');
+  private clearTimer(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
   }
 
-  /**
-   * Shared: the crawl is done when this worker holds nothing, a claim finds nothing, no retry
-   * waits, and no other worker holds a host — else it looks again when a claim may run. A worker
-   * that runs until stopped (trawl worker) only looks again.
-   */
-  private async checkSharedDone(limit: boolean, retryAt: number | undefined): Promise<void> {
-    const leases = this.leases!;
-    if (limit && !leases.shared.untilStopped) return this.finish('limit');
-    if (leases.held.size || this.d.scheduler.hasWork() || leases.shared.untilStopped) return;
-    const mode = this.d.limits.revisits ?? 'off';
-    if (await leases.claim(mode === 'off' ? undefined : mode === 'due' ? this.revisitCutoff : this.d.now(), true)) {
-      this.passAgain = true;
-      return;
-    }
-    if (retryAt !== undefined || this.passAgain || this.active > 0 || (await leases.othersHoldHosts())) return;
-    await this.finish('exhausted');
+  private startStats(): void {
+    this.statsTimer = setInterval(() => this.d.emitter.emit('stats', this.d.stats.snapshot()), STATS_EVERY_MS);
+    this.statsTimer.unref();
+  }
+
+  /** A stop waits for this: nothing in the pipeline, no pass running, no robots.txt loading. */
+  private checkQuiet(): void {
+    if (!this.quiet || this.active > 0 || this.passing || this.d.frontier.busy) return;
+    const quiet = this.quiet;
+    this.quiet = undefined;
+    quiet();
   }
 
   private async finish(reason: 'exhausted' | 'limit' | 'stopped'): Promise<void> {
     if (this.finished) return;
     this.finished = true;
-    clearTimeout(this.timer);
+    this.clearTimer();
     clearInterval(this.statsTimer);
-    // (Exhausted or at the limit: whatever is still held goes back; stopped: already released.)
-    await this.leases?.stop();
-    await this.d.store.sync();
+    // (A shared frontier releases what it still holds; everything written is made durable.)
+    await this.d.frontier.stop();
     this.d.emitter.emit('stats', this.d.stats.snapshot());
     this.d.emitter.emit('done', { reason });
-  }
-
-  /** Loads a host's robots.txt while its URLs wait; other hosts go on. */
-  private loadRobots(host: string, origin: string): void {
-    if (this.robotsLoading.has(host)) return;
-    this.robotsLoading.add(host);
-    this.d.scheduler.setWaitingForRobots(host, true);
-    this.d.scheduler.begin(host);
-    void this.d.robots
-      .load(origin, this.abort.signal)
-      .then((rules) => this.robotsLoaded(host, origin, rules))
-      .catch((e: unknown) => this.d.log?.warn(`robots.txt of ${host}: ${(e as Error).message}`))
-      .finally(() => {
-        this.robotsLoading.delete(host);
-        this.d.scheduler.setWaitingForRobots(host, false);
-        this.pump();
-      });
-  }
-
-  private async robotsLoaded(host: string, origin: string, rules: RobotsRules): Promise<void> {
-    const ok = rules.state !== 'unavailable';
-    this.d.scheduler.end(host, this.d.now(), { ok, ...(ok ? {} : { error: 'robots-unavailable' }) });
-    if (!ok) {
-      const failures = (this.robotsFailures.get(host) ?? 0) + 1;
-      this.robotsFailures.set(host, failures);
-      // (A failure that trying again cannot mend — TLS, an address not allowed — gives up at once.)
-      if (failures < ROBOTS_GIVE_UP_AFTER && !(rules.error && !ERRORS[rules.error].retry)) return;
-      // The real cause when the host could not be reached at all (DNS, refused, TLS…).
-      const error = rules.error ?? 'robots-unavailable';
-      await this.giveUpHost(
-        host,
-        error,
-        rules.error ? `${ERRORS[error].describe} (${failures} tries; ${rules.detail})` : `robots.txt unavailable ${failures} times (${rules.detail})`,
-      );
-      return;
-    }
-    this.robotsFailures.delete(host);
-    this.d.scheduler.setCrawlDelay(host, rules.crawlDelaySeconds);
-    await this.d.onRobots(origin, rules);
-  }
-
-  /** A host that keeps failing: its URLs die, and later ones at once. */
-  async giveUpHost(host: string, error: ErrorCode, reason: string): Promise<void> {
-    this.deadHosts.set(host, { error, reason });
-    this.d.scheduler.noWork(host);
-    const n = await this.d.store.hosts.kill(host, error, reason, this.d.now());
-    this.d.log?.warn(`giving up on ${host}: ${reason}; ${n} URLs marked dead`);
   }
 }

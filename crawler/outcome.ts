@@ -21,12 +21,12 @@
  */
 import { createHash } from 'node:crypto';
 import type { ErrorCode, FetchMeta, Outcome, QueuedUrl, Revisit, StoredDocument } from '../model/index.ts';
-import { decide, ERRORS, fromFetchCode, fromHttpStatus, type RetryPolicy } from './errors.ts';
+import { clip, decide, ERRORS, fromFetchCode, fromHttpStatus, type RetryPolicy } from './errors.ts';
 import type { FetchResponse, FetchResult } from './fetch/fetcher.ts';
 import { follows, type Focus, type Verdict } from './focus/focus.ts';
 import { nextInterval, type RevisitChange, type RevisitPolicy } from './frontier/revisit.ts';
 import type { LinkBatch } from './links.ts';
-import type { Extracted } from './parse/index.ts';
+import type { Extracted, ParsedPage } from './parse/index.ts';
 import type { Admission } from './urls/filters.ts';
 
 /** What the policy is told of one fetch. */
@@ -94,13 +94,17 @@ export type Decision = {
 
 /** Answers of 404/410 in a row after which a page Trawl holds leaves the index. */
 export const GONE_CONFIRMATIONS = 2;
+/** The note on a record of why its page was rendered in a browser is cut at this length. */
+const MAX_RENDERED_NOTE_CHARS = 300;
+/** A language tag (BCP 47) longer than this is cut: the longest registered ones are shorter. */
+const MAX_LANGUAGE_TAG_CHARS = 35;
 
-/** A page's content hash: its title and text (what is indexed; markup changes do not count). */
 /** The first language tag of a response's Content-Language header, if any. */
 export function contentLanguageOf(res: Pick<FetchResponse, 'headers'>): string | undefined {
   return res.headers['content-language']?.split(',')[0]?.trim() || undefined;
 }
 
+/** A page's content hash: its title and text (what is indexed; markup changes do not count). */
 export function pageHash(page: { readonly title: string; readonly text: string }): string {
   return createHash('sha256').update(page.title).update('\0').update(page.text).digest('hex');
 }
@@ -110,15 +114,15 @@ export function decideOutcome(f: FetchFacts, rules: OutcomeRules): Decision {
   const fx = new EffectsBuilder();
   let outcome: Outcome;
   const { res } = f;
-  if (res.kind === 'error') outcome = failure(f, rules, fromFetchCode(res.code), `${res.code}: ${res.message}`.slice(0, 500));
+  if (res.kind === 'error') outcome = failure(f, rules, fromFetchCode(res.code), clip(`${res.code}: ${res.message}`));
   else if (res.status === 304 && f.conditional) {
     fx.touch = true;
     outcome = { kind: 'not-modified', status: 304 };
-  } else if (res.authFailure) outcome = failure(f, rules, 'auth-failed', res.authFailure.slice(0, 500), res.status);
+  } else if (res.authFailure) outcome = failure(f, rules, 'auth-failed', clip(res.authFailure), res.status);
   else if (f.loginPage && res.status < 300) {
     fx.unindex = true;
     outcome = { kind: 'excluded', status: res.status, reason: 'the login page of an auth scope (never indexed)' };
-  } else if (f.renderFailed) outcome = failure(f, rules, 'render-failed', f.renderFailed.slice(0, 500), res.status);
+  } else if (f.renderFailed) outcome = failure(f, rules, 'render-failed', clip(f.renderFailed), res.status);
   else if (f.extracted) outcome = onContent(f, res, f.extracted, rules, fx);
   else outcome = onStatus(f, res, rules, fx);
   if (outcome.kind === 'failed' && f.deadHost)
@@ -152,99 +156,144 @@ function onStatus(f: FetchFacts, res: FetchResponse, rules: OutcomeRules, fx: Ef
   return failure(f, rules, fromHttpStatus(status), `HTTP ${status}`, status, res.retryAfterMs);
 }
 
-/** A 2xx response, parsed: a sitemap, a type Trawl does not read, or a page (see the table). */
+/** A 2xx response, parsed: a sitemap, a type Trawl does not read, a document refused, or a page (see the table). */
 function onContent(f: FetchFacts, res: FetchResponse, extracted: Extracted, rules: OutcomeRules, fx: EffectsBuilder): Outcome {
-  const { q, verdict } = f;
   const { status } = res;
-  const type = res.contentType.split(';')[0]!.trim();
-  const meta: FetchMeta = {
-    contentType: type || '(none)',
-    size: res.body.length,
-    ...(res.headers.etag ? { etag: res.headers.etag } : {}),
-    ...(res.headers['last-modified'] ? { lastModified: res.headers['last-modified'] } : {}),
-  };
+  const meta = responseMeta(res);
   if (extracted.kind === 'unsupported') return { kind: 'excluded', status, reason: `unsupported content type ${extracted.type}`, meta };
   if (extracted.kind === 'refused') {
     // A held copy of a document that cannot be read now leaves the index with its reason.
     fx.unindex = true;
-    const reason = `${extracted.reason}: ${extracted.detail}`.slice(0, 500);
+    const reason = clip(`${extracted.reason}: ${extracted.detail}`);
     return extracted.reason === 'damaged' ? { kind: 'dead', status, error: 'unparsable', reason } : { kind: 'excluded', status, reason, meta };
   }
-  if (extracted.kind === 'sitemap') {
-    fx.links.push({ links: [...extracted.pages, ...extracted.sitemaps.map((url) => ({ url }))], depth: q.depth, base: q.fetchUrl, tunnel: q.tunnel ?? 0 });
-    fx.sitemap = true;
-    // Its hash tells a revisit whether the sitemap changed.
-    const hash = createHash('sha256').update(res.body).digest('hex');
-    return { kind: 'fetched', status, note: `sitemap with ${extracted.pages.length} pages and ${extracted.sitemaps.length} sitemaps`, meta: { ...meta, hash } };
-  }
+  if (extracted.kind === 'sitemap') return onSitemap(f, res, extracted, meta, fx);
+  return onPage(f, res, extracted, meta, rules, fx);
+}
+
+/** What any 2xx response tells of itself, kept on the URL record: its type, size and validators. */
+function responseMeta(res: FetchResponse): FetchMeta {
+  return {
+    contentType: mediaType(res) || '(none)',
+    size: res.body.length,
+    ...(res.headers.etag ? { etag: res.headers.etag } : {}),
+    ...(res.headers['last-modified'] ? { lastModified: res.headers['last-modified'] } : {}),
+  };
+}
+
+/** A sitemap: its pages and sitemaps are queued, and its <lastmod>s may make pages due. */
+function onSitemap(f: FetchFacts, res: FetchResponse, sitemap: Extracted & { kind: 'sitemap' }, meta: FetchMeta, fx: EffectsBuilder): Outcome {
+  const { q } = f;
+  fx.links.push({ links: [...sitemap.pages, ...sitemap.sitemaps.map((url) => ({ url }))], depth: q.depth, base: q.fetchUrl, tunnel: q.tunnel ?? 0 });
+  fx.sitemap = true;
+  // Its hash tells a revisit whether the sitemap changed.
+  const hash = createHash('sha256').update(res.body).digest('hex');
+  const note = `sitemap with ${sitemap.pages.length} pages and ${sitemap.sitemaps.length} sitemaps`;
+  return { kind: 'fetched', status: res.status, note, meta: { ...meta, hash } };
+}
+
+/**
+ * A page, in the order of the table: a meta refresh forwards; its links are followed unless it says
+ * not to; then it is excluded (noindex, off topic, canonical elsewhere, duplicate), unchanged, or stored.
+ */
+function onPage(f: FetchFacts, res: FetchResponse, extracted: Extracted & { kind: 'page' }, meta: FetchMeta, rules: OutcomeRules, fx: EffectsBuilder): Outcome {
+  const { q, verdict } = f;
+  const { status } = res;
   const { page } = extracted;
   const hash = f.hash ?? pageHash(page);
-  // The page's language: <html lang>, else the first of the Content-Language header's, else the
-  // one the extractor detected from its text, which it wrote on the page (`fr-x-detected`).
-  const lang = (page.lang ?? contentLanguageOf(res))?.slice(0, 35) || undefined;
-  let pageMeta: FetchMeta = {
+  const lang = pageLanguage(page, res);
+  const robots = robotsDirectives(page, res);
+  // A meta refresh forwards like an HTTP redirect: the target is queued as the next hop, and
+  // this page (a "Redirecting to …" stub, typically) is not indexed.
+  if (page.refresh && !robots.nofollow) {
+    fx.unindex = true;
+    return redirect(q, page.refresh, status, rules, fx);
+  }
+  // The stored copy's hash (a held page's): the same text again is not stored or indexed again.
+  const storedHash = f.held ? (q.hash ?? undefined) : undefined;
+  const linksHash = robots.nofollow ? undefined : followLinks(f, page, storedHash, rules, fx);
+  const pageMeta: FetchMeta = {
     ...meta,
     ...(extracted.encoding ? { charset: extracted.encoding } : {}),
     hash,
     ...(lang ? { lang } : {}),
     ...(verdict ? { topic: { score: verdict.score, relevant: verdict.relevant } } : {}),
     linksCut: page.linksCut ?? 0,
-    ...(f.rendered ? { rendered: f.rendered.slice(0, 300) } : {}),
+    ...(f.rendered ? { rendered: f.rendered.slice(0, MAX_RENDERED_NOTE_CHARS) } : {}),
+    ...(linksHash !== undefined ? { linksHash } : {}),
   };
-  const xRobots = (res.headers['x-robots-tag'] ?? '').toLowerCase();
-  const noindex = page.noindex || /\b(noindex|none)\b/.test(xRobots);
-  const nofollow = page.nofollow || /\b(nofollow|none)\b/.test(xRobots);
-  // A meta refresh forwards like an HTTP redirect: the target is queued as the next hop, and
-  // this page (a "Redirecting to …" stub, typically) is not indexed.
-  if (page.refresh && !nofollow) {
+  const excluded = exclusionOf(f, page, robots.noindex, rules, fx);
+  if (excluded !== undefined) {
     fx.unindex = true;
-    return redirect(q, page.refresh, status, rules, fx);
-  }
-  // The stored copy's hash (a held page's): the same text again is not stored or indexed again.
-  const storedHash = f.held ? (q.hash ?? undefined) : undefined;
-  // A focused crawl follows a relevant page's links, and tunnels a little way through others.
-  const focus = verdict && rules.focus ? follows(rules.focus, verdict.relevant, q.tunnel ?? 0) : { follow: true, tunnel: 0 };
-  if (!nofollow && focus.follow) {
-    const links = rules.followNofollow ? page.links : page.links.filter((l) => !l.nofollow);
-    const linksHash = hashLinks(links);
-    pageMeta = { ...pageMeta, linksHash };
-    // A page fetched again with the same links: they were all queued (or turned away) and their
-    // anchor text counted when it was last fetched. Counting it again would inflate the link prior.
-    if (!(storedHash !== undefined && q.linksHash === linksHash))
-      fx.links.push({ links, depth: q.depth + 1, base: q.fetchUrl, source: q.url, tunnel: focus.tunnel });
-  }
-  const exclude = (reason: string): Outcome => {
-    fx.unindex = true;
-    return { kind: 'excluded', status, reason, meta: pageMeta };
-  };
-  if (noindex) return exclude(page.noindex ? 'noindex' : 'noindex (X-Robots-Tag)');
-  if (verdict && !verdict.relevant) {
-    const { cutoff, classifier } = rules.focus!;
-    // (A classifier module may decide by itself, whatever the cutoff.)
-    return exclude(
-      verdict.score < cutoff
-        ? `off topic: score ${verdict.score} below the cutoff ${cutoff}`
-        : `off topic: judged not relevant by ${classifier.name} (score ${verdict.score})`,
-    );
-  }
-  // <link rel="canonical"> to another page in scope: that page is indexed instead of this one.
-  const canonical = page.canonical ? rules.admit(page.canonical, q.depth) : undefined;
-  if (canonical?.ok && canonical.url !== q.url) {
-    fx.links.push({ links: [{ url: page.canonical! }], depth: q.depth, base: q.fetchUrl, tunnel: q.tunnel ?? 0 });
-    return exclude(`canonical is ${canonical.url}`);
-  }
-  // The content-seen test (Mercator): the same content under another URL is stored once.
-  const seen = page.text ? f.sameContent : undefined;
-  if (seen && seen.id !== q.id) {
-    fx.duplicateOf = seen.id;
-    return exclude(`duplicate of ${seen.url}`);
+    return { kind: 'excluded', status, reason: excluded, meta: pageMeta };
   }
   // (The same text judged differently — the topic changed — is stored again with its new classes.)
   if (storedHash === hash && (!verdict || verdict.score === q.topicScore)) {
     fx.touch = true;
     return { kind: 'indexed', status, meta: pageMeta, note: 'unchanged' };
   }
-  fx.document = {
+  fx.document = storedDocument(f, res, page, hash, lang);
+  return { kind: 'indexed', status, meta: pageMeta };
+}
+
+/** The page's language: <html lang>, else the first of Content-Language, else the one the extractor detected (written on the page as `fr-x-detected`). */
+function pageLanguage(page: ParsedPage, res: FetchResponse): string | undefined {
+  return (page.lang ?? contentLanguageOf(res))?.slice(0, MAX_LANGUAGE_TAG_CHARS) || undefined;
+}
+
+/** What the page and its X-Robots-Tag header say of indexing it and following its links. */
+function robotsDirectives(page: ParsedPage, res: FetchResponse): { readonly noindex: boolean; readonly nofollow: boolean } {
+  const xRobots = (res.headers['x-robots-tag'] ?? '').toLowerCase();
+  return { noindex: page.noindex || /\b(noindex|none)\b/.test(xRobots), nofollow: page.nofollow || /\b(nofollow|none)\b/.test(xRobots) };
+}
+
+/**
+ * Follows the page's links (a focused crawl: a relevant page's, and a little way through others).
+ * Returns their hash, for the record, when they are followed.
+ */
+function followLinks(f: FetchFacts, page: ParsedPage, storedHash: string | undefined, rules: OutcomeRules, fx: EffectsBuilder): string | undefined {
+  const { q, verdict } = f;
+  const focus = verdict && rules.focus ? follows(rules.focus, verdict.relevant, q.tunnel ?? 0) : { follow: true, tunnel: 0 };
+  if (!focus.follow) return undefined;
+  const links = rules.followNofollow ? page.links : page.links.filter((l) => !l.nofollow);
+  const linksHash = hashLinks(links);
+  // A page fetched again with the same links: they were all queued (or turned away) and their
+  // anchor text counted when it was last fetched. Counting it again would inflate the link prior.
+  if (!(storedHash !== undefined && q.linksHash === linksHash))
+    fx.links.push({ links, depth: q.depth + 1, base: q.fetchUrl, source: q.url, tunnel: focus.tunnel });
+  return linksHash;
+}
+
+/** Why the page is kept out of the index, in the table's order (noindex, off topic, canonical elsewhere, duplicate), or undefined. */
+function exclusionOf(f: FetchFacts, page: ParsedPage, noindex: boolean, rules: OutcomeRules, fx: EffectsBuilder): string | undefined {
+  const { q, verdict } = f;
+  if (noindex) return page.noindex ? 'noindex' : 'noindex (X-Robots-Tag)';
+  if (verdict && !verdict.relevant) {
+    const { cutoff, classifier } = rules.focus!;
+    // (A classifier module may decide by itself, whatever the cutoff.)
+    return verdict.score < cutoff
+      ? `off topic: score ${verdict.score} below the cutoff ${cutoff}`
+      : `off topic: judged not relevant by ${classifier.name} (score ${verdict.score})`;
+  }
+  // <link rel="canonical"> to another page in scope: that page is indexed instead of this one.
+  const canonical = page.canonical ? rules.admit(page.canonical, q.depth) : undefined;
+  if (canonical?.ok && canonical.url !== q.url) {
+    fx.links.push({ links: [{ url: page.canonical! }], depth: q.depth, base: q.fetchUrl, tunnel: q.tunnel ?? 0 });
+    return `canonical is ${canonical.url}`;
+  }
+  // The content-seen test (Mercator): the same content under another URL is stored once.
+  const seen = page.text ? f.sameContent : undefined;
+  if (seen && seen.id !== q.id) {
+    fx.duplicateOf = seen.id;
+    return `duplicate of ${seen.url}`;
+  }
+  return undefined;
+}
+
+/** The page's new copy, as stored and indexed. */
+function storedDocument(f: FetchFacts, res: FetchResponse, page: ParsedPage, hash: string, lang: string | undefined): StoredDocument {
+  const { q, verdict } = f;
+  return {
     id: q.id,
     // The address that answered: it works in a browser even when the identity is an alias.
     url: q.fetchUrl,
@@ -252,18 +301,22 @@ function onContent(f: FetchFacts, res: FetchResponse, extracted: Extracted, rule
     description: page.description,
     headings: page.headings,
     text: page.text,
-    contentType: type || 'text/html',
+    contentType: mediaType(res) || 'text/html',
     ...(lang ? { lang } : {}),
     bytes: res.body.length,
     truncated: res.truncated,
-    httpStatus: status,
+    httpStatus: res.status,
     fetchedAt: f.now,
     hash,
     ...(verdict ? { topic: { score: verdict.score, classes: verdict.classes } } : {}),
     ...(page.document ? { document: page.document } : {}),
     ...(page.simhash ? { simhash: page.simhash } : {}),
   };
-  return { kind: 'indexed', status, meta: pageMeta };
+}
+
+/** The response's media type, without its parameters ('' when it has none). */
+function mediaType(res: FetchResponse): string {
+  return res.contentType.split(';')[0]!.trim();
 }
 
 /** A redirect (or a meta refresh): the target is queued as the next hop, if it is admitted. */

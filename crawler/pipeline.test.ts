@@ -1,62 +1,86 @@
-// The crawl loop's pipeline, with real frontier, scheduler and store, a fake fetcher that counts
-// requests in flight and parsers that take their time or fail.
+// The crawl pipeline through the crawler, with a real local frontier, scheduler and SQLite store, a
+// scripted fetcher that counts requests in flight and parsers that take their time or fail. Time is
+// fake (node:test's mock timers): a request takes 5 ms and a page 30 ms of it, and the clock moves a
+// millisecond whenever nothing else is left to run.
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
-import { normalizerOf } from '../appliance/wiring.ts';
-import { DEFAULT_CONFIG } from '../config/defaults.ts';
+import { describe, it, mock } from 'node:test';
 import { openSqliteStore } from '../store/sqlite/index.ts';
 import { Crawler } from './crawler.ts';
-import type { Fetcher, FetchResult } from './fetch/fetcher.ts';
-import { Frontier } from './frontier/frontier.ts';
+import type { FetchResult, PageFetcher } from './fetch/fetcher.ts';
 import { HostScheduler } from './frontier/hosts.ts';
+import { LocalFrontier } from './frontier/local/local-frontier.ts';
 import { extract } from './parse/extract.ts';
 import { ParseFailure, type Extracted, type ParseJob } from './parse/index.ts';
-import type { RobotsCache, RobotsRules } from './robots/robots.ts';
-import { buildScope, defaultFilters } from './urls/index.ts';
+import type { RobotsRules, RobotsSource } from './robots/robots.ts';
+import { crawlerLimits, frontierLimits, hostPolicy, urlPolicy } from './settings-fixture.ts';
 
 const PAGES = 40;
 const SEED = 'http://pipeline.test/p/0';
+const FETCH_MS = 5;
+const PARSE_MS = 30;
 const page = (i: number) =>
   Buffer.from(`<title>page ${i}</title><p>pipelineword${i}</p>${[1, 2, 3, 1].map((k) => `<a href="/p/${(i * 3 + k) % PAGES}">next</a>`).join('')}`);
+/** Time passing on the fake clock (onFakeClock): a request, a parse. */
+const takes = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Runs `work` on a fake clock that moves a millisecond at a time whenever nothing else is left to run. */
+async function onFakeClock<T>(work: () => Promise<T>): Promise<T> {
+  mock.timers.enable({ apis: ['setTimeout', 'setInterval', 'Date'], now: 1_000_000 });
+  try {
+    let settled = false;
+    const result = work().finally(() => (settled = true));
+    while (!settled) {
+      await new Promise((resolve) => setImmediate(resolve));
+      mock.timers.tick(1);
+    }
+    return await result;
+  } finally {
+    mock.timers.reset();
+  }
+}
 
 /** Crawls the 40-page web with `concurrency` and the given parser; returns what happened. */
 async function crawl(concurrency: number, parse: (job: ParseJob, state: { inFlight: number }) => Promise<Extracted>) {
   const store = openSqliteStore(mkdtempSync(join(tmpdir(), 'trawl-pipeline-')));
   const state = { inFlight: 0, maxInFlight: 0 };
-  const fetcher = {
+  const fetcher: PageFetcher = {
     async fetch(url: string): Promise<FetchResult> {
       state.inFlight++;
       state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
-      await new Promise((r) => setTimeout(r, 5));
+      await takes(FETCH_MS);
       state.inFlight--;
       const body = page(Number(new URL(url).pathname.split('/').pop()));
       return { kind: 'response', status: 200, contentType: 'text/html', headers: {}, body, truncated: false, wireBytes: body.length };
     },
-  } as unknown as Fetcher;
+  };
   const allowAll: RobotsRules = { state: 'allow-all', isAllowed: () => true, sitemaps: [] };
-  const robots = { cached: async () => allowAll, load: async () => allowAll } as unknown as RobotsCache;
-  const frontier = new Frontier(store);
+  const robots: RobotsSource = { cached: async () => allowAll, load: async () => allowAll };
+  const frontier = new LocalFrontier({
+    store,
+    scheduler: new HostScheduler(hostPolicy({ maxConnections: 16, delayMs: 0 })),
+    robots,
+    revisits: 'off',
+    ...frontierLimits({ limits: { maxPages: 0 } }),
+  });
+  await frontier.load();
   const crawler = new Crawler({
     store,
     frontier,
-    scheduler: new HostScheduler({ maxConnections: 16, delayMs: 0 }),
-    robots,
     fetcher,
     parser: { parse: (job) => parse(job, state), close: async () => undefined },
-    policy: {
-      normalize: normalizerOf(DEFAULT_CONFIG),
-      filters: defaultFilters(buildScope({ allow: [], exclude: [], seeds: [SEED] }), { ...DEFAULT_CONFIG.limits, maxUrlLength: 2000, maxDepth: 100 }),
-    },
-    limits: { concurrency, maxPages: 0, maxRedirects: 5, maxLinksPerPage: DEFAULT_CONFIG.limits.maxLinksPerPage, documents: DEFAULT_CONFIG.documents },
+    policy: urlPolicy([SEED], { limits: { maxDepth: 100 } }, (host) => frontier.urlsOfHost(host)),
+    limits: crawlerLimits({ concurrency }),
     userAgent: 'TrawlBot/1.0',
   });
   const stored: number[] = [];
   crawler.on('document', (doc) => stored.push(doc.id));
-  await crawler.addSeeds([SEED]);
-  const { reason } = await crawler.run();
+  const { reason } = await onFakeClock(async () => {
+    await crawler.addSeeds([SEED]);
+    return crawler.run();
+  });
   const result = {
     reason,
     stored,
@@ -71,11 +95,11 @@ describe('the crawl pipeline', () => {
   it('caps requests in flight at `concurrency` while more pages wait for the parser', async () => {
     let parsing = 0;
     let maxPipeline = 0;
-    // A parser slower than the network (as a busy parse worker is): 30 ms a page, in parallel.
+    // A parser slower than the network (as a busy parse worker is), pages parsed in parallel.
     const r = await crawl(3, async (job, state) => {
       parsing++;
       maxPipeline = Math.max(maxPipeline, state.inFlight + parsing);
-      await new Promise((res) => setTimeout(res, 30));
+      await takes(PARSE_MS);
       parsing--;
       return extract(job);
     });

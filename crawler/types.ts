@@ -1,49 +1,40 @@
-/** The crawler's interfaces: what it is given (its stages, limits, where pages go) and what it tells. */
+/**
+ * The crawler's interfaces: what it is given (its stages, each behind an interface, its limits,
+ * where pages go) and what it tells.
+ */
 import type { Log } from '../lib/log.ts';
 import type { Slices } from '../lib/slices.ts';
 import type { DocumentFormat, FetchEvent, StoredDocument } from '../model/index.ts';
 import type { Store, TokenSequence } from '../store/index.ts';
 import type { RetryPolicy } from './errors.ts';
-import type { Fetcher, FetchResponse } from './fetch/fetcher.ts';
+import type { FetchResponse, PageFetcher } from './fetch/fetcher.ts';
 import type { Focus } from './focus/focus.ts';
 import type { Frontier } from './frontier/frontier.ts';
-import type { SharedFrontier } from './frontier/leases.ts';
-import type { HostScheduler } from './frontier/hosts.ts';
 import type { RevisitPolicy } from './frontier/revisit.ts';
-import type { PageParser } from './parse/index.ts';
+import type { PageParser } from './parse/pool.ts';
 import type { RenderDeps } from './render/stage.ts';
-import type { RobotsCache } from './robots/robots.ts';
-import type { Extraction } from './template/extraction.ts';
 import type { CrawlStats } from './stats.ts';
+import type { Extraction } from './template/extraction.ts';
 import type { UrlPolicy } from './urls/filters.ts';
 
+export type { RevisitMode } from './frontier/frontier.ts';
+
+/** The crawler's settings (config/schema.ts, where their defaults are; appliance/wiring.ts limitsOf). */
 export type CrawlerLimits = {
+  /** Requests in flight at once; as many pages again may wait for the parser. */
   readonly concurrency: number;
-  readonly maxPages: number;
   readonly maxRedirects: number;
   /** Links kept per page (limits.maxLinksPerPage); beyond, they are counted, not followed. */
   readonly maxLinksPerPage: number;
   /** Follow rel="nofollow" links too. */
-  readonly followNofollow?: boolean;
+  readonly followNofollow: boolean;
   /** Attempts per URL and the back-off between them. */
-  readonly retry?: RetryPolicy;
-  /** Suspensions after which a host is given up. */
-  readonly maxSuspensions?: number;
+  readonly retry: RetryPolicy;
   /** Bounds of a page's revisit interval (crawler/frontier/revisit.ts). */
-  readonly revisit?: RevisitPolicy;
-  /** What the crawl does with pages whose revisit is due (RevisitMode); default `off`. */
-  readonly revisits?: RevisitMode;
+  readonly revisit: RevisitPolicy;
   /** Documents besides HTML (crawler/documents): the formats read, pages extracted, the size cap. */
   readonly documents: { readonly types: readonly DocumentFormat[]; readonly maxPages: number; readonly maxBytes: number };
 };
-
-/**
- * How a crawl treats pages whose revisit is due, interleaved with new URLs: `off` takes none (a
- * pass over named pages); `due` takes those due when it runs (or is woken), so a pass ends;
- * `continuous` takes each as it falls due while it runs. Both end when nothing is left now: the
- * owner of a continuous crawl wakes it when the next page is due.
- */
-export type RevisitMode = 'off' | 'due' | 'continuous';
 
 /** Where stored pages go: the index, kept by the orchestrator. The crawler awaits each call. */
 export interface IndexSink {
@@ -53,6 +44,11 @@ export interface IndexSink {
   put(doc: StoredDocument, analysis: unknown, seq: number): Promise<void> | void;
   /** A stored page left the store (change `seq`): take it out of the index. */
   remove(id: number, seq: number): Promise<void> | void;
+}
+
+/** Archiving while crawling (crawler/archive): each response fetched is handed to it. */
+export interface FetchArchive {
+  fetched(urlId: number, url: string, res: FetchResponse, unchanged: boolean): Promise<void>;
 }
 
 export type CrawlerEvents = {
@@ -71,12 +67,11 @@ export type CrawlerEvents = {
 };
 
 export type CrawlerDeps = {
+  /** What the pipeline reads (a page held? the same content stored?) and where seeds are kept. */
   readonly store: Store;
-  /** The crawler's side of the frontier, over the store (its per-host counts feed the URL filters). */
+  /** What next, and the one commit path (crawler/frontier: local/ or leased/). */
   readonly frontier: Frontier;
-  readonly scheduler: HostScheduler;
-  readonly robots: RobotsCache;
-  readonly fetcher: Fetcher;
+  readonly fetcher: PageFetcher;
   /** Decodes and parses bodies (inline, or in worker threads). */
   readonly parser: PageParser;
   /** Normalizer and filters: how raw links become queued URLs. */
@@ -86,8 +81,7 @@ export type CrawlerDeps = {
   readonly focus?: Focus | undefined;
   /** What the parser leaves out of a page's text beyond its markup: per-host selectors and the templates learned (crawler/template). */
   readonly extraction?: Extraction | undefined;
-  /** Archiving while crawling (crawler/archive): each response fetched is handed to it. */
-  readonly archive?: { fetched(urlId: number, url: string, res: FetchResponse, unchanged: boolean): Promise<void> } | undefined;
+  readonly archive?: FetchArchive | undefined;
   /** Credentials per scope (crawler/auth): the crawler asks it which URLs are login pages. */
   readonly auth?: { isLoginPage(url: string): boolean } | undefined;
   /** Rendering pages that need JavaScript in a browser (crawler/render); absent: never. */
@@ -101,8 +95,6 @@ export type CrawlerDeps = {
    */
   readonly slices?: Slices | undefined;
   readonly userAgent: string;
-  /** Many processes share the frontier (a PostgreSQL store): hosts are fetched by lease (frontier/leases.ts). */
-  readonly shared?: SharedFrontier | undefined;
   readonly now?: () => number;
   /** Where a bounded failure is reported (never thrown), and what the crawl tells as it goes. */
   readonly log?: Log;

@@ -70,7 +70,13 @@ export type FetchResult = FetchResponse | FetchFailure;
 /** Validators of a stored copy, for a conditional GET. */
 export type Conditional = { readonly etag?: string | undefined; readonly lastModified?: string | undefined };
 
-export class Fetcher {
+/** What the crawl asks of a fetcher: one GET, conditional for a copy Trawl holds (Fetcher, over undici, is the one Trawl runs). */
+export interface PageFetcher {
+  /** GETs `url`; never throws: a failure is a FetchFailure with its code (`aborted` once `signal` is). */
+  fetch(url: string, signal?: AbortSignal, conditional?: Conditional): Promise<FetchResult>;
+}
+
+export class Fetcher implements PageFetcher {
   private readonly transport: Transport;
 
   constructor(private readonly opts: FetchOptions) {

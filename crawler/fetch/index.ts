@@ -1,2 +1,11 @@
 export { AddressPolicy, BlockedAddressError, nonPublicRange, type PrivateAddressSetting } from './address-policy.ts';
-export { Fetcher, parseRetryAfter, type FetchErrorCode, type FetchFailure, type FetchOptions, type FetchResponse, type FetchResult } from './fetcher.ts';
+export {
+  Fetcher,
+  parseRetryAfter,
+  type FetchErrorCode,
+  type FetchFailure,
+  type FetchOptions,
+  type FetchResponse,
+  type FetchResult,
+  type PageFetcher,
+} from './fetcher.ts';

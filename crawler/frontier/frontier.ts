@@ -1,178 +1,112 @@
 /**
- * The crawler's side of the frontier: which of a host's URLs to take next, over the store's
- * records (store/urls.ts) — breadth-first among new ones, then retries that are due; due
- * revisits take every other turn while the host also has new URLs (so neither starves the other),
- * and all turns when there are none — and how many URLs each host has (for limits.maxPagesPerHost,
- * which the URL filters ask for every link: kept in RAM, one number per host).
+ * The frontier as the crawl loop sees it: one interface, two adapters — `local/` (one crawler on
+ * its own store, SQLite or PostgreSQL) and `leased/` (many crawlers sharing a PostgreSQL store, each
+ * host fetched by one of them at a time under a lease). The contract suite (`contract/`) holds both
+ * to the same behaviour: the order URLs come in, politeness, when the crawl is done.
+ *
+ * The loop asks `next(now)` for a URL to fetch (or when to ask again, or that nothing is left),
+ * tells `fetched()` when the request ended (the host's politeness clock starts then, not after
+ * parsing), and writes each URL's end through `finish()` — the one commit path, whatever the URL
+ * came to: a page, an exclusion (robots.txt too), a failure, an internal error, a fetch aborted by
+ * a stop and put back. `settled()` says the URL has left the pipeline.
  */
-import type { EnqueueBatch, EnqueueResult, Store, TakeKind, TakeOptions, Taken } from '../../store/index.ts';
+import type { AnchorLink, ErrorCode, NewUrl, QueuedUrl } from '../../model/index.ts';
+import type { EnqueueBatch, EnqueueResult, FetchCommit, FetchCommitResult, Taken } from '../../store/index.ts';
+import type { AllowedRules } from '../robots/robots.ts';
 
-/** Which URLs next() may hand out. */
-export type PickOptions = {
-  /** New and queued URLs, and retries (false once limits.maxPages is reached). */
-  readonly fresh: boolean;
-  /** Pages whose revisit is due by this time (none when undefined). */
-  readonly revisitsDueBy?: number | undefined;
+/**
+ * How a crawl treats pages whose revisit is due, interleaved with new URLs: `off` takes none (a
+ * pass over named pages); `due` takes those due when it runs (or is woken), so a pass ends;
+ * `continuous` takes each as it falls due while it runs. Both end when nothing is left now: the
+ * owner of a continuous crawl wakes it when the next page is due.
+ */
+export type RevisitMode = 'off' | 'due' | 'continuous';
+
+/** A URL handed out by next(), in flight until the loop finishes it. */
+export type FrontierItem = Taken & {
+  /** robots.txt disallows it: it is recorded as excluded, never fetched (it holds no connection). */
+  readonly disallowed?: boolean;
 };
 
-/** How long the earliest revisit's time, as read, is used. */
-const REVISITS_MAX_AGE_MS = 1000;
-/**
- * Queued URLs of a host taken at once when the frontier is shared (a store over the network: one
- * round trip for this many fetches, instead of one each — bench/scale). The host is this worker's
- * alone while its lease lasts, so taking ahead holds back nothing another worker could fetch.
- */
-export const TAKE_AHEAD = 8;
+/** What next() has: a URL to fetch; nothing ready before `until` (absent: before a URL ends or work arrives); nothing left. */
+export type Next =
+  | { readonly kind: 'item'; readonly item: FrontierItem }
+  | { readonly kind: 'wait'; readonly until?: number | undefined }
+  | { readonly kind: 'done'; readonly reason: 'exhausted' | 'limit' };
 
-export class Frontier {
-  /** Hosts whose last URL handed out was not a revisit: their next may be a due revisit (interleaving). */
-  private readonly revisitTurn = new Set<string>();
-  private perHost = new Map<string, number>();
-  /** Shared with other workers (share()): the hosts whose count was asked for since the last refresh. */
-  private asked: Set<string> | undefined;
-  /** When the earliest revisit falls due (undefined: none is scheduled), as read at `at` (performance.now()). */
-  private revisits: { readonly next: number | undefined; readonly at: number } | undefined;
-  /** Shared: URLs taken ahead, by host — in flight in the store, handed out by next() in order. */
-  private readonly ahead = new Map<string, Taken[]>();
-  private takeAhead = 1;
+/** How a request ended, as the host's politeness counts it. */
+export type RequestEnd = {
+  readonly at: number;
+  /** False when the failure is the host's fault (ERRORS[error].hostFault): it backs the host off. */
+  readonly ok: boolean;
+  /** The server's Retry-After (429, 503): the host's next request waits at least this. */
+  readonly retryAfterMs?: number | undefined;
+  readonly error?: ErrorCode | undefined;
+};
 
-  constructor(
-    private readonly store: Store,
-    private readonly now: () => number = Date.now,
-  ) {}
+/** The anchor text of the links of one page, recorded once its commit is written. */
+export type AnchorBatch = { readonly source: string; readonly links: readonly AnchorLink[] };
 
-  /** Reads the per-host counts from the store (once, before the crawl starts). */
-  async load(): Promise<void> {
-    this.perHost = await this.store.hosts.urlCounts();
-  }
+/** A URL's end as the frontier writes it: the store's commit, its time, and what is learned with it. */
+export type UrlCommit = {
+  readonly commit: FetchCommit;
+  /** The time the commit is made at (a capture's date, for an archive imported). */
+  readonly at: number;
+  readonly anchors: readonly AnchorBatch[];
+  /** A sitemap was read: its <lastmod>s may have made pages due, to be looked for at once. */
+  readonly sitemap?: boolean;
+};
 
-  /** Takes the host's next URL and marks it in flight (see the order above); `last` when the store says it was the host's last. */
-  async next(host: string, pick: PickOptions = { fresh: true }): Promise<Taken | undefined> {
-    // (No page due for a revisit anywhere: the store is not asked for one.)
-    const by = pick.revisitsDueBy !== undefined && (await this.revisitsDue(pick.revisitsDueBy)) ? pick.revisitsDueBy : undefined;
-    const turn = by !== undefined && this.revisitTurn.has(host);
-    const kinds: TakeKind[] = [];
-    if (turn) kinds.push('revisit');
-    if (pick.fresh) kinds.push('queued', 'retry');
-    if (by !== undefined && !turn) kinds.push('revisit');
-    if (!kinds.length) return undefined;
-    let q: Taken | undefined;
-    if (kinds[0] === 'queued') q = await this.nextQueued(host, kinds, by);
-    else {
-      // (A revisit's turn while URLs taken ahead wait: a due revisit, else the next of those.)
-      const waiting = Boolean(this.ahead.get(host)?.length) && kinds.includes('queued');
-      q = await this.store.urls.take(host, this.takeOptions(waiting ? ['revisit'] : kinds, by));
-      if (!q && waiting) q = await this.nextQueued(host, kinds, by);
-    }
-    if (!q) return undefined;
-    if (q.kind === 'revisit') this.revisitTurn.delete(host);
-    else if (by !== undefined) this.revisitTurn.add(host);
-    // (The store's last of the host, but URLs taken ahead wait: not its last.)
-    return q.last && this.ahead.get(host)?.length ? { ...q, last: false } : q;
-  }
+/** The end of a URL whose fetch was aborted (a stop): back to the queue, its attempt not counted. */
+export const PUT_BACK = Object.freeze({ putBack: true as const });
 
-  /** The host's next queued URL: one taken ahead, or, shared, several taken at once (TAKE_AHEAD). */
-  private async nextQueued(host: string, kinds: readonly TakeKind[], by: number | undefined): Promise<Taken | undefined> {
-    let ahead = this.ahead.get(host) ?? [];
-    const waited = ahead.length > 0;
-    if (!waited) {
-      const options = this.takeOptions(kinds, by);
-      if (this.takeAhead <= 1 || !this.store.urls.takeSome) return this.store.urls.take(host, options);
-      ahead = await this.store.urls.takeSome(host, options, this.takeAhead);
-      // (Taken while another call took for the same host: both batches are the host's next URLs.)
-      const before = this.ahead.get(host);
-      if (before?.length) ahead = [...before, ...ahead];
-      this.ahead.set(host, ahead);
-    }
-    const q = ahead.shift();
-    if (!ahead.length) this.ahead.delete(host);
-    // (A URL that waited is never the host's last: work may have been queued since its batch was
-    // taken, and a stale `last` would take the host out of the loop's ring with URLs queued.)
-    return q && waited && q.last ? { ...q, last: false } : q;
-  }
+/** What the frontier needs of a run of the crawl: it calls back into the loop through this alone. */
+export type FrontierRun = {
+  /** Aborted when a stop's grace period is over: robots.txt loads end with it. */
+  readonly signal: AbortSignal;
+  /** Something may be ready now (a robots.txt loaded; work for a host another worker may release). */
+  wake(): void;
+  /** A host's robots.txt was loaded: its sitemaps, for the crawl to queue. Awaited before the host's URLs go on. */
+  robotsLoaded(origin: string, rules: AllowedRules): Promise<void>;
+  /** The crawl's figures so far, for a shared frontier's heartbeat (trawl workers). */
+  figures(): { readonly pages: number; readonly pagesPerSecond: number };
+};
 
-  private takeOptions(kinds: readonly TakeKind[], by: number | undefined): TakeOptions {
-    return { kinds, now: this.now(), ...(by !== undefined ? { revisitsDueBy: by } : {}) };
-  }
-
-  /** URLs taken ahead for these hosts go back to the queue (the worker gives the hosts up, or stops). */
-  async giveBack(hosts: Iterable<string>): Promise<void> {
-    for (const host of hosts) {
-      const ahead = this.ahead.get(host);
-      this.ahead.delete(host);
-      for (const q of ahead ?? []) await this.store.urls.putBack(q.id);
-    }
-  }
-
+export interface Frontier {
+  /** This crawler's name among the workers sharing the frontier (undefined: the store is its own). */
+  readonly worker: string | undefined;
+  /** Work of its own in flight — robots.txt loads: a stop waits for it. */
+  readonly busy: boolean;
+  /** A run starts, or starts again after it ran out of work (a wake): URLs left in flight by a crash are queued again the first time. */
+  start(run: FrontierRun): Promise<void>;
   /**
-   * URLs taken ahead for a host whose lease was lost are forgotten, not put back: the lease's end
-   * queued them again, and another worker may be fetching them now.
+   * The next URL to fetch, marked in flight and counted against its host's connections. Each new
+   * `now` (the loop reads the clock once a pass) first brings in the hosts whose work fell due.
    */
-  forget(host: string): void {
-    this.ahead.delete(host);
-  }
-
-  /** URLs taken ahead and not handed out yet (tests). */
-  get takenAhead(): number {
-    let n = 0;
-    for (const a of this.ahead.values()) n += a.length;
-    return n;
-  }
-
+  next(now: number): Promise<Next>;
+  /** The request for `item` ended: the host's delay runs from now; a host that keeps failing is given up. */
+  fetched(item: FrontierItem, end: RequestEnd): Promise<void>;
   /**
-   * Whether any page may be due for a revisit by `by`: the earliest revisit scheduled, read at most
-   * once a second (pages fetched since are due later than that; revisitsChanged() reads it again).
+   * A URL's end, written in one commit, and what follows it: hosts that got work join the ring, the
+   * anchor text is recorded, a failed URL's host comes back for its retry. Resolves to the store's
+   * result — `contentSeen`: nothing was written, decide again. PUT_BACK: queued again, untouched.
    */
-  private async revisitsDue(by: number): Promise<boolean> {
-    if (!this.revisits || performance.now() - this.revisits.at > REVISITS_MAX_AGE_MS)
-      this.revisits = { next: await this.store.urls.nextRevisitAt(), at: performance.now() };
-    return this.revisits.next !== undefined && this.revisits.next <= by;
-  }
-
-  /** Pages may be due sooner than read (a sitemap's <lastmod>, a recrawl's start): read again at the next take. */
-  revisitsChanged(): void {
-    this.revisits = undefined;
-  }
-
-  /** Queues URLs (and counts the rejections of the links that were not admitted) in one transaction. */
-  async enqueue(batch: EnqueueBatch): Promise<EnqueueResult> {
-    const result = await this.store.enqueue(batch, this.now());
-    this.added(result.added);
-    return result;
-  }
-
-  /** URLs that entered the frontier (through enqueue or a page's commit): their hosts' counts grow. */
-  added(urls: readonly string[]): void {
-    for (const url of urls) {
-      const host = new URL(url).host;
-      this.perHost.set(host, (this.perHost.get(host) ?? 0) + 1);
-    }
-  }
-
-  /** How many URLs of `host` were ever queued. */
-  urlsOfHost(host: string): number {
-    this.asked?.add(host);
-    return this.perHost.get(host) ?? 0;
-  }
-
-  /**
-   * Other workers queue URLs too: from now on the counts of the hosts asked about are read again
-   * from the store at each refresh() (the filters ask synchronously, so the counts stay in RAM; a
-   * host's cap may be passed by what the workers queue between two refreshes). And a host's queued
-   * URLs are taken TAKE_AHEAD at a time: the worker holds the host (its lease), and gives back what
-   * it took ahead when it gives the host up (giveBack).
-   */
-  share(): void {
-    this.asked = new Set();
-    this.takeAhead = TAKE_AHEAD;
-  }
-
-  /** Shared: the counts of the hosts asked about since the last refresh, as the store has them now. */
-  async refresh(): Promise<void> {
-    if (!this.asked?.size) return;
-    const hosts = [...this.asked];
-    this.asked.clear();
-    const counts = await this.store.hosts.urlCounts(hosts);
-    for (const host of hosts) this.perHost.set(host, Math.max(this.perHost.get(host) ?? 0, counts.get(host) ?? 0));
-  }
+  finish(item: QueuedUrl, end: UrlCommit): Promise<FetchCommitResult>;
+  finish(item: QueuedUrl, end: typeof PUT_BACK): Promise<undefined>;
+  /** Nothing of `item` is in the pipeline any more: its host may be released; limits.maxPages counts it. */
+  settled(item: FrontierItem): void;
+  /** A URL that did not come from next() — an archive's capture — recorded and marked in flight, to be handled like one. */
+  claim(url: NewUrl, now: number): Promise<QueuedUrl>;
+  /** Queues URLs (and counts the rejections of the links that were not admitted); their hosts join the ring. */
+  enqueue(batch: EnqueueBatch): Promise<EnqueueResult>;
+  /** The host may have work the frontier did not queue itself (a seed given again): it is looked at. */
+  addWork(host: string): void;
+  /** The host was given up in this run, and why: a URL of it that would be retried dies with it. */
+  givenUp(host: string): { readonly error: ErrorCode; readonly reason: string } | undefined;
+  /** How many URLs of `host` were ever queued (limits.maxPagesPerHost, which the URL filters ask for every link). */
+  urlsOfHost(host: string): number;
+  /** Makes every commit so far durable (a URL alone in the pipeline has none to share a group commit with). */
+  sync(): Promise<void>;
+  /** The run ends: a shared frontier releases its hosts; everything written is made durable. */
+  stop(): Promise<void>;
 }

@@ -1,17 +1,19 @@
+// The host scheduler: round-robin between hosts, per-host connections and delays, back-off, robots.txt waits.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { hostPolicy } from '../settings-fixture.ts';
 import { HostScheduler } from './hosts.ts';
 
 describe('HostScheduler', () => {
   it('serves hosts round-robin', () => {
-    const s = new HostScheduler({ maxConnections: 10, delayMs: 0 });
+    const s = new HostScheduler(hostPolicy({ maxConnections: 10, delayMs: 0 }));
     for (const h of ['a', 'b', 'c']) s.addWork(h);
     const picks = Array.from({ length: 6 }, () => s.pick(0));
     assert.deepEqual(picks, ['a', 'b', 'c', 'a', 'b', 'c']);
   });
 
   it('never exceeds maxConnections per host: a slow host cannot take every worker', () => {
-    const s = new HostScheduler({ maxConnections: 2, delayMs: 0 });
+    const s = new HostScheduler(hostPolicy({ maxConnections: 2, delayMs: 0 }));
     s.addWork('slow');
     s.addWork('fast');
     const inFlight: Record<string, number> = { slow: 0, fast: 0 };
@@ -25,7 +27,7 @@ describe('HostScheduler', () => {
   });
 
   it('waits delayMs after a request ends before the next to the same host', () => {
-    const s = new HostScheduler({ maxConnections: 1, delayMs: 1000 });
+    const s = new HostScheduler(hostPolicy({ maxConnections: 1, delayMs: 1000 }));
     s.addWork('a');
     s.begin(s.pick(0)!);
     s.end('a', 500, { ok: true });
@@ -35,7 +37,7 @@ describe('HostScheduler', () => {
   });
 
   it('honours Crawl-delay when it is longer than delayMs', () => {
-    const s = new HostScheduler({ maxConnections: 1, delayMs: 100 });
+    const s = new HostScheduler(hostPolicy({ maxConnections: 1, delayMs: 100 }));
     s.addWork('a');
     s.setCrawlDelay('a', 2);
     s.begin(s.pick(0)!);
@@ -44,7 +46,7 @@ describe('HostScheduler', () => {
   });
 
   it('backs off exponentially on errors and respects Retry-After', () => {
-    const s = new HostScheduler({ maxConnections: 1, delayMs: 1000 });
+    const s = new HostScheduler(hostPolicy({ maxConnections: 1, delayMs: 1000 }));
     s.addWork('a');
     s.begin('a');
     s.end('a', 0, { ok: false });
@@ -58,7 +60,7 @@ describe('HostScheduler', () => {
   });
 
   it('holds a host back while its robots.txt loads, without holding others', () => {
-    const s = new HostScheduler({ maxConnections: 1, delayMs: 0 });
+    const s = new HostScheduler(hostPolicy({ maxConnections: 1, delayMs: 0 }));
     s.addWork('a');
     s.addWork('b');
     s.setWaitingForRobots('a', true);
@@ -70,7 +72,7 @@ describe('HostScheduler', () => {
   });
 
   it('forgets hosts without work', () => {
-    const s = new HostScheduler({ maxConnections: 1, delayMs: 0 });
+    const s = new HostScheduler(hostPolicy({ maxConnections: 1, delayMs: 0 }));
     s.addWork('a');
     s.addWork('b');
     s.noWork('a');

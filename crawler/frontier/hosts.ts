@@ -7,15 +7,16 @@
  */
 import type { HostView } from '../../model/index.ts';
 
+/** The perHost settings (config/schema.ts, where their defaults are). */
 export type HostPolicy = {
   readonly maxConnections: number;
   readonly delayMs: number;
-  /** Consecutive failures that suspend a host (default 5). */
-  readonly suspendAfterErrors?: number;
-  /** How long a first suspension lasts; each next one lasts twice as long (default 5 min). */
-  readonly suspendMs?: number;
-  /** Upper bound on a robots.txt Crawl-delay, in ms (default 60 s). */
-  readonly maxCrawlDelayMs?: number;
+  /** Consecutive failures that suspend a host. */
+  readonly suspendAfterErrors: number;
+  /** How long a first suspension lasts; each next one lasts twice as long. */
+  readonly suspendMs: number;
+  /** Upper bound on a robots.txt Crawl-delay, in ms. */
+  readonly maxCrawlDelayMs: number;
 };
 
 export type { HostView } from '../../model/index.ts';
@@ -37,7 +38,10 @@ type HostState = {
   workAdded: number;
 };
 
+/** The longest a host's failures back its next request off (a suspension may last longer). */
 const MAX_BACKOFF_MS = 5 * 60_000;
+/** The first failure's back-off when the host's delay is shorter: a host without a delay is not hammered. */
+const MIN_BACKOFF_MS = 500;
 
 export class HostScheduler {
   private readonly hosts = new Map<string, HostState>();
@@ -154,12 +158,12 @@ export class HostScheduler {
     s.errors = result.ok ? 0 : s.errors + 1;
     if (!result.ok && result.error) s.lastError = result.error;
     const base = Math.max(this.policy.delayMs, s.crawlDelayMs);
-    const backoff = s.errors ? Math.min(MAX_BACKOFF_MS, Math.max(base, 500) * 2 ** (s.errors - 1)) : base;
+    const backoff = s.errors ? Math.min(MAX_BACKOFF_MS, Math.max(base, MIN_BACKOFF_MS) * 2 ** (s.errors - 1)) : base;
     s.nextAt = Math.max(s.nextAt, now + Math.max(backoff, result.retryAfterMs ?? 0));
     // A host that keeps failing is suspended (LARM dropped a host after 5 timeouts); each further
     // suspension lasts twice as long. The crawler gives a host up after a few.
-    if (s.errors >= (this.policy.suspendAfterErrors ?? 5)) {
-      s.suspendedUntil = now + (this.policy.suspendMs ?? 5 * 60_000) * 2 ** s.suspensions;
+    if (s.errors >= this.policy.suspendAfterErrors) {
+      s.suspendedUntil = now + this.policy.suspendMs * 2 ** s.suspensions;
       s.suspensions++;
       s.errors = 0;
       s.nextAt = Math.max(s.nextAt, s.suspendedUntil);
@@ -190,7 +194,7 @@ export class HostScheduler {
   }
 
   setCrawlDelay(host: string, seconds: number | undefined): void {
-    this.state(host).crawlDelayMs = seconds ? Math.min(this.policy.maxCrawlDelayMs ?? 60_000, seconds * 1000) : 0;
+    this.state(host).crawlDelayMs = seconds ? Math.min(this.policy.maxCrawlDelayMs, seconds * 1000) : 0;
   }
 
   private state(host: string): HostState {

@@ -1,4 +1,4 @@
-// limits.maxPages as the loop asks it before every URL: the store's count is read once while the
+// limits.maxPages as the frontier asks it before every URL: the store's count is read once while the
 // limit is far, this process's own URLs counted on top; a limit that seems reached is read again.
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
@@ -31,9 +31,17 @@ describe('PageLimit', () => {
     const { store, reads } = counted();
     try {
       await fetchPage(store, 'http://a.org/1');
-      const limit = new PageLimit(store, 100);
+      let t = 0;
+      const limit = new PageLimit(store, 100, () => t);
       for (let i = 0; i < 50; i++) assert.equal(await limit.reached(10), false);
       assert.equal(reads.n, 1);
+      // A read is good for a second: then read again.
+      t = 999;
+      await limit.reached(10);
+      assert.equal(reads.n, 1);
+      t = 1000;
+      await limit.reached(10);
+      assert.equal(reads.n, 2);
     } finally {
       await store.close();
     }
@@ -43,7 +51,7 @@ describe('PageLimit', () => {
     const { store, reads } = counted();
     try {
       await fetchPage(store, 'http://a.org/1');
-      const limit = new PageLimit(store, 3);
+      const limit = new PageLimit(store, 3, () => 0);
       assert.equal(await limit.reached(0), false);
       assert.equal(reads.n, 1);
       // Two URLs finished here that were not pages (say, failed): 1 + 2 seems to reach 3 — read again: not reached.

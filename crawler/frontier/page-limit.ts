@@ -1,5 +1,5 @@
 /**
- * limits.maxPages as the crawl loop asks it — before every URL it starts — without a round trip
+ * limits.maxPages as the frontier asks it — before every URL it hands out — without a round trip
  * each time. The store's count of pages fetched (a query on PostgreSQL) is read at most every
  * MAX_AGE_MS while the limit is far: meanwhile the count as last read, plus every URL this process
  * finished since (pages or not), bounds from above what it could be now as far as this process goes.
@@ -15,13 +15,15 @@ const MAX_AGE_MS = 1000;
 export class PageLimit {
   /** URLs handled to the end by this process. */
   private completed = 0;
-  /** The count as last read, when (performance.now()), and `completed` just before the read. */
+  /** The count as last read, when (the clock's time), and `completed` just before the read. */
   private last: { readonly pages: number; readonly at: number; readonly completed: number } | undefined;
 
   constructor(
     private readonly store: Store,
     /** limits.maxPages (0: none). */
     private readonly max: number,
+    /** A monotonic clock in ms for the age of a read (a test gives its own). */
+    private readonly clock: () => number = () => performance.now(),
   ) {}
 
   /** A URL this process took was handled to the end (stored, or not). */
@@ -34,8 +36,8 @@ export class PageLimit {
     if (this.max <= 0) return false;
     const estimate = (r: { pages: number; completed: number }) => r.pages + (this.completed - r.completed) + counting;
     const last = this.last;
-    if (last && performance.now() - last.at < MAX_AGE_MS && estimate(last) < this.max) return false;
-    const at = performance.now();
+    if (last && this.clock() - last.at < MAX_AGE_MS && estimate(last) < this.max) return false;
+    const at = this.clock();
     const completed = this.completed;
     this.last = { pages: await this.store.urls.pagesFetched(), at, completed };
     return estimate(this.last) >= this.max;

@@ -9,11 +9,14 @@
  * found in the older one moves to the newer, the older one is dropped when the newer one is full.
  * Memory stays bounded however long the crawl runs.
  */
+/** Links remembered at most, in two generations of half as many each. */
+export const SEEN_LINKS_KEPT = 50_000;
+
 export class SeenCache {
   private current = new Map<string, string>();
   private previous = new Map<string, string>();
 
-  constructor(private readonly capacity = 50_000) {}
+  constructor(private readonly capacity = SEEN_LINKS_KEPT) {}
 
   /** The identity of a link known to be in the frontier, or undefined. */
   get(link: string): string | undefined {

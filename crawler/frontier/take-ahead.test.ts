@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { openPostgresStore, type PostgresStore } from '../../store/postgres/index.ts';
 import { startPostgres, watchStatements, type ThrowawayPostgres } from '../../testweb/postgres.ts';
-import { Frontier, TAKE_AHEAD } from './frontier.ts';
+import { HostUrls, TAKE_AHEAD } from './host-urls.ts';
 
 const T0 = 1_000_000;
 
@@ -19,7 +19,7 @@ describe('a shared frontier taking ahead', () => {
   /** A store with `n` queued URLs of a.org (depths 1 and 0 mixed) and a shared frontier over it. */
   async function setup(n: number) {
     const store = await openPostgresStore(await server.createDatabase());
-    const frontier = new Frontier(store, () => T0);
+    const frontier = new HostUrls(store, () => T0);
     await frontier.enqueue({ urls: Array.from({ length: n }, (_, i) => ({ url: `http://a.org/${i}`, depth: i % 2 })) });
     frontier.share();
     return { store, frontier, statements: watchStatements(store.pool) };
@@ -105,7 +105,7 @@ describe('a shared frontier taking ahead', () => {
     const store = await openPostgresStore(await server.createDatabase());
     try {
       let now = T0;
-      const frontier = new Frontier(store, () => now);
+      const frontier = new HostUrls(store, () => now);
       await frontier.enqueue({ urls: ['old1', 'old2'].map((n) => ({ url: `http://a.org/${n}`, depth: 0 })) });
       for (const [i, at] of [1_500_000, 1_500_001].entries()) {
         const q = (await frontier.next('a.org'))!;
@@ -128,7 +128,7 @@ describe('a shared frontier taking ahead', () => {
   it('takes one at a time when not shared', async () => {
     const store = await openPostgresStore(await server.createDatabase());
     try {
-      const frontier = new Frontier(store, () => T0);
+      const frontier = new HostUrls(store, () => T0);
       await frontier.enqueue({ urls: [0, 1, 2].map((i) => ({ url: `http://a.org/${i}`, depth: 0 })) });
       await frontier.next('a.org');
       assert.equal(frontier.takenAhead, 0);

@@ -1,1 +1,1 @@
-export { RobotsCache, productToken, type RobotsRules } from './robots.ts';
+export { RobotsCache, productToken, type AllowedRules, type RobotsRules, type RobotsSource } from './robots.ts';

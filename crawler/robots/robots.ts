@@ -8,8 +8,8 @@
 import robotsParserModule from 'robots-parser';
 import type { RobotsStore } from '../../store/index.ts';
 import type { ErrorCode } from '../../model/index.ts';
-import { fromFetchCode } from '../errors.ts';
-import type { Fetcher } from '../fetch/fetcher.ts';
+import { clip, fromFetchCode } from '../errors.ts';
+import type { PageFetcher } from '../fetch/fetcher.ts';
 
 export type RobotsRules =
   | { readonly state: 'rules' | 'allow-all'; isAllowed(url: string): boolean; readonly crawlDelaySeconds?: number; readonly sitemaps: readonly string[] }
@@ -20,6 +20,17 @@ export type RobotsRules =
    */
   | { readonly state: 'unavailable'; readonly detail: string; readonly error?: ErrorCode };
 
+/** Rules that can be followed: a host's robots.txt was read (or allows all). */
+export type AllowedRules = Exclude<RobotsRules, { readonly state: 'unavailable' }>;
+
+/** Where the crawl gets a host's robots.txt rules (RobotsCache is the one Trawl runs). */
+export interface RobotsSource {
+  /** The rules for `origin`'s host if known and fresh; undefined: load() must run first. */
+  cached(origin: string): Promise<RobotsRules | undefined>;
+  /** Fetches robots.txt for `origin` (e.g. `https://example.org`) and keeps the result. */
+  load(origin: string, signal?: AbortSignal): Promise<RobotsRules>;
+}
+
 // robots-parser is CommonJS: at run time the default import is the function its types call `.default`.
 const robotsParser = robotsParserModule as unknown as typeof robotsParserModule.default;
 
@@ -28,13 +39,13 @@ const UNAVAILABLE_TTL_MS = 60_000;
 const MAX_BYTES = 500 * 1024;
 const MAX_HOPS = 5;
 
-export class RobotsCache {
+export class RobotsCache implements RobotsSource {
   private readonly memory = new Map<string, { rules: RobotsRules; at: number }>();
   private readonly token: string;
 
   constructor(
     private readonly store: RobotsStore,
-    private readonly fetcher: Fetcher,
+    private readonly fetcher: PageFetcher,
     userAgent: string,
     private readonly now: () => number = Date.now,
   ) {
@@ -67,7 +78,7 @@ export class RobotsCache {
     for (let hop = 0; hop <= MAX_HOPS; hop++) {
       const res = await this.fetcher.fetch(url, signal);
       if (res.kind === 'error') {
-        detail = `${res.code}: ${res.message}`.slice(0, 500);
+        detail = clip(`${res.code}: ${res.message}`);
         break;
       }
       if (res.status >= 300 && res.status < 400 && res.location) {

@@ -5,11 +5,12 @@
  * `trawl workers` with it), drops the hosts whose lease it lost, and releases a host it has
  * nothing left to do on — with the time its politeness allows the next request there, so that the
  * next worker to claim it waits as this one would have. The scheduler only ever sees held hosts.
+ * The leased frontier (leased-frontier.ts) drives it.
  */
-import type { Log } from '../../lib/log.ts';
-import type { Store } from '../../store/index.ts';
-import type { Frontier } from './frontier.ts';
-import type { HostScheduler } from './hosts.ts';
+import type { Log } from '../../../lib/log.ts';
+import type { Store } from '../../../store/index.ts';
+import type { HostUrls } from '../host-urls.ts';
+import type { HostScheduler } from '../hosts.ts';
 
 /** How a worker shares the frontier (absent: the store is the process's own, no leases). */
 export type SharedFrontier = {
@@ -32,6 +33,8 @@ export type SharedFrontier = {
 /** The least time between two claims, and the time after a claim that found less than it asked for. */
 const CLAIM_MIN_MS = 200;
 const CLAIM_IDLE_MS = 1000;
+/** Leases are renewed every third of a lease, but no more often than this. */
+const MIN_RENEW_EVERY_MS = 100;
 
 export class WorkerLeases {
   /** The hosts this worker holds. */
@@ -44,7 +47,7 @@ export class WorkerLeases {
   constructor(
     private readonly store: Store,
     private readonly scheduler: HostScheduler,
-    private readonly frontier: Frontier,
+    private readonly frontier: HostUrls,
     readonly shared: SharedFrontier,
     private readonly now: () => number,
     private readonly figures: () => { pages: number; pagesPerSecond: number },
@@ -71,7 +74,7 @@ export class WorkerLeases {
           .catch((e: unknown) => this.log?.warn(`leases could not be renewed (retrying): ${(e as Error).message}`))
           .finally(() => (this.renewing = undefined));
       },
-      Math.max(100, Math.floor(this.shared.leaseMs / 3)),
+      Math.max(MIN_RENEW_EVERY_MS, Math.floor(this.shared.leaseMs / 3)),
     );
     this.renewTimer.unref();
   }

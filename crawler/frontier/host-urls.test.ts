@@ -1,4 +1,4 @@
-// The crawler's side of the frontier: the order in which a host's URLs are taken (the store's
+// A host's URLs: the order in which they are taken (the store's
 // records themselves are tested by the store contract suite, store/contract/).
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
@@ -6,24 +6,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { openSqliteStore } from '../../store/sqlite/index.ts';
-import { Frontier } from './frontier.ts';
+import { HostUrls } from './host-urls.ts';
 
 const setup = () => {
   let t = 1_000_000;
   const clock = { now: () => t, at: (x: number) => (t = x) };
   const store = openSqliteStore(mkdtempSync(join(tmpdir(), 'trawl-frontier-')));
-  return { store, frontier: new Frontier(store, clock.now), clock };
+  return { store, frontier: new HostUrls(store, clock.now), clock };
 };
 
 /** A page fetched once, due again at `revisitAt`. */
-async function fetchedOnce(f: Frontier, store: ReturnType<typeof openSqliteStore>, url: string, revisitAt: number): Promise<void> {
+async function fetchedOnce(f: HostUrls, store: ReturnType<typeof openSqliteStore>, url: string, revisitAt: number): Promise<void> {
   await f.enqueue({ urls: [{ url, depth: 0 }] });
   const q = (await f.next(new URL(url).host))!;
   assert.equal(q.url, url);
   await store.urls.finish(q.id, { outcome: { kind: 'indexed', status: 200 }, revisit: { at: revisitAt, intervalMs: 500 } }, 1_000_000);
 }
 
-describe('Frontier (the crawler\u2019s side)', () => {
+describe('HostUrls (which of a host\u2019s URLs next)', () => {
   const pick = { fresh: true, revisitsDueBy: Number.MAX_SAFE_INTEGER };
 
   it('takes due revisits every other turn from new URLs while a host has both', async () => {
@@ -105,7 +105,7 @@ describe('Frontier (the crawler\u2019s side)', () => {
     f.added(['http://c.org/x']);
     assert.equal(f.urlsOfHost('c.org'), 1);
     // A new frontier over the same store reads the counts back.
-    const again = new Frontier(store);
+    const again = new HostUrls(store);
     await again.load();
     assert.deepEqual([again.urlsOfHost('a.org'), again.urlsOfHost('b.org')], [2, 1]);
     await store.close();
