@@ -112,7 +112,10 @@ export function onOutput(child: ChildProcess): Signal {
   };
 }
 
-/** Each change in a directory (fs.watch: a file written, created or renamed — another process's SQLite database as it commits). */
+/**
+ * Each change in a directory (fs.watch: a file written, created or renamed). Not for a probe that
+ * opens a SQLite database there: opening it touches its WAL, which wakes the wait again, and again.
+ */
 export function onChangeIn(dir: string): Signal {
   return (wake, fail) => {
     const watcher = watch(dir, () => wake());
