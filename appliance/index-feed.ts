@@ -9,7 +9,11 @@
  * The index shares the main thread with the searches it answers: each document's add waits for its
  * turn in the thread's slices (lib/slices.ts), as the crawler's work on each page does, so that a
  * search waits behind one page's work at most, never behind a burst of them.
+ *
+ * It emits `applied` (the change's number) each time a change reaches the index: what a test, or
+ * anything that follows the index, waits on instead of asking again and again.
  */
+import { EventEmitter } from 'node:events';
 import type { Anchors, StoredDocument } from '../model/index.ts';
 import type { IndexSink } from '../crawler/index.ts';
 import type { Log } from '../lib/log.ts';
@@ -30,7 +34,13 @@ const ANCHORS_READ_AT_ONCE = 16;
  */
 export const MAIN_SLICE_MS = 3;
 
-export class IndexFeed implements IndexSink {
+/** What the feed tells as it goes. */
+export type IndexFeedEvents = {
+  /** Change `seq` is in the index now (a page added, replaced or removed). */
+  applied: [seq: number];
+};
+
+export class IndexFeed extends EventEmitter<IndexFeedEvents> implements IndexSink {
   /** Changes handed to the index that have not been applied yet. */
   private readonly pending = new Set<number>();
   /** The highest change applied; with nothing pending, the index holds every change up to it. */
@@ -40,8 +50,6 @@ export class IndexFeed implements IndexSink {
   /** Identities of pages that gained inbound anchor text since their anchor field was last read. */
   private readonly staleAnchors = new Set<string>();
   private refreshing: Promise<number> | undefined;
-  /** The main thread's slices: the crawler's page work takes its turns in them too. */
-  readonly slices = new Slices(MAIN_SLICE_MS);
   /**
    * The change log is followed (follow.ts): the follower alone says how far the index holds every
    * change, since other processes make changes too; those this process applied itself (put,
@@ -57,7 +65,11 @@ export class IndexFeed implements IndexSink {
     private readonly log: Log,
     /** The shard this index holds (shard-filter.ts); undefined: every document. */
     readonly shard?: ShardFilter,
-  ) {}
+    /** The main thread's slices: the crawler's page work takes its turns in them too (a test's run on its own clock). */
+    readonly slices: Slices = new Slices(MAIN_SLICE_MS),
+  ) {
+    super();
+  }
 
   /** Every change up to this sequence number is in the index. */
   get through(): number {
@@ -190,8 +202,10 @@ export class IndexFeed implements IndexSink {
       // The page is in the store; the index misses it until a restart replays the change.
       this.failedAt = Math.min(this.failedAt ?? seq, seq);
       this.log.error(`index: change ${seq} (document) could not be applied; it is replayed at the next start: ${(e as Error).message}`);
+      return;
     } finally {
       this.pending.delete(seq);
     }
+    this.emit('applied', seq);
   }
 }

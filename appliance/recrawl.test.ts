@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { loadConfig } from '../config/index.ts';
 import { serveHandler, startFakeWeb } from '../testweb/index.ts';
+import { every, onEvent, waitFor } from '../testweb/wait.ts';
 import type { Crawler } from '../crawler/index.ts';
 import { Appliance } from './appliance.ts';
 
@@ -118,16 +119,10 @@ describe('recrawling continuously (trawl start)', () => {
       retry: { baseDelayMs: 50, maxAttempts: 2 },
       recrawl: { minInterval: '1s', maxInterval: '4s' },
     });
-    const until = async <T>(what: string, f: () => Promise<T | undefined>): Promise<T> => {
-      for (let i = 0; i < 300; i++) {
-        const v = await f();
-        if (v !== undefined) return v;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      throw new Error(`timed out waiting for ${what}`);
-    };
     try {
       const { crawler } = await app.createCrawler([], 'continuous');
+      /** Resolves once `holds` does, looked at after each request the crawler ends (a page's commit and index add come before). */
+      const until = (what: string, holds: () => Promise<boolean>) => waitFor(holds, onEvent(crawler, 'fetch'), { what });
       assert.equal((await crawler.run()).reason, 'exhausted');
       const record = async (path: string) => (await app.store.urls.record(`${web.url}site/${path}`))!;
       // No hint from the server (an ETag only): the first interval is √(1 s × 4 s).
@@ -137,19 +132,19 @@ describe('recrawling continuously (trawl start)', () => {
 
       web.setSiteVersion(2);
       const found = async (word: string) => (await app.index.search(word)).hits.map((h) => new URL(h.url).pathname).join(' ');
-      await until('the edit, the new page and the removals', async () =>
-        (await found('revisedword')) === '/site/edited' &&
-        (await found('addedword')) === '/site/added' &&
-        (await found('deletedword')) === '' &&
-        (await found('movedword')) === '/site/new-home'
-          ? true
-          : undefined,
+      await until(
+        'the edit, the new page and the removals',
+        async () =>
+          (await found('revisedword')) === '/site/edited' &&
+          (await found('addedword')) === '/site/added' &&
+          (await found('deletedword')) === '' &&
+          (await found('movedword')) === '/site/new-home',
       );
       assert.equal(await found('steadyword'), '/site/unchanged');
       assert.equal(await found('flakyword'), '/site/flaky', 'a page answering 503 stays');
 
       // The unchanged page is asked for conditionally at each revisit, and its interval grows to the maximum.
-      await until('the unchanged page at the longest interval', async () => ((await record('unchanged')).revisitMs === 4000 ? true : undefined));
+      await until('the unchanged page at the longest interval', async () => (await record('unchanged')).revisitMs === 4000);
       const unchanged = web.requests.filter((r) => r.path === '/site/unchanged');
       assert.ok(unchanged.length >= 2, `${unchanged.length} requests`);
       assert.deepEqual(
@@ -160,7 +155,7 @@ describe('recrawling continuously (trawl start)', () => {
       assert.ok(unchanged[1]!.at - unchanged[0]!.at >= 1900, `revisited after ${unchanged[1]!.at - unchanged[0]!.at} ms`);
       // The edited page changed once: its interval halved (2 s → 1 s), then doubled as it stayed the same.
       const edited = () => web.requests.filter((r) => r.path === '/site/edited');
-      await until('three fetches of the edited page', async () => (edited().length >= 3 && (await record('edited')).revisitMs === 2000 ? true : undefined));
+      await until('three fetches of the edited page', async () => edited().length >= 3 && (await record('edited')).revisitMs === 2000);
       assert.deepEqual(
         edited()
           .slice(0, 3)
@@ -243,9 +238,11 @@ describe('a pass over the pages that are due (trawl recrawl --due)', () => {
       await crawler.run();
       assert.equal((await app.index.search('earlyword')).total, 1, 'found through the sitemap');
       const mark = site.hits.length;
-      // The page is edited after its fetch (a later millisecond: <lastmod> must be later than the fetch).
-      await new Promise((r) => setTimeout(r, 5));
-      edited = Date.now();
+      // The page is edited the millisecond after its fetch (a <lastmod> must be later than the fetch
+      // to make the page due), and the pass starts no sooner (a <lastmod> in the future is not due
+      // yet): the one wait on the clock, of a millisecond at most, since that is what the scenario is.
+      edited = (await app.store.urls.record(`${site.url}/p2`))!.fetchedAt! + 1;
+      await waitFor(() => Date.now() >= edited, every(1), { what: 'the millisecond after the fetch' });
       await pass(crawler, () => crawler.wake());
       assert.deepEqual(site.hits.slice(mark).sort(), ['/p2', '/sitemap.xml'], 'the sitemap, then the page it dates after its last fetch');
       assert.equal((await app.index.search('laterword')).total, 1);
@@ -274,7 +271,7 @@ describe('revisits once limits.maxPages is reached', () => {
       assert.equal((await crawler.run()).reason, 'limit');
       const pages = () => site.hits.filter((h) => h !== '/robots.txt' && h !== '/sitemap.xml');
       assert.deepEqual(pages(), ['/a', '/b']);
-      for (let i = 0; i < 100 && pages().length < 4; i++) await new Promise((r) => setTimeout(r, 50));
+      await waitFor(() => pages().length >= 4, onEvent(crawler, 'fetch'), { what: 'two revisits' });
       assert.deepEqual(pages().slice(2).sort(), ['/a', '/b'], 'both pages revisited, /c still not fetched');
     } finally {
       await app.close();

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startFakeWeb, type FakeWeb } from '../testweb/index.ts';
+import { onOutput, waitFor } from '../testweb/wait.ts';
 
 const BIN = new URL('../bin/trawl.js', import.meta.url).pathname;
 const WARCIO = new URL('../node_modules/warcio/dist/cli.js', import.meta.url).pathname;
@@ -100,19 +101,9 @@ describe('trawl and web archives', () => {
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
     try {
       // (It serves while it imports: each page is searchable as soon as it is read; the summary ends the import.)
-      const url = await new Promise<string>((resolve, reject) => {
-        const timer = setInterval(() => {
-          const m = /Search at (\S+)/.exec(output);
-          if (m && /imported \d+ captures/.test(output)) {
-            clearInterval(timer);
-            resolve(m[1]!);
-          }
-        }, 50);
-        setTimeout(() => {
-          clearInterval(timer);
-          reject(new Error(`no server address and import summary in: ${output}`));
-        }, 60_000);
-      });
+      const url = await waitFor(() => /imported \d+ captures/.test(output) && /Search at (\S+)/.exec(output)?.[1], onOutput(child), {
+        what: 'the server address and the import summary',
+      }).catch((e: Error) => assert.fail(`${e.message}: ${output}`));
       const body = (await (await fetch(`${url}api/search?q=graphword3&exact=1`)).json()) as { hits: { url: string }[] };
       assert.deepEqual(
         body.hits.map((h) => h.url),

@@ -10,14 +10,19 @@ import { serveHandler, startFakeWeb, type FakeWeb, type HandlerServer } from '..
 import { topicWebHandler } from '../testweb/topic-web.ts';
 import { acquireLock } from '../store/sqlite/index.ts';
 import { SearchResponseSchema } from '../search-ui/api/schemas.ts';
+import { onEvent, onOutput, waitFor } from '../testweb/wait.ts';
 
 const BIN = new URL('../bin/trawl.js', import.meta.url).pathname;
+const CLOCK_AHEAD = new URL('../testweb/clock-ahead.mjs', import.meta.url).href;
 const tmp = (name: string) => mkdtempSync(join(tmpdir(), `trawl-cli-${name}-`));
 
 type Run = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
 
-function trawl(args: string[], env: Record<string, string> = {}): { child: ChildProcess; done: Promise<Run>; output: () => string } {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Runs `trawl`; `clockAheadMs`: on a clock that far ahead of the real one (testweb/clock-ahead.mjs). */
+function trawl(args: string[], options: { clockAheadMs?: number } = {}): { child: ChildProcess; done: Promise<Run>; output: () => string } {
+  const ahead = options.clockAheadMs ? ['--import', CLOCK_AHEAD] : [];
+  const env = { ...process.env, ...(options.clockAheadMs ? { CLOCK_AHEAD_MS: String(options.clockAheadMs) } : {}) };
+  const child = spawn(process.execPath, [...ahead, BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -26,18 +31,10 @@ function trawl(args: string[], env: Record<string, string> = {}): { child: Child
   return { child, done, output: () => stdout + stderr };
 }
 
-const run = (args: string[]) => trawl(args).done;
+const run = (args: string[], options: { clockAheadMs?: number } = {}) => trawl(args, options).done;
 
-/** Resolves when `probe` returns a value (polled every 50 ms), failing after `ms`. */
-async function until<T>(probe: () => T | undefined | Promise<T | undefined>, ms = 20_000, what = 'condition'): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** The address a server prints once it listens, read from its output as it comes. */
+const address = (p: ReturnType<typeof trawl>) => waitFor(() => /Search at (\S+)/.exec(p.output())?.[1], onOutput(p.child), { what: 'the server address' });
 
 const countDocs = (dataDir: string): number => {
   const file = join(dataDir, 'crawl.db');
@@ -110,7 +107,7 @@ describe('crawl a web it has never seen, then serve, search and export it', () =
   it('serves the pages through /api/search', async () => {
     const serve = trawl(['serve', '--data', dataDir, '--port', '0']);
     try {
-      const url = await until(() => /Search at (\S+)/.exec(serve.output())?.[1], 20_000, 'the server address');
+      const url = await address(serve);
       const body = (await (await fetch(`${url}api/search?q=graphword3`)).json()) as { total: number; hits: { url: string }[] };
       assert.equal(body.total, 1);
       assert.equal(body.hits[0]?.url, `${web.url}graph/3`);
@@ -181,7 +178,7 @@ describe('crawl a web it has never seen, then serve, search and export it', () =
         assert.doesNotMatch(exportedAgain.stderr, /rebuilding|cannot be read/, 'the damaged index is not read');
         const serve = trawl(['serve', '--data', dataDir, '--port', '0']);
         try {
-          const url = await until(() => /Search at (\S+)/.exec(serve.output())?.[1], 20_000, 'the server address');
+          const url = await address(serve);
           assert.equal(((await (await fetch(`${url}api/search?q=graphword3`)).json()) as { total: number }).total, 1);
         } finally {
           serve.child.kill('SIGTERM');
@@ -231,15 +228,15 @@ describe('trawl start', () => {
     writeFileSync(config, `scope:\n  allow: ["URL:/graph/"]\nperHost:\n  delayMs: 100\n`);
     const start = trawl(['start', `${web.url}graph/0`, '--config', config, '--data', dataDir, '--port', '0']);
     try {
-      const url = await until(() => /Search at (\S+)/.exec(start.output())?.[1], 20_000, 'the server address');
-      // Searchable while the crawl is still running.
-      const early = await until(
+      const url = await address(start);
+      // Searchable while the crawl is still running: the status asked again at each request the crawl makes.
+      const early = await waitFor(
         async () => {
           const s = (await (await fetch(`${url}api/status`)).json()) as { crawl: { running: boolean }; index: { documents: number } };
-          return s.index.documents >= 2 ? s : undefined;
+          return s.index.documents >= 2 && s;
         },
-        20_000,
-        'two documents',
+        onEvent(web.events, 'request'),
+        { what: 'two documents' },
       );
       assert.equal(early.crawl.running, true);
       const hit = (await (await fetch(`${url}api/search?q=graphword0`)).json()) as { total: number };
@@ -268,7 +265,9 @@ describe('kill -9', () => {
       const config = join(dataDir, 'c.yaml');
       writeFileSync(config, `scope:\n  allow: ["URL:/graph/"]\nperHost:\n  delayMs: 50\nindex:\n  flushIntervalMs: 600000\n`);
       const crawl = trawl(['crawl', `${web.url}graph/0`, '--config', config, '--data', dataDir]);
-      await until(() => countDocs(dataDir) >= 6 || undefined, 30_000, 'six stored documents');
+      // (The database counted again at each request the crawl makes. Not at each change in the data
+      // directory: opening the database to count touches its WAL, which would wake the wait again.)
+      await waitFor(() => countDocs(dataDir) >= 6, onEvent(web.events, 'request'), { what: 'six stored documents' });
       crawl.child.kill('SIGKILL');
       const killed = await crawl.done;
       assert.equal(killed.signal, 'SIGKILL');
@@ -343,11 +342,10 @@ describe('trawl recrawl', () => {
         }),
       );
       assert.equal((await run(['crawl', '--config', config, '--data', dataDir])).code, 0);
-      // Every page is due one second after its fetch.
-      await new Promise((r) => setTimeout(r, 1100));
+      // Every page is due one second after its fetch: the pass runs on a clock 1.1 s ahead, as if that much later.
       web.setSiteVersion(2);
       const mark = web.requests.length;
-      const r = await run(['recrawl', '--due', '--config', config, '--data', dataDir]);
+      const r = await run(['recrawl', '--due', '--config', config, '--data', dataDir], { clockAheadMs: 1100 });
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stderr, /recrawling the 6 pages of .* whose revisit is due/);
       assert.match(r.stderr, /recrawl done in [\d.]+ s: 1 unchanged, 2 changed, 2 new, 2 gone, 1 failed\./);

@@ -5,13 +5,16 @@
 // mid-crawl loses no page and the others finish the crawl; the two search nodes answer alike.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { EventEmitter } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { startManyHosts, type ManyHosts } from '../testweb/many-hosts.ts';
-import { startPostgres, type ThrowawayPostgres } from '../testweb/postgres.ts';
+import { CHANGES_CHANNEL } from '../store/postgres/changes.ts';
+import { onNotify, startPostgres, type ThrowawayPostgres } from '../testweb/postgres.ts';
+import { anyOf, every, onEvent, onOutput, type Probe, waitFor } from '../testweb/wait.ts';
 
 const BIN = new URL('../bin/trawl.js', import.meta.url).pathname;
 const tmp = (name: string) => mkdtempSync(join(tmpdir(), `trawl-scale-${name}-`));
@@ -42,7 +45,14 @@ async function query<R extends pg.QueryResultRow>(url: string, text: string): Pr
   }
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** The address a server prints once it listens, read from its output as it comes. */
+const served = (p: Proc) => waitFor(() => /Search at (\S+)/.exec(p.stdout())?.[1], onOutput(p.child), { what: 'the server address' });
+
+/**
+ * Resolves once `holds` about the search nodes does, asked every 100 ms: a poll, since nothing
+ * tells this process how far another process's index has come. The bound is for a hang.
+ */
+const nodesAgree = (what: string, holds: Probe<true>) => waitFor(holds, every(100), { what, timeoutMs: CONVERGE_MS });
 
 /** The config every process shares: the web's first home as seed, every loopback host in scope. */
 function configFor(web: ManyHosts): string {
@@ -92,23 +102,23 @@ describe('three workers and two search nodes on one PostgreSQL', () => {
     const config = configFor(web);
     const nodes: Proc[] = [];
     let workers: Proc[] | undefined;
+    let stopListening: (() => void) | undefined;
     try {
       assert.equal(await trawl(['db', 'migrate', '--store', db]).exited, 0);
       for (let i = 0; i < 2; i++) nodes.push(trawl(['serve', '--config', config, '--store', db, '--data', tmp('node'), '--port', '0']));
-      const urls = await Promise.all(
-        nodes.map(async (n) => {
-          while (!/Search at (\S+)/.test(n.stdout())) {
-            assert.equal(n.child.exitCode, null, n.stderr());
-            await sleep(50);
-          }
-          return /Search at (\S+)/.exec(n.stdout())![1]!;
-        }),
-      );
+      const urls = await Promise.all(nodes.map(served));
       const search = async (u: string) => (await (await fetch(`${u}api/search?q=shared+crawl&size=10`)).json()) as { total: number; hits: { url: string }[] };
       // (What is compared mid-crawl: the results in order — not tookMs, nor the total, which a node
       // a few changes behind the other keeps lower as long as the crawl keeps storing pages.)
       const answerOf = (r: { total: number; hits: { url: string }[] }) => JSON.stringify(r.hits.map((h) => h.url));
       const fullAnswerOf = (r: { total: number; hits: { url: string }[] }) => JSON.stringify([r.total, r.hits.map((h) => h.url)]);
+      // (Every commit of a worker, as the store notifies it: what paces the comparisons below.)
+      const commits = new EventEmitter();
+      let committed = 0;
+      stopListening = onNotify(db, CHANGES_CHANNEL)(
+        () => commits.emit('commit', ++committed),
+        () => undefined,
+      );
       const crawling = crawlers(db, config);
       workers = crawling;
       // While the crawl runs, the nodes come to the same answer each time they are asked. (How soon
@@ -120,16 +130,18 @@ describe('three workers and two search nodes on one PostgreSQL', () => {
       let agreedMidCrawl = 0;
       const running = () => crawling.some((w) => w.child.exitCode === null);
       while (running()) {
-        const until = Date.now() + CONVERGE_MS;
-        let a = await search(urls[0]!);
-        let b = await search(urls[1]!);
-        while (answerOf(a) !== answerOf(b) && Date.now() < until) {
-          await sleep(100);
-          [a, b] = [await search(urls[0]!), await search(urls[1]!)];
-        }
-        assert.equal(answerOf(b), answerOf(a), `the same results within ${CONVERGE_MS / 1000} s`);
-        if (a.total > 0 && a.total < web.pages.length && running()) agreedMidCrawl++;
-        await sleep(500);
+        let total = 0;
+        await nodesAgree('the same results on both nodes', async () => {
+          const [a, b] = [await search(urls[0]!), await search(urls[1]!)];
+          total = a.total;
+          return answerOf(a) === answerOf(b);
+        });
+        if (total > 0 && total < web.pages.length && running()) agreedMidCrawl++;
+        // Compared again once ten more commits are made, or the crawl is over.
+        const seen = committed;
+        await waitFor(() => committed >= seen + 10 || !running(), anyOf(onEvent(commits, 'commit'), ...crawling.map((w) => onEvent(w.child, 'close'))), {
+          what: 'ten more commits, or the end of the crawl',
+        });
       }
       for (const w of workers) assert.equal(await w.exited, 0, w.stderr());
       assert.ok(agreedMidCrawl > 0, 'the nodes were compared while the crawl ran');
@@ -146,16 +158,11 @@ describe('three workers and two search nodes on one PostgreSQL', () => {
       // Every worker did part of the work.
       for (const w of workers) assert.match(w.stderr(), /done: nothing in scope is left/);
       // Both nodes hold every page once the crawl is over.
-      for (const u of urls) {
-        const until = Date.now() + CONVERGE_MS;
-        while ((await search(u)).total !== web.pages.length && Date.now() < until) await sleep(100);
-        assert.equal((await search(u)).total, web.pages.length);
-      }
+      for (const u of urls) await nodesAgree(`every page on ${u}`, async () => (await search(u)).total === web.pages.length);
       // … and, their anchor text refreshed, give the same answer.
-      const settled = Date.now() + CONVERGE_MS;
-      while (fullAnswerOf(await search(urls[0]!)) !== fullAnswerOf(await search(urls[1]!)) && Date.now() < settled) await sleep(100);
-      assert.equal(fullAnswerOf(await search(urls[1]!)), fullAnswerOf(await search(urls[0]!)), 'the same results once the crawl is over');
+      await nodesAgree('the same results once the crawl is over', async () => fullAnswerOf(await search(urls[0]!)) === fullAnswerOf(await search(urls[1]!)));
     } finally {
+      stopListening?.();
       // (Workers still running: a failed assertion stopped the test mid-crawl. None may outlive it.)
       for (const w of workers ?? []) if (w.child.exitCode === null) w.child.kill('SIGKILL');
       for (const n of nodes) n.child.kill('SIGTERM');
@@ -169,18 +176,23 @@ describe('three workers and two search nodes on one PostgreSQL', () => {
     const db = await server.createDatabase();
     const workers = crawlers(db, configFor(web));
     try {
-      // Kill the worker holding the most hosts once a fifth of the pages are stored.
-      let victim: Proc | undefined;
-      while (!victim) {
-        await sleep(100);
-        // (Before the first worker has made the schema there is nothing to count.)
-        if ((await query<{ t: string | null }>(db, `SELECT to_regclass('documents') AS t`))[0]!.t === null) continue;
-        const stored = Number((await query<{ n: string }>(db, 'SELECT count(*) AS n FROM documents'))[0]!.n);
-        if (stored < web.pages.length / 5) continue;
-        const holders = await query<{ worker: string }>(db, `SELECT worker FROM hosts WHERE worker IS NOT NULL GROUP BY worker ORDER BY count(*) DESC LIMIT 1`);
-        const pid = Number(/-(\d+)-[0-9a-f]+$/.exec(holders[0]?.worker ?? '')?.[1]);
-        victim = workers.find((w) => w.child.pid === pid);
-      }
+      // Kill the worker holding the most hosts once a fifth of the pages are stored (looked at each commit the store notifies).
+      const victim = await waitFor(
+        async () => {
+          // (Before the first worker has made the schema there is nothing to count.)
+          if ((await query<{ t: string | null }>(db, `SELECT to_regclass('documents') AS t`))[0]!.t === null) return undefined;
+          const stored = Number((await query<{ n: string }>(db, 'SELECT count(*) AS n FROM documents'))[0]!.n);
+          if (stored < web.pages.length / 5) return undefined;
+          const holders = await query<{ worker: string }>(
+            db,
+            `SELECT worker FROM hosts WHERE worker IS NOT NULL GROUP BY worker ORDER BY count(*) DESC LIMIT 1`,
+          );
+          const pid = Number(/-(\d+)-[0-9a-f]+$/.exec(holders[0]?.worker ?? '')?.[1]);
+          return workers.find((w) => w.child.pid === pid);
+        },
+        onNotify(db, CHANGES_CHANNEL),
+        { what: 'a fifth of the pages stored, and the worker holding the most hosts' },
+      );
       assert.ok(victim.child.kill('SIGKILL'));
       assert.equal(await victim.exited, null, 'killed');
       for (const w of workers) if (w !== victim) assert.equal(await w.exited, 0, w.stderr());

@@ -12,11 +12,12 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { startManyHosts, type ManyHosts } from '../testweb/many-hosts.ts';
-import { startPostgres, type ThrowawayPostgres } from '../testweb/postgres.ts';
+import { CHANGES_CHANNEL } from '../store/postgres/changes.ts';
+import { onNotify, startPostgres, type ThrowawayPostgres } from '../testweb/postgres.ts';
+import { anyOf, onOutput, waitFor } from '../testweb/wait.ts';
 
 const BIN = new URL('../bin/trawl.js', import.meta.url).pathname;
 const tmp = (name: string) => mkdtempSync(join(tmpdir(), `trawl-outage-${name}-`));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const CONCURRENCY = 4;
 const OUTAGE_MS = 4000;
 
@@ -67,13 +68,19 @@ describe('a crawler process through a PostgreSQL outage', () => {
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
     try {
-      while ((await count(db, 'SELECT count(*) AS n FROM documents')) < web.pages.length / 4) {
-        assert.equal(child.exitCode, null, `the crawl ended before the outage:\n${stderr}`);
-        await sleep(50);
-      }
+      // (Counted at each commit the store notifies, and at each line the crawler prints.)
+      await waitFor(
+        async () => (await count(db, 'SELECT count(*) AS n FROM documents')) >= web.pages.length / 4,
+        anyOf(onNotify(db, CHANGES_CHANNEL), onOutput(child)),
+        { what: 'a quarter of the pages stored before the outage' },
+      ).catch((e: Error) => assert.fail(`${e.message}\n${stderr}`));
+      assert.equal(child.exitCode, null, `the crawl ended before the outage:\n${stderr}`);
       await server.halt();
       const haltedAt = Date.now();
-      await sleep(OUTAGE_MS);
+      // The one wait on the clock here: the outage itself, whose length is the scenario (longer than
+      // the leases, so that they run out while the server is away). Nothing can tell that a request
+      // did not start: the hosts' logs are read once it is over.
+      await new Promise((r) => setTimeout(r, OUTAGE_MS));
       const resumedAt = Date.now();
       // Requests that started in the outage's second half: none — only those in flight when it began could start late.
       assert.equal(requestsBetween(web, haltedAt + OUTAGE_MS / 2, resumedAt), 0, 'the crawl paused while the store was away');

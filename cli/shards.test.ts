@@ -17,6 +17,7 @@ import type { ShardAnswer } from '../indexer/shards/index.ts';
 import { tokenize } from '../indexer/index.ts';
 import { startPostgres, type ThrowawayPostgres } from '../testweb/postgres.ts';
 import { startSampleWeb, type SampleWeb } from '../testweb/sample-web.ts';
+import { onOutput, waitFor } from '../testweb/wait.ts';
 
 const BIN = fileURLToPath(new URL('../bin/trawl.js', import.meta.url));
 const MODULES = fileURLToPath(new URL('../node_modules', import.meta.url));
@@ -28,7 +29,6 @@ const tmp = (name: string) => {
 };
 const TOKEN = 'shard-cluster-token-0123456789';
 const TIMEOUT_MS = 1500;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 type Proc = { child: ChildProcess; exited: Promise<number | null>; stderr: () => string; stdout: () => string };
 
@@ -41,13 +41,11 @@ function trawl(args: string[]): Proc {
   return { child, exited: new Promise((resolve) => child.on('close', resolve)), stderr: () => stderr, stdout: () => stdout };
 }
 
-/** The URL a server prints once it listens. */
+/** The URL a server prints once it listens, read from its output as it comes. */
 async function served(p: Proc): Promise<string> {
-  while (!/Search at (\S+)/.test(p.stdout())) {
-    assert.equal(p.child.exitCode, null, p.stderr());
-    await sleep(50);
-  }
-  return /Search at (\S+)/.exec(p.stdout())![1]!;
+  return waitFor(() => /Search at (\S+)/.exec(p.stdout())?.[1], onOutput(p.child), { what: 'the server address' }).catch((e: Error) =>
+    assert.fail(`${e.message}\n${p.stderr()}`),
+  );
 }
 
 type Json = {
@@ -235,12 +233,15 @@ describe('a sharded index over HTTP on one PostgreSQL', () => {
       r.shards!.missing.map((x) => x.shard),
       [b],
     );
-    const until = Date.now() + 5000;
-    let down = await get<{ ok: boolean; shards: { up: boolean }[] }>(`${merged}healthz`);
-    while (down.shards[1]!.up && Date.now() < until) {
-      await sleep(100);
-      down = await get(`${merged}healthz`);
-    }
+    // (Asked again each time the coordinator says something: it tells when a shard stops answering.)
+    const down = await waitFor(
+      async () => {
+        const h = await get<{ ok: boolean; shards: { up: boolean }[] }>(`${merged}healthz`);
+        return !h.shards[1]!.up && h;
+      },
+      onOutput(coordinator.child),
+      { what: 'the coordinator to see the shard down' },
+    );
     assert.deepEqual([down.ok, down.shards.map((s) => s.up)], [true, [true, false]], 'healthz: still answering, one shard down');
   });
 });

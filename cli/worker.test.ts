@@ -13,7 +13,9 @@ import { loadConfig } from '../config/index.ts';
 import { StatusSchema } from '../search-ui/api/schemas.ts';
 import { liveStatus } from '../search-ui/status-page.ts';
 import { startManyHosts, type ManyHosts } from '../testweb/many-hosts.ts';
-import { startPostgres, type ThrowawayPostgres } from '../testweb/postgres.ts';
+import { CHANGES_CHANNEL } from '../store/postgres/changes.ts';
+import { onNotify, startPostgres, type ThrowawayPostgres } from '../testweb/postgres.ts';
+import { anyOf, onOutput, waitFor } from '../testweb/wait.ts';
 
 const BIN = new URL('../bin/trawl.js', import.meta.url).pathname;
 const tmp = (name: string) => mkdtempSync(join(tmpdir(), `trawl-worker-${name}-`));
@@ -67,8 +69,10 @@ describe('trawl worker and trawl workers', () => {
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
     try {
-      const until = Date.now() + 60_000;
-      while ((await indexed(db)) < web.pages.length && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
+      // (Counted at each commit the store notifies, and at each line the worker prints.)
+      await waitFor(async () => (await indexed(db)) >= web.pages.length, anyOf(onNotify(db, CHANGES_CHANNEL), onOutput(child)), {
+        what: 'every page stored',
+      }).catch((e: Error) => assert.fail(`${e.message}\n${stderr}`));
       assert.equal(await indexed(db), web.pages.length, `every page stored\n${stderr}`);
       assert.match(stderr, /worker \S+ crawling postgres:\/\//);
       const listed = await run(['workers', '--store', db, '--json']);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import type { RequestListener } from 'node:http';
 import { serveHandler, startFakeWeb, type FakeWeb, type FakeWebOptions, type HandlerServer } from './index.ts';
+import { onOutput, waitFor } from './wait.ts';
 
 const BIN = new URL('../bin/trawl.js', import.meta.url).pathname;
 
@@ -51,14 +52,8 @@ export async function startTrawl(opts: TrawlOptions = {}): Promise<RunningTrawl>
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    const check = () => {
-      const m = /Search at (\S+)/.exec(out);
-      if (m) return resolve(m[1]!);
-      if (child.exitCode !== null) return reject(new Error(`trawl start exited early:\n${out}`));
-      setTimeout(check, 50);
-    };
-    check();
+  const url = await waitFor(() => /Search at (\S+)/.exec(out)?.[1], onOutput(child), { what: 'the address trawl start serves at' }).catch((e: Error) => {
+    throw new Error(`${e.message}:\n${out}`);
   });
   return {
     url,

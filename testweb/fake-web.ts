@@ -38,6 +38,7 @@
  *   /sjis, /gb18030   Shift_JIS and GB18030 pages, declared by <meta charset> only
  *   /busy             429 with Retry-After: 1 on the first request, then the page
  */
+import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
@@ -72,6 +73,8 @@ export type LoggedRequest = {
 export type FakeWeb = {
   readonly url: string;
   readonly requests: LoggedRequest[];
+  /** Emits `request` as each request is logged: what a test waits on while a crawl goes on (testweb/wait.ts). */
+  readonly events: EventEmitter<{ request: [LoggedRequest] }>;
   /** Paths requested, in order. */
   paths(): string[];
   /** Switches /site/ to its other version (1: as first crawled; 2: edited, deleted, moved, added). */
@@ -86,6 +89,7 @@ const page = (title: string, body: string, head = '', lang = 'en') =>
 export async function startFakeWeb(options: FakeWebOptions = {}): Promise<FakeWeb> {
   const graphSize = options.graphSize ?? 20;
   const requests: LoggedRequest[] = [];
+  const events = new EventEmitter<{ request: [LoggedRequest] }>();
   let base = '';
 
   let siteVersion: 1 | 2 = 1;
@@ -271,6 +275,7 @@ ${options.otherHost ? `<li><a href="${options.otherHost}">Elsewhere</a></li>` : 
       ...(req.headers['if-modified-since'] ? { ifModifiedSince: String(req.headers['if-modified-since']) } : {}),
     };
     requests.push(logged);
+    events.emit('request', logged);
     res.on('finish', () => (logged.status = res.statusCode));
     const respond = () => {
       const route = routes[path];
@@ -290,6 +295,7 @@ ${options.otherHost ? `<li><a href="${options.otherHost}">Elsewhere</a></li>` : 
   return {
     url: `${base}/`,
     requests,
+    events,
     paths: () => requests.map((r) => r.path),
     setSiteVersion: (v) => {
       siteVersion = v;

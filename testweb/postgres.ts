@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import type { Signal } from './wait.ts';
 
 const run = promisify(execFile);
 
@@ -181,4 +182,28 @@ export function watchStatements(pool: pg.Pool): { readonly n: number; readonly t
     return query(...args);
   };
   return seen;
+}
+
+/**
+ * Each NOTIFY on `channel` in the database at `url`, heard on a connection of its own: how a test
+ * learns that another process committed (a Trawl store notifies at each commit that logs changes:
+ * CHANGES_CHANNEL in store/postgres/changes.ts), a signal for testweb/wait.ts. It wakes once more
+ * when it begins to listen, since something may have been committed before.
+ */
+export function onNotify(url: string, channel: string): Signal {
+  return (wake, fail) => {
+    const client = new pg.Client({ connectionString: url, application_name: 'trawl-test-listen' });
+    let stopped = false;
+    const failed = (e: Error) => stopped || fail(`listening for ${channel}: ${e.message}`);
+    client.on('notification', () => wake());
+    client.on('error', failed);
+    client
+      .connect()
+      .then(() => client.query(`LISTEN ${channel}`))
+      .then(() => wake(), failed);
+    return () => {
+      stopped = true;
+      void client.end().catch(() => undefined);
+    };
+  };
 }

@@ -1,6 +1,7 @@
 // The parse pool's limits for hostile input: a wall-clock limit per job (a document that makes the
 // extractor spin), and a pool that never parses on the main thread (documents).
 import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { after, describe, it } from 'node:test';
 import { parseSettingsOf } from '../../appliance/wiring.ts';
 import { DEFAULT_CONFIG } from '../../config/defaults.ts';
 import { logTo } from '../../lib/log.ts';
+import { onEvent, waitFor } from '../../testweb/wait.ts';
 import { extract, type Extracted, type ParseJob } from './extract.ts';
 import { ParseFailure, ParsePool } from './pool.ts';
 
@@ -29,21 +31,46 @@ const job = (i: number, text = `<title>Page ${i}</title><p>word${i}</p>`): Parse
   ...SETTINGS,
 });
 
-/** An extractor module like the real one, except that SPIN loops for ever, ASYNC spins after a wait, SLOW takes 800 ms. */
-function spinningModule(): URL {
+/**
+ * An extractor module like the real one, except that SPIN loops for ever, ASYNC awaits before it
+ * goes on (and so spins after a wait, given SPIN too), and HOLD holds its job until the test lets it
+ * go (heldJobs): it says so on a BroadcastChannel, which reaches the worker threads, and waits for
+ * the word there.
+ */
+function spinningModule(): { module: URL; channel: string } {
   const module = join(mkdtempSync(join(tmpdir(), 'trawl-pool-')), 'spinning.ts');
+  const channel = `trawl-pool-held-${module}`;
   writeFileSync(
     module,
     `import { extract as real } from ${JSON.stringify(fileURLToPath(new URL('./extract.ts', import.meta.url)))};
+const held = () =>
+  new Promise((resolve) => {
+    const channel = new BroadcastChannel(${JSON.stringify(channel)});
+    channel.onmessage = (e) => {
+      if (e.data !== 'release') return;
+      channel.close();
+      resolve();
+    };
+    channel.postMessage('holding');
+  });
 export async function extract(job) {
   const text = Buffer.from(job.body).toString();
-  if (text.includes('ASYNC')) await new Promise((r) => setTimeout(r, 5));
-  if (text.includes('SLOW')) await new Promise((r) => setTimeout(r, 800));
+  if (text.includes('ASYNC')) await new Promise((r) => setImmediate(r));
+  if (text.includes('HOLD')) await held();
   if (text.includes('SPIN')) for (;;) {}
   return real(job);
 }\n`,
   );
-  return pathToFileURL(module);
+  return { module: pathToFileURL(module), channel };
+}
+
+/** The test's side of the HOLD jobs of a spinningModule: when one is held in a worker, and letting them go. */
+function heldJobs(channel: string): { holding: Promise<void>; release(): void; close(): void } {
+  const bc = new BroadcastChannel(channel);
+  const holding = new Promise<void>((resolve) => {
+    bc.onmessage = (e) => e.data === 'holding' && resolve();
+  });
+  return { holding, release: () => bc.postMessage('release'), close: () => bc.close() };
 }
 
 describe('a parse pool with a time limit', () => {
@@ -54,7 +81,12 @@ describe('a parse pool with a time limit', () => {
 
   it('stops a job that spins, fails it alone as a timeout, and parses the others with a new worker', async () => {
     const logs: string[] = [];
-    const pool = new ParsePool(1, { log: logTo((m) => logs.push(m)), extractor: { module: spinningModule(), extract }, timeoutMs: 300, name: 'document' });
+    const pool = new ParsePool(1, {
+      log: logTo((m) => logs.push(m)),
+      extractor: { module: spinningModule().module, extract },
+      timeoutMs: 300,
+      name: 'document',
+    });
     pools.push(pool);
     await pool.ready();
     for (const word of ['SPIN', 'ASYNC SPIN']) {
@@ -77,8 +109,8 @@ describe('a parse pool with a time limit', () => {
     assert.equal(pool.workers, 1);
   });
 
-  it('lets a job that is only slow finish within the limit', async () => {
-    const pool = new ParsePool(1, { extractor: { module: spinningModule(), extract }, timeoutMs: 2000 });
+  it('lets a job that is only slow (its extractor awaits) finish within the limit', async () => {
+    const pool = new ParsePool(1, { extractor: { module: spinningModule().module, extract }, timeoutMs: 2000 });
     pools.push(pool);
     await pool.ready();
     assert.deepEqual(await pool.parse(job(4, '<title>ASYNC</title>')), extractNow(job(4, '<title>ASYNC</title>')));
@@ -118,22 +150,38 @@ describe('a parse pool that never parses inline', () => {
 
 describe('a parse pool that sends each worker one job at a time (documents)', () => {
   it('keeps the others waiting on the main thread and gives each to the first worker that is free', async () => {
-    const pool = new ParsePool(2, { extractor: { module: spinningModule(), extract }, inline: false, jobsPerWorker: 1 });
+    const { module, channel } = spinningModule();
+    const held = heldJobs(channel);
+    const pool = new ParsePool(2, { extractor: { module, extract }, inline: false, jobsPerWorker: 1 });
     try {
       await pool.ready();
       const done: number[] = [];
-      const jobs = [job(1, '<title>SLOW</title>'), job(2), job(3), job(4)];
-      await Promise.all(jobs.map((j, i) => pool.parse(j).then(() => done.push(i + 1))));
-      // Without the limit, job 3 is queued in the slow job's worker (both have one job) and waits 800 ms.
+      const finished = new EventEmitter();
+      const jobs = [job(1, '<title>HOLD</title>'), job(2), job(3), job(4)];
+      const all = Promise.all(
+        jobs.map((j, i) =>
+          pool.parse(j).then(() => {
+            done.push(i + 1);
+            finished.emit('job');
+          }),
+        ),
+      );
+      all.catch(() => undefined); // (awaited below; should the wait fail, the pool's closing refuses them)
+      // Without the limit, job 3 is queued in the held job's worker (both have one job): it never ends while job 1 is held.
+      await held.holding;
+      await waitFor(() => done.length === 3, onEvent(finished, 'job'), { what: 'jobs 2, 3 and 4 to end while job 1 is held' });
+      held.release();
+      await all;
       assert.deepEqual(done, [2, 3, 4, 1]);
     } finally {
+      held.close();
       await pool.close();
     }
   });
 
   it('hands a waiting job to the worker that replaces one stopped by the time limit', async () => {
     const pool = new ParsePool(1, {
-      extractor: { module: spinningModule(), extract },
+      extractor: { module: spinningModule().module, extract },
       inline: false,
       jobsPerWorker: 1,
       timeoutMs: 300,
@@ -151,9 +199,11 @@ describe('a parse pool that sends each worker one job at a time (documents)', ()
   });
 
   it('refuses the waiting jobs when it is closed', async () => {
-    const pool = new ParsePool(1, { extractor: { module: spinningModule(), extract }, inline: false, jobsPerWorker: 1 });
+    const { module, channel } = spinningModule();
+    const held = heldJobs(channel);
+    const pool = new ParsePool(1, { extractor: { module, extract }, inline: false, jobsPerWorker: 1 });
     await pool.ready();
-    const first = pool.parse(job(1, '<title>SLOW</title>')).then(
+    const first = pool.parse(job(1, '<title>HOLD</title>')).then(
       () => undefined,
       (e: unknown) => e,
     );
@@ -161,7 +211,9 @@ describe('a parse pool that sends each worker one job at a time (documents)', ()
       () => undefined,
       (e: unknown) => e,
     );
-    await new Promise((r) => setTimeout(r, 50));
+    // (Closed once the worker has the first job in hand.)
+    await held.holding;
+    held.close();
     await pool.close();
     const err = await waiting;
     assert.ok(err instanceof ParseFailure && err.why === 'unavailable', String(err));

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
 import { logTo } from '../../lib/log.ts';
+import { onEvent, waitFor } from '../../testweb/wait.ts';
 import { execFileSync } from 'node:child_process';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -217,21 +219,24 @@ export function extract(job) {
     const broken = join(dir, 'broken.mjs');
     writeFileSync(broken, 'throw new Error("broken worker");\n');
     const logs: string[] = [];
-    const pool = new ParsePool(1, { log: logTo((m) => logs.push(m)), entry: pathToFileURL(broken) });
+    const logged = new EventEmitter();
+    const pool = new ParsePool(1, {
+      log: logTo((m) => {
+        logs.push(m);
+        logged.emit('line');
+      }),
+      entry: pathToFileURL(broken),
+    });
     pools.push(pool);
     const results = await Promise.all(Array.from({ length: 5 }, (_, i) => pool.parse(job(i))));
     results.forEach((r, i) => {
       assert.deepEqual(r, extractNow(job(i)));
     });
-    // Each failure starts a new worker, until the third one: then the pool stays inline.
-    await new Promise<void>((resolve) => {
-      const check = () => (pool.workers === 0 ? resolve() : setTimeout(check, 20));
-      check();
+    // Each failure starts a new worker, until the third one: then the pool stays inline, and says so.
+    await waitFor(() => logs.some((l) => /parsing on the main thread from now on/.test(l)), onEvent(logged, 'line'), {
+      what: 'the pool to give its workers up',
     });
-    assert.ok(
-      logs.some((l) => /parsing on the main thread from now on/.test(l)),
-      logs.join('\n'),
-    );
+    assert.equal(pool.workers, 0, logs.join('\n'));
     assert.deepEqual(await pool.parse(job(9)), extractNow(job(9)));
   });
 

@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { request, type Dispatcher } from 'undici';
 import { serveHandler, type HandlerServer } from '../../testweb/handler-server.ts';
 import { spaWeb, type SpaWeb } from '../../testweb/spa-web.ts';
+import { every, waitFor } from '../../testweb/wait.ts';
 import {
   BrowserUnavailable,
   findBrowser,
@@ -108,13 +109,12 @@ function cpuMs(pid: number): number {
   }
 }
 
-async function until(what: string, test: () => boolean, withinMs = 5000): Promise<void> {
-  const end = Date.now() + withinMs;
-  while (!test()) {
-    if (Date.now() > end) assert.fail(`waited ${withinMs} ms for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+/**
+ * Resolves once `holds` about the browsers' processes does, looked at every 20 ms: a poll, since
+ * nothing tells this process of them — the browsers are Playwright's children, and a renderer's
+ * CPU time is in /proc alone.
+ */
+const inProc = (what: string, holds: () => boolean) => waitFor(holds, every(20), { what });
 
 function rendered(result: RenderResult): Extract<RenderResult, { kind: 'rendered' }> {
   assert.equal(result.kind, 'rendered', JSON.stringify(result).slice(0, 300));
@@ -148,7 +148,7 @@ describe('the renderer', () => {
   after(async () => {
     await renderer.close();
     await server.close();
-    await until('every browser to exit', () => ourBrowserPids().length === 0);
+    await inProc('every browser to exit', () => ourBrowserPids().length === 0);
   });
 
   it('renders an app page: its words, title and router links, from sub-requests made through subFetch', async () => {
@@ -280,7 +280,7 @@ describe('the renderer', () => {
       const [pid] = ourBrowserPids().filter((p) => !before.has(p));
       assert.ok(pid !== undefined, 'its browser is our child');
       const running = fragile.render(await job('/spin'));
-      await until('the page to be rendering', () => fragile.stats().rendering === 1);
+      assert.equal(fragile.stats().rendering, 1, 'the page holds its slot from the call on');
       process.kill(pid, 'SIGKILL');
       const result = await running;
       assert.equal(result.kind === 'failed' && result.reason, 'browser', JSON.stringify(result));
@@ -302,7 +302,7 @@ describe('the renderer', () => {
       assert.ok(pid !== undefined);
       chmodSync(wrapper, 0o644); // from now on, no launch can succeed
       process.kill(pid, 'SIGKILL');
-      await until('the browser to be gone', () => !ourBrowserPids().includes(pid));
+      await inProc('the browser to be gone', () => !ourBrowserPids().includes(pid));
       const page = await job('/docs/1');
       for (let i = 0; i < 3; i++) {
         const result = await doomed.render(page);
@@ -327,7 +327,7 @@ describe('the renderer', () => {
       const chromes = new Set(renderersBelow(pid)); // the browser's own (WebUI) renderer
       const running = fragile.render(await job('/spin'));
       // The page's renderer is the one that spins: it has used 200 ms of CPU or more.
-      await until("the page's renderer to spin", () => renderersBelow(pid).some((r) => !chromes.has(r) && cpuMs(r) >= 200), 8000);
+      await inProc("the page's renderer to spin", () => renderersBelow(pid).some((r) => !chromes.has(r) && cpuMs(r) >= 200));
       for (const renderer of renderersBelow(pid)) if (!chromes.has(renderer)) process.kill(renderer, 'SIGKILL');
       const result = await running;
       assert.equal(result.kind === 'failed' && result.reason, 'crashed', JSON.stringify(result));
@@ -342,7 +342,7 @@ describe('the renderer', () => {
     const closing = await launchRenderer(options({ concurrency: 1, timeoutMs: 10_000 }));
     const spin = await job('/spin');
     const results = [closing.render(spin), closing.render(spin), closing.render(spin)];
-    await until('the first page to be rendering', () => closing.stats().rendering === 1);
+    assert.deepEqual([closing.stats().rendering, closing.stats().waiting], [1, 2], 'the first page holds the slot, the others wait');
     const started = Date.now();
     await closing.close();
     for (const result of await Promise.all(results)) assert.equal(result.kind, 'failed');

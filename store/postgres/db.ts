@@ -86,9 +86,11 @@ export type PostgresOptions = {
   readonly readOnly?: boolean;
   /** How long statements wait for a server that stopped answering, retrying with back-off, before they fail (cluster.outageRetry). */
   readonly outageRetryMs?: number;
+  /** Told when the store is seen going down, and when it answers again (what a log or a status page may follow). */
+  readonly onHealth?: (health: StoreHealth) => void;
 };
 
-type Outage = { retryMs: number; downSince?: number; error?: string };
+type Outage = { retryMs: number; downSince?: number; error?: string; onHealth?: (health: StoreHealth) => void };
 const outages = new WeakMap<pg.Pool, Outage>();
 
 /** The pool's store as last seen: up, or down since when and why. */
@@ -123,13 +125,18 @@ export async function outlast<T>(pool: pg.Pool, fn: () => Promise<T>): Promise<T
   for (let wait: number = OUTAGE_BACKOFF_MS[0]; ; wait = Math.min(OUTAGE_BACKOFF_MS[1], wait * 2)) {
     try {
       const result = await fn();
-      if (o && o.downSince !== undefined) o.downSince = o.error = undefined;
+      if (o && o.downSince !== undefined) {
+        o.downSince = o.error = undefined;
+        o.onHealth?.({ up: true });
+      }
       return result;
     } catch (e) {
       if (!o || !isConnectionError(e)) throw e;
       const now = Date.now();
+      const wasUp = o.downSince === undefined;
       o.downSince ??= now;
       o.error = connectionCause(e);
+      if (wasUp) o.onHealth?.(healthOf(pool));
       if (now - o.downSince >= o.retryMs) throw e;
       await new Promise((r) => setTimeout(r, wait));
     }
@@ -186,7 +193,7 @@ export function createPool(location: string, options: PostgresOptions = {}): pg.
   // without a listener that would end the process. The next statement opens a new connection, and
   // waits for the server (outlast) if it is still away.
   pool.on('error', () => undefined);
-  outages.set(pool, { retryMs: options.outageRetryMs ?? 0 });
+  outages.set(pool, { retryMs: options.outageRetryMs ?? 0, ...(options.onHealth ? { onHealth: options.onHealth } : {}) });
   return pool;
 }
 

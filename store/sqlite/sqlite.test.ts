@@ -7,9 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
+import type { QueuedUrl } from '../../model/index.ts';
 import { doc, T0, taken } from '../contract/harness.ts';
 import { openDb, SCHEMA_VERSION, StoreOpenError } from './db.ts';
-import { DB_FILE, openSqliteStore } from './store.ts';
+import { DB_FILE, openSqliteStore, type SqliteStore } from './store.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'trawl-sqlite-'));
 
@@ -133,16 +134,15 @@ describe('the SQLite store\u2019s group commit', () => {
     const committed = () => (other.prepare('SELECT count(*) AS n FROM urls').get() as { n: number }).n;
     return { store, other, committed };
   };
+  /** Commits a fetch of a taken URL that found one link. */
+  const withLink = (store: SqliteStore, q: QueuedUrl) =>
+    store.commitFetch({ id: q.id, outcome: { kind: 'indexed', status: 200 }, revisit: null, links: { urls: [{ url: `${q.url}-link`, depth: 1 }] } }, T0);
   /** Takes the URLs (committed), then commits a fetch of each that found one link. */
-  const fetched = async (store: ReturnType<typeof openSqliteStore>, ...urls: string[]) => {
+  const fetched = async (store: SqliteStore, ...urls: string[]) => {
     const taken_ = [];
     for (const url of urls) taken_.push(await taken(store, url));
     await store.sync();
-    for (const q of taken_)
-      await store.commitFetch(
-        { id: q.id, outcome: { kind: 'indexed', status: 200 }, revisit: null, links: { urls: [{ url: `${q.url}-link`, depth: 1 }] } },
-        T0,
-      );
+    for (const q of taken_) await withLink(store, q);
   };
 
   it('shares one transaction between the pages of a group, committed by sync()', async () => {
@@ -156,12 +156,24 @@ describe('the SQLite store\u2019s group commit', () => {
     other.close();
   });
 
-  it('commits on its own within 50 ms', async () => {
+  it('commits on its own 50 ms after the group began: not sooner, not later, and pages joining the group do not put it off', async (t) => {
+    // (The group's timer on a fake clock: the test says when 50 ms have passed, whatever the machine's speed.)
+    t.mock.timers.enable({ apis: ['setTimeout'] });
     const { store, other, committed } = setup();
-    await fetched(store, 'http://a.org/1');
-    const until = Date.now() + 2000;
-    while (committed() < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
-    assert.equal(committed(), 2);
+    const [q1, q2] = [await taken(store, 'http://a.org/1'), await taken(store, 'http://a.org/2')];
+    await withLink(store, q1);
+    t.mock.timers.tick(30);
+    await withLink(store, q2);
+    t.mock.timers.tick(19);
+    assert.equal(committed(), 2, 'at 49 ms the group is still open');
+    t.mock.timers.tick(1);
+    assert.equal(committed(), 4, 'at 50 ms both pages of the group are committed');
+    const q3 = await taken(store, 'http://a.org/3');
+    await withLink(store, q3);
+    t.mock.timers.tick(49);
+    assert.equal(committed(), 5, 'the next page opened a group of its own');
+    t.mock.timers.tick(1);
+    assert.equal(committed(), 6);
     await store.close();
     other.close();
   });
