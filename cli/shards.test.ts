@@ -112,6 +112,10 @@ describe('a sharded index over HTTP on one PostgreSQL', () => {
         perHost: { maxConnections: 4, delayMs: 0 },
         cluster: { shardTimeoutMs: TIMEOUT_MS },
         index: { flushIntervalMs: 1000 },
+        // (The sample web's deliberate failures — a page that never answers, one that answers 500 —
+        // would hold the crawl's end for the default timeout and back-off: nothing here is about them.)
+        limits: { timeoutMs: 1000 },
+        retry: { maxAttempts: 2, baseDelayMs: 50 },
       }),
     );
     const crawl = trawl(['crawl', '--config', config, '--store', db, '--data', tmp('crawl')]);
