@@ -30,7 +30,7 @@ import { parseQuery } from './query/parse.ts';
 import { withPhrases } from './query/phrases.ts';
 import { bodyStart, phraseEvidence } from './query/proximity.ts';
 import { byScore, topK, type Ranked } from './query/rank.ts';
-import type { Lens, Plan, Ranking, SearchOptions, SearchResponse, Searcher } from './search-types.ts';
+import { type Lens, pageOf, type Plan, type Ranking, type SearchOptions, type SearchResponse, type Searcher } from './search-types.ts';
 import { suggest } from './query/suggest.ts';
 import { autocomplete } from './query/autocomplete.ts';
 import { forgive } from './query/forgive.ts';
@@ -225,8 +225,7 @@ export class SearchIndex implements Searcher {
 
   private async searchOver(query: string, options: SearchOptions, lens: Lens): Promise<SearchResponse> {
     const started = performance.now();
-    const page = Math.max(1, options.page ?? 1);
-    const size = Math.min(100, Math.max(1, options.size ?? 10));
+    const { page, size } = pageOf(options);
     const r = await this.rank(query, { ...options, page, size }, lens);
     const ranked = withEvidence(r.ranked, r.evidence);
     const onPage = fold(ranked, this.simhashes, this.foldDistance, page * size).slice((page - 1) * size, page * size);
@@ -270,8 +269,7 @@ export class SearchIndex implements Searcher {
   async rank(query: string, options: SearchOptions & { readonly facetValues?: number } = {}, lens?: Lens): Promise<Ranking> {
     // (Without a lens, over a view of its own: as of now while the ranking runs, not after.)
     if (!lens) return this.reading((view) => this.rank(query, options, this.lens(view)));
-    const page = Math.max(1, options.page ?? 1);
-    const size = Math.min(100, Math.max(1, options.size ?? 10));
+    const { page, size } = pageOf(options);
     const facetValues = options.facetValues ?? FACET_VALUES;
     const plan = this.plan(query, options.exact ?? false, lens);
     const { forgiven, weights, exactScores } = plan;

@@ -102,6 +102,14 @@ export type Ranking = {
 /** `exact`: no forgiving (no completion of the last word, no typo corrected). */
 export type SearchOptions = { readonly page?: number; readonly size?: number; readonly exact?: boolean };
 
+/** Results on a page when the caller names no size, and the most it may ask for (the API's `size` has the same bounds). */
+export const PAGE_SIZE = { default: 10, max: 100 } as const;
+
+/** The page and its size a search is asked for, within their bounds. */
+export function pageOf(options: SearchOptions): { readonly page: number; readonly size: number } {
+  return { page: Math.max(1, options.page ?? 1), size: Math.min(PAGE_SIZE.max, Math.max(1, options.size ?? PAGE_SIZE.default)) };
+}
+
 /** What the search server may see of the index: reading only. */
 export interface Searcher {
   search(query: string, options?: SearchOptions): Promise<SearchResponse>;

@@ -14,6 +14,7 @@
  */
 import { parseQuery } from '../query/parse.ts';
 import type { SearchHit, SearchOptions, SearchResponse, Searcher, ShardsAnswered } from '../search-index.ts';
+import { pageOf } from '../search-types.ts';
 import { mergeAnswers } from './merge.ts';
 import type { SearchAsked, ShardAnswer, ShardInfo, ShardSuggestion, TermsAsked } from './shard-node.ts';
 import { extendCorpus, mergeReports, type CorpusStats, type TermReport } from './statistics.ts';
@@ -102,8 +103,7 @@ export class ShardedSearcher implements Searcher {
 
   async search(query: string, options: SearchOptions = {}): Promise<SearchResponse> {
     const started = performance.now();
-    const page = Math.max(1, options.page ?? 1);
-    const size = Math.min(100, Math.max(1, options.size ?? 10));
+    const { page, size } = pageOf(options);
     // A query the shards would refuse is refused here (QueryError: 400), before anything is asked.
     const typed = parseQuery(query);
     const exact = options.exact ?? false;

@@ -8,6 +8,7 @@
 import { z } from '@hono/zod-openapi';
 import { URL_STATES, type ApplianceStatus, type UrlExplanation } from '../../model/index.ts';
 import { authCoverage, BrokenLinksSchema, FetchFailuresSchema, HistorySchema } from './crawl-schemas.ts';
+import { PAGE_SIZE } from '../../indexer/search-types.ts';
 
 /** A whole number in a query string, within bounds, with one message for every way it can be wrong. */
 export function intParam(name: string, min: number, max: number, fallback: number) {
@@ -45,7 +46,7 @@ export const SearchQuery = z.object({
     .refine((q) => q.trim().length > 0, { error: 'parameter q is required, e.g. /api/search?q=install' })
     .openapi({ description: QUERY_HELP, example: 'install' }),
   page: intParam('page', 1, 1000, 1),
-  size: intParam('size', 1, 100, 10),
+  size: intParam('size', 1, PAGE_SIZE.max, PAGE_SIZE.default),
   exact: flagParam('exact', 'Search only for the words as typed: the last word not completed, no typo corrected (see `corrected`)'),
 });
 
