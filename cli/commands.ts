@@ -44,7 +44,8 @@ export async function start(urls: string[], flags: CommonFlags & { warc?: string
       await app.close();
     });
     process.stdout.write(
-      `Trawl ${PRODUCT_VERSION}: crawling ${(await app.store.seeds.all()).join(', ') || '(no seed)'}\nSearch at ${server.url}\nCrawl status at ${server.url}status\n`,
+      `Trawl ${PRODUCT_VERSION}: crawling ${(await app.store.seeds.all()).join(', ') || '(no seed)'}\n` +
+        `Search at ${server.url}\nCrawl status at ${server.url}status\n`,
     );
     // Archives are imported while the server answers: each page is searchable as soon as it is read.
     if (flags.warc?.length) {
@@ -70,7 +71,8 @@ export async function start(urls: string[], flags: CommonFlags & { warc?: string
       const revisiting = config.recrawl.continuous && reason !== 'stopped' ? '; pages will be fetched again as they fall due' : '';
       const s = await app.status();
       log.info(
-        `crawl ${reason === 'exhausted' ? 'finished: nothing in scope is left' : `stopped (${reason})`}. ${statusLine(s)}. Still serving at ${server?.url}${revisiting}; Ctrl-C to stop.`,
+        `crawl ${reason === 'exhausted' ? 'finished: nothing in scope is left' : `stopped (${reason})`}. ${statusLine(s)}. ` +
+          `Still serving at ${server?.url}${revisiting}; Ctrl-C to stop.`,
       );
       const failed = seedsFailed(s.seeds ?? []);
       if (failed) log.warn(failed);
@@ -99,8 +101,14 @@ export async function crawl(urls: string[], flags: CommonFlags): Promise<void> {
     await progress.stop();
     await app.close();
     const s = await app.status();
+    const ended =
+      reason === 'exhausted'
+        ? 'done: nothing in scope is left'
+        : reason === 'limit'
+          ? `stopped: limits.maxPages (${config.limits.maxPages}) reached`
+          : 'stopped';
     say(
-      `${reason === 'exhausted' ? 'done: nothing in scope is left' : reason === 'limit' ? `stopped: limits.maxPages (${config.limits.maxPages}) reached` : 'stopped'}. ` +
+      `${ended}. ` +
         `${s.crawl.fetched} fetched, ${failedSummary(s.crawl)}, ${s.crawl.excluded} excluded, ${s.crawl.queued} still queued; ` +
         `${s.index.documents} documents indexed.` +
         (s.focus ? ` Focus: ${s.focus.relevant} pages relevant, ${s.focus.notRelevant} not (recorded, not indexed).` : '') +
@@ -194,7 +202,8 @@ export async function serveOnly(flags: CommonFlags): Promise<void> {
     await app.close();
   });
   process.stdout.write(
-    `Trawl ${PRODUCT_VERSION}: ${app.index.documentCount} documents${shard ? ` (shard ${shard})` : ''} from ${app.where}${config.store ? ', following its changes' : ''}\nSearch at ${server.url}\n`,
+    `Trawl ${PRODUCT_VERSION}: ${app.index.documentCount} documents${shard ? ` (shard ${shard})` : ''} ` +
+      `from ${app.where}${config.store ? ', following its changes' : ''}\nSearch at ${server.url}\n`,
   );
   const exposed = exposure(config);
   if (exposed) log.warn(exposed);
@@ -223,7 +232,8 @@ async function coordinate(config: Readonly<Config>): Promise<void> {
   });
   const up = coordinator.shards().filter((s) => s.up).length;
   process.stdout.write(
-    `Trawl ${PRODUCT_VERSION}: coordinator of ${config.cluster.shards.length} shards (${up} answering, ${coordinator.searcher.documentCount} documents)\nSearch at ${server.url}\n`,
+    `Trawl ${PRODUCT_VERSION}: coordinator of ${config.cluster.shards.length} shards ` +
+      `(${up} answering, ${coordinator.searcher.documentCount} documents)\nSearch at ${server.url}\n`,
   );
   const exposed = exposure(config);
   if (exposed) log.warn(exposed);
@@ -334,7 +344,10 @@ function renderSummary(r: RenderStatus | undefined): string {
 export function exposure(config: Readonly<Config>): string | undefined {
   const loopback = /^(127\.|::1$|localhost$|\[::1\]$)/i.test(config.server.host);
   if (!config.auth.length || config.server.auth || loopback) return undefined;
-  return `auth is configured (content behind a login is crawled), but the search server on ${config.server.host} answers everyone who can reach it: set server.auth (basic or bearer) to protect it, or keep server.host on 127.0.0.1`;
+  return (
+    `auth is configured (content behind a login is crawled), but the search server on ${config.server.host} answers everyone who can reach it: ` +
+    'set server.auth (basic or bearer) to protect it, or keep server.host on 127.0.0.1'
+  );
 }
 
 /** The search server's settings: the names it answers to, the live dashboards it keeps open, the origins it shares the search with. */

@@ -183,7 +183,9 @@ export const configSchema = z.strictObject({
         .union([z.literal('auto'), int(1, 16)])
         .default('auto')
         .describe(
-          'Worker threads that extract documents (PDF, Office), apart from the page parsers so that pages are never held up by them. `auto`: one per core, at most 4 (extraction is most of the work of a crawl of documents); each worker may take up to documents.maxHeapMb — 1 worker holds a quarter less memory for half again the time.',
+          'Worker threads that extract documents (PDF, Office), apart from the page parsers so that pages are never held up by them. ' +
+            '`auto`: one per core, at most 4 (extraction is most of the work of a crawl of documents); ' +
+            'each worker may take up to documents.maxHeapMb — 1 worker holds a quarter less memory for half again the time.',
         ),
       maxHeapMb: int(64, 16_384).default(1024).describe('Heap limit of each document worker, in MB: a document that needs more fails alone (unparsable).'),
     })
@@ -197,7 +199,8 @@ export const configSchema = z.strictObject({
           .enum(RENDER_MODES, { error: `render.mode is one of ${RENDER_MODES.join(', ')}` })
           .default('auto')
           .describe(
-            '`auto` renders in a headless browser the pages that need it (an empty app root, a page of scripts without text…), found by looking at each page; `never` fetches over HTTP only; `always` renders every page (and refuses to start without a browser).',
+            '`auto` renders in a headless browser the pages that need it (an empty app root, a page of scripts without text…), ' +
+              'found by looking at each page; `never` fetches over HTTP only; `always` renders every page (and refuses to start without a browser).',
           ),
         rules: z
           .array(z.strictObject({ match: scopeRule, mode: z.enum(RENDER_MODES) }))
@@ -217,7 +220,9 @@ export const configSchema = z.strictObject({
         settleMs: int(50, 10_000)
           .default(500)
           .describe(
-            "The upper bound of the settle wait's quiet: a page with nothing pending (no request, no timer or animation frame due within settleMs) is taken once its DOM and network have been still for min(150 ms, settleMs); one that keeps a short timer or animation going, when no request has been in flight for settleMs; one that keeps a request open forever, when its DOM has not changed for settleMs.",
+            "The upper bound of the settle wait's quiet: a page with nothing pending (no request, no timer or animation frame due within settleMs) " +
+              'is taken once its DOM and network have been still for min(150 ms, settleMs); one that keeps a short timer or animation going, ' +
+              'when no request has been in flight for settleMs; one that keeps a request open forever, when its DOM has not changed for settleMs.',
           ),
         maxRequests: int(1, 10_000)
           .default(200)
@@ -234,7 +239,9 @@ export const configSchema = z.strictObject({
         .boolean()
         .default(false)
         .describe(
-          "Keep every fetched response in WARC files (ISO 28500, gzipped WARC 1.1) in the data directory's archive/ folder: each response with its request, the bytes as received; a 304 or unchanged text as a revisit record referring to the response it repeats; every changed version kept.",
+          "Keep every fetched response in WARC files (ISO 28500, gzipped WARC 1.1) in the data directory's archive/ folder: " +
+            'each response with its request, the bytes as received; ' +
+            'a 304 or unchanged text as a revisit record referring to the response it repeats; every changed version kept.',
         ),
       maxFileBytes: int(64 * 1024, 1024 ** 4)
         .default(1024 ** 3)
@@ -250,7 +257,8 @@ export const configSchema = z.strictObject({
         )
         .default({})
         .describe(
-          'Per host (`docs.example.org`, `host:port`, or `*` for every host): CSS selectors whose elements\' text is not body text (nor in snippets); their links still count. E.g. `{"docs.example.org": [".sidebar", "table.navheader"]}`.',
+          "Per host (`docs.example.org`, `host:port`, or `*` for every host): CSS selectors whose elements' text is not body text (nor in snippets); " +
+            'their links still count. E.g. `{"docs.example.org": [".sidebar", "table.navheader"]}`.',
         ),
       template: z
         .strictObject({
@@ -258,7 +266,8 @@ export const configSchema = z.strictObject({
             .boolean()
             .default(true)
             .describe(
-              "Learn each host's template: blocks of text on many of its pages (menus, sidebars, footers) are left out of body text and snippets, and pages stored before it was learned are cleaned.",
+              "Learn each host's template: blocks of text on many of its pages (menus, sidebars, footers) are left out of body text and snippets, " +
+                'and pages stored before it was learned are cleaned.',
             ),
           minPages: int(2, 1_000_000).default(20).describe('Pages of a host seen before any block is called its template.'),
           share: z.number().min(0.05).max(1).default(0.3).describe("A block on at least this share of a host's pages is template."),
@@ -302,14 +311,19 @@ export const configSchema = z.strictObject({
         .union([z.literal('seeds'), z.boolean(), z.array(z.string().refine(isCidr, 'must be an address range such as 10.0.0.0/8, fd00::/8, or an address'))])
         .default('seeds')
         .describe(
-          'Which private, loopback and link-local addresses (10.x, 192.168.x, 127.x, 169.254.x, ::1, fc00::/7…) a fetch may connect to, checked on the address DNS answers for every connection, redirects included: `seeds` (the ranges the seeds resolve into: crawling an intranet or loopback works, nothing else non-public is reached), `true` (any), `false` (public addresses only), or a list of ranges.',
+          'Which private, loopback and link-local addresses (10.x, 192.168.x, 127.x, 169.254.x, ::1, fc00::/7…) a fetch may connect to, ' +
+            'checked on the address DNS answers for every connection, redirects included: `seeds` (the ranges the seeds resolve into: ' +
+            'crawling an intranet or loopback works, nothing else non-public is reached), `true` (any), `false` (public addresses only), ' +
+            'or a list of ranges.',
         ),
       proxy: z
         .string()
         .regex(/^https?:\/\/\S+$/i, 'fetch.proxy must be an http:// or https:// URL, e.g. http://proxy.intra:3128')
         .optional()
         .describe(
-          'An HTTP(S) proxy every request goes through (`http://user:pass@proxy:3128` — better: the environment variable TRAWL_PROXY). Unset: HTTPS_PROXY / HTTP_PROXY / NO_PROXY from the environment, if set. Through a proxy, fetch.allowPrivateAddresses can check only addresses written as such.',
+          'An HTTP(S) proxy every request goes through (`http://user:pass@proxy:3128` — better: the environment variable TRAWL_PROXY). ' +
+            'Unset: HTTPS_PROXY / HTTP_PROXY / NO_PROXY from the environment, if set. ' +
+            'Through a proxy, fetch.allowPrivateAddresses can check only addresses written as such.',
         ),
       httpProxy: z.string().min(1).optional().describe("The proxy for http:// URLs when fetch.proxy is unset: the environment's HTTP_PROXY (or http_proxy)."),
       httpsProxy: z
@@ -317,13 +331,15 @@ export const configSchema = z.strictObject({
         .min(1)
         .optional()
         .describe(
-          "The proxy for https:// URLs when fetch.proxy is unset: the environment's HTTPS_PROXY (or https_proxy); HTTP_PROXY serves https too when it is alone.",
+          "The proxy for https:// URLs when fetch.proxy is unset: the environment's HTTPS_PROXY (or https_proxy); " +
+            'HTTP_PROXY serves https too when it is alone.',
         ),
       noProxy: z
         .string()
         .optional()
         .describe(
-          "Hosts reached without the environment's proxy: NO_PROXY (or no_proxy), comma-separated names, `.suffix`es, `host:port`, or `*`. Loopback addresses are always reached directly.",
+          "Hosts reached without the environment's proxy: NO_PROXY (or no_proxy), comma-separated names, `.suffix`es, `host:port`, or `*`. " +
+            'Loopback addresses are always reached directly.',
         ),
       caFile: z.string().min(1).optional().describe("A PEM file of CA certificates to trust besides the system's: a company's private CA."),
       insecureHosts: z
@@ -338,7 +354,9 @@ export const configSchema = z.strictObject({
     .array(authScopeSchema(scopeRule, httpUrl, regex))
     .default([])
     .describe(
-      'Credentials per scope (`match`, as scope rules: `HOST:…` or `URL:…`): `basic` or `digest` ({username, passwordEnv | passwordFile}), `bearer` ({tokenEnv | tokenFile}), `headers` and `cookies` ({Name: {env | file}}), `form` (a login form: url, fields, secretFields, loggedOut, browser). Sent only to URLs the scope matches; secrets only by reference.',
+      'Credentials per scope (`match`, as scope rules: `HOST:…` or `URL:…`): `basic` or `digest` ({username, passwordEnv | passwordFile}), ' +
+        '`bearer` ({tokenEnv | tokenFile}), `headers` and `cookies` ({Name: {env | file}}), ' +
+        '`form` (a login form: url, fields, secretFields, loggedOut, browser). Sent only to URLs the scope matches; secrets only by reference.',
     ),
   index: z
     .strictObject({
@@ -349,14 +367,16 @@ export const configSchema = z.strictObject({
         .enum(['language', 'english', 'none'])
         .default('language')
         .describe(
-          'Reduce words to their stems ("indexes" finds "index", "Häuser" finds "Haus"): each page with the stemmer of its language (language), every page as English (english: Porter), or match words only as written (none).',
+          'Reduce words to their stems ("indexes" finds "index", "Häuser" finds "Haus"): each page with the stemmer of its language (language), ' +
+            'every page as English (english: Porter), or match words only as written (none).',
         ),
       nearDuplicates: z
         .strictObject({
           maxDistance: int(0, 7)
             .default(3)
             .describe(
-              'Results whose text\'s SimHash is within this many bits of a better result\'s (mirrors, print views, other versions of a page) fold under it as "similar pages" (0: never).',
+              "Results whose text's SimHash is within this many bits of a better result's (mirrors, print views, " +
+                'other versions of a page) fold under it as "similar pages" (0: never).',
             ),
         })
         .prefault({}),
@@ -380,14 +400,16 @@ export const configSchema = z.strictObject({
         .min(1)
         .optional()
         .describe(
-          'A topic definition (`config/topics/*.txt`): the crawl keeps the pages about it, files them under its classes, and follows links from them. Relative to the config file. Unset: no focus, every page is kept.',
+          'A topic definition (`config/topics/*.txt`): the crawl keeps the pages about it, files them under its classes, ' +
+            'and follows links from them. Relative to the config file. Unset: no focus, every page is kept.',
         ),
       classifier: z
         .string()
         .min(1)
         .optional()
         .describe(
-          'A module (`.js`, `.mjs` or `.ts`) that classifies pages in place of the built-in scorer; it is given the topic, if any. Relative to the config file.',
+          'A module (`.js`, `.mjs` or `.ts`) that classifies pages in place of the built-in scorer; it is given the topic, if any. ' +
+            'Relative to the config file.',
         ),
       scorer: z
         .enum(['plain', 'position'])
@@ -401,7 +423,8 @@ export const configSchema = z.strictObject({
       tunnel: int(0, 10)
         .default(1)
         .describe(
-          "Links of a page that is not relevant are followed while fewer than this many such pages lead to it in a row from a relevant page or a seed (0: only relevant pages' links).",
+          'Links of a page that is not relevant are followed while fewer than this many such pages lead to it in a row ' +
+            "from a relevant page or a seed (0: only relevant pages' links).",
         ),
       sitesOK: z
         .array(z.string().regex(/^[a-z0-9.-]+$/i, 'must be a host name, e.g. coins.example.org'))
@@ -431,7 +454,8 @@ export const configSchema = z.strictObject({
         .regex(/^[\x21-\x7e]+$/, 'server.adminToken must be printable ASCII without spaces')
         .optional()
         .describe(
-          'Bearer token for the admin API and the admin form (add seeds, pause, resume, recrawl, remove). Unset: admin actions are off. Prefer the environment variable TRAWL_ADMIN_TOKEN.',
+          'Bearer token for the admin API and the admin form (add seeds, pause, resume, recrawl, remove). Unset: admin actions are off. ' +
+            'Prefer the environment variable TRAWL_ADMIN_TOKEN.',
         ),
       allowedHosts: z
         .array(
@@ -444,19 +468,23 @@ export const configSchema = z.strictObject({
         )
         .default([])
         .describe(
-          'Host names the search server answers to besides IP addresses, `localhost` and `server.host` (a browser asking by any other name gets 421: a guard against DNS rebinding). `*.example.org` allows the subdomains; `*` any name, for a proxy that checks names itself.',
+          'Host names the search server answers to besides IP addresses, `localhost` and `server.host` ' +
+            '(a browser asking by any other name gets 421: a guard against DNS rebinding). ' +
+            '`*.example.org` allows the subdomains; `*` any name, for a proxy that checks names itself.',
         ),
       corsOrigins: z
         .array(corsOrigin)
         .default([])
         .describe(
-          'Origins (`https://www.example.org`) whose pages may call the search API from the browser — /api/search and /api/suggest, as the search widget does; `*` for any. Empty: none. The status and the admin API never answer another origin.',
+          'Origins (`https://www.example.org`) whose pages may call the search API from the browser — /api/search and /api/suggest, ' +
+            'as the search widget does; `*` for any. Empty: none. The status and the admin API never answer another origin.',
         ),
       maxEventStreams: int(1, 10_000)
         .default(32)
         .describe('Live dashboards (server-sent event streams of /api/events) open at once; more get 503 with Retry-After.'),
       auth: serverAuthSchema.describe(
-        'Puts the search page, the API and the dashboard behind `basic` ({username, passwordEnv | passwordFile}) or `bearer` ({tokenEnv | tokenFile}); /healthz stays open. The admin token still guards the admin actions (and passes this too).',
+        'Puts the search page, the API and the dashboard behind `basic` ({username, passwordEnv | passwordFile}) or ' +
+          '`bearer` ({tokenEnv | tokenFile}); /healthz stays open. The admin token still guards the admin actions (and passes this too).',
       ),
     })
     .prefault({}),
@@ -464,7 +492,9 @@ export const configSchema = z.strictObject({
   store: databaseUrl
     .optional()
     .describe(
-      'Where the crawl is kept: unset for SQLite in dataDir (crawl.db), or a PostgreSQL database that many Trawl processes share, postgres://user@host:5432/trawl (the index stays in dataDir). A password is better kept in PGPASSWORD or ~/.pgpass than in the URL; it is never shown.',
+      'Where the crawl is kept: unset for SQLite in dataDir (crawl.db), or a PostgreSQL database that many Trawl processes share, ' +
+        'postgres://user@host:5432/trawl (the index stays in dataDir). ' +
+        'A password is better kept in PGPASSWORD or ~/.pgpass than in the URL; it is never shown.',
     ),
   cluster: z
     .strictObject({
@@ -475,7 +505,8 @@ export const configSchema = z.strictObject({
       leaseMs: int(1000, 3_600_000)
         .default(30_000)
         .describe(
-          "How long a crawler's hold on a host lasts unless renewed (every third of it): a crawler that dies gives its hosts up, and its URLs in flight back to the queue, after this.",
+          "How long a crawler's hold on a host lasts unless renewed (every third of it): a crawler that dies gives its hosts up, " +
+            'and its URLs in flight back to the queue, after this.',
         ),
       hostsPerWorker: int(0, 100_000)
         .default(0)
@@ -483,7 +514,8 @@ export const configSchema = z.strictObject({
       readerTimeout: duration
         .prefault('1d')
         .describe(
-          'A search node not heard from for this long no longer holds the change log back from pruning; when it comes back, it rebuilds its index from the store.',
+          'A search node not heard from for this long no longer holds the change log back from pruning; when it comes back, ' +
+            'it rebuilds its index from the store.',
         ),
       outageRetry: duration
         .prefault('1h')
@@ -496,13 +528,16 @@ export const configSchema = z.strictObject({
         })
         .default('')
         .describe(
-          "This search node indexes only shard K of N of the documents (`K/N`, e.g. `1/2`; by a hash of each document's URL), for an index larger than one node's RAM; a coordinator (cluster.shards) merges the shards' answers. Empty: every document. Needs a shared store.",
+          "This search node indexes only shard K of N of the documents (`K/N`, e.g. `1/2`; by a hash of each document's URL), " +
+            "for an index larger than one node's RAM; a coordinator (cluster.shards) merges the shards' answers. " +
+            'Empty: every document. Needs a shared store.',
         ),
       shards: z
         .array(httpUrl)
         .default([])
         .describe(
-          'The search nodes of a sharded index (`http://host:port/`, one per shard): this server then answers every search by asking each of them and merging, with statistics of the whole corpus, and holds no index of its own.',
+          'The search nodes of a sharded index (`http://host:port/`, one per shard): this server then answers every search by asking each of them ' +
+            'and merging, with statistics of the whole corpus, and holds no index of its own.',
         ),
       shardTimeoutMs: int(50, 600_000)
         .default(2000)
@@ -516,7 +551,8 @@ export const configSchema = z.strictObject({
     .enum(LOG_LEVELS)
     .default('info')
     .describe(
-      'The least important messages logged: `debug`, `info`, `warn`, `error` or `silent`. JSON lines when stderr is not a terminal, lines for people when it is.',
+      'The least important messages logged: `debug`, `info`, `warn`, `error` or `silent`. JSON lines when stderr is not a terminal, ' +
+        'lines for people when it is.',
     ),
 });
 

@@ -10,6 +10,7 @@ import { staticUrl } from './static-files.ts';
 import { seedCause, seedTrouble } from './status-line.ts';
 
 type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
+type FacetValue = SearchResponse['facets']['host'][number];
 
 export function layout(opts: { title: string; query?: string; status: string; version: string; body: Html; wide?: boolean }): Html {
   return html`<!doctype html>
@@ -125,7 +126,9 @@ function correctionLine(r: SearchResponse): Html | string {
   if (!r.corrected?.length) return '';
   const parts = correctedParts(r.query, r.corrected);
   const fixed = parts.map(([t]) => t).join('');
-  return html`<p class="corrected" id="corrected">Including results for <a href="/?q=${encodeURIComponent(fixed)}">${parts.map(([t, c]) => (c ? html`<strong>${t}</strong>` : t))}</a>. <a href="/?q=${encodeURIComponent(r.query)}&amp;exact=1" rel="nofollow">Search only for ${r.query}</a></p>`;
+  const taken = parts.map(([t, c]) => (c ? html`<strong>${t}</strong>` : t));
+  const asTyped = html`<a href="/?q=${encodeURIComponent(r.query)}&amp;exact=1" rel="nofollow">Search only for ${r.query}</a>`;
+  return html`<p class="corrected" id="corrected">Including results for <a href="/?q=${encodeURIComponent(fixed)}">${taken}</a>. ${asTyped}</p>`;
 }
 
 /** The facets shown, each with the filter its values add to the query. */
@@ -143,11 +146,15 @@ const FACETS = [
  */
 function facetLists(r: SearchResponse): Html[] {
   const choice = (f: (typeof FACETS)[number]) => (f.key === 'topic' ? r.facets.topic.some((v) => v.count < r.total) : r.facets[f.key].length > 1);
-  return FACETS.filter(choice).map(
-    (f) => html`<nav class="facets" aria-label="Filter by ${f.name}"><h2>${f.label}</h2><ul>
-${r.facets[f.key].map((v) => html`<li><a href="/?q=${encodeURIComponent(`${r.query} ${f.filter}:${v.value}`)}">${v.value}</a> <span class="count">${v.count.toLocaleString('en')}</span></li>`)}
-</ul></nav>`,
-  );
+  return FACETS.filter(choice).map((f) => {
+    const item = (v: FacetValue) => {
+      const count = html`<span class="count">${v.count.toLocaleString('en')}</span>`;
+      return html`<li><a href="/?q=${encodeURIComponent(`${r.query} ${f.filter}:${v.value}`)}">${v.value}</a> ${count}</li>`;
+    };
+    return html`<nav class="facets" aria-label="Filter by ${f.name}"><h2>${f.label}</h2><ul>
+${r.facets[f.key].map(item)}
+</ul></nav>`;
+  });
 }
 
 /**
@@ -165,11 +172,26 @@ ${h.similar.map((x) => {
 </ul></details>`;
 }
 
+/**
+ * A result's line under its address: the document's format and pages (when it is not an HTML
+ * page), the host, when it was crawled, and the topics a focused crawl filed it under, each a
+ * search for `query` within that topic.
+ */
+function resultMeta(h: SearchResponse['hits'][number], query: string): Html {
+  const doc = h.type ? html`<span class="result-doc">${documentLine(h)}</span> · ` : '';
+  const crawled = html`<time datetime="${new Date(h.fetchedAt).toISOString()}">${crawledAgo(h.fetchedAt)}</time>`;
+  const topicLinks = h.topics?.map((t, i) => html`${i ? ', ' : ''}<a href="/?q=${encodeURIComponent(`${query} topic:${t}`)}">${t}</a>`);
+  const topics = h.topics?.length ? html` · <span class="result-topics">topics: ${topicLinks}</span>` : '';
+  return html`${doc}<span class="result-host">${hostOf(h.url)}</span> · crawled ${crawled}${topics}`;
+}
+
 /** A coordinator's answer without some shards (down or slow): results from their pages are missing. */
 function missingShards(r: SearchResponse): Html | string {
   if (!r.shards?.partial) return '';
   const { asked, answered, missing } = r.shards;
-  return html`<p class="notice trouble" id="missing-shards" role="status">Results may be missing: ${answered ? `${asked - answered} of ${asked} parts of the index did not answer` : 'no part of the index answered'} (${missing.map((m, i) => html`${i ? '; ' : ''}<code>${m.shard}</code>: ${m.error}`)}).</p>`;
+  const what = answered ? `${asked - answered} of ${asked} parts of the index did not answer` : 'no part of the index answered';
+  const which = missing.map((m, i) => html`${i ? '; ' : ''}<code>${m.shard}</code>: ${m.error}`);
+  return html`<p class="notice trouble" id="missing-shards" role="status">Results may be missing: ${what} (${which}).</p>`;
 }
 
 /** `exact`: the search was for the words as typed only (exact=1), which its page links keep. */
@@ -189,7 +211,9 @@ The crawl may also not have reached the page yet: the index grows while it runs.
   const pages = Math.ceil(r.total / r.size);
   const link = (page: number) => `/?q=${encodeURIComponent(r.query)}${page > 1 ? `&page=${page}` : ''}${opts.exact ? '&exact=1' : ''}`;
   const first = (r.page - 1) * r.size + 1;
-  return html`<p class="summary" id="summary">${r.totalIsLowerBound ? 'At least ' : ''}${r.total.toLocaleString('en')} result${r.total === 1 ? '' : 's'} (${r.tookMs} ms)${r.page > 1 ? ` — page ${r.page} of ${pages}` : ''}</p>
+  const atLeast = r.totalIsLowerBound ? 'At least ' : '';
+  const pageOf = r.page > 1 ? ` — page ${r.page} of ${pages}` : '';
+  return html`<p class="summary" id="summary">${atLeast}${r.total.toLocaleString('en')} result${r.total === 1 ? '' : 's'} (${r.tookMs} ms)${pageOf}</p>
 ${missingShards(r)}
 ${correctionLine(r)}
 ${suggestionLine(r)}
@@ -200,10 +224,12 @@ ${r.hits.map((h) => {
   const href = safeHref(h.url);
   // A PDF opens at the page the snippet is on (PDF viewers read #page=N).
   const at = href && h.type === 'pdf' && h.page ? `${href.replace(/#.*$/, '')}#page=${h.page}` : href;
+  const badge = h.type ? html`<span class="badge" data-type="${h.type}">${TYPE_NAMES[h.type] ?? h.type.toUpperCase()}</span> ` : '';
+  const title = at ? html`<a class="result-title" href="${at}">${h.title}</a>` : html`<span class="result-title">${h.title}</span>`;
   return html`<li>
-<h2 class="result-h">${h.type ? html`<span class="badge" data-type="${h.type}">${TYPE_NAMES[h.type] ?? h.type.toUpperCase()}</span> ` : ''}${at ? html`<a class="result-title" href="${at}">${h.title}</a>` : html`<span class="result-title">${h.title}</span>`}</h2>
+<h2 class="result-h">${badge}${title}</h2>
 <div class="result-url">${h.url}</div>
-<div class="result-meta">${h.type ? html`<span class="result-doc">${documentLine(h)}</span> · ` : ''}<span class="result-host">${hostOf(h.url)}</span> · crawled <time datetime="${new Date(h.fetchedAt).toISOString()}">${crawledAgo(h.fetchedAt)}</time>${h.topics?.length ? html` · <span class="result-topics">topics: ${h.topics.map((t, i) => html`${i ? ', ' : ''}<a href="/?q=${encodeURIComponent(`${r.query} topic:${t}`)}">${t}</a>`)}</span>` : ''}</div>
+<div class="result-meta">${resultMeta(h, r.query)}</div>
 <p class="snippet">${raw(h.snippet)}</p>
 ${similarPages(h)}
 </li>`;

@@ -11,10 +11,10 @@ import { serverDefaults } from './server-fixture.ts';
 import { liveStatus } from './status-page.ts';
 import { statusLine } from './status-line.ts';
 
-const WORDS =
-  'standby primary streaming slot lag archive segment timeline promote failover replica cascade sync async quorum wal sender receiver apply conflict hot feedback delay recovery target'.split(
-    ' ',
-  );
+const WORDS = (
+  'standby primary streaming slot lag archive segment timeline promote failover replica cascade sync async quorum wal sender receiver ' +
+  'apply conflict hot feedback delay recovery target'
+).split(' ');
 /** Thirty sentences of the replication guide, each its own mix of words. */
 const TEXT = Array.from(
   { length: 30 },

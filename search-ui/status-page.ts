@@ -47,9 +47,58 @@ ${rejectionsPanel(s.crawl.rejections)}`;
 /** The answer to "why is this URL not in the index?". */
 function explanation(e: UrlExplanation): Html {
   if (!e.known) return html`<div class="explain" role="status"><p><strong>${e.url}</strong>: Trawl has no record of it — ${e.reason}.</p></div>`;
-  const row = (k: string, v: string | number | null) => (v === null || v === '' ? '' : html`<div><dt>${k}</dt><dd>${v}</dd></div>`);
+  const at = (t: string | null) => (t === null ? null : when(t));
+  // In the order shown; a fact with no value (null or empty) is left out.
+  const facts: [string, string | number | null][] = [
+    ['State', e.state],
+    ['Reason', e.reason],
+    ['Error', e.error],
+    ['HTTP status', e.httpStatus],
+    ['Attempts', e.attempts],
+    ['Depth', e.depth],
+    ['Discovered', when(e.discoveredAt)],
+    ['Last fetch', at(e.fetchedAt)],
+    ['Next attempt', at(e.nextAttemptAt)],
+    ['Next revisit', at(e.revisitAt)],
+    ['Last change', at(e.changedAt)],
+    ['Content type', e.contentType],
+    ['Language', e.lang],
+    ['Topic score', e.topicScore === null ? null : `${e.topicScore} (${e.relevant ? 'relevant' : 'not relevant'})`],
+    ['Topics', e.classes.length ? e.classes.map((c) => `${c.name} ${c.score}`).join(', ') : null],
+    ['Links not followed', e.linksCut ? `${n(e.linksCut)} beyond limits.maxLinksPerPage` : null],
+    ['Rendered in a browser', e.rendered ?? null],
+  ];
+  const rows = facts.map(([k, v]) => (v === null || v === '' ? '' : html`<div><dt>${k}</dt><dd>${v}</dd></div>`));
   return html`<div class="explain" role="status"><p><strong>${e.url}</strong> is <strong>${e.indexed ? 'in the index' : 'not in the index'}</strong>.</p>
-<dl>${row('State', e.state)}${row('Reason', e.reason)}${row('Error', e.error)}${row('HTTP status', e.httpStatus)}${row('Attempts', e.attempts)}${row('Depth', e.depth)}${row('Discovered', when(e.discoveredAt))}${row('Last fetch', e.fetchedAt === null ? null : when(e.fetchedAt))}${row('Next attempt', e.nextAttemptAt === null ? null : when(e.nextAttemptAt))}${row('Next revisit', e.revisitAt === null ? null : when(e.revisitAt))}${row('Last change', e.changedAt === null ? null : when(e.changedAt))}${row('Content type', e.contentType)}${row('Language', e.lang)}${row('Topic score', e.topicScore === null ? null : `${e.topicScore} (${e.relevant ? 'relevant' : 'not relevant'})`)}${row('Topics', e.classes.length ? e.classes.map((c) => `${c.name} ${c.score}`).join(', ') : null)}${row('Links not followed', e.linksCut ? `${n(e.linksCut)} beyond limits.maxLinksPerPage` : null)}${row('Rendered in a browser', e.rendered ?? null)}</dl></div>`;
+<dl>${rows}</dl></div>`;
+}
+
+/** The recrawl and remove forms' example of what they take. */
+const URL_OR_HOST = 'https://example.org/page or example.org';
+
+/** An admin form: its label, its control (whose id is `admin-<action>`), and a submit button when it has one. */
+function adminForm(action: string, label: string, control: Html, submit?: string): Html {
+  const button = submit ? html`<button type="submit">${submit}</button>` : '';
+  return html`<form class="admin-form" data-admin="${action}"><label for="admin-${action}">${label}</label>${control}${button}</form>`;
+}
+
+/** The admin actions (app.js sends them to the admin API with the token the page keeps in its tab). */
+function adminActions(): Html {
+  const endpoints = html`They need JavaScript; the same actions are JSON endpoints (<a href="/api/openapi.json">API description</a>).`;
+  const token = html`<input id="admin-token" type="password" autocomplete="off" required>`;
+  const seeds = html`<textarea id="admin-seeds" rows="3" required></textarea>`;
+  const recrawl = html`<input id="admin-recrawl" type="text" placeholder="${URL_OR_HOST}">`;
+  const remove = html`<input id="admin-remove" type="text" required placeholder="${URL_OR_HOST}">`;
+  return html`<p>These actions need the admin token (<code>server.adminToken</code>). It is kept in this tab only. ${endpoints}</p>
+${adminForm('token', 'Admin token', token)}
+<div class="admin-actions">
+<button type="button" data-admin="pause">Pause crawl</button>
+<button type="button" data-admin="resume">Resume crawl</button>
+</div>
+${adminForm('seeds', 'Add seeds (one URL per line)', seeds, 'Add seeds')}
+${adminForm('recrawl', 'Recrawl a URL or a host (empty: everything)', recrawl, 'Recrawl')}
+${adminForm('remove', 'Remove a URL or a host from the index', remove, 'Remove')}
+<p id="admin-result" role="status" aria-live="polite"></p>`;
 }
 
 export function statusBody(opts: { live: Html; lookup?: { url: string; answer: UrlExplanation }; admin: boolean }): Html {
@@ -68,16 +117,7 @@ ${opts.lookup ? explanation(opts.lookup.answer) : ''}
 <h2 id="admin-h">Admin</h2>
 ${
   opts.admin
-    ? html`<p>These actions need the admin token (<code>server.adminToken</code>). It is kept in this tab only. They need JavaScript; the same actions are JSON endpoints (<a href="/api/openapi.json">API description</a>).</p>
-<form class="admin-form" data-admin="token"><label for="admin-token">Admin token</label><input id="admin-token" type="password" autocomplete="off" required></form>
-<div class="admin-actions">
-<button type="button" data-admin="pause">Pause crawl</button>
-<button type="button" data-admin="resume">Resume crawl</button>
-</div>
-<form class="admin-form" data-admin="seeds"><label for="admin-seeds">Add seeds (one URL per line)</label><textarea id="admin-seeds" rows="3" required></textarea><button type="submit">Add seeds</button></form>
-<form class="admin-form" data-admin="recrawl"><label for="admin-recrawl">Recrawl a URL or a host (empty: everything)</label><input id="admin-recrawl" type="text" placeholder="https://example.org/page or example.org"><button type="submit">Recrawl</button></form>
-<form class="admin-form" data-admin="remove"><label for="admin-remove">Remove a URL or a host from the index</label><input id="admin-remove" type="text" required placeholder="https://example.org/page or example.org"><button type="submit">Remove</button></form>
-<p id="admin-result" role="status" aria-live="polite"></p>`
+    ? adminActions()
     : html`<p>Admin actions are off: set <code>server.adminToken</code> (or the environment variable <code>TRAWL_ADMIN_TOKEN</code>) to turn them on.</p>`
 }
 </section>`;

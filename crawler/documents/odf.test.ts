@@ -15,7 +15,8 @@ describe('extractOdf', () => {
     const page = extractOdf(ZipArchive.open(odt()), 'odt', options);
     assert.equal(
       page.text,
-      'Glacier Dynamics\nThe moraine sediment flows\ndown the valley. Read the glacier survey now.\nCrevasse fields\nserac collapse\nablation zone\nToo deep a heading',
+      'Glacier Dynamics\nThe moraine sediment flows\ndown the valley. Read the glacier survey now.\n' +
+        'Crevasse fields\nserac collapse\nablation zone\nToo deep a heading',
     );
     assert.deepEqual(page.headings, ['Glacier Dynamics', 'Crevasse fields']);
     assert.deepEqual(page.links, [{ url: 'https://example.org/glaciers', text: 'glacier survey', nofollow: false }]);

@@ -13,10 +13,11 @@ const maxLinks = DEFAULT_CONFIG.limits.maxLinksPerPage;
 const options = { url: 'https://example.org/docs/file.docx', maxLinks, maxPages: 100 };
 const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
 const R = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+const MC = 'http://schemas.openxmlformats.org/markup-compatibility/2006';
 
 /** A DOCX of just word/document.xml (and its relationships): what the extractor needs. */
 function bareDocx(body: string, prefix = 'w', rels = ''): ZipArchive {
-  const xml = `<${prefix}:document xmlns:${prefix}="${W}" xmlns:r="${R}" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><${prefix}:body>${body}</${prefix}:body></${prefix}:document>`;
+  const xml = `<${prefix}:document xmlns:${prefix}="${W}" xmlns:r="${R}" xmlns:mc="${MC}"><${prefix}:body>${body}</${prefix}:body></${prefix}:document>`;
   const relsXml = `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${rels}</Relationships>`;
   return ZipArchive.open(
     zipFile([
@@ -32,7 +33,8 @@ describe('extractDocx', () => {
   it('reads paragraphs as lines, table cells included, tabs as spaces, breaks as line ends', () => {
     assert.equal(
       page.text,
-      'Tidal Power Survey\nIntroduction\nThe estuary turbine array spins twice daily.\nSee the tidal charts for times.\nGezeitenmessung\nCell alpha\nCell beta\nClosing remarks about barrage sluices.',
+      'Tidal Power Survey\nIntroduction\nThe estuary turbine array spins twice daily.\nSee the tidal charts for times.\n' +
+        'Gezeitenmessung\nCell alpha\nCell beta\nClosing remarks about barrage sluices.',
     );
     assert.equal(page.document.pageOffsets, undefined);
   });
@@ -73,12 +75,15 @@ describe('extractDocx', () => {
   it('leaves out deleted runs and fallback copies; reads HYPERLINK fields and outline levels', () => {
     const body = [
       '<w:p><w:r><w:t>kept</w:t></w:r><w:del><w:r><w:delText>deleted</w:delText></w:r></w:del></w:p>',
-      '<w:p><mc:AlternateContent><mc:Choice><w:r><w:t>box text</w:t></w:r></mc:Choice><mc:Fallback><w:r><w:t>box text</w:t></w:r></mc:Fallback></mc:AlternateContent></w:p>',
-      '<w:p><w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText> HYPERLINK "https://example.org/field" </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>field link</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r></w:p>',
+      '<w:p><mc:AlternateContent><mc:Choice><w:r><w:t>box text</w:t></w:r></mc:Choice>' +
+        '<mc:Fallback><w:r><w:t>box text</w:t></w:r></mc:Fallback></mc:AlternateContent></w:p>',
+      '<w:p><w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText> HYPERLINK "https://example.org/field" </w:instrText></w:r>' +
+        '<w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>field link</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r></w:p>',
       '<w:p><w:fldSimple w:instr="HYPERLINK &quot;https://example.org/simple&quot;"><w:r><w:t>simple link</w:t></w:r></w:fldSimple></w:p>',
       '<w:p><w:pPr><w:outlineLvl w:val="0"/></w:pPr><w:r><w:t>Outlined</w:t></w:r></w:p>',
       '<w:p><w:pPr><w:pStyle w:val="Heading7"/></w:pPr><w:r><w:t>Too deep</w:t></w:r></w:p>',
-      '<w:p><w:hyperlink w:anchor="inside"><w:r><w:t xml:space="preserve">internal </w:t></w:r></w:hyperlink><w:hyperlink r:id="rId1"><w:r><w:t>relative</w:t></w:r></w:hyperlink></w:p>',
+      '<w:p><w:hyperlink w:anchor="inside"><w:r><w:t xml:space="preserve">internal </w:t></w:r></w:hyperlink>' +
+        '<w:hyperlink r:id="rId1"><w:r><w:t>relative</w:t></w:r></w:hyperlink></w:p>',
     ].join('');
     const p = extractDocx(bareDocx(body, 'w', `<Relationship Id="rId1" Type="${R}/hyperlink" Target="../other/page.html" TargetMode="External"/>`), options);
     assert.equal(p.text, 'kept\nbox text\nfield link\nsimple link\nOutlined\nToo deep\ninternal relative');

@@ -12,7 +12,9 @@ describe('walkXml', () => {
   it('names elements and attributes by the canonical prefix of their namespace, whatever the file binds', () => {
     assert.deepEqual(
       names(
-        '<q:document xmlns:q="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:z="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><q:p z:id="1" q:val="x" plain="y"/></q:document>',
+        '<q:document xmlns:q="http://schemas.openxmlformats.org/wordprocessingml/2006/main" ' +
+          'xmlns:z="http://schemas.openxmlformats.org/officeDocument/2006/relationships">' +
+          '<q:p z:id="1" q:val="x" plain="y"/></q:document>',
       ),
       ['w:document', 'w:p r:id w:val plain'],
     );

@@ -29,7 +29,10 @@ function codePageTables(): string[] {
 export function workerEntry(module: URL): { contents: string; resolveDir: string; loader: 'ts'; sourcefile: string } {
   const loop = fileURLToPath(new URL('./worker.ts', import.meta.url));
   return {
-    contents: `import { serve } from ${JSON.stringify(loop)};\nimport * as extractor from ${JSON.stringify(fileURLToPath(module))};\nserve(extractor.extract, Reflect.get(extractor, 'configure'));\n`,
+    contents:
+      `import { serve } from ${JSON.stringify(loop)};\n` +
+      `import * as extractor from ${JSON.stringify(fileURLToPath(module))};\n` +
+      "serve(extractor.extract, Reflect.get(extractor, 'configure'));\n",
     resolveDir: fileURLToPath(new URL('.', import.meta.url)),
     loader: 'ts',
     sourcefile: 'parse-worker.ts',

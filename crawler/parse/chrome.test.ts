@@ -20,22 +20,37 @@ function extractNow(job: ParseJob): Extracted {
 }
 
 const PROSE =
-  'VACUUM reclaims storage occupied by dead tuples. In normal PostgreSQL operation, tuples that are deleted or obsoleted by an update are not physically removed from their table; they remain present until a VACUUM is done.';
+  'VACUUM reclaims storage occupied by dead tuples. ' +
+  'In normal PostgreSQL operation, tuples that are deleted or obsoleted by an update ' +
+  'are not physically removed from their table; they remain present until a VACUUM is done.';
 
 /** DocBook's page chrome, as in the PostgreSQL docs (sql-vacuum.html, trimmed). */
-const DOCBOOK = `<html><head><title>VACUUM</title></head><body>
-<div class="navheader"><table width="100%" summary="Navigation header"><tr><th colspan="5" align="center">VACUUM</th></tr><tr><td width="10%" align="left"><a accesskey="p" href="sql-update.html" title="UPDATE">Prev</a> </td><td width="10%" align="left"><a accesskey="u" href="sql-commands.html" title="SQL Commands">Up</a></td><th width="60%" align="center">SQL Commands</th><td width="10%" align="right"><a accesskey="h" href="index.html">Home</a></td><td width="10%" align="right"> <a accesskey="n" href="sql-values.html" title="VALUES">Next</a></td></tr></table><hr /></div>
-<div class="refentry"><div class="refnamediv"><h2><span class="refentrytitle">VACUUM</span></h2><p>VACUUM — garbage-collect and optionally analyze a database</p></div>
-<div class="refsect1"><h2>Description</h2><p>
-   ${PROSE}
-  </p></div></div>
-<div class="navfooter"><hr /><table width="100%" summary="Navigation footer"><tr><td width="40%" align="left"><a accesskey="p" href="sql-update.html">Prev</a> </td><td width="20%" align="center"><a accesskey="u" href="sql-commands.html">Up</a></td><td width="40%" align="right"> <a accesskey="n" href="sql-values.html">Next</a></td></tr><tr><td width="40%" align="left" valign="top">UPDATE </td><td width="20%" align="center"><a accesskey="h" href="index.html">Home</a></td><td width="40%" align="right" valign="top"> VALUES</td></tr></table></div></body></html>`;
+const DOCBOOK =
+  '<html><head><title>VACUUM</title></head><body>\n' +
+  '<div class="navheader"><table width="100%" summary="Navigation header"><tr><th colspan="5" align="center">VACUUM</th></tr><tr>' +
+  '<td width="10%" align="left"><a accesskey="p" href="sql-update.html" title="UPDATE">Prev</a> </td><td width="10%" align="left">' +
+  '<a accesskey="u" href="sql-commands.html" title="SQL Commands">Up</a></td><th width="60%" align="center">SQL Commands</th>' +
+  '<td width="10%" align="right"><a accesskey="h" href="index.html">Home</a></td><td width="10%" align="right">' +
+  ' <a accesskey="n" href="sql-values.html" title="VALUES">Next</a></td></tr></table><hr /></div>\n' +
+  '<div class="refentry"><div class="refnamediv"><h2><span class="refentrytitle">VACUUM</span></h2><p>' +
+  'VACUUM — garbage-collect and optionally analyze a database</p></div>\n' +
+  '<div class="refsect1"><h2>Description</h2><p>\n' +
+  `   ${PROSE}\n` +
+  '  </p></div></div>\n' +
+  '<div class="navfooter"><hr /><table width="100%" summary="Navigation footer"><tr><td width="40%" align="left">' +
+  '<a accesskey="p" href="sql-update.html">Prev</a> </td><td width="20%" align="center"><a accesskey="u" href="sql-commands.html">Up</a>' +
+  '</td><td width="40%" align="right"> <a accesskey="n" href="sql-values.html">Next</a></td></tr><tr>' +
+  '<td width="40%" align="left" valign="top">UPDATE </td><td width="20%" align="center"><a accesskey="h" href="index.html">Home</a></td>' +
+  '<td width="40%" align="right" valign="top"> VALUES</td></tr></table></div></body></html>';
 
 /** Sphinx's sidebar: a table of contents, the neighbours, a search box. */
-const SPHINX = `<html><body><div class="document"><div class="body" role="main"><h1>Installing</h1><p>${PROSE}</p></div></div>
-<div class="sphinxsidebar" role="navigation" aria-label="main navigation"></div>
-<div class="sphinxsidebarwrapper"><h3>Table of Contents</h3><ul><li><a href="#">Installing</a><ul><li><a href="#from-source">From source</a></li></ul></li></ul>
-<h4>Previous topic</h4><p class="topless"><a href="intro.html">Introduction</a></p><h3>This Page</h3><ul class="this-page-menu"><li><a href="_sources/install.rst.txt">Show Source</a></li></ul></div></body></html>`;
+const SPHINX =
+  `<html><body><div class="document"><div class="body" role="main"><h1>Installing</h1><p>${PROSE}</p></div></div>\n` +
+  '<div class="sphinxsidebar" role="navigation" aria-label="main navigation"></div>\n' +
+  '<div class="sphinxsidebarwrapper"><h3>Table of Contents</h3><ul><li><a href="#">Installing</a><ul><li><a href="#from-source">' +
+  'From source</a></li></ul></li></ul>\n' +
+  '<h4>Previous topic</h4><p class="topless"><a href="intro.html">Introduction</a></p><h3>This Page</h3><ul class="this-page-menu"><li>' +
+  '<a href="_sources/install.rst.txt">Show Source</a></li></ul></div></body></html>';
 
 describe('site chrome', () => {
   it('regression: the first result for "vacuum full" began with PostgreSQL\u2019s navigation table ("VACUUM Prev Up SQL Commands Home Next")', () => {
@@ -62,7 +77,8 @@ describe('site chrome', () => {
 
   it('leaves out the text of any element marked data-trawl-ignore, and follows its links', () => {
     const p = parseHtml(
-      `<body><p>${PROSE}</p><div data-trawl-ignore><p>Cookie notice: we use cookies.</p><a href="/privacy">Privacy policy</a></div><span data-trawl-ignore="">inline aside</span></body>`,
+      `<body><p>${PROSE}</p><div data-trawl-ignore><p>Cookie notice: we use cookies.</p><a href="/privacy">Privacy policy</a></div>` +
+        '<span data-trawl-ignore="">inline aside</span></body>',
       'http://e.org/',
       robotsToken,
       maxLinks,
@@ -75,7 +91,9 @@ describe('site chrome', () => {
   });
 
   it('leaves out what a host\u2019s selectors (extract.exclude) name, carried by the parse job', () => {
-    const html = `<body><div class="sidebar"><p>Sidebar: recent posts and a tag cloud of many words.</p><a href="/tags">All tags</a></div><table class="navheader"><tr><th>Long navigation title that would be kept</th></tr></table><p>${PROSE}</p></body>`;
+    const html =
+      '<body><div class="sidebar"><p>Sidebar: recent posts and a tag cloud of many words.</p><a href="/tags">All tags</a></div>' +
+      `<table class="navheader"><tr><th>Long navigation title that would be kept</th></tr></table><p>${PROSE}</p></body>`;
     const job = (exclude?: string): ParseJob => ({
       body: Buffer.from(html),
       contentType: 'text/html',

@@ -149,11 +149,16 @@ describe('parseSitemap', () => {
   });
 
   it('reads what real sitemaps hold: a declaration, namespaces, comments, CDATA, entries without a loc', () => {
-    const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<!-- made by hand -->\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">
-      <url>\n  <loc><![CDATA[http://e.org/a?x=1&y=2]]></loc>\n  <image:image><image:loc>http://e.org/i.png</image:loc></image:image><lastmod> 2026-02-03T04:05:06Z </lastmod></url>
-      <url><lastmod>2026-01-01</lastmod></url>
-      <url><loc>http://e.org/b</loc><!-- no lastmod --></url>
-    </urlset>`;
+    const xml =
+      '<?xml version="1.0" encoding="UTF-8"?>\n' +
+      '<!-- made by hand -->\n' +
+      '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n' +
+      '      <url>\n' +
+      '  <loc><![CDATA[http://e.org/a?x=1&y=2]]></loc>\n' +
+      '  <image:image><image:loc>http://e.org/i.png</image:loc></image:image><lastmod> 2026-02-03T04:05:06Z </lastmod></url>\n' +
+      '      <url><lastmod>2026-01-01</lastmod></url>\n' +
+      '      <url><loc>http://e.org/b</loc><!-- no lastmod --></url>\n' +
+      '    </urlset>';
     assert.deepEqual(parseSitemap(xml), {
       pages: [{ url: 'http://e.org/a?x=1&y=2', lastmod: '2026-02-03T04:05:06Z' }, { url: 'http://e.org/b' }],
       sitemaps: [],

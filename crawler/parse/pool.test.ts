@@ -250,7 +250,9 @@ export function extract(job) {
     const module = join(dir, 'leaving.ts');
     writeFileSync(
       module,
-      `import { threadId } from 'node:worker_threads';\nimport { extract as real } from ${JSON.stringify(fileURLToPath(new URL('./extract.ts', import.meta.url)))};\nexport function extract(job) { const e = real(job); return { ...e, page: { ...e.page, title: 'thread ' + threadId } }; }\n`,
+      "import { threadId } from 'node:worker_threads';\n" +
+        `import { extract as real } from ${JSON.stringify(fileURLToPath(new URL('./extract.ts', import.meta.url)))};\n` +
+        "export function extract(job) { const e = real(job); return { ...e, page: { ...e.page, title: 'thread ' + threadId } }; }\n",
     );
     const working = new ParsePool(1, { extractor: { module: pathToFileURL(module), extract: leaving } });
     pools.push(working);

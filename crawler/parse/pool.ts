@@ -358,7 +358,8 @@ export class ParsePool implements PageParser {
     if (!culprit) this.failures++;
     if (this.failures >= MAX_FAILURES) {
       this.log.warn(
-        `${this.name} worker failed (${e.message}); ${this.failures} failures: ${this.inline ? 'parsing on the main thread from now on' : 'no more workers are started'}`,
+        `${this.name} worker failed (${e.message}); ${this.failures} failures: ` +
+          `${this.inline ? 'parsing on the main thread from now on' : 'no more workers are started'}`,
       );
       this.slots.splice(i, 1);
       void slot.worker.terminate();

@@ -10,10 +10,12 @@ import { storedDocument } from '../test-document.ts';
 import { fold } from './fold.ts';
 import { SimHashes } from '../structures/simhashes.ts';
 
-const WORDS =
-  'table index vacuum query planner row column tuple page buffer cache write ahead log replica primary standby lock transaction commit rollback snapshot isolation level function trigger view schema role grant revoke sequence type array range json text number date time zone interval backup restore archive segment checkpoint statistics analyze cost estimate join hash merge nested loop scan bitmap heap toast storage tablespace cluster database server client connection session parameter setting memory disk'.split(
-    ' ',
-  );
+const WORDS = (
+  'table index vacuum query planner row column tuple page buffer cache write ahead log replica primary standby lock transaction commit ' +
+  'rollback snapshot isolation level function trigger view schema role grant revoke sequence type array range json text number date time ' +
+  'zone interval backup restore archive segment checkpoint statistics analyze cost estimate join hash merge nested loop scan bitmap heap ' +
+  'toast storage tablespace cluster database server client connection session parameter setting memory disk'
+).split(' ');
 /** Deterministic prose about `topic`: `n` sentences of a seeded generator. */
 function prose(seed: number, topic: string, n = 30): string {
   let x = seed;

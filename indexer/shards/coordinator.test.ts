@@ -187,7 +187,8 @@ describe('near-duplicates across shards', () => {
   // one node folds the mirrors under the best; the coordinator must too, though the results
   // shown then come from deep in each shard's list — deeper than they sent hits for.
   const mirror =
-    'Tuning the write ahead log: checkpoints, the size of segments, and how often the buffers are flushed to disk decide how fast a crash is recovered and how much is written.';
+    'Tuning the write ahead log: checkpoints, the size of segments, and how often the buffers are flushed to disk ' +
+    'decide how fast a crash is recovered and how much is written.';
   const docs = [
     ...Array.from({ length: 40 }, (_, i) =>
       storedDocument(i + 1, {

@@ -191,7 +191,10 @@ async function searchOver(index: SearchIndex, view: IndexView, asked: SearchAske
   };
 }
 
-/** Results by id, their snippets marking `marked` (those no longer stored are left out; `words`: the query's): what a coordinator's page needs beyond the hits it was sent. */
+/**
+ * Results by id, their snippets marking `marked` (those no longer stored are left out; `words`:
+ * the query's): what a coordinator's page needs beyond the hits it was sent.
+ */
 export async function hitsOf(index: SearchIndex, ids: readonly number[], marked: readonly string[], words?: number): Promise<SearchHit[]> {
   const docs = new QueryDocuments(index.lookup);
   await docs.load(ids);

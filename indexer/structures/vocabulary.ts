@@ -5,7 +5,8 @@
  *
  * Which terms the typo index holds (its memory is most of the cost: ~100 bytes a term): terms of
  * 3 to 32 characters with a letter, not in a script written without spaces (CJK: an edit there
- * is another word), not identifiers (ingest/identifiers.ts: a query's words never hold "_"), and — once the vocabulary is large — only those in at least two documents.
+ * is another word), not identifiers (ingest/identifiers.ts: a query's words never hold "_"), and
+ * — once the vocabulary is large — only those in at least two documents.
  * Most of a large vocabulary is in one document only (numbers, identifiers, misspellings,
  * another language's words), and a word in one page is seldom the one a mistyped query meant.
  * Below SMALL_VOCABULARY terms every such term is held (a small site's words matter, and its

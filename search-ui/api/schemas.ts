@@ -67,7 +67,8 @@ export const SuggestResponseSchema = z
       .readonly()
       .openapi({
         description:
-          'The query with its last word completed, the most frequent completion first (the word as pages spell it); empty when the query does not end in a word',
+          'The query with its last word completed, the most frequent completion first (the word as pages spell it); ' +
+          'empty when the query does not end in a word',
         example: ['vacuum', 'vacuumdb'],
       }),
   })
@@ -104,10 +105,15 @@ export const SearchResponseSchema = z
           description: 'Some shard did not answer (down, slower than cluster.shardTimeoutMs, or refusing): the results of its documents are missing',
         }),
         missing: z.array(z.object({ shard: z.string().openapi({ description: 'Its URL' }), error: z.string() })).readonly(),
-        statisticsMissed: z.number().int().optional().openapi({
-          description:
-            "Lookups a shard answered from its own statistics (the first round did not gather them): the ranking may differ from one node's over all the documents",
-        }),
+        statisticsMissed: z
+          .number()
+          .int()
+          .optional()
+          .openapi({
+            description:
+              'Lookups a shard answered from its own statistics (the first round did not gather them): ' +
+              "the ranking may differ from one node's over all the documents",
+          }),
       })
       .optional()
       .openapi({ description: 'Answered by a coordinator over shards (trawl serve --shards): which shards answered' }),
@@ -132,7 +138,8 @@ export const SearchResponseSchema = z
             .optional()
             .openapi({
               description:
-                'Near-duplicates of this result folded under it (mirrors, print views, other versions: SimHash within index.nearDuplicates.maxDistance bits), best first, at most 10',
+                'Near-duplicates of this result folded under it (mirrors, print views, other versions: SimHash within ' +
+                'index.nearDuplicates.maxDistance bits), best first, at most 10',
             }),
           moreSimilar: z.number().int().optional().openapi({ description: 'Near-duplicates folded under it beyond those listed in similar' }),
         }),

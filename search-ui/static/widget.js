@@ -33,12 +33,16 @@
     ':host([hidden]) { display: none !important; }',
     '[hidden] { display: none !important; }',
     // Nothing inherits from the page (color, font, letter-spacing, pointer-events…) but the --trawl-* properties.
-    '.root { all: initial; display: block; position: relative; font: var(--trawl-font, 16px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif); color: var(--trawl-fg, #1b1f24); }',
+    '.root { all: initial; display: block; position: relative; font: var(--trawl-font, 16px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, ' +
+      'sans-serif); color: var(--trawl-fg, #1b1f24); }',
     '.root *, .root *::before, .root *::after { box-sizing: border-box; }',
-    'input { all: unset; display: block; width: 100%; box-sizing: border-box; padding: .55em .8em; font: inherit; color: var(--trawl-fg, #1b1f24); background: var(--trawl-bg, #fff); border: 1px solid var(--trawl-border, #8c959f); border-radius: var(--trawl-radius, 8px); cursor: text; }',
+    'input { all: unset; display: block; width: 100%; box-sizing: border-box; padding: .55em .8em; font: inherit; color: var(--trawl-fg, #1b1f24); ' +
+      'background: var(--trawl-bg, #fff); border: 1px solid var(--trawl-border, #8c959f); border-radius: var(--trawl-radius, 8px); cursor: text; }',
     'input::placeholder { color: var(--trawl-muted, #57606a); opacity: 1; }',
     'input:focus-visible { outline: 3px solid var(--trawl-accent, #0b57d0); outline-offset: 1px; }',
-    '.panel { position: absolute; z-index: var(--trawl-z-index, 2147483000); top: calc(100% + 4px); left: 0; right: 0; min-width: 16em; max-height: var(--trawl-max-height, 70vh); overflow: auto; padding: 4px 0; background: var(--trawl-bg, #fff); border: 1px solid var(--trawl-border, #d0d7de); border-radius: var(--trawl-radius, 8px); box-shadow: 0 8px 24px rgba(0, 0, 0, .15); }',
+    '.panel { position: absolute; z-index: var(--trawl-z-index, 2147483000); top: calc(100% + 4px); left: 0; right: 0; min-width: 16em; ' +
+      'max-height: var(--trawl-max-height, 70vh); overflow: auto; padding: 4px 0; background: var(--trawl-bg, #fff); ' +
+      'border: 1px solid var(--trawl-border, #d0d7de); border-radius: var(--trawl-radius, 8px); box-shadow: 0 8px 24px rgba(0, 0, 0, .15); }',
     'ul { list-style: none; margin: 0; padding: 0; }',
     'li { display: block; padding: .45em .8em; cursor: pointer; border-left: 3px solid transparent; }',
     'li:hover { background: var(--trawl-hover-bg, #f6f8fa); }',
@@ -48,10 +52,12 @@
     '.url { display: block; font-size: .8em; color: var(--trawl-muted, #57606a); overflow-wrap: anywhere; }',
     '.snippet { display: block; margin-top: .15em; font-size: .9em; overflow-wrap: anywhere; }',
     'mark { background: var(--trawl-mark, #fff3b0); color: inherit; padding: 0 .1em; border-radius: .15em; }',
-    '.badge { font-size: .7em; font-weight: 600; padding: 0 .35em; margin-right: .3em; border-radius: .25em; background: #eef1f5; color: #444; vertical-align: .1em; }',
+    '.badge { font-size: .7em; font-weight: 600; padding: 0 .35em; margin-right: .3em; border-radius: .25em; background: #eef1f5; color: #444; ' +
+      'vertical-align: .1em; }',
     '.suggestion b { font-weight: 600; }',
     '.note { margin: 0; padding: .45em .8em; font-size: .9em; color: var(--trawl-muted, #57606a); }',
-    '.more { display: block; padding: .5em .8em; border-top: 1px solid var(--trawl-border, #d0d7de); font-size: .9em; color: var(--trawl-accent, #0b57d0); text-decoration: none; }',
+    '.more { display: block; padding: .5em .8em; border-top: 1px solid var(--trawl-border, #d0d7de); font-size: .9em; ' +
+      'color: var(--trawl-accent, #0b57d0); text-decoration: none; }',
     '.more:hover, .more:focus-visible { text-decoration: underline; }',
     '.hidden-text { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }',
   ].join('\n');

@@ -6,7 +6,9 @@ import { DETECTED, detectLanguage, detectorLoaded, loadDetector, SAMPLE_CHARS } 
 /** Two sentences in each language the test web lacks, written for the test. */
 const MORE: Readonly<Record<string, string>> = {
   es: 'Los niños juegan en el parque mientras sus padres conversan bajo los árboles. Cada domingo, la familia visita a los abuelos que viven cerca del río.',
-  it: 'La cucina italiana è famosa in tutto il mondo per la sua semplicità. Ogni regione ha le sue ricette tradizionali, tramandate di generazione in generazione.',
+  it:
+    'La cucina italiana è famosa in tutto il mondo per la sua semplicità. ' +
+    'Ogni regione ha le sue ricette tradizionali, tramandate di generazione in generazione.',
   pt: 'As crianças brincam na praça enquanto os pais conversam à sombra das árvores. Todos os domingos, a família visita os avós que moram perto do rio.',
   nl: 'De kinderen spelen in het park terwijl hun ouders onder de bomen praten. Elke zondag bezoekt de familie de grootouders die vlak bij de rivier wonen.',
   sv: 'Barnen leker i parken medan deras föräldrar pratar under träden. Varje söndag besöker familjen morföräldrarna som bor nära floden.',
