@@ -55,9 +55,10 @@ typecheck: install
 	npx tsc --noEmit -p .
 
 # Biome (biome.json): the formatting is checked, not applied (`npx biome format --write .` applies it), and the linter's
-# recommended rules.
+# recommended rules; then no line over 160 characters (what the formatter cannot wrap: strings, comments).
 lint: install
 	npx biome ci --reporter=summary .
+	node --import tsx scripts/line-length.ts
 
 # The layering of ARCHITECTURE.md as a rule (.dependency-cruiser.cjs): who may import whom, no cycles.
 layering: install

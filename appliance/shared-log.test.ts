@@ -68,47 +68,50 @@ describe('indexes sharing a change log', () => {
     }
   });
 
-  it('a search node finds a page another process stores, woken by the log’s notification, and on restart replays only what is newer than its snapshot', async (t) => {
-    // (The change log's watcher looks at the log every 5 s besides: that interval on a fake clock
-    // that never moves, the node learns of a change from PostgreSQL's NOTIFY alone — what makes a
-    // page searchable there within milliseconds; how soon is bench/scale's to measure.)
-    t.mock.timers.enable({ apis: ['setInterval'] });
-    const db = await server.createDatabase();
-    const worker = await Appliance.open(config(tmp(), db), { lockFor: 'test', noIndex: true });
-    const dir = tmp();
-    let node = await Appliance.open(config(dir, db), { lockFor: 'serve', readOnlyStore: true });
-    try {
-      await store(worker, 1, 'zebra');
-      /** Resolves once the node's index finds `word` in `n` pages, looked at after each change the node applies. */
-      const found = (word: string, n: number) =>
-        waitFor(async () => (await node.index.search(word, { exact: true })).total === n, onEvent(node.feed, 'applied'), {
-          what: `the node to find "${word}" in ${n} page(s)`,
-        });
-      await found('zebra', 1);
-      await worker.store.documents.remove((await worker.store.urls.record('http://e.org/1'))!.id);
-      await found('zebra', 0);
-      await store(worker, 2, 'yak');
-      await found('yak', 1);
-      await node.close();
-      await store(worker, 3, 'walrus');
-      const logs: string[] = [];
-      node = await Appliance.open(config(dir, db), { lockFor: 'serve', readOnlyStore: true, log: logTo((m) => logs.push(m)) });
-      assert.ok(
-        logs.some((l) => /replayed 1 changes made after the last flush/.test(l)),
-        logs.join('\n'),
-      );
-      assert.deepEqual([(await node.index.search('yak')).total, (await node.index.search('walrus')).total, node.index.documentCount], [1, 1, 2]);
-      const yak = (await node.store.urls.record('http://e.org/2'))!.id;
-      await assert.rejects(
-        node.store.documents.put({ ...(await node.store.documents.get(yak))!, text: 'x' }),
-        /read-only/,
-        'a search node writes nothing of the crawl',
-      );
-    } finally {
-      await node.close();
-      await worker.close();
-    }
-  });
+  it(
+    'a search node finds a page another process stores, woken by the log’s notification, ' + 'and on restart replays only what is newer than its snapshot',
+    async (t) => {
+      // (The change log's watcher looks at the log every 5 s besides: that interval on a fake clock
+      // that never moves, the node learns of a change from PostgreSQL's NOTIFY alone — what makes a
+      // page searchable there within milliseconds; how soon is bench/scale's to measure.)
+      t.mock.timers.enable({ apis: ['setInterval'] });
+      const db = await server.createDatabase();
+      const worker = await Appliance.open(config(tmp(), db), { lockFor: 'test', noIndex: true });
+      const dir = tmp();
+      let node = await Appliance.open(config(dir, db), { lockFor: 'serve', readOnlyStore: true });
+      try {
+        await store(worker, 1, 'zebra');
+        /** Resolves once the node's index finds `word` in `n` pages, looked at after each change the node applies. */
+        const found = (word: string, n: number) =>
+          waitFor(async () => (await node.index.search(word, { exact: true })).total === n, onEvent(node.feed, 'applied'), {
+            what: `the node to find "${word}" in ${n} page(s)`,
+          });
+        await found('zebra', 1);
+        await worker.store.documents.remove((await worker.store.urls.record('http://e.org/1'))!.id);
+        await found('zebra', 0);
+        await store(worker, 2, 'yak');
+        await found('yak', 1);
+        await node.close();
+        await store(worker, 3, 'walrus');
+        const logs: string[] = [];
+        node = await Appliance.open(config(dir, db), { lockFor: 'serve', readOnlyStore: true, log: logTo((m) => logs.push(m)) });
+        assert.ok(
+          logs.some((l) => /replayed 1 changes made after the last flush/.test(l)),
+          logs.join('\n'),
+        );
+        assert.deepEqual([(await node.index.search('yak')).total, (await node.index.search('walrus')).total, node.index.documentCount], [1, 1, 2]);
+        const yak = (await node.store.urls.record('http://e.org/2'))!.id;
+        await assert.rejects(
+          node.store.documents.put({ ...(await node.store.documents.get(yak))!, text: 'x' }),
+          /read-only/,
+          'a search node writes nothing of the crawl',
+        );
+      } finally {
+        await node.close();
+        await worker.close();
+      }
+    },
+  );
 
   it('a search node reads the pages changed elsewhere in batches, not one statement a page', async () => {
     const db = await server.createDatabase();

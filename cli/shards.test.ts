@@ -134,120 +134,123 @@ describe('a sharded index over HTTP on one PostgreSQL', () => {
     return p;
   };
 
-  it("two shards merged answer as one node over every page: the same top ten, scores, totals and facets; with each shard's own statistics they would not", async () => {
-    const node = start(['--store', db, '--data', tmp('node')]);
-    const shards = [start(['--store', db, '--data', tmp('shard1'), '--shard', '1/2']), start(['--store', db, '--data', tmp('shard2'), '--shard', '2/2'])];
-    const [one, a, b] = (await Promise.all([node, ...shards].map(served))) as [string, string, string];
-    const coordinator = start(['--shards', `${a},${b}`]);
-    const merged = await served(coordinator);
-    assert.match(coordinator.stdout(), /coordinator of 2 shards \(2 answering, \d+ documents\)/);
-    const documents = (await get<{ documents: number }>(`${one}healthz`)).documents;
-    assert.ok(documents > 300, `${documents} pages crawled`);
-    const health = await get<{ ok: boolean; documents: number; shards: { up: boolean; shard: string; documents: number }[] }>(`${merged}healthz`);
-    assert.deepEqual(
-      health.shards.map((s) => [s.up, s.shard]),
-      [
-        [true, '1/2'],
-        [true, '2/2'],
-      ],
-    );
-    assert.equal(health.documents, documents, 'the shards hold every page once');
-    assert.ok(
-      health.shards.every((s) => s.documents > documents / 3),
-      'both hold a good share',
-    );
-
-    let reordered = 0;
-    let compared = 0;
-    for (const q of QUERIES) {
-      for (const page of [1, 2]) {
-        const whole = await searchOf(one, q, page);
-        const sharded = await searchOf(merged, q, page);
-        assert.deepEqual(seen(sharded), seen(whole), `${q} (page ${page})`);
-        assert.deepEqual(sharded.shards, { asked: 2, answered: 2, partial: false, missing: [] }, q);
-      }
-      // The same merge, of the shards' answers ranked with their own statistics.
-      const local = await Promise.all(
-        [a, b].map(
-          async (u) =>
-            (await (
-              await fetch(`${u}api/shard/search`, {
-                method: 'POST',
-                headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-                body: JSON.stringify({ q, page: 1, size: 10 }),
-              })
-            ).json()) as ShardAnswer,
-        ),
+  it(
+    'two shards merged answer as one node over every page: the same top ten, scores, totals and facets; ' + "with each shard's own statistics they would not",
+    async () => {
+      const node = start(['--store', db, '--data', tmp('node')]);
+      const shards = [start(['--store', db, '--data', tmp('shard1'), '--shard', '1/2']), start(['--store', db, '--data', tmp('shard2'), '--shard', '2/2'])];
+      const [one, a, b] = (await Promise.all([node, ...shards].map(served))) as [string, string, string];
+      const coordinator = start(['--shards', `${a},${b}`]);
+      const merged = await served(coordinator);
+      assert.match(coordinator.stdout(), /coordinator of 2 shards \(2 answering, \d+ documents\)/);
+      const documents = (await get<{ documents: number }>(`${one}healthz`)).documents;
+      assert.ok(documents > 300, `${documents} pages crawled`);
+      const health = await get<{ ok: boolean; documents: number; shards: { up: boolean; shard: string; documents: number }[] }>(`${merged}healthz`);
+      assert.deepEqual(
+        health.shards.map((s) => [s.up, s.shard]),
+        [
+          [true, '1/2'],
+          [true, '2/2'],
+        ],
       );
-      const m = mergeAnswers(local, { page: 1, size: 10, phrases: q.includes('"'), foldDistance: 3, last: true });
-      // (A page whose leaders a shard sent without their hit needs a second round, as the
-      // coordinator makes: such a query is left out of this comparison, which is one round's.)
-      if (!('response' in m)) continue;
-      compared++;
-      if (JSON.stringify(m.response.hits.map((h) => h.url)) !== JSON.stringify((await searchOf(one, q)).hits.map((h) => h.url))) reordered++;
-    }
-    assert.ok(compared >= QUERIES.length / 2, `${compared} of ${QUERIES.length} queries merged in one round`);
-    assert.ok(reordered >= compared / 4, `local statistics reorder the top ten of ${reordered} of ${compared} queries`);
-    console.log(`local statistics reorder the top ten of ${reordered} of ${compared} queries (${QUERIES.length - compared} needed a second round)`);
+      assert.equal(health.documents, documents, 'the shards hold every page once');
+      assert.ok(
+        health.shards.every((s) => s.documents > documents / 3),
+        'both hold a good share',
+      );
 
-    // Completions as you type: the same words, most frequent first.
-    for (const q of ['pars', 'conf', 'http req']) {
-      const stems = async (u: string) => [
-        ...new Set((await get<{ suggestions: string[] }>(`${u}api/suggest?q=${encodeURIComponent(q)}`)).suggestions.map((s) => tokenize(s).join(' '))),
-      ];
-      assert.deepEqual(await stems(merged), await stems(one), q);
-    }
-    const status = await get<{ shards: { url: string; up: boolean }[]; index: { documents: number } }>(`${merged}api/status`);
-    assert.deepEqual(
-      status.shards.map((s) => [s.url, s.up]),
-      [
-        [a, true],
-        [b, true],
-      ],
-    );
-    assert.equal(status.index.documents, documents);
+      let reordered = 0;
+      let compared = 0;
+      for (const q of QUERIES) {
+        for (const page of [1, 2]) {
+          const whole = await searchOf(one, q, page);
+          const sharded = await searchOf(merged, q, page);
+          assert.deepEqual(seen(sharded), seen(whole), `${q} (page ${page})`);
+          assert.deepEqual(sharded.shards, { asked: 2, answered: 2, partial: false, missing: [] }, q);
+        }
+        // The same merge, of the shards' answers ranked with their own statistics.
+        const local = await Promise.all(
+          [a, b].map(
+            async (u) =>
+              (await (
+                await fetch(`${u}api/shard/search`, {
+                  method: 'POST',
+                  headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+                  body: JSON.stringify({ q, page: 1, size: 10 }),
+                })
+              ).json()) as ShardAnswer,
+          ),
+        );
+        const m = mergeAnswers(local, { page: 1, size: 10, phrases: q.includes('"'), foldDistance: 3, last: true });
+        // (A page whose leaders a shard sent without their hit needs a second round, as the
+        // coordinator makes: such a query is left out of this comparison, which is one round's.)
+        if (!('response' in m)) continue;
+        compared++;
+        if (JSON.stringify(m.response.hits.map((h) => h.url)) !== JSON.stringify((await searchOf(one, q)).hits.map((h) => h.url))) reordered++;
+      }
+      assert.ok(compared >= QUERIES.length / 2, `${compared} of ${QUERIES.length} queries merged in one round`);
+      assert.ok(reordered >= compared / 4, `local statistics reorder the top ten of ${reordered} of ${compared} queries`);
+      console.log(`local statistics reorder the top ten of ${reordered} of ${compared} queries (${QUERIES.length - compared} needed a second round)`);
 
-    // A shard that hangs (stopped: it takes the connection and never answers): the answer comes
-    // within the timeout, from the other shard, and says which is missing.
-    shards[1]!.child.kill('SIGSTOP');
-    try {
+      // Completions as you type: the same words, most frequent first.
+      for (const q of ['pars', 'conf', 'http req']) {
+        const stems = async (u: string) => [
+          ...new Set((await get<{ suggestions: string[] }>(`${u}api/suggest?q=${encodeURIComponent(q)}`)).suggestions.map((s) => tokenize(s).join(' '))),
+        ];
+        assert.deepEqual(await stems(merged), await stems(one), q);
+      }
+      const status = await get<{ shards: { url: string; up: boolean }[]; index: { documents: number } }>(`${merged}api/status`);
+      assert.deepEqual(
+        status.shards.map((s) => [s.url, s.up]),
+        [
+          [a, true],
+          [b, true],
+        ],
+      );
+      assert.equal(status.index.documents, documents);
+
+      // A shard that hangs (stopped: it takes the connection and never answers): the answer comes
+      // within the timeout, from the other shard, and says which is missing.
+      shards[1]!.child.kill('SIGSTOP');
+      try {
+        const started = performance.now();
+        const r = await searchOf(merged, 'options');
+        const ms = performance.now() - started;
+        assert.ok(ms < 3 * TIMEOUT_MS + 1000, `answered in ${Math.round(ms)} ms`);
+        assert.equal(r.shards!.partial, true);
+        assert.deepEqual(
+          r.shards!.missing.map((x) => x.shard),
+          [b],
+        );
+        assert.match(r.shards!.missing[0]!.error, /no answer within 1500 ms/);
+        assert.ok(r.hits.length > 0 && r.total < (await searchOf(one, 'options')).total, "the other shard's pages only");
+        const page = await (await fetch(`${merged}?q=options`)).text();
+        assert.match(page, /Results may be missing: 1 of 2 parts of the index did not answer/);
+      } finally {
+        shards[1]!.child.kill('SIGCONT');
+      }
+      // Down: refused at once.
+      shards[1]!.child.kill('SIGKILL');
+      await shards[1]!.exited;
       const started = performance.now();
       const r = await searchOf(merged, 'options');
-      const ms = performance.now() - started;
-      assert.ok(ms < 3 * TIMEOUT_MS + 1000, `answered in ${Math.round(ms)} ms`);
-      assert.equal(r.shards!.partial, true);
+      assert.ok(performance.now() - started < TIMEOUT_MS, 'a refused connection is told at once');
       assert.deepEqual(
         r.shards!.missing.map((x) => x.shard),
         [b],
       );
-      assert.match(r.shards!.missing[0]!.error, /no answer within 1500 ms/);
-      assert.ok(r.hits.length > 0 && r.total < (await searchOf(one, 'options')).total, "the other shard's pages only");
-      const page = await (await fetch(`${merged}?q=options`)).text();
-      assert.match(page, /Results may be missing: 1 of 2 parts of the index did not answer/);
-    } finally {
-      shards[1]!.child.kill('SIGCONT');
-    }
-    // Down: refused at once.
-    shards[1]!.child.kill('SIGKILL');
-    await shards[1]!.exited;
-    const started = performance.now();
-    const r = await searchOf(merged, 'options');
-    assert.ok(performance.now() - started < TIMEOUT_MS, 'a refused connection is told at once');
-    assert.deepEqual(
-      r.shards!.missing.map((x) => x.shard),
-      [b],
-    );
-    // (Asked again each time the coordinator says something: it tells when a shard stops answering.)
-    const down = await waitFor(
-      async () => {
-        const h = await get<{ ok: boolean; shards: { up: boolean }[] }>(`${merged}healthz`);
-        return !h.shards[1]!.up && h;
-      },
-      onOutput(coordinator.child),
-      { what: 'the coordinator to see the shard down' },
-    );
-    assert.deepEqual([down.ok, down.shards.map((s) => s.up)], [true, [true, false]], 'healthz: still answering, one shard down');
-  });
+      // (Asked again each time the coordinator says something: it tells when a shard stops answering.)
+      const down = await waitFor(
+        async () => {
+          const h = await get<{ ok: boolean; shards: { up: boolean }[] }>(`${merged}healthz`);
+          return !h.shards[1]!.up && h;
+        },
+        onOutput(coordinator.child),
+        { what: 'the coordinator to see the shard down' },
+      );
+      assert.deepEqual([down.ok, down.shards.map((s) => s.up)], [true, [true, false]], 'healthz: still answering, one shard down');
+    },
+  );
 });
 
 describe('trawl serve --shard and --shards, given wrong', () => {

@@ -18,10 +18,12 @@ describe('the SQLite store: its file and schema', () => {
   it('migrates a version 1 database in place', async () => {
     const dir = tmp();
     const raw = new Database(join(dir, DB_FILE));
-    raw.exec(`CREATE TABLE urls (id INTEGER PRIMARY KEY, url TEXT NOT NULL UNIQUE, host TEXT NOT NULL, depth INTEGER NOT NULL, state TEXT NOT NULL,
-      reason TEXT, http_status INTEGER, hops INTEGER NOT NULL DEFAULT 0, attempts INTEGER NOT NULL DEFAULT 0, discovered_at INTEGER NOT NULL, fetched_at INTEGER);
-      CREATE TABLE documents (id INTEGER PRIMARY KEY, url TEXT NOT NULL, title TEXT NOT NULL, description TEXT NOT NULL, headings TEXT NOT NULL, text TEXT NOT NULL,
-        content_type TEXT NOT NULL, bytes INTEGER NOT NULL, truncated INTEGER NOT NULL, http_status INTEGER NOT NULL, fetched_at INTEGER NOT NULL, hash TEXT NOT NULL);
+    raw.exec(`CREATE TABLE urls (id INTEGER PRIMARY KEY, url TEXT NOT NULL UNIQUE, host TEXT NOT NULL, depth INTEGER NOT NULL,
+      state TEXT NOT NULL, reason TEXT, http_status INTEGER, hops INTEGER NOT NULL DEFAULT 0, attempts INTEGER NOT NULL DEFAULT 0,
+      discovered_at INTEGER NOT NULL, fetched_at INTEGER);
+      CREATE TABLE documents (id INTEGER PRIMARY KEY, url TEXT NOT NULL, title TEXT NOT NULL, description TEXT NOT NULL,
+        headings TEXT NOT NULL, text TEXT NOT NULL, content_type TEXT NOT NULL, bytes INTEGER NOT NULL, truncated INTEGER NOT NULL,
+        http_status INTEGER NOT NULL, fetched_at INTEGER NOT NULL, hash TEXT NOT NULL);
       INSERT INTO urls (id, url, host, depth, state, discovered_at) VALUES (1, 'http://e.org/', 'e.org', 0, 'queued', 1),
         (2, 'http://e.org/doc', 'e.org', 1, 'fetched', 1), (3, 'http://e.org/404', 'e.org', 1, 'failed', 1);
       INSERT INTO documents VALUES (2, 'http://e.org/doc', 't', '', '', 'x', 'text/html', 1, 0, 200, 1, 'h');`);
