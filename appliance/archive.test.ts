@@ -50,7 +50,18 @@ describe('archiving while crawling, and importing it back', () => {
     web = await startFakeWeb({ graphSize: 12 });
     dataDir = tmp('archive');
     crawled = await Appliance.open(
-      loadConfig({ overrides: { dataDir, seeds: [web.url], perHost: { delayMs: 0 }, parseWorkers: 0, archive: { warc: true, maxFileBytes: 64 * 1024 } } }),
+      // (Retries soon: the fake web's /error answers 500 at every attempt, and the default back-off
+      // of 10 s and 20 s, in each of the two passes, made a minute of waiting.)
+      loadConfig({
+        overrides: {
+          dataDir,
+          seeds: [web.url],
+          perHost: { delayMs: 0 },
+          retry: { maxAttempts: 2, baseDelayMs: 50 },
+          parseWorkers: 0,
+          archive: { warc: true, maxFileBytes: 64 * 1024 },
+        },
+      }),
       { lockFor: 'test' },
     );
     ({ crawler } = await crawled.createCrawler());
