@@ -10,6 +10,7 @@ import { serveHandler, startFakeWeb, type FakeWeb, type HandlerServer } from '..
 import { topicWebHandler } from '../testweb/topic-web.ts';
 import { acquireLock } from '../store/sqlite/index.ts';
 import { SearchResponseSchema } from '../search-ui/api/schemas.ts';
+import type { SearchJson } from '../search-ui/api/search-json.ts';
 import { onEvent, onOutput, waitFor } from '../testweb/wait.ts';
 
 const BIN = new URL('../bin/trawl.js', import.meta.url).pathname;
@@ -128,6 +129,15 @@ describe('crawl a web it has never seen, then serve, search and export it', () =
     // The same JSON as /api/search: its schema, times in ISO 8601 (not epoch ms), no internal ids.
     assert.deepEqual(SearchResponseSchema.strict().parse(answer), answer);
     for (const h of answer.hits) assert.match(h.fetchedAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    // --explain: each result's score taken apart under it (and in the JSON, as /api/search?explain=1 gives it).
+    const explained = await run(['search', 'graphword2', 'zebraword', '--explain', '--data', dataDir]);
+    assert.equal(explained.code, 0, explained.stderr);
+    assert.match(explained.stdout, /· score \d+\.\d{3} = \(words \+ title bonus \d+\.\d{3} \+ links \d+\.\d{3} \(\d+ in\)\) × only alternatives/);
+    assert.match(explained.stdout, /· "graphword2": \d+\.\d{3} \(weight \d+\.\d{3}: [^)]*body \d+\.\d{3}/);
+    assert.match(explained.stdout, /· missing: "zebraword"/);
+    const explainedJson = JSON.parse((await run(['search', 'graphword2', '--explain', '--json', '--data', dataDir])).stdout) as SearchJson;
+    assert.deepEqual(SearchResponseSchema.strict().parse(explainedJson), explainedJson);
+    assert.equal(explainedJson.hits[0]!.explain!.words[0]!.word, 'graphword2');
   });
 
   /** What `trawl export` wrote of the sound data directory, to compare with the exports that follow. */

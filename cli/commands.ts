@@ -1,6 +1,7 @@
 /** The commands themselves. Each reads as the pipeline it runs. */
 import { once } from 'node:events';
 import { Appliance, Coordinator, migrateStore, storeLocationOf } from '../appliance/index.ts';
+import type { ScoreExplained } from '../indexer/index.ts';
 import { ShardNode } from '../indexer/shards/index.ts';
 import { PRODUCT_VERSION, type Config } from '../config/index.ts';
 import type { CrawlStatus, DocumentFacts, RenderStatus, SeedStatus } from '../model/index.ts';
@@ -246,7 +247,7 @@ export async function migrate(flags: CommonFlags): Promise<void> {
 }
 
 /** `trawl search`: one query from the shell. */
-export async function search(words: string[], flags: CommonFlags & { json?: boolean; page?: string; size?: string }): Promise<void> {
+export async function search(words: string[], flags: CommonFlags & { json?: boolean; page?: string; size?: string; explain?: boolean }): Promise<void> {
   const query = words.join(' ').trim();
   if (!query) throw new UsageError('give a query, e.g. trawl search "connection pooling"');
   const config = configFrom(flags);
@@ -256,7 +257,7 @@ export async function search(words: string[], flags: CommonFlags & { json?: bool
     const size = flags.size ? Number(flags.size) : 10;
     if (!Number.isInteger(page) || page < 1 || !Number.isInteger(size) || size < 1 || size > 100)
       throw new UsageError('--page must be ≥ 1 and --size from 1 to 100');
-    const r = await app.index.search(query, { page, size });
+    const r = await app.index.search(query, { page, size, ...(flags.explain ? { explain: true } : {}) });
     if (flags.json) {
       // The same JSON as /api/search (times in ISO 8601).
       process.stdout.write(`${JSON.stringify(searchJson(r), null, 2)}\n`);
@@ -267,7 +268,7 @@ export async function search(words: string[], flags: CommonFlags & { json?: bool
     if (r.suggestion) process.stdout.write(`Did you mean: ${r.suggestion}\n`);
     process.stdout.write('\n');
     r.hits.forEach((h, i) => {
-      process.stdout.write(`${(page - 1) * size + i + 1}. ${h.title}\n   ${h.url}\n   ${plain(h.snippet)}\n\n`);
+      process.stdout.write(`${(page - 1) * size + i + 1}. ${h.title}\n   ${h.url}\n   ${plain(h.snippet)}\n${h.explain ? explanationText(h.explain) : ''}\n`);
     });
   } finally {
     await app.close();
@@ -381,3 +382,24 @@ async function requireSeeds(app: Appliance, command: string): Promise<void> {
 }
 
 export type { Config };
+
+/** A hit's score taken apart, as `trawl search --explain` prints it under the hit: a line a part. */
+function explanationText(e: ScoreExplained): string {
+  const n = (x: number) => x.toFixed(3);
+  const lines = [`score ${n(e.score)} = (words + title bonus ${n(e.titleBonus)} + links ${n(e.links.score)} (${e.links.inlinks} in))`];
+  const factors = [
+    ['only alternatives', e.alternativesOnly],
+    ['exact forms', e.exactForms],
+    ['proximity', e.proximity],
+  ] as const;
+  lines[0] += factors.map(([name, x]) => ` × ${name} ${n(x)}`).join('');
+  for (const w of e.words) {
+    const fields = Object.entries(w.fields)
+      .map(([f, x]) => `${f} ${n(x)}`)
+      .join(', ');
+    const as = w.term === w.word ? '' : ` as "${w.term}"${w.own ? '' : ' (an alternative)'}`;
+    lines.push(`"${w.word}"${as}: ${n(w.score)} (weight ${n(w.weight)}${w.inTitle ? ', in the title' : ''}: ${fields})`);
+  }
+  if (e.missing.length) lines.push(`missing: ${e.missing.map((m) => `"${m}"`).join(', ')}`);
+  return lines.map((l) => `   · ${l}\n`).join('');
+}

@@ -149,6 +149,7 @@ program
   .option('--json', 'print the result as JSON')
   .option('--page <n>', 'result page', '1')
   .option('--size <n>', 'results per page', '10')
+  .option('--explain', "take each result's score apart: words matched and missing, each field's part, bonuses and factors")
   .action(search);
 
 program

@@ -13,5 +13,6 @@ export {
 export { flushIndex, loadIndex, readManifest, IndexFormatError, INDEX_FORMAT, type FlushInfo, type Manifest } from './persistence/snapshot.ts';
 export { parseQuery, QueryError, MAX_QUERY_LENGTH, MAX_QUERY_TERMS, type ParsedQuery } from './query/parse.ts';
 export { escapeHtml, makeSnippet } from './query/snippet.ts';
+export type { ScoreExplained, WordExplained } from './query/explain.ts';
 export { analysisTag, currentStemming, fold, setStemming, tokenize, type Stemming } from './ingest/tokenize.ts';
 export { analyze, isAnalysis, type Analysis } from './ingest/analyze.ts';

@@ -36,6 +36,7 @@ import { autocomplete } from './query/autocomplete.ts';
 import { forgive } from './query/forgive.ts';
 import { Spellings } from './query/surface.ts';
 import { scoreAll, slotWeights } from './query/weights.ts';
+import { explainScore } from './query/explain.ts';
 import type { ImpactLists } from './structures/impacts.ts';
 import { SplitPostings } from './structures/split-postings.ts';
 import { SimHashes } from './structures/simhashes.ts';
@@ -235,7 +236,9 @@ export class SearchIndex implements Searcher {
     for (const { leader, similar } of onPage) {
       const d = await docs.get(leader.id);
       if (!d) continue;
-      const hit = hitOf(d, leader.score, r.plan.forgiven.marked, r.bodies.get(leader.id), wordsOf(r.plan.forgiven.slots));
+      const found = hitOf(d, leader.score, r.plan.forgiven.marked, r.bodies.get(leader.id), wordsOf(r.plan.forgiven.slots));
+      const explained = options.explain ? explainScore(r.plan, r.lens, leader.id, r.evidence?.get(leader.id)) : undefined;
+      const hit = explained ? { ...found, explain: explained } : found;
       const near = [];
       for (const x of similar.slice(0, MAX_SIMILAR)) {
         const s = await docs.get(x.id);

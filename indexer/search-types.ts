@@ -99,8 +99,11 @@ export type Ranking = {
   readonly bodies: ReadonlyMap<number, Occurrences>;
 };
 
-/** `exact`: no forgiving (no completion of the last word, no typo corrected). */
-export type SearchOptions = { readonly page?: number; readonly size?: number; readonly exact?: boolean };
+/**
+ * `exact`: no forgiving (no completion of the last word, no typo corrected). `explain`: each hit's
+ * score taken apart (query/explain.ts; an index's own answer, not a coordinator's over shards).
+ */
+export type SearchOptions = { readonly page?: number; readonly size?: number; readonly exact?: boolean; readonly explain?: boolean };
 
 /** Results on a page when the caller names no size, and the most it may ask for (the API's `size` has the same bounds). */
 export const PAGE_SIZE = { default: 10, max: 100 } as const;

@@ -3,6 +3,8 @@ import { describe, it } from 'node:test';
 import type { ApplianceStatus } from '../model/index.ts';
 import { SearchIndex } from '../indexer/index.ts';
 import type { StoredDocument } from '../model/index.ts';
+import type { z } from '@hono/zod-openapi';
+import { SearchResponseSchema } from './api/schemas.ts';
 import { createApp } from './app.ts';
 import { serverDefaults } from './server-fixture.ts';
 
@@ -146,6 +148,32 @@ describe('GET /api/search', () => {
     assert.equal(body.suggestion, 'pagedword');
     const hits = (await (await get('/api/search?q=pagedword')).json()) as { facets: { host: { value: string; count: number }[] } };
     assert.deepEqual(hits.facets.host, [{ value: 'e.org', count: 25 }]);
+  });
+
+  it('takes each hit\u2019s score apart with explain=1, in the schema, and not without it', async () => {
+    const res = await get('/api/search?q=pagedword+number&size=3&explain=1');
+    assert.equal(res.status, 200);
+    const body = (await res.json()) as z.input<typeof SearchResponseSchema>;
+    assert.deepEqual(SearchResponseSchema.strict().parse(body), body);
+    assert.equal(body.hits.length, 3);
+    for (const h of body.hits) {
+      const e = h.explain!;
+      assert.deepEqual(
+        e.words.map((w) => [w.word, w.term, w.own]),
+        [
+          ['pagedword', 'pagedword', true],
+          ['number', 'number', true],
+        ],
+      );
+      assert.deepEqual(e.missing, []);
+      assert.ok(Math.abs(e.score - h.score) < 0.001, `${e.score} vs ${h.score}`);
+      assert.deepEqual(Object.keys(e.words[0]!.fields), ['body']);
+    }
+    const plain = (await (await get('/api/search?q=pagedword+number&size=3')).json()) as z.input<typeof SearchResponseSchema>;
+    for (const h of plain.hits) assert.equal(h.explain, undefined);
+    // (Not the same answer: not the same ETag, or a client holding one would get a 304 for the other.)
+    assert.notEqual(res.headers.get('etag'), (await get('/api/search?q=pagedword+number&size=3')).headers.get('etag'));
+    assert.equal((await get('/api/search?q=pagedword&explain=2')).status, 400);
   });
 
   it('refuses invalid parameters with 400 and {error, code}', async () => {

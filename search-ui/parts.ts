@@ -33,7 +33,7 @@ export type ServerParts = {
   /** The status now, kept in the history. */
   status(): Promise<ApplianceStatus>;
   /** A search, counted in the metrics (refused ones too). */
-  search(q: string, page: number, size: number, exact?: boolean): Promise<SearchResponse>;
+  search(q: string, page: number, size: number, exact?: boolean, explain?: boolean): Promise<SearchResponse>;
 };
 
 export function serverParts(deps: UiDeps): ServerParts {
@@ -51,9 +51,9 @@ export function serverParts(deps: UiDeps): ServerParts {
       history.add(s);
       return s;
     },
-    search: async (q, page, size, exact = false) => {
+    search: async (q, page, size, exact = false, explain = false) => {
       try {
-        const r = await deps.searcher.search(q, { page, size, exact });
+        const r = await deps.searcher.search(q, { page, size, exact, ...(explain ? { explain } : {}) });
         metrics.observe(r.tookMs);
         return r;
       } catch (e) {

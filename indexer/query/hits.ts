@@ -1,4 +1,5 @@
 /** A result as shown: a stored document with its snippet, score and facts (search-index.ts, and a shard's answer: indexer/shards). */
+import type { ScoreExplained } from './explain.ts';
 import type { StoredDocument } from '../../model/index.ts';
 import { stemmerFor } from '../ingest/tokenize.ts';
 import type { Occurrences } from './locate.ts';
@@ -27,6 +28,8 @@ export type SearchHit = {
   readonly similar?: readonly { readonly url: string; readonly title: string }[];
   /** Near-duplicates folded under it beyond those listed (MAX_SIMILAR). */
   readonly moreSimilar?: number;
+  /** Its score taken apart (asked for with `explain`: query/explain.ts). */
+  readonly explain?: ScoreExplained;
 };
 
 /**

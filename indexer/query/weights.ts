@@ -41,6 +41,7 @@ export function slotWeights(stats: CorpusStatistics, slots: readonly Slot[]): Sl
   const slotOf: number[] = [];
   const ownFlags: number[] = [];
   const alone: number[] = [];
+  const words: string[] = [];
   let filled = 0;
   let idfSum = 0;
   for (const slot of slots) {
@@ -72,6 +73,7 @@ export function slotWeights(stats: CorpusStatistics, slots: readonly Slot[]): Sl
     }
     idfSum += slotIdf;
     alone.push(slot.alone ?? 1);
+    words.push(slot.term);
     filled++;
   }
   return {
@@ -80,6 +82,7 @@ export function slotWeights(stats: CorpusStatistics, slots: readonly Slot[]): Sl
     factors: Float64Array.from(factors),
     slotOf: Uint16Array.from(slotOf),
     slots: filled,
+    words,
     idfSum,
     own: Uint8Array.from(ownFlags),
     alone: Float64Array.from(alone),

@@ -184,6 +184,7 @@ describe('BM25F', () => {
       factors: Float64Array.from(alternatives, ([, , factor]) => factor),
       slotOf: Uint16Array.from(alternatives, ([, slot]) => slot),
       slots: 2,
+      words: terms,
       idfSum: idfs[0]! + idfs[1]!,
       own: Uint8Array.from(alternatives, ([, , factor]) => (factor === 1 ? 1 : 0)),
       alone: Float64Array.of(1, 1),

@@ -31,8 +31,11 @@ export const FIELD_MATCH = 0.1;
 const F = FIELDS.length;
 const TITLE = FIELDS.indexOf('title');
 
-/** What a term adds to a document's score before its IDF: `row` is the term's index in the vector (`impactFunction`). */
-export type ImpactFunction = (v: DocVector, row: number) => number;
+/**
+ * What a term adds to a document's score before its IDF: `row` is the term's index in the vector
+ * (`impactFunction`). `byField` gives the same by field, for an explanation (query/explain.ts).
+ */
+export type ImpactFunction = ((v: DocVector, row: number) => number) & { readonly byField: (v: DocVector, row: number) => Float64Array };
 
 /** Per field: norm = 1 − b + b · length / average length = base + slope · length; and its weight. */
 export type FieldNorms = { readonly base: Float64Array; readonly slope: Float64Array; readonly weight: Float64Array };
@@ -62,11 +65,12 @@ export function idf(df: number, documents: number): number {
  * the link prior, a query's score is computed as `scorer` does — from lists read in sequence
  * instead of vectors all over the heap (impacts.ts). Made once per query, used for many rows.
  */
-export function impactFunction({ base, slope, weight }: FieldNorms): ImpactFunction {
+export function impactFunction(norms: FieldNorms): ImpactFunction {
+  const { base, slope, weight } = norms;
   // (Constants copied into locals: an imported binding may be read through a getter.)
   const k1 = K1;
   const fieldMatch = FIELD_MATCH;
-  return (v, row) => {
+  const impact = (v: DocVector, row: number) => {
     const { freqs, lengths } = v;
     let pseudo = 0;
     let perField = 0;
@@ -81,6 +85,32 @@ export function impactFunction({ base, slope, weight }: FieldNorms): ImpactFunct
     }
     return pseudo / (k1 + pseudo) + fieldMatch * perField;
   };
+  return Object.assign(impact, { byField: (v: DocVector, row: number) => impactByField(norms, v, row) });
+}
+
+/**
+ * `impactFunction`'s value shared out by field: each field's per-field part, and its share of the
+ * BM25F part (saturated once over all fields) by its share of the pseudo-frequency. The parts add
+ * up to the whole. Made for an explanation of a few hits: it allocates.
+ */
+export function impactByField({ base, slope, weight }: FieldNorms, v: DocVector, row: number): Float64Array {
+  const { freqs, lengths } = v;
+  const pseudoOf = new Float64Array(F);
+  const parts = new Float64Array(F);
+  let pseudo = 0;
+  const record = recordOf(freqs, v.termIds.length, row);
+  for (let f = 0; f < F; f++) {
+    const t = freqIn(freqs, row, record, f);
+    if (t === 0) continue;
+    const norm = base[f]! + slope[f]! * lengths[f]!;
+    const wt = weight[f]! * t;
+    pseudoOf[f] = wt / norm;
+    pseudo += pseudoOf[f]!;
+    parts[f] = (FIELD_MATCH * (wt * (K1 + 1))) / (t + K1 * norm);
+  }
+  const saturated = pseudo / (K1 + pseudo);
+  for (let f = 0; f < F; f++) if (pseudoOf[f]! > 0) parts[f]! += (saturated * pseudoOf[f]!) / pseudo;
+  return parts;
 }
 
 /** The title bonus: `inTitleCount` of the query's `q` terms are in a title of `titleLength` tokens. */
@@ -123,6 +153,8 @@ export type SlotWeights = {
   readonly slotOf: Uint16Array;
   /** Slots that some alternative can fill (the `q` of the title bonus). */
   readonly slots: number;
+  /** Per slot: the query word it stands for (what an explanation names). */
+  readonly words: readonly string[];
   /** The slots' IDF mass (the title bonus's). */
   readonly idfSum: number;
   /** Per alternative: 1 when it is the word itself (in some language). */

@@ -48,6 +48,7 @@ export const SearchQuery = z.object({
   page: intParam('page', 1, 1000, 1),
   size: intParam('size', 1, PAGE_SIZE.max, PAGE_SIZE.default),
   exact: flagParam('exact', 'Search only for the words as typed: the last word not completed, no typo corrected (see `corrected`)'),
+  explain: flagParam('explain', "Each hit's score taken apart (hits[].explain): the words matched and missing, each field's part, bonuses and factors"),
 });
 
 /** GET /api/suggest: the query typed so far. */
@@ -73,6 +74,35 @@ export const SuggestResponseSchema = z
       }),
   })
   .openapi('Suggestions');
+
+/** A hit's score taken apart (indexer/query/explain.ts): (Σ words + titleBonus + links) × alternativesOnly × exactForms × proximity. */
+const ScoreExplainedSchema = z
+  .object({
+    score: z.number().openapi({ description: 'The product of the parts: the hit’s score' }),
+    words: z
+      .array(
+        z.object({
+          word: z.string().openapi({ description: 'A query word, as the index spells it (stemmed, folded)' }),
+          term: z.string().openapi({ description: 'The term the page holds for it: the word itself, or a completion or correction' }),
+          own: z.boolean().openapi({ description: 'Whether term is the word itself' }),
+          weight: z.number().openapi({ description: "The term's weight in the query: its IDF, times what an alternative counts" }),
+          inTitle: z.boolean(),
+          score: z.number().openapi({ description: "What the word adds: its fields' parts added up" }),
+          fields: z
+            .record(z.string(), z.number())
+            .openapi({ description: "Each field's part (title, headings, description, url, anchor, body): the fields that hold the term" }),
+        }),
+      )
+      .readonly()
+      .openapi({ description: 'The words the page holds, in the query’s order' }),
+    missing: z.array(z.string()).readonly().openapi({ description: 'The query’s words the page does not hold, nor any alternative of them' }),
+    titleBonus: z.number().openapi({ description: 'How much of the query the title holds, and how much of the title the query holds' }),
+    links: z.object({ inlinks: z.number().int(), score: z.number() }).openapi({ description: 'Pages linking to it, and what that adds' }),
+    alternativesOnly: z.number().openapi({ description: 'Below 1 when the page holds only a correction of a word typed whole' }),
+    exactForms: z.number().openapi({ description: 'Above 1 when the page writes the query’s words as typed (diacritics)' }),
+    proximity: z.number().openapi({ description: 'Phrase evidence: above 1 when the query’s words stand together in the page' }),
+  })
+  .openapi('ScoreExplained');
 
 const Facet = z.array(z.object({ value: z.string(), count: z.number().int() })).readonly();
 
@@ -142,6 +172,7 @@ export const SearchResponseSchema = z
                 'index.nearDuplicates.maxDistance bits), best first, at most 10',
             }),
           moreSimilar: z.number().int().optional().openapi({ description: 'Near-duplicates folded under it beyond those listed in similar' }),
+          explain: ScoreExplainedSchema.optional().openapi({ description: "Asked for with explain=1: the hit's score taken apart (not over shards)" }),
         }),
       )
       .readonly(),

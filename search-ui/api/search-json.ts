@@ -4,7 +4,7 @@
  * the index's internal ids or epoch milliseconds.
  */
 import type { z } from '@hono/zod-openapi';
-import type { SearchResponse } from '../../indexer/index.ts';
+import type { ScoreExplained, SearchResponse } from '../../indexer/index.ts';
 import type { SearchResponseSchema } from './schemas.ts';
 
 export type SearchJson = z.input<typeof SearchResponseSchema>;
@@ -34,6 +34,31 @@ export function searchJson(r: SearchResponse): SearchJson {
       ...(h.page ? { page: h.page } : {}),
       ...(h.similar ? { similar: h.similar.map((x) => ({ url: x.url, title: x.title })) } : {}),
       ...(h.moreSimilar ? { moreSimilar: h.moreSimilar } : {}),
+      ...(h.explain ? { explain: explainJson(h.explain) } : {}),
     })),
+  };
+}
+
+/** Four decimals are enough to compare the parts (the score itself has three). */
+const round = (x: number) => Math.round(x * 10_000) / 10_000;
+
+function explainJson(e: ScoreExplained): NonNullable<SearchJson['hits'][number]['explain']> {
+  return {
+    score: round(e.score),
+    words: e.words.map((w) => ({
+      word: w.word,
+      term: w.term,
+      own: w.own,
+      weight: round(w.weight),
+      inTitle: w.inTitle,
+      score: round(w.score),
+      fields: Object.fromEntries(Object.entries(w.fields).map(([f, x]) => [f, round(x)])),
+    })),
+    missing: [...e.missing],
+    titleBonus: round(e.titleBonus),
+    links: { inlinks: e.links.inlinks, score: round(e.links.score) },
+    alternativesOnly: round(e.alternativesOnly),
+    exactForms: round(e.exactForms),
+    proximity: round(e.proximity),
   };
 }

@@ -77,11 +77,11 @@ export const jsonApi: Routes = (app, parts) => {
   app.route('/api/shard', shardRoutes(deps.shard));
 
   app.openapi(searchRoute, async (c) => {
-    const { q, page, size, exact } = c.req.valid('query');
+    const { q, page, size, exact, explain } = c.req.valid('query');
     // A search the client holds is not run again while the index has not changed (http-cache.ts).
-    const cached = tags.check(c, deps.searcher.version, 'search', q, page, size, exact ? 1 : 0);
+    const cached = tags.check(c, deps.searcher.version, 'search', q, page, size, exact ? 1 : 0, explain ? 1 : 0);
     if (cached.fresh) return c.body(null, 304, cached.headers);
-    const r = await parts.search(q, page, size, exact);
+    const r = await parts.search(q, page, size, exact, explain);
     // (An answer missing a shard's results is not tagged with the index's version: once the shard
     // answers again, the same search must run again, not be a 304.)
     return c.json(searchJson(r), 200, r.shards?.partial ? {} : cached.headers);
