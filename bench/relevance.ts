@@ -2,13 +2,14 @@
  * bench/relevance: known-item search quality. Crawls a documentation corpus from loopback with
  * Trawl (a real crawl, politeness off), then asks each query of a query set through Trawl's own
  * search, and — over the same stored pages and the same fields with the same weights — of SQLite
- * FTS5 (bm25) and of MiniSearch. Prints MRR@10 and recall@10 for each.
+ * FTS5 (bm25), of MiniSearch and of Xapian (BM25, Debian's python3-xapian, when installed). Prints
+ * MRR@10 and recall@10 for each.
  *
  *   npx tsx bench/relevance.ts [--queries bench/relevance/postgresql.json] [--root /usr/share/doc/postgresql-doc-15/html] [--show] [--snippets "vacuum full"]
- *   (Debian: apt-get install postgresql-doc-15 nginx-light)
+ *   (Debian: apt-get install postgresql-doc-15 nginx-light python3-xapian)
  *   npx tsx bench/relevance.ts --root /usr/share/doc/python3.11/html --queries bench/relevance/python.json   (python3.11-doc)
  *
- * All three get the same treatment: all words must match, and if no page has them all, pages with
+ * All of them get the same treatment: all words must match, and if no page has them all, pages with
  * any of them are ranked instead (what Trawl does by itself).
  *
  * Each query is asked three ways (relevance/variants.ts): exact, as typed halfway (its last word
@@ -16,6 +17,10 @@
  * (completions, corrections); SQLite FTS5 and "MiniSearch" are asked as they are, "MiniSearch, p+f"
  * with the options a search box would give it (prefix search on the last word, fuzzy 0.2) for
  * every variant. `--variants exact` asks only the queries as written.
+ *
+ * Each set is split in two by a hash of each query (relevance/split.ts): MRR@10 is printed for all
+ * the queries, for the half to tune on and for the half held out. Tune on the first; a change is
+ * accepted on the second.
  */
 import type { StoredDocument } from '../model/index.ts';
 import Database from 'better-sqlite3';
@@ -30,6 +35,8 @@ import { FIELDS } from '../indexer/ingest/fields.ts';
 import { FIELD_WEIGHT } from '../indexer/structures/bm25f.ts';
 import { tokenize } from '../indexer/ingest/tokenize.ts';
 import { startNginx, startNodeServer } from './corpus-server.ts';
+import { halfOf, type Half } from './relevance/split.ts';
+import { hasXapian, startXapian } from './relevance/xapian.ts';
 import { variantOf, VARIANTS, type Variant } from './relevance/variants.ts';
 
 const { values } = parseArgs({
@@ -125,6 +132,14 @@ const miniSearch = (q: string, combineWith: 'AND' | 'OR', forgiving = false) =>
     .slice(0, K)
     .map((r) => r.id as number);
 const urlOf = new Map(docs.map((d) => [d.id, d.url]));
+// Xapian's BM25 over the same fields, when Debian's python3-xapian is installed.
+const xapian = hasXapian()
+  ? await startXapian(
+      docs.map((d) => ({ id: d.id, fields: fields(d) })),
+      FIELD_WEIGHT,
+    )
+  : undefined;
+if (!xapian) console.log('Xapian: not installed (apt-get install python3-xapian); its anchor is left out');
 
 type Engine = { name: string; search: (q: string) => string[] | Promise<string[]> };
 const engines: Engine[] = [
@@ -133,28 +148,44 @@ const engines: Engine[] = [
   { name: 'Trawl, exact=1', search: async (q) => (await app.index.search(q, { size: K, exact: true })).hits.map((h) => h.url) },
   { name: 'SQLite FTS5 bm25', search: (q) => (ftsSearch(q, 'AND').length ? ftsSearch(q, 'AND') : ftsSearch(q, 'OR')).map((id) => urlOf.get(id)!) },
   { name: 'MiniSearch', search: (q) => (miniSearch(q, 'AND').length ? miniSearch(q, 'AND') : miniSearch(q, 'OR')).map((id) => urlOf.get(id)!) },
+  ...(xapian ? [{ name: 'Xapian BM25', search: async (q: string) => (await xapian.search(q)).map((id) => urlOf.get(id)!) }] : []),
   {
     name: 'MiniSearch, p+f',
     search: (q) => (miniSearch(q, 'AND', true).length ? miniSearch(q, 'AND', true) : miniSearch(q, 'OR', true)).map((id) => urlOf.get(id)!),
   },
 ];
 
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+
 // 3. Known-item metrics, for each variant of the queries. An answer is a file name
 // ("sql-dropindex.html") or the end of a path ("library/json.html").
 const isAnswer = (path: string, answer: string) => path === `/${answer}` || path.endsWith(`/${answer}`);
 const variants = values.variants!.split(',') as Variant[];
-console.log(`\n${'engine'.padEnd(18)} ${'queries'.padEnd(8)} ${'MRR@10'.padStart(7)} ${'recall@10'.padStart(10)} ${'found@1'.padStart(8)}`);
+// Each query's half (relevance/split.ts): a change is judged on the held-out half's MRR.
+const halves = set.queries.map((x) => halfOf(x.q));
+const inHalf = (h: Half) => halves.filter((x) => x === h).length;
+console.log(`halves: ${inHalf('tuning')} queries to tune on, ${inHalf('held-out')} held out (by a hash of each query; judge a change on held-out)`);
+console.log(
+  `\n${'engine'.padEnd(18)} ${'queries'.padEnd(8)} ${'MRR@10'.padStart(7)} ${'tuning'.padStart(7)} ${'held-out'.padStart(8)} ` +
+    `${'recall@10'.padStart(10)} ${'found@1'.padStart(8)} ${'p50 ms'.padStart(7)}`,
+);
 for (const engine of engines)
   for (const variant of variants) {
     let rr = 0;
+    const rrOf = { tuning: 0, 'held-out': 0 };
     let recall = 0;
     let first = 0;
     const misses: string[] = [];
-    for (const { q: written, answers } of set.queries) {
+    // (The time of each search as the bench asks it: Xapian's includes a pipe to its process.)
+    const took: number[] = [];
+    for (const [i, { q: written, answers }] of set.queries.entries()) {
       const q = variantOf(written, variant);
+      const t0 = performance.now();
       const got = (await engine.search(q)).map((u) => new URL(u).pathname);
+      took.push(performance.now() - t0);
       const rank = got.findIndex((g) => answers.some((a) => isAnswer(g, a)));
       rr += rank >= 0 ? 1 / (rank + 1) : 0;
+      rrOf[halves[i]!] += rank >= 0 ? 1 / (rank + 1) : 0;
       if (rank === 0) first++;
       recall += answers.filter((a) => got.some((g) => isAnswer(g, a))).length / answers.length;
       if (rank !== 0)
@@ -166,9 +197,10 @@ for (const engine of engines)
         );
     }
     const n = set.queries.length;
+    const mrrOf = (h: Half) => (inHalf(h) ? (rrOf[h] / inHalf(h)).toFixed(3) : '-');
     console.log(
-      `${engine.name.padEnd(18)} ${variant.padEnd(8)} ${(rr / n).toFixed(3).padStart(7)} ` +
-        `${(recall / n).toFixed(3).padStart(10)} ${`${first}/${n}`.padStart(8)}`,
+      `${engine.name.padEnd(18)} ${variant.padEnd(8)} ${(rr / n).toFixed(3).padStart(7)} ${mrrOf('tuning').padStart(7)} ${mrrOf('held-out').padStart(8)} ` +
+        `${(recall / n).toFixed(3).padStart(10)} ${`${first}/${n}`.padStart(8)} ${median(took).toFixed(2).padStart(7)}`,
     );
     if (values.show) console.log(misses.join('\n'));
   }
@@ -195,5 +227,6 @@ if (values.snippets) {
   for (const h of (await app.index.search(values.snippets, { size: 3 })).hits) console.log(`  ${basename(new URL(h.url).pathname)}: ${h.snippet}`);
 }
 fts.close();
+xapian?.close();
 await app.close();
 rmSync(dataDir, { recursive: true, force: true });
