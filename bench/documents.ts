@@ -19,13 +19,12 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { prebuiltWorkerName } from '../crawler/parse/bundle.ts';
 import { compiledArgs, figuresOf, productEnv } from './compiled.ts';
+import { startNginx } from './corpus-server.ts';
 import type { DocumentsOnceFigures, DocumentsOnceSettings, PdfRecord } from './documents-once.ts';
 
 const { values } = parseArgs({
@@ -132,7 +131,10 @@ const runPdftotext = () => {
 execFileSync('mkdir', ['-p', textDir]);
 
 // 2. nginx with directory listings, one worker, in its own process.
-const base = await startNginxAutoindex(root);
+// (Every folder answered by its listing: corpus-server.ts.)
+const served = await startNginx(root, 0, { autoindex: true });
+nginx = served.server;
+const base = served.bases[0]!;
 console.log(`nginx (autoindex on, 1 worker) at ${base}`);
 
 // 3. The crawls, each in a fresh process and each right after a pdftotext run of its own: this
@@ -354,47 +356,4 @@ async function documentsOnce(settings: DocumentsOnceSettings): Promise<Documents
   } finally {
     child = undefined;
   }
-}
-
-/**
- * nginx, one worker, `autoindex on` over `dir`, a stock server's MIME types, on a free loopback port.
- * Every directory is answered by its listing: the index file is a name no file has (a folder's
- * index.html — texlive/ has one that links to neither tlbuild/ nor its PDF — is then a file of the
- * listing like any other, and no directory is hidden behind it).
- */
-async function startNginxAutoindex(dir: string): Promise<string> {
-  const NO_INDEX = '.trawl-bench-listing-only';
-  const port = await new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const p = (probe.address() as AddressInfo).port;
-      probe.close(() => resolve(p));
-    });
-  });
-  const conf = join(work, 'nginx', 'nginx.conf');
-  execFileSync('mkdir', ['-p', dirname(conf)]);
-  const mime = existsSync('/etc/nginx/mime.types')
-    ? 'include /etc/nginx/mime.types;'
-    : 'types { text/html html htm; text/plain txt; application/pdf pdf; image/png png; text/css css; application/zip zip; }';
-  writeFileSync(
-    conf,
-    `worker_processes 1; daemon off; pid ${conf}.pid; error_log stderr crit;
-events { worker_connections 1024; }
-http { access_log off; sendfile on; tcp_nopush on; keepalive_requests 1000000; keepalive_timeout 60s;
-  ${mime} default_type application/octet-stream; charset utf-8;
-  server { listen 127.0.0.1:${port}; root ${dir}; autoindex on; index ${NO_INDEX}; } }\n`,
-  );
-  nginx = spawn(NGINX, ['-c', conf, '-p', dirname(conf)], { stdio: ['ignore', 'inherit', 'inherit'] });
-  const url = `http://127.0.0.1:${port}/`;
-  for (let i = 0; i < 100; i++) {
-    if (nginx.exitCode !== null) break;
-    try {
-      const res = await fetch(url);
-      await res.arrayBuffer();
-      if (res.ok) return url;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`nginx did not start (config ${conf})`);
 }

@@ -8,6 +8,7 @@
  *   npx tsx bench/relevance.ts [--queries bench/relevance/postgresql.json] [--root /usr/share/doc/postgresql-doc-15/html] [--show] [--snippets "vacuum full"]
  *   (Debian: apt-get install postgresql-doc-15 nginx-light python3-xapian)
  *   npx tsx bench/relevance.ts --root /usr/share/doc/python3.11/html --queries bench/relevance/python.json   (python3.11-doc)
+ *   npx tsx bench/relevance.ts --root /usr/share/doc/texlive-doc --autoindex --seed '' --queries bench/relevance/texlive.json   (texlive-latex-base-doc)
  *
  * All of them get the same treatment: all words must match, and if no page has them all, pages with
  * any of them are ranked instead (what Trawl does by itself).
@@ -44,6 +45,8 @@ const { values } = parseArgs({
     queries: { type: 'string', default: new URL('./relevance/postgresql.json', import.meta.url).pathname },
     root: { type: 'string', default: '/usr/share/doc/postgresql-doc-15/html' },
     seed: { type: 'string', default: 'index.html' },
+    // Every folder answered by its listing (a tree of PDFs crawled from its root: TeX Live's docs).
+    autoindex: { type: 'boolean', default: false },
     show: { type: 'boolean', default: false },
     variants: { type: 'string', default: VARIANTS.join(',') },
     // Prints the first results of this query with their snippets (what a person reads).
@@ -59,7 +62,13 @@ const set = JSON.parse(readFileSync(values.queries!, 'utf8')) as QuerySet;
 const K = 10;
 
 // 1. A real crawl with Trawl.
-const { server, bases } = existsSync('/usr/sbin/nginx') ? await startNginx(values.root!, 0) : await startNodeServer(values.root!);
+if (values.autoindex && !existsSync('/usr/sbin/nginx')) {
+  console.error('--autoindex needs nginx: apt-get install nginx-light');
+  process.exit(2);
+}
+const { server, bases } = existsSync('/usr/sbin/nginx')
+  ? await startNginx(values.root!, 0, { autoindex: values.autoindex! })
+  : await startNodeServer(values.root!);
 const dataDir = mkdtempSync(join(tmpdir(), 'trawl-bench-relevance-'));
 const app = await Appliance.open(
   loadConfig({
