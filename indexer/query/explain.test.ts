@@ -7,6 +7,7 @@ import type { SearchHit } from './hits.ts';
 import { SearchIndex } from '../search-index.ts';
 import { storedDocument } from '../test-document.ts';
 import type { ScoreExplained } from './explain.ts';
+import { LINK_PRIOR, linkScale } from '../structures/bm25f.ts';
 
 const docs = new Map<number, StoredDocument>();
 const anchors = new Map<number, Anchors>();
@@ -74,7 +75,10 @@ describe('a hit’s score, explained', () => {
   it('counts the links to a page and what they add', async () => {
     const routine = (await explained('vacuum', true)).find((h) => h.id === 2)!;
     assert.equal(routine.explain.links.inlinks, 7);
-    assert.ok(Math.abs(routine.explain.links.score - 0.3 * Math.log1p(7)) < 1e-9);
+    // (The link prior in proportion to what the query's words say: bm25f.ts linkScale.)
+    const weight = routine.explain.words[0]!.weight;
+    assert.ok(Math.abs(routine.explain.links.score - LINK_PRIOR * linkScale(weight) * Math.log1p(7)) < 1e-9);
+    assert.ok(routine.explain.links.score > 0);
     assert.ok(routine.explain.words[0]!.fields.anchor! > 0, 'the anchor text holds the word');
     const first = (await explained('vacuum', true)).find((h) => h.id === 1)!;
     assert.deepEqual(first.explain.links, { inlinks: 0, score: 0 });

@@ -10,7 +10,7 @@
  * with: the explanation is of the score shown, not of a later index.
  */
 import { FIELDS, type Field } from '../ingest/fields.ts';
-import { LINK_PRIOR, titleBonus } from '../structures/bm25f.ts';
+import { LINK_PRIOR, linkScale, titleBonus } from '../structures/bm25f.ts';
 import { indexOf, inTitle } from '../structures/vector.ts';
 import type { CorpusStatistics } from '../structures/corpus-statistics.ts';
 import type { IndexedDocuments } from '../structures/index-view.ts';
@@ -121,7 +121,7 @@ export function explainScore(plan: Scored, lens: ScoredOver, id: number, evidenc
   // Words the index does not know at all had no slot: the page holds none of them either.
   for (const slot of plan.forgiven.slots) if (!slotWords.includes(slot.term) && !missing.includes(slot.term)) missing.push(slot.term);
   const bonus = titleBonus(idfSum, inTitleCount, slots, v.lengths[TITLE]!);
-  const links = LINK_PRIOR * Math.log1p(v.inlinks);
+  const links = linkScale(idfSum) * LINK_PRIOR * Math.log1p(v.inlinks);
   const scored = (sum + bonus + links) * alternativesOnly;
   // (The exact-form bonus is a factor on the scorer's score: asked of it for this page alone.)
   const exact = plan.exactScores([id])[0]!;

@@ -14,7 +14,7 @@
  * valid until the next query's first pass, so the caller reads them before its first wait
  * (search-index.ts `rank`) — when the query's view of the index is still the index itself.
  */
-import { titleBonus } from '../structures/bm25f.ts';
+import { linkScale, titleBonus } from '../structures/bm25f.ts';
 import type { CorpusStatistics } from '../structures/corpus-statistics.ts';
 import type { ById } from '../structures/document-vectors.ts';
 import { currentDoc, entryDoc, type Block, type ImpactLists } from '../structures/impacts.ts';
@@ -311,7 +311,7 @@ class Pass {
     const { acc, titles } = this.scratch;
     const { prior, titleLength } = this.byId;
     const { slots, idfSum } = this.ask.weights;
-    const x = acc[id]! + (titles[id] ? titleBonus(idfSum, titles[id]!, slots, titleLength[id]!) : 0) + prior[id]!;
+    const x = acc[id]! + (titles[id] ? titleBonus(idfSum, titles[id]!, slots, titleLength[id]!) : 0) + linkScale(idfSum) * prior[id]!;
     return m & this.costlyBits && !(m & OWN) ? x * this.alone : x;
   }
 

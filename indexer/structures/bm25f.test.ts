@@ -13,6 +13,8 @@ import {
   impactFunction,
   K1,
   LINK_PRIOR,
+  LINK_PRIOR_FULL_AT,
+  linkScale,
   scorer,
   type SlotWeights,
   slotScorer,
@@ -78,7 +80,8 @@ function reference(docs: readonly Doc[], d: Doc, terms: readonly string[]): numb
   }
   const idfSum = terms.reduce((s, t) => s + idfOf(t), 0);
   if (inTitle) score += TITLE_BONUS * idfSum * (inTitle / terms.length) * Math.min(1, inTitle / words(d, 'title').length);
-  return score + LINK_PRIOR * Math.log1p(d.inlinks ?? 0);
+  // The link prior, in full from an IDF mass of LINK_PRIOR_FULL_AT, in proportion below.
+  return score + LINK_PRIOR * Math.min(1, idfSum / LINK_PRIOR_FULL_AT) * Math.log1p(d.inlinks ?? 0);
 }
 
 /** The query's scorer over the corpus, as the index makes it: each term's IDF, its id, the impact function. */
@@ -171,7 +174,22 @@ describe('BM25F', () => {
     close(titleBonus(4, 1, 2, 4), TITLE_BONUS * 4 * 0.5 * 0.25, 'half the query, a quarter of the title');
     const linked = scoreOf(DOCS, ['full']);
     // (Document 4 holds "full" in its URL and anchors and body; the reference says what links add.)
-    close(linked(4) - reference(DOCS, { fields: DOCS[4]!.fields }, ['full']), LINK_PRIOR * Math.log1p(7), 'the link prior');
+    const full = idf(corpus(DOCS).df('full'), DOCS.length);
+    close(linked(4) - reference(DOCS, { fields: DOCS[4]!.fields }, ['full']), LINK_PRIOR * (full / LINK_PRIOR_FULL_AT) * Math.log1p(7), 'the link prior');
+  });
+
+  it('gives the link prior in full to a query whose words say enough, and in proportion to one whose words are on most pages', () => {
+    assert.equal(linkScale(LINK_PRIOR_FULL_AT), 1);
+    assert.equal(linkScale(2 * LINK_PRIOR_FULL_AT), 1);
+    close(linkScale(LINK_PRIOR_FULL_AT / 4), 0.25, 'a quarter of the mass');
+    // A common word's page with many links in no longer outranks the page titled the word.
+    const docs: Doc[] = [
+      { fields: { title: 'arc', body: 'arc shares ownership' }, inlinks: 2 },
+      { fields: { title: 'arch', body: 'arc arch intrinsics' }, inlinks: 5000 },
+      ...Array.from({ length: 8 }, (_, i) => ({ fields: { title: `page ${i}`, body: `arc in a sidebar ${i}` } })),
+    ];
+    const score = scoreOf(docs, ['arc']);
+    assert.ok(score(0) > score(1), `${score(0)} > ${score(1)}`);
   });
 
   it('scores slots as the plain scorer when each word is its own only alternative, and a slot by its best alternative', () => {
@@ -213,7 +231,7 @@ describe('BM25F', () => {
     );
     const v = c.vectors[2]!;
     const part = (t: string, factor: number) => factor * idf(c.df(t), DOCS.length) * c.impact(v, indexOf(v.termIds, c.ids.get(t)!));
-    const prior = LINK_PRIOR * Math.log1p(1);
+    const prior = LINK_PRIOR * Math.min(1, (idfs[0]! + idfs[1]!) / LINK_PRIOR_FULL_AT) * Math.log1p(1);
     assert.ok(part('rows', 0.5) > 0 && part('table', 1) > 0, 'document 2 holds both');
     close(withAlternative(v), Math.max(part('table', 1), part('rows', 0.5)) + prior, 'the better alternative');
     assert.ok(withAlternative(v) < part('table', 1) + part('rows', 0.5) + prior, 'not their sum');

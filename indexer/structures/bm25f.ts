@@ -11,7 +11,8 @@
  * ("CREATE TABLE") ranks no higher than pages that mention those words in a longer title ("CREATE
  * TABLE AS") or all over. The bonus is the query's IDF mass times how much of the query the title
  * holds and how much of the title the query holds. And a link prior: a page many pages link to is
- * more often the one meant.
+ * more often the one meant — in full for a query that says enough, in part for one whose words
+ * are on most pages (`linkScale`).
  */
 import { FIELDS, type Field } from '../ingest/fields.ts';
 import { freqIn, indexOf, inTitle, recordOf, type DocVector } from './vector.ts';
@@ -25,6 +26,19 @@ export const K1 = 1.2;
 export const TITLE_BONUS = 0.5;
 /** Weight of the link prior: log(1 + pages linking in), added to the score. */
 export const LINK_PRIOR = 0.3;
+/**
+ * The query's IDF mass from which the link prior counts in full (about two informative words);
+ * below it, in proportion (`linkScale`). A query whose words are on most pages says little about
+ * them, and a fixed prior then decides alone: on rust-doc, "Arc" (on 80 % of the pages, in their
+ * sidebars: IDF 0.22) ranked core::arch's pages (17,000 links in) first by their links, and the
+ * page of Arc 69th (bench/relevance; chosen on the tuning halves: README "figures").
+ */
+export const LINK_PRIOR_FULL_AT = 6;
+
+/** How much of the link prior a query of IDF mass `idfSum` gives. */
+export function linkScale(idfSum: number): number {
+  return Math.min(1, idfSum / LINK_PRIOR_FULL_AT);
+}
 /** Weight of the per-field part of a term's score next to its BM25F part (`impactFunction`). */
 export const FIELD_MATCH = 0.1;
 
@@ -126,6 +140,7 @@ export function titleBonus(idfSum: number, inTitleCount: number, q: number, titl
 export function scorer(idfs: readonly number[], termIds: Uint32Array, impact: ImpactFunction): (v: DocVector) => number {
   const q = termIds.length;
   const idfSum = idfs.reduce((a, b) => a + b, 0);
+  const scale = linkScale(idfSum);
   return (v) => {
     let score = 0;
     let inTitleCount = 0;
@@ -136,7 +151,7 @@ export function scorer(idfs: readonly number[], termIds: Uint32Array, impact: Im
       score += idfs[k]! * impact(v, row);
     }
     score += titleBonus(idfSum, inTitleCount, q, v.lengths[TITLE]!);
-    return score + LINK_PRIOR * Math.log1p(v.inlinks);
+    return score + scale * LINK_PRIOR * Math.log1p(v.inlinks);
   };
 }
 
@@ -177,6 +192,7 @@ export function slotScorer(w: SlotWeights, impact: ImpactFunction): (v: DocVecto
   const best = new Float64Array(slots);
   const titled = new Float64Array(slots);
   const holdsOwn = new Uint8Array(slots);
+  const scale = linkScale(idfSum);
   return (v) => {
     best.fill(0);
     titled.fill(0);
@@ -199,6 +215,6 @@ export function slotScorer(w: SlotWeights, impact: ImpactFunction): (v: DocVecto
       if (best[s]! > 0 && !holdsOwn[s]) times *= alone[s]!;
     }
     score += titleBonus(idfSum, inTitleCount, slots, v.lengths[TITLE]!);
-    return (score + LINK_PRIOR * Math.log1p(v.inlinks)) * times;
+    return (score + scale * LINK_PRIOR * Math.log1p(v.inlinks)) * times;
   };
 }

@@ -22,7 +22,7 @@
  */
 import type { IndexContents } from './index-contents.ts';
 import { indexOf, inTitle, type DocVector } from './vector.ts';
-import { titleBonus } from './bm25f.ts';
+import { linkScale, titleBonus } from './bm25f.ts';
 
 /** Impacts are quantized over [0, MAX_IMPACT] (the BM25F part < 1, the per-field part ≤ ~2.4) in 15 bits. */
 const MAX_IMPACT = 4;
@@ -217,6 +217,7 @@ export class ImpactLists {
     const { version, source, prior, titleLength } = this.contents.vectors.byId();
     const { ids: out, estimates } = into;
     const w = idf * STEP;
+    const scale = linkScale(idf);
     let n = 0;
     for (const b of list.blocks) {
       for (let i = 0; i < b.length; i++) {
@@ -224,7 +225,7 @@ export class ImpactLists {
         if (id < 0) continue;
         const x = b.data[2 * i + 1]!;
         out[n] = id;
-        estimates[n++] = w * (x & LEVELS) + (x & IN_TITLE ? titleBonus(idf, 1, 1, titleLength[id]!) : 0) + prior[id]!;
+        estimates[n++] = w * (x & LEVELS) + (x & IN_TITLE ? titleBonus(idf, 1, 1, titleLength[id]!) : 0) + scale * prior[id]!;
       }
     }
     return { ids: out.subarray(0, n), estimates: estimates.subarray(0, n) };
