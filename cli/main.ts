@@ -16,15 +16,16 @@ function lazy<M, K extends keyof M>(load: () => Promise<M>, name: K): (...args: 
   };
 }
 const commands = () => import('./commands.ts');
+const reading = () => import('./reading.ts');
 const cluster = () => import('./cluster.ts');
 const archive = () => import('./archive.ts');
 const start = lazy(commands, 'start');
 const crawl = lazy(commands, 'crawl');
 const recrawl = lazy(commands, 'recrawl');
 const serveOnly = lazy(commands, 'serveOnly');
-const search = lazy(commands, 'search');
+const search = lazy(reading, 'search');
 const migrate = lazy(commands, 'migrate');
-const exportDocuments = lazy(commands, 'exportDocuments');
+const exportDocuments = lazy(reading, 'exportDocuments');
 const worker = lazy(cluster, 'worker');
 const workers = lazy(cluster, 'workers');
 const exportWarc = lazy(archive, 'exportWarc');
