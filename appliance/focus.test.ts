@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../config/index.ts';
 import { serveHandler, type HandlerServer } from '../testweb/index.ts';
 import { topicWebHandler, topicWebPages } from '../testweb/topic-web.ts';
-import { StatusSchema } from '../search-ui/api/schemas.ts';
+import { StatusSchema } from '../search-ui/api/status-schema.ts';
 import { statusLine } from '../search-ui/index.ts';
 import { Appliance } from './appliance.ts';
 

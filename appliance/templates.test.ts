@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../config/index.ts';
-import { StatusSchema } from '../search-ui/api/schemas.ts';
+import { StatusSchema } from '../search-ui/api/status-schema.ts';
 import { statusLine } from '../search-ui/index.ts';
 import { serveHandler, type HandlerServer } from '../testweb/index.ts';
 import { sectionText, TEMPLATE_TEXT, TEMPLATE_WEB, templateWebHandler } from '../testweb/template-web.ts';

@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { Appliance } from '../appliance/index.ts';
 import { loadConfig } from '../config/index.ts';
-import { StatusSchema } from '../search-ui/api/schemas.ts';
+import { StatusSchema } from '../search-ui/api/status-schema.ts';
 import { liveStatus } from '../search-ui/status-page.ts';
 import { startManyHosts, type ManyHosts } from '../testweb/many-hosts.ts';
 import { CHANGES_CHANNEL } from '../store/postgres/changes.ts';

@@ -3,8 +3,7 @@
  * the sites' broken links, the crawl's own failures, and the samples the dashboard's chart draws.
  */
 import { z } from '@hono/zod-openapi';
-
-const count = z.number().int().min(0);
+import { count } from './values.ts';
 
 /** How many there are and the first few: the shape of both lists of failures. */
 const listed = <T extends z.ZodType>(item: T, what: string) =>

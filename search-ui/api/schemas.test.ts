@@ -5,7 +5,8 @@ import { SearchIndex } from '../../indexer/index.ts';
 import { createApp } from '../app.ts';
 import { serverDefaults } from '../server-fixture.ts';
 import { statusLine } from '../status-line.ts';
-import { ExplanationSchema, StatusSchema } from './schemas.ts';
+import { ExplanationSchema } from './schemas.ts';
+import { StatusSchema } from './status-schema.ts';
 
 /** A status with every field the model has, optional ones included. */
 export const FULL_STATUS: ApplianceStatus = {

@@ -6,17 +6,9 @@
  */
 import { createRoute } from '@hono/zod-openapi';
 import { describeOthers, ERRORS, json, NOT_MODIFIED } from '../api/openapi.ts';
-import {
-  DocumentQuery,
-  ExplanationSchema,
-  SearchQuery,
-  SearchResponseSchema,
-  StatusSchema,
-  SuggestQuery,
-  SuggestResponseSchema,
-  UnknownUrlSchema,
-} from '../api/schemas.ts';
+import { DocumentQuery, ExplanationSchema, SearchQuery, SearchResponseSchema, SuggestQuery, SuggestResponseSchema, UnknownUrlSchema } from '../api/schemas.ts';
 import { searchJson } from '../api/search-json.ts';
+import { StatusSchema } from '../api/status-schema.ts';
 import { HttpError } from '../errors.ts';
 import type { Routes } from '../parts.ts';
 import { statusLine } from '../status-line.ts';
