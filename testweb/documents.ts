@@ -1,85 +1,20 @@
 /**
  * Documents for the tests, made at test time (never downloaded, never committed as binaries): PDFs
- * by pdf-lib (testweb/pdfs.ts), Office Open XML and OpenDocument files as zips of hand-written XML, hostile files
- * (encrypted, truncated, spinning, zip bombs), and Markdown. Each good file holds known words, a
+ * by pdf-lib (pdfs.ts), Office Open XML (here) and OpenDocument (odf-documents.ts) files as zips of
+ * hand-written XML (zip.ts), hostile files (encrypted, truncated, spinning, zip bombs), and Markdown. Each good file holds known words, a
  * title, headings, one external link and metadata; DOCUMENT_FIXTURES describes them for a test web.
  */
-import { crc32, deflateRawSync, constants as zlib } from 'node:zlib';
+import { odp, ods, odt } from './odf-documents.ts';
 import { encryptedPdf, multiPagePdf, truncatedPdf } from './pdfs.ts';
+import { deflatedZeros, XML, zipFile } from './zip.ts';
 
+export * from './odf-documents.ts';
 export * from './pdfs.ts';
-
-// ---------------------------------------------------------------------------------------------
-// Zip files, written by hand so that an entry can lie about its size.
-
-export type ZipInput = {
-  readonly name: string;
-  readonly data: string | Uint8Array;
-  /** Stored, not deflated (ODF's `mimetype` must be). */
-  readonly store?: boolean;
-  /** Declared uncompressed size, when it should lie (default: the real size). */
-  readonly declaredSize?: number;
-  /** Already deflated bytes (with their true size in declaredSize); data is then ignored. */
-  readonly deflated?: Uint8Array;
-};
-
-export function zipFile(inputs: readonly ZipInput[]): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const input of inputs) {
-    const data = typeof input.data === 'string' ? Buffer.from(input.data, 'utf8') : Buffer.from(input.data);
-    const body = input.deflated ? Buffer.from(input.deflated) : input.store ? data : deflateRawSync(data);
-    const crc = input.deflated ? 0 : crc32(data);
-    const size = input.declaredSize ?? data.length;
-    const name = Buffer.from(input.name, 'utf8');
-    const method = input.store ? 0 : 8;
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x0800, 6); // UTF-8 names
-    local.writeUInt16LE(method, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(size, 22);
-    local.writeUInt16LE(name.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x0800, 8);
-    central.writeUInt16LE(method, 10);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(body.length, 20);
-    central.writeUInt32LE(size, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, name, body);
-    centrals.push(central, name);
-    offset += 30 + name.length + body.length;
-  }
-  const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(inputs.length, 8);
-  end.writeUInt16LE(inputs.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, directory, end]);
-}
-
-/** Raw deflate of `mib` MiB of zeros, made by repeating one compressed MiB (about 1 KB each). */
-export function deflatedZeros(mib: number): Buffer {
-  const block = deflateRawSync(Buffer.alloc(1024 * 1024), { level: 9, finishFlush: zlib.Z_SYNC_FLUSH });
-  // Each copy is a run of non-final blocks ending byte-aligned; every back-reference points at
-  // zeros. A final empty block closes the stream.
-  return Buffer.concat([...Array.from({ length: mib }, () => block), Buffer.from([0x03, 0x00])]);
-}
+export * from './zip.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Office Open XML
 
-const XML = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
 const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
 const R = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 const A = 'http://schemas.openxmlformats.org/drawingml/2006/main';
@@ -271,86 +206,6 @@ export function lyingDocx(): Buffer {
     { name: '_rels/.rels', data: packageRels('word/document.xml') },
     { name: 'word/document.xml', data: '', deflated: deflatedZeros(100), declaredSize: 1024 },
   ]);
-}
-
-// ---------------------------------------------------------------------------------------------
-// OpenDocument
-
-const ODF_NS =
-  'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" ' +
-  'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" ' +
-  'xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0" ' +
-  'xmlns:xlink="http://www.w3.org/1999/xlink" xmlns:dc="http://purl.org/dc/elements/1.1/" ' +
-  'xmlns:meta="urn:oasis:names:tc:opendocument:xmlns:meta:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0"';
-
-function odf(kind: 'text' | 'presentation' | 'spreadsheet', body: string, meta: string, automaticStyles = ''): Buffer {
-  const mime = `application/vnd.oasis.opendocument.${kind}`;
-  return zipFile([
-    { name: 'mimetype', data: mime, store: true },
-    {
-      name: 'META-INF/manifest.xml',
-      data:
-        `${XML}<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3">` +
-        `<manifest:file-entry manifest:full-path="/" manifest:media-type="${mime}"/><manifest:file-entry manifest:full-path="content.xml" ` +
-        'manifest:media-type="text/xml"/><manifest:file-entry manifest:full-path="meta.xml" manifest:media-type="text/xml"/></manifest:manifest>',
-    },
-    {
-      name: 'content.xml',
-      data:
-        `${XML}<office:document-content ${ODF_NS} office:version="1.3"><office:automatic-styles>${automaticStyles}</office:automatic-styles>` +
-        `<office:body><office:${kind}>${body}</office:${kind}></office:body></office:document-content>`,
-    },
-    { name: 'meta.xml', data: `${XML}<office:document-meta ${ODF_NS} office:version="1.3"><office:meta>${meta}</office:meta></office:document-meta>` },
-  ]);
-}
-
-const odfMeta = (title: string, creator: string, subject: string, keywords: readonly string[], pages?: number): string =>
-  `<dc:title>${title}</dc:title><dc:subject>${subject}</dc:subject><dc:description>About ${subject}</dc:description>` +
-  `${keywords.map((k) => `<meta:keyword>${k}</meta:keyword>`).join('')}<meta:initial-creator>${creator}</meta:initial-creator>` +
-  '<meta:creation-date>2021-03-04T05:06:07</meta:creation-date><dc:date>2022-08-09T10:11:12.5</dc:date>' +
-  `<dc:language>fr-CA</dc:language>${pages ? `<meta:document-statistic meta:page-count="${pages}"/>` : ''}`;
-
-/**
- * An ODT: headings by outline level (and one as LibreOffice writes a heading that starts a page: a
- * text:p whose automatic style derives from Heading 2), spans, spaces, tabs, line breaks, a list, a
- * table, a link.
- */
-export function odt(): Buffer {
-  const styles = '<style:style style:name="P1" style:family="paragraph" style:parent-style-name="Heading_20_2"/>';
-  const body =
-    '<text:p text:style-name="P1">Glacier Dynamics</text:p><text:p>The <text:span>moraine</text:span>' +
-    '<text:s text:c="3"/>sediment<text:tab/>flows<text:line-break/>down the valley. ' +
-    'Read the <text:a xlink:href="https://example.org/glaciers">glacier survey</text:a> now.</text:p>' +
-    '<text:h text:outline-level="2">Crevasse fields</text:h><text:list><text:list-item><text:p>serac collapse</text:p></text:list-item>' +
-    '</text:list><table:table table:name="T1"><table:table-row><table:table-cell><text:p>ablation zone</text:p></table:table-cell>' +
-    '<table:table-cell table:number-columns-repeated="4"/></table:table-row></table:table><text:h text:outline-level="5">Too deep a heading</text:h>';
-  return odf('text', body, odfMeta('Glaciers Explained', 'Nives Firn', 'Ice flow', ['glacier', 'ice'], 4), styles);
-}
-
-/** An ODP of two slides, each with a title frame; a link on the second. */
-export function odp(): Buffer {
-  const frame = (cls: string, text: string): string =>
-    `<draw:frame presentation:class="${cls}"><draw:text-box><text:p>${text}</text:p></draw:text-box></draw:frame>`;
-  const body =
-    `<draw:page draw:name="page1">${frame('title', 'Coral Reefs')}${frame('outline', 'zooxanthellae symbiosis')}` +
-    '<presentation:notes><draw:frame><draw:text-box><text:p>speaker notes only</text:p></draw:text-box></draw:frame>' +
-    `</presentation:notes></draw:page><draw:page draw:name="Bleaching">${frame('title', 'Bleaching Events')}` +
-    `${frame('outline', 'thermal stress <text:a xlink:href="https://example.org/reefs">reef watch</text:a>')}</draw:page>`;
-  return odf('presentation', body, odfMeta('Reef Ecology', 'Marina Polyp', 'Coral biology', ['coral']));
-}
-
-/** An ODS of two sheets, with repeated rows and columns that must not be exploded. */
-export function ods(): Buffer {
-  const row = (...cells: string[]): string => `<table:table-row>${cells.join('')}</table:table-row>`;
-  const text = (s: string, attrs = ''): string => `<table:table-cell office:value-type="string"${attrs}><text:p>${s}</text:p></table:table-cell>`;
-  const number = '<table:table-cell office:value-type="float" office:value="312.5"><text:p>312.5</text:p></table:table-cell>';
-  const linked = text('<text:a xlink:href="https://example.org/rain">rain gauge</text:a>');
-  const body =
-    `<table:table table:name="Rainfall">${row(text('monsoon trough'), number, '<table:table-cell table:number-columns-repeated="16380"/>')}` +
-    `${row(linked, text('isohyet', ' table:number-columns-repeated="3"'))}` +
-    '<table:table-row table:number-rows-repeated="1048570"><table:table-cell table:number-columns-repeated="16384"/></table:table-row></table:table>' +
-    `<table:table table:name="Stations">${row(text('anemometer mast'))}</table:table>`;
-  return odf('spreadsheet', body, odfMeta('Weather Records', 'Nimbus Stratus', 'Precipitation', ['rain']));
 }
 
 // ---------------------------------------------------------------------------------------------
