@@ -1,118 +1,23 @@
 /**
- * The one configuration schema. Every field is declared here once: its type, its default, the
- * environment variable that may set it, and the doc line that `config/README.md` repeats.
- * Nothing else in Trawl reads `process.env` or parses a config file.
+ * The one configuration schema; every field declared once, here or in its section's file
+ * (auth-schema.ts, serving-schema.ts): type, default, the environment variable that may set it,
+ * and the doc line `config/README.md` repeats. Nothing else in Trawl reads `process.env` or parses a config file.
  */
 import { z } from 'zod';
-import { parseHostAlias } from '../crawler/urls/aliases.ts';
 import { isCidr } from '../lib/cidr.ts';
-import { selectorProblem } from '../lib/css-selector.ts';
 import { LOG_LEVELS } from '../lib/log.ts';
-import { shardProblem } from '../lib/shard.ts';
 import { DOCUMENT_FORMATS } from '../model/documents.ts';
-import { authScopeSchema, serverAuthSchema } from './auth-schema.ts';
+import { authScopeSchema } from './auth-schema.ts';
+import { clusterSettings, serverSettings } from './serving-schema.ts';
+import { cssSelector, databaseUrl, duration, hostAlias, httpUrl, int, regex, scopeRule } from './values.ts';
+import { PRODUCT_VERSION, PROJECT_URL } from './version.ts';
 
 /** How pages are rendered in a browser (crawler/render/policy.ts). */
 export const RENDER_MODES = ['never', 'auto', 'always'] as const;
-import { PRODUCT_VERSION, PROJECT_URL } from './version.ts';
-
 export const DEFAULT_USER_AGENT = `TrawlBot/${PRODUCT_VERSION} (+${PROJECT_URL})`;
-
-const int = (min: number, max: number) => z.number().int().min(min).max(max);
-
-/**
- * A database URL. Only its form is checked here; the store checks the rest (a PostgreSQL scheme, a
- * host, a database) and says in one line what is wrong. The value is never echoed: it may hold a password.
- */
-const databaseUrl = z.string().regex(/^[a-z][a-z0-9+.-]*:\/\//i, 'must be a database URL, postgres://user@host:5432/trawl (unset: SQLite in dataDir)');
-
-const httpUrl = z.string().refine((s) => {
-  try {
-    const u = new URL(s);
-    return u.protocol === 'http:' || u.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}, 'must be an absolute http:// or https:// URL, e.g. https://docs.example.org/');
-
-/**
- * An origin allowed to call the search API from its pages (`server.corsOrigins`): `*`, or
- * `scheme://host[:port]` without path, query or credentials, kept as a browser sends it in Origin
- * (lower-case, without a default port).
- */
-const corsOrigin = z
-  .string()
-  .refine((s) => {
-    if (s === '*') return true;
-    try {
-      const u = new URL(s);
-      return (
-        (u.protocol === 'http:' || u.protocol === 'https:') &&
-        !u.username &&
-        !u.password &&
-        u.pathname === '/' &&
-        !u.search &&
-        !u.hash &&
-        !/^\w+:\/\/[^/]+\/./.test(s)
-      );
-    } catch {
-      return false;
-    }
-  }, 'server.corsOrigins: each entry is an origin — scheme, host and port, no path — e.g. https://www.example.org, or `*` for any')
-  .transform((s) => (s === '*' ? s : new URL(s).origin));
-
-/** A scope rule: `HOST:regex` (matched against the host, with its port and without it) or `URL:regex` (the whole normalized URL). */
-const scopeRule = z.string().superRefine((s, ctx) => {
-  const m = /^(HOST|URL):(.+)$/.exec(s);
-  if (!m) {
-    ctx.addIssue({ code: 'custom', message: `"${s}" must start with HOST: or URL:, e.g. "HOST:^docs\\.example\\.org$"` });
-    return;
-  }
-  try {
-    new RegExp(m[2]!);
-  } catch (e) {
-    ctx.addIssue({ code: 'custom', message: `"${s}" is not a valid regular expression: ${(e as Error).message}` });
-  }
-});
-
-/** A CSS selector the parser can apply (checked here: a bad one stops Trawl at start). */
-const cssSelector = z.string().superRefine((s, ctx) => {
-  const problem = selectorProblem(s);
-  if (problem) ctx.addIssue({ code: 'custom', message: `"${s}" is not a CSS selector the parser can apply: ${problem}` });
-});
-
-const regex = z.string().superRefine((s, ctx) => {
-  try {
-    new RegExp(s);
-  } catch (e) {
-    ctx.addIssue({ code: 'custom', message: `"${s}" is not a valid regular expression: ${(e as Error).message}` });
-  }
-});
-
-const hostAlias = z.string().superRefine((s, ctx) => {
-  try {
-    parseHostAlias(s);
-  } catch (e) {
-    ctx.addIssue({ code: 'custom', message: (e as Error).message });
-  }
-});
 
 /** Query parameters dropped by default (urls.stripParams): session ids and campaign tracking never change what a page says. */
 const DEFAULT_STRIP_PARAMS: readonly string[] = ['^(jsessionid|phpsessid|sid|sessionid|aspsessionid\\w*)$', '^utm_'];
-
-const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/** A duration written with its unit (`90s`, `30m`, `6h`, `7d`), read as milliseconds; 1 s to 365 d. */
-const duration = z
-  .string({ error: 'must be a duration with its unit, as a string: s, m, h or d (e.g. "30m", "7d")' })
-  .regex(/^\d+(\.\d+)?\s*[smhd]$/, 'must be a number with a unit: s, m, h or d (e.g. "30m", "7d")')
-  .transform((s) => Math.round(parseFloat(s) * UNIT_MS[s.trim().slice(-1)]!))
-  .pipe(
-    z
-      .number()
-      .min(1000, 'must be at least 1s')
-      .max(365 * 86_400_000, 'must be at most 365d'),
-  );
 
 export const configSchema = z.strictObject({
   seeds: z.array(httpUrl).default([]).describe('Start URLs. The crawl begins here; by default it stays on their hosts.'),
@@ -444,50 +349,7 @@ export const configSchema = z.strictObject({
         .describe('Position scorer: the parts of an `@and` term with this many other words between them count half as much as adjacent ones.'),
     })
     .prefault({}),
-  server: z
-    .strictObject({
-      host: z.string().min(1).default('127.0.0.1').describe('Address the search server listens on. Keep 127.0.0.1 unless others must reach it.'),
-      port: int(0, 65_535).default(8080).describe('Port of the search server (0: any free port).'),
-      adminToken: z
-        .string()
-        .min(16, 'server.adminToken must be at least 16 characters (a guessable token guards nothing)')
-        .regex(/^[\x21-\x7e]+$/, 'server.adminToken must be printable ASCII without spaces')
-        .optional()
-        .describe(
-          'Bearer token for the admin API and the admin form (add seeds, pause, resume, recrawl, remove). Unset: admin actions are off. ' +
-            'Prefer the environment variable TRAWL_ADMIN_TOKEN.',
-        ),
-      allowedHosts: z
-        .array(
-          z
-            .string()
-            .regex(
-              /^(\*|(\*\.)?[a-z0-9.-]+)$/i,
-              'server.allowedHosts: each entry is a host name (no port, no scheme), `*.example.org` for its subdomains, or `*` for any',
-            ),
-        )
-        .default([])
-        .describe(
-          'Host names the search server answers to besides IP addresses, `localhost` and `server.host` ' +
-            '(a browser asking by any other name gets 421: a guard against DNS rebinding). ' +
-            '`*.example.org` allows the subdomains; `*` any name, for a proxy that checks names itself.',
-        ),
-      corsOrigins: z
-        .array(corsOrigin)
-        .default([])
-        .describe(
-          'Origins (`https://www.example.org`) whose pages may call the search API from the browser — /api/search and /api/suggest, ' +
-            'as the search widget does; `*` for any. Empty: none. The status and the admin API never answer another origin.',
-        ),
-      maxEventStreams: int(1, 10_000)
-        .default(32)
-        .describe('Live dashboards (server-sent event streams of /api/events) open at once; more get 503 with Retry-After.'),
-      auth: serverAuthSchema.describe(
-        'Puts the search page, the API and the dashboard behind `basic` ({username, passwordEnv | passwordFile}) or ' +
-          '`bearer` ({tokenEnv | tokenFile}); /healthz stays open. The admin token still guards the admin actions (and passes this too).',
-      ),
-    })
-    .prefault({}),
+  server: serverSettings,
   dataDir: z.string().min(1).default('./trawl-data').describe('Where the crawl database, the index and the lock file live.'),
   store: databaseUrl
     .optional()
@@ -496,57 +358,7 @@ export const configSchema = z.strictObject({
         'postgres://user@host:5432/trawl (the index stays in dataDir). ' +
         'A password is better kept in PGPASSWORD or ~/.pgpass than in the URL; it is never shown.',
     ),
-  cluster: z
-    .strictObject({
-      poolSize: int(1, 100)
-        .default(8)
-        .describe("Connections to a PostgreSQL store this process keeps at most (a crawler's commits run concurrently, one per connection)."),
-      connectTimeoutMs: int(100, 600_000).default(10_000).describe('How long connecting to a PostgreSQL store may take before it counts as unreachable.'),
-      leaseMs: int(1000, 3_600_000)
-        .default(30_000)
-        .describe(
-          "How long a crawler's hold on a host lasts unless renewed (every third of it): a crawler that dies gives its hosts up, " +
-            'and its URLs in flight back to the queue, after this.',
-        ),
-      hostsPerWorker: int(0, 100_000)
-        .default(0)
-        .describe('Hosts a crawler on a PostgreSQL store holds at most at once; 0: twice as many as concurrency / perHost.maxConnections.'),
-      readerTimeout: duration
-        .prefault('1d')
-        .describe(
-          'A search node not heard from for this long no longer holds the change log back from pruning; when it comes back, ' +
-            'it rebuilds its index from the store.',
-        ),
-      outageRetry: duration
-        .prefault('1h')
-        .describe('How long a process waits for a PostgreSQL store that stopped answering (retrying with back-off; crawling pauses) before it gives up.'),
-      shard: z
-        .string()
-        .superRefine((s, ctx) => {
-          const problem = s === '' ? undefined : shardProblem(s);
-          if (problem) ctx.addIssue({ code: 'custom', message: problem });
-        })
-        .default('')
-        .describe(
-          "This search node indexes only shard K of N of the documents (`K/N`, e.g. `1/2`; by a hash of each document's URL), " +
-            "for an index larger than one node's RAM; a coordinator (cluster.shards) merges the shards' answers. " +
-            'Empty: every document. Needs a shared store.',
-        ),
-      shards: z
-        .array(httpUrl)
-        .default([])
-        .describe(
-          'The search nodes of a sharded index (`http://host:port/`, one per shard): this server then answers every search by asking each of them ' +
-            'and merging, with statistics of the whole corpus, and holds no index of its own.',
-        ),
-      shardTimeoutMs: int(50, 600_000)
-        .default(2000)
-        .describe(
-          "How long a coordinator (cluster.shards) waits for a shard's answer; a shard that has not answered by then is left out, and the answer says which.",
-        ),
-    })
-    .prefault({})
-    .describe('Many Trawl processes on one PostgreSQL store: connections, host leases, search nodes.'),
+  cluster: clusterSettings,
   logLevel: z
     .enum(LOG_LEVELS)
     .default('info')
