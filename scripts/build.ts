@@ -6,7 +6,7 @@
  *   what a command needs is split into chunks loaded when that command runs (`trawl --help` loads
  *   almost nothing).
  * - dist/workers/*.js: the parse workers' code, one file per extractor module (the page workers'
- *   and the document workers'), which crawler/parse/pool.ts takes instead of bundling at start;
+ *   and the document workers'), which crawler/parse/worker-code.ts takes instead of bundling at start;
  *   and the SQLite writer's checkpointer (store/sqlite/checkpointer.ts looks for it).
  * - dist/static/: the search page's files, read beside the code (search-ui/static-files.ts).
  * - dist/build.json: every source file the build read, for bin/trawl.js to tell a stale build.
@@ -21,7 +21,7 @@ import { prebuiltWorkerName, workerEntry } from '../crawler/parse/bundle.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** The extractor modules run in parse workers (crawler/parse/pool.ts looks for their files). */
+/** The extractor modules run in parse workers (crawler/parse/worker-code.ts looks for their files). */
 export const WORKER_MODULES = [new URL('../appliance/extract-for-index.ts', import.meta.url), new URL('../crawler/parse/extract.ts', import.meta.url)];
 
 /** Worker threads whose entry is a file of its own, by their name in dist/workers/ (each module looks for its file there). */
@@ -33,7 +33,7 @@ const COMMON: BuildOptions = {
   format: 'esm',
   target: 'node20',
   packages: 'external',
-  // crawler/parse/pool.ts: workers' code comes from dist/workers/ (see TRAWL_BUILD there).
+  // crawler/parse/worker-code.ts: workers' code comes from dist/workers/ (see TRAWL_BUILD there).
   define: { TRAWL_BUILD: '"dist"' },
   sourcemap: 'linked',
   metafile: true,

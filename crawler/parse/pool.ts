@@ -7,18 +7,14 @@
 import { silentLog, type Log } from '../../lib/log.ts';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { existsSync } from 'node:fs';
-import { bundleWorker, prebuiltWorkerName } from './bundle.ts';
 import type { Extracted, ParseJob } from './extract.ts';
 import { LeaveToWorker } from './jobs.ts';
+import { withoutLoaders, workerCode } from './worker-code.ts';
 
 export type PageParser = { parse(job: ParseJob): Promise<Extracted>; close(): Promise<void> };
 
 /** An extractor: the crawler's own (extract.ts) or the orchestrator's, synchronous or not. */
 export type ExtractFn = (job: ParseJob) => Extracted | Promise<Extracted>;
-
-/** Set by the build (scripts/build.ts) in the compiled CLI; undeclared when the TypeScript runs through tsx. */
-declare const TRAWL_BUILD: string | undefined;
 
 /** One worker per spare core, at most 4 (more buys nothing: the main thread becomes the limit). */
 export function defaultParseWorkers(): number {
@@ -157,7 +153,7 @@ export class ParsePool implements PageParser {
     const size = this.size;
     this.starting = size;
     if (size > 0)
-      void this.workerCode(this.entry)
+      void workerCode(this.module, this.entry, this.log)
         .then((code) => {
           this.code = code;
           if (!this.closed) for (let i = 0; i < size; i++) this.slots.push(this.spawn(code));
@@ -278,28 +274,6 @@ export class ParsePool implements PageParser {
     if (this.closed || (this.starting === 0 && this.slots.every((s) => s.ready))) for (const w of this.readyWaiters.splice(0)) w();
   }
 
-  /**
-   * The workers' code: in the compiled CLI, the file the build made for this extractor (beside the
-   * CLI, in workers/); otherwise bundled now, as a data: URL; if bundling fails, the entry that
-   * loads it through tsx.
-   */
-  private async workerCode(entry: URL | undefined): Promise<URL> {
-    if (entry) return entry;
-    if (typeof TRAWL_BUILD === 'string') {
-      const built = new URL(`./workers/${prebuiltWorkerName(this.module)}`, import.meta.url);
-      if (existsSync(built)) return built;
-    }
-    try {
-      const source = await bundleWorker(this.module);
-      return new URL(`data:text/javascript;base64,${Buffer.from(source).toString('base64')}`);
-    } catch (e) {
-      // esbuild's BuildFailure lists its errors; its message's first line names none.
-      const first = (e as { errors?: { text: string }[] }).errors?.[0]?.text ?? (e as Error).message.split('\n')[0];
-      this.log.warn(`parse workers: could not bundle their code (${first}); loading it through tsx instead, which starts slower`);
-      return new URL('./worker-entry.mjs', import.meta.url);
-    }
-  }
-
   private spawn(code: URL): Slot {
     // The job the worker is parsing (-1: none), written by the worker (worker.ts).
     const current = new Int32Array(new SharedArrayBuffer(4)).fill(-1);
@@ -390,15 +364,4 @@ export class ParseFailure extends Error {
   ) {
     super(message);
   }
-}
-
-/** Node flags without the module loaders (`--import X`, `--loader X`, `--experimental-loader X`, `--require X`/`-r X`). */
-function withoutLoaders(argv: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (/^(--(import|loader|experimental-loader|require)|-r)$/.test(a)) i++;
-    else if (!/^--(import|loader|experimental-loader|require)=/.test(a)) out.push(a);
-  }
-  return out;
 }
