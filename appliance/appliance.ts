@@ -1,8 +1,8 @@
 /**
  * The orchestrator: the only module that knows every stage. It opens a data directory (lock,
  * store, index), builds the crawl (wiring.ts) and routes the stored pages into the index
- * (index-feed.ts), flushes the index periodically and on close, and answers status questions and
- * admin actions for the CLI and the server.
+ * (index-feed.ts), flushes the index periodically and on close (index-flush.ts), and answers
+ * status questions and admin actions for the CLI and the server.
  *
  * The data flow, in order:
  *   seeds → normalize + filters (crawler/urls) → frontier (crawler/frontier, over the store)
@@ -16,7 +16,7 @@ import { join, resolve } from 'node:path';
 import type { Config } from '../config/schema.ts';
 import type { Crawler, IndexSink, RevisitMode, SharedFrontier } from '../crawler/index.ts';
 import { focusing, loadFocus, loadTopicFocus, type Focus } from '../crawler/focus/index.ts';
-import { analysisTag, flushIndex, setStemming, type FlushInfo, type SearchIndex } from '../indexer/index.ts';
+import { analysisTag, setStemming, type FlushInfo, type SearchIndex } from '../indexer/index.ts';
 import type { ApplianceStatus, Target, UrlExplanation } from '../model/index.ts';
 import { StoreOpenError, type Store } from '../store/index.ts';
 import { acquireLock, type Lock } from '../store/sqlite/index.ts';
@@ -25,7 +25,8 @@ import * as admin from './admin.ts';
 import { IndexFeed } from './index-feed.ts';
 import { TemplateCleaner } from './template-clean.ts';
 import { loadOrRebuild, newIndex } from './index-load.ts';
-import { writeOrigin, type IndexOrigin } from './index-origin.ts';
+import type { IndexOrigin } from './index-origin.ts';
+import { IndexFlusher } from './index-flush.ts';
 import { ChangeFollower } from './follow.ts';
 import { ShardFilter } from './shard-filter.ts';
 import { count, explain, noRevisits, StatusReporter } from './status.ts';
@@ -71,11 +72,7 @@ export class Appliance {
   private crawl: CrawlParts | undefined;
   private focus: Focus | undefined;
   private readonly reporter = new StatusReporter();
-  private lastFlush: (Pick<FlushInfo, 'createdAt' | 'lastSeq'> & { ms: number | null; bytes: number | null }) | undefined;
-  /** The index changed without a document change (anchor refresh): the next flush must write. */
-  private indexChanged = false;
-  /** The flush being written, if any. */
-  private flushing: Promise<unknown> | undefined;
+  private readonly flusher: IndexFlusher;
   private flushTimer: NodeJS.Timeout | undefined;
   private anchorTimer: NodeJS.Timeout | undefined;
   private revisitTimer: NodeJS.Timeout | undefined;
@@ -101,12 +98,18 @@ export class Appliance {
     private readonly lock: Lock | undefined,
     private readonly log: Log,
     /** The store the index follows, and the index as a reader of its change log (index-origin.ts). */
-    private readonly origin: IndexOrigin,
+    origin: IndexOrigin,
     /** Pages go to the store only (OpenOptions.noIndex). */
     private readonly noIndex = false,
+    /** The flush the index was loaded from, if any. */
+    loaded?: Pick<FlushInfo, 'createdAt' | 'lastSeq' | 'bytes'>,
   ) {
     this.dataDir = resolve(config.dataDir);
     this.normalize = normalizerOf(config);
+    this.flusher = new IndexFlusher(
+      { store, index, feed, dir: this.indexDir, origin, readerTimeoutMs: config.cluster.readerTimeout, storeOpen: () => !this.closedStore },
+      loaded,
+    );
   }
 
   /** Opens the data directory (a writer creates it) and loads the index. */
@@ -146,7 +149,7 @@ export class Appliance {
         shard: ShardFilter.forConfig(config.cluster.shard, config.store !== undefined),
       });
       loaded.index.foldDistance = config.index.nearDuplicates.maxDistance;
-      const app = new Appliance(config, store, loaded.index, loaded.feed, lock, log, loaded.origin).withFlush(loaded.flushed);
+      const app = new Appliance(config, store, loaded.index, loaded.feed, lock, log, loaded.origin, false, loaded.flushed);
       // Other processes change a shared store: its change log is followed (a SQLite store is this process's alone).
       if (config.store) {
         app.follower = new ChangeFollower(store, loaded.feed, loaded.feed.through, log);
@@ -158,11 +161,6 @@ export class Appliance {
       lock?.release();
       throw e;
     }
-  }
-
-  private withFlush(flushed: Pick<FlushInfo, 'createdAt' | 'lastSeq' | 'bytes'> | undefined): this {
-    if (flushed) this.lastFlush = { createdAt: flushed.createdAt, lastSeq: flushed.lastSeq, ms: null, bytes: flushed.bytes ?? null };
-    return this;
   }
 
   /** Where the crawl is, for messages: the data directory, or the database (never with its password) and the index's directory. */
@@ -281,8 +279,7 @@ export class Appliance {
       void this.refreshAnchors()
         .then(async () => {
           if (this.closed) return;
-          // (Nothing new to flush still tells the change log this reader is alive.)
-          if (!(await this.flush()) && this.lastFlush) await this.store.changes.hold(this.origin.reader, this.lastFlush.lastSeq, Date.now());
+          if (!(await this.flush())) await this.flusher.holdLog();
         })
         .catch((e: unknown) => this.log.warn(`index flush failed (the crawl database still has every page; will retry): ${(e as Error).message}`));
     }, this.config.index.flushIntervalMs);
@@ -292,49 +289,13 @@ export class Appliance {
   /** Brings the anchor field of indexed pages up to date with the links found since (see IndexFeed). */
   async refreshAnchors(): Promise<number> {
     const updated = await this.feed.refreshAnchors();
-    if (updated) this.indexChanged = true;
+    if (updated) this.flusher.indexChanged();
     return updated;
   }
 
-  /**
-   * Writes the in-RAM index to disk (atomically, a slice at a time: searches go on meanwhile) and
-   * lets the change log forget what it now holds — as far as every other reader of the log holds
-   * it too (search nodes on a shared store). Resolves to undefined when nothing changed since the
-   * last flush. One flush at a time: a call during a flush waits for it, then flushes what is new.
-   */
+  /** Writes the in-RAM index to disk (index-flush.ts); undefined when nothing changed since the last flush. */
   flush(): Promise<FlushInfo | undefined> {
-    const next = (this.flushing ?? Promise.resolve()).then(
-      () => this.flushNow(),
-      () => this.flushNow(),
-    );
-    this.flushing = next.catch(() => undefined);
-    return next;
-  }
-
-  private async flushNow(): Promise<FlushInfo | undefined> {
-    // What the flush holds must be durable first: a crash must never leave an index on disk
-    // with pages the store does not have.
-    await this.store.sync();
-    const seq = this.feed.through;
-    if (this.lastFlush && this.lastFlush.lastSeq === seq && !this.indexChanged) return undefined;
-    this.indexChanged = false;
-    try {
-      const info = await flushIndex(this.indexDir, this.index, seq, { shard: this.feed.shard?.text });
-      this.lastFlush = info;
-      writeOrigin(this.indexDir, this.origin);
-      if (!this.closedStore) await this.pruneLog(seq);
-      return info;
-    } catch (e) {
-      this.indexChanged = true;
-      throw e;
-    }
-  }
-
-  /** This index holds the changes up to `seq` on disk: the log keeps only what some live reader still needs. */
-  private async pruneLog(seq: number): Promise<void> {
-    const now = Date.now();
-    await this.store.changes.hold(this.origin.reader, seq, now);
-    await this.store.changes.prune(seq, now - this.config.cluster.readerTimeout);
+    return this.flusher.flush();
   }
 
   /** Resolves once every change committed to the store so far is in the index (a shared store's follower; at once otherwise). */
@@ -355,7 +316,7 @@ export class Appliance {
       crawl: this.crawl,
       focus: this.focus,
       continuous: this.revisitMode === 'continuous',
-      lastFlush: this.lastFlush,
+      lastFlush: this.flusher.last,
       normalize: this.normalize,
       open: !this.closedStore,
       cleaned: this.cleaner?.cleaned ?? 0,
