@@ -21,7 +21,7 @@
  * of the project), with playwright at the version of playwright-core in node_modules.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -30,6 +30,7 @@ import { startNginx } from './corpus-server.ts';
 import { installCrawlee } from './crawlee.ts';
 import type { CrawlFigures, CrawlSettings } from './render-once.ts';
 import { figuresOf } from './compiled.ts';
+import { descendants, killTree, pssBytes, readProc } from './process-cpu.ts';
 
 const { values } = parseArgs({
   options: {
@@ -59,75 +60,9 @@ const fmt = (n: number, d = 1) => n.toFixed(d);
 
 // ---- Processes: every one this bench starts is stopped at the end, whatever happens. ----
 
-type ProcInfo = { pid: number; ppid: number; comm: string; cpuTicks: number; childTicks: number; start: string };
 const started = new Set<ChildProcess>();
 /** Descendants seen by the samplers (pid → start time): killed at the end if still there (orphans). */
 const seenDescendants = new Map<number, string>();
-
-function readProc(pid: string): ProcInfo | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    const close = stat.lastIndexOf(')');
-    const f = stat.slice(close + 2).split(' ');
-    // f[0] is field 3 (state); ppid 4, utime 14, stime 15, cutime 16, cstime 17 (children waited for), starttime 22.
-    return {
-      pid: Number(pid),
-      ppid: Number(f[1]),
-      comm: stat.slice(stat.indexOf('(') + 1, close),
-      cpuTicks: Number(f[11]) + Number(f[12]),
-      childTicks: Number(f[13]) + Number(f[14]),
-      start: f[19]!,
-    };
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The processes below `rootPid` (not itself), each marked `browser` when it or an ancestor below
- * the root is Chromium (esbuild's service, which Trawl starts to bundle its parse worker, and the
- * `ps` Crawlee runs every second are not).
- */
-function descendants(rootPid: number): (ProcInfo & { browser: boolean })[] {
-  const children = new Map<number, ProcInfo[]>();
-  for (const e of readdirSync('/proc')) {
-    if (!/^\d+$/.test(e)) continue;
-    const p = readProc(e);
-    if (!p) continue;
-    const list = children.get(p.ppid) ?? [];
-    list.push(p);
-    children.set(p.ppid, list);
-  }
-  const out: (ProcInfo & { browser: boolean })[] = [];
-  const todo = (children.get(rootPid) ?? []).map((p) => ({ ...p, browser: /chrom/i.test(p.comm) }));
-  for (let p = todo.pop(); p; p = todo.pop()) {
-    out.push(p);
-    const inBrowser = p.browser;
-    todo.push(...(children.get(p.pid) ?? []).map((c) => ({ ...c, browser: inBrowser || /chrom/i.test(c.comm) })));
-  }
-  return out;
-}
-
-function pssBytes(pid: number): number {
-  try {
-    const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'latin1'));
-    return m ? Number(m[1]) * 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
-
-/** Kills pid and everything below it, by pid (descendants collected first, so none is orphaned on the way). */
-function killTree(pid: number | undefined): void {
-  if (pid === undefined) return;
-  for (const p of [...descendants(pid).map((d) => d.pid), pid]) {
-    try {
-      process.kill(p, 'SIGKILL');
-    } catch {
-      /* gone already */
-    }
-  }
-}
 
 function cleanup(): void {
   for (const child of started) if (child.exitCode === null && child.signalCode === null) killTree(child.pid);

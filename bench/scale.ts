@@ -28,6 +28,7 @@
  *   npx tsx bench/scale.ts [--part 1,2] [--root DIR] [--hosts 16] [--workers 1,2,4] [--runs 1] [--durable on|off] [--sqlite on|off] [--latency-ms 0]
  *                          [--mode crawl|workers] [--top 4] [--profile DIR] [--build DIR] [--urls 1000000] [--frontier-hosts 10000]
  */
+import { fnv1a32 } from './hash.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -433,9 +434,7 @@ type Searchable = { pages: number; p50: number; p99: number; max: number };
 const addressOf = (i: number): string => `127.0.0.${i + 2}`;
 /** The same hash as bench/split-web.ts: which host a path lives on. */
 function ownerOf(path: string, hosts: number): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < path.length; i++) h = Math.imul(h ^ path.charCodeAt(i), 0x01000193);
-  return (h >>> 0) % hosts;
+  return fnv1a32(path) % hosts;
 }
 
 async function part2(): Promise<void> {

@@ -13,6 +13,7 @@
  * many hosts. A path asked of the wrong host (a link the rewriting missed: a meta refresh, a link
  * built by a script) is answered with a 301 to its host.
  */
+import { fnv1a32 } from './hash.ts';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -31,9 +32,7 @@ const addressOf = (i: number): string => `127.0.0.${i + 2}`;
 
 /** Which host a corpus path (`/a/b.html`) lives on: FNV-1a of the path, modulo the hosts. */
 function ownerOf(path: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < path.length; i++) h = Math.imul(h ^ path.charCodeAt(i), 0x01000193);
-  return (h >>> 0) % hostCount;
+  return fnv1a32(path) % hostCount;
 }
 
 const TYPES: Record<string, string> = {

@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { fnv1a32, HALVES, halfOf } from './split.ts';
+import { fnv1a32 } from '../hash.ts';
+import { HALVES, halfOf } from './split.ts';
 
 describe('the tuning and held-out halves of a query set', () => {
   it('hash with FNV-1a as its published test vectors say', () => {

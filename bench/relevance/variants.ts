@@ -4,6 +4,7 @@
  * typo (one edit — a substitution, deletion, insertion or transposition — in one word of 5
  * letters or more, chosen by a generator seeded with the query itself).
  */
+import { fnv1a32 } from '../hash.ts';
 
 export type Variant = 'exact' | 'prefix' | 'typo';
 export const VARIANTS: readonly Variant[] = ['exact', 'prefix', 'typo'];
@@ -69,8 +70,6 @@ export function variantOf(q: string, v: Variant): string {
 
 /** A generator seeded with a string (FNV-1a, then an LCG): the same typo for the same query. */
 function seeded(s: string): () => number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  let state = h >>> 0;
+  let state = fnv1a32(s);
   return () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
