@@ -28,7 +28,6 @@
  *   npx tsx bench/scale.ts [--part 1,2] [--root DIR] [--hosts 16] [--workers 1,2,4] [--runs 1] [--durable on|off] [--sqlite on|off] [--latency-ms 0]
  *                          [--mode crawl|workers] [--top 4] [--profile DIR] [--build DIR] [--urls 1000000] [--frontier-hosts 10000]
  */
-import { fnv1a32 } from './hash.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,9 +37,10 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { openPostgresStore } from '../store/postgres/index.ts';
 import { openSqliteStore } from '../store/sqlite/index.ts';
-import type { Store } from '../store/store.ts';
 import { startPostgres } from '../testweb/postgres.ts';
-import { corpusPath, reachablePages } from './reachable.ts';
+import { reachablePages } from './reachable.ts';
+import { fmt, printRun, type Run, type Sample, type Searchable, searchableDelays, storedFigures } from './scale-figures.ts';
+import { addressOf, ownerOf } from './split-layout.ts';
 import type { FrontierFigures, FrontierSettings } from './scale-frontier.ts';
 import { figuresOf, productEnv } from './compiled.ts';
 import { postmasterOf, procCpu, serverCpu } from './process-cpu.ts';
@@ -81,7 +81,6 @@ const { values } = parseArgs({
   },
 });
 const parts = values.part!.split(',');
-const fmt = (n: number, d = 1) => n.toLocaleString('en', { minimumFractionDigits: d, maximumFractionDigits: d });
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 // The product as it ships (scripts/build.ts: bundled JavaScript), built once before any run: what
 // `trawl` runs — not tsx, and not the source as it is edited while the bench runs.
@@ -93,22 +92,6 @@ const tmp = (name: string) => made[made.push(mkdtempSync(join(tmpdir(), `trawl-b
 process.on('exit', () => {
   for (const d of made) rmSync(d, { recursive: true, force: true });
 });
-
-type Run = {
-  label: string;
-  pages: number;
-  found: number;
-  seconds: number;
-  pgCpu?: number;
-  xacts?: number;
-  statements?: number;
-  walMB?: number;
-  dbMB?: number;
-  crawlerCpu: number;
-  top?: string[];
-  caughtUp?: number;
-  searchable?: Searchable;
-};
 
 async function part1(): Promise<void> {
   const root = values.root!;
@@ -182,26 +165,6 @@ async function part1(): Promise<void> {
   }
 }
 
-function printRun(r: Run, reachable: number): void {
-  const pg =
-    r.pgCpu === undefined
-      ? ''
-      : `; PostgreSQL ${fmt(r.pgCpu, 1)} CPU s (${fmt((r.pgCpu / r.pages) * 1000, 2)} ms a page), ${fmt(r.xacts! / r.pages, 1)} transactions ` +
-        `and ${fmt(r.statements! / r.pages, 1)} statements a page, WAL ${fmt(r.walMB!, 0)} MB, database ${fmt(r.dbMB!, 0)} MB`;
-  const top = r.top?.length ? `\n  statements taking most of the server's time:\n${r.top.map((t) => `    ${t}`).join('\n')}` : '';
-  const node =
-    r.caughtUp === undefined ? '' : `; the search node held every page ${fmt(r.caughtUp, 1)} s after the last was stored (its CPU counted with the crawlers')`;
-  const seen = r.searchable
-    ? `; stored → searchable on the node (${r.searchable.pages.toLocaleString('en')} pages): ` +
-      `p50 ${fmt(r.searchable.p50, 0)} ms, p99 ${fmt(r.searchable.p99, 0)} ms, max ${fmt(r.searchable.max, 0)} ms`
-    : '';
-  console.log(
-    `${r.label}: ${r.pages.toLocaleString('en')} pages in ${fmt(r.seconds, 1)} s → ${fmt(r.pages / r.seconds)} pages/s; ` +
-      `${r.found.toLocaleString('en')} of ${reachable.toLocaleString('en')} reachable pages indexed (${fmt((r.found / reachable) * 100)} %); ` +
-      `crawlers ${fmt(r.crawlerCpu, 1)} CPU s (${fmt((r.crawlerCpu / r.pages) * 1000, 2)} ms a page)${pg}${node}${seen}${top}`,
-  );
-}
-
 function configFile(seed: string, extra: object): string {
   const file = join(tmp('config'), 'trawl.json');
   const config = {
@@ -248,17 +211,6 @@ async function withTimeout(children: Child[], label: string): Promise<void> {
   clearTimeout(timer);
 }
 
-async function foundIn(store: Store, root: string, port: number): Promise<number> {
-  const found = new Set<string>();
-  for await (const doc of store.documents.all())
-    for (const url of await store.documents.urlsOf(doc)) {
-      const u = new URL(url);
-      const p = corpusPath(`http://corpus.invalid${u.pathname}${u.search}`, root, 'http://corpus.invalid');
-      if (p !== undefined && u.port === String(port)) found.add(p);
-    }
-  return found.size;
-}
-
 async function sqliteRun(seed: string, port: number, root: string): Promise<Run> {
   const data = tmp('sqlite');
   const t0 = performance.now();
@@ -266,16 +218,9 @@ async function sqliteRun(seed: string, port: number, root: string): Promise<Run>
   await withTimeout([c], 'SQLite');
   const seconds = (performance.now() - t0) / 1000;
   const store = openSqliteStore(data, { readOnly: true });
-  const found = await foundIn(store, root, port);
-  const pages = await countDocuments(store);
+  const { found, pages } = await storedFigures(store, root, port);
   await store.close();
   return { label: 'SQLite', pages, found, seconds, crawlerCpu: c.cpu() };
-}
-
-async function countDocuments(store: Store): Promise<number> {
-  let n = 0;
-  for await (const _ of store.documents.all()) n++;
-  return n;
 }
 
 async function postgresRun(n: number, seed: string, port: number, root: string, hostCount: number): Promise<Run> {
@@ -320,8 +265,7 @@ async function postgresRun(n: number, seed: string, port: number, root: string, 
     const dbMB = Number((await admin.query<{ s: string }>("SELECT pg_database_size('crawl') AS s")).rows[0]!.s) / 1e6;
     await admin.end();
     const store = await openPostgresStore(location, { readOnly: true });
-    const found = await foundIn(store, root, port);
-    const pages = await countDocuments(store);
+    const { found, pages } = await storedFigures(store, root, port);
     await store.close();
     return {
       label: n === 1 ? '1 worker' : `${n} workers`,
@@ -407,34 +351,6 @@ async function workersAndNode(n: number, config: string, location: string): Prom
   node.child.kill('SIGTERM');
   await node.exited;
   return { seconds, children: [...workers, node], caughtUp, searchable: searchableDelays(samples) };
-}
-
-/** The search node's and the database's document counts at one moment (performance.now()). */
-type Sample = { at: number; stored: number; indexed: number };
-
-/**
- * How long after the k-th page was stored (committed: counted in the database) the node's index held
- * k pages, for every k: p50, p99, max in ms. Measured to the 50 ms of the sampling (a delay within
- * one sample counts 0) — the node applies the log in commit order, so its k-th page is the k-th stored.
- */
-function searchableDelays(samples: readonly Sample[]): Searchable {
-  const firstAt = (count: (s: Sample) => number) => {
-    const at: number[] = [];
-    for (const s of samples) while (at.length < count(s)) at.push(s.at);
-    return at;
-  };
-  const stored = firstAt((s) => s.stored);
-  const indexed = firstAt((s) => s.indexed);
-  const delays = indexed.map((t, k) => t - stored[k]!).sort((a, b) => a - b);
-  const q = (p: number) => delays[Math.min(delays.length - 1, Math.floor(p * delays.length))] ?? NaN;
-  return { pages: delays.length, p50: q(0.5), p99: q(0.99), max: delays.at(-1) ?? NaN };
-}
-type Searchable = { pages: number; p50: number; p99: number; max: number };
-
-const addressOf = (i: number): string => `127.0.0.${i + 2}`;
-/** The same hash as bench/split-web.ts: which host a path lives on. */
-function ownerOf(path: string, hosts: number): number {
-  return fnv1a32(path) % hosts;
 }
 
 async function part2(): Promise<void> {

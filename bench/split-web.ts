@@ -13,7 +13,7 @@
  * many hosts. A path asked of the wrong host (a link the rewriting missed: a meta refresh, a link
  * built by a script) is answered with a 301 to its host.
  */
-import { fnv1a32 } from './hash.ts';
+import { addressOf, ownerOf } from './split-layout.ts';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -25,14 +25,6 @@ const latencyMs = Number(process.argv[4] ?? 0);
 if (!root || !(hostCount >= 1 && hostCount <= 250) || !(latencyMs >= 0)) {
   console.error('usage: split-web.ts ROOT [HOSTS (1–250)] [LATENCY_MS]');
   process.exit(2);
-}
-
-/** The address of host `i` (0-based): 127.0.0.2 onwards. */
-const addressOf = (i: number): string => `127.0.0.${i + 2}`;
-
-/** Which host a corpus path (`/a/b.html`) lives on: FNV-1a of the path, modulo the hosts. */
-function ownerOf(path: string): number {
-  return fnv1a32(path) % hostCount;
 }
 
 const TYPES: Record<string, string> = {
@@ -68,7 +60,7 @@ const answer = (port: number) => (req: IncomingMessage, res: ServerResponse) => 
     res.writeHead(404, { 'content-type': 'text/plain' });
     return res.end('not found');
   }
-  const owner = addressOf(ownerOf(path));
+  const owner = addressOf(ownerOf(path, hostCount));
   if (req.socket.localAddress !== owner) {
     res.writeHead(301, { location: `http://${owner}:${port}${req.url ?? '/'}` });
     return res.end();
@@ -112,7 +104,7 @@ for (const [path, body] of files) {
     }
     if (target.endsWith('/')) target += 'index.html';
     if (!files.has(target)) return whole;
-    return `${attr}="http://${addressOf(ownerOf(target))}:${port}${u.pathname}${u.search}${u.hash}"`;
+    return `${attr}="http://${addressOf(ownerOf(target, hostCount))}:${port}${u.pathname}${u.search}${u.hash}"`;
   });
   files.set(path, Buffer.from(html, 'utf8'));
 }
