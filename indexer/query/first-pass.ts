@@ -120,6 +120,8 @@ class Pass {
   private readonly costly: number;
   private costlyBits = 0;
   private readonly alone: number;
+  /** How much of the link prior this query gives (bm25f.ts linkScale): once, not per candidate. */
+  private readonly linkScale: number;
   private readonly byId: ById;
 
   constructor(
@@ -130,6 +132,7 @@ class Pass {
   ) {
     this.costly = ask.weights.alone.findIndex((x) => x < 1);
     this.alone = this.costly >= 0 ? ask.weights.alone[this.costly]! : 1;
+    this.linkScale = linkScale(ask.weights.idfSum);
     this.byId = ask.reads.documents.byId();
   }
 
@@ -311,7 +314,7 @@ class Pass {
     const { acc, titles } = this.scratch;
     const { prior, titleLength } = this.byId;
     const { slots, idfSum } = this.ask.weights;
-    const x = acc[id]! + (titles[id] ? titleBonus(idfSum, titles[id]!, slots, titleLength[id]!) : 0) + linkScale(idfSum) * prior[id]!;
+    const x = acc[id]! + (titles[id] ? titleBonus(idfSum, titles[id]!, slots, titleLength[id]!) : 0) + this.linkScale * prior[id]!;
     return m & this.costlyBits && !(m & OWN) ? x * this.alone : x;
   }
 
