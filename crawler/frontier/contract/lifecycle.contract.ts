@@ -47,6 +47,35 @@ export function lifecycleContract(factory: FrontierFactory): void {
     );
 
     it(
+      'hands out a page that a sitemap read makes due, even in the same millisecond, before it calls the pass done (regression: ended with it)',
+      withFrontier(factory, { policy: { delayMs: 0 }, revisits: 'due' }, async ({ frontier, clock, again }) => {
+        await queue(frontier, 'http://a.org/page');
+        await frontier.start(runOf());
+        const page = await takeOne(frontier, clock);
+        await end(frontier, clock, page, { outcome: { kind: 'indexed', status: 200 }, revisit: { at: T0 + 86_400_000, intervalMs: 86_400_000 } });
+        assert.equal((await frontier.next(clock.now())).kind, 'done');
+        // The next pass, later: a sitemap read there dates the page after its fetch.
+        clock.set(T0 + 1000);
+        const next = await again();
+        await queue(next, 'http://a.org/sitemap.xml');
+        await next.start(runOf());
+        const map = await takeOne(next, clock);
+        await next.fetched(map, { at: clock.now(), ok: true });
+        const lastmod = new Date(T0 + 500).toISOString();
+        await next.finish(map, {
+          commit: { id: map.id, outcome: { kind: 'fetched', status: 200 }, revisit: null, links: { urls: [{ url: 'http://a.org/page', depth: 1, lastmod }] } },
+          at: clock.now(),
+          anchors: [],
+          sitemap: true,
+        });
+        next.settled(map);
+        const after = await next.next(clock.now());
+        assert.equal(after.kind, 'item', `the page is handed out (${JSON.stringify(after)})`);
+        assert.equal(after.kind === 'item' && after.item.url, 'http://a.org/page');
+      }),
+    );
+
+    it(
       'hands a URL put back out again, its attempt not counted',
       withFrontier(factory, { policy: { delayMs: 0 } }, async ({ frontier, clock, store }) => {
         await queue(frontier, 'http://a.org/1');

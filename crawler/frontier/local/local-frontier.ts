@@ -294,9 +294,14 @@ export class LocalFrontier implements Frontier {
     await this.store.sync();
   }
 
-  /** Pages may be due sooner than read (a sitemap's <lastmod>, a run's start): looked for at the next round. */
+  /**
+   * Pages may be due sooner than read (a sitemap's <lastmod>, a run's start): looked for at the next
+   * call of next(), even one in the same millisecond as the last round (else a crawl could end
+   * there, the sitemap's pages not looked for).
+   */
   private revisitsChanged(): void {
     this.revisitCheckAt = 0;
+    this.round = undefined;
     this.urls.revisitsChanged();
   }
 
