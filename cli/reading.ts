@@ -93,6 +93,7 @@ function explanationText(e: ScoreExplained): string {
   const lines = [`score ${n(e.score)} = (words + title bonus ${n(e.titleBonus)} + links ${n(e.links.score)} (${e.links.inlinks} in))`];
   const factors = [
     ['only alternatives', e.alternativesOnly],
+    ['coverage', e.coverage],
     ['exact forms', e.exactForms],
     ['proximity', e.proximity],
   ] as const;

@@ -54,6 +54,28 @@ describe('ranking', () => {
     assert.equal(index.refreshAnchors(99), false);
   });
 
+  it('ranks the page holding the important words of a long query strongly above pages holding every word in passing', async () => {
+    // "sleep for a second": the page of sleep never says "second"; seven pages say every word once in
+    // passing, and "second" is on many other pages (it says less than "sleep").
+    const filler = (i: number) => `Notes on the runtime, part ${i}: waiting for a second reply, the scheduler may sleep. Tasks and threads.`;
+    const pages = [doc(1, 'sleep', 'Puts the current thread to sleep for at least a given duration. sleep blocks the thread.')];
+    for (let i = 2; i <= 8; i++) pages.push(doc(i, `Runtime notes ${i}`, filler(i)));
+    for (let i = 9; i <= 40; i++) pages.push(doc(i, `Other ${i}`, `A page of other things, for a ${i % 2 ? 'second' : 'new'} reader.`));
+    const index = indexOf(pages);
+    assert.equal((await ids(index, 'sleep for a second'))[0], 1);
+    const r = await index.search('sleep for a second', { explain: true });
+    assert.deepEqual(r.hits[0]!.explain!.missing, ['second']);
+    assert.deepEqual(r.hits[0]!.missing, ['second'], 'the hit says so');
+    assert.equal(r.hits[1]!.missing, undefined);
+    assert.ok(r.hits[0]!.explain!.coverage < 1, 'its coverage counts against it');
+    assert.equal(r.partial, false, 'pages hold every word');
+    // Two words are both required: no page missing one is a candidate.
+    assert.deepEqual(
+      (await ids(index, 'sleep second')).sort((a, b) => a - b),
+      [2, 3, 4, 5, 6, 7, 8],
+    );
+  });
+
   it('ranks pages where the query words stand together, in order, above pages where they are apart', async () => {
     const index = indexOf([
       doc(1, 'Users and tables', 'You can create a table for every user of the system and grant the user rights.'),

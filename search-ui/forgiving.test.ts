@@ -134,3 +134,18 @@ describe('GET /api/suggest', () => {
     assert.ok(doc.paths['/api/search']?.get?.parameters?.some((p) => p.name === 'exact'));
   });
 });
+
+describe('a result missing a word of a long query', () => {
+  it('says which word, in the JSON and on the page, and leaves out pages missing more than one of three', async () => {
+    type Hits = { hits: { url: string; missing?: string[] }[] };
+    const body = (await (await get('/api/search?q=Vacuum+reclaims+Wrapper')).json()) as Hits;
+    const byUrl = new Map(body.hits.map((h) => [h.url, h.missing]));
+    assert.deepEqual(byUrl.get('http://e.org/1'), ['wrapper'], 'page 1 holds vacuum and reclaims');
+    assert.deepEqual(byUrl.get('http://e.org/2'), ['reclaims'], 'page 2 holds vacuum and wrapper');
+    assert.ok(!byUrl.has('http://e.org/10'), 'a page holding only vacuum is no result');
+    const page = await (await get('/?q=Vacuum+reclaims+Wrapper')).text();
+    assert.match(page, /<p class="missing">Missing: <s>wrapper<\/s><\/p>/);
+    const all = (await (await get('/api/search?q=vacuum+reclaims+storage')).json()) as Hits;
+    assert.equal(all.hits[0]!.missing, undefined, 'a page holding every word misses none');
+  });
+});

@@ -201,7 +201,8 @@ export function resultsBody(r: SearchResponse, opts: { readonly exact?: boolean 
 <h2 id="empty-h">No results for “${r.query}”</h2>
 ${missingShards(r)}
 ${suggestionLine(r)}
-<p>Try fewer or different words. Every word must appear in a page; <code>-word</code> excludes pages with that word,
+<p>Try fewer or different words. Every word must appear in a page (in a query of three words or more, all but one;
+of six or more, all but two); <code>-word</code> excludes pages with that word,
 <code>"two words"</code> asks for a phrase, <code>a OR b</code> for either word, <code>site:host</code> for one site,
 <code>lang:en</code> for one language, <code>type:pdf</code>, <code>type:slides</code> or <code>type:html</code> for one kind of document,
 <code>topic:name</code> for the pages a focused crawl filed under a topic.
@@ -231,6 +232,7 @@ ${r.hits.map((h) => {
 <div class="result-url">${h.url}</div>
 <div class="result-meta">${resultMeta(h, r.query)}</div>
 <p class="snippet">${raw(h.snippet)}</p>
+${h.missing?.length ? html`<p class="missing">Missing: ${h.missing.map((w, i) => html`${i ? ', ' : ''}<s>${w}</s>`)}</p>` : ''}
 ${similarPages(h)}
 </li>`;
 })}

@@ -106,6 +106,40 @@ describe('candidates', () => {
     assert.deepEqual(bothWays('zebra').one, { ids: [], partial: false, estimated: false }, 'one word nowhere: nothing');
   });
 
+  it('lets a candidate of a query of three words miss one, never two, both ways (no partial match: a candidate like any other)', () => {
+    const q = 'harbour crab gull';
+    const { one, two } = bothWays(q);
+    const count = (id: number) => q.split(' ').filter((w) => holds(id, w)).length;
+    assert.ok(one.ids.some((id) => count(id) === 3) && one.ids.some((id) => count(id) === 2), 'pages holding all three, and two');
+    assert.ok(
+      one.ids.every((id) => count(id) >= 2),
+      'none holding only one',
+    );
+    const wanted = [...Array(400).keys()].map((i) => i + 1).filter((id) => count(id) >= 2);
+    assert.deepEqual(sorted(one.ids), wanted);
+    assert.deepEqual(sorted(two.ids), wanted);
+    assert.ok(!one.partial && !two.partial);
+    // A phrase's words are required: a page missing "crab" is no candidate of '"harbour crab" gull'.
+    const phrased = bothWays('"harbour crab" gull lamp');
+    assert.ok(phrased.one.ids.length > 0 && phrased.one.ids.every((id) => holds(id, 'harbour') && holds(id, 'crab')));
+    assert.deepEqual(sorted(phrased.two.ids), sorted(phrased.one.ids));
+    // No page holds "zebra": the pages holding the other two.
+    const spared = bothWays('harbour crab zebra');
+    assert.ok(!spared.one.partial && !spared.two.partial);
+    assert.ok(spared.one.ids.length > 0 && spared.one.ids.every((id) => holds(id, 'harbour') && holds(id, 'crab')));
+    assert.deepEqual(sorted(spared.two.ids), sorted(spared.one.ids));
+  });
+
+  it('scores a page missing a word below the same page holding it, and estimates it in two passes as exactly', () => {
+    const { one, two, scores } = bothWays('harbour crab gull');
+    const best = topK(one.ids, Float64Array.from(scores(one.ids)), 10).map((r) => r.id);
+    const first = topK(two.ids, Float64Array.from(two.estimates!), 50).map((r) => r.id);
+    assert.deepEqual(
+      topK(first, Float64Array.from(scores(first)), 10).map((r) => r.id),
+      best,
+    );
+  });
+
   it('weighs a word being typed by its best completion in each page, as the exact scores do', () => {
     // "la" stands for lamp, lantern and ladder: each page weighed by the best it holds.
     const { one, two, scores } = bothWays('boat la', true);

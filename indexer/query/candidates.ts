@@ -10,6 +10,7 @@
  */
 import type { ImpactLists } from '../structures/impacts.ts';
 import type { SplitPostings } from '../structures/split-postings.ts';
+import { missable, sourceGroups } from './coverage.ts';
 import { sourceFilter } from './filters.ts';
 import { FirstPass, knownTermIds, type Match, type MatchReads, MAX_GROUPS } from './first-pass.ts';
 import type { ParsedQuery } from './parse.ts';
@@ -47,9 +48,11 @@ export class Candidates {
   }
 
   /**
-   * The documents that match: every group (any of its terms), no excluded term, and the site:,
-   * lang:, type: and topic: filters if given. When nothing matches all groups, documents matching
-   * any term are returned and `partial` is set.
+   * The documents that match: every group (any of its terms) — or all but the bare words a long
+   * query may spare (coverage.ts) —, no excluded term, and the site:, lang:, type: and topic:
+   * filters if given. When nothing matches that, documents matching any term are returned and
+   * `partial` is set. (A candidate missing a word it may miss is no partial match: a shard's answer
+   * that is partial gives way to the others' — shards/merge.ts —, and such a candidate must not.)
    */
   match(q: ParsedQuery, weights: SlotWeights, reads: MatchReads): Match {
     const docs = reads.documents;
@@ -60,21 +63,36 @@ export class Candidates {
       // Only filters (site:): every page they allow, best linked first.
       return { ids: onSource ? [...docs.documentIds()].filter(keep) : [], partial: false };
     }
-    const groups = q.groups.map((g) => ({ terms: g, ids: knownTermIds(docs, g), df: g.reduce((n, t) => n + docs.holding(t), 0) })).sort((a, b) => a.df - b.df);
-    const [rarest, ...others] = groups;
+    const { optional, maxMissing } = missable(q);
+    const groups = q.groups
+      .map((g, i) => ({ terms: g, ids: knownTermIds(docs, g), df: g.reduce((n, t) => n + docs.holding(t), 0), optional: optional[i]! }))
+      .sort((a, b) => a.df - b.df);
+    // (Every candidate holds one of these: the rarest required group, or one of the rarest that may be missed.)
+    const sources = sourceGroups(groups, maxMissing);
+    const sourceDf = sources.reduce((n, i) => n + groups[i]!.df, 0);
     const twoPass = groups.length <= MAX_GROUPS && docs.allDense;
-    if (rarest!.df > this.tuning.exactLimit && twoPass) return this.firstPass.run({ groups, weights, excludedIds, onSource, partialOnly: false, reads });
-    if (rarest!.df > 0) {
-      // One term: its postings as they are; several (OR): their union.
-      const lists = rarest!.terms.map((t) => this.postings.docsWith(t, docs.holding(t)));
+    if (sourceDf > this.tuning.exactLimit && twoPass)
+      return this.firstPass.run({ groups, weights, excludedIds, onSource, partialOnly: false, maxMissing, sources, reads });
+    if (sourceDf > 0) {
+      // One term: its postings as they are; several (OR, or groups that may be missed): their union.
+      const lists = sources.flatMap((i) => groups[i]!.terms.map((t) => this.postings.docsWith(t, docs.holding(t))));
       const candidates = lists.length === 1 ? lists[0]! : [...new Set(lists.flat())];
-      const filtering = others.length > 0 || excludedIds.length > 0 || onSource !== undefined;
-      const ids = filtering ? candidates.filter((id) => others.every((g) => g.ids.some((t) => docs.contains(id, t))) && keep(id)) : candidates;
+      const filtering = groups.length > 1 || excludedIds.length > 0 || onSource !== undefined;
+      // Groups missed by a candidate: -1 when it is not admissible (a required group, or too many).
+      const missed = (id: number) => {
+        let n = 0;
+        for (const g of groups) {
+          if (g.ids.some((t) => docs.contains(id, t))) continue;
+          if (!g.optional || ++n > maxMissing) return -1;
+        }
+        return n;
+      };
+      const ids = filtering ? candidates.filter((id) => missed(id) >= 0 && keep(id)) : candidates;
       if (ids.length || q.groups.length === 1) return { ids, partial: false };
     }
     if (q.groups.length === 1) return { ids: [], partial: false };
     if (twoPass && groups.reduce((n, g) => n + g.df, 0) > this.tuning.exactLimit)
-      return this.firstPass.run({ groups, weights, excludedIds, onSource, partialOnly: true, reads });
+      return this.firstPass.run({ groups, weights, excludedIds, onSource, partialOnly: true, maxMissing, sources, reads });
     const any = new Set<number>();
     for (const t of q.terms) for (const id of this.postings.docsWith(t, docs.holding(t))) any.add(id);
     const ids = [...any].filter(keep);

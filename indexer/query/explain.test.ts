@@ -44,7 +44,7 @@ function assertAddsUp(q: string, h: SearchHit & { explain: ScoreExplained }): vo
     assert.ok(Math.abs(fields - w.score) < 1e-9, `${q}: hit ${h.id}, ${w.word}: fields ${fields} ≠ ${w.score}`);
   }
   const sum = e.words.reduce((a, w) => a + w.score, 0);
-  const product = (sum + e.titleBonus + e.links.score) * e.alternativesOnly * e.exactForms * e.proximity;
+  const product = (sum + e.titleBonus + e.links.score) * e.alternativesOnly * e.coverage * e.exactForms * e.proximity;
   assert.ok(Math.abs(product - e.score) < 1e-9, `${q}: hit ${h.id}: parts ${product} ≠ ${e.score}`);
   // (The hit's score is rounded to three decimals.)
   assert.ok(Math.abs(e.score - h.score) <= 0.0005 + 1e-12, `${q}: hit ${h.id}: explained ${e.score}, ranked ${h.score}`);

@@ -4,13 +4,13 @@
  * (exact-forms.ts) and the phrase evidence (proximity.ts) — so that a ranking change can be
  * reasoned about. The parts give the hit's score:
  *
- *   score = (Σ words' scores + titleBonus + links) × alternativesOnly × exactForms × proximity
+ *   score = (Σ words' scores + titleBonus + links) × alternativesOnly × coverage × exactForms × proximity
  *
  * Worked out again for the hits of one page only, from the same view and weights the query ranked
  * with: the explanation is of the score shown, not of a later index.
  */
 import { FIELDS, type Field } from '../ingest/fields.ts';
-import { LINK_PRIOR, linkScale, titleBonus } from '../structures/bm25f.ts';
+import { coverageFactor, LINK_PRIOR, linkScale, titleBonus } from '../structures/bm25f.ts';
 import { indexOf, inTitle } from '../structures/vector.ts';
 import type { CorpusStatistics } from '../structures/corpus-statistics.ts';
 import type { IndexedDocuments } from '../structures/index-view.ts';
@@ -45,6 +45,8 @@ export type ScoreExplained = {
   readonly links: { readonly inlinks: number; readonly score: number };
   /** Below 1 when the page holds only alternatives of a word typed whole (a correction, not the word): the factor. */
   readonly alternativesOnly: number;
+  /** Below 1 when the page misses some of the query's words (`missing`): the share of the query's IDF it holds, weighed (bm25f.ts `coverageFactor`). */
+  readonly coverage: number;
   /** The exact-form bonus (the query's diacritics written as typed): the factor, 1 when none applies. */
   readonly exactForms: number;
   /** Phrase evidence (the query's words together, in order): the factor; 1 for one word, or beyond the pages re-scored. */
@@ -65,11 +67,33 @@ export type Scored = {
 /** Where it read its figures (search-types.ts `Lens`): the statistics, and the documents' vectors as the query began. */
 export type ScoredOver = { readonly stats: CorpusStatistics; readonly documents: IndexedDocuments };
 
+/**
+ * The query's words document `id` holds nothing for — neither the word nor an alternative — as
+ * typed (a long query's candidates may miss a word: coverage.ts); none when the view lacks it.
+ * What a result says under it ("Missing: second"), as search engines do.
+ */
+export function missingWords(
+  plan: Scored & { readonly typed: { readonly loose: readonly { term: string; word: string }[] } },
+  lens: ScoredOver,
+  id: number,
+): string[] {
+  const v = lens.documents.vector(id);
+  if (!v) return [];
+  const { termIds, slotOf, slots, words } = plan.weights;
+  const held = new Uint8Array(slots);
+  for (let k = 0; k < termIds.length; k++) if (indexOf(v.termIds, termIds[k]!) >= 0) held[slotOf[k]!] = 1;
+  const missing = words.filter((_, s) => !held[s]);
+  // (A word the index does not know had no slot: no page holds it.)
+  for (const slot of plan.forgiven.slots) if (!words.includes(slot.term) && !missing.includes(slot.term)) missing.push(slot.term);
+  const typed = new Map(plan.typed.loose.map((w) => [w.term, w.word]));
+  return missing.map((t) => typed.get(t) ?? t);
+}
+
 /** The score of document `id` for the query `plan` ranked over `lens`, taken apart; undefined when the view holds no such document. */
 export function explainScore(plan: Scored, lens: ScoredOver, id: number, evidence: number | undefined): ScoreExplained | undefined {
   const v = lens.documents.vector(id);
   if (!v) return undefined;
-  const { termIds, weights, factors, slotOf, slots, words: slotWords, idfSum, own, alone } = plan.weights;
+  const { termIds, weights, factors, slotOf, slots, words: slotWords, idfSum, slotIdf, own, alone } = plan.weights;
   const impact = lens.stats.impactFunction();
   // Per slot, its best alternative in the page (as slotScorer: alternatives of one word are never added up).
   const best = new Float64Array(slots);
@@ -93,6 +117,7 @@ export function explainScore(plan: Scored, lens: ScoredOver, id: number, evidenc
   let sum = 0;
   let inTitleCount = 0;
   let alternativesOnly = 1;
+  let covered = 0;
   for (let s = 0; s < slots; s++) {
     inTitleCount += titled[s]!;
     const k = bestAt[s]!;
@@ -101,6 +126,7 @@ export function explainScore(plan: Scored, lens: ScoredOver, id: number, evidenc
       continue;
     }
     if (!holdsOwn[s]) alternativesOnly *= alone[s]!;
+    covered += slotIdf[s]!;
     sum += best[s]!;
     const row = indexOf(v.termIds, termIds[k]!);
     const parts = impact.byField(v, row);
@@ -122,7 +148,8 @@ export function explainScore(plan: Scored, lens: ScoredOver, id: number, evidenc
   for (const slot of plan.forgiven.slots) if (!slotWords.includes(slot.term) && !missing.includes(slot.term)) missing.push(slot.term);
   const bonus = titleBonus(idfSum, inTitleCount, slots, v.lengths[TITLE]!);
   const links = linkScale(idfSum) * LINK_PRIOR * Math.log1p(v.inlinks);
-  const scored = (sum + bonus + links) * alternativesOnly;
+  const coverage = coverageFactor(covered, idfSum);
+  const scored = (sum + bonus + links) * alternativesOnly * coverage;
   // (The exact-form bonus is a factor on the scorer's score: asked of it for this page alone.)
   const exact = plan.exactScores([id])[0]!;
   const exactForms = scored > 0 ? exact / scored : 1;
@@ -133,6 +160,7 @@ export function explainScore(plan: Scored, lens: ScoredOver, id: number, evidenc
     titleBonus: bonus,
     links: { inlinks: v.inlinks, score: links },
     alternativesOnly,
+    coverage,
     exactForms,
     proximity,
     score: scored * exactForms * proximity,

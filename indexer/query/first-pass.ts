@@ -14,13 +14,14 @@
  * valid until the next query's first pass, so the caller reads them before its first wait
  * (search-index.ts `rank`) — when the query's view of the index is still the index itself.
  */
-import { linkScale, titleBonus } from '../structures/bm25f.ts';
+import { coverageFactor, linkScale, titleBonus } from '../structures/bm25f.ts';
 import type { CorpusStatistics } from '../structures/corpus-statistics.ts';
 import type { ById } from '../structures/document-vectors.ts';
 import { currentDoc, entryDoc, type Block, type ImpactLists } from '../structures/impacts.ts';
 import type { OwnIndex } from '../structures/index-view.ts';
 import type { SplitPostings } from '../structures/split-postings.ts';
 import { indexOf, inTitle } from '../structures/vector.ts';
+import { bitCount } from './coverage.ts';
 import type { SlotWeights } from './weights.ts';
 
 /**
@@ -45,12 +46,15 @@ const DENSE_READ = 4;
 
 /** What a first pass is asked: the query's groups (rarest first), its weights, the terms it excludes and its filters. */
 export type FirstPassAsk = {
-  readonly groups: readonly { readonly terms: readonly string[] }[];
+  readonly groups: readonly { readonly terms: readonly string[]; readonly optional?: boolean }[];
   readonly weights: SlotWeights;
   readonly excludedIds: readonly number[];
   readonly onSource: ((id: number) => boolean) | undefined;
   /** No document matches every group (the exact path found none): those matching any are read. */
   readonly partialOnly: boolean;
+  /** How many groups a candidate may miss (coverage.ts), and the groups it holds one of at least (indexes of `groups`). */
+  readonly maxMissing: number;
+  readonly sources: readonly number[];
   readonly reads: MatchReads;
 };
 
@@ -122,6 +126,9 @@ class Pass {
   private readonly alone: number;
   /** How much of the link prior this query gives (bm25f.ts linkScale): once, not per candidate. */
   private readonly linkScale: number;
+  /** The bits of the groups a candidate must hold (those it may not miss), and each group's IDF (for its coverage). */
+  private readonly required: number;
+  private readonly groupIdf: Float64Array;
   private readonly byId: ById;
 
   constructor(
@@ -134,6 +141,9 @@ class Pass {
     this.alone = this.costly >= 0 ? ask.weights.alone[this.costly]! : 1;
     this.linkScale = linkScale(ask.weights.idfSum);
     this.byId = ask.reads.documents.byId();
+    this.groupIdf = groupIdfs(ask);
+    const optional = ask.groups.reduce((bits, g, i) => (g.optional && ask.maxMissing > 0 ? bits | (1 << i) : bits), 0);
+    this.required = ((1 << ask.groups.length) - 1) & ~optional;
   }
 
   run(): Match {
@@ -141,7 +151,13 @@ class Pass {
     this.groupBits();
     this.sumSlots();
     this.markExcluded();
-    let result = partialOnly ? undefined : this.read(groups[0]!.terms, SEEN, true);
+    let result = partialOnly
+      ? undefined
+      : this.read(
+          this.ask.sources.flatMap((i) => groups[i]!.terms),
+          SEEN,
+          true,
+        );
     if (!result?.ids.length && groups.length > 1)
       result = this.read(
         groups.flatMap((g) => g.terms),
@@ -253,17 +269,31 @@ class Pass {
 
   /**
    * The candidates among the documents of `terms`: each once (`seen`: the bit that says it was
-   * read), holding every group (`full`) or any, no excluded term, allowed by the filters.
+   * read), holding every group but those it may miss (`full`) or any, no excluded term, allowed by
+   * the filters.
    */
   private read(terms: readonly string[], seen: number, full: boolean): Match {
     const blocks = knownTermIds(this.ask.reads.documents, terms)
       .filter((t) => this.bitsOf.has(t))
       .flatMap((t) => this.docsOf(t));
-    // (A candidate must hold every group, or — partial — any.)
-    const need = full ? (1 << this.ask.groups.length) - 1 : 0;
-    const n = blocks.reduce((k, b) => k + b.length, 0) * DENSE_READ > this.byId.source.length ? this.readInOrder(need) : this.readEntries(blocks, seen, need);
+    // (A candidate must hold every required group and miss at most maxMissing, or — partial — hold any.)
+    const need = full ? this.required : 0;
+    const spare = full ? this.ask.maxMissing : MAX_GROUPS;
+    const n =
+      blocks.reduce((k, b) => k + b.length, 0) * DENSE_READ > this.byId.source.length
+        ? this.readInOrder(need, spare)
+        : this.readEntries(blocks, seen, need, spare);
     const { ids, estimates } = this.scratch;
     return { ids: ids.subarray(0, n), partial: !full && n > 0, estimates: estimates.subarray(0, n) };
+  }
+
+  /** Whether a document with mask `m` is a candidate: holds the groups `need`, misses at most `spare`, nothing excluded, allowed by the filters. */
+  private admits(id: number, m: number, need: number, spare: number): boolean {
+    const all = (1 << this.ask.groups.length) - 1;
+    if (!(m & all) || m & EXCLUDED || (m & need) !== need) return false;
+    const missed = all & ~m;
+    if (missed && bitCount(missed) > spare) return false;
+    return !this.ask.onSource || this.ask.onSource(id);
   }
 
   /**
@@ -272,15 +302,13 @@ class Pass {
    * the arrays. (Only current entries set bits; candidates in id order rank alike: ties go to the
    * lower id.) Returns how many were found.
    */
-  private readInOrder(need: number): number {
+  private readInOrder(need: number, spare: number): number {
     const { mask, ids, estimates } = this.scratch;
-    const { onSource } = this.ask;
-    const all = (1 << this.ask.groups.length) - 1;
     const size = this.byId.source.length;
     let n = 0;
     for (let id = 0; id < size; id++) {
       const m = mask[id]!;
-      if (!(m & all) || m & EXCLUDED || (m & need) !== need || (onSource && !onSource(id))) continue;
+      if (!this.admits(id, m, need, spare)) continue;
       estimates[n] = this.estimate(id, m);
       ids[n++] = id;
     }
@@ -288,10 +316,8 @@ class Pass {
   }
 
   /** The entries of `blocks`, a document once (it may be in several lists), if it matches; returns how many were found. */
-  private readEntries(blocks: readonly Block[], seen: number, need: number): number {
+  private readEntries(blocks: readonly Block[], seen: number, need: number, spare: number): number {
     const { mask, ids, estimates } = this.scratch;
-    const { onSource } = this.ask;
-    const all = (1 << this.ask.groups.length) - 1;
     let n = 0;
     for (const b of blocks) {
       for (let i = 0; i < b.length; i++) {
@@ -301,7 +327,7 @@ class Pass {
         const m = mask[id]!;
         if (m & seen) continue;
         mask[id] = m | seen;
-        if (!(m & all) || m & EXCLUDED || (m & need) !== need || (onSource && !onSource(id))) continue;
+        if (!this.admits(id, m, need, spare)) continue;
         estimates[n] = this.estimate(id, m);
         ids[n++] = id;
       }
@@ -314,7 +340,9 @@ class Pass {
     const { acc, titles } = this.scratch;
     const { prior, titleLength } = this.byId;
     const { slots, idfSum } = this.ask.weights;
-    const x = acc[id]! + (titles[id] ? titleBonus(idfSum, titles[id]!, slots, titleLength[id]!) : 0) + this.linkScale * prior[id]!;
+    let x = acc[id]! + (titles[id] ? titleBonus(idfSum, titles[id]!, slots, titleLength[id]!) : 0) + this.linkScale * prior[id]!;
+    const missed = ((1 << this.ask.groups.length) - 1) & ~m;
+    if (missed) x *= coverageFactor(idfSum - missedIdf(this.groupIdf, missed), idfSum);
     return m & this.costlyBits && !(m & OWN) ? x * this.alone : x;
   }
 
@@ -349,6 +377,29 @@ class Pass {
     }
     return blocks;
   }
+}
+
+/** Each group's IDF as the coverage factor counts it: the largest of its terms' slots' (weights.ts `slotIdf`). */
+function groupIdfs(ask: FirstPassAsk): Float64Array {
+  const { weights, groups, reads } = ask;
+  const slotOfTerm = new Map<number, number>();
+  for (let k = 0; k < weights.termIds.length; k++) slotOfTerm.set(weights.termIds[k]!, weights.slotOf[k]!);
+  return Float64Array.from(groups, (g) => {
+    let x = 0;
+    for (const term of g.terms) {
+      const t = reads.stats.termId(term);
+      const s = t === undefined ? undefined : slotOfTerm.get(t);
+      if (s !== undefined) x = Math.max(x, weights.slotIdf[s]!);
+    }
+    return x;
+  });
+}
+
+/** The IDF of the groups of the bits `missed`. */
+function missedIdf(groupIdf: Float64Array, missed: number): number {
+  let x = 0;
+  for (let b = 0; b < groupIdf.length; b++) if (missed & (1 << b)) x += groupIdf[b]!;
+  return x;
 }
 
 /** The ids of the terms this index knows (unknown terms match nothing). */

@@ -1,5 +1,5 @@
 /** A result as shown: a stored document with its snippet, score and facts (search-index.ts, and a shard's answer: indexer/shards). */
-import type { ScoreExplained } from './explain.ts';
+import { missingWords, type ScoreExplained } from './explain.ts';
 import type { StoredDocument } from '../../model/index.ts';
 import { stemmerFor } from '../ingest/tokenize.ts';
 import type { Occurrences } from './locate.ts';
@@ -28,6 +28,8 @@ export type SearchHit = {
   readonly similar?: readonly { readonly url: string; readonly title: string }[];
   /** Near-duplicates folded under it beyond those listed (MAX_SIMILAR). */
   readonly moreSimilar?: number;
+  /** The query's words it holds nothing for, as typed (a long query's results may miss a word: query/coverage.ts). */
+  readonly missing?: readonly string[];
   /** Its score taken apart (asked for with `explain`: query/explain.ts). */
   readonly explain?: ScoreExplained;
 };
@@ -59,6 +61,15 @@ export function hitOf(d: StoredDocument, score: number, terms: readonly string[]
     ...(facts?.pages ? { pages: facts.pages } : {}),
     ...(page ? { page } : {}),
   };
+}
+
+/** A hit with the query's words its page holds nothing for, if any (explain.ts `missingWords`), for the query `r.plan` ranked over `r.lens`. */
+export function withMissing(
+  hit: SearchHit,
+  r: { readonly plan: Parameters<typeof missingWords>[0]; readonly lens: Parameters<typeof missingWords>[1] },
+): SearchHit {
+  const missing = missingWords(r.plan, r.lens, hit.id);
+  return missing.length ? { ...hit, missing } : hit;
 }
 
 /** How many words a query has (its slots' distinct terms: a word being typed is one, whatever its completions). */

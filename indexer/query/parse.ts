@@ -1,7 +1,8 @@
 /**
  * The query language:
  *
- *   postgres replication     every word must match (in any field)
+ *   postgres replication     every word must match (in any field); from three words, all but
+ *                            one may (query/coverage.ts)
  *   "point in time"          an exact phrase: its words, adjacent and in order
  *   vacuum OR analyze        either word (OR binds the words on each side of it)
  *   -deprecated              no page with this word (or -"a phrase": with these words)

@@ -41,6 +41,7 @@ export function slotWeights(stats: CorpusStatistics, slots: readonly Slot[]): Sl
   const slotOf: number[] = [];
   const ownFlags: number[] = [];
   const alone: number[] = [];
+  const slotIdfs: number[] = [];
   const words: string[] = [];
   let filled = 0;
   let idfSum = 0;
@@ -72,6 +73,7 @@ export function slotWeights(stats: CorpusStatistics, slots: readonly Slot[]): Sl
       if (!own) slotIdf = Math.max(slotIdf, w);
     }
     idfSum += slotIdf;
+    slotIdfs.push(slotIdf);
     alone.push(slot.alone ?? 1);
     words.push(slot.term);
     filled++;
@@ -84,6 +86,7 @@ export function slotWeights(stats: CorpusStatistics, slots: readonly Slot[]): Sl
     slots: filled,
     words,
     idfSum,
+    slotIdf: Float64Array.from(slotIdfs),
     own: Uint8Array.from(ownFlags),
     alone: Float64Array.from(alone),
   };

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { FIELDS, type Field } from '../ingest/fields.ts';
 import {
+  COVERAGE_POWER,
   FIELD_B,
   FIELD_MATCH,
   FIELD_WEIGHT,
@@ -65,6 +66,7 @@ function reference(docs: readonly Doc[], d: Doc, terms: readonly string[]): numb
   };
   let score = 0;
   let inTitle = 0;
+  let covered = 0;
   for (const t of terms) {
     let pseudo = 0;
     let perField = 0;
@@ -76,12 +78,15 @@ function reference(docs: readonly Doc[], d: Doc, terms: readonly string[]): numb
       perField += (FIELD_WEIGHT[f] * tf * (K1 + 1)) / (tf + K1 * norm);
     }
     if (words(d, 'title').includes(t)) inTitle++;
+    if (pseudo > 0) covered += idfOf(t);
     score += idfOf(t) * (pseudo / (K1 + pseudo) + FIELD_MATCH * perField);
   }
   const idfSum = terms.reduce((s, t) => s + idfOf(t), 0);
   if (inTitle) score += TITLE_BONUS * idfSum * (inTitle / terms.length) * Math.min(1, inTitle / words(d, 'title').length);
-  // The link prior, in full from an IDF mass of LINK_PRIOR_FULL_AT, in proportion below.
-  return score + LINK_PRIOR * Math.min(1, idfSum / LINK_PRIOR_FULL_AT) * Math.log1p(d.inlinks ?? 0);
+  // The link prior, in full from an IDF mass of LINK_PRIOR_FULL_AT, in proportion below; a page
+  // missing some of the words scores × the share of the IDF mass it holds, to COVERAGE_POWER.
+  const coverage = (covered / idfSum) ** COVERAGE_POWER;
+  return (score + LINK_PRIOR * Math.min(1, idfSum / LINK_PRIOR_FULL_AT) * Math.log1p(d.inlinks ?? 0)) * coverage;
 }
 
 /** The query's scorer over the corpus, as the index makes it: each term's IDF, its id, the impact function. */
@@ -204,6 +209,7 @@ describe('BM25F', () => {
       slots: 2,
       words: terms,
       idfSum: idfs[0]! + idfs[1]!,
+      slotIdf: Float64Array.of(idfs[0]!, idfs[1]!),
       own: Uint8Array.from(alternatives, ([, , factor]) => (factor === 1 ? 1 : 0)),
       alone: Float64Array.of(1, 1),
     });
@@ -232,8 +238,10 @@ describe('BM25F', () => {
     const v = c.vectors[2]!;
     const part = (t: string, factor: number) => factor * idf(c.df(t), DOCS.length) * c.impact(v, indexOf(v.termIds, c.ids.get(t)!));
     const prior = LINK_PRIOR * Math.min(1, (idfs[0]! + idfs[1]!) / LINK_PRIOR_FULL_AT) * Math.log1p(1);
+    // (It holds no "vacuum": it scores × the share of the query's IDF that "table" is.)
+    const coverage = (idfs[1]! / (idfs[0]! + idfs[1]!)) ** COVERAGE_POWER;
     assert.ok(part('rows', 0.5) > 0 && part('table', 1) > 0, 'document 2 holds both');
-    close(withAlternative(v), Math.max(part('table', 1), part('rows', 0.5)) + prior, 'the better alternative');
-    assert.ok(withAlternative(v) < part('table', 1) + part('rows', 0.5) + prior, 'not their sum');
+    close(withAlternative(v), (Math.max(part('table', 1), part('rows', 0.5)) + prior) * coverage, 'the better alternative');
+    assert.ok(withAlternative(v) < (part('table', 1) + part('rows', 0.5) + prior) * coverage, 'not their sum');
   });
 });

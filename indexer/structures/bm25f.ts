@@ -39,6 +39,19 @@ export const LINK_PRIOR_FULL_AT = 6;
 export function linkScale(idfSum: number): number {
   return Math.min(1, idfSum / LINK_PRIOR_FULL_AT);
 }
+/**
+ * A page that misses some of the query's words (query/coverage.ts lets a long query's candidates
+ * miss a bare word) scores × (share of the query's IDF mass it holds)^COVERAGE_POWER: the
+ * words it misses add nothing to its sum, and it also loses in proportion to what they said — so
+ * a page holding every word in passing still ranks below one that holds the important words
+ * strongly only when those are strong enough (Lucene's coordination factor, weighted by IDF).
+ */
+export const COVERAGE_POWER = 1.5;
+
+/** The coverage factor of a page holding `covered` of the query's IDF mass `idfSum`. */
+export function coverageFactor(covered: number, idfSum: number): number {
+  return covered >= idfSum || idfSum <= 0 ? 1 : (covered / idfSum) ** COVERAGE_POWER;
+}
 /** Weight of the per-field part of a term's score next to its BM25F part (`impactFunction`). */
 export const FIELD_MATCH = 0.1;
 
@@ -146,14 +159,16 @@ export function scorer(idfs: readonly number[], termIds: Uint32Array, impact: Im
   return (v) => {
     let score = 0;
     let inTitleCount = 0;
+    let covered = 0;
     for (let k = 0; k < q; k++) {
       const row = indexOf(v.termIds, termIds[k]!);
       if (row < 0) continue;
       if (inTitle(v, row)) inTitleCount++;
       score += idfs[k]! * impact(v, row);
+      covered += idfs[k]!;
     }
     score += titleBonus(idfSum, inTitleCount, q, v.lengths[TITLE]!);
-    return score + scale * LINK_PRIOR * Math.log1p(v.inlinks);
+    return (score + scale * LINK_PRIOR * Math.log1p(v.inlinks)) * coverageFactor(covered, idfSum);
   };
 }
 
@@ -172,8 +187,10 @@ export type SlotWeights = {
   readonly slots: number;
   /** Per slot: the query word it stands for (what an explanation names). */
   readonly words: readonly string[];
-  /** The slots' IDF mass (the title bonus's). */
+  /** The slots' IDF mass (the title bonus's, and the coverage factor's): the sum of `slotIdf`. */
   readonly idfSum: number;
+  /** Per slot: its IDF as the title bonus and the coverage factor count it (`coverageFactor`). */
+  readonly slotIdf: Float64Array;
   /** Per alternative: 1 when it is the word itself (in some language). */
   readonly own: Uint8Array;
   /**
@@ -186,10 +203,11 @@ export type SlotWeights = {
 /**
  * `scorer` over slots: a slot scores its best alternative in the document (alternatives of one
  * word are never added up), and counts toward the title bonus by the factor of its best
- * alternative in the title. With one alternative per slot, of factor 1, it is `scorer` exactly.
+ * alternative in the title. A page holding no alternative of some slot is scored × its coverage
+ * (`coverageFactor`). With one alternative per slot, of factor 1, held by the page, it is `scorer` exactly.
  */
 export function slotScorer(w: SlotWeights, impact: ImpactFunction): (v: DocVector) => number {
-  const { termIds, weights, factors, slotOf, slots, idfSum, own, alone } = w;
+  const { termIds, weights, factors, slotOf, slots, idfSum, slotIdf, own, alone } = w;
   const n = termIds.length;
   const best = new Float64Array(slots);
   const titled = new Float64Array(slots);
@@ -211,12 +229,14 @@ export function slotScorer(w: SlotWeights, impact: ImpactFunction): (v: DocVecto
     let score = 0;
     let inTitleCount = 0;
     let times = 1;
+    let covered = 0;
     for (let s = 0; s < slots; s++) {
       score += best[s]!;
       inTitleCount += titled[s]!;
+      if (best[s]! > 0) covered += slotIdf[s]!;
       if (best[s]! > 0 && !holdsOwn[s]) times *= alone[s]!;
     }
     score += titleBonus(idfSum, inTitleCount, slots, v.lengths[TITLE]!);
-    return (score + scale * LINK_PRIOR * Math.log1p(v.inlinks)) * times;
+    return (score + scale * LINK_PRIOR * Math.log1p(v.inlinks)) * times * coverageFactor(covered, idfSum);
   };
 }

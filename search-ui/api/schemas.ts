@@ -98,6 +98,7 @@ const ScoreExplainedSchema = z
     titleBonus: z.number().openapi({ description: 'How much of the query the title holds, and how much of the title the query holds' }),
     links: z.object({ inlinks: z.number().int(), score: z.number() }).openapi({ description: 'Pages linking to it, and what that adds' }),
     alternativesOnly: z.number().openapi({ description: 'Below 1 when the page holds only a correction of a word typed whole' }),
+    coverage: z.number().openapi({ description: 'Below 1 when the page misses some of the query’s words: the share of the query’s IDF it holds, weighed' }),
     exactForms: z.number().openapi({ description: 'Above 1 when the page writes the query’s words as typed (diacritics)' }),
     proximity: z.number().openapi({ description: 'Phrase evidence: above 1 when the query’s words stand together in the page' }),
   })
@@ -171,6 +172,11 @@ export const SearchResponseSchema = z
                 'index.nearDuplicates.maxDistance bits), best first, at most 10',
             }),
           moreSimilar: z.number().int().optional().openapi({ description: 'Near-duplicates folded under it beyond those listed in similar' }),
+          missing: z
+            .array(z.string())
+            .readonly()
+            .optional()
+            .openapi({ description: 'The query’s words this page holds nothing for, as typed (a query of three words or more may miss one; two from six)' }),
           explain: ScoreExplainedSchema.optional().openapi({ description: "Asked for with explain=1: the hit's score taken apart (not over shards)" }),
         }),
       )

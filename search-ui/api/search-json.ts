@@ -34,6 +34,7 @@ export function searchJson(r: SearchResponse): SearchJson {
       ...(h.page ? { page: h.page } : {}),
       ...(h.similar ? { similar: h.similar.map((x) => ({ url: x.url, title: x.title })) } : {}),
       ...(h.moreSimilar ? { moreSimilar: h.moreSimilar } : {}),
+      ...(h.missing ? { missing: [...h.missing] } : {}),
       ...(h.explain ? { explain: explainJson(h.explain) } : {}),
     })),
   };
@@ -58,6 +59,7 @@ function explainJson(e: ScoreExplained): NonNullable<SearchJson['hits'][number][
     titleBonus: round(e.titleBonus),
     links: { inlinks: e.links.inlinks, score: round(e.links.score) },
     alternativesOnly: round(e.alternativesOnly),
+    coverage: round(e.coverage),
     exactForms: round(e.exactForms),
     proximity: round(e.proximity),
   };

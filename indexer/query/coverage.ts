@@ -1,0 +1,48 @@
+/**
+ * Which of a query's words a candidate may miss (minimum should match). People add words that
+ * the page they mean need not hold — "sleep for a second" for the page of `sleep`, "Copy vs
+ * Clone" for the pages of Copy and Clone — and with every word required, that page is not even a
+ * candidate while pages holding all of them in passing are. So a query of MAY_MISS_FROM bare words
+ * or more lets a candidate miss one bare word (two from MAY_MISS_TWO_FROM words); the scorer
+ * weighs what it misses (bm25f.ts `coverageFactor`), so a page holding every word still ranks
+ * first unless the other holds the important words much better. Words in a phrase or typed as
+ * +word are always required, as are the words of a query too short to spare one.
+ */
+import type { ParsedQuery } from './parse.ts';
+
+/** Groups from which one bare word may be missing. */
+export const MAY_MISS_FROM = 3;
+/** Groups from which two may be missing. */
+export const MAY_MISS_TWO_FROM = 6;
+
+/** Which groups a candidate may miss (by index of `q.groups`) and how many of them at most. */
+export type Missable = { readonly optional: readonly boolean[]; readonly maxMissing: number };
+
+export function missable(q: Pick<ParsedQuery, 'groups' | 'loose' | 'phrases'>): Missable {
+  const n = q.groups.length;
+  const maxMissing = n >= MAY_MISS_TWO_FROM ? 2 : n >= MAY_MISS_FROM ? 1 : 0;
+  if (!maxMissing) return { optional: q.groups.map(() => false), maxMissing };
+  // (A bare word's group holds its term; a phrase's words are required even when also typed bare.)
+  const bare = new Set(q.loose.map((w) => w.term));
+  for (const p of q.phrases) for (const t of p) bare.delete(t);
+  const optional = q.groups.map((g) => g.some((t) => bare.has(t)));
+  return { optional, maxMissing: optional.some(Boolean) ? maxMissing : 0 };
+}
+
+/**
+ * The groups every admissible candidate holds at least one of: the rarest required group, or —
+ * when every group may be missed — the rarest `maxMissing` + 1 (a candidate misses at most
+ * `maxMissing`). Indexes into `byRarity`, which lists the groups rarest first with their flags.
+ */
+export function sourceGroups(byRarity: readonly { readonly optional: boolean }[], maxMissing: number): number[] {
+  const required = byRarity.findIndex((g) => !g.optional);
+  if (required >= 0 || maxMissing === 0) return [Math.max(0, required)];
+  return byRarity.slice(0, maxMissing + 1).map((_, i) => i);
+}
+
+/** How many bits of `x` are set (a 32-bit mask). */
+export function bitCount(x: number): number {
+  let v = x - ((x >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
