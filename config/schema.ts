@@ -339,7 +339,7 @@ export const configSchema = z.strictObject({
         .strictObject({
           title: z.number().finite().min(0).default(4).describe('Plain scorer: weight of a match in the title.'),
           meta: z.number().finite().min(0).default(3).describe('Plain scorer: weight of a match in the meta description or keywords.'),
-          headings: z.number().finite().min(0).default(2).describe('Plain scorer: weight of a match in a heading (h1–h3).'),
+          headings: z.number().finite().min(0).default(2).describe('Plain scorer: weight of a match in a heading (h1–h4).'),
           text: z.number().finite().min(0).default(1).describe('Plain scorer: weight of a match in the text.'),
         })
         .prefault({}),

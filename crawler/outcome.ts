@@ -236,6 +236,7 @@ function storedDocument(f: FetchFacts, res: FetchResponse, page: ParsedPage, has
     title: page.title,
     description: page.description,
     headings: page.headings,
+    ...(page.headingIds ? { headingIds: page.headingIds } : {}),
     text: page.text,
     contentType: mediaType(res) || 'text/html',
     ...(lang ? { lang } : {}),

@@ -33,7 +33,9 @@ function site(req: IncomingMessage, res: ServerResponse): void {
     return;
   }
   if (doc && DOCS[doc]) {
-    page(res, `<title>${DOCS[doc][0]}</title></head><body><h1>${DOCS[doc][0]}</h1><p>${DOCS[doc][1]}</p>`);
+    // (The history has a section of its own, with an id: a result can open there.)
+    const section = doc === 'history' ? '<h2 id="storm-lamps">Storm lamps at sea</h2><p>Ships carried them on deck through every gale.</p>' : '';
+    page(res, `<title>${DOCS[doc][0]}</title></head><body><h1>${DOCS[doc][0]}</h1><p>${DOCS[doc][1]}</p>${section}`);
     return;
   }
 
@@ -127,10 +129,19 @@ test('a page on another origin shows results as you type; ↓ and ↑ move throu
   await expect(widget.options.nth(0)).toHaveAttribute('aria-selected', 'true');
   await expect(widget.box).toBeFocused();
   const href = (await widget.link(0).getAttribute('href'))!;
-  expect(href).toMatch(new RegExp(`^${trawl().served!.url}/docs/\\w*$`));
+  expect(href).toMatch(new RegExp(`^${trawl().served!.url}/docs/\\w*(#[\\w-]+)?$`));
   widget.expectConsoleEmpty();
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(href);
+});
+
+test('a result found in a section of its page opens at that section', async ({ page }) => {
+  const widget = new Widget(page);
+  await widget.open('/embed');
+  await widget.box.pressSequentially('storm lamps', { delay: 30 });
+  await expect(widget.options).toHaveCount(1);
+  await expect(widget.link(0)).toHaveAttribute('href', `${trawl().served!.url}/docs/history#storm-lamps`);
+  widget.expectConsoleEmpty();
 });
 
 test('Esc closes the results, and "/" brings the focus back to the box unless one types elsewhere', async ({ page }) => {

@@ -22,7 +22,7 @@ import { Candidates, DEFAULT_TUNING, type IndexTuning } from './query/candidates
 import { QueryDocuments, type DocumentLookup, type SequenceLookup } from './query/documents.ts';
 import { countFacets } from './query/filters.ts';
 import { deepEnough, fold } from './query/fold.ts';
-import { hitOf, withMissing, wordsOf, type SearchHit } from './query/hits.ts';
+import { hitOf, withFound, wordsOf, type SearchHit } from './query/hits.ts';
 import type { Occurrences } from './query/locate.ts';
 import { exactForms } from './query/exact-forms.ts';
 import { phrasesByLanguage, stemmersIn, termsIn } from './query/languages.ts';
@@ -236,7 +236,7 @@ export class SearchIndex implements Searcher {
     for (const { leader, similar } of onPage) {
       const d = await docs.get(leader.id);
       if (!d) continue;
-      const found = withMissing(hitOf(d, leader.score, r.plan.forgiven.marked, r.bodies.get(leader.id), wordsOf(r.plan.forgiven.slots)), r);
+      const found = withFound(hitOf(d, leader.score, r.plan.forgiven.marked, r.bodies.get(leader.id), wordsOf(r.plan.forgiven.slots)), d, r);
       const explained = options.explain ? explainScore(r.plan, r.lens, leader.id, r.evidence?.get(leader.id)) : undefined;
       const hit = explained ? { ...found, explain: explained } : found;
       const near = [];

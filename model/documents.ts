@@ -7,6 +7,11 @@ export type PageContent = {
   readonly description: string;
   readonly headings: readonly string[];
   readonly text: string;
+  /**
+   * The fragment id of its headings that have one, by the heading's text (the first heading of a
+   * text, if several): a result can link the section a query found (`page#id`). Absent when none has.
+   */
+  readonly headingIds?: Readonly<Record<string, string>>;
 };
 
 /** The document formats Trawl reads besides HTML (crawler/documents), as `documents.types` names them. */

@@ -31,6 +31,12 @@ put(1, 'Routine vacuuming', 'Vacuum reclaims storage. Run vacuum regularly.');
 put(2, 'Vacuumdb', 'vacuumdb is a wrapper around VACUUM.');
 put(3, 'Value expressions', 'Values and <b>expressions</b>.');
 for (let i = 10; i < 14; i++) put(i, `Vacuum notes ${i}`, 'vacuum again');
+{
+  // A page of sections, each heading with its fragment id.
+  const d: StoredDocument = { ...docs.get(3)!, id: 20, url: 'http://e.org/errors', title: 'Error index', headings: ['E0382', 'E0499'], text: 'Errors.' };
+  docs.set(20, { ...d, headingIds: { E0382: 'E0382', E0499: 'E0499' } });
+  index.upsert(docs.get(20)!);
+}
 
 const statusNow = (): ApplianceStatus => ({
   crawl: {
@@ -132,6 +138,18 @@ describe('GET /api/suggest', () => {
     assert.ok(doc.components.schemas.Suggestions?.properties.suggestions);
     assert.ok(doc.components.schemas.SearchResponse?.properties.corrected, 'the search answer describes corrected');
     assert.ok(doc.paths['/api/search']?.get?.parameters?.some((p) => p.name === 'exact'));
+  });
+});
+
+describe('a result in a section of its page', () => {
+  it('links the section the query found, in the JSON and on the page', async () => {
+    const body = (await (await get('/api/search?q=E0499')).json()) as { hits: { url: string; section?: { heading: string; url: string } }[] };
+    assert.deepEqual(body.hits[0], { ...body.hits[0], url: 'http://e.org/errors', section: { heading: 'E0499', url: 'http://e.org/errors#E0499' } });
+    const page = await (await get('/?q=E0499')).text();
+    assert.match(page, /<a class="result-title" href="http:\/\/e\.org\/errors#E0499">Error index<\/a>/);
+    assert.match(page, /<div class="result-url">http:\/\/e\.org\/errors › <a class="result-section" href="http:\/\/e\.org\/errors#E0499">E0499<\/a><\/div>/);
+    const whole = (await (await get('/api/search?q=error+index')).json()) as { hits: { url: string; section?: unknown }[] };
+    assert.equal(whole.hits.find((h) => h.url === 'http://e.org/errors')?.section, undefined, 'the title says it: the page whole');
   });
 });
 

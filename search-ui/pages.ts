@@ -224,12 +224,14 @@ ${facetLists(r)}
 ${r.hits.map((h) => {
   const href = safeHref(h.url);
   // A PDF opens at the page the snippet is on (PDF viewers read #page=N).
-  const at = href && h.type === 'pdf' && h.page ? `${href.replace(/#.*$/, '')}#page=${h.page}` : href;
+  // The section the query found opens at its heading (query/section.ts).
+  const section = h.section ? safeHref(h.section.url) : undefined;
+  const at = section ?? (href && h.type === 'pdf' && h.page ? `${href.replace(/#.*$/, '')}#page=${h.page}` : href);
   const badge = h.type ? html`<span class="badge" data-type="${h.type}">${TYPE_NAMES[h.type] ?? h.type.toUpperCase()}</span> ` : '';
   const title = at ? html`<a class="result-title" href="${at}">${h.title}</a>` : html`<span class="result-title">${h.title}</span>`;
   return html`<li>
 <h2 class="result-h">${badge}${title}</h2>
-<div class="result-url">${h.url}</div>
+<div class="result-url">${h.url}${h.section && section ? html` › <a class="result-section" href="${section}">${h.section.heading}</a>` : ''}</div>
 <div class="result-meta">${resultMeta(h, r.query)}</div>
 <p class="snippet">${raw(h.snippet)}</p>
 ${h.missing?.length ? html`<p class="missing">Missing: ${h.missing.map((w, i) => html`${i ? ', ' : ''}<s>${w}</s>`)}</p>` : ''}

@@ -21,7 +21,7 @@ export type Frame = {
   noText: boolean;
   main: boolean;
   anchor: RawLink | undefined;
-  /** The heading whose text this is (h1–h3), if any. */
+  /** The heading whose text this is (h1–h4: rustdoc's items are h4), if any. */
   heading: string[] | undefined;
   /** What leaving the element does: end a block, end a heading, or nothing. */
   exit: number;
@@ -98,7 +98,7 @@ const BLOCK = new Set([
   'body',
   'option',
 ]);
-const HEADING = new Set(['h1', 'h2', 'h3']);
+const HEADING = new Set(['h1', 'h2', 'h3', 'h4']);
 
 /** A frame for the top of the page (outside every element). */
 export function topFrame(): Frame {
@@ -117,6 +117,12 @@ export class PageCollector {
   private lang: string | undefined;
   private readonly robots: string[] = [];
   private readonly headings: string[] = [];
+  /** The fragment id of each heading that has one, by its text (headingIds). */
+  private readonly headingIds = new Map<string, string>();
+  /** An id met since the last text (`<section id>`, `<a id>`, `<span id>` before a heading): the next heading's, if it has none. */
+  private pendingId: string | undefined;
+  /** The id of the heading being read. */
+  private headingId: string | undefined;
   private readonly raw: RawLink[] = [];
   /** Links past maxLinks: counted, so that the cut is recorded, not kept. */
   private cut = 0;
@@ -188,7 +194,17 @@ export class PageCollector {
     )
       boiler = true;
     const isHeading = HEADING.has(name) && !boiler && !noText;
-    if (isHeading) heading = [];
+    // Its fragment id: its own, an anchor's in it, or an element's just before it (Sphinx's and
+    // DocBook's sections carry the id, the heading inside them).
+    const id = marked || name === 'a' ? fragmentId(name, a) : undefined;
+    if (isHeading) {
+      heading = [];
+      this.headingId = id ?? this.pendingId;
+    } else if (id !== undefined && !boiler && !noText) {
+      // (Not a button's or a sidebar's: a heading's place is in the content.)
+      if (parent.heading) this.headingId ??= id;
+      else this.pendingId = id;
+    }
     const block = BLOCK.has(name);
     if (block && !boiler && !noText) this.lines.end();
     child.boiler = boiler;
@@ -231,6 +247,8 @@ export class PageCollector {
   text(f: Frame, t: string): void {
     if (f.anchor) f.anchor.text.push(t);
     if (f.noText) return;
+    // (A link's text — rustdoc's "source" before an item's heading — is no content between an id and its heading.)
+    if (this.pendingId !== undefined && !f.anchor && trimmedLength(t) > 0) this.pendingId = undefined;
     if (f.heading) f.heading.push(t);
     if (!f.boiler) this.lines.add(t, f.anchor !== undefined, f.main);
     this.textChars += trimmedLength(t);
@@ -242,7 +260,11 @@ export class PageCollector {
       if (!f.boiler && !f.noText) this.lines.end();
     } else if (f.exit === Exit.Heading) {
       const h = squash(f.heading!.join('')).slice(0, FIELD_CAPS.heading);
-      if (h && this.headings.length < FIELD_CAPS.headings) this.headings.push(h);
+      if (h && this.headings.length < FIELD_CAPS.headings) {
+        this.headings.push(h);
+        if (this.headingId !== undefined && !this.headingIds.has(h)) this.headingIds.set(h, this.headingId);
+      }
+      this.headingId = undefined;
     }
     if (f.rootStart >= 0) this.appRootText = this.textChars - f.rootStart;
   }
@@ -280,6 +302,7 @@ export class PageCollector {
     const { headings } = this;
     // A heading that is one of the host's template blocks ("Table of Contents" in every sidebar) goes too.
     const kept = extraction.template ? headings.filter((h) => !inTemplate(extraction.template, h)) : headings;
+    const ids = kept.flatMap((h) => (this.headingIds.has(h) ? [[h, this.headingIds.get(h)!] as const] : []));
     const canonicalUrl = this.canonical ? resolve(this.canonical, base) : undefined;
     const refreshUrl = this.refresh ? resolve(this.refresh, base) : undefined;
     const robotsAll = this.robots.join(',');
@@ -289,6 +312,7 @@ export class PageCollector {
       title: (this.titleText || headings[0] || fallbackTitle(pageUrl)).slice(0, FIELD_CAPS.title),
       description: squash(this.description || this.ogDescription).slice(0, FIELD_CAPS.description),
       headings: kept,
+      ...(ids.length ? { headingIds: Object.fromEntries(ids) } : {}),
       text: body.text,
       blocks: body.blocks,
       links,
@@ -302,6 +326,15 @@ export class PageCollector {
       ...(scripts ? { spa: { scripts, ...(appRoot ? { appRoot } : {}), appRootText, noscriptAsksJs, clickables } } : {}),
     };
   }
+}
+
+/** Fragment ids longer than this are no one's link target. */
+const MAX_ID_LENGTH = 200;
+
+/** The fragment id an element gives its place (`id`, or an anchor's `name`), if any. */
+function fragmentId(name: string, a: Record<string, string>): string | undefined {
+  const id = (a.id ?? (name === 'a' ? a.name : undefined))?.trim();
+  return id && id.length <= MAX_ID_LENGTH && !/\s/.test(id) ? id : undefined;
 }
 
 /** Whether the element has any of the attributes in MARKS. */

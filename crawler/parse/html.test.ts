@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { parseSettingsOf } from '../../appliance/wiring.ts';
 import { DEFAULT_CONFIG } from '../../config/defaults.ts';
 import { extract, type Extracted, type ParseJob } from './extract.ts';
-import { parseHtml, parsePlainText } from './html.ts';
+import { FIELD_CAPS, parseHtml, parsePlainText } from './html.ts';
 import { parseSitemap } from './sitemap.ts';
 
 /** What the config's defaults give every parse job (appliance/wiring.ts). */
@@ -132,6 +132,47 @@ describe('a page\u2019s links and the cap on them (limits.maxLinksPerPage)', () 
     const r = extractNow({ body: Buffer.from(many(30)), contentType: 'text/html', url: 'http://e.org/', ...SETTINGS, maxLinks: 10 });
     assert.ok(r.kind === 'page');
     assert.deepEqual([r.page.links.length, r.page.linksCut], [10, 20]);
+  });
+});
+
+describe('a page\u2019s headings', () => {
+  it('keeps every heading of a real long page (regression: rustdoc\u2019s error index, 505 codes, cut at 200)', () => {
+    const codes = Array.from({ length: 505 }, (_, i) => `<h2 id="E${i}"><a href="#E${i}">E${String(i).padStart(4, '0')}</a></h2><p>Error ${i}.</p>`);
+    const page = parseHtml(
+      `<title>Error index</title><h1>Rust Compiler Error Index</h1>${codes.join('')}`,
+      'http://e.org/error-index.html',
+      robotsToken,
+      maxLinks,
+    );
+    assert.equal(page.headings.length, 506);
+    assert.equal(page.headings[505], 'E0504');
+    const more = Array.from({ length: 1200 }, (_, i) => `<h3>Part ${i}</h3>`).join('');
+    assert.equal(parseHtml(`<title>t</title>${more}`, 'http://e.org/', robotsToken, maxLinks).headings.length, FIELD_CAPS.headings);
+  });
+});
+
+describe('a page\u2019s heading ids', () => {
+  it('takes a heading\u2019s own id, an anchor\u2019s in it, or the id of the element just before it, by the heading\u2019s text', () => {
+    const html = [
+      '<title>t</title><nav><button id="menu-toggle"></button></nav>',
+      '<h1>Page</h1>',
+      '<h2 id="E0382"><a href="#E0382">E0382</a></h2><p>Moved.</p>',
+      '<h2><a id="SQL-NOTES"></a>Notes</h2><p>Some notes.</p>',
+      '<h3><a name="old-style">Old style</a></h3><p>x</p>',
+      '<section id="basic-usage"><h2>Basic Usage</h2><p>y</p></section>',
+      '<div id="wrapper"><p>text first</p><h2>No id</h2></div>',
+      '<h2 id="has space">Spaced</h2>',
+      // rustdoc's items: the id on the item's section, a "source" link, then its h4.
+      '<section id="method.push"><a class="srclink" href="/src/vec.rs.html#10">source</a><a href="#method.push" class="anchor"></a>',
+      '<h4 class="code-header">pub fn push(&amp;mut self, value: T)</h4></section>',
+    ].join('');
+    const page = parseHtml(html, 'http://e.org/', robotsToken, maxLinks);
+    const push = 'pub fn push(&mut self, value: T)';
+    assert.deepEqual(page.headings, ['Page', 'E0382', 'Notes', 'Old style', 'Basic Usage', 'No id', 'Spaced', push]);
+    assert.deepEqual(page.headingIds, { E0382: 'E0382', Notes: 'SQL-NOTES', 'Old style': 'old-style', 'Basic Usage': 'basic-usage', [push]: 'method.push' });
+    // The same over a DOM (a host's extract.exclude selectors need one: tree.ts).
+    assert.deepEqual(parseHtml(html, 'http://e.org/', robotsToken, maxLinks, { exclude: '.ads' }).headingIds, page.headingIds);
+    assert.equal(parseHtml('<title>t</title><h2>Plain</h2>', 'http://e.org/', robotsToken, maxLinks).headingIds, undefined, 'none: absent');
   });
 });
 

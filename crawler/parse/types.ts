@@ -6,7 +6,7 @@ import type { DocumentFacts, PageContent } from '../../model/index.ts';
  * title, its description (and keywords), its headings and each heading, each link's anchor text.
  * What is stored and indexed is cut here, and nowhere else.
  */
-export const FIELD_CAPS = { title: 1000, description: 5000, headings: 200, heading: 500, anchor: 300 } as const;
+export const FIELD_CAPS = { title: 1000, description: 5000, headings: 1000, heading: 500, anchor: 300 } as const;
 
 export type Link = { readonly url: string; readonly text: string; readonly nofollow: boolean };
 

@@ -22,6 +22,20 @@ export type Analysis = {
 };
 
 const F = FIELDS.length;
+const HEADINGS = FIELDS.indexOf('headings');
+
+/**
+ * The length the headings field is normalized by: an HTML page's is one heading's, on average —
+ * each heading stands for its section, and a section is found by its heading as a page is by its
+ * title, however many sections the page has (rustdoc's error index: 505 headings, one per error
+ * code, each the answer to a query for its code; normalized by their sum, no code's heading counted).
+ * A document's (PDF, Office: `document` is set) is its headings' sum: its outline says what the
+ * whole is about, and a 400-page manual is not the answer to each of its chapters' titles
+ * (bench/relevance's TeX Live set: LaTeX News' collected issues above the issue asked for).
+ */
+function headingsLength(doc: { readonly headings: readonly string[]; readonly document?: unknown }, tokens: number): number {
+  return doc.document === undefined && doc.headings.length > 1 ? Math.ceil(tokens / doc.headings.length) : tokens;
+}
 /**
  * Distinct terms indexed per document. Prose has a few thousand; a 5 MB page about 100,000. Beyond
  * this (a page of random tokens), new terms are not indexed; the field lengths still count them.
@@ -38,7 +52,7 @@ export const MAX_DISTINCT_TERMS = 1 << 20;
  * PDF's text of a million words would be a million strings alive together, tens of MB of heap
  * that outlive the young generation), only each distinct word once.
  */
-export function analyze(doc: PageContent & { readonly lang?: string }, maxTerms = MAX_DISTINCT_TERMS): Analysis {
+export function analyze(doc: PageContent & { readonly lang?: string; readonly document?: unknown }, maxTerms = MAX_DISTINCT_TERMS): Analysis {
   const { stem } = stemmerFor(doc.lang);
   // Rows by word as written (folded) and by term (stemmed): each distinct word is stemmed once.
   const byWord = new Map<string, number>();
@@ -91,7 +105,7 @@ export function analyze(doc: PageContent & { readonly lang?: string }, maxTerms 
       }
     });
     runs.end();
-    lengths[f] = tokens;
+    lengths[f] = f === HEADINGS ? headingsLength(doc, tokens) : tokens;
     // (A field's identifiers after its words, as they always came: the terms' first-seen order.)
     for (const id of identifiers) {
       const i = rowOf(id);

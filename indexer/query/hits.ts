@@ -1,5 +1,6 @@
 /** A result as shown: a stored document with its snippet, score and facts (search-index.ts, and a shard's answer: indexer/shards). */
 import { missingWords, type ScoreExplained } from './explain.ts';
+import { sectionOf, type Section } from './section.ts';
 import type { StoredDocument } from '../../model/index.ts';
 import { stemmerFor } from '../ingest/tokenize.ts';
 import type { Occurrences } from './locate.ts';
@@ -28,6 +29,8 @@ export type SearchHit = {
   readonly similar?: readonly { readonly url: string; readonly title: string }[];
   /** Near-duplicates folded under it beyond those listed (MAX_SIMILAR). */
   readonly moreSimilar?: number;
+  /** The section the query found (query/section.ts): the result links there. */
+  readonly section?: Section;
   /** The query's words it holds nothing for, as typed (a long query's results may miss a word: query/coverage.ts). */
   readonly missing?: readonly string[];
   /** Its score taken apart (asked for with `explain`: query/explain.ts). */
@@ -63,13 +66,19 @@ export function hitOf(d: StoredDocument, score: number, terms: readonly string[]
   };
 }
 
-/** A hit with the query's words its page holds nothing for, if any (explain.ts `missingWords`), for the query `r.plan` ranked over `r.lens`. */
-export function withMissing(
+/**
+ * A hit with what the query found of its page, for the query `r.plan` ranked over `r.lens`: the
+ * section it links (section.ts `sectionOf`) and the query's words its page holds nothing for
+ * (explain.ts `missingWords`), when there are.
+ */
+export function withFound(
   hit: SearchHit,
+  d: StoredDocument,
   r: { readonly plan: Parameters<typeof missingWords>[0]; readonly lens: Parameters<typeof missingWords>[1] },
 ): SearchHit {
   const missing = missingWords(r.plan, r.lens, hit.id);
-  return missing.length ? { ...hit, missing } : hit;
+  const section = sectionOf(d, r.plan.weights, r.lens.stats);
+  return missing.length || section ? { ...hit, ...(section ? { section } : {}), ...(missing.length ? { missing } : {}) } : hit;
 }
 
 /** How many words a query has (its slots' distinct terms: a word being typed is one, whatever its completions). */

@@ -9,7 +9,7 @@
 import type { Source } from '../ingest/source.ts';
 import type { Facets } from '../query/filters.ts';
 import type { SearchHit } from '../query/hits.ts';
-import { hitOf, withMissing, wordsOf } from '../query/hits.ts';
+import { hitOf, withFound, wordsOf } from '../query/hits.ts';
 import { autocomplete } from '../query/autocomplete.ts';
 import { QueryDocuments } from '../query/documents.ts';
 import type { SpellingLookup } from '../query/surface.ts';
@@ -162,7 +162,7 @@ async function searchOver(index: SearchIndex, view: IndexView, asked: SearchAske
     const d = await r.docs.get(x.id);
     if (!d) continue;
     const h = index.simhashes.get(x.id);
-    const hit = entries.length < asked.page * asked.size ? { hit: withMissing(hitOf(d, x.score, marked, r.bodies.get(x.id), words), r) } : {};
+    const hit = entries.length < asked.page * asked.size ? { hit: withFound(hitOf(d, x.score, marked, r.bodies.get(x.id), words), d, r) } : {};
     entries.push({
       id: x.id,
       score: x.score,

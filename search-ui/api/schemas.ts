@@ -172,6 +172,14 @@ export const SearchResponseSchema = z
                 'index.nearDuplicates.maxDistance bits), best first, at most 10',
             }),
           moreSimilar: z.number().int().optional().openapi({ description: 'Near-duplicates folded under it beyond those listed in similar' }),
+          section: z
+            .object({ heading: z.string(), url: z.string() })
+            .optional()
+            .openapi({
+              description:
+                'The section the query found: a heading of the page that holds more of the query than its title (at least half ' +
+                'its IDF), and the page’s address with that heading’s fragment; the result links there',
+            }),
           missing: z
             .array(z.string())
             .readonly()

@@ -34,6 +34,7 @@ export function searchJson(r: SearchResponse): SearchJson {
       ...(h.page ? { page: h.page } : {}),
       ...(h.similar ? { similar: h.similar.map((x) => ({ url: x.url, title: x.title })) } : {}),
       ...(h.moreSimilar ? { moreSimilar: h.moreSimilar } : {}),
+      ...(h.section ? { section: { heading: h.section.heading, url: h.section.url } } : {}),
       ...(h.missing ? { missing: [...h.missing] } : {}),
       ...(h.explain ? { explain: explainJson(h.explain) } : {}),
     })),

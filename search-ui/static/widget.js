@@ -127,6 +127,8 @@
   /** Only http(s) URLs are opened: a `javascript:` URL from a crawled page must never run. */
   function hrefOf(hit) {
     if (!/^https?:\/\//i.test(hit.url)) return null;
+    // (The section the query found: the page's address with its fragment, given by the server.)
+    if (hit.section && typeof hit.section.url === 'string' && /^https?:\/\//i.test(hit.section.url)) return hit.section.url;
     return hit.type === 'pdf' && hit.page ? `${hit.url.replace(/#.*$/, '')}#page=${hit.page}` : hit.url;
   }
 

@@ -120,6 +120,21 @@ export function documentContract(factory: StoreFactory): void {
     );
 
     it(
+      'keeps the fragment ids of a page\u2019s headings, and their absence, through a replacement',
+      test(async (s) => {
+        const [a, b] = await ids(s, 'error-index.html', 'plain.html');
+        const headingIds = { E0382: 'E0382', 'Borrow of a moved value': 'moved-value', 'ツ and ü': 'tsu-%C3%BC' };
+        await s.documents.put(doc(a!, 'codes', { headings: Object.keys(headingIds), headingIds }));
+        await s.documents.put(doc(b!, 'plain'));
+        assert.deepEqual((await s.documents.get(a!))?.headingIds, headingIds);
+        assert.deepEqual((await s.documents.getMany([a!])).get(a!)?.headingIds, headingIds);
+        assert.equal((await s.documents.get(b!))?.headingIds, undefined);
+        await s.documents.put(doc(a!, 'codes, without ids now'));
+        assert.equal((await s.documents.get(a!))?.headingIds, undefined, 'a new copy without ids has none');
+      }),
+    );
+
+    it(
       'keeps a document\u2019s SimHash and its absence, and streams every SimHash in id order',
       test(async (s) => {
         const [a, b, c] = await ids(s, 'near-a', 'near-b', 'short');

@@ -27,6 +27,7 @@ type Row = {
   topic: DocumentTopic | null;
   facts: DocumentFacts | null;
   simhash: string | null;
+  heading_ids: Record<string, string> | null;
 };
 
 const fromRow = (r: Row): StoredDocument => ({
@@ -46,6 +47,7 @@ const fromRow = (r: Row): StoredDocument => ({
   ...(r.topic ? { topic: r.topic } : {}),
   ...(r.facts ? { document: r.facts } : {}),
   ...(r.simhash ? { simhash: r.simhash } : {}),
+  ...(r.heading_ids ? { headingIds: r.heading_ids } : {}),
 });
 
 /** Documents read per round trip while streaming them all. */
@@ -60,21 +62,23 @@ const PUT_DOCUMENTS =
   `
 WITH input AS (
   SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::boolean[], $10::int[],
-    $11::bigint[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::bytea[])
+    $11::bigint[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[], $18::bytea[], $19::text[])
     AS t(id, url, title, description, headings, text, content_type, bytes, truncated, http_status, fetched_at, hash, ` +
-  `lang, topic, facts, simhash, stemming, tokens)
+  `lang, topic, facts, simhash, stemming, tokens, heading_ids)
 ), undup AS (DELETE FROM duplicates WHERE url_id IN (SELECT id FROM input)
 ), unsequenced AS (DELETE FROM sequences WHERE id IN (SELECT id FROM input WHERE tokens IS NULL)
 ), sequenced AS (
   INSERT INTO sequences (id, stemming, tokens) SELECT id, stemming, tokens FROM input WHERE tokens IS NOT NULL
   ON CONFLICT (id) DO UPDATE SET stemming = excluded.stemming, tokens = excluded.tokens
 )
-INSERT INTO documents (id, url, title, description, headings, text, content_type, bytes, truncated, http_status, fetched_at, hash, lang, topic, facts, simhash)
+INSERT INTO documents (id, url, title, description, headings, text, content_type, bytes, truncated, http_status, fetched_at, hash, ` +
+  `lang, topic, facts, simhash, heading_ids)
 SELECT id, url, title, description, headings, text, content_type, bytes, truncated, http_status, fetched_at, hash, ` +
-  `lang, topic::jsonb, facts::jsonb, simhash FROM input
+  `lang, topic::jsonb, facts::jsonb, simhash, heading_ids::jsonb FROM input
 ON CONFLICT (id) DO UPDATE SET url = excluded.url, title = excluded.title, description = excluded.description, headings = excluded.headings,
   text = excluded.text, content_type = excluded.content_type, bytes = excluded.bytes, truncated = excluded.truncated, http_status = excluded.http_status,
-  fetched_at = excluded.fetched_at, hash = excluded.hash, lang = excluded.lang, topic = excluded.topic, facts = excluded.facts, simhash = excluded.simhash`;
+  fetched_at = excluded.fetched_at, hash = excluded.hash, lang = excluded.lang, topic = excluded.topic, facts = excluded.facts, simhash = excluded.simhash,
+  heading_ids = excluded.heading_ids`;
 
 /** A document to store, with its token sequence (if any). */
 export type DocumentPut = { readonly doc: StoredDocument; readonly sequence?: TokenSequence | undefined };
@@ -107,6 +111,7 @@ export async function putDocuments(q: Queryable, puts: readonly DocumentPut[]): 
     column((p) => p.doc.simhash ?? null),
     column((p) => p.sequence?.stemming ?? null),
     column((p) => (p.sequence ? Buffer.from(p.sequence.tokens.buffer, p.sequence.tokens.byteOffset, p.sequence.tokens.byteLength) : null)),
+    column((p) => (p.doc.headingIds ? JSON.stringify(p.doc.headingIds) : null)),
   ]);
 }
 

@@ -186,6 +186,12 @@ DROP INDEX documents_hash;
     // (URLs seen before have none: the status then names no page for them.)
     sql: `ALTER TABLE urls ADD COLUMN found_on bigint;`,
   },
+  {
+    version: 7,
+    name: "the fragment ids of a page's headings, so that a result links the section a query found",
+    // (Pages stored before have none until they are fetched again.)
+    sql: `ALTER TABLE documents ADD COLUMN heading_ids jsonb;`,
+  },
 ];
 
 /** The schema version this Trawl writes. */

@@ -92,7 +92,7 @@ describe('the PostgreSQL store: its schema and migrations', () => {
     await sql(
       url,
       'DROP TABLE hosts, change_log, change_readers, workers; DROP INDEX documents_hash_id; ' +
-        'CREATE INDEX documents_hash ON documents (hash); ALTER TABLE urls DROP COLUMN found_on; ' +
+        'CREATE INDEX documents_hash ON documents (hash); ALTER TABLE urls DROP COLUMN found_on; ALTER TABLE documents DROP COLUMN heading_ids; ' +
         'DELETE FROM trawl_migrations WHERE version >= 2',
     );
     const migrated = await openPostgresStore(url);

@@ -10,7 +10,7 @@ import { StoreOpenError } from '../store.ts';
 export type Db = Database.Database;
 
 /** Bump when the schema changes; `openDb` refuses files from a newer Trawl. */
-export const SCHEMA_VERSION = 14;
+export const SCHEMA_VERSION = 15;
 
 /** Steps from each older schema version to the next; a fresh database gets SCHEMA directly. */
 const MIGRATIONS: Record<number, string> = {
@@ -64,6 +64,9 @@ const MIGRATIONS: Record<number, string> = {
   // 13 → 14: the page a URL was first found on (its links queued it), for the dashboard's broken
   // links. URLs seen before have none.
   13: 'ALTER TABLE urls ADD COLUMN found_on INTEGER',
+  // 14 → 15: the fragment ids of a page's headings, by heading (model/documents.ts headingIds), so
+  // that a result links the section a query found. Pages stored before have none until fetched again.
+  14: 'ALTER TABLE documents ADD COLUMN heading_ids TEXT',
 };
 
 const SCHEMA = `
@@ -126,7 +129,8 @@ CREATE TABLE IF NOT EXISTS documents (
   lang         TEXT,                          -- <html lang> or Content-Language, as given
   topic        TEXT,                          -- focused crawl: {"score", "classes": [{"name", "score"}]}
   facts        TEXT,                          -- a document that is not HTML: DocumentFacts (model/documents.ts) as JSON
-  simhash      TEXT                           -- SimHash of the text, 16 hex digits (NULL: too short to have one)
+  simhash      TEXT,                          -- SimHash of the text, 16 hex digits (NULL: too short to have one)
+  heading_ids  TEXT                           -- {heading: fragment id} as JSON (NULL: no heading has an id)
 );
 
 CREATE INDEX IF NOT EXISTS documents_hash ON documents(hash);

@@ -25,6 +25,7 @@ type Row = {
   topic: string | null;
   facts: string | null;
   simhash: string | null;
+  heading_ids: string | null;
 };
 
 const fromRow = (r: Row): StoredDocument => ({
@@ -44,6 +45,7 @@ const fromRow = (r: Row): StoredDocument => ({
   ...(r.topic ? { topic: JSON.parse(r.topic) as DocumentTopic } : {}),
   ...(r.facts ? { document: JSON.parse(r.facts) as DocumentFacts } : {}),
   ...(r.simhash ? { simhash: r.simhash } : {}),
+  ...(r.heading_ids ? { headingIds: JSON.parse(r.heading_ids) as Record<string, string> } : {}),
 });
 
 export class SqliteDocumentStore implements DocumentStore {
@@ -56,13 +58,13 @@ export class SqliteDocumentStore implements DocumentStore {
     this.stmts = {
       put: db.prepare(
         `INSERT INTO documents (id, url, title, description, headings, text, content_type, bytes, truncated, http_status, ` +
-          `fetched_at, hash, lang, topic, facts, simhash)
+          `fetched_at, hash, lang, topic, facts, simhash, heading_ids)
         VALUES (@id, @url, @title, @description, @headings, @text, @contentType, @bytes, @truncated, @httpStatus, ` +
-          `@fetchedAt, @hash, @lang, @topic, @facts, @simhash)
+          `@fetchedAt, @hash, @lang, @topic, @facts, @simhash, @headingIds)
         ON CONFLICT(id) DO UPDATE SET url=excluded.url, title=excluded.title, description=excluded.description, headings=excluded.headings,
           text=excluded.text, content_type=excluded.content_type, bytes=excluded.bytes, truncated=excluded.truncated,
           http_status=excluded.http_status, fetched_at=excluded.fetched_at, hash=excluded.hash, lang=excluded.lang, topic=excluded.topic, facts=excluded.facts,
-          simhash=excluded.simhash`,
+          simhash=excluded.simhash, heading_ids=excluded.heading_ids`,
       ),
       simhashes: db.prepare('SELECT id, simhash FROM documents WHERE simhash IS NOT NULL ORDER BY id').raw(),
       // (No index on urls.host for this: it is read once per template decision, and an index would
@@ -103,6 +105,7 @@ export class SqliteDocumentStore implements DocumentStore {
       topic: doc.topic ? JSON.stringify(doc.topic) : null,
       facts: doc.document ? JSON.stringify(doc.document) : null,
       simhash: doc.simhash ?? null,
+      headingIds: doc.headingIds ? JSON.stringify(doc.headingIds) : null,
     });
     if (sequence)
       this.stmts.putSequence.run(doc.id, sequence.stemming, Buffer.from(sequence.tokens.buffer, sequence.tokens.byteOffset, sequence.tokens.byteLength));

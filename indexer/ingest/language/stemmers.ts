@@ -80,9 +80,10 @@ export function analysisTag(): string {
 /**
  * The terms a page makes beside its tokens, which the token sequences do not hold (so not in
  * analysisTag: a sequence stored before stays good): "identifiers" since identifiers are terms of
- * their own (../identifiers.ts).
+ * their own (../identifiers.ts); "headings by heading (HTML)" since an HTML page's headings field is
+ * normalized by one heading's length (../analyze.ts headingsLength).
  */
-const EXTRA_TERMS = 'identifiers';
+const EXTRA_TERMS = 'identifiers; headings by heading (HTML)';
 
 /** The same, the stemmers by language and the extra terms, for the index manifest: another one rebuilds the index. */
 export function analysisLanguages(): string {
