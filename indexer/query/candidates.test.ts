@@ -8,6 +8,7 @@ import type { StoredDocument } from '../../model/index.ts';
 import { SearchIndex } from '../search-index.ts';
 import { storedDocument } from '../test-document.ts';
 import { Candidates } from './candidates.ts';
+import { ENOUGH_FULL } from './coverage.ts';
 import { parseQuery } from './parse.ts';
 import { topK } from './rank.ts';
 import { scoreAll, slotWeights, type Slot } from './weights.ts';
@@ -107,7 +108,8 @@ describe('candidates', () => {
   });
 
   it('lets a candidate of a query of three words miss one, never two, both ways (no partial match: a candidate like any other)', () => {
-    const q = 'harbour crab gull';
+    // (47 pages hold all three: fewer than ENOUGH_FULL.)
+    const q = 'pier fog crab';
     const { one, two } = bothWays(q);
     const count = (id: number) => q.split(' ').filter((w) => holds(id, w)).length;
     assert.ok(one.ids.some((id) => count(id) === 3) && one.ids.some((id) => count(id) === 2), 'pages holding all three, and two');
@@ -119,6 +121,12 @@ describe('candidates', () => {
     assert.deepEqual(sorted(one.ids), wanted);
     assert.deepEqual(sorted(two.ids), wanted);
     assert.ok(!one.partial && !two.partial);
+    // 215 pages hold "harbour light boat" (ENOUGH_FULL or more): they are the candidates, both ways.
+    const many = bothWays('harbour light boat');
+    const every = [...Array(400).keys()].map((i) => i + 1).filter((id) => ['harbour', 'light', 'boat'].every((w) => holds(id, w)));
+    assert.ok(every.length >= ENOUGH_FULL);
+    assert.deepEqual(sorted(many.one.ids), every);
+    assert.deepEqual(sorted(many.two.ids), every);
     // A phrase's words are required: a page missing "crab" is no candidate of '"harbour crab" gull'.
     const phrased = bothWays('"harbour crab" gull lamp');
     assert.ok(phrased.one.ids.length > 0 && phrased.one.ids.every((id) => holds(id, 'harbour') && holds(id, 'crab')));
@@ -130,8 +138,8 @@ describe('candidates', () => {
     assert.deepEqual(sorted(spared.two.ids), sorted(spared.one.ids));
   });
 
-  it('scores a page missing a word below the same page holding it, and estimates it in two passes as exactly', () => {
-    const { one, two, scores } = bothWays('harbour crab gull');
+  it('estimates in two passes the pages missing a word as they score exactly', () => {
+    const { one, two, scores } = bothWays('pier fog crab');
     const best = topK(one.ids, Float64Array.from(scores(one.ids)), 10).map((r) => r.id);
     const first = topK(two.ids, Float64Array.from(two.estimates!), 50).map((r) => r.id);
     assert.deepEqual(

@@ -10,7 +10,7 @@
  */
 import type { ImpactLists } from '../structures/impacts.ts';
 import type { SplitPostings } from '../structures/split-postings.ts';
-import { missable, sourceGroups } from './coverage.ts';
+import { ENOUGH_FULL, missable, sourceGroups } from './coverage.ts';
 import { sourceFilter } from './filters.ts';
 import { FirstPass, knownTermIds, type Match, type MatchReads, MAX_GROUPS } from './first-pass.ts';
 import type { ParsedQuery } from './parse.ts';
@@ -74,20 +74,31 @@ export class Candidates {
     if (sourceDf > this.tuning.exactLimit && twoPass)
       return this.firstPass.run({ groups, weights, excludedIds, onSource, partialOnly: false, maxMissing, sources, reads });
     if (sourceDf > 0) {
-      // One term: its postings as they are; several (OR, or groups that may be missed): their union.
-      const lists = sources.flatMap((i) => groups[i]!.terms.map((t) => this.postings.docsWith(t, docs.holding(t))));
-      const candidates = lists.length === 1 ? lists[0]! : [...new Set(lists.flat())];
       const filtering = groups.length > 1 || excludedIds.length > 0 || onSource !== undefined;
-      // Groups missed by a candidate: -1 when it is not admissible (a required group, or too many).
-      const missed = (id: number) => {
-        let n = 0;
-        for (const g of groups) {
-          if (g.ids.some((t) => docs.contains(id, t))) continue;
-          if (!g.optional || ++n > maxMissing) return -1;
-        }
-        return n;
+      const holds = (id: number, g: (typeof groups)[number]) => g.ids.some((t) => docs.contains(id, t));
+      // The documents holding any term of some groups, each once (one term: its postings as they are).
+      const union = (of: readonly (typeof groups)[number][]) => {
+        const lists = of.flatMap((g) => g.terms.map((t) => this.postings.docsWith(t, docs.holding(t))));
+        return lists.length === 1 ? lists[0]! : [...new Set(lists.flat())];
       };
-      const ids = filtering ? candidates.filter((id) => missed(id) >= 0 && keep(id)) : candidates;
+      // The pages holding every group first, from the rarest's postings (as when none may be
+      // missed): when they are enough, they are the candidates.
+      const [rarest, ...others] = groups;
+      const rarestIds = union([rarest!]);
+      const full = filtering ? rarestIds.filter((id) => others.every((g) => holds(id, g)) && keep(id)) : rarestIds;
+      let ids: ArrayLike<number> = full;
+      if (maxMissing > 0 && full.length < ENOUGH_FULL) {
+        // Groups missed by a candidate: -1 when it is not admissible (a required group, or too many).
+        const missed = (id: number) => {
+          let n = 0;
+          for (const g of groups) {
+            if (holds(id, g)) continue;
+            if (!g.optional || ++n > maxMissing) return -1;
+          }
+          return n;
+        };
+        ids = union(sources.map((k) => groups[k]!)).filter((id) => missed(id) >= 0 && keep(id));
+      }
       if (ids.length || q.groups.length === 1) return { ids, partial: false };
     }
     if (q.groups.length === 1) return { ids: [], partial: false };

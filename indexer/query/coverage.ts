@@ -15,6 +15,14 @@ export const MAY_MISS_FROM = 3;
 /** Groups from which two may be missing. */
 export const MAY_MISS_TWO_FROM = 6;
 
+/**
+ * When this many pages hold every word, no page missing one is a candidate: the words' own pages
+ * are enough to rank from, and the pages missing a word (the union of two words' postings) would
+ * cost most of such a query's time. A word may be missed where the pages holding all are few —
+ * where an extra word ("vs", "for a second") leaves the wanted page out.
+ */
+export const ENOUGH_FULL = 200;
+
 /** Which groups a candidate may miss (by index of `q.groups`) and how many of them at most. */
 export type Missable = { readonly optional: readonly boolean[]; readonly maxMissing: number };
 

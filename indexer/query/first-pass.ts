@@ -21,7 +21,7 @@ import { currentDoc, entryDoc, type Block, type ImpactLists } from '../structure
 import type { OwnIndex } from '../structures/index-view.ts';
 import type { SplitPostings } from '../structures/split-postings.ts';
 import { indexOf, inTitle } from '../structures/vector.ts';
-import { bitCount } from './coverage.ts';
+import { bitCount, ENOUGH_FULL } from './coverage.ts';
 import type { SlotWeights } from './weights.ts';
 
 /**
@@ -284,7 +284,24 @@ class Pass {
         ? this.readInOrder(need, spare)
         : this.readEntries(blocks, seen, need, spare);
     const { ids, estimates } = this.scratch;
-    return { ids: ids.subarray(0, n), partial: !full && n > 0, estimates: estimates.subarray(0, n) };
+    const kept = full && this.ask.maxMissing > 0 ? this.onlyFullWhenEnough(n) : n;
+    return { ids: ids.subarray(0, kept), partial: !full && kept > 0, estimates: estimates.subarray(0, kept) };
+  }
+
+  /** With ENOUGH_FULL candidates holding every group or more, those missing one are dropped (coverage.ts): how many are left. */
+  private onlyFullWhenEnough(n: number): number {
+    const { ids, estimates, mask } = this.scratch;
+    const all = (1 << this.ask.groups.length) - 1;
+    let full = 0;
+    for (let i = 0; i < n; i++) if ((mask[ids[i]!]! & all) === all) full++;
+    if (full < ENOUGH_FULL || full === n) return n;
+    let k = 0;
+    for (let i = 0; i < n; i++) {
+      if ((mask[ids[i]!]! & all) !== all) continue;
+      ids[k] = ids[i]!;
+      estimates[k++] = estimates[i]!;
+    }
+    return k;
   }
 
   /** Whether a document with mask `m` is a candidate: holds the groups `need`, misses at most `spare`, nothing excluded, allowed by the filters. */

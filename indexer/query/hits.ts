@@ -1,6 +1,6 @@
 /** A result as shown: a stored document with its snippet, score and facts (search-index.ts, and a shard's answer: indexer/shards). */
 import { missingWords, type ScoreExplained } from './explain.ts';
-import { sectionOf, type Section } from './section.ts';
+import { sectionFinder, type Section } from './section.ts';
 import type { StoredDocument } from '../../model/index.ts';
 import { stemmerFor } from '../ingest/tokenize.ts';
 import type { Occurrences } from './locate.ts';
@@ -67,18 +67,20 @@ export function hitOf(d: StoredDocument, score: number, terms: readonly string[]
 }
 
 /**
- * A hit with what the query found of its page, for the query `r.plan` ranked over `r.lens`: the
- * section it links (section.ts `sectionOf`) and the query's words its page holds nothing for
- * (explain.ts `missingWords`), when there are.
+ * What the query `r.plan`, ranked over `r.lens`, found of a hit's page: the section it links
+ * (section.ts) and the query's words the page holds nothing for (explain.ts `missingWords`), when
+ * there are — for each hit of a page, by one function made for the query.
  */
-export function withFound(
-  hit: SearchHit,
-  d: StoredDocument,
-  r: { readonly plan: Parameters<typeof missingWords>[0]; readonly lens: Parameters<typeof missingWords>[1] },
-): SearchHit {
-  const missing = missingWords(r.plan, r.lens, hit.id);
-  const section = sectionOf(d, r.plan.weights, r.lens.stats);
-  return missing.length || section ? { ...hit, ...(section ? { section } : {}), ...(missing.length ? { missing } : {}) } : hit;
+export function foundOf(r: {
+  readonly plan: Parameters<typeof missingWords>[0];
+  readonly lens: Parameters<typeof missingWords>[1];
+}): (hit: SearchHit, d: StoredDocument) => SearchHit {
+  const sectionOf = sectionFinder(r.plan.weights, r.lens.stats);
+  return (hit, d) => {
+    const missing = missingWords(r.plan, r.lens, hit.id);
+    const section = sectionOf(d);
+    return missing.length || section ? { ...hit, ...(section ? { section } : {}), ...(missing.length ? { missing } : {}) } : hit;
+  };
 }
 
 /** How many words a query has (its slots' distinct terms: a word being typed is one, whatever its completions). */

@@ -13,6 +13,20 @@ const FIELD_PHRASE_WEIGHT = { title: 1, headings: 0.5, body: 0.3 } as const;
 /** The body is read this far (a phrase on a page is usually near its start; this bounds the cost). */
 export const BODY_CHARS = 5000;
 
+/**
+ * The headings are read this far: a page may have a thousand (rustdoc's items, each a signature),
+ * and phrase evidence reads the best RERANK pages' at every query — as it reads a body's start.
+ */
+export const HEADINGS_CHARS = 2 * BODY_CHARS;
+
+/** What phraseEvidence reads of a page's headings: as many as fit in HEADINGS_CHARS. */
+function headingsStart(headings: readonly string[]): string {
+  let n = 0;
+  let k = 0;
+  while (k < headings.length && n + headings[k]!.length <= HEADINGS_CHARS) n += headings[k++]!.length + 1;
+  return headings.slice(0, Math.max(1, k)).join('\n');
+}
+
 /** What phraseEvidence reads of a body: its start's occurrences of the terms (a short page's snippet can use them too). */
 export function bodyStart(text: string, terms: readonly string[], stem: (word: string) => string = defaultStem): Occurrences {
   return locate(text.length > BODY_CHARS ? text.slice(0, BODY_CHARS) : text, terms, true, stem);
@@ -55,8 +69,8 @@ export function phraseEvidence(doc: PageContent, terms: readonly SlotTerm[], bod
     return sum / groups.size;
   };
   return (
-    FIELD_PHRASE_WEIGHT.title * fraction(locate(doc.title, all, true, stem)) +
-    FIELD_PHRASE_WEIGHT.headings * fraction(locate(doc.headings.join('\n'), all, true, stem)) +
+    FIELD_PHRASE_WEIGHT.title * fraction(locate(doc.title, all, false, stem)) +
+    FIELD_PHRASE_WEIGHT.headings * fraction(locate(headingsStart(doc.headings), all, false, stem)) +
     FIELD_PHRASE_WEIGHT.body * fraction(body ?? bodyStart(doc.text, all, stem))
   );
 }

@@ -5,8 +5,9 @@
  * PDF's result opens at its page). A page whose title already says what was asked is linked whole.
  */
 import type { StoredDocument } from '../../model/index.ts';
-import { stemmerFor, tokenize } from '../ingest/tokenize.ts';
+import { stemmerFor } from '../ingest/tokenize.ts';
 import type { CorpusStatistics } from '../structures/corpus-statistics.ts';
+import { locate } from './locate.ts';
 import type { SlotWeights } from './weights.ts';
 
 /** The section a result links: its heading and the page's address with its fragment. */
@@ -15,34 +16,53 @@ export type Section = { readonly heading: string; readonly url: string };
 /** A heading must hold at least this share of the query's IDF mass to be linked. */
 export const SECTION_SHARE = 0.5;
 
-/** The section of `d` that the query of `weights` found, if one holds more of it than the title. */
-export function sectionOf(
-  d: Pick<StoredDocument, 'url' | 'title' | 'lang' | 'headingIds'>,
+/**
+ * The query's section finder: what depends on the query alone (its terms, the slots each stands
+ * for, what each weighs) made once, for the hits of a page. For a page `d`, the section the query
+ * found, if one holds more of it than the title.
+ */
+export function sectionFinder(
   weights: SlotWeights,
   stats: CorpusStatistics,
-): Section | undefined {
-  if (!d.headingIds || weights.idfSum <= 0) return undefined;
-  const stemmer = stemmerFor(d.lang);
-  // Each slot's terms (the word and its alternatives), and what the slot weighs.
-  const slots: Set<string>[] = Array.from({ length: weights.slots }, () => new Set());
-  for (let k = 0; k < weights.termIds.length; k++) slots[weights.slotOf[k]!]!.add(stats.term(weights.termIds[k]!));
-  const covered = (text: string) => {
-    const terms = new Set(tokenize(text, stemmer));
+): (d: Pick<StoredDocument, 'url' | 'title' | 'lang' | 'headingIds'>) => Section | undefined {
+  // Each term's slots (a term may stand for several words).
+  const slotsOf = new Map<string, number[]>();
+  for (let k = 0; k < weights.termIds.length; k++) {
+    const t = stats.term(weights.termIds[k]!);
+    slotsOf.set(t, [...(slotsOf.get(t) ?? []), weights.slotOf[k]!]);
+  }
+  const terms = [...slotsOf.keys()];
+  /** The IDF of the slots some occurrences cover. */
+  const coverOf = (found: readonly string[]) => {
+    const covered = new Set<number>();
+    for (const t of found) for (const s of slotsOf.get(t)!) covered.add(s);
     let x = 0;
-    slots.forEach((s, i) => {
-      for (const t of s)
-        if (terms.has(t)) {
-          x += weights.slotIdf[i]!;
-          return;
-        }
-    });
+    for (const s of covered) x += weights.slotIdf[s]!;
     return x;
   };
-  let best: { heading: string; id: string; covered: number } | undefined;
-  for (const [heading, id] of Object.entries(d.headingIds)) {
-    const c = covered(heading);
-    if (c > (best?.covered ?? 0)) best = { heading, id, covered: c };
-  }
-  if (!best || best.covered < SECTION_SHARE * weights.idfSum || best.covered <= covered(d.title)) return undefined;
-  return { heading: best.heading, url: `${d.url.replace(/#.*$/, '')}#${encodeURIComponent(best.id)}` };
+  return (d) => {
+    if (!d.headingIds || weights.idfSum <= 0) return undefined;
+    const { stem } = stemmerFor(d.lang);
+    // The headings with ids read in one pass (a page may have a thousand): each occurrence counted
+    // to the heading it starts in.
+    const headings = Object.keys(d.headingIds);
+    const o = locate(headings.join('\n'), terms, true, stem);
+    if (!o.at.length) return undefined;
+    const foundIn = new Map<number, string[]>();
+    for (let k = 0, h = 0, next = headings[0]!.length + 1; k < o.at.length; k++) {
+      const start = o.starts[o.at[k]!]!;
+      while (h + 1 < headings.length && next <= start) next += headings[++h]!.length + 1;
+      const found = foundIn.get(h);
+      if (found) found.push(o.terms[k]!);
+      else foundIn.set(h, [o.terms[k]!]);
+    }
+    let best: { heading: string; covered: number } | undefined;
+    for (const [h, found] of foundIn) {
+      const covered = coverOf(found);
+      // (The first of the best: occurrences come in order.)
+      if (covered > (best?.covered ?? 0)) best = { heading: headings[h]!, covered };
+    }
+    if (!best || best.covered < SECTION_SHARE * weights.idfSum || best.covered <= coverOf(locate(d.title, terms, false, stem).terms)) return undefined;
+    return { heading: best.heading, url: `${d.url.replace(/#.*$/, '')}#${encodeURIComponent(d.headingIds[best.heading]!)}` };
+  };
 }
