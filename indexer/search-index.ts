@@ -22,7 +22,7 @@ import { Candidates, DEFAULT_TUNING, type IndexTuning } from './query/candidates
 import { QueryDocuments, type DocumentLookup, type SequenceLookup } from './query/documents.ts';
 import { countFacets } from './query/filters.ts';
 import { deepEnough, fold } from './query/fold.ts';
-import { foundOf, hitOf, wordsOf, type SearchHit } from './query/hits.ts';
+import { hitMaker, type SearchHit } from './query/hits.ts';
 import type { Occurrences } from './query/locate.ts';
 import { exactForms } from './query/exact-forms.ts';
 import { phrasesByLanguage, stemmersIn, termsIn } from './query/languages.ts';
@@ -233,11 +233,11 @@ export class SearchIndex implements Searcher {
     const { docs } = r;
     await docs.load(onPage.flatMap((g) => [g.leader, ...g.similar.slice(0, MAX_SIMILAR)].map((x) => x.id)));
     const hits: SearchHit[] = [];
-    const withFound = foundOf(r);
+    const hitOf = hitMaker(r);
     for (const { leader, similar } of onPage) {
       const d = await docs.get(leader.id);
       if (!d) continue;
-      const found = withFound(hitOf(d, leader.score, r.plan.forgiven.marked, r.bodies.get(leader.id), wordsOf(r.plan.forgiven.slots)), d);
+      const found = hitOf(d, leader.score, r.bodies.get(leader.id));
       const explained = options.explain ? explainScore(r.plan, r.lens, leader.id, r.evidence?.get(leader.id)) : undefined;
       const hit = explained ? { ...found, explain: explained } : found;
       const near = [];

@@ -36,6 +36,9 @@ export type IndexTuning = {
 };
 export const DEFAULT_TUNING: IndexTuning = { exactLimit: 2000, headDf: 100 };
 
+/** Pages missing a word are read by a first pass when the words that may be missed are in more than exactLimit / PARTIAL_FIRST_PASS pages. */
+const PARTIAL_FIRST_PASS = 8;
+
 export class Candidates {
   private readonly firstPass: FirstPass;
 
@@ -88,6 +91,10 @@ export class Candidates {
       const full = filtering ? rarestIds.filter((id) => others.every((g) => holds(id, g)) && keep(id)) : rarestIds;
       let ids: ArrayLike<number> = full;
       if (maxMissing > 0 && full.length < ENOUGH_FULL) {
+        // Many pages hold one of the words that may be missed: the first pass weighs them from the
+        // impact lists, and only its best are scored exactly (scoring them all was most of such a query).
+        if (twoPass && sourceDf * PARTIAL_FIRST_PASS > this.tuning.exactLimit)
+          return this.firstPass.run({ groups, weights, excludedIds, onSource, partialOnly: false, maxMissing, sources, reads });
         // Groups missed by a candidate: -1 when it is not admissible (a required group, or too many).
         const missed = (id: number) => {
           let n = 0;

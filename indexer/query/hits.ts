@@ -67,17 +67,21 @@ export function hitOf(d: StoredDocument, score: number, terms: readonly string[]
 }
 
 /**
- * What the query `r.plan`, ranked over `r.lens`, found of a hit's page: the section it links
- * (section.ts) and the query's words the page holds nothing for (explain.ts `missingWords`), when
- * there are — for each hit of a page, by one function made for the query.
+ * The hits of a query `r.plan` ranked over `r.lens`, by one function made for the query: each with
+ * its snippet (hitOf), the section it links (section.ts) and the query's words its page holds
+ * nothing for (explain.ts `missingWords`), when there are.
  */
-export function foundOf(r: {
-  readonly plan: Parameters<typeof missingWords>[0];
+export function hitMaker(r: {
+  readonly plan: Parameters<typeof missingWords>[0] & { readonly forgiven: { readonly marked: readonly string[] } };
   readonly lens: Parameters<typeof missingWords>[1];
-}): (hit: SearchHit, d: StoredDocument) => SearchHit {
+}): (d: StoredDocument, score: number, body: Occurrences | undefined) => SearchHit {
   const sectionOf = sectionFinder(r.plan.weights, r.lens.stats);
-  return (hit, d) => {
-    const missing = missingWords(r.plan, r.lens, hit.id);
+  const words = wordsOf(r.plan.forgiven.slots);
+  return (d, score, body) => {
+    const missing = missingWords(r.plan, r.lens, d.id);
+    // (A page missing a word: a passage holding the words it has is as good as any, the snippet
+    // is not read on for the ones it lacks — up to 200,000 characters of it.)
+    const hit = hitOf(d, score, r.plan.forgiven.marked, body, Math.max(1, words - missing.length));
     const section = sectionOf(d);
     return missing.length || section ? { ...hit, ...(section ? { section } : {}), ...(missing.length ? { missing } : {}) } : hit;
   };

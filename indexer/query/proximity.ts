@@ -17,7 +17,7 @@ export const BODY_CHARS = 5000;
  * The headings are read this far: a page may have a thousand (rustdoc's items, each a signature),
  * and phrase evidence reads the best RERANK pages' at every query — as it reads a body's start.
  */
-export const HEADINGS_CHARS = 2 * BODY_CHARS;
+export const HEADINGS_CHARS = BODY_CHARS / 2;
 
 /** What phraseEvidence reads of a page's headings: as many as fit in HEADINGS_CHARS. */
 function headingsStart(headings: readonly string[]): string {

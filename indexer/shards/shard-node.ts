@@ -9,7 +9,7 @@
 import type { Source } from '../ingest/source.ts';
 import type { Facets } from '../query/filters.ts';
 import type { SearchHit } from '../query/hits.ts';
-import { foundOf, hitOf, wordsOf } from '../query/hits.ts';
+import { hitMaker, hitOf, wordsOf } from '../query/hits.ts';
 import { autocomplete } from '../query/autocomplete.ts';
 import { QueryDocuments } from '../query/documents.ts';
 import type { SpellingLookup } from '../query/surface.ts';
@@ -158,12 +158,12 @@ async function searchOver(index: SearchIndex, view: IndexView, asked: SearchAske
   const entries: ShardEntry[] = [];
   const marked = r.plan.forgiven.marked;
   const words = wordsOf(r.plan.forgiven.slots);
-  const withFound = foundOf(r);
+  const hitFor = hitMaker(r);
   for (const x of r.ranked) {
     const d = await r.docs.get(x.id);
     if (!d) continue;
     const h = index.simhashes.get(x.id);
-    const hit = entries.length < asked.page * asked.size ? { hit: withFound(hitOf(d, x.score, marked, r.bodies.get(x.id), words), d) } : {};
+    const hit = entries.length < asked.page * asked.size ? { hit: hitFor(d, x.score, r.bodies.get(x.id)) } : {};
     entries.push({
       id: x.id,
       score: x.score,
