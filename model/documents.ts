@@ -8,10 +8,12 @@ export type PageContent = {
   readonly headings: readonly string[];
   readonly text: string;
   /**
-   * The fragment id of its headings that have one, by the heading's text (the first heading of a
-   * text, if several): a result can link the section a query found (`page#id`). Absent when none has.
+   * The fragment id of its headings that have one: [heading's text, id] in the page's order (the
+   * first heading of a text, if several), so that a result can link the section a query found
+   * (`page#id`). Absent when none has. (Pairs, not an object keyed by the text: a key is
+   * internalized by V8, and the index built from such texts kept ~16 MB more: bench/index-memory.)
    */
-  readonly headingIds?: Readonly<Record<string, string>>;
+  readonly headingIds?: readonly (readonly [heading: string, id: string])[];
 };
 
 /** The document formats Trawl reads besides HTML (crawler/documents), as `documents.types` names them. */

@@ -34,7 +34,13 @@ for (let i = 10; i < 14; i++) put(i, `Vacuum notes ${i}`, 'vacuum again');
 {
   // A page of sections, each heading with its fragment id.
   const d: StoredDocument = { ...docs.get(3)!, id: 20, url: 'http://e.org/errors', title: 'Error index', headings: ['E0382', 'E0499'], text: 'Errors.' };
-  docs.set(20, { ...d, headingIds: { E0382: 'E0382', E0499: 'E0499' } });
+  docs.set(20, {
+    ...d,
+    headingIds: [
+      ['E0382', 'E0382'],
+      ['E0499', 'E0499'],
+    ],
+  });
   index.upsert(docs.get(20)!);
 }
 

@@ -302,7 +302,9 @@ export class PageCollector {
     const { headings } = this;
     // A heading that is one of the host's template blocks ("Table of Contents" in every sidebar) goes too.
     const kept = extraction.template ? headings.filter((h) => !inTemplate(extraction.template, h)) : headings;
-    const ids = kept.flatMap((h) => (this.headingIds.has(h) ? [[h, this.headingIds.get(h)!] as const] : []));
+    // (A text that heads several sections links the first: each once.)
+    const once = new Set<string>();
+    const ids = kept.flatMap((h) => (this.headingIds.has(h) && !once.has(h) && once.add(h) ? [[h, this.headingIds.get(h)!] as const] : []));
     const canonicalUrl = this.canonical ? resolve(this.canonical, base) : undefined;
     const refreshUrl = this.refresh ? resolve(this.refresh, base) : undefined;
     const robotsAll = this.robots.join(',');
@@ -312,7 +314,7 @@ export class PageCollector {
       title: (this.titleText || headings[0] || fallbackTitle(pageUrl)).slice(0, FIELD_CAPS.title),
       description: squash(this.description || this.ogDescription).slice(0, FIELD_CAPS.description),
       headings: kept,
-      ...(ids.length ? { headingIds: Object.fromEntries(ids) } : {}),
+      ...(ids.length ? { headingIds: ids } : {}),
       text: body.text,
       blocks: body.blocks,
       links,

@@ -11,14 +11,18 @@ const pages: StoredDocument[] = [
     url: 'http://e.org/error-index.html',
     title: 'Rust Compiler Error Index',
     headings: ['E0382', 'E0499', 'Borrow of moved value'],
-    headingIds: { E0382: 'E0382', E0499: 'E0499', 'Borrow of moved value': 'moved value/ü' },
+    headingIds: [
+      ['E0382', 'E0382'],
+      ['E0499', 'E0499'],
+      ['Borrow of moved value', 'moved value/ü'],
+    ],
     text: 'A value was used after it was moved. Two mutable borrows at once. E0382 E0499 examples.',
   }),
   storedDocument(2, {
     url: 'http://e.org/ownership.html',
     title: 'Ownership',
     headings: ['Moves'],
-    headingIds: { Moves: 'moves' },
+    headingIds: [['Moves', 'moves']],
     text: 'A moved value. E0382.',
   }),
 ];

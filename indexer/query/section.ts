@@ -41,11 +41,11 @@ export function sectionFinder(
     return x;
   };
   return (d) => {
-    if (!d.headingIds || weights.idfSum <= 0) return undefined;
+    if (!d.headingIds?.length || !Array.isArray(d.headingIds) || weights.idfSum <= 0) return undefined;
     const { stem } = stemmerFor(d.lang);
     // The headings with ids read in one pass (a page may have a thousand): each occurrence counted
     // to the heading it starts in.
-    const headings = Object.keys(d.headingIds);
+    const headings = d.headingIds.map(([h]) => h);
     const o = locate(headings.join('\n'), terms, true, stem);
     if (!o.at.length) return undefined;
     const foundIn = new Map<number, string[]>();
@@ -56,13 +56,14 @@ export function sectionFinder(
       if (found) found.push(o.terms[k]!);
       else foundIn.set(h, [o.terms[k]!]);
     }
-    let best: { heading: string; covered: number } | undefined;
+    let best: { at: number; covered: number } | undefined;
     for (const [h, found] of foundIn) {
       const covered = coverOf(found);
       // (The first of the best: occurrences come in order.)
-      if (covered > (best?.covered ?? 0)) best = { heading: headings[h]!, covered };
+      if (covered > (best?.covered ?? 0)) best = { at: h, covered };
     }
     if (!best || best.covered < SECTION_SHARE * weights.idfSum || best.covered <= coverOf(locate(d.title, terms, false, stem).terms)) return undefined;
-    return { heading: best.heading, url: `${d.url.replace(/#.*$/, '')}#${encodeURIComponent(d.headingIds[best.heading]!)}` };
+    const [heading, id] = d.headingIds[best.at]!;
+    return { heading, url: `${d.url.replace(/#.*$/, '')}#${encodeURIComponent(id)}` };
   };
 }

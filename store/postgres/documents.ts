@@ -27,7 +27,7 @@ type Row = {
   topic: DocumentTopic | null;
   facts: DocumentFacts | null;
   simhash: string | null;
-  heading_ids: Record<string, string> | null;
+  heading_ids: [string, string][] | null;
 };
 
 const fromRow = (r: Row): StoredDocument => ({

@@ -130,7 +130,7 @@ CREATE TABLE IF NOT EXISTS documents (
   topic        TEXT,                          -- focused crawl: {"score", "classes": [{"name", "score"}]}
   facts        TEXT,                          -- a document that is not HTML: DocumentFacts (model/documents.ts) as JSON
   simhash      TEXT,                          -- SimHash of the text, 16 hex digits (NULL: too short to have one)
-  heading_ids  TEXT                           -- {heading: fragment id} as JSON (NULL: no heading has an id)
+  heading_ids  TEXT                           -- [[heading, fragment id], …] as JSON (NULL: no heading has an id)
 );
 
 CREATE INDEX IF NOT EXISTS documents_hash ON documents(hash);

@@ -45,7 +45,7 @@ const fromRow = (r: Row): StoredDocument => ({
   ...(r.topic ? { topic: JSON.parse(r.topic) as DocumentTopic } : {}),
   ...(r.facts ? { document: JSON.parse(r.facts) as DocumentFacts } : {}),
   ...(r.simhash ? { simhash: r.simhash } : {}),
-  ...(r.heading_ids ? { headingIds: JSON.parse(r.heading_ids) as Record<string, string> } : {}),
+  ...(r.heading_ids ? { headingIds: JSON.parse(r.heading_ids) as [string, string][] } : {}),
 });
 
 export class SqliteDocumentStore implements DocumentStore {
