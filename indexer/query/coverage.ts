@@ -8,7 +8,9 @@
  * first unless the other holds the important words much better. Words in a phrase or typed as
  * +word are always required, as are the words of a query too short to spare one.
  */
+import type { CorpusStatistics } from '../structures/corpus-statistics.ts';
 import type { ParsedQuery } from './parse.ts';
+import type { SlotWeights } from './weights.ts';
 
 /** Groups from which one bare word may be missing. */
 export const MAY_MISS_FROM = 3;
@@ -53,4 +55,30 @@ export function bitCount(x: number): number {
   let v = x - ((x >>> 1) & 0x55555555);
   v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
   return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/** Each group's IDF as the coverage factor counts it (a first pass's estimates): the largest of its terms' slots' (weights.ts `slotIdf`). */
+export function groupIdfs(
+  groups: readonly { readonly terms: readonly string[] }[],
+  weights: SlotWeights,
+  stats: Pick<CorpusStatistics, 'termId'>,
+): Float64Array {
+  const slotOfTerm = new Map<number, number>();
+  for (let k = 0; k < weights.termIds.length; k++) slotOfTerm.set(weights.termIds[k]!, weights.slotOf[k]!);
+  return Float64Array.from(groups, (g) => {
+    let x = 0;
+    for (const term of g.terms) {
+      const t = stats.termId(term);
+      const s = t === undefined ? undefined : slotOfTerm.get(t);
+      if (s !== undefined) x = Math.max(x, weights.slotIdf[s]!);
+    }
+    return x;
+  });
+}
+
+/** The IDF of the groups of the bits `missed`. */
+export function missedIdf(groupIdf: Float64Array, missed: number): number {
+  let x = 0;
+  for (let b = 0; b < groupIdf.length; b++) if (missed & (1 << b)) x += groupIdf[b]!;
+  return x;
 }

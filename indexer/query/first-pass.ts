@@ -21,7 +21,8 @@ import { currentDoc, entryDoc, type Block, type ImpactLists } from '../structure
 import type { OwnIndex } from '../structures/index-view.ts';
 import type { SplitPostings } from '../structures/split-postings.ts';
 import { indexOf, inTitle } from '../structures/vector.ts';
-import { bitCount, ENOUGH_FULL } from './coverage.ts';
+import { bitCount, ENOUGH_FULL, groupIdfs, missedIdf } from './coverage.ts';
+import { type Scratch, scratchOf } from './first-pass-scratch.ts';
 import type { SlotWeights } from './weights.ts';
 
 /**
@@ -57,30 +58,6 @@ export type FirstPassAsk = {
   readonly sources: readonly number[];
   readonly reads: MatchReads;
 };
-
-/** The arrays a first pass works in, by dense document id. */
-type Scratch = {
-  /** Per document: its terms' parts summed, the bits of its groups (and EXCLUDED, SEEN, OWN), its terms in the title. */
-  readonly acc: Float64Array;
-  readonly mask: Uint32Array;
-  readonly titles: Uint8Array;
-  /** A query word with alternatives: each document's best of them, folded into `acc` and `titles` after. */
-  readonly best: Float64Array;
-  readonly titled: Uint8Array;
-  /** The candidates found and their estimates (each document once at most). */
-  readonly ids: Uint32Array;
-  readonly estimates: Float64Array;
-};
-
-const scratchOf = (size: number): Scratch => ({
-  acc: new Float64Array(size),
-  mask: new Uint32Array(size),
-  titles: new Uint8Array(size),
-  best: new Float64Array(size),
-  titled: new Uint8Array(size),
-  ids: new Uint32Array(size),
-  estimates: new Float64Array(size),
-});
 
 /** A term the first pass reads, with its weight, whether it is the word itself, and its slot. */
 type SlotTerm = { readonly t: number; readonly w: number; readonly own: boolean; readonly slot: number };
@@ -141,7 +118,7 @@ class Pass {
     this.alone = this.costly >= 0 ? ask.weights.alone[this.costly]! : 1;
     this.linkScale = linkScale(ask.weights.idfSum);
     this.byId = ask.reads.documents.byId();
-    this.groupIdf = groupIdfs(ask);
+    this.groupIdf = groupIdfs(ask.groups, ask.weights, ask.reads.stats);
     const optional = ask.groups.reduce((bits, g, i) => (g.optional && ask.maxMissing > 0 ? bits | (1 << i) : bits), 0);
     this.required = ((1 << ask.groups.length) - 1) & ~optional;
   }
@@ -394,29 +371,6 @@ class Pass {
     }
     return blocks;
   }
-}
-
-/** Each group's IDF as the coverage factor counts it: the largest of its terms' slots' (weights.ts `slotIdf`). */
-function groupIdfs(ask: FirstPassAsk): Float64Array {
-  const { weights, groups, reads } = ask;
-  const slotOfTerm = new Map<number, number>();
-  for (let k = 0; k < weights.termIds.length; k++) slotOfTerm.set(weights.termIds[k]!, weights.slotOf[k]!);
-  return Float64Array.from(groups, (g) => {
-    let x = 0;
-    for (const term of g.terms) {
-      const t = reads.stats.termId(term);
-      const s = t === undefined ? undefined : slotOfTerm.get(t);
-      if (s !== undefined) x = Math.max(x, weights.slotIdf[s]!);
-    }
-    return x;
-  });
-}
-
-/** The IDF of the groups of the bits `missed`. */
-function missedIdf(groupIdf: Float64Array, missed: number): number {
-  let x = 0;
-  for (let b = 0; b < groupIdf.length; b++) if (missed & (1 << b)) x += groupIdf[b]!;
-  return x;
 }
 
 /** The ids of the terms this index knows (unknown terms match nothing). */
