@@ -45,6 +45,19 @@ describe('parseQuery', () => {
     assert.deepEqual(parseQuery('OR alone').groups, [['alon']]);
   });
 
+  it('reads "vs" after a word as a comparison of the words around it, not as a word', () => {
+    assert.deepEqual(parseQuery('varchar vs text').groups, [['varchar'], ['text']]);
+    assert.deepEqual(parseQuery('Copy VS. Clone versus move').groups, [['copi'], ['clone'], ['move']]);
+    assert.deepEqual(
+      parseQuery('varchar vs text').loose.map((w) => w.term),
+      ['varchar', 'text'],
+    );
+    assert.equal(parseQuery('copy vs').last, undefined, 'a comparison being typed completes no word');
+    assert.deepEqual(parseQuery('vs code').groups, [['vs'], ['code']], 'first, it is a word');
+    assert.deepEqual(parseQuery('copy +vs').groups, [['copi'], ['vs']], '+vs is the word');
+    assert.deepEqual(parseQuery('"copy vs clone"').phrases, [['copi', 'vs', 'clone']], 'in a phrase, the word');
+  });
+
   it('refuses what it cannot run quickly or at all, with a clear message', () => {
     assert.throws(() => parseQuery('x'.repeat(MAX_QUERY_LENGTH + 1)), QueryError);
     assert.throws(() => parseQuery(Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ')), /too many terms/);
@@ -86,6 +99,24 @@ describe('the query language against an index', () => {
   it('OR widens, exclusion narrows', async () => {
     assert.deepEqual(await ids('vacuum OR analyze'), [1, 2]);
     assert.deepEqual(await ids('recovery -archiving'), [1]);
+  });
+
+  it('ranks the page comparing two things above one that merely says "vs" beside them', async () => {
+    const docs = [
+      storedDocument(1, {
+        url: 'http://c.org/types',
+        title: 'Character types: varchar and text',
+        text: 'Use text or varchar; the difference is a length limit.',
+        bytes: 1,
+      }),
+      storedDocument(2, { url: 'http://c.org/misc', title: 'Miscellany', text: 'A note on varchar, text, and tabs vs spaces.', bytes: 1 }),
+    ];
+    const own = new SearchIndex((id) => docs[id - 1]);
+    for (const d of docs) own.upsert(d);
+    assert.deepEqual(
+      (await own.search('varchar vs text')).hits.map((h) => h.id),
+      [1, 2],
+    );
   });
 
   it('an exact phrase needs its words adjacent and in order', async () => {

@@ -12,6 +12,8 @@
  *                            ods — or a kind: slides, spreadsheet, doc, office
  *   topic:coins              only pages a focused crawl filed under this class
  *   +word  or  "word"        this word exactly: no typo correction, no completion
+ *   varchar vs text          a comparison: "vs" (vs., versus) after a word asks for both sides and is
+ *                            no word of its own (pages rarely say it: the one comparing them may not)
  *
  * Search forgives (query/forgive.ts): a word typed bare may be corrected when the index does not
  * know it, and the last one also matches as a prefix (as you type). Phrases, -words and +words
@@ -71,6 +73,13 @@ export type ParsedQuery = {
 
 /** One item of the query as typed: a word, a quoted phrase, OR, or a filter. */
 const ITEM = /(-?)"([^"]*)"?|(-?)(site|lang|type|topic):(\S*)|(\S+)/gi;
+
+/**
+ * "A vs B": the word between two sides of a comparison, typed bare after a word. It asks for both
+ * sides, as the words around it do; as a word of its own, it would rank first the few pages that
+ * happen to say "vs" (its IDF is high), over the page that compares the two in other words.
+ */
+const COMPARISON = /^(vs\.?|versus)$/i;
 
 /** The filters, in the order their limits are checked. */
 const FILTER_KINDS = ['site', 'lang', 'type', 'topic'] as const;
@@ -151,9 +160,10 @@ class QueryItems {
     this.filters[kind as FilterKind].push(...FILTER_VALUES[kind as FilterKind](value));
   }
 
-  /** OR, a -word, a +word, or a word typed bare. */
+  /** OR, a comparison's "vs", a -word, a +word, or a word typed bare. */
   private word(word: string): void {
     if (word === 'OR') this.orPending = this.groups.length > 0;
+    else if (COMPARISON.test(word) && this.groups.length > 0) return;
     else if (word.startsWith('-') && word.length > 1) this.excluded.push(...this.stems.tokenize(word.slice(1)));
     else if (word.startsWith('+') && word.length > 1) this.addGroup(this.stems.tokenize(word.slice(1)));
     else this.bare(word);
