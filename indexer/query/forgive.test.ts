@@ -250,6 +250,14 @@ describe('as you type an identifier', () => {
     const { index } = indexOf([['Locks', 'the pg_locks view']]);
     assert.match((await index.search('pg_lo')).hits[0]!.snippet, /<mark>locks<\/mark>/);
   });
+
+  it('marks only the words typed of an identifier a plain word completes to ("text": text_to_name)', async () => {
+    const { index } = indexOf([['Casts', 'cast varchar to name with text_to_name; varchar is text in all but name']]);
+    const f = forgiven(index, 'varchar text');
+    assert.ok(f.query.terms.includes('text_to_name'), 'the identifier is a completion of "text"');
+    assert.deepEqual(f.marked.filter((t) => !t.includes('_')).sort(), ['text', 'varchar']);
+    assert.doesNotMatch((await index.search('varchar text')).hits[0]!.snippet, /<mark>(to|name)<\/mark>/);
+  });
 });
 
 describe('typos', () => {

@@ -232,8 +232,16 @@ class Forgiving {
     const slots = this.slots();
     const matching = [...new Set(slots.flatMap((s) => s.alternatives.map((a) => a.term)))];
     const groups = q.groups.map((g) => [...new Set(g.flatMap((t) => [...this.itself(t), ...this.alternativesOf(t).map((a) => a.term)]))]);
-    // (An identifier is no token of a page's text: its words are what a snippet marks.)
-    const marked = [...new Set(matching.flatMap((t) => (isIdentifier(t) ? [t, ...t.split(JOINER).map(stem)] : [t])))];
+    // (An identifier is no token of a page's text: its words are what a snippet marks — when an
+    // identifier was typed. A word completed to one, "text" to text_to_name, marks its own words
+    // only: marking "to" and "name" everywhere would pick the snippet's passage for them.)
+    const typedIdentifier = q.last?.identifier !== undefined;
+    const partsOf = (t: string) =>
+      t
+        .split(JOINER)
+        .map(stem)
+        .filter((p) => typedIdentifier || q.terms.includes(p));
+    const marked = [...new Set(matching.flatMap((t) => (isIdentifier(t) ? [t, ...partsOf(t)] : [t])))];
     return { query: { ...q, groups, terms: matching }, slots, terms: this.phraseTerms(), marked, corrected, cost };
   }
 
