@@ -213,6 +213,23 @@ describe('as you type: the last word also matches as a prefix', () => {
   });
 });
 
+describe('two words the pages write as one', () => {
+  it('finds the compound for the words typed apart ("named tuple": namedtuple), as fully as the words', async () => {
+    const { ids, index } = indexOf([
+      ['Collections', 'namedtuple() makes subclasses with fields by name'],
+      ['Tuples', 'a tuple is a sequence'],
+      ['Named things', 'named arguments and a tuple'],
+    ]);
+    assert.deepEqual((await ids('named tuple')).sort(), [1, 3], 'page 1 holds neither word apart: the compound stands for both');
+    const f = forgiven(index, 'named tuple');
+    const others = f.slots.map((s) => s.alternatives.filter((a) => !a.own).map((a) => `${a.term} ${a.factor}`));
+    assert.deepEqual(others, [['namedtupl 1'], ['namedtupl 1']]);
+    assert.deepEqual(forgiven(index, 'tuple named sequence').slots[0]!.alternatives.slice(1), [], 'in this order, the words make no word the index knows');
+    assert.deepEqual(await ids('named tuple', true), [3], 'exact=1: the words as typed');
+    assert.deepEqual(await ids('"named tuple"'), [], 'a phrase stays exact');
+  });
+});
+
 describe('as you type an identifier', () => {
   it('completes it to the identifiers it begins ("pg_lo": pg_locks), not to a page\u2019s words', async () => {
     const { ids, index } = indexOf([

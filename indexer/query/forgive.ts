@@ -9,6 +9,8 @@
  *   while a word one or two edits away is in FREQUENT_RATIO times as many, also matches that word
  *   and up to two others nearly as likely (corrections.ts), counting TYPO_FACTOR by the edits:
  *   the query's other words tell which was meant. The answer names the likeliest.
+ * - Compounds: two words typed apart that the pages write as one ("named tuple": namedtuple) also
+ *   match that word, which stands for each of them fully (joinCompounds).
  *
  * An alternative never counts as much as the word itself (weights.ts) — when the index knows the
  * word; when it does not, nothing can rank above the alternatives and they count fully. A rare
@@ -59,6 +61,8 @@ export const WHOLE_ENOUGH = 2000;
 export const FREQUENCY_WEIGHT = 0.25;
 /** The entries of postings a last word's completions may add to a query, at most (withinBudget). */
 export const COMPLETION_POSTINGS = 50_000;
+/** A compound of two words typed apart (joinCompounds): it says what the two say. */
+export const COMPOUND_FACTOR = 1;
 /** By edit distance (1, 2). */
 export const TYPO_FACTOR: readonly number[] = [1, 0.8, 0.6];
 
@@ -106,6 +110,7 @@ export function forgive(q: ParsedQuery, reads: ForgiveReads, exact: boolean): Fo
     for (const w of q.loose) forgiving.correct(w);
   }
   if (q.last && reads.docsWith) forgiving.weighByOtherWords(q.last, reads.docsWith);
+  if (!exact) forgiving.joinCompounds();
   return forgiving.forgiven();
 }
 
@@ -219,6 +224,24 @@ class Forgiving {
     const shared = withShares(this.alternativesOf(last.term), others, { stats, documents, docsWith, countTogether });
     this.extra.set(last.term, shared.alternatives);
     this.shareChecks = shared.checked;
+  }
+
+  /**
+   * Two words typed apart that the pages write as one ("named tuple": namedtuple, "data base"):
+   * the word they make, when the index knows it, stands for each of the two, as fully as each —
+   * a page holding it holds both words.
+   */
+  joinCompounds(): void {
+    const { stats } = this.reads;
+    const { loose } = this.q;
+    for (let i = 1; i < loose.length; i++) {
+      const [a, b] = [loose[i - 1]!, loose[i]!];
+      // (Not the parts of one word typed "max_c": they are joined already.)
+      if (b.joined || a.term === b.term) continue;
+      const term = stem(a.word + b.word);
+      if (stats.docFrequency(term) === 0) continue;
+      for (const w of [a, b]) this.extra.set(w.term, [...this.alternativesOf(w.term), { term, factor: COMPOUND_FACTOR }]);
+    }
   }
 
   /** What forgiving came to: the query as it was when no word stands for another (and one language), else widened. */
