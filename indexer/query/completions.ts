@@ -4,12 +4,14 @@
  *
  * The index holds stems, and a word typed halfway may have gone past its stem's end:
  * "replicati" is the start of "replication", whose stem is "replic", which "replicati" does not
- * begin. So the stems the typed word extends by a few characters count too.
+ * begin. So the stems the typed word extends by a few characters count too — when words begin
+ * with it, only those a word it begins may stem to (`endsAt`): "mute" is mutex, not mut.
  */
 import type { CorpusStatistics } from '../structures/corpus-statistics.ts';
 import type { Completer } from '../structures/prefix-index.ts';
 import { RARE_DF } from './corrections.ts';
 import type { LooseWord } from './parse.ts';
+import { stem } from '../ingest/tokenize.ts';
 
 /** Completions of one word, at most (the most frequent: rarer ones add cost and little else). */
 export const MAX_COMPLETIONS = 50;
@@ -37,6 +39,7 @@ export function completions(
   stats: CorpusStatistics,
   prefixes: Completer,
   limit = MAX_COMPLETIONS,
+  stemWord: (word: string) => string = stem,
 ): { begun: number[]; past: number[]; identifier?: string } {
   const own = stats.termId(w.term);
   const df = (id: number) => (id === own ? 0 : stats.docFrequencyOf(id));
@@ -54,7 +57,9 @@ export function completions(
   if (stats.docFrequency(w.term) > PAST_MAX_DF) return { begun, past };
   for (let k = w.word.length - 1; k >= Math.max(MIN_STEM, w.word.length - PAST_STEM); k--) {
     const id = stats.termId(w.word.slice(0, k));
-    if (id !== undefined && df(id) > 0 && !begun.includes(id)) past.push(id);
+    // (When words begin with it, a stem it goes past must be one a word it begins may have:
+    // "mute" begins mutex, and no word "mute…" stems to "mut", the keyword of every page.)
+    if (id !== undefined && df(id) > 0 && !begun.includes(id) && (!begun.length || endsAt(w.word, w.word.slice(0, k), stemWord))) past.push(id);
   }
   return { begun, past: past.sort((a, b) => df(b) - df(a)) };
 }
@@ -63,4 +68,50 @@ export function completions(
 export function allCompletions(w: LooseWord, stats: CorpusStatistics, prefixes: Completer, limit = MAX_COMPLETIONS): number[] {
   const { begun, past } = completions(w, stats, prefixes, limit);
   return past.length ? [...begun, ...past].sort((a, b) => stats.docFrequencyOf(b) - stats.docFrequencyOf(a)).slice(0, limit) : begun;
+}
+
+/**
+ * Endings a stemmer takes off (English, as the default stemmer: ingest/tokenize.ts), whole; a word
+ * typed halfway may have stopped inside one ("replicati" in "-ation").
+ */
+const ENDINGS = [
+  'ation',
+  'ations',
+  'ition',
+  'ing',
+  'ings',
+  'ed',
+  'er',
+  'ers',
+  'es',
+  's',
+  'ment',
+  'ments',
+  'ness',
+  'ity',
+  'ities',
+  'ive',
+  'ize',
+  'izing',
+  'ization',
+  'able',
+  'ible',
+  'al',
+  'ally',
+  'ly',
+  'ence',
+  'ance',
+  'ent',
+  'ous',
+  'ful',
+  'ism',
+  'ist',
+  'e',
+];
+/** Every tail of an ending — what may be left to type of a word stopped inside it — and none. */
+const TAILS = [...new Set(['', ...ENDINGS.flatMap((e) => Array.from({ length: e.length }, (_, i) => e.slice(i)))])];
+
+/** True when a word beginning with `typed` — `typed` and one of TAILS — stems to `stemmed`. */
+export function endsAt(typed: string, stemmed: string, stemWord: (word: string) => string = stem): boolean {
+  return TAILS.some((t) => stemWord(typed + t) === stemmed);
 }
