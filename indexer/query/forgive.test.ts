@@ -218,13 +218,14 @@ describe('two words the pages write as one', () => {
     const { ids, index } = indexOf([
       ['Collections', 'namedtuple() makes subclasses with fields by name'],
       ['Tuples', 'a tuple is a sequence'],
-      ['Named things', 'named arguments and a tuple'],
+      ['Named things', 'named arguments and a tuple; sort it, sorta'],
     ]);
     assert.deepEqual((await ids('named tuple')).sort(), [1, 3], 'page 1 holds neither word apart: the compound stands for both');
     const f = forgiven(index, 'named tuple');
     const others = f.slots.map((s) => s.alternatives.filter((a) => !a.own).map((a) => `${a.term} ${a.factor}`));
     assert.deepEqual(others, [['namedtupl 1'], ['namedtupl 1']]);
     assert.deepEqual(forgiven(index, 'tuple named sequence').slots[0]!.alternatives.slice(1), [], 'in this order, the words make no word the index knows');
+    assert.ok(!forgiven(index, 'sort a tuple').query.terms.includes('sorta'), 'a word of one letter joins nothing');
     assert.deepEqual(await ids('named tuple', true), [3], 'exact=1: the words as typed');
     assert.deepEqual(await ids('"named tuple"'), [], 'a phrase stays exact');
   });

@@ -236,8 +236,9 @@ class Forgiving {
     const { loose } = this.q;
     for (let i = 1; i < loose.length; i++) {
       const [a, b] = [loose[i - 1]!, loose[i]!];
-      // (Not the parts of one word typed "max_c": they are joined already.)
-      if (b.joined || a.term === b.term) continue;
+      // (Not the parts of one word typed "max_c": they are joined already. Nor a word of one
+      // letter: "sort a vec" is no "sorta", "from a" no "froma".)
+      if (b.joined || a.term === b.term || a.word.length < 2 || b.word.length < 2) continue;
       const term = stem(a.word + b.word);
       if (stats.docFrequency(term) === 0) continue;
       for (const w of [a, b]) this.extra.set(w.term, [...this.alternativesOf(w.term), { term, factor: COMPOUND_FACTOR }]);
