@@ -20,19 +20,19 @@ function indexOf(pages: readonly (readonly [string, string])[]) {
 
 describe('a word typed past a stem, when words begin with it', () => {
   it('knows which stems a word being typed may end at', () => {
-    for (const [typed, stemmed] of [
+    const mayEnd: [string, string][] = [
       ['sett', 'set'],
       ['replica', 'replic'],
       ['replicati', 'replic'],
       ['replicatio', 'replic'],
-    ])
-      assert.ok(endsAt(typed, stemmed), `${typed} may be ${stemmed}`);
-    for (const [typed, stemmed] of [
+    ];
+    for (const [typed, stemmed] of mayEnd) assert.ok(endsAt(typed, stemmed), `${typed} may be ${stemmed}`);
+    const mayNot: [string, string][] = [
       ['mute', 'mut'],
       ['thre', 'thr'],
       ['erro', 'err'],
-    ])
-      assert.ok(!endsAt(typed, stemmed), `no word "${typed}…" stems to ${stemmed}`);
+    ];
+    for (const [typed, stemmed] of mayNot) assert.ok(!endsAt(typed, stemmed), `no word "${typed}…" stems to ${stemmed}`);
   });
 
   it('does not take "mute" for the keyword mut when it begins mutex', async () => {
