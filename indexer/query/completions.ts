@@ -39,7 +39,6 @@ export function completions(
   stats: CorpusStatistics,
   prefixes: Completer,
   limit = MAX_COMPLETIONS,
-  stemWord: (word: string) => string = stem,
 ): { begun: number[]; past: number[]; identifier?: string } {
   const own = stats.termId(w.term);
   const df = (id: number) => (id === own ? 0 : stats.docFrequencyOf(id));
@@ -59,7 +58,7 @@ export function completions(
     const id = stats.termId(w.word.slice(0, k));
     // (When words begin with it, a stem it goes past must be one a word it begins may have:
     // "mute" begins mutex, and no word "mute…" stems to "mut", the keyword of every page.)
-    if (id !== undefined && df(id) > 0 && !begun.includes(id) && (!begun.length || endsAt(w.word, w.word.slice(0, k), stemWord))) past.push(id);
+    if (id !== undefined && df(id) > 0 && !begun.includes(id) && (!begun.length || endsAt(w.word, w.word.slice(0, k)))) past.push(id);
   }
   return { begun, past: past.sort((a, b) => df(b) - df(a)) };
 }
@@ -112,6 +111,6 @@ const ENDINGS = [
 const TAILS = [...new Set(['', ...ENDINGS.flatMap((e) => Array.from({ length: e.length }, (_, i) => e.slice(i)))])];
 
 /** True when a word beginning with `typed` — `typed` and one of TAILS — stems to `stemmed`. */
-export function endsAt(typed: string, stemmed: string, stemWord: (word: string) => string = stem): boolean {
-  return TAILS.some((t) => stemWord(typed + t) === stemmed);
+export function endsAt(typed: string, stemmed: string): boolean {
+  return TAILS.some((t) => stem(typed + t) === stemmed);
 }
