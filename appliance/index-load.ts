@@ -18,7 +18,7 @@ import type { ShardFilter } from './shard-filter.ts';
 /** An empty index over the store's documents and token sequences. */
 export function newIndex(store: Store, stemming: string): SearchIndex {
   return new SearchIndex(
-    (id) => store.documents.get(id),
+    (id, textChars) => store.documents.get(id, textChars),
     undefined,
     {},
     (ids) => store.documents.sequencesOf(ids, stemming),

@@ -231,18 +231,17 @@ export class SearchIndex implements Searcher {
     const ranked = withEvidence(r.ranked, r.evidence);
     const onPage = fold(ranked, this.simhashes, this.foldDistance, page * size).slice((page - 1) * size, page * size);
     const { docs } = r;
-    await docs.load(onPage.flatMap((g) => [g.leader, ...g.similar.slice(0, MAX_SIMILAR)].map((x) => x.id)));
+    await docs.loadStarts(onPage.flatMap((g) => [g.leader, ...g.similar.slice(0, MAX_SIMILAR)].map((x) => x.id)));
     const hits: SearchHit[] = [];
     const hitOf = hitMaker(r);
     for (const { leader, similar } of onPage) {
-      const d = await docs.get(leader.id);
-      if (!d) continue;
-      const found = hitOf(d, leader.score, r.bodies.get(leader.id));
+      const found = await hitOf(docs, leader.id, leader.score, r.bodies.get(leader.id));
+      if (!found) continue;
       const explained = options.explain ? explainScore(r.plan, r.lens, leader.id, r.evidence?.get(leader.id)) : undefined;
       const hit = explained ? { ...found, explain: explained } : found;
       const near = [];
       for (const x of similar.slice(0, MAX_SIMILAR)) {
-        const s = await docs.get(x.id);
+        const s = await docs.start(x.id);
         if (s) near.push({ url: s.url, title: s.title });
       }
       const more = similar.length - near.length;
@@ -328,9 +327,10 @@ export class SearchIndex implements Searcher {
     if (forgiven.terms.length > 1) {
       evidence = new Map();
       const top = ranked.slice(0, RERANK);
-      await docs.load(top.map((r) => r.id));
+      // (Their starts: phrase evidence reads a body's first BODY_CHARS.)
+      await docs.loadStarts(top.map((r) => r.id));
       for (const r of top) {
-        const d = await docs.get(r.id);
+        const d = await docs.start(r.id);
         if (!d) continue;
         // (A page is read with its language's stemmer, and its stems of the query's words.)
         const { key, stem } = stemmerFor(d.lang);

@@ -13,7 +13,11 @@ export interface DocumentStore {
   put(doc: StoredDocument, sequence?: TokenSequence): Promise<number>;
   /** Removes a document (if stored) and logs the change; undefined when there was none. */
   remove(id: number): Promise<number | undefined>;
-  get(id: number): Promise<StoredDocument | undefined>;
+  /**
+   * A document; with `textChars`, its text may be cut after that many characters (a query reading
+   * pages' starts: a text shorter than that is whole).
+   */
+  get(id: number, textChars?: number): Promise<StoredDocument | undefined>;
   /** Several documents at once (one read for all); missing ones are left out. */
   getMany(ids: readonly number[]): Promise<Map<number, StoredDocument>>;
   has(id: number): Promise<boolean>;

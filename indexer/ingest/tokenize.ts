@@ -79,6 +79,80 @@ export function scanTokens(text: string, emit: TokenSink, skip?: Uint8Array): vo
   }
 }
 
+/** Token offsets written by scanOffsets: grown (new arrays) when full. */
+export type TokenOffsets = { starts: Int32Array; ends: Int32Array };
+
+/**
+ * What scanTokens finds, for a reader looking for a few terms in a long text (query/locate.ts):
+ * the offsets of every token written into `into` (from index 0; grown as needed), and
+ * `candidate(term, n)` called only for the n-th token when its first character (lowercased) is
+ * not flagged in `skip` — no call, slice or lowercasing for the others. Returns the count of
+ * tokens. (A call per token was most of its time: scanTokens' sink is called from several places,
+ * so V8 cannot inline it.)
+ */
+export function scanOffsets(text: string, skip: Uint8Array, into: TokenOffsets, candidate: (term: string, n: number) => void): number {
+  const len = text.length;
+  let n = 0;
+  let i = 0;
+  // (A word holding non-ASCII characters goes through unicodeWord and its sink, made on the first.)
+  let sink: TokenSink | undefined;
+  const viaUnicode = (at: number) => {
+    sink ??= (term, start, end) => {
+      if (n === into.starts.length) grow(into);
+      into.starts[n] = start;
+      into.ends[n] = end;
+      candidate(term, n++);
+    };
+    return unicodeWord(text, at, sink);
+  };
+  while (i < len) {
+    const c = text.charCodeAt(i);
+    if (c < 128) {
+      const k = ASCII_CLASS[c]!;
+      if (k === 0) {
+        i++;
+        continue;
+      }
+      let j = i + 1;
+      let upper = k === 2;
+      let d = 0;
+      while (j < len && (d = text.charCodeAt(j)) < 128) {
+        const kd = ASCII_CLASS[d]!;
+        if (kd === 0) break;
+        if (kd === 2) upper = true;
+        j++;
+      }
+      if (j < len && d >= 128) {
+        i = viaUnicode(i);
+        continue;
+      }
+      if (j - i <= MAX_TOKEN_LENGTH) {
+        if (n === into.starts.length) grow(into);
+        into.starts[n] = i;
+        into.ends[n] = j;
+        if (skip[c | 0x20] !== 1) {
+          const w = text.slice(i, j);
+          candidate(upper ? w.toLowerCase() : w, n);
+        }
+        n++;
+      }
+      i = j;
+    } else {
+      i = viaUnicode(i);
+    }
+  }
+  return n;
+}
+
+function grow(into: TokenOffsets): void {
+  const starts = new Int32Array(2 * into.starts.length + 16);
+  const ends = new Int32Array(starts.length);
+  starts.set(into.starts);
+  ends.set(into.ends);
+  into.starts = starts;
+  into.ends = ends;
+}
+
 /** Matches the word starting at `i`, if any, emits it, and returns where scanning goes on. */
 function unicodeWord(text: string, i: number, emit: TokenSink): number {
   WORD_AT.lastIndex = i;

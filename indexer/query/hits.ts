@@ -5,7 +5,8 @@ import type { StoredDocument } from '../../model/index.ts';
 import { stemmerFor } from '../ingest/tokenize.ts';
 import type { Occurrences } from './locate.ts';
 import { BODY_CHARS } from './proximity.ts';
-import { snippetOf } from './snippet.ts';
+import { snippetOfStart } from './snippet.ts';
+import { type QueryDocuments, textCut } from './documents.ts';
 
 /** One result. `similar` and `moreSimilar` are set where near-duplicates fold (query/fold.ts). */
 export type SearchHit = {
@@ -43,13 +44,27 @@ export type SearchHit = {
  * passage near the start that holds that many terms is taken without reading the page on).
  */
 export function hitOf(d: StoredDocument, score: number, terms: readonly string[], body: Occurrences | undefined, words?: number): SearchHit {
-  const snippet = snippetOf(d.text, terms, {
+  return hitOfStart(d, score, terms, body, words, false)!;
+}
+
+/** hitOf a document whose text may be only its start (`cut`: QueryDocuments.start, textCut): undefined when its snippet needs the whole. */
+function hitOfStart(
+  d: StoredDocument,
+  score: number,
+  terms: readonly string[],
+  body: Occurrences | undefined,
+  words: number | undefined,
+  cut: boolean,
+): SearchHit | undefined {
+  const snippet = snippetOfStart(d.text, terms, {
     fallback: d.description,
     found: body,
     foundChars: BODY_CHARS,
     stem: stemmerFor(d.lang).stem,
     enough: words ?? Infinity,
+    textCut: cut,
   });
+  if (!snippet) return undefined;
   const facts = d.document;
   const page = facts?.pageOffsets && snippet.at !== undefined ? pageAt(facts.pageOffsets, snippet.at) : undefined;
   return {
@@ -69,19 +84,28 @@ export function hitOf(d: StoredDocument, score: number, terms: readonly string[]
 /**
  * The hits of a query `r.plan` ranked over `r.lens`, by one function made for the query: each with
  * its snippet (hitOf), the section it links (section.ts) and the query's words its page holds
- * nothing for (explain.ts `missingWords`), when there are.
+ * nothing for (explain.ts `missingWords`), when there are. Each is made from the document's start
+ * read through `docs` (undefined: no longer stored), the whole read only when needed.
  */
 export function hitMaker(r: {
   readonly plan: Parameters<typeof missingWords>[0] & { readonly forgiven: { readonly marked: readonly string[] } };
   readonly lens: Parameters<typeof missingWords>[1];
-}): (d: StoredDocument, score: number, body: Occurrences | undefined) => SearchHit {
+}): (docs: QueryDocuments, id: number, score: number, body: Occurrences | undefined) => Promise<SearchHit | undefined> {
   const sectionOf = sectionFinder(r.plan.weights, r.lens.stats);
   const words = wordsOf(r.plan.forgiven.slots);
-  return (d, score, body) => {
-    const missing = missingWords(r.plan, r.lens, d.id);
+  return async (docs, id, score, body) => {
+    const missing = missingWords(r.plan, r.lens, id);
     // (A page missing a word: a passage holding the words it has is as good as any, the snippet
     // is not read on for the ones it lacks — up to 200,000 characters of it.)
-    const hit = hitOf(d, score, r.plan.forgiven.marked, body, Math.max(1, words - missing.length));
+    const enough = Math.max(1, words - missing.length);
+    // Its start first: the whole page is read only when the snippet may be further on.
+    let d = await docs.start(id);
+    if (!d) return undefined;
+    let hit: SearchHit | undefined = hitOfStart(d, score, r.plan.forgiven.marked, body, enough, textCut(d));
+    if (!hit) {
+      d = (await docs.get(id))!;
+      hit = hitOf(d, score, r.plan.forgiven.marked, body, enough);
+    }
     const section = sectionOf(d);
     return missing.length || section ? { ...hit, ...(section ? { section } : {}), ...(missing.length ? { missing } : {}) } : hit;
   };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { adjacentPairs, hasPhrase, locate, phraseTest } from './locate.ts';
+import { adjacentPairs, hasPhrase, locate, phraseTest, sparseLocator } from './locate.ts';
 import { tokenize, tokenizeWithOffsets } from '../ingest/tokenize.ts';
 
 // English words in several forms (so stems and skipped words meet), other scripts, digits,
@@ -148,5 +148,67 @@ describe('phraseTest (the quick phrase check of ASCII text)', () => {
     assert.equal(phraseTest(tokenize('ays pool'))('Ays, pooling.'), true);
     assert.equal(phraseTest(tokenize('pool connect'))('pool the connection'), false);
     assert.equal(phraseTest(tokenize('cr\u00e8me'))('cr\u00e8me'), undefined, 'a folded term is left to locate');
+  });
+});
+
+describe('sparseLocator (finding terms in a long stretch by their characters)', () => {
+  const WORDS = [
+    'Connections',
+    'connect',
+    'pooled',
+    'pool',
+    'POOLING',
+    'the',
+    'tables',
+    'Table',
+    'yes',
+    'ties',
+    'ays',
+    'ayed',
+    'ies',
+    'i',
+    'x2',
+    '15712',
+    'Sky',
+  ];
+  const GAPS = [' ', '\n', ', ', '_', ' \u00a0', ' \u201c', '\u00a9 ', ' \ud83d\ude00 ', '. '];
+  const RARE = ['cr\u00e8me', 'A'.repeat(70), '\u6771\u4eac', 'x\u0301'];
+
+  it('finds where locate finds, from any starting point, on 3,000 generated texts — or leaves a stretch with non-ASCII words to it', () => {
+    const next = random(17);
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)]!;
+    const vocabulary = [...WORDS.flatMap((w) => tokenize(w)), 'cr\u00e8me', 'absent'];
+    let compared = 0;
+    let occurrences = 0;
+    for (let n = 0; n < 3000; n++) {
+      const text = Array.from({ length: 1 + Math.floor(next() * 30) }, () => (next() < 0.02 ? pick(RARE) : pick(WORDS)) + pick(GAPS)).join('');
+      const terms = [...new Set(Array.from({ length: 1 + Math.floor(next() * 3) }, () => pick(vocabulary)))];
+      // From a token's start (or the text's), to the end or a token's end.
+      const all = locate(text, terms);
+      const cut = Math.floor(next() * (all.tokens + 1));
+      const from = cut < all.tokens ? all.starts[cut]! : text.length;
+      const sparse = sparseLocator(terms)(text, from, text.length);
+      const hasNonAscii = /[^\x00-\x7f]/.test(text.slice(from).replace(/[\u00a0\u201c\u00a9\ud83d\ude00]/gu, ''));
+      if (hasNonAscii) {
+        assert.equal(sparse, undefined, JSON.stringify(text.slice(from)));
+        continue;
+      }
+      assert.ok(sparse, JSON.stringify(text.slice(from)));
+      const expected = [...all.at].flatMap((i, k) => (all.starts[i]! >= from ? [{ at: all.starts[i], term: all.terms[k] }] : []));
+      assert.deepEqual(
+        sparse.starts.map((at, k) => ({ at, term: sparse.terms[k] })),
+        expected,
+        `${JSON.stringify(text)} from ${from} / ${terms.join(' ')}`,
+      );
+      compared++;
+      occurrences += expected.length;
+    }
+    assert.ok(compared > 1500 && occurrences > 1500, `${compared} texts, ${occurrences} occurrences compared`);
+  });
+
+  it('stops at the stretch\u2019s end and finds a word Porter changed past its first two letters', () => {
+    const find = sparseLocator(tokenize('ays pool'));
+    assert.deepEqual(find('Ays, pooling. pool', 0, 12), { starts: [0, 5], terms: ['ai', 'pool'] });
+    assert.equal(find('pool cr\u00e8me', 0, 11), undefined);
   });
 });

@@ -10,11 +10,13 @@ const pages: StoredDocument[] = [
   storedDocument(1, {
     url: 'http://e.org/error-index.html',
     title: 'Rust Compiler Error Index',
-    headings: ['E0382', 'E0499', 'Borrow of moved value'],
+    headings: ['E0382', 'E0499', 'Borrow of moved value', 'Déjà vu: a value moved twice', 'Crème brûlée'],
     headingIds: [
       ['E0382', 'E0382'],
       ['E0499', 'E0499'],
       ['Borrow of moved value', 'moved value/ü'],
+      ['Déjà vu: a value moved twice', 'deja-vu'],
+      ['Crème brûlée', 'creme'],
     ],
     text: 'A value was used after it was moved. Two mutable borrows at once. E0382 E0499 examples.',
   }),
@@ -38,6 +40,12 @@ describe('sectionOf', () => {
     assert.deepEqual((await hit('e0499', 1))?.section?.url, 'http://e.org/error-index.html#E0499');
     // (The id escaped as a fragment.)
     assert.equal((await hit('borrow moved value', 1))?.section?.url, 'http://e.org/error-index.html#moved%20value%2F%C3%BC');
+  });
+
+  it('finds the heading in headings with words outside ASCII, as in plain ones', async () => {
+    // (Headings with such words are read token by token, the others by their characters alone.)
+    assert.equal((await hit('value moved twice', 1))?.section?.url, 'http://e.org/error-index.html#deja-vu');
+    assert.equal((await hit('creme brulee', 1))?.section?.url, 'http://e.org/error-index.html#creme');
   });
 
   it('links none when the title holds the query as well, or no heading holds half of it', async () => {

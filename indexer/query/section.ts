@@ -7,7 +7,7 @@
 import type { StoredDocument } from '../../model/index.ts';
 import { stemmerFor } from '../ingest/tokenize.ts';
 import type { CorpusStatistics } from '../structures/corpus-statistics.ts';
-import { locate } from './locate.ts';
+import { locate, sparseLocator, type SparseOccurrences } from './locate.ts';
 import type { SlotWeights } from './weights.ts';
 
 /** The section a result links: its heading and the page's address with its fragment. */
@@ -40,17 +40,28 @@ export function sectionFinder(
     for (const s of covered) x += weights.slotIdf[s]!;
     return x;
   };
+  // Where the terms start in a page's headings: by their characters (a page may have a thousand
+  // headings, each a signature), token by token where a heading has words outside ASCII.
+  const finders = new Map<(word: string) => string, ReturnType<typeof sparseLocator>>();
+  const occurrencesIn = (text: string, stem: (word: string) => string): SparseOccurrences => {
+    let find = finders.get(stem);
+    if (!find) finders.set(stem, (find = sparseLocator(terms, stem)));
+    const sparse = find(text, 0, text.length);
+    if (sparse) return sparse;
+    const o = locate(text, terms, true, stem);
+    return { starts: [...o.at].map((i) => o.starts[i]!), terms: o.terms };
+  };
   return (d) => {
     if (!d.headingIds?.length || !Array.isArray(d.headingIds) || weights.idfSum <= 0) return undefined;
     const { stem } = stemmerFor(d.lang);
     // The headings with ids read in one pass (a page may have a thousand): each occurrence counted
     // to the heading it starts in.
     const headings = d.headingIds.map(([h]) => h);
-    const o = locate(headings.join('\n'), terms, true, stem);
-    if (!o.at.length) return undefined;
+    const o = occurrencesIn(headings.join('\n'), stem);
+    if (!o.starts.length) return undefined;
     const foundIn = new Map<number, string[]>();
-    for (let k = 0, h = 0, next = headings[0]!.length + 1; k < o.at.length; k++) {
-      const start = o.starts[o.at[k]!]!;
+    for (let k = 0, h = 0, next = headings[0]!.length + 1; k < o.starts.length; k++) {
+      const start = o.starts[k]!;
       while (h + 1 < headings.length && next <= start) next += headings[++h]!.length + 1;
       const found = foundIn.get(h);
       if (found) found.push(o.terms[k]!);

@@ -39,6 +39,16 @@ describe('makeSnippet', () => {
     assert.ok(s.at! > FIRST_SCAN_CHARS, String(s.at));
   });
 
+  it('finds the passage further on by its characters, or token by token past words outside ASCII, alike', () => {
+    const far = (between: string) => `${filler(2000)}only the pool here. ${filler(FIRST_SCAN_CHARS)}${between}the Connection pool is far. ${filler(4000)}`;
+    for (const between of ['', 'une crème brûlée, ']) {
+      const text = far(between);
+      const s = snippetOf(text, terms, { enough: 2 });
+      assert.match(s.html, /the <mark>Connection<\/mark> <mark>pool<\/mark> is far/, between);
+      assert.equal(s.at, text.indexOf('Connection'), between);
+    }
+  });
+
   it("starts from what was already located in the text's start", () => {
     // (Occurrences of the first 5,000 characters, as phrase evidence located them: proximity.ts bodyStart.)
     const found = locate(long.slice(0, 5000), terms);

@@ -154,16 +154,18 @@ async function searchOver(index: SearchIndex, view: IndexView, asked: SearchAske
   const misses = new Misses(new Recorder(index, view, asked.corpus?.stemmers));
   const lens = asked.corpus ? replayLens(view, asked.corpus, misses) : index.lens(view);
   const r = await index.rank(asked.q, { page: asked.page, size: asked.size, exact: asked.exact ?? false, facetValues: FACETS_SENT }, lens);
-  await r.docs.load(r.ranked.map((x) => x.id));
+  // (Their starts: an entry needs its URL and title, a hit reads the whole page only if its snippet needs it.)
+  await r.docs.loadStarts(r.ranked.map((x) => x.id));
   const entries: ShardEntry[] = [];
   const marked = r.plan.forgiven.marked;
   const words = wordsOf(r.plan.forgiven.slots);
   const hitFor = hitMaker(r);
   for (const x of r.ranked) {
-    const d = await r.docs.get(x.id);
+    const d = await r.docs.start(x.id);
     if (!d) continue;
     const h = index.simhashes.get(x.id);
-    const hit = entries.length < asked.page * asked.size ? { hit: hitFor(d, x.score, r.bodies.get(x.id)) } : {};
+    const made = entries.length < asked.page * asked.size ? await hitFor(r.docs, x.id, x.score, r.bodies.get(x.id)) : undefined;
+    const hit = made ? { hit: made } : {};
     entries.push({
       id: x.id,
       score: x.score,

@@ -139,6 +139,23 @@ export function documentContract(factory: StoreFactory): void {
     );
 
     it(
+      'reads a document with only its text\u2019s start when asked (characters, not bytes), and whole otherwise',
+      test(async (s) => {
+        const [a, b] = await ids(s, 'long.html', 'short.html');
+        const headingIds: [string, string][] = [['Crème', 'creme']];
+        const long = doc(a!, `Déjà vu ツ 😀 ${'word '.repeat(2000)}end`, { headings: ['Crème'], headingIds, lang: 'fr' });
+        await s.documents.put(long);
+        await s.documents.put(doc(b!, 'short'));
+        const start = await s.documents.get(a!, 11);
+        // (Eleven characters: the emoji is one, of two UTF-16 units.)
+        assert.deepEqual(start, { ...long, text: 'Déjà vu ツ 😀' });
+        assert.deepEqual(await s.documents.get(a!), long);
+        assert.deepEqual(await s.documents.get(b!, 12), doc(b!, 'short'), 'a shorter text is whole');
+        assert.equal(await s.documents.get(424242, 12), undefined);
+      }),
+    );
+
+    it(
       'keeps a document\u2019s SimHash and its absence, and streams every SimHash in id order',
       test(async (s) => {
         const [a, b, c] = await ids(s, 'near-a', 'near-b', 'short');

@@ -50,6 +50,11 @@ const fromRow = (r: Row): StoredDocument => ({
   ...(r.heading_ids ? { headingIds: r.heading_ids } : {}),
 });
 
+/** A Row's columns, its text cut after $2 characters (a query reading pages' starts). */
+const START_COLUMNS =
+  'id, url, title, description, headings, left(text, $2) AS text, content_type, bytes, truncated, http_status, fetched_at, hash, lang, ' +
+  'topic, facts, simhash, heading_ids';
+
 /** Documents read per round trip while streaming them all. */
 const PAGE = 256;
 
@@ -194,8 +199,12 @@ export class PgDocumentStore implements DocumentStore {
     return this.group.remove(id);
   }
 
-  async get(id: number): Promise<StoredDocument | undefined> {
-    const row = (await run<Row>(this.pool, 'SELECT * FROM documents WHERE id = $1', [id])).rows[0];
+  async get(id: number, textChars?: number): Promise<StoredDocument | undefined> {
+    const row = (
+      textChars === undefined
+        ? await run<Row>(this.pool, 'SELECT * FROM documents WHERE id = $1', [id])
+        : await run<Row>(this.pool, `SELECT ${START_COLUMNS} FROM documents WHERE id = $1`, [id, textChars])
+    ).rows[0];
     return row && fromRow(row);
   }
 
