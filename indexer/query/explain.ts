@@ -89,6 +89,28 @@ export function missingWords(
   return missing.map((t) => typed.get(t) ?? t);
 }
 
+/**
+ * How many of the query's words page `id`'s text (its body field) holds — a snippet's passage can
+ * hold no more of them, so it is not searched for further (query/hits.ts); Infinity when the view
+ * does not hold the page.
+ */
+export function wordsInBody(plan: Scored, lens: ScoredOver, id: number): number {
+  const v = lens.documents.vector(id);
+  if (!v) return Infinity;
+  const { termIds, slotOf, slots } = plan.weights;
+  const held = new Uint8Array(slots);
+  let n = 0;
+  for (let k = 0; k < termIds.length; k++) {
+    const row = indexOf(v.termIds, termIds[k]!);
+    // (The body's frequencies come first in a vector's: vector.ts.)
+    if (row >= 0 && v.freqs[row]! > 0 && !held[slotOf[k]!]) {
+      held[slotOf[k]!] = 1;
+      n++;
+    }
+  }
+  return n;
+}
+
 /** The score of document `id` for the query `plan` ranked over `lens`, taken apart; undefined when the view holds no such document. */
 export function explainScore(plan: Scored, lens: ScoredOver, id: number, evidence: number | undefined): ScoreExplained | undefined {
   const v = lens.documents.vector(id);

@@ -16,8 +16,16 @@ const pages: StoredDocument[] = [
     text: `A connection. ${filler(2 * START_CHARS)}Here the connection pool is far. ${filler(500)}`,
   }),
   storedDocument(3, { url: 'http://e.org/short.html', title: 'Short', text: 'A pool, and a connection.' }),
+  // (Its text holds one of the words only: no passage can hold both.)
+  storedDocument(4, { url: 'http://e.org/titled.html', title: 'Connection', text: `One pool. ${filler(3 * START_CHARS)}` }),
+  storedDocument(5, {
+    url: 'http://e.org/connection-pool.html',
+    title: 'Connection pool',
+    text: `Nothing of it. ${filler(3 * START_CHARS)}`,
+    description: 'About pools.',
+  }),
 ];
-for (let i = 4; i < 30; i++) pages.push(storedDocument(i, { url: `http://e.org/${i}.html`, title: `Page ${i}`, text: 'other words' }));
+for (let i = 6; i < 30; i++) pages.push(storedDocument(i, { url: `http://e.org/${i}.html`, title: `Page ${i}`, text: 'other words' }));
 
 /** An index over `pages` whose lookup cuts texts as a store does, counting the whole reads. */
 function indexOver(): { index: SearchIndex; whole: number[] } {
@@ -43,6 +51,8 @@ describe('hits from pages\u2019 starts', () => {
     assert.match(snippet(1)!, /The <mark>connection<\/mark> <mark>pool<\/mark> is near the start\. .* …$/);
     assert.match(snippet(2)!, /Here the <mark>connection<\/mark> <mark>pool<\/mark> is far/);
     assert.match(snippet(3)!, /^A <mark>pool<\/mark>, and a <mark>connection<\/mark>/);
-    assert.deepEqual(whole, [2]);
+    assert.match(snippet(4)!, /^One <mark>pool<\/mark>\. lorem/);
+    assert.equal(snippet(5), 'About pools.', 'a text holding no word of the query: the description');
+    assert.deepEqual(whole, [2], 'the pages whose text holds both words far from its start, or not all the words');
   });
 });

@@ -1,5 +1,5 @@
 /** A result as shown: a stored document with its snippet, score and facts (search-index.ts, and a shard's answer: indexer/shards). */
-import { missingWords, type ScoreExplained } from './explain.ts';
+import { missingWords, type ScoreExplained, wordsInBody } from './explain.ts';
 import { sectionFinder, type Section } from './section.ts';
 import type { StoredDocument } from '../../model/index.ts';
 import { stemmerFor } from '../ingest/tokenize.ts';
@@ -95,9 +95,10 @@ export function hitMaker(r: {
   const words = wordsOf(r.plan.forgiven.slots);
   return async (docs, id, score, body) => {
     const missing = missingWords(r.plan, r.lens, id);
-    // (A page missing a word: a passage holding the words it has is as good as any, the snippet
-    // is not read on for the ones it lacks — up to 200,000 characters of it.)
-    const enough = Math.max(1, words - missing.length);
+    // (A passage holding the words the page's text has is as good as any: the snippet is not read
+    // on for the ones it lacks, or has only in its title, URL or anchors — up to 200,000
+    // characters of it. None: the page's start or description is shown.)
+    const enough = Math.min(words - missing.length, wordsInBody(r.plan, r.lens, id));
     // Its start first: the whole page is read only when the snippet may be further on.
     let d = await docs.start(id);
     if (!d) return undefined;

@@ -61,6 +61,13 @@ describe('makeSnippet', () => {
     assert.doesNotMatch(snippetOf(long, terms, { found: none, enough: 2 }).html, /<mark>/);
   });
 
+  it('falls back to the start of a page holding no term, its white space flattened, cut at a word', () => {
+    const s = makeSnippet(`\n  Intro${' \n\t word'.repeat(50_000)}`, ['absent']);
+    assert.match(s, /^Intro word word .* word …$/);
+    assert.ok(s.length <= 242, String(s.length));
+    assert.equal(makeSnippet(' a \n b ', ['absent']), 'a b');
+  });
+
   it('falls back to the description, escaped, when no term occurs', () => {
     assert.equal(makeSnippet('body', ['absent'], { fallback: 'A <desc>' }), 'A &#60;desc&#62;');
   });

@@ -32,7 +32,10 @@ export type SnippetOptions = {
   readonly foundChars?: number;
   /** The stemmer of the text's language. */
   readonly stem?: (word: string) => string;
-  /** The query's words (hits.ts wordsOf): a passage near the start holding that many distinct terms is taken without reading on. */
+  /**
+   * The query's words the text may hold (hits.ts): a passage near the start holding that many
+   * distinct terms is taken without reading on; 0: it holds none, the text is not read on.
+   */
   readonly enough?: number;
   /** `text` is only the page's start (QueryDocuments.start): snippetOfStart answers undefined when the passage may be further on. */
   readonly textCut?: boolean;
@@ -65,8 +68,10 @@ export function snippetOfStart(text: string, terms: readonly string[], options: 
   const read = found ? Math.min(options.foundChars ?? Infinity, text.length) : Math.min(text.length, FIRST_SCAN_CHARS);
   let o = found ?? locate(text.slice(0, read), terms, true, stem);
   let best = bestWindow(o);
-  if (best.distinct < enough && options.textCut) return undefined;
-  if (read < all && best.distinct < enough) {
+  // (enough 0: the text holds no term, its start is shown.)
+  const readOn = enough > 0 && best.distinct < enough;
+  if (readOn && options.textCut) return undefined;
+  if (read < all && readOn) {
     const far = farWindow(text, terms, read, all, stem);
     if (!far) {
       // (Words outside ASCII on: the rest is read token by token, as the start was.)
@@ -187,8 +192,16 @@ function render(text: string, o: Occurrences, start: number, goesOn = false): Sn
   return { html: html.replace(/\s+/g, ' '), ...(at !== undefined ? { at } : {}) };
 }
 
+/** The start of `s`, its white space flattened, cut at a word after at most `max` characters (… when cut). */
 function clip(s: string, max: number): string {
-  const flat = s.replace(/\s+/g, ' ').trim();
+  // (Only as much of it is flattened as may be shown: it may be a page of 200,000 characters.)
+  let flat = '';
+  for (let read = 4 * max; ; read *= 4) {
+    flat = s.slice(0, read).replace(/\s+/g, ' ').trimStart();
+    if (read >= s.length) flat = flat.trimEnd();
+    else if (flat.length <= max + 1) continue;
+    break;
+  }
   if (flat.length <= max) return flat;
   const cut = flat.lastIndexOf(' ', max);
   return `${flat.slice(0, cut > max / 2 ? cut : max)} …`;
