@@ -2,3 +2,4 @@ export { Appliance, NoCrawlError, type ApplianceStatus, type CrawlStatus, type I
 export { migrateStore, openStore, storeLocationOf, type MigrateReport } from './open-store.ts';
 export { listWorkers, type WorkerLine } from './workers.ts';
 export { Coordinator } from './coordinator.ts';
+export { SearchLog, searchLogFor } from './search-log.ts';

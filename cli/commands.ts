@@ -1,5 +1,5 @@
 /** The commands themselves. Each reads as the pipeline it runs. */
-import { Appliance, Coordinator, migrateStore, storeLocationOf } from '../appliance/index.ts';
+import { Appliance, Coordinator, migrateStore, searchLogFor, storeLocationOf } from '../appliance/index.ts';
 import { ShardNode } from '../indexer/shards/index.ts';
 import { PRODUCT_VERSION, type Config } from '../config/index.ts';
 import type { CrawlStatus, RenderStatus, SeedStatus } from '../model/index.ts';
@@ -25,6 +25,7 @@ export async function start(urls: string[], flags: CommonFlags & { warc?: string
     const { crawler } = await app.createCrawler([], config.recrawl.continuous ? 'continuous' : 'off');
     if (!flags.warc?.length) await requireSeeds(app, 'start');
     const { createApp, listen } = await searchUi();
+    const analytics = searchLogFor(config.analytics, app.store, log);
     const ui = createApp({
       ...serverOptions(config),
       searcher: app.index,
@@ -34,11 +35,13 @@ export async function start(urls: string[], flags: CommonFlags & { warc?: string
       explain: (url) => app.explain(url),
       admin: app,
       adminToken: config.server.adminToken,
+      ...(analytics ? { analytics } : {}),
     });
     server = await listen(ui, config.server.host, config.server.port);
     app.startFlushTimer();
     onStopSignal(async () => {
       await server?.close();
+      await analytics?.close();
       await app.close();
     });
     process.stdout.write(
@@ -184,6 +187,7 @@ export async function serveOnly(flags: CommonFlags): Promise<void> {
   // (No crawl runs here: no admin actions, which act on one. A coordinator may ask this index: /api/shard/*.)
   const shard = app.feed.shard?.text;
   const { createApp, listen } = await searchUi();
+  const analytics = searchLogFor(config.analytics, app.store, log);
   const ui = createApp({
     ...serverOptions(config),
     searcher: app.index,
@@ -193,10 +197,12 @@ export async function serveOnly(flags: CommonFlags): Promise<void> {
     version: PRODUCT_VERSION,
     explain: (url) => app.explain(url),
     adminToken: config.server.adminToken,
+    ...(analytics ? { analytics } : {}),
   });
   const server = await listen(ui, config.server.host, config.server.port);
   onStopSignal(async () => {
     await server.close();
+    await analytics?.close();
     await app.close();
   });
   process.stdout.write(

@@ -350,6 +350,19 @@ export const configSchema = z.strictObject({
     })
     .prefault({}),
   server: serverSettings,
+  analytics: z
+    .object({
+      enabled: z
+        .boolean()
+        .default(true)
+        .describe(
+          'Keep a search log (the console reads it): each search made on the search page, in the widget or through /api/search — the query, ' +
+            "its filters, what its page showed, the clicks on it — and a tab's random session id; never an address, a user agent or a cookie. " +
+            'A browser sending `Sec-GPC: 1` or `DNT: 1` is not logged.',
+        ),
+      retentionDays: int(1, 36_500).default(90).describe('Logged searches older than this many days are deleted (at start and every day).'),
+    })
+    .prefault({}),
   dataDir: z.string().min(1).default('./trawl-data').describe('Where the crawl database, the index and the lock file live.'),
   store: databaseUrl
     .optional()

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { trawlForFile } from '../testweb/e2e-fixtures.ts';
+import { searchLogOf, trawlForFile } from '../testweb/e2e-fixtures.ts';
 
 // A site (a loopback server of its own: another origin than Trawl's) whose docs Trawl crawls, and
 // whose pages embed Trawl's search widget; Trawl lists its origin in server.corsOrigins.
@@ -133,6 +133,20 @@ test('a page on another origin shows results as you type; ↓ and ↑ move throu
   widget.expectConsoleEmpty();
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(href);
+});
+
+test('the search and the result chosen go to the search log, from the widget', async ({ page }) => {
+  const widget = new Widget(page);
+  await widget.open('/embed');
+  await widget.box.pressSequentially('paraffin', { delay: 30 });
+  await expect(widget.options).toHaveCount(1);
+  const href = (await widget.link(0).getAttribute('href'))!;
+  await widget.link(0).click();
+  await expect(page).toHaveURL(href);
+  await expect.poll(() => searchLogOf(trawl(), 'paraffin').clicks.map((c) => [c.position, c.url]), { timeout: 10_000 }).toEqual([[1, href]]);
+  const [logged] = searchLogOf(trawl(), 'paraffin').searches;
+  expect(logged?.source).toBe('widget');
+  expect(logged?.session).toMatch(/^[0-9a-f]{32}$/);
 });
 
 test('a result found in a section of its page opens at that section', async ({ page }) => {

@@ -6,3 +6,4 @@ export * from './documents.ts';
 export * from './errors.ts';
 export * from './status.ts';
 export * from './urls.ts';
+export * from './analytics.ts';

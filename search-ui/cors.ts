@@ -12,7 +12,7 @@ import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 
 /** The endpoints another origin may call: the search, and its suggestions. */
-export const PUBLIC_API: ReadonlySet<string> = new Set(['/api/search', '/api/suggest']);
+export const PUBLIC_API: ReadonlySet<string> = new Set(['/api/search', '/api/suggest', '/api/analytics/events']);
 
 /** `origins`: as `server.corsOrigins` holds them (normalized `scheme://host[:port]`, or `*`). */
 export function apiCors(origins: readonly string[]): MiddlewareHandler {

@@ -5,7 +5,7 @@
  * required, so that their defaults live in the schema alone; the limits the config does not hold
  * are the named constants below.
  */
-import type { ApplianceStatus, ShardStatus, UrlExplanation } from '../model/index.ts';
+import type { ApplianceStatus, LoggedSearch, ShardStatus, UrlExplanation } from '../model/index.ts';
 import type { ShardNode } from '../indexer/shards/index.ts';
 import type { Searcher } from '../indexer/index.ts';
 import type { Log } from '../lib/log.ts';
@@ -17,6 +17,15 @@ import type { HostPolicy } from './guards.ts';
 export const API_RATE_PER_SECOND = 20;
 /** How often /api/events sends the status, unless `eventIntervalMs` says otherwise. */
 export const EVENT_INTERVAL_MS = 1000;
+
+/**
+ * The search log as the server feeds it (appliance/search-log.ts): a search to log, its id
+ * answered at once (it is written later, in a batch); a click checked against what its search showed.
+ */
+export type SearchAnalytics = {
+  record(search: Omit<LoggedSearch, 'id' | 'at' | 'prefixes'>): string;
+  click(c: { readonly searchId: string; readonly position: number; readonly url: string }): Promise<'counted' | 'repeated' | 'unknown-search' | 'not-shown'>;
+};
 
 export type UiDeps = {
   readonly searcher: Searcher;
@@ -47,6 +56,8 @@ export type UiDeps = {
   readonly processMetrics?: boolean;
   /** This server's index as a coordinator asks it (/api/shard/*: routes/shard.ts); absent: it holds none. */
   readonly shard?: ShardNode;
+  /** The search log (analytics.enabled); absent: nothing is logged. */
+  readonly analytics?: SearchAnalytics;
   /** The shards this server merges, as last checked (a coordinator: /healthz reports them, 503 when none answers). */
   readonly shards?: () => readonly ShardStatus[];
 };

@@ -54,6 +54,8 @@ export function revalidateJson(): MiddlewareHandler {
     await next();
     const res = c.res;
     if (c.req.method !== 'GET' || res.status !== 200 || !/^application\/json\b/i.test(res.headers.get('content-type') ?? '')) return;
+    // (An answer never to be reused — a logged search, its own searchId — gets no tag.)
+    if (/\bno-store\b/i.test(res.headers.get('cache-control') ?? '')) return;
     if (!res.headers.has('cache-control')) res.headers.set('cache-control', 'no-cache');
     let etag = res.headers.get('etag');
     if (!etag) {

@@ -30,6 +30,7 @@ export function layout(opts: { title: string; query?: string; status: string; ve
 <form role="search" action="/" method="get">
 <label class="visually-hidden" for="q">Search</label>
 <input id="q" name="q" type="search" value="${opts.query ?? ''}" placeholder="Search the crawl" autocomplete="off" maxlength="500">
+<input type="hidden" name="session" id="q-session" disabled>
 <button type="submit">Search</button>
 </form>
 <nav aria-label="Site"><a href="/status">Crawl status</a></nav>
@@ -195,7 +196,8 @@ function missingShards(r: SearchResponse): Html | string {
 }
 
 /** `exact`: the search was for the words as typed only (exact=1), which its page links keep. */
-export function resultsBody(r: SearchResponse, opts: { readonly exact?: boolean } = {}): Html {
+/** `searchId`: the search in the search log (the page's script reports a click on a result with it). */
+export function resultsBody(r: SearchResponse, opts: { readonly exact?: boolean; readonly searchId?: string | undefined } = {}): Html {
   if (!r.total) {
     return html`<section class="empty" aria-labelledby="empty-h">
 <h2 id="empty-h">No results for “${r.query}”</h2>
@@ -220,8 +222,8 @@ ${correctionLine(r)}
 ${suggestionLine(r)}
 ${r.partial ? html`<p class="notice">No page contains all of your words; these pages contain some of them.</p>` : ''}
 ${facetLists(r)}
-<ol class="results" start="${first}" aria-label="Search results">
-${r.hits.map((h) => {
+<ol class="results" start="${first}" aria-label="Search results"${opts.searchId ? html` data-search-id="${opts.searchId}"` : ''}>
+${r.hits.map((h, i) => {
   const href = safeHref(h.url);
   // A PDF opens at the page the snippet is on (PDF viewers read #page=N).
   // The section the query found opens at its heading (query/section.ts).
@@ -229,7 +231,7 @@ ${r.hits.map((h) => {
   const at = section ?? (href && h.type === 'pdf' && h.page ? `${href.replace(/#.*$/, '')}#page=${h.page}` : href);
   const badge = h.type ? html`<span class="badge" data-type="${h.type}">${TYPE_NAMES[h.type] ?? h.type.toUpperCase()}</span> ` : '';
   const title = at ? html`<a class="result-title" href="${at}">${h.title}</a>` : html`<span class="result-title">${h.title}</span>`;
-  return html`<li>
+  return html`<li data-position="${i + 1}" data-url="${h.url}">
 <h2 class="result-h">${badge}${title}</h2>
 <div class="result-url">${h.url}${h.section && section ? html` › <a class="result-section" href="${section}">${h.section.heading}</a>` : ''}</div>
 <div class="result-meta">${resultMeta(h, r.query)}</div>

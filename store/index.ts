@@ -3,6 +3,7 @@
  * implementations are adapters in their own folders (store/sqlite/), wired by the orchestrator.
  */
 export { MAX_ANCHOR_TEXT, MAX_ANCHORS_READ, type AnchorStore } from './anchors.ts';
+export type { SearchLogStore } from './analytics.ts';
 export type { ArchiveRef, ArchiveStore } from './archive.ts';
 export type { ChangeLog } from './changes.ts';
 export type { DocumentStore, TokenSequence } from './documents.ts';

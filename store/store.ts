@@ -11,6 +11,7 @@
  * changes).
  */
 import type { NewUrl, Outcome, Revisit, StoredDocument } from '../model/index.ts';
+import type { SearchLogStore } from './analytics.ts';
 import type { AnchorStore } from './anchors.ts';
 import type { ArchiveStore } from './archive.ts';
 import type { ChangeLog } from './changes.ts';
@@ -81,6 +82,8 @@ export interface Store {
   readonly archive: ArchiveStore;
   /** Which worker fetches from which host, when many share the store (leases.ts). */
   readonly leases: LeaseStore;
+  /** What people searched for and chose (analytics.ts). */
+  readonly searchLog: SearchLogStore;
   /** Opened for reading only: every write refuses. */
   readonly readOnly: boolean;
   /** Where it is, for messages (a file, a database URL without its password). */

@@ -3,6 +3,7 @@
  * tests; and a page model of the search page. Tests wait on conditions, never on the clock.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import Database from 'better-sqlite3';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +19,8 @@ export type RunningTrawl = {
   readonly web: FakeWeb;
   readonly other: FakeWeb | undefined;
   readonly served: HandlerServer | undefined;
+  /** Its data directory (the crawl database: crawl.db). */
+  readonly dataDir: string;
   readonly log: () => string;
   stop(): Promise<number | null>;
 };
@@ -60,6 +63,7 @@ export async function startTrawl(opts: TrawlOptions = {}): Promise<RunningTrawl>
     web,
     other,
     served,
+    dataDir,
     log: () => out,
     async stop() {
       child.kill('SIGTERM');
@@ -236,4 +240,28 @@ export async function accessibilityProblems(page: Page): Promise<string[]> {
     return [...new Set(problems)];
   })()`,
   );
+}
+
+/** A logged search as the crawl database keeps it (store/sqlite/analytics.ts). */
+export type LoggedRow = { id: string; query: string; session: string | null; source: string; shown: string; prefixes: string };
+
+/** The searches for `query` in a running appliance's search log, and the clicks on them (read from its crawl database). */
+export function searchLogOf(
+  trawl: RunningTrawl,
+  query: string,
+): { searches: LoggedRow[]; clicks: { search_id: string; at: number; position: number; url: string }[] } {
+  const db = new Database(join(trawl.dataDir, 'crawl.db'), { readonly: true });
+  try {
+    return {
+      searches: db.prepare('SELECT * FROM searches WHERE query = ?').all(query) as LoggedRow[],
+      clicks: db.prepare('SELECT c.* FROM search_clicks c JOIN searches s ON s.id = c.search_id WHERE s.query = ?').all(query) as {
+        search_id: string;
+        at: number;
+        position: number;
+        url: string;
+      }[],
+    };
+  } finally {
+    db.close();
+  }
 }

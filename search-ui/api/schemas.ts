@@ -48,7 +48,28 @@ export const SearchQuery = z.object({
   size: intParam('size', 1, PAGE_SIZE.max, PAGE_SIZE.default),
   exact: flagParam('exact', 'Search only for the words as typed: the last word not completed, no typo corrected (see `corrected`)'),
   explain: flagParam('explain', "Each hit's score taken apart (hits[].explain): the words matched and missing, each field's part, bonuses and factors"),
+  session: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'parameter session is 8 to 64 letters, digits, - or _' })
+    .optional()
+    .openapi({
+      description: "A random id the browser tab keeps (sessionStorage) for the search log: a tab's searches typed on are logged as one. Never a person's.",
+    }),
+  from: z
+    .enum(['page', 'widget', 'api'], { error: 'parameter from is page, widget or api' })
+    .optional()
+    .openapi({ description: 'Where the search was made, for the search log (default api)' }),
 });
+
+/** POST /api/analytics/events: a click on a result of a logged search (navigator.sendBeacon sends it as text). */
+export const ClickEvent = z
+  .object({
+    type: z.literal('click'),
+    searchId: z.string().max(64),
+    position: z.number().int().min(1).max(1000),
+    url: z.string().max(8192),
+  })
+  .openapi('ClickEvent');
 
 /** GET /api/suggest: the query typed so far. */
 export const SuggestQuery = z.object({
@@ -109,6 +130,9 @@ const Facet = z.array(z.object({ value: z.string(), count: z.number().int() })).
 export const SearchResponseSchema = z
   .object({
     query: z.string(),
+    searchId: z.string().optional().openapi({
+      description: 'The search in the search log (absent: not logged — analytics off, or the browser asked not to be tracked): a click reports it',
+    }),
     total: z.number().int(),
     totalIsLowerBound: z.boolean().optional().openapi({ description: 'An exact phrase was checked on the best results only: there may be more' }),
     tookMs: z.number(),

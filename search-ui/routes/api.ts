@@ -9,6 +9,7 @@ import { describeOthers, ERRORS, json, NOT_MODIFIED } from '../api/openapi.ts';
 import { DocumentQuery, ExplanationSchema, SearchQuery, SearchResponseSchema, SuggestQuery, SuggestResponseSchema, UnknownUrlSchema } from '../api/schemas.ts';
 import { searchJson } from '../api/search-json.ts';
 import { StatusSchema } from '../api/status-schema.ts';
+import { eventRoutes, logSearch, untracked } from '../analytics.ts';
 import { HttpError } from '../errors.ts';
 import type { Routes } from '../parts.ts';
 import { statusLine } from '../status-line.ts';
@@ -69,7 +70,14 @@ export const jsonApi: Routes = (app, parts) => {
   app.route('/api/shard', shardRoutes(deps.shard));
 
   app.openapi(searchRoute, async (c) => {
-    const { q, page, size, exact, explain } = c.req.valid('query');
+    const { q, page, size, exact, explain, session, from } = c.req.valid('query');
+    // A logged search is a new search each time (its own searchId): it is never a 304.
+    const log = untracked(c) ? undefined : deps.analytics;
+    if (log) {
+      const r = await parts.search(q, page, size, exact, explain);
+      const searchId = logSearch(log, { q, page, session, from }, r);
+      return c.json({ searchId, ...searchJson(r) }, 200, { 'cache-control': 'no-store' });
+    }
     // A search the client holds is not run again while the index has not changed (http-cache.ts).
     const cached = tags.check(c, deps.searcher.version, 'search', q, page, size, exact ? 1 : 0, explain ? 1 : 0);
     if (cached.fresh) return c.body(null, 304, cached.headers);
@@ -78,6 +86,8 @@ export const jsonApi: Routes = (app, parts) => {
     // answers again, the same search must run again, not be a 304.)
     return c.json(searchJson(r), 200, r.shards?.partial ? {} : cached.headers);
   });
+
+  eventRoutes(app, deps.analytics);
 
   app.openapi(suggestRoute, async (c) => {
     const { q, size } = c.req.valid('query');

@@ -6,6 +6,7 @@
  */
 import { MAX_QUERY_LENGTH } from '../../indexer/index.ts';
 import { intParam } from '../api/schemas.ts';
+import { logSearch, SESSION, untracked } from '../analytics.ts';
 import { HttpError } from '../errors.ts';
 import { OPENSEARCH_TYPE, openSearchDescription } from '../opensearch.ts';
 import { errorBody, homeBody, layout, resultsBody } from '../pages.ts';
@@ -33,7 +34,14 @@ export const searchPage: Routes = (app, parts) => {
     // exact=1: the words as typed only (the link under "Including results for …").
     const exact = c.req.query('exact') === '1';
     const result = await parts.search(q, page.data, RESULTS_PER_PAGE, exact);
-    return c.html(layout({ title: `${q} — Trawl search`, query: q, status: line, version: deps.version, body: resultsBody(result, { exact }) }));
+    // (The tab's session id, sent by the page's script: a malformed one is left out, not refused.)
+    const session = SESSION.test(c.req.query('session') ?? '') ? c.req.query('session') : undefined;
+    const searchId = deps.analytics && !untracked(c) ? logSearch(deps.analytics, { q, page: page.data, session, from: 'page' }, result) : undefined;
+    return c.html(
+      layout({ title: `${q} — Trawl search`, query: q, status: line, version: deps.version, body: resultsBody(result, { exact, searchId }) }),
+      200,
+      searchId ? { 'cache-control': 'no-store' } : {},
+    );
   });
 
   app.get('/opensearch.xml', (c) => c.body(openSearchDescription(new URL(c.req.url).origin), 200, { 'content-type': `${OPENSEARCH_TYPE}; charset=utf-8` }));

@@ -4,11 +4,51 @@
 //   submitted form; a newer keystroke aborts the request before) and keeps the URL shareable;
 // - suggestions as you type under the search box (/api/suggest), an accessible listbox;
 // - keys: "/" focuses the search box, ↓ / ↑ move between the results;
-// - the dashboard (/status) is live (server-sent events) and its admin forms call the JSON API.
+// - the dashboard (/status) is live (server-sent events) and its admin forms call the JSON API;
+// - the search log (analytics.enabled): searches carry the tab's random session id (sessionStorage,
+//   never a cookie), and a click on a result is reported with navigator.sendBeacon — the result
+//   links stay plain links to the pages.
 (() => {
   var line = document.getElementById('crawl-status');
   var live = document.getElementById('live');
   var box = document.getElementById('q');
+
+  // The tab's session id: random, kept for the tab only, sent with each search (the server logs a
+  // tab's searches typed on as one). Taken out of the address bar: a shared link carries none.
+  var session = '';
+  try {
+    session = sessionStorage.getItem('trawl-session') || '';
+    if (!/^[A-Za-z0-9_-]{8,64}$/.test(session)) {
+      var bytes = new Uint8Array(16);
+      crypto.getRandomValues(bytes);
+      session = Array.prototype.map.call(bytes, (b) => (b + 256).toString(16).slice(1)).join('');
+      sessionStorage.setItem('trawl-session', session);
+    }
+  } catch (_) {
+    session = '';
+  }
+  var sessionField = document.getElementById('q-session');
+  if (sessionField && session) {
+    sessionField.value = session;
+    sessionField.disabled = false;
+  }
+  if (/[?&]session=/.test(location.search) && window.URLSearchParams) {
+    var shown = new URLSearchParams(location.search);
+    shown.delete('session');
+    history.replaceState(null, '', `${location.pathname}${shown.toString() ? `?${shown}` : ''}${location.hash}`);
+  }
+
+  // A click on a result (any button: a new tab counts), reported to the search log.
+  var reportClick = (e) => {
+    var a = e.target.closest?.('ol.results a');
+    var item = a?.closest('li[data-position]');
+    var list = a?.closest('ol[data-search-id]');
+    if (!item || !list || !navigator.sendBeacon) return;
+    var event = { type: 'click', searchId: list.dataset.searchId, position: Number(item.dataset.position), url: item.dataset.url };
+    navigator.sendBeacon('/api/analytics/events', JSON.stringify(event));
+  };
+  document.addEventListener('click', reportClick);
+  document.addEventListener('auxclick', reportClick);
 
   // The status line: from the dashboard's events when there, else by polling.
   function setLine(summary, running) {
@@ -64,7 +104,7 @@
         var url = `/?q=${encodeURIComponent(q)}`;
         if (pending) pending.abort();
         var mine = (pending = new AbortController());
-        fetch(url, { headers: { accept: 'text/html' }, signal: mine.signal })
+        fetch(session ? `${url}&session=${session}` : url, { headers: { accept: 'text/html' }, signal: mine.signal })
           .then((r) => r.text())
           .then((text) => {
             if (mine !== pending) return; // a later keystroke's answer wins

@@ -22,6 +22,20 @@
   var DEBOUNCE_MS = 150;
   var MIN_CHARS = 2;
   var SUGGESTIONS = 3;
+  // The tab's random session id for the search log (sessionStorage, never a cookie): a tab's
+  // searches typed on are logged as one, and a click on a result is reported with its search.
+  var session = '';
+  try {
+    session = sessionStorage.getItem('trawl-session') || '';
+    if (!/^[A-Za-z0-9_-]{8,64}$/.test(session)) {
+      var bytes = new Uint8Array(16);
+      crypto.getRandomValues(bytes);
+      session = Array.prototype.map.call(bytes, (b) => (b + 256).toString(16).slice(1)).join('');
+      sessionStorage.setItem('trawl-session', session);
+    }
+  } catch (_) {
+    session = '';
+  }
   var widgets = new WeakMap();
   var mounted = [];
   var serial = 0;
@@ -195,8 +209,13 @@
     w.list.addEventListener('click', (e) => {
       var li = e.target.closest('li');
       if (!li) return;
-      if (e.target.closest('a')) return; // the link itself: the browser opens it (new tab with a modifier too)
-      choose(w, w.items[Number(li.dataset.index)], e);
+      var item = w.items[Number(li.dataset.index)];
+      if (e.target.closest('a')) {
+        // The link itself: the browser opens it (new tab with a modifier too); the log hears of it.
+        if (item?.kind === 'result') reportClick(w, item);
+        return;
+      }
+      choose(w, item, e);
     });
     root.addEventListener('focusout', (e) => {
       if (!e.relatedTarget || !root.contains(e.relatedTarget)) close(w);
@@ -235,7 +254,7 @@
     var origin = originOf(w.host);
     var full = withFilter(w, q);
     var get = (path) => fetch(origin + path, { signal: controller.signal, headers: { accept: 'application/json' } });
-    var results = get(`/api/search?q=${encodeURIComponent(full)}&size=${sizeOf(w.host)}`).then((res) =>
+    var results = get(`/api/search?q=${encodeURIComponent(full)}&size=${sizeOf(w.host)}&from=widget${session ? `&session=${session}` : ''}`).then((res) =>
       res
         .json()
         .catch(() => ({}))
@@ -284,9 +303,10 @@
     var hits = answer.status === 200 && Array.isArray(body.hits) ? body.hits : [];
     var items = suggestions.map((s) => ({ kind: 'suggestion', text: s }));
     if (!hits.length && typeof body.suggestion === 'string') items.push({ kind: 'suggestion', text: body.suggestion, didYouMean: true });
-    hits.forEach((h) => {
-      items.push({ kind: 'result', hit: h, href: hrefOf(h) });
+    hits.forEach((h, i) => {
+      items.push({ kind: 'result', hit: h, href: hrefOf(h), position: i + 1 });
     });
+    w.searchId = typeof body.searchId === 'string' ? body.searchId : '';
     w.items = items;
     w.active = -1;
     w.shown = q;
@@ -385,7 +405,17 @@
       w.input.value = item.text;
       w.input.focus();
       run(w, item.text);
-    } else if (item.href) go(item.href, e);
+    } else if (item.href) {
+      reportClick(w, item);
+      go(item.href, e);
+    }
+  }
+
+  /** Tells the search log which result was chosen (a beacon: it outlives the page it leaves). */
+  function reportClick(w, item) {
+    if (!w.searchId || !navigator.sendBeacon) return;
+    var event = { type: 'click', searchId: w.searchId, position: item.position, url: item.hit.url };
+    navigator.sendBeacon(`${originOf(w.host)}/api/analytics/events`, JSON.stringify(event));
   }
 
   /** Opens a URL here, or in a new tab with Ctrl or ⌘. */

@@ -4,6 +4,7 @@
  * wired in.
  */
 import { describe } from 'node:test';
+import { searchLogContract } from './analytics.contract.ts';
 import { changeLogContract } from './changes.contract.ts';
 import { documentContract } from './documents.contract.ts';
 import { failuresContract } from './failures.contract.ts';
@@ -24,5 +25,6 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
     fetchCommitContract(factory);
     failuresContract(factory);
     leaseContract(factory);
+    searchLogContract(factory);
   });
 }

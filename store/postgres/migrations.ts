@@ -192,6 +192,35 @@ DROP INDEX documents_hash;
     // (Pages stored before have none until they are fetched again.)
     sql: `ALTER TABLE documents ADD COLUMN heading_ids jsonb;`,
   },
+  {
+    version: 8,
+    name: 'the search log: searches and the clicks on their results',
+    sql: `
+CREATE TABLE searches (
+  id         text PRIMARY KEY,
+  at         bigint NOT NULL,
+  session    text,
+  source     text NOT NULL,
+  query      text NOT NULL,
+  understood text NOT NULL,
+  filters    jsonb NOT NULL,
+  page       integer NOT NULL,
+  total      integer NOT NULL,
+  shown      jsonb NOT NULL,
+  took_ms    double precision NOT NULL,
+  prefixes   jsonb NOT NULL
+);
+CREATE INDEX searches_at ON searches (at);
+CREATE TABLE search_clicks (
+  n         bigserial PRIMARY KEY,
+  search_id text NOT NULL,
+  at        bigint NOT NULL,
+  position  integer NOT NULL,
+  url       text NOT NULL
+);
+CREATE INDEX search_clicks_search ON search_clicks (search_id);
+`,
+  },
 ];
 
 /** The schema version this Trawl writes. */

@@ -13,6 +13,7 @@
  */
 import type pg from 'pg';
 import type { EnqueueBatch, EnqueueResult, FetchCommit, FetchCommitResult, Store } from '../store.ts';
+import { PgSearchLog } from './analytics.ts';
 import { PgAnchorStore } from './anchors.ts';
 import { PgChangeLog } from './changes.ts';
 import { connect, createPool, healthOf, redactLocation, type PostgresOptions, type StoreHealth } from './db.ts';
@@ -56,6 +57,7 @@ export class PostgresStore implements Store {
   readonly rejections: PgRejectionStore;
   readonly archive: PgArchiveStore;
   readonly leases: PgLeaseStore;
+  readonly searchLog: PgSearchLog;
   /** The group commit tests new content under a lock on its hash (group-commit.ts). */
   readonly testsContentAtCommit = true;
   /** Whether the pages of URLs taken are stored, as their take read it (documents.ts). */
@@ -87,6 +89,7 @@ export class PostgresStore implements Store {
     this.rejections = new PgRejectionStore(pool);
     this.archive = new PgArchiveStore(pool);
     this.leases = new PgLeaseStore(pool);
+    this.searchLog = new PgSearchLog(pool);
   }
 
   async enqueue(batch: EnqueueBatch, now: number): Promise<EnqueueResult> {

@@ -10,7 +10,7 @@ import { StoreOpenError } from '../store.ts';
 export type Db = Database.Database;
 
 /** Bump when the schema changes; `openDb` refuses files from a newer Trawl. */
-export const SCHEMA_VERSION = 15;
+export const SCHEMA_VERSION = 16;
 
 /** Steps from each older schema version to the next; a fresh database gets SCHEMA directly. */
 const MIGRATIONS: Record<number, string> = {
@@ -67,6 +67,8 @@ const MIGRATIONS: Record<number, string> = {
   // 14 → 15: the fragment ids of a page's headings, by heading (model/documents.ts headingIds), so
   // that a result links the section a query found. Pages stored before have none until fetched again.
   14: 'ALTER TABLE documents ADD COLUMN heading_ids TEXT',
+  // 15 → 16: the search log (searches, search_clicks): made by SCHEMA, as for a fresh database.
+  15: '',
 };
 
 const SCHEMA = `
@@ -182,6 +184,30 @@ CREATE TABLE IF NOT EXISTS archive (
 );
 -- Inbound links: how many links carry \`text\` to the URL \`target\` (an identity, known or not
 -- yet fetched). The index reads a page's inbound anchor text from here.
+-- The search log (store/analytics.ts): a search, its page's URLs and its prefixes as JSON arrays.
+CREATE TABLE IF NOT EXISTS searches (
+  id         TEXT    PRIMARY KEY,
+  at         INTEGER NOT NULL,
+  session    TEXT,
+  source     TEXT    NOT NULL,
+  query      TEXT    NOT NULL,
+  understood TEXT    NOT NULL,
+  filters    TEXT    NOT NULL,
+  page       INTEGER NOT NULL,
+  total      INTEGER NOT NULL,
+  shown      TEXT    NOT NULL,
+  took_ms    REAL    NOT NULL,
+  prefixes   TEXT    NOT NULL
+);
+CREATE INDEX IF NOT EXISTS searches_at ON searches (at);
+CREATE TABLE IF NOT EXISTS search_clicks (
+  search_id TEXT    NOT NULL,
+  at        INTEGER NOT NULL,
+  position  INTEGER NOT NULL,
+  url       TEXT    NOT NULL
+);
+CREATE INDEX IF NOT EXISTS search_clicks_search ON search_clicks (search_id);
+
 CREATE TABLE IF NOT EXISTS anchors (
   target TEXT NOT NULL,
   text TEXT NOT NULL,

@@ -9,6 +9,7 @@
  * the crawl's main thread). A crash loses the pages of the open group: their URLs are fetched again
  * on resume, like those in flight. `sync()` ends the group at once.
  */
+import { SqliteSearchLog } from './analytics.ts';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EnqueueBatch, EnqueueResult, FetchCommit, FetchCommitResult, Store } from '../store.ts';
@@ -64,6 +65,7 @@ export class SqliteStore implements Store {
   readonly rejections: SqliteRejectionStore;
   readonly archive: SqliteArchiveStore;
   readonly leases: SqliteLeaseStore;
+  readonly searchLog: SqliteSearchLog;
   /** A group transaction is open, committed by its timer or sync(). */
   private group = false;
   private groupTimer: NodeJS.Timeout | undefined;
@@ -89,6 +91,7 @@ export class SqliteStore implements Store {
     this.seeds = new SqliteSeedStore(db);
     this.rejections = new SqliteRejectionStore(db);
     this.archive = new SqliteArchiveStore(db);
+    this.searchLog = new SqliteSearchLog(db);
     if (checkpoints && !readOnly) this.checkpointer = new WalCheckpointer(db, location, checkpoints);
   }
 

@@ -1,0 +1,131 @@
+// The search log's writer (search-log.ts) over a real SQLite store: batched writes, a session's
+// searches typed on logged as one, clicks checked and counted once, pruning by age.
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { silentLog } from '../lib/log.ts';
+import { openSqliteStore } from '../store/sqlite/store.ts';
+import type { Store } from '../store/index.ts';
+import { PAUSE_MS, SearchLog, type SearchSeen, searchLogFor } from './search-log.ts';
+
+const seen = (query: string, extra: Partial<SearchSeen> = {}): SearchSeen => ({
+  source: 'page',
+  query,
+  understood: query.toLowerCase(),
+  filters: {},
+  page: 1,
+  total: 2,
+  shown: ['http://e.org/a', 'http://e.org/b'],
+  tookMs: 2,
+  ...extra,
+});
+
+describe('the search log', () => {
+  let store: Store;
+  let now = 1_000_000;
+  let log: SearchLog;
+  beforeEach(() => {
+    store = openSqliteStore(mkdtempSync(join(tmpdir(), 'trawl-searchlog-')));
+    now = 1_000_000;
+    log = new SearchLog(store.searchLog, silentLog, 90, () => now);
+  });
+  afterEach(async () => {
+    await log.close();
+    await store.close();
+  });
+  const logged = async () => store.searchLog.searches(0, 100);
+
+  it('writes a search without a session at the next flush, not before', async () => {
+    const id = log.record(seen('vacuum', { source: 'api' }));
+    assert.deepEqual(await logged(), []);
+    await log.flush();
+    const [s] = await logged();
+    assert.equal(s?.id, id);
+    assert.equal(s?.source, 'api');
+    assert.equal(s?.at, now);
+  });
+
+  it('logs the searches of a session typed on as one, once the person pauses, with the queries on the way', async () => {
+    for (const q of ['va', 'vac', 'vacuu', 'vacuum', 'vacuum full']) {
+      log.record(seen(q, { session: 'tab-aaaaaaaa' }));
+      now += 300;
+    }
+    await log.flush();
+    assert.deepEqual(await logged(), [], 'the person may still be typing');
+    now += PAUSE_MS;
+    await log.flush();
+    const all = await logged();
+    assert.deepEqual(
+      all.map((s) => [s.query, s.prefixes]),
+      [['vacuum full', ['va', 'vac', 'vacuu', 'vacuum']]],
+    );
+    // Another query, or the same one after a pause, is another search.
+    log.record(seen('analyze', { session: 'tab-aaaaaaaa' }));
+    now += 100;
+    log.record(seen('reindex', { session: 'tab-aaaaaaaa' }));
+    now += PAUSE_MS;
+    await log.flush();
+    assert.deepEqual(
+      (await logged()).map((s) => s.query),
+      ['vacuum full', 'analyze', 'reindex'],
+    );
+  });
+
+  it('counts a click on a URL its search showed there, once a session, query and URL; refuses the others', async () => {
+    const id = log.record(seen('vacuum', { session: 'tab-aaaaaaaa' }));
+    assert.equal(await log.click({ searchId: 'nope', position: 1, url: 'http://e.org/a' }), 'unknown-search');
+    assert.equal(await log.click({ searchId: id, position: 1, url: 'http://e.org/b' }), 'not-shown');
+    assert.equal(await log.click({ searchId: id, position: 3, url: 'http://e.org/a' }), 'not-shown');
+    assert.equal(await log.click({ searchId: id, position: 2, url: 'http://e.org/b' }), 'counted');
+    // (The click ended the typing: the search is logged at the next flush, pause or not.)
+    await log.flush();
+    assert.deepEqual(
+      (await logged()).map((s) => s.id),
+      [id],
+    );
+    assert.equal(await log.click({ searchId: id, position: 2, url: 'http://e.org/b' }), 'repeated');
+    // The same query again in the session, the same page chosen: not counted again.
+    now += 10 * PAUSE_MS;
+    const again = log.record(seen('vacuum', { session: 'tab-aaaaaaaa' }));
+    assert.equal(await log.click({ searchId: again, position: 2, url: 'http://e.org/b' }), 'repeated');
+    assert.equal(await log.click({ searchId: again, position: 1, url: 'http://e.org/a' }), 'counted');
+    await log.flush();
+    assert.deepEqual(
+      (await store.searchLog.clicksOf([id, again])).map((c) => [c.searchId, c.position]),
+      [
+        [id, 2],
+        [again, 1],
+      ],
+    );
+  });
+
+  it('checks a click against the store for a search it no longer remembers', async () => {
+    const id = log.record(seen('vacuum'));
+    await log.close();
+    log = new SearchLog(store.searchLog, silentLog, 90, () => now);
+    assert.equal(await log.click({ searchId: id, position: 1, url: 'http://e.org/a' }), 'counted');
+  });
+
+  it('writes what is being typed on close, and prunes by age', async () => {
+    log.record(seen('old', { session: 'tab-bbbbbbbb' }));
+    now += 100 * 86_400_000;
+    log.record(seen('new'));
+    await log.close();
+    assert.equal((await logged()).length, 2);
+    assert.equal(await log.prune(90), 1);
+    assert.deepEqual(
+      (await logged()).map((s) => s.query),
+      ['new'],
+    );
+  });
+
+  it('is off when analytics.enabled is false or the store is read-only', () => {
+    assert.equal(searchLogFor({ enabled: false, retentionDays: 90 }, store, silentLog), undefined);
+    assert.equal(searchLogFor({ enabled: true, retentionDays: 90 }, { searchLog: store.searchLog, readOnly: true }, silentLog), undefined);
+    const on = searchLogFor({ enabled: true, retentionDays: 90 }, store, silentLog);
+    assert.ok(on instanceof SearchLog);
+    void on.close();
+  });
+});

@@ -1,0 +1,185 @@
+/**
+ * The search log's writer: searches and clicks go to the store in batches, off the query path
+ * (a search only queues a record and gets its id), and a session's searches made as the person
+ * types are one: each search within PAUSE_MS of the last that goes on from it (or is cut back
+ * from it) takes its place, the queries on the way kept as its prefixes; it is logged once the
+ * person pauses, or clicks. A click is counted only on a URL its search showed at that position,
+ * and once per session, query and URL (a reload or a bot clicking again moves no count).
+ */
+import { randomUUID } from 'node:crypto';
+import type { LoggedSearch } from '../model/index.ts';
+import type { Log } from '../lib/log.ts';
+import type { SearchLogStore } from '../store/index.ts';
+
+/** A search is logged once its session has made no search going on from it for this long. */
+export const PAUSE_MS = 1000;
+/** How often queued searches and clicks are written. */
+export const WRITE_EVERY_MS = 1000;
+/** Searches remembered to check clicks against, before the store is asked. */
+const RECENT = 10_000;
+/** Clicks remembered to count one a session, query and URL (beyond, the store's counts still dedupe by report). */
+const COUNTED = 100_000;
+/** Records queued at most: past that (a store that does not answer), the oldest are dropped and the loss logged. */
+const MAX_QUEUED = 50_000;
+
+/** A search as the server saw it (its id and time are the log's). */
+export type SearchSeen = Omit<LoggedSearch, 'id' | 'at' | 'prefixes'>;
+
+/** A click as reported: `position` from 1. */
+export type ClickSeen = { readonly searchId: string; readonly position: number; readonly url: string };
+
+/** What became of a reported click. */
+export type ClickOutcome = 'counted' | 'repeated' | 'unknown-search' | 'not-shown';
+
+export class SearchLog {
+  /** Each session's search not yet logged: it may still be typed on. */
+  private readonly typing = new Map<string, { search: LoggedSearch; last: number }>();
+  private readonly recent = new Map<string, LoggedSearch>();
+  private readonly counted = new Set<string>();
+  private searches: LoggedSearch[] = [];
+  private clicks: { searchId: string; at: number; position: number; url: string }[] = [];
+  private readonly timer: NodeJS.Timeout;
+  private writing: Promise<void> = Promise.resolve();
+  private dropped = 0;
+
+  private readonly pruning: NodeJS.Timeout;
+
+  /** `retentionDays`: searches older are deleted, at start and every day (analytics.retentionDays). */
+  constructor(
+    private readonly store: SearchLogStore,
+    private readonly log: Log,
+    private readonly retentionDays: number,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.timer = setInterval(() => void this.flush(), WRITE_EVERY_MS);
+    this.timer.unref();
+    const prune = () =>
+      void this.prune(this.retentionDays)
+        .then((n) => n && this.log.info(`search log: ${n} searches older than ${this.retentionDays} days deleted`))
+        .catch((e: unknown) => this.log.warn(`search log: pruning failed: ${(e as Error).message}`));
+    setImmediate(prune).unref();
+    this.pruning = setInterval(prune, 86_400_000);
+    this.pruning.unref();
+  }
+
+  /** Logs a search (once the person pauses, when it has a session); returns its id. */
+  record(seen: SearchSeen): string {
+    const at = this.now();
+    const search: LoggedSearch = { ...seen, id: randomUUID(), at, prefixes: [] };
+    const session = seen.session;
+    if (!session) {
+      this.queue(search);
+      return search.id;
+    }
+    const before = this.typing.get(session);
+    if (before && at - before.last < PAUSE_MS && goesOn(before.search.query, search.query)) {
+      const prefixes = [...before.search.prefixes, before.search.query].filter((p) => p !== search.query).slice(-20);
+      this.typing.set(session, { search: { ...search, prefixes }, last: at });
+    } else {
+      if (before) this.queue(before.search);
+      this.typing.set(session, { search, last: at });
+    }
+    return search.id;
+  }
+
+  /** A click on result `position` of search `searchId`: counted when that search showed that URL there. */
+  async click(c: ClickSeen): Promise<ClickOutcome> {
+    const search = this.typingSearch(c.searchId) ?? this.recent.get(c.searchId) ?? (await this.store.search(c.searchId));
+    if (!search) return 'unknown-search';
+    if (search.shown[c.position - 1] !== c.url) return 'not-shown';
+    // (The click ends the typing: its search is logged now.)
+    if (search.session && this.typing.get(search.session)?.search.id === search.id) {
+      this.typing.delete(search.session);
+      this.queue(search);
+    }
+    const key = `${search.session ?? search.id}\n${search.understood}\n${c.url}`;
+    if (this.counted.has(key)) return 'repeated';
+    remember(this.counted, key, COUNTED);
+    this.clicks.push({ searchId: search.id, at: this.now(), position: c.position, url: c.url });
+    return 'counted';
+  }
+
+  /** Writes what is queued, and the searches typed on no more. */
+  async flush(): Promise<void> {
+    const at = this.now();
+    for (const [session, t] of this.typing)
+      if (at - t.last >= PAUSE_MS) {
+        this.typing.delete(session);
+        this.queue(t.search);
+      }
+    const searches = this.searches;
+    const clicks = this.clicks;
+    if (!searches.length && !clicks.length) return this.writing;
+    this.searches = [];
+    this.clicks = [];
+    // (One write at a time, in order: a click is never written before its search.)
+    this.writing = this.writing.then(() =>
+      this.store.append(searches, clicks).catch((e: unknown) => {
+        this.log.warn(`search log: ${searches.length} searches and ${clicks.length} clicks not written: ${(e as Error).message}`);
+      }),
+    );
+    return this.writing;
+  }
+
+  /** Deletes what is older than `days` days; returns how many searches went. */
+  async prune(days: number): Promise<number> {
+    return this.store.prune(this.now() - days * 86_400_000);
+  }
+
+  /** Logs every search still being typed and writes everything. */
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    clearInterval(this.pruning);
+    for (const t of this.typing.values()) this.queue(t.search);
+    this.typing.clear();
+    await this.flush();
+  }
+
+  private typingSearch(id: string): LoggedSearch | undefined {
+    for (const t of this.typing.values()) if (t.search.id === id) return t.search;
+    return undefined;
+  }
+
+  private queue(search: LoggedSearch): void {
+    rememberMap(this.recent, search.id, search, RECENT);
+    this.searches.push(search);
+    if (this.searches.length + this.clicks.length > MAX_QUEUED) {
+      this.searches.shift();
+      if (this.dropped++ % 1000 === 0) this.log.warn(`search log: the store is not keeping up; ${this.dropped} searches dropped so far`);
+    }
+  }
+}
+
+/** Whether query `b` goes on from `a` as one types: a longer or a cut-back form of it. */
+function goesOn(a: string, b: string): boolean {
+  const x = a.trim().toLowerCase();
+  const y = b.trim().toLowerCase();
+  return x.startsWith(y) || y.startsWith(x);
+}
+
+function remember(set: Set<string>, key: string, max: number): void {
+  if (set.size >= max) set.delete(set.values().next().value!);
+  set.add(key);
+}
+
+function rememberMap<V>(map: Map<string, V>, key: string, value: V, max: number): void {
+  if (map.size >= max) map.delete(map.keys().next().value!);
+  map.set(key, value);
+}
+
+/**
+ * The search log of a server over `store`, when `analytics.enabled` and the store can be written
+ * (a server over a read-only store logs nothing, and says so).
+ */
+export function searchLogFor(
+  settings: { readonly enabled: boolean; readonly retentionDays: number },
+  store: { readonly searchLog: SearchLogStore; readonly readOnly: boolean },
+  log: Log,
+): SearchLog | undefined {
+  if (!settings.enabled) return undefined;
+  if (store.readOnly) {
+    log.info('search log: off, the store is open for reading only');
+    return undefined;
+  }
+  return new SearchLog(store.searchLog, log, settings.retentionDays);
+}
