@@ -101,6 +101,33 @@ describe('the search log', () => {
     );
   });
 
+  it('writes a large batch in slices, the clicks after their searches', async () => {
+    const appended: [number, number][] = [];
+    const sliced = new SearchLog(
+      {
+        writable: true,
+        append: (s, c) => (appended.push([s.length, c.length]), store.searchLog.append(s, c)),
+        search: (id) => store.searchLog.search(id),
+        searches: (since, limit) => store.searchLog.searches(since, limit),
+        clicksOf: (ids) => store.searchLog.clicksOf(ids),
+        prune: (before) => store.searchLog.prune(before),
+      },
+      silentLog,
+      90,
+      () => now,
+    );
+    const ids = Array.from({ length: 70 }, (_, i) => sliced.record(seen(`query ${i}`)));
+    assert.equal(await sliced.click({ searchId: ids[69]!, position: 1, url: 'http://e.org/a' }), 'counted');
+    await sliced.close();
+    assert.deepEqual(appended, [
+      [32, 0],
+      [32, 0],
+      [6, 1],
+    ]);
+    assert.equal((await logged()).length, 70);
+    assert.equal((await store.searchLog.clicksOf([ids[69]!])).length, 1);
+  });
+
   it('checks a click against the store for a search it no longer remembers', async () => {
     const id = log.record(seen('vacuum'));
     await log.close();
@@ -121,11 +148,14 @@ describe('the search log', () => {
     );
   });
 
-  it('is off when analytics.enabled is false or the store is read-only', () => {
+  it('is off when analytics.enabled is false or the crawl database is open for reading only', async () => {
     assert.equal(searchLogFor({ enabled: false, retentionDays: 90 }, store, silentLog), undefined);
-    assert.equal(searchLogFor({ enabled: true, retentionDays: 90 }, { searchLog: store.searchLog, readOnly: true }, silentLog), undefined);
+    const reader = openSqliteStore((store as { location: string }).location.replace(/\/crawl\.db$/, ''), { readOnly: true });
+    assert.equal(reader.searchLog.writable, false);
+    assert.equal(searchLogFor({ enabled: true, retentionDays: 90 }, reader, silentLog), undefined);
+    await reader.close();
     const on = searchLogFor({ enabled: true, retentionDays: 90 }, store, silentLog);
     assert.ok(on instanceof SearchLog);
-    void on.close();
+    await on.close();
   });
 });

@@ -11,10 +11,14 @@ import type { LoggedSearch } from '../model/index.ts';
 import type { Log } from '../lib/log.ts';
 import type { SearchLogStore } from '../store/index.ts';
 
+const NO_PREFIXES: readonly string[] = Object.freeze([]);
+
 /** A search is logged once its session has made no search going on from it for this long. */
 export const PAUSE_MS = 1000;
 /** How often queued searches and clicks are written. */
 export const WRITE_EVERY_MS = 1000;
+/** Searches written in one transaction at most (~0.5 ms on SQLite): a search waits behind one such write at most. */
+const WRITE_SLICE = 32;
 /** Searches remembered to check clicks against, before the store is asked. */
 const RECENT = 10_000;
 /** Clicks remembered to count one a session, query and URL (beyond, the store's counts still dedupe by report). */
@@ -65,8 +69,21 @@ export class SearchLog {
   /** Logs a search (once the person pauses, when it has a session); returns its id. */
   record(seen: SearchSeen): string {
     const at = this.now();
-    const search: LoggedSearch = { ...seen, id: randomUUID(), at, prefixes: [] };
     const session = seen.session;
+    const search: LoggedSearch = {
+      id: randomUUID({ disableEntropyCache: false }),
+      at,
+      ...(session ? { session } : {}),
+      source: seen.source,
+      query: seen.query,
+      understood: seen.understood,
+      filters: seen.filters,
+      page: seen.page,
+      total: seen.total,
+      shown: seen.shown,
+      tookMs: seen.tookMs,
+      prefixes: NO_PREFIXES,
+    };
     if (!session) {
       this.queue(search);
       return search.id;
@@ -112,12 +129,18 @@ export class SearchLog {
     if (!searches.length && !clicks.length) return this.writing;
     this.searches = [];
     this.clicks = [];
-    // (One write at a time, in order: a click is never written before its search.)
-    this.writing = this.writing.then(() =>
-      this.store.append(searches, clicks).catch((e: unknown) => {
-        this.log.warn(`search log: ${searches.length} searches and ${clicks.length} clicks not written: ${(e as Error).message}`);
-      }),
-    );
+    // (One write at a time, in order: a click is never written before its search. In slices of
+    // WRITE_SLICE records, a turn of the event loop between: a search waits behind one at most.)
+    this.writing = this.writing.then(async () => {
+      for (let i = 0; i < searches.length || (i === 0 && clicks.length); i += WRITE_SLICE) {
+        const last = i + WRITE_SLICE >= searches.length;
+        const part = searches.slice(i, i + WRITE_SLICE);
+        await this.store.append(part, last ? clicks : []).catch((e: unknown) => {
+          this.log.warn(`search log: ${part.length} searches${last ? ` and ${clicks.length} clicks` : ''} not written: ${(e as Error).message}`);
+        });
+        if (!last) await new Promise((resolve) => setImmediate(resolve));
+      }
+    });
     return this.writing;
   }
 
@@ -168,17 +191,18 @@ function rememberMap<V>(map: Map<string, V>, key: string, value: V, max: number)
 }
 
 /**
- * The search log of a server over `store`, when `analytics.enabled` and the store can be written
- * (a server over a read-only store logs nothing, and says so).
+ * The search log of a server over `store`, when `analytics.enabled` and the log can be written (a
+ * server over a SQLite file opened read-only logs nothing, and says so; a search node over
+ * PostgreSQL writes to the one log every node shares).
  */
 export function searchLogFor(
   settings: { readonly enabled: boolean; readonly retentionDays: number },
-  store: { readonly searchLog: SearchLogStore; readonly readOnly: boolean },
+  store: { readonly searchLog: SearchLogStore },
   log: Log,
 ): SearchLog | undefined {
   if (!settings.enabled) return undefined;
-  if (store.readOnly) {
-    log.info('search log: off, the store is open for reading only');
+  if (!store.searchLog.writable) {
+    log.info('search log: off, the crawl database is open for reading only');
     return undefined;
   }
   return new SearchLog(store.searchLog, log, settings.retentionDays);

@@ -24,7 +24,8 @@ export const MAX_EVENT_BYTES = 4096;
 
 /** Whether the request asks not to be tracked (Global Privacy Control, Do Not Track). */
 export function untracked(c: Context): boolean {
-  return c.req.header('sec-gpc')?.trim() === '1' || c.req.header('dnt')?.trim() === '1';
+  const headers = c.req.raw.headers;
+  return headers.get('sec-gpc')?.trim() === '1' || headers.get('dnt')?.trim() === '1';
 }
 
 /** Logs the answer `r` of a search asked with these parameters; returns its id. */

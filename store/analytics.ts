@@ -5,6 +5,11 @@
 import type { LoggedSearch, SearchClick } from '../model/index.ts';
 
 export interface SearchLogStore {
+  /**
+   * Whether the log can be written: not on a SQLite file opened read-only; always on PostgreSQL,
+   * where every search node — a store it opens read-only for the crawl's state — writes to one log.
+   */
+  readonly writable: boolean;
   /** Appends searches and clicks, in one transaction. */
   append(searches: readonly LoggedSearch[], clicks: readonly SearchClick[]): Promise<void>;
   /** A logged search by id. */

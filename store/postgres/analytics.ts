@@ -37,6 +37,8 @@ const searchFromRow = (r: SearchRow): LoggedSearch => ({
 type ClickRow = { search_id: string; at: string; position: number; url: string };
 
 export class PgSearchLog implements SearchLogStore {
+  readonly writable = true;
+
   constructor(private readonly pool: pg.Pool) {}
 
   async append(searches: readonly LoggedSearch[], clicks: readonly SearchClick[]): Promise<void> {

@@ -39,7 +39,10 @@ const clickFromRow = (r: ClickRow): SearchClick => ({ searchId: r.search_id, at:
 export class SqliteSearchLog implements SearchLogStore {
   private readonly stmts;
 
+  readonly writable: boolean;
+
   constructor(private readonly db: Db) {
+    this.writable = !db.readonly;
     this.stmts = {
       putSearch: db.prepare(
         `INSERT OR IGNORE INTO searches (id, at, session, source, query, understood, filters, page, total, shown, took_ms, prefixes)
