@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { silentLog } from '../lib/log.ts';
 import { openSqliteStore } from '../store/sqlite/store.ts';
-import type { Store } from '../store/index.ts';
+import type { LoggedSearch, SearchClick } from '../model/index.ts';
+import type { SearchLogStore, Store } from '../store/index.ts';
 import { PAUSE_MS, SearchLog, type SearchSeen, searchLogFor } from './search-log.ts';
 
 const seen = (query: string, extra: Partial<SearchSeen> = {}): SearchSeen => ({
@@ -104,14 +105,10 @@ describe('the search log', () => {
   it('writes a large batch in slices, the clicks after their searches', async () => {
     const appended: [number, number][] = [];
     const sliced = new SearchLog(
-      {
-        writable: true,
-        append: (s, c) => (appended.push([s.length, c.length]), store.searchLog.append(s, c)),
-        search: (id) => store.searchLog.search(id),
-        searches: (since, limit) => store.searchLog.searches(since, limit),
-        clicksOf: (ids) => store.searchLog.clicksOf(ids),
-        prune: (before) => store.searchLog.prune(before),
-      },
+      // (The store's log, its writes counted.)
+      Object.assign(Object.create(store.searchLog) as SearchLogStore, {
+        append: (s: readonly LoggedSearch[], c: readonly SearchClick[]) => (appended.push([s.length, c.length]), store.searchLog.append(s, c)),
+      }),
       silentLog,
       90,
       () => now,

@@ -7,7 +7,7 @@
  * and once per session, query and URL (a reload or a bot clicking again moves no count).
  */
 import { randomUUID } from 'node:crypto';
-import type { LoggedSearch } from '../model/index.ts';
+import type { DayReport, LoggedSearch, QueryReport } from '../model/index.ts';
 import type { Log } from '../lib/log.ts';
 import type { SearchLogStore } from '../store/index.ts';
 
@@ -142,6 +142,18 @@ export class SearchLog {
       }
     });
     return this.writing;
+  }
+
+  /** The queries searched in a time range, the most searched first (what is queued written first). */
+  async queries(since: number, until: number, limit: number): Promise<QueryReport[]> {
+    await this.flush();
+    return this.store.queries(since, until, limit);
+  }
+
+  /** The searches of each day in a time range (what is queued written first). */
+  async days(since: number, until: number): Promise<DayReport[]> {
+    await this.flush();
+    return this.store.days(since, until);
   }
 
   /** Deletes what is older than `days` days; returns how many searches went. */

@@ -183,6 +183,25 @@ program
   .addOption(storeOpt())
   .action(importFiles);
 
+const analytics = program.command('analytics').description('the search log: what people searched for, and chose');
+analytics
+  .command('export')
+  .description('write every logged search with its clicks to stdout: one JSON object a line (JSONL), or CSV')
+  .addOption(configOpt())
+  .addOption(dataOpt())
+  .addOption(storeOpt())
+  .option('--since <date>', 'only searches made since this date (2026-12-01, or a time)')
+  .option('--format <format>', 'jsonl or csv', 'jsonl')
+  .action(async (flags: CommonFlags & { since?: string; format?: string }) => (await import('./analytics.ts')).exportSearches(flags));
+analytics
+  .command('purge')
+  .description('delete the searches made before a date, with their clicks')
+  .addOption(configOpt())
+  .addOption(dataOpt())
+  .addOption(storeOpt())
+  .option('--before <date>', 'the searches made before this date (2026-12-01, or a time) are deleted')
+  .action(async (flags: CommonFlags & { before?: string }) => (await import('./analytics.ts')).purgeSearches(flags));
+
 const db = program.command('db').description('the crawl database');
 db.command('migrate')
   .description('create the store, or bring its schema up to this Trawl (every writer does it at start too)')

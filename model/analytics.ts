@@ -42,3 +42,18 @@ export type SearchClick = {
   readonly position: number;
   readonly url: string;
 };
+
+/** What searchers did with one query (as understood) over a time range: the console's "top queries". */
+export type QueryReport = {
+  readonly query: string;
+  readonly searches: number;
+  /** The searches with a click on a result. */
+  readonly clicked: number;
+  /** The mean position of each search's first click (null: none clicked). */
+  readonly firstClickPosition: number | null;
+  /** The searches that found nothing. */
+  readonly noResults: number;
+};
+
+/** The searches of one day (UTC, `YYYY-MM-DD`). */
+export type DayReport = { readonly day: string; readonly searches: number; readonly clicked: number };

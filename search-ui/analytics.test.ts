@@ -13,6 +13,7 @@ import { silentLog } from '../lib/log.ts';
 import type { StoredDocument } from '../model/index.ts';
 import { openSqliteStore } from '../store/sqlite/store.ts';
 import { MAX_EVENT_BYTES } from './analytics.ts';
+import { csvOf } from './analytics-reports.ts';
 import { createApp } from './app.ts';
 import { serverDefaults } from './server-fixture.ts';
 import { idleStatus } from './status-fixture.ts';
@@ -118,5 +119,57 @@ describe('the search log through the server', () => {
     assert.equal((await click({ ...shown, position: 1, url: body.hits[0]!.url }, { 'sec-gpc': '1' })).status, 204);
     await searchLog.flush();
     assert.equal((await store.searchLog.clicksOf([body.searchId!])).length, 1);
+  });
+
+  it('reports the queries and the days to the admin token, as JSON and CSV', async () => {
+    const admin = createApp({
+      ...serverDefaults(),
+      searcher: index,
+      status: async () => idleStatus({ documents: 2 }),
+      version: '0.0.0-test',
+      analytics: searchLog,
+      adminToken: 'secret-token-123',
+    });
+    const bearer = { authorization: 'Bearer secret-token-123' };
+    assert.equal((await app.request('/api/analytics/queries')).status, 403, 'no admin token configured');
+    assert.equal((await admin.request('/api/analytics/queries', { headers: { authorization: 'Bearer nope' } })).status, 401);
+    assert.equal((await plain.request('/api/analytics/queries')).status, 403);
+    const { body } = await search('/api/search?q=Autovacuum&session=tab-reports1');
+    await searchLog.click({ searchId: body.searchId!, position: 1, url: body.hits[0]!.url });
+    const res = await admin.request('/api/analytics/queries?limit=5', { headers: bearer });
+    assert.equal(res.status, 200);
+    const report = (await res.json()) as {
+      since: string;
+      until: string;
+      queries: { query: string; searches: number; clicked: number; clickThroughRate: number }[];
+    };
+    const auto = report.queries.find((q) => q.query === 'autovacuum')!;
+    assert.ok(auto.searches >= 1 && auto.clicked === 1, JSON.stringify(auto));
+    assert.equal(auto.clickThroughRate, Math.round((1000 * auto.clicked) / auto.searches) / 1000);
+    assert.ok(report.queries.some((q) => q.query === 'vacuum'));
+    const table = await (await admin.request('/api/analytics/queries?format=csv', { headers: bearer })).text();
+    assert.match(table, /^query,searches,clicked,clickThroughRate,firstClickPosition,noResults\r\n/);
+    assert.match(table, /\r\nautovacuum,\d+,1,[\d.]+,1,0\r\n/);
+    const days = (await (await admin.request('/api/analytics/days', { headers: bearer })).json()) as { days: { day: string; searches: number }[] };
+    assert.deepEqual(
+      days.days.map((d) => d.day),
+      [new Date().toISOString().slice(0, 10)],
+    );
+    assert.equal((await admin.request('/api/analytics/days?since=2026-12-02&until=2026-12-01', { headers: bearer })).status, 400);
+    assert.equal((await admin.request('/api/analytics/days?since=yesterday', { headers: bearer })).status, 400);
+  });
+
+  it('writes CSV as spreadsheets read it: quoted where needed, formulas defused', () => {
+    assert.equal(
+      csvOf(
+        ['q', 'n'],
+        [
+          { q: 'a, "b"', n: 1 },
+          { q: '=HYPERLINK("x")', n: null },
+          { q: 'plain', n: 2.5 },
+        ],
+      ),
+      'q,n\r\n"a, ""b""",1\r\n"\'=HYPERLINK(""x"")",\r\nplain,2.5\r\n',
+    );
   });
 });

@@ -5,7 +5,7 @@
  * required, so that their defaults live in the schema alone; the limits the config does not hold
  * are the named constants below.
  */
-import type { ApplianceStatus, LoggedSearch, ShardStatus, UrlExplanation } from '../model/index.ts';
+import type { ApplianceStatus, DayReport, LoggedSearch, QueryReport, ShardStatus, UrlExplanation } from '../model/index.ts';
 import type { ShardNode } from '../indexer/shards/index.ts';
 import type { Searcher } from '../indexer/index.ts';
 import type { Log } from '../lib/log.ts';
@@ -25,6 +25,9 @@ export const EVENT_INTERVAL_MS = 1000;
 export type SearchAnalytics = {
   record(search: Omit<LoggedSearch, 'id' | 'at' | 'prefixes'>): string;
   click(c: { readonly searchId: string; readonly position: number; readonly url: string }): Promise<'counted' | 'repeated' | 'unknown-search' | 'not-shown'>;
+  /** The reports (/api/analytics/*): the queries searched in a time range, the most first; the searches of each day. */
+  queries(since: number, until: number, limit: number): Promise<readonly QueryReport[]>;
+  days(since: number, until: number): Promise<readonly DayReport[]>;
 };
 
 export type UiDeps = {

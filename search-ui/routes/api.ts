@@ -10,6 +10,7 @@ import { DocumentQuery, ExplanationSchema, SearchQuery, SearchResponseSchema, Su
 import { searchJson } from '../api/search-json.ts';
 import { StatusSchema } from '../api/status-schema.ts';
 import { eventRoutes, logSearch, untracked } from '../analytics.ts';
+import { reportRoutes } from '../analytics-reports.ts';
 import { HttpError } from '../errors.ts';
 import type { Routes } from '../parts.ts';
 import { statusLine } from '../status-line.ts';
@@ -88,6 +89,7 @@ export const jsonApi: Routes = (app, parts) => {
   });
 
   eventRoutes(app, deps.analytics);
+  reportRoutes(app, deps.analytics, deps.adminToken);
 
   app.openapi(suggestRoute, async (c) => {
     const { q, size } = c.req.valid('query');

@@ -1,6 +1,6 @@
 /** The search log in PostgreSQL: every search node writes to one log (a batch a round trip). */
 import type pg from 'pg';
-import type { LoggedSearch, SearchClick, SearchSource } from '../../model/index.ts';
+import type { DayReport, LoggedSearch, QueryReport, SearchClick, SearchSource } from '../../model/index.ts';
 import type { SearchLogStore } from '../analytics.ts';
 import { run } from './db.ts';
 
@@ -73,6 +73,32 @@ export class PgSearchLog implements SearchLogStore {
   async clicksOf(searchIds: readonly string[]): Promise<SearchClick[]> {
     const { rows } = await run<ClickRow>(this.pool, 'SELECT * FROM search_clicks WHERE search_id = ANY($1::text[]) ORDER BY at, n', [searchIds]);
     return rows.map((r) => ({ searchId: r.search_id, at: Number(r.at), position: r.position, url: r.url }));
+  }
+
+  async queries(since: number, until: number, limit: number): Promise<QueryReport[]> {
+    const { rows } = await run<{ query: string; searches: number; clicked: number; first: number | null; empty: number }>(
+      this.pool,
+      `WITH s AS (SELECT id, understood, total FROM searches WHERE at >= $1 AND at < $2),
+       c AS (SELECT search_id, position, row_number() OVER (PARTITION BY search_id ORDER BY at, n) AS k
+             FROM search_clicks WHERE search_id IN (SELECT id FROM s))
+       SELECT s.understood AS query, count(*)::int AS searches, count(c.search_id)::int AS clicked, avg(c.position)::float8 AS first,
+              count(*) FILTER (WHERE s.total = 0)::int AS empty
+       FROM s LEFT JOIN c ON c.search_id = s.id AND c.k = 1
+       GROUP BY s.understood ORDER BY searches DESC, s.understood COLLATE "C" LIMIT $3`,
+      [since, until, limit],
+    );
+    return rows.map((r) => ({ query: r.query, searches: r.searches, clicked: r.clicked, firstClickPosition: r.first, noResults: r.empty }));
+  }
+
+  async days(since: number, until: number): Promise<DayReport[]> {
+    const { rows } = await run<DayReport>(
+      this.pool,
+      `SELECT to_char(to_timestamp(at / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int AS searches,
+              count(*) FILTER (WHERE EXISTS (SELECT 1 FROM search_clicks c WHERE c.search_id = s.id))::int AS clicked
+       FROM searches s WHERE at >= $1 AND at < $2 GROUP BY day ORDER BY day`,
+      [since, until],
+    );
+    return rows;
   }
 
   async prune(before: number): Promise<number> {

@@ -1,5 +1,5 @@
 /** The search log in SQLite: a row a search (its page's URLs and its prefixes as JSON), a row a click. */
-import type { LoggedSearch, SearchClick, SearchSource } from '../../model/index.ts';
+import type { DayReport, LoggedSearch, QueryReport, SearchClick, SearchSource } from '../../model/index.ts';
 import type { SearchLogStore } from '../analytics.ts';
 import type { Db } from './db.ts';
 
@@ -52,6 +52,21 @@ export class SqliteSearchLog implements SearchLogStore {
       search: db.prepare('SELECT * FROM searches WHERE id = ?'),
       since: db.prepare('SELECT * FROM searches WHERE at >= ? ORDER BY at, id LIMIT ?'),
       clicksOf: db.prepare('SELECT * FROM search_clicks WHERE search_id IN (SELECT value FROM json_each(?)) ORDER BY at, rowid'),
+      // (Each search's first click: the earliest, by the order clicks were written.)
+      queries: db.prepare(
+        `WITH s AS (SELECT id, understood, total FROM searches WHERE at >= @since AND at < @until),
+         c AS (SELECT search_id, position, row_number() OVER (PARTITION BY search_id ORDER BY at, rowid) AS k
+               FROM search_clicks WHERE search_id IN (SELECT id FROM s))
+         SELECT s.understood AS query, count(*) AS searches, count(c.search_id) AS clicked, avg(c.position) AS firstClickPosition,
+                sum(s.total = 0) AS noResults
+         FROM s LEFT JOIN c ON c.search_id = s.id AND c.k = 1
+         GROUP BY s.understood ORDER BY searches DESC, query LIMIT @limit`,
+      ),
+      days: db.prepare(
+        `SELECT date(at / 1000, 'unixepoch') AS day, count(*) AS searches,
+                sum(EXISTS (SELECT 1 FROM search_clicks c WHERE c.search_id = s.id)) AS clicked
+         FROM searches s WHERE at >= ? AND at < ? GROUP BY day ORDER BY day`,
+      ),
       pruneClicks: db.prepare('DELETE FROM search_clicks WHERE search_id IN (SELECT id FROM searches WHERE at < ?)'),
       prune: db.prepare('DELETE FROM searches WHERE at < ?'),
     };
@@ -82,6 +97,14 @@ export class SqliteSearchLog implements SearchLogStore {
 
   async clicksOf(searchIds: readonly string[]): Promise<SearchClick[]> {
     return (this.stmts.clicksOf.all(JSON.stringify(searchIds)) as ClickRow[]).map(clickFromRow);
+  }
+
+  async queries(since: number, until: number, limit: number): Promise<QueryReport[]> {
+    return this.stmts.queries.all({ since, until, limit }) as QueryReport[];
+  }
+
+  async days(since: number, until: number): Promise<DayReport[]> {
+    return this.stmts.days.all(since, until) as DayReport[];
   }
 
   async prune(before: number): Promise<number> {
