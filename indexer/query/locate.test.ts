@@ -85,32 +85,34 @@ describe('locate (where a query\u2019s terms are in a text)', () => {
   });
 });
 
+// ASCII words in several forms, separators of every kind (underscore, non-ASCII punctuation,
+// emoji), and now and then what the quick check must leave to locate: a non-ASCII letter, an
+// overlong run.
+const WORDS = [
+  'Connections',
+  'connect',
+  'pooled',
+  'pool',
+  'POOLING',
+  'the',
+  'tables',
+  'Table',
+  'yes',
+  'ties',
+  'ays',
+  'ayed',
+  'ies',
+  'i',
+  'x2',
+  '15712',
+  'Sky',
+  'skies',
+];
+const GAPS = [' ', '\n', ', ', '_', ' \u00a0', ' \u201c', '\u00a9 ', ' \ud83d\ude00 ', '. '];
+const QUICK_RARE = ['cr\u00e8me', 'A'.repeat(70), '\u6771\u4eac'];
+
 describe('phraseTest (the quick phrase check of ASCII text)', () => {
-  // ASCII words in several forms, separators of every kind (underscore, non-ASCII punctuation,
-  // emoji), and now and then what the quick check must leave to locate: a non-ASCII letter, an
-  // overlong run.
-  const WORDS = [
-    'Connections',
-    'connect',
-    'pooled',
-    'pool',
-    'POOLING',
-    'the',
-    'tables',
-    'Table',
-    'yes',
-    'ties',
-    'ays',
-    'ayed',
-    'ies',
-    'i',
-    'x2',
-    '15712',
-    'Sky',
-    'skies',
-  ];
-  const GAPS = [' ', '\n', ', ', '_', ' \u00a0', ' \u201c', '\u00a9 ', ' \ud83d\ude00 ', '. '];
-  const RARE = ['cr\u00e8me', 'A'.repeat(70), '\u6771\u4eac'];
+  const RARE = QUICK_RARE;
 
   it('answers as locate does, on 5,000 generated texts, and answers most of them itself', () => {
     const next = random(5);
@@ -152,27 +154,8 @@ describe('phraseTest (the quick phrase check of ASCII text)', () => {
 });
 
 describe('sparseLocator (finding terms in a long stretch by their characters)', () => {
-  const WORDS = [
-    'Connections',
-    'connect',
-    'pooled',
-    'pool',
-    'POOLING',
-    'the',
-    'tables',
-    'Table',
-    'yes',
-    'ties',
-    'ays',
-    'ayed',
-    'ies',
-    'i',
-    'x2',
-    '15712',
-    'Sky',
-  ];
-  const GAPS = [' ', '\n', ', ', '_', ' \u00a0', ' \u201c', '\u00a9 ', ' \ud83d\ude00 ', '. '];
-  const RARE = ['cr\u00e8me', 'A'.repeat(70), '\u6771\u4eac', 'x\u0301'];
+  // The quick phrase check's words and separators; and what it must leave to locate, a combining mark too.
+  const RARE = [...QUICK_RARE, 'x\u0301'];
 
   it('finds where locate finds, from any starting point, on 3,000 generated texts — or leaves a stretch with non-ASCII words to it', () => {
     const next = random(17);
