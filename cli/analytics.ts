@@ -5,7 +5,7 @@
 import { once } from 'node:events';
 import { Appliance } from '../appliance/index.ts';
 import type { LoggedSearch, SearchClick } from '../model/index.ts';
-import { csvOf } from '../search-ui/analytics-reports.ts';
+import { csvLine, csvOf } from '../search-ui/analytics-reports.ts';
 import { configFrom, log, say, UsageError, type CommonFlags } from './shared.ts';
 
 /** Searches read from the store at a time. */
@@ -31,7 +31,7 @@ export async function exportSearches(flags: CommonFlags & { since?: string; form
     if (format === 'csv') await write(csvOf(CSV_COLUMNS, []));
     let n = 0;
     for await (const [s, clicks] of allSearches(app, since)) {
-      await write(format === 'csv' ? csvOf(CSV_COLUMNS, [csvRow(s, clicks)]).replace(/^[^\n]*\n/, '') : `${JSON.stringify(jsonRow(s, clicks))}\n`);
+      await write(format === 'csv' ? csvLine(CSV_COLUMNS, csvRow(s, clicks)) : `${JSON.stringify(jsonRow(s, clicks))}\n`);
       n++;
     }
     say(`exported ${n} searches${flags.since ? ` since ${new Date(since).toISOString()}` : ''}`);

@@ -8,7 +8,8 @@ import { createRequire } from 'node:module';
 import type { z } from 'zod';
 import { editDistance } from '../lib/edit-distance.ts';
 import { secretsOf } from './auth-schema.ts';
-import { configSchema, ENV_VARS, type Config } from './schema.ts';
+import { ENV_VARS } from './env-vars.ts';
+import { configSchema, type Config } from './schema.ts';
 
 // (yaml is loaded for a YAML config only: a crawl without one starts ~30 ms sooner. Not named
 // `require`: the bundler would take it for the module system's.)

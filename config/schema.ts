@@ -8,7 +8,7 @@ import { isCidr } from '../lib/cidr.ts';
 import { LOG_LEVELS } from '../lib/log.ts';
 import { DOCUMENT_FORMATS } from '../model/documents.ts';
 import { authScopeSchema } from './auth-schema.ts';
-import { clusterSettings, serverSettings } from './serving-schema.ts';
+import { analyticsSettings, clusterSettings, serverSettings } from './serving-schema.ts';
 import { cssSelector, databaseUrl, duration, hostAlias, httpUrl, int, regex, scopeRule } from './values.ts';
 import { PRODUCT_VERSION, PROJECT_URL } from './version.ts';
 
@@ -350,19 +350,7 @@ export const configSchema = z.strictObject({
     })
     .prefault({}),
   server: serverSettings,
-  analytics: z
-    .object({
-      enabled: z
-        .boolean()
-        .default(true)
-        .describe(
-          'Keep a search log (the console reads it): each search made on the search page, in the widget or through /api/search — the query, ' +
-            "its filters, what its page showed, the clicks on it — and a tab's random session id; never an address, a user agent or a cookie. " +
-            'A browser sending `Sec-GPC: 1` or `DNT: 1` is not logged.',
-        ),
-      retentionDays: int(1, 36_500).default(90).describe('Logged searches older than this many days are deleted (at start and every day).'),
-    })
-    .prefault({}),
+  analytics: analyticsSettings,
   dataDir: z.string().min(1).default('./trawl-data').describe('Where the crawl database, the index and the lock file live.'),
   store: databaseUrl
     .optional()
@@ -383,31 +371,3 @@ export const configSchema = z.strictObject({
 
 export type ConfigInput = z.input<typeof configSchema>;
 export type Config = z.output<typeof configSchema>;
-
-/** Environment variables that may set a field; they override the file, CLI flags override them. */
-export const ENV_VARS: Readonly<Record<string, { path: string[]; type: 'string' | 'int' | 'list' | 'bool' }>> = {
-  TRAWL_SEEDS: { path: ['seeds'], type: 'list' },
-  TRAWL_USER_AGENT: { path: ['userAgent'], type: 'string' },
-  TRAWL_CONCURRENCY: { path: ['concurrency'], type: 'int' },
-  TRAWL_DATA_DIR: { path: ['dataDir'], type: 'string' },
-  TRAWL_STORE: { path: ['store'], type: 'string' },
-  TRAWL_HOST: { path: ['server', 'host'], type: 'string' },
-  TRAWL_PORT: { path: ['server', 'port'], type: 'int' },
-  TRAWL_ADMIN_TOKEN: { path: ['server', 'adminToken'], type: 'string' },
-  TRAWL_ALLOWED_HOSTS: { path: ['server', 'allowedHosts'], type: 'list' },
-  TRAWL_CORS_ORIGINS: { path: ['server', 'corsOrigins'], type: 'list' },
-  TRAWL_RENDER: { path: ['render', 'mode'], type: 'string' },
-  TRAWL_BROWSER: { path: ['render', 'browserPath'], type: 'string' },
-  TRAWL_PROXY: { path: ['fetch', 'proxy'], type: 'string' },
-  TRAWL_ARCHIVE_WARC: { path: ['archive', 'warc'], type: 'bool' },
-  // The usual variables, upper and lower case (a lower-case one, when set, wins: read last).
-  HTTP_PROXY: { path: ['fetch', 'httpProxy'], type: 'string' },
-  HTTPS_PROXY: { path: ['fetch', 'httpsProxy'], type: 'string' },
-  NO_PROXY: { path: ['fetch', 'noProxy'], type: 'string' },
-  http_proxy: { path: ['fetch', 'httpProxy'], type: 'string' },
-  https_proxy: { path: ['fetch', 'httpsProxy'], type: 'string' },
-  no_proxy: { path: ['fetch', 'noProxy'], type: 'string' },
-  TRAWL_LOG_LEVEL: { path: ['logLevel'], type: 'string' },
-  TRAWL_SHARD: { path: ['cluster', 'shard'], type: 'string' },
-  TRAWL_SHARDS: { path: ['cluster', 'shards'], type: 'list' },
-};

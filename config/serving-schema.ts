@@ -1,6 +1,7 @@
 /**
- * The settings of serving search (`server`) and of many Trawl processes on one PostgreSQL store
- * (`cluster`): two sections of the configuration schema (schema.ts), declared here.
+ * The settings of serving search (`server`), of its search log (`analytics`) and of many Trawl
+ * processes on one PostgreSQL store (`cluster`): three sections of the configuration schema
+ * (schema.ts), declared here.
  */
 import { z } from 'zod';
 import { shardProblem } from '../lib/shard.ts';
@@ -103,3 +104,18 @@ export const clusterSettings = z
   })
   .prefault({})
   .describe('Many Trawl processes on one PostgreSQL store: connections, host leases, search nodes.');
+
+/** The search log (appliance/search-log.ts, search-ui/analytics.ts). */
+export const analyticsSettings = z
+  .object({
+    enabled: z
+      .boolean()
+      .default(true)
+      .describe(
+        'Keep a search log (the console reads it): each search made on the search page, in the widget or through /api/search — the query, ' +
+          "its filters, what its page showed, the clicks on it — and a tab's random session id; never an address, a user agent or a cookie. " +
+          'A browser sending `Sec-GPC: 1` or `DNT: 1` is not logged.',
+      ),
+    retentionDays: int(1, 36_500).default(90).describe('Logged searches older than this many days are deleted (at start and every day).'),
+  })
+  .prefault({});

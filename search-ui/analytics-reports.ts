@@ -9,7 +9,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { DayReport, QueryReport } from '../model/index.ts';
 import { sameToken } from './access.ts';
-import { ADMIN, ERRORS, json } from './api/openapi.ts';
+import { ADMIN, ERRORS, error, json } from './api/openapi.ts';
 import { intParam } from './api/schemas.ts';
 import type { SearchAnalytics } from './deps.ts';
 import { HttpError } from './errors.ts';
@@ -47,6 +47,8 @@ const DayReportSchema = z
   .openapi('DayReport');
 const range = z.object({ since: z.string(), until: z.string() });
 
+const NO_LOG = error('No search log here: analytics.enabled is false, or the crawl database is open for reading only (code: no-search-log)');
+
 const queriesRoute = createRoute({
   method: 'get',
   path: '/api/analytics/queries',
@@ -77,7 +79,7 @@ const daysRoute = createRoute({
     400: ERRORS[400],
     401: ERRORS[401],
     403: ERRORS[403],
-    404: json(z.object({ error: z.string(), code: z.string() }), 'No search log here (code: no-search-log)'),
+    404: NO_LOG,
     429: ERRORS[429],
   },
 });
@@ -119,13 +121,18 @@ const withRate = (q: QueryReport) => ({ ...q, clickThroughRate: q.searches ? Mat
 
 /** Rows as CSV (RFC 4180: a field with a comma, a quote or a line break quoted, quotes doubled), a header line first. */
 export function csvOf(columns: readonly string[], rows: readonly Readonly<Record<string, unknown>>[]): string {
+  return `${columns.join(',')}\r\n${rows.map((r) => csvLine(columns, r)).join('')}`;
+}
+
+/** One row of CSV (see csvOf), its line break included. */
+export function csvLine(columns: readonly string[], row: Readonly<Record<string, unknown>>): string {
   const field = (v: unknown) => {
     const s = v === null || v === undefined ? '' : String(v);
     // (A field a spreadsheet would take for a formula is quoted after a leading apostrophe: CSV injection.)
     const safe = /^[=+\-@\t\r]/.test(s) && typeof v === 'string' ? `'${s}` : s;
     return /[",\r\n]/.test(safe) || safe !== s ? `"${safe.replace(/"/g, '""')}"` : safe;
   };
-  return `${[columns.join(','), ...rows.map((r) => columns.map((k) => field(r[k])).join(','))].join('\r\n')}\r\n`;
+  return `${columns.map((k) => field(row[k])).join(',')}\r\n`;
 }
 
 function csv(c: Context, columns: readonly string[], rows: readonly (QueryReport | DayReport | Record<string, unknown>)[]) {

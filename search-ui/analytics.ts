@@ -12,12 +12,11 @@ import type { SearchResponse } from '../indexer/index.ts';
 import type { SearchSource } from '../model/index.ts';
 import { error, ERRORS } from './api/openapi.ts';
 import { ClickEvent } from './api/schemas.ts';
+
+export { SESSION } from './api/schemas.ts';
 import type { SearchAnalytics } from './deps.ts';
 import { HttpError } from './errors.ts';
 import type { ServerApp } from './parts.ts';
-
-/** A tab's session id as the page and the widget make it (and /api/search's `session` parameter takes it). */
-export const SESSION = /^[A-Za-z0-9_-]{8,64}$/;
 
 /** A click beacon is a few hundred bytes: a larger body is no beacon. */
 export const MAX_EVENT_BYTES = 4096;

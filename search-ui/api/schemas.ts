@@ -39,6 +39,9 @@ export function flagParam(name: string, description: string) {
     .openapi({ type: 'string', enum: ['1', '0'], description });
 }
 
+/** A tab's session id for the search log, as the page and the widget make it (random: 32 hex digits). */
+export const SESSION = /^[A-Za-z0-9_-]{8,64}$/;
+
 export const SearchQuery = z.object({
   q: z
     .string({ error: 'parameter q is required, e.g. /api/search?q=install' })
@@ -48,13 +51,9 @@ export const SearchQuery = z.object({
   size: intParam('size', 1, PAGE_SIZE.max, PAGE_SIZE.default),
   exact: flagParam('exact', 'Search only for the words as typed: the last word not completed, no typo corrected (see `corrected`)'),
   explain: flagParam('explain', "Each hit's score taken apart (hits[].explain): the words matched and missing, each field's part, bonuses and factors"),
-  session: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'parameter session is 8 to 64 letters, digits, - or _' })
-    .optional()
-    .openapi({
-      description: "A random id the browser tab keeps (sessionStorage) for the search log: a tab's searches typed on are logged as one. Never a person's.",
-    }),
+  session: z.string().regex(SESSION, { error: 'parameter session is 8 to 64 letters, digits, - or _' }).optional().openapi({
+    description: "A random id the browser tab keeps (sessionStorage) for the search log: a tab's searches typed on are logged as one. Never a person's.",
+  }),
   from: z
     .enum(['page', 'widget', 'api'], { error: 'parameter from is page, widget or api' })
     .optional()

@@ -18,7 +18,7 @@ type SearchRow = {
   prefixes: string;
 };
 
-export const searchFromRow = (r: SearchRow): LoggedSearch => ({
+const searchFromRow = (r: SearchRow): LoggedSearch => ({
   id: r.id,
   at: r.at,
   ...(r.session ? { session: r.session } : {}),
