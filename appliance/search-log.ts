@@ -53,7 +53,8 @@ export class SearchLog {
     private readonly store: SearchLogStore,
     private readonly log: Log,
     private readonly retentionDays: number,
-    private readonly now: () => number = Date.now,
+    /** The log's clock: a search's time, and where the reports' default range ends. */
+    readonly now: () => number = Date.now,
   ) {
     this.timer = setInterval(() => void this.flush(), WRITE_EVERY_MS);
     this.timer.unref();

@@ -93,8 +93,10 @@ export function reportRoutes(app: ServerApp, analytics: SearchAnalytics | undefi
     if (!analytics) throw new HttpError(404, 'no-search-log', 'no search log here: analytics.enabled is false, or the store is open for reading only');
     return analytics;
   };
-  const rangeOf = (q: { since?: string | undefined; until?: string | undefined }) => {
-    const until = q.until ? Date.parse(q.until) : Date.now();
+  const rangeOf = (log: SearchAnalytics, q: { since?: string | undefined; until?: string | undefined }) => {
+    // (`until` is excluded, so "until now" ends a millisecond after the log's now: a search made
+    // this very millisecond is in the report.)
+    const until = q.until ? Date.parse(q.until) : log.now() + 1;
     const since = q.since ? Date.parse(q.since) : until - DEFAULT_REPORT_DAYS * 86_400_000;
     if (since >= until) throw new HttpError(400, 'bad-parameter', 'since must be before until');
     return { since, until, shown: { since: new Date(since).toISOString(), until: new Date(until).toISOString() } };
@@ -102,7 +104,7 @@ export function reportRoutes(app: ServerApp, analytics: SearchAnalytics | undefi
   app.openapi(queriesRoute, async (c) => {
     const log = allowed(c);
     const q = c.req.valid('query');
-    const r = rangeOf(q);
+    const r = rangeOf(log, q);
     const queries = (await log.queries(r.since, r.until, q.limit)).map(withRate);
     if (q.format === 'csv') return csv(c, ['query', 'searches', 'clicked', 'clickThroughRate', 'firstClickPosition', 'noResults'], queries);
     return c.json({ ...r.shown, queries }, 200);
@@ -110,7 +112,7 @@ export function reportRoutes(app: ServerApp, analytics: SearchAnalytics | undefi
   app.openapi(daysRoute, async (c) => {
     const log = allowed(c);
     const q = c.req.valid('query');
-    const r = rangeOf(q);
+    const r = rangeOf(log, q);
     const days = await log.days(r.since, r.until);
     if (q.format === 'csv') return csv(c, ['day', 'searches', 'clicked'], days);
     return c.json({ ...r.shown, days: [...days] }, 200);

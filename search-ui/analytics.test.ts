@@ -159,6 +159,38 @@ describe('the search log through the server', () => {
     assert.equal((await admin.request('/api/analytics/days?since=yesterday', { headers: bearer })).status, 400);
   });
 
+  it("reports until the log's now, that very millisecond included (the default range's end is excluded)", async () => {
+    const at = Date.parse('2026-12-02T10:00:00.000Z');
+    const frozen = openSqliteStore(mkdtempSync(join(tmpdir(), 'trawl-analytics-frozen-')));
+    const frozenLog = new SearchLog(frozen.searchLog, silentLog, 90, () => at);
+    try {
+      const admin = createApp({
+        ...serverDefaults(),
+        searcher: index,
+        status: async () => idleStatus({ documents: 2 }),
+        version: '0.0.0-test',
+        analytics: frozenLog,
+        adminToken: 'secret-token-123',
+      });
+      const bearer = { authorization: 'Bearer secret-token-123' };
+      assert.equal((await admin.request('/api/search?q=vacuum')).status, 200);
+      const report = (await (await admin.request('/api/analytics/queries', { headers: bearer })).json()) as {
+        until: string;
+        queries: { query: string; searches: number }[];
+      };
+      assert.deepEqual(
+        report.queries.map((q) => [q.query, q.searches]),
+        [['vacuum', 1]],
+      );
+      assert.equal(report.until, '2026-12-02T10:00:00.001Z');
+      const days = (await (await admin.request('/api/analytics/days', { headers: bearer })).json()) as { days: { day: string; searches: number }[] };
+      assert.deepEqual(days.days, [{ day: '2026-12-02', searches: 1, clicked: 0 }]);
+    } finally {
+      await frozenLog.close();
+      await frozen.close();
+    }
+  });
+
   it('writes CSV as spreadsheets read it: quoted where needed, formulas defused', () => {
     assert.equal(
       csvOf(

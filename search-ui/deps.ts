@@ -28,6 +28,8 @@ export type SearchAnalytics = {
   /** The reports (/api/analytics/*): the queries searched in a time range, the most first; the searches of each day. */
   queries(since: number, until: number, limit: number): Promise<readonly QueryReport[]>;
   days(since: number, until: number): Promise<readonly DayReport[]>;
+  /** The log's clock (the time it gives a search): a report's default range ends at its now, included. */
+  now(): number;
 };
 
 export type UiDeps = {
