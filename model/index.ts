@@ -7,3 +7,4 @@ export * from './errors.ts';
 export * from './status.ts';
 export * from './urls.ts';
 export * from './analytics.ts';
+export * from './curation.ts';
