@@ -89,6 +89,15 @@ describe('loadConfig', () => {
     assert.ok(ps.some((p) => /`scope\.allow\.1`.*not a valid regular expression/.test(p)));
   });
 
+  it('takes synonym lines and refuses one it cannot read, naming it and why', () => {
+    assert.deepEqual(loadConfig({ overrides: { search: { synonyms: ['k8s, kubernetes', 'kill => terminate'] } } }).search.synonyms, [
+      'k8s, kubernetes',
+      'kill => terminate',
+    ]);
+    const [p] = problemsOf(() => loadConfig({ overrides: { search: { synonyms: ['k8s, kubernetes', 'kill => cancel => stop'] } } }));
+    assert.match(p!, /`search\.synonyms\.1`.*one "=>" at most/);
+  });
+
   it('refuses seeds that are not http(s) URLs', () => {
     const [p] = problemsOf(() => loadConfig({ overrides: { seeds: ['ftp://example.org/'] } }));
     assert.match(p!, /`seeds\.0`: must be an absolute http/);

@@ -8,7 +8,7 @@ import { isCidr } from '../lib/cidr.ts';
 import { LOG_LEVELS } from '../lib/log.ts';
 import { DOCUMENT_FORMATS } from '../model/documents.ts';
 import { authScopeSchema } from './auth-schema.ts';
-import { analyticsSettings, clusterSettings, serverSettings } from './serving-schema.ts';
+import { analyticsSettings, clusterSettings, searchSettings, serverSettings } from './serving-schema.ts';
 import { cssSelector, databaseUrl, duration, hostAlias, httpUrl, int, regex, scopeRule } from './values.ts';
 import { PRODUCT_VERSION, PROJECT_URL } from './version.ts';
 
@@ -350,6 +350,7 @@ export const configSchema = z.strictObject({
     })
     .prefault({}),
   server: serverSettings,
+  search: searchSettings,
   analytics: analyticsSettings,
   dataDir: z.string().min(1).default('./trawl-data').describe('Where the crawl database, the index and the lock file live.'),
   store: databaseUrl

@@ -3,6 +3,7 @@
  * processes on one PostgreSQL store (`cluster`): three sections of the configuration schema
  * (schema.ts), declared here.
  */
+import { MAX_SYNONYMS, parseSynonym } from '../model/curation.ts';
 import { z } from 'zod';
 import { shardProblem } from '../lib/shard.ts';
 import { serverAuthSchema } from './auth-schema.ts';
@@ -104,6 +105,33 @@ export const clusterSettings = z
   })
   .prefault({})
   .describe('Many Trawl processes on one PostgreSQL store: connections, host leases, search nodes.');
+
+/** What the search console's levers start from (model/curation.ts; the console and the admin API change the store's). */
+export const searchSettings = z
+  .object({
+    synonyms: z
+      .array(
+        z.string().superRefine((line, ctx) => {
+          const r = parseSynonym(line);
+          if ('error' in r) ctx.addIssue({ code: 'custom', message: r.error });
+        }),
+      )
+      .max(MAX_SYNONYMS)
+      .default([])
+      .describe(
+        'Synonyms applied to every search, besides those set in the console (`PUT /api/synonyms`): groups (`k8s, kubernetes`), ' +
+          'one-way rules (`kill => terminate, cancel`), entries of several words (`"long running" => statement_timeout`). ' +
+          'A synonym matches below the word itself, as completions and corrections do; no re-indexing.',
+      ),
+    learnFromClicks: z
+      .boolean()
+      .default(true)
+      .describe(
+        'Ranking learns from the search log: for a query with enough traffic, the pages searchers choose rise and those nobody chooses sink slowly ' +
+          '(clicks corrected for the position they were shown at, capped per session). Needs `analytics.enabled`.',
+      ),
+  })
+  .prefault({});
 
 /** The search log (appliance/search-log.ts, search-ui/analytics.ts). */
 export const analyticsSettings = z
