@@ -3,3 +3,4 @@ export { migrateStore, openStore, storeLocationOf, type MigrateReport } from './
 export { listWorkers, type WorkerLine } from './workers.ts';
 export { Coordinator } from './coordinator.ts';
 export { SearchLog, searchLogFor } from './search-log.ts';
+export { SearchReports, searchReportsFor } from './search-reports.ts';

@@ -9,7 +9,7 @@ import { silentLog } from '../lib/log.ts';
 import { openSqliteStore } from '../store/sqlite/store.ts';
 import type { LoggedSearch, SearchClick } from '../model/index.ts';
 import type { SearchLogStore, Store } from '../store/index.ts';
-import { PAUSE_MS, SearchLog, type SearchSeen, searchLogFor } from './search-log.ts';
+import { PAUSE_MS, REFINE_MS, SearchLog, type SearchSeen, searchLogFor } from './search-log.ts';
 
 const seen = (query: string, extra: Partial<SearchSeen> = {}): SearchSeen => ({
   source: 'page',
@@ -46,6 +46,27 @@ describe('the search log', () => {
     assert.equal(s?.id, id);
     assert.equal(s?.source, 'api');
     assert.equal(s?.at, now);
+  });
+
+  it('links a search to the one its session made before it within REFINE_MS (A, then B), and the reports count the refinement', async () => {
+    const a = log.record(seen('kill query', { session: 'tab-refine01' }));
+    now += PAUSE_MS + 1;
+    const b = log.record(seen('pg_terminate_backend', { session: 'tab-refine01' }));
+    now += PAUSE_MS + 1;
+    log.record(seen('other tab', { session: 'tab-refine02' }));
+    now += REFINE_MS + 1;
+    const late = log.record(seen('much later', { session: 'tab-refine01' }));
+    log.record(seen('no session'));
+    now += PAUSE_MS;
+    await log.flush();
+    const byId = new Map((await logged()).map((x) => [x.id, x]));
+    assert.equal(byId.get(b)?.refines, a);
+    assert.equal(byId.get(a)?.refines, undefined);
+    assert.equal(byId.get(late)?.refines, undefined, 'past REFINE_MS: a new start');
+    assert.ok([...byId.values()].filter((x) => x.refines).length === 1, 'another session, or none, refines nothing');
+    assert.deepEqual(await store.searchReports.refinements({ since: 0, until: now + 1 }, 10), [
+      { from: 'kill query', to: 'pg_terminate_backend', searches: 1, fromClicked: 0, toClicked: 0 },
+    ]);
   });
 
   it('logs the searches of a session typed on as one, once the person pauses, with the queries on the way', async () => {

@@ -7,7 +7,7 @@
  * and once per session, query and URL (a reload or a bot clicking again moves no count).
  */
 import { randomUUID } from 'node:crypto';
-import type { DayReport, LoggedSearch, QueryReport } from '../model/index.ts';
+import type { LoggedSearch } from '../model/index.ts';
 import type { Log } from '../lib/log.ts';
 import type { SearchLogStore } from '../store/index.ts';
 
@@ -23,6 +23,10 @@ const WRITE_SLICE = 32;
 const RECENT = 10_000;
 /** Clicks remembered to count one a session, query and URL (beyond, the store's counts still dedupe by report). */
 const COUNTED = 100_000;
+/** A session's search made within this long of its last one, with another query, refines it (A, then B: the console's refinements). */
+export const REFINE_MS = 10 * 60_000;
+/** Sessions whose last search is remembered, to link a refinement to it. */
+const SESSIONS = 100_000;
 /** Records queued at most: past that (a store that does not answer), the oldest are dropped and the loss logged. */
 const MAX_QUEUED = 50_000;
 
@@ -40,6 +44,8 @@ export class SearchLog {
   private readonly typing = new Map<string, { search: LoggedSearch; last: number }>();
   private readonly recent = new Map<string, LoggedSearch>();
   private readonly counted = new Set<string>();
+  /** Each session's last search logged (SESSIONS at most): the next one within REFINE_MS refines it. */
+  private readonly lastOf = new Map<string, { id: string; at: number }>();
   private searches: LoggedSearch[] = [];
   private clicks: { searchId: string; at: number; position: number; url: string }[] = [];
   private readonly timer: NodeJS.Timeout;
@@ -145,18 +151,6 @@ export class SearchLog {
     return this.writing;
   }
 
-  /** The queries searched in a time range, the most searched first (what is queued written first). */
-  async queries(since: number, until: number, limit: number): Promise<QueryReport[]> {
-    await this.flush();
-    return this.store.queries(since, until, limit);
-  }
-
-  /** The searches of each day in a time range (what is queued written first). */
-  async days(since: number, until: number): Promise<DayReport[]> {
-    await this.flush();
-    return this.store.days(since, until);
-  }
-
   /** Deletes what is older than `days` days; returns how many searches went. */
   async prune(days: number): Promise<number> {
     return this.store.prune(this.now() - days * 86_400_000);
@@ -176,7 +170,14 @@ export class SearchLog {
     return undefined;
   }
 
-  private queue(search: LoggedSearch): void {
+  private queue(logged: LoggedSearch): void {
+    let search = logged;
+    const { session } = logged;
+    if (session) {
+      const last = this.lastOf.get(session);
+      if (last && search.at - last.at < REFINE_MS) search = { ...search, refines: last.id };
+      rememberMap(this.lastOf, session, { id: search.id, at: search.at }, SESSIONS);
+    }
     rememberMap(this.recent, search.id, search, RECENT);
     this.searches.push(search);
     if (this.searches.length + this.clicks.length > MAX_QUEUED) {

@@ -1,5 +1,5 @@
 /** The commands themselves. Each reads as the pipeline it runs. */
-import { Appliance, Coordinator, migrateStore, searchLogFor, storeLocationOf } from '../appliance/index.ts';
+import { Appliance, Coordinator, migrateStore, searchLogFor, searchReportsFor, storeLocationOf } from '../appliance/index.ts';
 import { ShardNode } from '../indexer/shards/index.ts';
 import { PRODUCT_VERSION, type Config } from '../config/index.ts';
 import type { CrawlStatus, RenderStatus, SeedStatus } from '../model/index.ts';
@@ -26,6 +26,7 @@ export async function start(urls: string[], flags: CommonFlags & { warc?: string
     if (!flags.warc?.length) await requireSeeds(app, 'start');
     const { createApp, listen } = await searchUi();
     const analytics = searchLogFor(config.analytics, app.store, log);
+    const reports = searchReportsFor(config.analytics, app.store, analytics);
     const ui = createApp({
       ...serverOptions(config),
       searcher: app.index,
@@ -36,6 +37,7 @@ export async function start(urls: string[], flags: CommonFlags & { warc?: string
       admin: app,
       adminToken: config.server.adminToken,
       ...(analytics ? { analytics } : {}),
+      ...(reports ? { reports } : {}),
     });
     server = await listen(ui, config.server.host, config.server.port);
     app.startFlushTimer();
@@ -188,6 +190,7 @@ export async function serveOnly(flags: CommonFlags): Promise<void> {
   const shard = app.feed.shard?.text;
   const { createApp, listen } = await searchUi();
   const analytics = searchLogFor(config.analytics, app.store, log);
+  const reports = searchReportsFor(config.analytics, app.store, analytics);
   const ui = createApp({
     ...serverOptions(config),
     searcher: app.index,
@@ -198,6 +201,7 @@ export async function serveOnly(flags: CommonFlags): Promise<void> {
     explain: (url) => app.explain(url),
     adminToken: config.server.adminToken,
     ...(analytics ? { analytics } : {}),
+    ...(reports ? { reports } : {}),
   });
   const server = await listen(ui, config.server.host, config.server.port);
   onStopSignal(async () => {

@@ -32,6 +32,8 @@ export type LoggedSearch = {
   readonly tookMs: number;
   /** The queries typed on the way to it (as you type: one search is logged when the person pauses). */
   readonly prefixes: readonly string[];
+  /** The search of the same session it followed within REFINE_MS with another query (A, then B): B refines A. */
+  readonly refines?: string;
 };
 
 /** A click on a result of a logged search. */
@@ -57,3 +59,58 @@ export type QueryReport = {
 
 /** The searches of one day (UTC, `YYYY-MM-DD`). */
 export type DayReport = { readonly day: string; readonly searches: number; readonly clicked: number };
+
+/** A day in ms; a day's number (days since the epoch, UTC) is the rollups' key. */
+export const DAY_MS = 86_400_000;
+export const dayOf = (ms: number): number => Math.floor(ms / DAY_MS);
+
+/** The days a report's range covers, first and last included. */
+export function daysOf(range: { readonly since: number; readonly until: number }): { first: number; last: number } {
+  return { first: dayOf(range.since), last: Math.ceil(range.until / DAY_MS) - 1 };
+}
+
+/**
+ * What a report covers: whole days (UTC) — from the day of `since` to the day before `until` (a
+ * time within a day takes that whole day) — and, when given, only the searches with these filters.
+ */
+export type ReportRange = { readonly since: number; readonly until: number; readonly filters?: ReportFilters };
+
+/** The filters a report may keep to: a search's own `site:`, `lang:` and `type:` (as it typed them). */
+export type ReportFilters = { readonly site?: string | undefined; readonly lang?: string | undefined; readonly type?: string | undefined };
+
+/** Which queries a query report lists: the most searched, those that found nothing, those with results and no click. */
+export type QueryListing = 'top' | 'no-results' | 'no-clicks';
+
+/** A query followed in one session by another (A, then B): how often, and how often each was clicked. */
+export type RefinementReport = {
+  readonly from: string;
+  readonly to: string;
+  readonly searches: number;
+  /** Of these, A's search had a click. */
+  readonly fromClicked: number;
+  /** Of these, B's search had a click. */
+  readonly toClicked: number;
+};
+
+/** One query's recent searches as their pages showed them: by position, what was shown there and clicked. */
+export type QueryDetail = {
+  readonly query: string;
+  /** The searches read (the most recent, at most a bound). */
+  readonly searches: number;
+  readonly clicked: number;
+  readonly positions: readonly { readonly position: number; readonly shown: number; readonly clicks: number }[];
+  /** The URLs shown, the most clicked first: how often, at which mean position, how often clicked. */
+  readonly urls: readonly { readonly url: string; readonly shown: number; readonly meanPosition: number; readonly clicks: number }[];
+};
+
+/** A synonym the log suggests: searches of `from` without a click, followed in their session by `to`, clicked. */
+export type SynonymSuggestion = {
+  readonly from: string;
+  readonly to: string;
+  /** Sessions that searched `from`, did not click, and went on to `to`. */
+  readonly unclicked: number;
+  /** Of the refinements, those whose `to` was clicked. */
+  readonly toClicked: number;
+  /** The synonym line that would say it (search.synonyms). */
+  readonly line: string;
+};

@@ -7,13 +7,16 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import type { DayReport, QueryReport } from '../model/index.ts';
-import { sameToken } from './access.ts';
+import { DAY_MS, type DayReport, daysOf, normalQuery, type QueryReport, type ReportRange } from '../model/index.ts';
 import { ADMIN, ERRORS, error, json } from './api/openapi.ts';
 import { intParam } from './api/schemas.ts';
-import type { SearchAnalytics } from './deps.ts';
+import type { ConsoleAccess } from './console-access.ts';
+import type { SearchConsoleReports } from './deps.ts';
 import { HttpError } from './errors.ts';
 import type { ServerApp } from './parts.ts';
+
+/** One query's searches a detail reads at most (appliance/search-reports.ts QUERY_SAMPLE). */
+const QUERY_SAMPLE_NOTE = 'at most 2,000';
 
 /** The range a report covers unless asked: the last 30 days. */
 export const DEFAULT_REPORT_DAYS = 30;
@@ -25,12 +28,23 @@ const dateParam = (name: string, what: string) =>
     .optional()
     .openapi({ description: what, example: '2026-12-01' });
 
+const filterParam = (name: string, what: string) =>
+  z
+    .string()
+    .max(200)
+    .optional()
+    .openapi({ description: `Only the searches that carried \`${name}:\` with this value (${what})` });
+
 const ReportQuery = z.object({
-  since: dateParam('since', `From when (default: ${DEFAULT_REPORT_DAYS} days before \`until\`)`),
-  until: dateParam('until', 'Until when, excluded (default: now)'),
+  since: dateParam('since', `From when, a whole day (UTC) at least (default: ${DEFAULT_REPORT_DAYS} days before \`until\`)`),
+  until: dateParam('until', 'Until when, excluded; a time within a day takes that day whole (default: now)'),
+  site: filterParam('site', 'a host'),
+  lang: filterParam('lang', 'a language code'),
+  type: filterParam('type', 'a document type'),
   limit: intParam('limit', 1, 10_000, 100),
   format: z.enum(['json', 'csv'], { error: 'parameter format is json or csv' }).default('json'),
 });
+const DetailQuery = ReportQuery.extend({ q: z.string().min(1, { error: 'parameter q (the query, as understood) is required' }).max(1000) });
 
 const QueryReportSchema = z
   .object({
@@ -45,77 +59,139 @@ const QueryReportSchema = z
 const DayReportSchema = z
   .object({ day: z.string().openapi({ example: '2026-12-01' }), searches: z.number().int(), clicked: z.number().int() })
   .openapi('DayReport');
+const RefinementSchema = z
+  .object({
+    from: z.string(),
+    to: z.string(),
+    searches: z.number().int().openapi({ description: 'Times a session searched `from`, then `to` (within 10 minutes)' }),
+    fromClicked: z.number().int(),
+    toClicked: z.number().int(),
+  })
+  .openapi('RefinementReport');
+const SuggestionSchema = z
+  .object({ from: z.string(), to: z.string(), unclicked: z.number().int(), toClicked: z.number().int(), line: z.string() })
+  .openapi('SynonymSuggestion');
+const DetailSchema = z
+  .object({
+    query: z.string(),
+    searches: z
+      .number()
+      .int()
+      .openapi({ description: `The searches read: the most recent, ${QUERY_SAMPLE_NOTE}` }),
+    clicked: z.number().int(),
+    positions: z.array(z.object({ position: z.number().int(), shown: z.number().int(), clicks: z.number().int() })),
+    urls: z.array(z.object({ url: z.string(), shown: z.number().int(), meanPosition: z.number(), clicks: z.number().int() })),
+  })
+  .openapi('QueryDetail');
 const range = z.object({ since: z.string(), until: z.string() });
 
-const NO_LOG = error('No search log here: analytics.enabled is false, or the crawl database is open for reading only (code: no-search-log)');
+const NO_LOG = error('No search log here: analytics.enabled is false (code: no-search-log)');
+const ANSWERS = { 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: NO_LOG, 429: ERRORS[429] };
 
-const queriesRoute = createRoute({
-  method: 'get',
-  path: '/api/analytics/queries',
-  summary: 'The search log: the queries searched, the most first, with what searchers did (admin)',
-  ...ADMIN,
-  request: { query: ReportQuery },
-  responses: {
-    200: json(range.extend({ queries: z.array(QueryReportSchema) }), 'The queries (format=csv: text/csv, a header line first)'),
-    400: ERRORS[400],
-    401: ERRORS[401],
-    403: ERRORS[403],
-    404: json(
-      z.object({ error: z.string(), code: z.string() }),
-      'No search log here: analytics.enabled is false, or the store is read-only (code: no-search-log)',
-    ),
-    429: ERRORS[429],
-  },
-});
-
-const daysRoute = createRoute({
-  method: 'get',
-  path: '/api/analytics/days',
-  summary: 'The search log: searches and searches clicked, day by day (UTC; admin)',
-  ...ADMIN,
-  request: { query: ReportQuery },
-  responses: {
-    200: json(range.extend({ days: z.array(DayReportSchema) }), 'The days with searches, in order (format=csv: text/csv)'),
-    400: ERRORS[400],
-    401: ERRORS[401],
-    403: ERRORS[403],
-    404: NO_LOG,
-    429: ERRORS[429],
-  },
-});
-
-export function reportRoutes(app: ServerApp, analytics: SearchAnalytics | undefined, token: string | undefined): void {
-  const allowed = (c: Context) => {
-    if (!token) throw new HttpError(403, 'admin-disabled', 'the search log is read with the admin token: set server.adminToken (or TRAWL_ADMIN_TOKEN)');
-    const given = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
-    if (!given || !sameToken(given, token))
-      throw new HttpError(401, 'unauthorized', 'this report needs Authorization: Bearer <admin token>', { 'www-authenticate': 'Bearer' });
-    if (!analytics) throw new HttpError(404, 'no-search-log', 'no search log here: analytics.enabled is false, or the store is open for reading only');
-    return analytics;
-  };
-  const rangeOf = (log: SearchAnalytics, q: { since?: string | undefined; until?: string | undefined }) => {
-    // (`until` is excluded, so "until now" ends a millisecond after the log's now: a search made
-    // this very millisecond is in the report.)
-    const until = q.until ? Date.parse(q.until) : log.now() + 1;
-    const since = q.since ? Date.parse(q.since) : until - DEFAULT_REPORT_DAYS * 86_400_000;
-    if (since >= until) throw new HttpError(400, 'bad-parameter', 'since must be before until');
-    return { since, until, shown: { since: new Date(since).toISOString(), until: new Date(until).toISOString() } };
-  };
-  app.openapi(queriesRoute, async (c) => {
-    const log = allowed(c);
-    const q = c.req.valid('query');
-    const r = rangeOf(log, q);
-    const queries = (await log.queries(r.since, r.until, q.limit)).map(withRate);
-    if (q.format === 'csv') return csv(c, ['query', 'searches', 'clicked', 'clickThroughRate', 'firstClickPosition', 'noResults'], queries);
-    return c.json({ ...r.shown, queries }, 200);
+/** A report's route: GET path, its table's rows under `key` (JSON), or as CSV. */
+const reportRoute = <S extends z.ZodType>(path: string, summary: string, key: string, row: S) =>
+  createRoute({
+    method: 'get',
+    path,
+    summary,
+    ...ADMIN,
+    request: { query: ReportQuery },
+    responses: { 200: json(range.extend({ [key]: z.array(row) }), 'The rows (format=csv: text/csv, a header line first)'), ...ANSWERS },
   });
-  app.openapi(daysRoute, async (c) => {
-    const log = allowed(c);
+
+const ROUTES = {
+  queries: reportRoute(
+    '/api/analytics/queries',
+    'The search log: the queries searched, the most first, with what searchers did (admin)',
+    'queries',
+    QueryReportSchema,
+  ),
+  noResults: reportRoute(
+    '/api/analytics/no-results',
+    'The search log: the queries that found nothing, the most often first (admin)',
+    'queries',
+    QueryReportSchema,
+  ),
+  noClicks: reportRoute(
+    '/api/analytics/no-clicks',
+    'The search log: the queries that found something and were never clicked, the most searched first (admin)',
+    'queries',
+    QueryReportSchema,
+  ),
+  days: reportRoute('/api/analytics/days', 'The search log: searches and searches clicked, day by day (UTC; admin)', 'days', DayReportSchema),
+  refinements: reportRoute(
+    '/api/analytics/refinements',
+    'The search log: the queries people refine (A, then B in one session) and what they refine them to (admin)',
+    'refinements',
+    RefinementSchema,
+  ),
+  suggestions: reportRoute(
+    '/api/analytics/suggestions',
+    'The search log: synonyms to consider — a query without a click, then another that was clicked, in one session (admin)',
+    'suggestions',
+    SuggestionSchema,
+  ),
+};
+const detailRoute = createRoute({
+  method: 'get',
+  path: '/api/analytics/query',
+  summary: "The search log: one query's recent searches as their pages showed them — by position, and by URL (admin)",
+  ...ADMIN,
+  request: { query: DetailQuery },
+  responses: { 200: json(range.extend({ detail: DetailSchema }), 'The detail (format=csv: its URLs)'), ...ANSWERS },
+});
+
+type Asked = z.infer<typeof ReportQuery>;
+
+/** The range and filters a report was asked for, checked. */
+export function reportRange(q: Partial<Asked>, now: number): { range: ReportRange; shown: { since: string; until: string } } {
+  // (`until` is excluded, so "until now" ends a millisecond after the log's now: a search made
+  // this very millisecond is in the report.)
+  const until = q.until ? Date.parse(q.until) : now + 1;
+  const since = q.since ? Date.parse(q.since) : until - DEFAULT_REPORT_DAYS * DAY_MS;
+  if (since >= until) throw new HttpError(400, 'bad-parameter', 'since must be before until');
+  const filters = { site: q.site || undefined, lang: q.lang || undefined, type: q.type || undefined };
+  const { first, last } = daysOf({ since, until });
+  return {
+    range: { since, until, filters },
+    shown: { since: new Date(first * DAY_MS).toISOString(), until: new Date((last + 1) * DAY_MS).toISOString() },
+  };
+}
+
+export function reportRoutes(app: ServerApp, reports: SearchConsoleReports | undefined, access: ConsoleAccess): void {
+  const allowed = (c: Context) => {
+    access.require(c);
+    if (!reports) throw new HttpError(404, 'no-search-log', 'no search log here: analytics.enabled is false');
+    return reports;
+  };
+  const table = <R>(
+    route: ReturnType<typeof reportRoute>,
+    key: string,
+    columns: readonly string[],
+    rows: (r: SearchConsoleReports, range: ReportRange, q: Asked) => Promise<readonly R[]>,
+  ) =>
+    app.openapi(route, async (c) => {
+      const r = allowed(c);
+      const q = c.req.valid('query') as Asked;
+      const { range, shown } = reportRange(q, r.now());
+      const found = await rows(r, range, q);
+      if (q.format === 'csv') return csv(c, columns, found as Record<string, unknown>[]);
+      return c.json({ ...shown, [key]: found }, 200) as never;
+    });
+  const QUERY_COLUMNS = ['query', 'searches', 'clicked', 'clickThroughRate', 'firstClickPosition', 'noResults'];
+  table(ROUTES.queries, 'queries', QUERY_COLUMNS, async (r, range, q) => (await r.queries(range, q.limit, 'top')).map(withRate));
+  table(ROUTES.noResults, 'queries', QUERY_COLUMNS, async (r, range, q) => (await r.queries(range, q.limit, 'no-results')).map(withRate));
+  table(ROUTES.noClicks, 'queries', QUERY_COLUMNS, async (r, range, q) => (await r.queries(range, q.limit, 'no-clicks')).map(withRate));
+  table(ROUTES.days, 'days', ['day', 'searches', 'clicked'], (r, range) => r.days(range));
+  table(ROUTES.refinements, 'refinements', ['from', 'to', 'searches', 'fromClicked', 'toClicked'], (r, range, q) => r.refinements(range, q.limit));
+  table(ROUTES.suggestions, 'suggestions', ['from', 'to', 'unclicked', 'toClicked', 'line'], (r, range, q) => r.suggestions(range, q.limit));
+  app.openapi(detailRoute, async (c) => {
+    const r = allowed(c);
     const q = c.req.valid('query');
-    const r = rangeOf(log, q);
-    const days = await log.days(r.since, r.until);
-    if (q.format === 'csv') return csv(c, ['day', 'searches', 'clicked'], days);
-    return c.json({ ...r.shown, days: [...days] }, 200);
+    const { range, shown } = reportRange(q, r.now());
+    const detail = await r.query(normalQuery(q.q), range);
+    if (q.format === 'csv') return csv(c, ['url', 'shown', 'meanPosition', 'clicks'], detail.urls);
+    return c.json({ ...shown, detail: { ...detail, positions: [...detail.positions], urls: [...detail.urls] } }, 200);
   });
 }
 

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { SearchLog } from '../appliance/search-log.ts';
+import { SearchReports } from '../appliance/search-reports.ts';
 import { SearchIndex } from '../indexer/index.ts';
 import { storedDocument } from '../indexer/test-document.ts';
 import { silentLog } from '../lib/log.ts';
@@ -30,6 +31,7 @@ for (const [id, url, title, text] of [
 }
 const store = openSqliteStore(mkdtempSync(join(tmpdir(), 'trawl-analytics-')));
 const searchLog = new SearchLog(store.searchLog, silentLog, 90);
+const reports = new SearchReports(store.searchReports, () => searchLog.flush(), searchLog.now);
 after(async () => {
   await searchLog.close();
   await store.close();
@@ -128,6 +130,7 @@ describe('the search log through the server', () => {
       status: async () => idleStatus({ documents: 2 }),
       version: '0.0.0-test',
       analytics: searchLog,
+      reports,
       adminToken: 'secret-token-123',
     });
     const bearer = { authorization: 'Bearer secret-token-123' };
@@ -159,8 +162,9 @@ describe('the search log through the server', () => {
     assert.equal((await admin.request('/api/analytics/days?since=yesterday', { headers: bearer })).status, 400);
   });
 
-  it("reports until the log's now, that very millisecond included (the default range's end is excluded)", async () => {
-    const at = Date.parse('2026-12-02T10:00:00.000Z');
+  it("reports until the log's now, that very millisecond included (the default range's end is excluded), by whole days", async () => {
+    // (At midnight: a range ending at now, excluded, would end with the day before.)
+    const at = Date.parse('2026-12-02T00:00:00.000Z');
     const frozen = openSqliteStore(mkdtempSync(join(tmpdir(), 'trawl-analytics-frozen-')));
     const frozenLog = new SearchLog(frozen.searchLog, silentLog, 90, () => at);
     try {
@@ -170,6 +174,7 @@ describe('the search log through the server', () => {
         status: async () => idleStatus({ documents: 2 }),
         version: '0.0.0-test',
         analytics: frozenLog,
+        reports: new SearchReports(frozen.searchReports, () => frozenLog.flush(), frozenLog.now),
         adminToken: 'secret-token-123',
       });
       const bearer = { authorization: 'Bearer secret-token-123' };
@@ -182,7 +187,7 @@ describe('the search log through the server', () => {
         report.queries.map((q) => [q.query, q.searches]),
         [['vacuum', 1]],
       );
-      assert.equal(report.until, '2026-12-02T10:00:00.001Z');
+      assert.equal(report.until, '2026-12-03T00:00:00.000Z', 'whole days: until the end of the day of now');
       const days = (await (await admin.request('/api/analytics/days', { headers: bearer })).json()) as { days: { day: string; searches: number }[] };
       assert.deepEqual(days.days, [{ day: '2026-12-02', searches: 1, clicked: 0 }]);
     } finally {

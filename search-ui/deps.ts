@@ -5,7 +5,19 @@
  * required, so that their defaults live in the schema alone; the limits the config does not hold
  * are the named constants below.
  */
-import type { ApplianceStatus, DayReport, LoggedSearch, QueryReport, ShardStatus, UrlExplanation } from '../model/index.ts';
+import type {
+  ApplianceStatus,
+  DayReport,
+  LoggedSearch,
+  QueryDetail,
+  QueryListing,
+  QueryReport,
+  RefinementReport,
+  ReportRange,
+  ShardStatus,
+  SynonymSuggestion,
+  UrlExplanation,
+} from '../model/index.ts';
 import type { ShardNode } from '../indexer/shards/index.ts';
 import type { Searcher } from '../indexer/index.ts';
 import type { Log } from '../lib/log.ts';
@@ -25,10 +37,16 @@ export const EVENT_INTERVAL_MS = 1000;
 export type SearchAnalytics = {
   record(search: Omit<LoggedSearch, 'id' | 'at' | 'prefixes'>): string;
   click(c: { readonly searchId: string; readonly position: number; readonly url: string }): Promise<'counted' | 'repeated' | 'unknown-search' | 'not-shown'>;
-  /** The reports (/api/analytics/*): the queries searched in a time range, the most first; the searches of each day. */
-  queries(since: number, until: number, limit: number): Promise<readonly QueryReport[]>;
-  days(since: number, until: number): Promise<readonly DayReport[]>;
-  /** The log's clock (the time it gives a search): a report's default range ends at its now, included. */
+};
+
+/** The search console's reports (appliance/search-reports.ts): /console and /api/analytics/*. */
+export type SearchConsoleReports = {
+  queries(range: ReportRange, limit: number, listing?: QueryListing): Promise<readonly QueryReport[]>;
+  days(range: ReportRange): Promise<readonly DayReport[]>;
+  refinements(range: ReportRange, limit: number): Promise<readonly RefinementReport[]>;
+  suggestions(range: ReportRange, limit: number): Promise<readonly SynonymSuggestion[]>;
+  query(query: string, range: ReportRange): Promise<QueryDetail>;
+  /** The log's clock: a report's default range ends at its now, included. */
   now(): number;
 };
 
@@ -63,6 +81,8 @@ export type UiDeps = {
   readonly shard?: ShardNode;
   /** The search log (analytics.enabled); absent: nothing is logged. */
   readonly analytics?: SearchAnalytics;
+  /** The console's reports over the log (also when this server writes no log: a store it only reads). */
+  readonly reports?: SearchConsoleReports;
   /** The shards this server merges, as last checked (a coordinator: /healthz reports them, 503 when none answers). */
   readonly shards?: () => readonly ShardStatus[];
 };

@@ -3,6 +3,7 @@
  * the search metrics, the status history the dashboard draws, the search ETags, the event streams
  * open — made once by createApp. A route module (routes/) is a function of the app and these.
  */
+import { type ConsoleAccess, consoleAccess } from './console-access.ts';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { QueryError, type SearchResponse } from '../indexer/index.ts';
 import type { ApplianceStatus } from '../model/index.ts';
@@ -30,6 +31,8 @@ export type ServerParts = {
   readonly streams: StreamGate;
   /** Whether the admin actions are on (actions and a token): the dashboard shows their forms. */
   readonly adminOn: boolean;
+  /** Who may read the search console and its reports (console-access.ts). */
+  readonly console: ConsoleAccess;
   /** The status now, kept in the history. */
   status(): Promise<ApplianceStatus>;
   /** A search, counted in the metrics (refused ones too). */
@@ -46,6 +49,7 @@ export function serverParts(deps: UiDeps): ServerParts {
     tags: new ResultTags(),
     streams: new StreamGate(deps.maxEventStreams),
     adminOn: Boolean(deps.admin && deps.adminToken),
+    console: consoleAccess(deps),
     status: async () => {
       const s = await deps.status();
       history.add(s);

@@ -2,7 +2,7 @@
  * The search log's store: searches and the clicks on their results, appended in batches (off the
  * query path: appliance/search-log.ts), read back for reports and exports, pruned by age.
  */
-import type { DayReport, LoggedSearch, QueryReport, SearchClick } from '../model/index.ts';
+import type { LoggedSearch, SearchClick } from '../model/index.ts';
 
 export interface SearchLogStore {
   /**
@@ -18,14 +18,6 @@ export interface SearchLogStore {
   searches(since: number, limit: number): Promise<LoggedSearch[]>;
   /** The clicks on results of these searches, in time order. */
   clicksOf(searchIds: readonly string[]): Promise<SearchClick[]>;
-  /**
-   * The queries (as understood) searched from `since` until before `until`, the most searched
-   * first (then by query), at most `limit`: searches, those clicked, the mean first click's
-   * position, those that found nothing.
-   */
-  queries(since: number, until: number, limit: number): Promise<QueryReport[]>;
-  /** The searches of each day (UTC) from `since` until before `until`, in order. */
-  days(since: number, until: number): Promise<DayReport[]>;
-  /** Deletes the searches made before `before`, with their clicks; returns how many searches. */
+  /** Deletes the searches made before `before`, with their clicks and the reports' days before its day; returns how many searches. */
   prune(before: number): Promise<number>;
 }

@@ -4,6 +4,7 @@
  */
 export { MAX_ANCHOR_TEXT, MAX_ANCHORS_READ, type AnchorStore } from './anchors.ts';
 export type { SearchLogStore } from './analytics.ts';
+export type { SearchReportStore } from './analytics-reports.ts';
 export type { ArchiveRef, ArchiveStore } from './archive.ts';
 export type { ChangeLog } from './changes.ts';
 export type { DocumentStore, TokenSequence } from './documents.ts';

@@ -12,6 +12,7 @@
  */
 import type { NewUrl, Outcome, Revisit, StoredDocument } from '../model/index.ts';
 import type { SearchLogStore } from './analytics.ts';
+import type { SearchReportStore } from './analytics-reports.ts';
 import type { AnchorStore } from './anchors.ts';
 import type { ArchiveStore } from './archive.ts';
 import type { ChangeLog } from './changes.ts';
@@ -84,6 +85,8 @@ export interface Store {
   readonly leases: LeaseStore;
   /** What people searched for and chose (analytics.ts). */
   readonly searchLog: SearchLogStore;
+  /** The search console's reports over the log (analytics-reports.ts). */
+  readonly searchReports: SearchReportStore;
   /** Opened for reading only: every write refuses. */
   readonly readOnly: boolean;
   /** Where it is, for messages (a file, a database URL without its password). */

@@ -89,7 +89,7 @@ export const jsonApi: Routes = (app, parts) => {
   });
 
   eventRoutes(app, deps.analytics);
-  reportRoutes(app, deps.analytics, deps.adminToken);
+  reportRoutes(app, deps.reports, parts.console);
 
   app.openapi(suggestRoute, async (c) => {
     const { q, size } = c.req.valid('query');

@@ -5,6 +5,7 @@
  */
 import { describe } from 'node:test';
 import { searchLogContract } from './analytics.contract.ts';
+import { searchReportsContract } from './analytics-reports.contract.ts';
 import { changeLogContract } from './changes.contract.ts';
 import { documentContract } from './documents.contract.ts';
 import { failuresContract } from './failures.contract.ts';
@@ -26,5 +27,6 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
     failuresContract(factory);
     leaseContract(factory);
     searchLogContract(factory);
+    searchReportsContract(factory);
   });
 }

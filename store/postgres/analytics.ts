@@ -1,10 +1,10 @@
 /** The search log in PostgreSQL: every search node writes to one log (a batch a round trip). */
 import type pg from 'pg';
-import type { DayReport, LoggedSearch, QueryReport, SearchClick, SearchSource } from '../../model/index.ts';
+import { dayOf, type LoggedSearch, type SearchClick, type SearchSource } from '../../model/index.ts';
 import type { SearchLogStore } from '../analytics.ts';
-import { run } from './db.ts';
+import { run, transaction } from './db.ts';
 
-type SearchRow = {
+export type SearchRow = {
   id: string;
   at: string;
   session: string | null;
@@ -17,9 +17,10 @@ type SearchRow = {
   shown: string[];
   took_ms: number;
   prefixes: string[];
+  refines: string | null;
 };
 
-const searchFromRow = (r: SearchRow): LoggedSearch => ({
+export const searchFromRow = (r: SearchRow): LoggedSearch => ({
   id: r.id,
   at: Number(r.at),
   ...(r.session ? { session: r.session } : {}),
@@ -32,9 +33,10 @@ const searchFromRow = (r: SearchRow): LoggedSearch => ({
   shown: r.shown,
   tookMs: r.took_ms,
   prefixes: r.prefixes,
+  ...(r.refines ? { refines: r.refines } : {}),
 });
 
-type ClickRow = { search_id: string; at: string; position: number; url: string };
+export type ClickRow = { search_id: string; at: string; position: number; url: string };
 
 export class PgSearchLog implements SearchLogStore {
   readonly writable = true;
@@ -43,21 +45,28 @@ export class PgSearchLog implements SearchLogStore {
 
   async append(searches: readonly LoggedSearch[], clicks: readonly SearchClick[]): Promise<void> {
     if (!searches.length && !clicks.length) return;
-    // (One statement for both, so that a batch is one round trip and all or nothing.)
-    await run(
+    // (Searches, then clicks, in one transaction: two statements, so that a search's rollup trigger
+    // never sees a click written after it — migrations.ts SEARCH_ROLLUPS.)
+    await transaction(
       this.pool,
-      `WITH s AS (
-         INSERT INTO searches (id, at, session, source, query, understood, filters, page, total, shown, took_ms, prefixes)
-         SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(id text, at bigint, session text, source text, query text, understood text,
-           filters jsonb, page integer, total integer, shown jsonb, took_ms double precision, prefixes jsonb)
-         ON CONFLICT (id) DO NOTHING
-       )
-       INSERT INTO search_clicks (search_id, at, position, url)
-       SELECT * FROM jsonb_to_recordset($2::jsonb) AS y(search_id text, at bigint, position integer, url text)`,
-      [
-        JSON.stringify(searches.map((s) => ({ ...s, session: s.session ?? null, took_ms: s.tookMs }))),
-        JSON.stringify(clicks.map((c) => ({ search_id: c.searchId, at: c.at, position: c.position, url: c.url }))),
-      ],
+      async (c) => {
+        if (searches.length)
+          await c.query(
+            `INSERT INTO searches (id, at, session, source, query, understood, filters, page, total, shown, took_ms, prefixes, refines)
+           SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(id text, at bigint, session text, source text, query text, understood text,
+             filters jsonb, page integer, total integer, shown jsonb, took_ms double precision, prefixes jsonb, refines text)
+           ON CONFLICT (id) DO NOTHING`,
+            [JSON.stringify(searches.map((s) => ({ ...s, session: s.session ?? null, took_ms: s.tookMs, refines: s.refines ?? null })))],
+          );
+        if (clicks.length)
+          await c.query(
+            `INSERT INTO search_clicks (search_id, at, position, url)
+           SELECT * FROM jsonb_to_recordset($1::jsonb) AS y(search_id text, at bigint, position integer, url text)`,
+            [JSON.stringify(clicks.map((c) => ({ search_id: c.searchId, at: c.at, position: c.position, url: c.url })))],
+          );
+        // (READ WRITE: a search node opens the store read-only for the crawl's state, and writes the log.)
+      },
+      { readWrite: true },
     );
   }
 
@@ -75,38 +84,13 @@ export class PgSearchLog implements SearchLogStore {
     return rows.map((r) => ({ searchId: r.search_id, at: Number(r.at), position: r.position, url: r.url }));
   }
 
-  async queries(since: number, until: number, limit: number): Promise<QueryReport[]> {
-    const { rows } = await run<{ query: string; searches: number; clicked: number; first: number | null; empty: number }>(
-      this.pool,
-      `WITH s AS (SELECT id, understood, total FROM searches WHERE at >= $1 AND at < $2),
-       c AS (SELECT search_id, position, row_number() OVER (PARTITION BY search_id ORDER BY at, n) AS k
-             FROM search_clicks WHERE search_id IN (SELECT id FROM s))
-       SELECT s.understood AS query, count(*)::int AS searches, count(c.search_id)::int AS clicked, avg(c.position)::float8 AS first,
-              count(*) FILTER (WHERE s.total = 0)::int AS empty
-       FROM s LEFT JOIN c ON c.search_id = s.id AND c.k = 1
-       GROUP BY s.understood ORDER BY searches DESC, s.understood COLLATE "C" LIMIT $3`,
-      [since, until, limit],
-    );
-    return rows.map((r) => ({ query: r.query, searches: r.searches, clicked: r.clicked, firstClickPosition: r.first, noResults: r.empty }));
-  }
-
-  async days(since: number, until: number): Promise<DayReport[]> {
-    const { rows } = await run<DayReport>(
-      this.pool,
-      `SELECT to_char(to_timestamp(at / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int AS searches,
-              count(*) FILTER (WHERE EXISTS (SELECT 1 FROM search_clicks c WHERE c.search_id = s.id))::int AS clicked
-       FROM searches s WHERE at >= $1 AND at < $2 GROUP BY day ORDER BY day`,
-      [since, until],
-    );
-    return rows;
-  }
-
   async prune(before: number): Promise<number> {
     const { rowCount } = await run(
       this.pool,
-      `WITH gone AS (DELETE FROM searches WHERE at < $1 RETURNING id), clicks AS (DELETE FROM search_clicks WHERE search_id IN (SELECT id FROM gone))
+      `WITH gone AS (DELETE FROM searches WHERE at < $1 RETURNING id), clicks AS (DELETE FROM search_clicks WHERE search_id IN (SELECT id FROM gone)),
+       days AS (DELETE FROM search_days WHERE day < $2), refinements AS (DELETE FROM search_refinements WHERE day < $2)
        SELECT 1 FROM gone`,
-      [before],
+      [before, dayOf(before)],
     );
     return rowCount ?? 0;
   }

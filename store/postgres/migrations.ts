@@ -14,6 +14,71 @@ import type pg from 'pg';
 import { StoreOpenError } from '../store.ts';
 import { redactLocation, type Queryable } from './db.ts';
 
+/** A search's filter as the rollups key it ('' for none). */
+const FILTER = (filters: string, name: string) => `coalesce(${filters}->>'${name}', '')`;
+const KEY = (s: string) =>
+  `${s}.at / 86400000, ${s}.understood, ${FILTER(`${s}.filters`, 'site')}, ${FILTER(`${s}.filters`, 'lang')}, ${FILTER(`${s}.filters`, 'type')}`;
+
+/**
+ * The search console's rollups (store/analytics-reports.ts), as SQLite keeps them (sqlite/db.ts
+ * ROLLUPS): a row a day, query and filters; a row a day and refinement (A, then B). A search's
+ * first click (the lowest n) counts it clicked; A's click counts for "A, then B" whichever is written
+ * first — the log writes a batch's searches and its clicks in two statements, so that a search's
+ * trigger never sees the clicks written after it.
+ */
+const SEARCH_ROLLUPS = `
+ALTER TABLE searches ADD COLUMN refines text;
+CREATE INDEX searches_understood ON searches (understood, at);
+CREATE INDEX searches_refines ON searches (refines) WHERE refines IS NOT NULL;
+CREATE TABLE search_days (
+  day integer NOT NULL, query text NOT NULL, site text NOT NULL, lang text NOT NULL, type text NOT NULL,
+  searches integer NOT NULL DEFAULT 0, clicked integer NOT NULL DEFAULT 0, first_clicks bigint NOT NULL DEFAULT 0, no_results integer NOT NULL DEFAULT 0,
+  PRIMARY KEY (day, query, site, lang, type)
+);
+CREATE TABLE search_refinements (
+  day integer NOT NULL, from_query text NOT NULL, to_query text NOT NULL,
+  searches integer NOT NULL DEFAULT 0, from_clicked integer NOT NULL DEFAULT 0, to_clicked integer NOT NULL DEFAULT 0,
+  PRIMARY KEY (day, from_query, to_query)
+);
+CREATE FUNCTION trawl_search_rolled_up() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO search_days (day, query, site, lang, type, searches, no_results)
+    VALUES (${KEY('NEW')}, 1, (NEW.total = 0)::int)
+    ON CONFLICT (day, query, site, lang, type)
+    DO UPDATE SET searches = search_days.searches + 1, no_results = search_days.no_results + excluded.no_results;
+  IF NEW.refines IS NOT NULL THEN
+    INSERT INTO search_refinements (day, from_query, to_query, searches, from_clicked)
+      SELECT NEW.at / 86400000, a.understood, NEW.understood, 1, EXISTS (SELECT 1 FROM search_clicks WHERE search_id = a.id)::int
+      FROM searches a WHERE a.id = NEW.refines AND a.understood <> NEW.understood
+      ON CONFLICT (day, from_query, to_query)
+      DO UPDATE SET searches = search_refinements.searches + 1, from_clicked = search_refinements.from_clicked + excluded.from_clicked;
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER searches_rolled_up AFTER INSERT ON searches FOR EACH ROW EXECUTE FUNCTION trawl_search_rolled_up();
+CREATE FUNCTION trawl_click_rolled_up() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF EXISTS (SELECT 1 FROM search_clicks WHERE search_id = NEW.search_id AND n < NEW.n) THEN RETURN NULL; END IF;
+  UPDATE search_days d SET clicked = d.clicked + 1, first_clicks = d.first_clicks + NEW.position
+    FROM searches s WHERE s.id = NEW.search_id AND (d.day, d.query, d.site, d.lang, d.type) = (${KEY('s')});
+  UPDATE search_refinements r SET to_clicked = r.to_clicked + 1
+    FROM searches b JOIN searches a ON a.id = b.refines
+    WHERE b.id = NEW.search_id AND (r.day, r.from_query, r.to_query) = (b.at / 86400000, a.understood, b.understood);
+  UPDATE search_refinements r SET from_clicked = r.from_clicked + 1
+    FROM searches a JOIN searches b ON b.refines = a.id
+    WHERE a.id = NEW.search_id AND (r.day, r.from_query, r.to_query) = (b.at / 86400000, a.understood, b.understood);
+  RETURN NULL;
+END $$;
+CREATE TRIGGER clicks_rolled_up AFTER INSERT ON search_clicks FOR EACH ROW EXECUTE FUNCTION trawl_click_rolled_up();
+INSERT INTO search_days (day, query, site, lang, type, searches, no_results)
+  SELECT ${KEY('s')}, count(*), count(*) FILTER (WHERE s.total = 0) FROM searches s GROUP BY 1, 2, 3, 4, 5;
+UPDATE search_days d SET clicked = f.clicked, first_clicks = f.positions FROM (
+  SELECT ${KEY('s')}, count(*) AS clicked, sum(c.position) AS positions
+  FROM searches s JOIN search_clicks c ON c.search_id = s.id
+  WHERE c.n = (SELECT min(n) FROM search_clicks WHERE search_id = s.id) GROUP BY 1, 2, 3, 4, 5) f (day, query, site, lang, type, clicked, positions)
+WHERE (d.day, d.query, d.site, d.lang, d.type) = (f.day, f.query, f.site, f.lang, f.type);
+`;
+
 type Migration = { readonly version: number; readonly name: string; readonly sql: string };
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -220,6 +285,11 @@ CREATE TABLE search_clicks (
 );
 CREATE INDEX search_clicks_search ON search_clicks (search_id);
 `,
+  },
+  {
+    version: 9,
+    name: "the search console's rollups, a day a row, kept by triggers; a search's refines",
+    sql: SEARCH_ROLLUPS,
   },
 ];
 

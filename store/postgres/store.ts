@@ -14,6 +14,7 @@
 import type pg from 'pg';
 import type { EnqueueBatch, EnqueueResult, FetchCommit, FetchCommitResult, Store } from '../store.ts';
 import { PgSearchLog } from './analytics.ts';
+import { PgSearchReports } from './analytics-reports.ts';
 import { PgAnchorStore } from './anchors.ts';
 import { PgChangeLog } from './changes.ts';
 import { connect, createPool, healthOf, redactLocation, type PostgresOptions, type StoreHealth } from './db.ts';
@@ -58,6 +59,7 @@ export class PostgresStore implements Store {
   readonly archive: PgArchiveStore;
   readonly leases: PgLeaseStore;
   readonly searchLog: PgSearchLog;
+  readonly searchReports: PgSearchReports;
   /** The group commit tests new content under a lock on its hash (group-commit.ts). */
   readonly testsContentAtCommit = true;
   /** Whether the pages of URLs taken are stored, as their take read it (documents.ts). */
@@ -90,6 +92,7 @@ export class PostgresStore implements Store {
     this.archive = new PgArchiveStore(pool);
     this.leases = new PgLeaseStore(pool);
     this.searchLog = new PgSearchLog(pool);
+    this.searchReports = new PgSearchReports(pool);
   }
 
   async enqueue(batch: EnqueueBatch, now: number): Promise<EnqueueResult> {

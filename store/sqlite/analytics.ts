@@ -1,9 +1,9 @@
 /** The search log in SQLite: a row a search (its page's URLs and its prefixes as JSON), a row a click. */
-import type { DayReport, LoggedSearch, QueryReport, SearchClick, SearchSource } from '../../model/index.ts';
+import { dayOf, type LoggedSearch, type SearchClick, type SearchSource } from '../../model/index.ts';
 import type { SearchLogStore } from '../analytics.ts';
 import type { Db } from './db.ts';
 
-type SearchRow = {
+export type SearchRow = {
   id: string;
   at: number;
   session: string | null;
@@ -16,9 +16,10 @@ type SearchRow = {
   shown: string;
   took_ms: number;
   prefixes: string;
+  refines: string | null;
 };
 
-const searchFromRow = (r: SearchRow): LoggedSearch => ({
+export const searchFromRow = (r: SearchRow): LoggedSearch => ({
   id: r.id,
   at: r.at,
   ...(r.session ? { session: r.session } : {}),
@@ -31,10 +32,11 @@ const searchFromRow = (r: SearchRow): LoggedSearch => ({
   shown: JSON.parse(r.shown) as string[],
   tookMs: r.took_ms,
   prefixes: JSON.parse(r.prefixes) as string[],
+  ...(r.refines ? { refines: r.refines } : {}),
 });
 
-type ClickRow = { search_id: string; at: number; position: number; url: string };
-const clickFromRow = (r: ClickRow): SearchClick => ({ searchId: r.search_id, at: r.at, position: r.position, url: r.url });
+export type ClickRow = { search_id: string; at: number; position: number; url: string };
+export const clickFromRow = (r: ClickRow): SearchClick => ({ searchId: r.search_id, at: r.at, position: r.position, url: r.url });
 
 export class SqliteSearchLog implements SearchLogStore {
   private readonly stmts;
@@ -45,30 +47,18 @@ export class SqliteSearchLog implements SearchLogStore {
     this.writable = !db.readonly;
     this.stmts = {
       putSearch: db.prepare(
-        `INSERT OR IGNORE INTO searches (id, at, session, source, query, understood, filters, page, total, shown, took_ms, prefixes)
-         VALUES (@id, @at, @session, @source, @query, @understood, @filters, @page, @total, @shown, @tookMs, @prefixes)`,
+        `INSERT OR IGNORE INTO searches (id, at, session, source, query, understood, filters, page, total, shown, took_ms, prefixes, refines)
+         VALUES (@id, @at, @session, @source, @query, @understood, @filters, @page, @total, @shown, @tookMs, @prefixes, @refines)`,
       ),
       putClick: db.prepare('INSERT INTO search_clicks (search_id, at, position, url) VALUES (?, ?, ?, ?)'),
       search: db.prepare('SELECT * FROM searches WHERE id = ?'),
       since: db.prepare('SELECT * FROM searches WHERE at >= ? ORDER BY at, id LIMIT ?'),
       clicksOf: db.prepare('SELECT * FROM search_clicks WHERE search_id IN (SELECT value FROM json_each(?)) ORDER BY at, rowid'),
-      // (Each search's first click: the earliest, by the order clicks were written.)
-      queries: db.prepare(
-        `WITH s AS (SELECT id, understood, total FROM searches WHERE at >= @since AND at < @until),
-         c AS (SELECT search_id, position, row_number() OVER (PARTITION BY search_id ORDER BY at, rowid) AS k
-               FROM search_clicks WHERE search_id IN (SELECT id FROM s))
-         SELECT s.understood AS query, count(*) AS searches, count(c.search_id) AS clicked, avg(c.position) AS firstClickPosition,
-                sum(s.total = 0) AS noResults
-         FROM s LEFT JOIN c ON c.search_id = s.id AND c.k = 1
-         GROUP BY s.understood ORDER BY searches DESC, query LIMIT @limit`,
-      ),
-      days: db.prepare(
-        `SELECT date(at / 1000, 'unixepoch') AS day, count(*) AS searches,
-                sum(EXISTS (SELECT 1 FROM search_clicks c WHERE c.search_id = s.id)) AS clicked
-         FROM searches s WHERE at >= ? AND at < ? GROUP BY day ORDER BY day`,
-      ),
       pruneClicks: db.prepare('DELETE FROM search_clicks WHERE search_id IN (SELECT id FROM searches WHERE at < ?)'),
       prune: db.prepare('DELETE FROM searches WHERE at < ?'),
+      // (The rollups go by whole days: those before the day of the cut.)
+      pruneDays: db.prepare('DELETE FROM search_days WHERE day < ?'),
+      pruneRefinements: db.prepare('DELETE FROM search_refinements WHERE day < ?'),
     };
   }
 
@@ -78,6 +68,7 @@ export class SqliteSearchLog implements SearchLogStore {
         this.stmts.putSearch.run({
           ...s,
           session: s.session ?? null,
+          refines: s.refines ?? null,
           filters: JSON.stringify(s.filters),
           shown: JSON.stringify(s.shown),
           prefixes: JSON.stringify(s.prefixes),
@@ -99,17 +90,11 @@ export class SqliteSearchLog implements SearchLogStore {
     return (this.stmts.clicksOf.all(JSON.stringify(searchIds)) as ClickRow[]).map(clickFromRow);
   }
 
-  async queries(since: number, until: number, limit: number): Promise<QueryReport[]> {
-    return this.stmts.queries.all({ since, until, limit }) as QueryReport[];
-  }
-
-  async days(since: number, until: number): Promise<DayReport[]> {
-    return this.stmts.days.all(since, until) as DayReport[];
-  }
-
   async prune(before: number): Promise<number> {
     return this.db.transaction(() => {
       this.stmts.pruneClicks.run(before);
+      this.stmts.pruneDays.run(dayOf(before));
+      this.stmts.pruneRefinements.run(dayOf(before));
       return this.stmts.prune.run(before).changes;
     })();
   }

@@ -10,7 +10,65 @@ import { StoreOpenError } from '../store.ts';
 export type Db = Database.Database;
 
 /** Bump when the schema changes; `openDb` refuses files from a newer Trawl. */
-export const SCHEMA_VERSION = 16;
+export const SCHEMA_VERSION = 17;
+
+/** A search's filter as the rollups key it ('' for none): filters is the search's JSON object. */
+const FILTER = (filters: string, name: string) => `coalesce(json_extract(${filters}, '$.${name}'), '')`;
+
+/**
+ * The search console's rollups (store/analytics-reports.ts): a row a day, query and filters; a row a
+ * day and refinement (A, then B). Triggers keep them as searches and clicks are inserted, in the
+ * same transaction: a search counts once (its id is its key: INSERT OR IGNORE leaves no row twice),
+ * its first click counts it clicked; A's click counts for "A, then B" whichever is written first.
+ */
+const ROLLUPS = `
+CREATE INDEX IF NOT EXISTS searches_understood ON searches (understood, at);
+CREATE INDEX IF NOT EXISTS searches_refines ON searches (refines) WHERE refines IS NOT NULL;
+CREATE TABLE IF NOT EXISTS search_days (
+  day          INTEGER NOT NULL,              -- days since the epoch (UTC)
+  query        TEXT    NOT NULL,              -- as understood
+  site         TEXT    NOT NULL,
+  lang         TEXT    NOT NULL,
+  type         TEXT    NOT NULL,
+  searches     INTEGER NOT NULL DEFAULT 0,
+  clicked      INTEGER NOT NULL DEFAULT 0,    -- searches with a click
+  first_clicks INTEGER NOT NULL DEFAULT 0,    -- the sum of their first clicks' positions
+  no_results   INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (day, query, site, lang, type)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS search_refinements (
+  day          INTEGER NOT NULL,
+  from_query   TEXT    NOT NULL,
+  to_query     TEXT    NOT NULL,
+  searches     INTEGER NOT NULL DEFAULT 0,
+  from_clicked INTEGER NOT NULL DEFAULT 0,
+  to_clicked   INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (day, from_query, to_query)
+) WITHOUT ROWID;
+CREATE TRIGGER IF NOT EXISTS searches_rolled_up AFTER INSERT ON searches BEGIN
+  INSERT INTO search_days (day, query, site, lang, type, searches, no_results)
+    VALUES (NEW.at / 86400000, NEW.understood, ${FILTER('NEW.filters', 'site')}, ${FILTER('NEW.filters', 'lang')}, ${FILTER('NEW.filters', 'type')},
+            1, NEW.total = 0)
+    ON CONFLICT DO UPDATE SET searches = searches + 1, no_results = no_results + excluded.no_results;
+  INSERT INTO search_refinements (day, from_query, to_query, searches, from_clicked)
+    SELECT NEW.at / 86400000, a.understood, NEW.understood, 1, EXISTS (SELECT 1 FROM search_clicks WHERE search_id = a.id)
+    FROM searches a WHERE a.id = NEW.refines AND a.understood <> NEW.understood
+    ON CONFLICT DO UPDATE SET searches = searches + 1, from_clicked = from_clicked + excluded.from_clicked;
+END;
+CREATE TRIGGER IF NOT EXISTS clicks_rolled_up AFTER INSERT ON search_clicks
+WHEN NOT EXISTS (SELECT 1 FROM search_clicks WHERE search_id = NEW.search_id AND rowid <> NEW.rowid) BEGIN
+  UPDATE search_days SET clicked = clicked + 1, first_clicks = first_clicks + NEW.position
+    WHERE (day, query, site, lang, type) =
+      (SELECT at / 86400000, understood, ${FILTER('filters', 'site')}, ${FILTER('filters', 'lang')}, ${FILTER('filters', 'type')}
+       FROM searches WHERE id = NEW.search_id);
+  UPDATE search_refinements SET to_clicked = to_clicked + 1
+    WHERE (day, from_query, to_query) =
+      (SELECT b.at / 86400000, a.understood, b.understood FROM searches b JOIN searches a ON a.id = b.refines WHERE b.id = NEW.search_id);
+  UPDATE search_refinements SET from_clicked = from_clicked + 1
+    WHERE (day, from_query, to_query) IN
+      (SELECT b.at / 86400000, a.understood, b.understood FROM searches a JOIN searches b ON b.refines = a.id WHERE a.id = NEW.search_id);
+END;
+`;
 
 /** Steps from each older schema version to the next; a fresh database gets SCHEMA directly. */
 const MIGRATIONS: Record<number, string> = {
@@ -67,8 +125,24 @@ const MIGRATIONS: Record<number, string> = {
   // 14 → 15: the fragment ids of a page's headings, by heading (model/documents.ts headingIds), so
   // that a result links the section a query found. Pages stored before have none until fetched again.
   14: 'ALTER TABLE documents ADD COLUMN heading_ids TEXT',
-  // 15 → 16: the search log (searches, search_clicks): made by SCHEMA, as for a fresh database.
-  15: '',
+  // 15 → 16: the search log (searches, search_clicks), as schema 16 had it (17 adds to it).
+  15: `CREATE TABLE searches (id TEXT PRIMARY KEY, at INTEGER NOT NULL, session TEXT, source TEXT NOT NULL, query TEXT NOT NULL,
+         understood TEXT NOT NULL, filters TEXT NOT NULL, page INTEGER NOT NULL, total INTEGER NOT NULL, shown TEXT NOT NULL,
+         took_ms REAL NOT NULL, prefixes TEXT NOT NULL);
+       CREATE TABLE search_clicks (search_id TEXT NOT NULL, at INTEGER NOT NULL, position INTEGER NOT NULL, url TEXT NOT NULL);`,
+  // 16 → 17: the console's rollups (search_days, search_refinements, kept by triggers) and a search's
+  // `refines`. Searches logged before are not in the rollups: they are rolled up once, here.
+  16: `ALTER TABLE searches ADD COLUMN refines TEXT;
+       ${ROLLUPS}
+       INSERT INTO search_days (day, query, site, lang, type, searches, no_results)
+         SELECT at / 86400000, understood, ${FILTER('filters', 'site')}, ${FILTER('filters', 'lang')}, ${FILTER('filters', 'type')}, count(*), sum(total = 0)
+         FROM searches GROUP BY 1, 2, 3, 4, 5;
+       UPDATE search_days SET clicked = f.n, first_clicks = f.positions FROM (
+         SELECT s.at / 86400000 AS day, s.understood AS query, ${FILTER('s.filters', 'site')} AS site, ${FILTER('s.filters', 'lang')} AS lang,
+                ${FILTER('s.filters', 'type')} AS type, count(*) AS n, sum(c.position) AS positions
+         FROM searches s JOIN search_clicks c ON c.search_id = s.id
+         WHERE c.rowid = (SELECT min(rowid) FROM search_clicks WHERE search_id = s.id) GROUP BY 1, 2, 3, 4, 5) f
+       WHERE (search_days.day, search_days.query, search_days.site, search_days.lang, search_days.type) = (f.day, f.query, f.site, f.lang, f.type);`,
 };
 
 const SCHEMA = `
@@ -197,7 +271,8 @@ CREATE TABLE IF NOT EXISTS searches (
   total      INTEGER NOT NULL,
   shown      TEXT    NOT NULL,
   took_ms    REAL    NOT NULL,
-  prefixes   TEXT    NOT NULL
+  prefixes   TEXT    NOT NULL,
+  refines    TEXT                          -- the search of the session this one followed (model/analytics.ts)
 );
 CREATE INDEX IF NOT EXISTS searches_at ON searches (at);
 CREATE TABLE IF NOT EXISTS search_clicks (
@@ -207,6 +282,7 @@ CREATE TABLE IF NOT EXISTS search_clicks (
   url       TEXT    NOT NULL
 );
 CREATE INDEX IF NOT EXISTS search_clicks_search ON search_clicks (search_id);
+${ROLLUPS}
 
 CREATE TABLE IF NOT EXISTS anchors (
   target TEXT NOT NULL,

@@ -50,6 +50,48 @@ describe('the SQLite store: its file and schema', () => {
     }
   });
 
+  it("migrates a schema 16 search log: its searches and first clicks rolled up for the console's reports", async () => {
+    const dir = tmp();
+    const fresh = openSqliteStore(dir);
+    const day0 = Date.UTC(2026, 10, 30);
+    const s = (id: string, at: number, understood: string, total = 1) => ({
+      id,
+      at,
+      source: 'page' as const,
+      query: understood,
+      understood,
+      filters: { site: 'e.org' },
+      page: 1,
+      total,
+      shown: ['http://e.org/a', 'http://e.org/b'],
+      tookMs: 1,
+      prefixes: [],
+    });
+    await fresh.searchLog.append(
+      [s('a', day0, 'vacuum'), s('b', day0 + 1, 'vacuum'), s('c', day0 + 2, 'zzz', 0)],
+      [
+        { searchId: 'a', at: day0 + 3, position: 2, url: 'http://e.org/b' },
+        { searchId: 'a', at: day0 + 4, position: 1, url: 'http://e.org/a' },
+      ],
+    );
+    await fresh.close();
+    // (Back to schema 16, as the Trawl before the console left it.)
+    const raw = new Database(join(dir, DB_FILE));
+    raw.exec(`DROP TABLE search_days; DROP TABLE search_refinements; DROP TRIGGER searches_rolled_up; DROP TRIGGER clicks_rolled_up;
+      DROP INDEX searches_understood; DROP INDEX searches_refines; ALTER TABLE searches DROP COLUMN refines;`);
+    raw.pragma('user_version = 16');
+    raw.close();
+    const store = openSqliteStore(dir);
+    try {
+      assert.deepEqual(await store.searchReports.queries({ since: day0, until: day0 + 86_400_000, filters: { site: 'e.org' } }, 10), [
+        { query: 'vacuum', searches: 2, clicked: 1, firstClickPosition: 2, noResults: 0 },
+        { query: 'zzz', searches: 1, clicked: 0, firstClickPosition: null, noResults: 1 },
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('refuses a database written by a newer Trawl', () => {
     const file = join(tmp(), DB_FILE);
     const raw = new Database(file);

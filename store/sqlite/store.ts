@@ -10,6 +10,7 @@
  * on resume, like those in flight. `sync()` ends the group at once.
  */
 import { SqliteSearchLog } from './analytics.ts';
+import { SqliteSearchReports } from './analytics-reports.ts';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EnqueueBatch, EnqueueResult, FetchCommit, FetchCommitResult, Store } from '../store.ts';
@@ -66,6 +67,7 @@ export class SqliteStore implements Store {
   readonly archive: SqliteArchiveStore;
   readonly leases: SqliteLeaseStore;
   readonly searchLog: SqliteSearchLog;
+  readonly searchReports: SqliteSearchReports;
   /** A group transaction is open, committed by its timer or sync(). */
   private group = false;
   private groupTimer: NodeJS.Timeout | undefined;
@@ -92,6 +94,7 @@ export class SqliteStore implements Store {
     this.rejections = new SqliteRejectionStore(db);
     this.archive = new SqliteArchiveStore(db);
     this.searchLog = new SqliteSearchLog(db);
+    this.searchReports = new SqliteSearchReports(db);
     if (checkpoints && !readOnly) this.checkpointer = new WalCheckpointer(db, location, checkpoints);
   }
 
