@@ -149,6 +149,11 @@ export function reportRange(q: Partial<Asked>, now: number): { range: ReportRang
   // this very millisecond is in the report.)
   const until = q.until ? Date.parse(q.until) : now + 1;
   const since = q.since ? Date.parse(q.since) : until - DEFAULT_REPORT_DAYS * DAY_MS;
+  for (const [name, v] of [
+    ['since', since],
+    ['until', until],
+  ] as const)
+    if (Number.isNaN(v)) throw new HttpError(400, 'bad-parameter', `${name} is a date or a time (ISO 8601: 2026-12-01, 2026-12-01T08:00:00Z)`);
   if (since >= until) throw new HttpError(400, 'bad-parameter', 'since must be before until');
   const filters = { site: q.site || undefined, lang: q.lang || undefined, type: q.type || undefined };
   const { first, last } = daysOf({ since, until });

@@ -12,6 +12,7 @@ import { handleErrors, refuseParameter, type ServerEnv } from './errors.ts';
 import { useMiddleware } from './middleware.ts';
 import { type Routes, serverParts } from './parts.ts';
 import { jsonApi } from './routes/api.ts';
+import { consolePages } from './routes/console.ts';
 import { dashboard } from './routes/dashboard.ts';
 import { notFound } from './routes/fallback.ts';
 import { health } from './routes/health.ts';
@@ -21,7 +22,7 @@ import { staticFiles } from './routes/static.ts';
 export type { UiDeps } from './deps.ts';
 
 /** The route modules, each declaring its own routes. */
-const ROUTES: readonly Routes[] = [searchPage, dashboard, jsonApi, health, staticFiles];
+const ROUTES: readonly Routes[] = [searchPage, dashboard, consolePages, jsonApi, health, staticFiles];
 
 /** The search server's app over `deps`: served by `listen` (server.ts), asked in-process by `app.request()` in tests. */
 export function createApp(deps: UiDeps): OpenAPIHono<ServerEnv> {

@@ -12,7 +12,7 @@ import { seedCause, seedTrouble } from './status-line.ts';
 type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 type FacetValue = SearchResponse['facets']['host'][number];
 
-export function layout(opts: { title: string; query?: string; status: string; version: string; body: Html; wide?: boolean }): Html {
+export function layout(opts: { title: string; query?: string; status: string; version: string; body: Html; wide?: boolean; head?: Html }): Html {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -23,6 +23,7 @@ export function layout(opts: { title: string; query?: string; status: string; ve
 <link rel="stylesheet" href="${staticUrl('style.css')}">
 <link rel="search" type="application/opensearchdescription+xml" href="/opensearch.xml" title="Trawl">
 <script src="${staticUrl('app.js')}" defer></script>
+${opts.head ?? ''}
 </head>
 <body>
 <header>
@@ -33,7 +34,7 @@ export function layout(opts: { title: string; query?: string; status: string; ve
 <input type="hidden" name="session" id="q-session" disabled>
 <button type="submit">Search</button>
 </form>
-<nav aria-label="Site"><a href="/status">Crawl status</a></nav>
+<nav aria-label="Site"><a href="/status">Crawl status</a> <a href="/console">Search console</a></nav>
 </header>
 <p id="crawl-status" role="status" aria-live="polite">${opts.status}</p>
 <main id="main"${opts.wide ? raw(' class="wide"') : ''}>

@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Context } from 'hono';
 import { ifNoneMatch } from './http-cache.ts';
 
@@ -16,12 +17,22 @@ const TYPES: Readonly<Record<string, string>> = { js: 'text/javascript; charset=
 
 /** A Map: a name such as `__proto__` or `constructor` must find nothing. */
 export const STATIC_FILES: ReadonlyMap<string, StaticFile> = new Map(
-  ['app.js', 'style.css', 'favicon.svg', 'widget.js'].map((name) => {
-    const body = readFileSync(new URL(`./static/${name}`, import.meta.url), 'utf8');
+  [
+    ...['app.js', 'style.css', 'favicon.svg', 'widget.js', 'console.js'].map((name) => [name, new URL(`./static/${name}`, import.meta.url)] as const),
+    // The console's charts: uPlot (MIT; small, fast, no dependencies), served from this server — never a CDN.
+    ['uplot.js', fromPackage('uplot/dist/uPlot.iife.min.js')] as const,
+    ['uplot.css', fromPackage('uplot/dist/uPlot.min.css')] as const,
+  ].map(([name, file]) => {
+    const body = readFileSync(file, 'utf8');
     const version = createHash('sha256').update(body).digest('base64url').slice(0, 12);
     return [name, { body, type: TYPES[name.slice(name.lastIndexOf('.') + 1)]!, version, etag: `"${version}"` }];
   }),
 );
+
+/** A file of an installed package (node_modules beside the code, as shipped: scripts/build.ts). */
+function fromPackage(path: string): string {
+  return createRequire(import.meta.url).resolve(path);
+}
 
 const YEAR = 'public, max-age=31536000, immutable';
 const HOUR = 'public, max-age=3600';
