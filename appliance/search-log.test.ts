@@ -123,6 +123,28 @@ describe('the search log', () => {
     );
   });
 
+  it('counts a click on a page still showing a search typed on since for the search logged in its place', async () => {
+    // (The results as typed, then the same query submitted: the form's page replaces them, but a
+    // click may land on the list the page showed first.)
+    const first = log.record(seen('vacuum', { session: 'tab-replaced' }));
+    now += 100;
+    const submitted = log.record(seen('vacuum', { session: 'tab-replaced', shown: ['http://e.org/b', 'http://e.org/a'] }));
+    assert.notEqual(first, submitted);
+    assert.equal(await log.click({ searchId: first, position: 1, url: 'http://e.org/b' }), 'not-shown');
+    assert.equal(await log.click({ searchId: first, position: 1, url: 'http://e.org/a' }), 'counted');
+    await log.flush();
+    assert.deepEqual(
+      (await logged()).map((s) => s.id),
+      [submitted],
+    );
+    // (At the position the logged search showed it.)
+    assert.deepEqual(
+      (await store.searchLog.clicksOf([submitted])).map((c) => [c.searchId, c.position, c.url]),
+      [[submitted, 2, 'http://e.org/a']],
+    );
+    assert.equal(await log.click({ searchId: first, position: 1, url: 'http://e.org/a' }), 'repeated');
+  });
+
   it('writes a large batch in slices, the clicks after their searches', async () => {
     const appended: [number, number][] = [];
     const sliced = new SearchLog(

@@ -43,6 +43,8 @@ export class SearchLog {
   /** Each session's search not yet logged: it may still be typed on. */
   private readonly typing = new Map<string, { search: LoggedSearch; last: number }>();
   private readonly recent = new Map<string, LoggedSearch>();
+  /** Searches that another typed on took the place of (RECENT at most): a click on what one showed counts for the search that took its place. */
+  private readonly replaced = new Map<string, { search: LoggedSearch; by: string }>();
   private readonly counted = new Set<string>();
   /** Each session's last search logged (SESSIONS at most): the next one within REFINE_MS refines it. */
   private readonly lastOf = new Map<string, { id: string; at: number }>();
@@ -98,6 +100,7 @@ export class SearchLog {
     const before = this.typing.get(session);
     if (before && at - before.last < PAUSE_MS && goesOn(before.search.query, search.query)) {
       const prefixes = [...before.search.prefixes, before.search.query].filter((p) => p !== search.query).slice(-20);
+      rememberMap(this.replaced, before.search.id, { search: before.search, by: search.id }, RECENT);
       this.typing.set(session, { search: { ...search, prefixes }, last: at });
     } else {
       if (before) this.queue(before.search);
@@ -108,9 +111,36 @@ export class SearchLog {
 
   /** A click on result `position` of search `searchId`: counted when that search showed that URL there. */
   async click(c: ClickSeen): Promise<ClickOutcome> {
-    const search = this.typingSearch(c.searchId) ?? this.recent.get(c.searchId) ?? (await this.store.search(c.searchId));
+    const replaced = this.replaced.get(c.searchId);
+    if (replaced) {
+      // (A page still showing a search typed on since — the same query submitted again, say:
+      // checked against what it showed, counted for the search logged in its place.)
+      if (replaced.search.shown[c.position - 1] !== c.url) return 'not-shown';
+      const by = this.latest(replaced.by);
+      if (!by) return 'unknown-search';
+      const there = by.shown.indexOf(c.url);
+      return this.count(by, there < 0 ? c : { ...c, position: there + 1 });
+    }
+    const search = this.latest(c.searchId) ?? (await this.store.search(c.searchId));
     if (!search) return 'unknown-search';
     if (search.shown[c.position - 1] !== c.url) return 'not-shown';
+    return this.count(search, c);
+  }
+
+  /** The search `id` still typed on or logged lately, following the searches that took its place. */
+  private latest(id: string): LoggedSearch | undefined {
+    let at = id;
+    for (let hops = 0; hops < 100; hops++) {
+      const found = this.typingSearch(at) ?? this.recent.get(at);
+      if (found) return found;
+      const next = this.replaced.get(at);
+      if (!next) return undefined;
+      at = next.by;
+    }
+    return undefined;
+  }
+
+  private count(search: LoggedSearch, c: ClickSeen): ClickOutcome {
     // (The click ends the typing: its search is logged now.)
     if (search.session && this.typing.get(search.session)?.search.id === search.id) {
       this.typing.delete(search.session);
