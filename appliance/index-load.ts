@@ -17,12 +17,15 @@ import type { ShardFilter } from './shard-filter.ts';
 
 /** An empty index over the store's documents and token sequences. */
 export function newIndex(store: Store, stemming: string): SearchIndex {
-  return new SearchIndex(
+  const index = new SearchIndex(
     (id, textChars) => store.documents.get(id, textChars),
     undefined,
     {},
     (ids) => store.documents.sequencesOf(ids, stemming),
   );
+  // (The pages the console pins and hides, by URL: the store's ids are the index's.)
+  index.idsOf = (urls) => store.urls.idsOf(urls);
+  return index;
 }
 
 export type LoadOptions = {

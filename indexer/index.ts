@@ -14,6 +14,7 @@ export { flushIndex, loadIndex, readManifest, IndexFormatError, INDEX_FORMAT, ty
 export { parseQuery, QueryError, MAX_QUERY_LENGTH, MAX_QUERY_TERMS, type ParsedQuery } from './query/parse.ts';
 export { escapeHtml, makeSnippet } from './query/snippet.ts';
 export type { ScoreExplained, WordExplained } from './query/explain.ts';
+export { PINNED_SCORE, type Adjusted, type Adjustments } from './query/adjust.ts';
 export { PAGE_SIZE } from './search-types.ts';
 export { analysisTag, currentStemming, fold, setStemming, tokenize, type Stemming } from './ingest/tokenize.ts';
 export { analyze, isAnalysis, type Analysis } from './ingest/analyze.ts';

@@ -37,6 +37,7 @@ import { forgive } from './query/forgive.ts';
 import { Spellings } from './query/surface.ts';
 import { scoreAll, slotWeights } from './query/weights.ts';
 import { explainScore } from './query/explain.ts';
+import { adjustRanking, hasAdjustments, type Adjusted, type IdsOf } from './query/adjust.ts';
 import type { ImpactLists } from './structures/impacts.ts';
 import { SplitPostings } from './structures/split-postings.ts';
 import { SimHashes } from './structures/simhashes.ts';
@@ -90,6 +91,8 @@ export class SearchIndex implements Searcher {
   readonly simhashes = new SimHashes();
   /** index.nearDuplicates.maxDistance (0: no folding). */
   foldDistance = DEFAULT_FOLD_DISTANCE;
+  /** The store's ids of URLs (pinned and hidden pages: query/adjust.ts); unset: no page can be pinned or hidden. */
+  idsOf: IdsOf | undefined;
 
   /**
    * `lookup` and `sequencesOf` read documents and their token sequences at query time (from the
@@ -238,7 +241,8 @@ export class SearchIndex implements Searcher {
       const found = await hitOf(docs, leader.id, leader.score, r.bodies.get(leader.id));
       if (!found) continue;
       const explained = options.explain ? explainScore(r.plan, r.lens, leader.id, r.evidence?.get(leader.id)) : undefined;
-      const hit = explained ? { ...found, explain: explained } : found;
+      const adjusted = r.adjusted?.get(leader.id);
+      const hit = { ...found, ...(explained ? { explain: explained } : {}), ...(adjusted ? { adjusted } : {}) };
       const near = [];
       for (const x of similar.slice(0, MAX_SIMILAR)) {
         const s = await docs.start(x.id);
@@ -320,6 +324,14 @@ export class SearchIndex implements Searcher {
         facetValues,
       );
     }
+    // The console's levers (pins, hides, sections, clicks: query/adjust.ts), before phrase evidence reads the best.
+    let adjusted: ReadonlyMap<number, Adjusted> | undefined;
+    let totalChange = 0;
+    if (hasAdjustments(options.adjust)) {
+      const has = (id: number) => lens.documents.vector(id) !== undefined;
+      const a = await adjustRanking(ranked, options.adjust, { idsOf: this.idsOf, has, docs, window: shown });
+      ({ ranked, adjusted, totalChange } = a);
+    }
     // Phrase evidence re-scores the best candidates (it needs their text, so only a few). Their
     // bodies' occurrences are kept: a page's snippet starts from them (query/hits.ts).
     const bodies = new Map<number, Occurrences>();
@@ -339,7 +351,8 @@ export class SearchIndex implements Searcher {
         evidence.set(r.id, 1 + PHRASE_WEIGHT * phraseEvidence(d, termsIn(q.languages, key, forgiven.terms), body, stem));
       }
     }
-    return { plan, lens, ranked, evidence, total: q.phrases.length ? ranked.length : matched, capped, partial, facets: facets!, docs, bodies };
+    const total = q.phrases.length ? ranked.length : matched + totalChange;
+    return { plan, lens, ranked, evidence, total, capped, partial, facets: facets!, docs, bodies, ...(adjusted?.size ? { adjusted } : {}) };
   }
 
   /** "Did you mean" (when nothing, or only some words, matched) and the words taken for others — the one the result `first` holds. */

@@ -2,6 +2,7 @@
  * What the index answers, and what a query goes through on its way (search-index.ts): the types
  * the search server, the shell and a coordinator over shards (indexer/shards) see.
  */
+import type { Adjusted, Adjustments } from './query/adjust.ts';
 import type { Facets } from './query/filters.ts';
 import type { Forgiven } from './query/forgive.ts';
 import type { CountTogether } from './query/shares.ts';
@@ -97,13 +98,22 @@ export type Ranking = {
   readonly docs: QueryDocuments;
   /** The bodies' occurrences of the query's terms, of those read for evidence. */
   readonly bodies: ReadonlyMap<number, Occurrences>;
+  /** What the console's levers did to each result they touched (SearchOptions.adjust). */
+  readonly adjusted?: ReadonlyMap<number, Adjusted>;
 };
 
 /**
  * `exact`: no forgiving (no completion of the last word, no typo corrected). `explain`: each hit's
  * score taken apart (query/explain.ts; an index's own answer, not a coordinator's over shards).
  */
-export type SearchOptions = { readonly page?: number; readonly size?: number; readonly exact?: boolean; readonly explain?: boolean };
+export type SearchOptions = {
+  readonly page?: number;
+  readonly size?: number;
+  readonly exact?: boolean;
+  readonly explain?: boolean;
+  /** The console's levers for this query: pins, hides, sections boosted or buried, what clicks taught (query/adjust.ts). */
+  readonly adjust?: Adjustments;
+};
 
 /** Results on a page when the caller names no size, and the most it may ask for (the API's `size` has the same bounds). */
 export const PAGE_SIZE = { default: 10, max: 100 } as const;

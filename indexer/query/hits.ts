@@ -1,5 +1,6 @@
 /** A result as shown: a stored document with its snippet, score and facts (search-index.ts, and a shard's answer: indexer/shards). */
 import { missingWords, type ScoreExplained, wordsInBody } from './explain.ts';
+import type { Adjusted } from './adjust.ts';
 import { sectionFinder, type Section } from './section.ts';
 import type { StoredDocument } from '../../model/index.ts';
 import { stemmerFor } from '../ingest/tokenize.ts';
@@ -36,6 +37,8 @@ export type SearchHit = {
   readonly missing?: readonly string[];
   /** Its score taken apart (asked for with `explain`: query/explain.ts). */
   readonly explain?: ScoreExplained;
+  /** What the console's levers did to it: pinned, a section's factor, the clicks' (query/adjust.ts). */
+  readonly adjusted?: Adjusted;
 };
 
 /**

@@ -118,7 +118,7 @@ export class ShardedSearcher implements Searcher {
       // (A shard that failed once is not waited for again.)
       const answers = await this.ask(
         answering.filter((i) => !missing.has(i)),
-        (i) => this.transport.search(i, { q: query, exact, page: pages, size, corpus }),
+        (i) => this.transport.search(i, { q: query, exact, page: pages, size, corpus, ...(options.adjust ? { adjust: options.adjust } : {}) }),
         missing,
       );
       // Lookups the first round did not gather (the corpus's plan went where no shard's did):

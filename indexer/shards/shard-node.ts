@@ -7,6 +7,7 @@
  * answer reads this index through a view opened as it starts (structures/index-view.ts).
  */
 import type { Source } from '../ingest/source.ts';
+import type { Adjustments } from '../query/adjust.ts';
 import type { Facets } from '../query/filters.ts';
 import type { SearchHit } from '../query/hits.ts';
 import { hitMaker, hitOf, wordsOf } from '../query/hits.ts';
@@ -31,7 +32,15 @@ export const FACETS_SENT = 1000;
 export type TermsAsked = { readonly q: string; readonly exact?: boolean; readonly suggest?: boolean; readonly stemmers?: readonly string[] };
 
 /** The second round's question: the query, the page wanted, and the corpus's statistics (unset: this index's own — a test of what they change). */
-export type SearchAsked = { readonly q: string; readonly exact?: boolean; readonly page: number; readonly size: number; readonly corpus?: CorpusStats };
+export type SearchAsked = {
+  readonly q: string;
+  readonly exact?: boolean;
+  readonly page: number;
+  readonly size: number;
+  readonly corpus?: CorpusStats;
+  /** The console's levers for the query, applied here as the node ranks (query/adjust.ts): merged by score, pins stay first. */
+  readonly adjust?: Adjustments;
+};
 
 /** A candidate as a shard ranks it: its exact score before phrase evidence, and what showing it takes. */
 export type ShardEntry = {
@@ -153,7 +162,14 @@ export function answerSearch(index: SearchIndex, asked: SearchAsked, shard?: str
 async function searchOver(index: SearchIndex, view: IndexView, asked: SearchAsked, shard: string | undefined): Promise<ShardAnswer> {
   const misses = new Misses(new Recorder(index, view, asked.corpus?.stemmers));
   const lens = asked.corpus ? replayLens(view, asked.corpus, misses) : index.lens(view);
-  const r = await index.rank(asked.q, { page: asked.page, size: asked.size, exact: asked.exact ?? false, facetValues: FACETS_SENT }, lens);
+  const options = {
+    page: asked.page,
+    size: asked.size,
+    exact: asked.exact ?? false,
+    facetValues: FACETS_SENT,
+    ...(asked.adjust ? { adjust: asked.adjust } : {}),
+  };
+  const r = await index.rank(asked.q, options, lens);
   // (Their starts: an entry needs its URL and title, a hit reads the whole page only if its snippet needs it.)
   await r.docs.loadStarts(r.ranked.map((x) => x.id));
   const entries: ShardEntry[] = [];
@@ -165,7 +181,8 @@ async function searchOver(index: SearchIndex, view: IndexView, asked: SearchAske
     if (!d) continue;
     const h = index.simhashes.get(x.id);
     const made = entries.length < asked.page * asked.size ? await hitFor(r.docs, x.id, x.score, r.bodies.get(x.id)) : undefined;
-    const hit = made ? { hit: made } : {};
+    const adjusted = r.adjusted?.get(x.id);
+    const hit = made ? { hit: adjusted ? { ...made, adjusted } : made } : {};
     entries.push({
       id: x.id,
       score: x.score,

@@ -11,6 +11,7 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { MAX_QUERY_LENGTH } from '../../indexer/index.ts';
 import type { ShardNode } from '../../indexer/shards/index.ts';
+import { MAX_PINS, MAX_RULES, PREFIX_FACTOR_BOUNDS } from '../../model/index.ts';
 import { HttpError, type ServerEnv } from '../errors.ts';
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -41,6 +42,14 @@ const SearchBody = z.object({
   page: z.number().int().min(1).max(100_000),
   size: z.number().int().min(1).max(100),
   corpus: Corpus.optional(),
+});
+/** The console's levers for the query (indexer/query/adjust.ts), as the coordinator's node made them. */
+const Url = z.string().max(8192);
+const Adjust = z.object({
+  pin: z.array(Url).max(MAX_PINS),
+  hide: z.array(Url).max(1000),
+  prefixes: z.array(z.object({ prefix: Url, factor: z.number().min(PREFIX_FACTOR_BOUNDS.min).max(PREFIX_FACTOR_BOUNDS.max) })).max(MAX_RULES),
+  learned: z.array(z.object({ url: Url, factor: z.number().positive().max(100) })).max(1000),
 });
 const SuggestBody = z.object({ q: z.string().max(MAX_QUERY_LENGTH), limit: z.number().int().min(1).max(20), corpus: Corpus.optional() });
 const HitsBody = z.object({ ids: z.array(count).max(1000), marked: z.array(z.string().max(1000)).max(1000), words: count.optional() });
