@@ -36,13 +36,6 @@ const TermsBody = z.object({
   suggest: z.boolean().optional(),
   stemmers: z.array(z.string().max(64)).max(256).optional(),
 });
-const SearchBody = z.object({
-  q: Query,
-  exact: z.boolean().optional(),
-  page: z.number().int().min(1).max(100_000),
-  size: z.number().int().min(1).max(100),
-  corpus: Corpus.optional(),
-});
 /** The console's levers for the query (indexer/query/adjust.ts), as the coordinator's node made them. */
 const Url = z.string().max(8192);
 const Adjust = z.object({
@@ -50,6 +43,14 @@ const Adjust = z.object({
   hide: z.array(Url).max(1000),
   prefixes: z.array(z.object({ prefix: Url, factor: z.number().min(PREFIX_FACTOR_BOUNDS.min).max(PREFIX_FACTOR_BOUNDS.max) })).max(MAX_RULES),
   learned: z.array(z.object({ url: Url, factor: z.number().positive().max(100) })).max(1000),
+});
+const SearchBody = z.object({
+  q: Query,
+  exact: z.boolean().optional(),
+  page: z.number().int().min(1).max(100_000),
+  size: z.number().int().min(1).max(100),
+  corpus: Corpus.optional(),
+  adjust: Adjust.optional(),
 });
 const SuggestBody = z.object({ q: z.string().max(MAX_QUERY_LENGTH), limit: z.number().int().min(1).max(20), corpus: Corpus.optional() });
 const HitsBody = z.object({ ids: z.array(count).max(1000), marked: z.array(z.string().max(1000)).max(1000), words: count.optional() });
