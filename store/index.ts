@@ -7,6 +7,7 @@ export type { SearchLogStore } from './analytics.ts';
 export type { SearchReportStore } from './analytics-reports.ts';
 export type { ArchiveRef, ArchiveStore } from './archive.ts';
 export type { ChangeLog } from './changes.ts';
+export { MAX_CURATION_HISTORY, type CurationStore } from './curation.ts';
 export type { DocumentStore, TokenSequence } from './documents.ts';
 export type { HostStore } from './hosts.ts';
 export type { ClaimOptions, HostLease, LeaseStore, WorkerBeat, WorkerView } from './leases.ts';

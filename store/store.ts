@@ -16,6 +16,7 @@ import type { SearchReportStore } from './analytics-reports.ts';
 import type { AnchorStore } from './anchors.ts';
 import type { ArchiveStore } from './archive.ts';
 import type { ChangeLog } from './changes.ts';
+import type { CurationStore } from './curation.ts';
 import type { DocumentStore, TokenSequence } from './documents.ts';
 import type { HostStore } from './hosts.ts';
 import type { LeaseStore } from './leases.ts';
@@ -87,6 +88,8 @@ export interface Store {
   readonly searchLog: SearchLogStore;
   /** The search console's reports over the log (analytics-reports.ts). */
   readonly searchReports: SearchReportStore;
+  /** The search's levers, synonyms and rules, with their history (curation.ts). */
+  readonly curation: CurationStore;
   /** Opened for reading only: every write refuses. */
   readonly readOnly: boolean;
   /** Where it is, for messages (a file, a database URL without its password). */

@@ -7,6 +7,7 @@ import { describe } from 'node:test';
 import { searchLogContract } from './analytics.contract.ts';
 import { searchReportsContract } from './analytics-reports.contract.ts';
 import { changeLogContract } from './changes.contract.ts';
+import { curationContract } from './curation.contract.ts';
 import { documentContract } from './documents.contract.ts';
 import { failuresContract } from './failures.contract.ts';
 import { fetchCommitContract } from './fetch.contract.ts';
@@ -28,5 +29,6 @@ export function describeStoreContract(name: string, factory: StoreFactory): void
     leaseContract(factory);
     searchLogContract(factory);
     searchReportsContract(factory);
+    curationContract(factory);
   });
 }

@@ -291,6 +291,26 @@ CREATE INDEX search_clicks_search ON search_clicks (search_id);
     name: "the search console's rollups, a day a row, kept by triggers; a search's refines",
     sql: SEARCH_ROLLUPS,
   },
+  {
+    version: 10,
+    name: "the search's levers, synonyms and rules, with their history",
+    // (As SQLite's, sqlite/db.ts CURATION; values JSON as text: postgres/curation.ts says why.)
+    sql: `
+CREATE TABLE curation (
+  what  text PRIMARY KEY,
+  value text NOT NULL,
+  at    bigint NOT NULL
+);
+CREATE TABLE curation_history (
+  n     bigserial PRIMARY KEY,
+  at    bigint NOT NULL,
+  what  text NOT NULL,
+  by    text NOT NULL,
+  value text NOT NULL
+);
+CREATE INDEX curation_history_what ON curation_history (what, n);
+`,
+  },
 ];
 
 /** The schema version this Trawl writes. */

@@ -17,6 +17,7 @@ import { PgSearchLog } from './analytics.ts';
 import { PgSearchReports } from './analytics-reports.ts';
 import { PgAnchorStore } from './anchors.ts';
 import { PgChangeLog } from './changes.ts';
+import { PgCurationStore } from './curation.ts';
 import { connect, createPool, healthOf, redactLocation, type PostgresOptions, type StoreHealth } from './db.ts';
 import { PgDocumentStore, StoredHints } from './documents.ts';
 import { GroupCommit } from './group-commit.ts';
@@ -60,6 +61,7 @@ export class PostgresStore implements Store {
   readonly leases: PgLeaseStore;
   readonly searchLog: PgSearchLog;
   readonly searchReports: PgSearchReports;
+  readonly curation: PgCurationStore;
   /** The group commit tests new content under a lock on its hash (group-commit.ts). */
   readonly testsContentAtCommit = true;
   /** Whether the pages of URLs taken are stored, as their take read it (documents.ts). */
@@ -93,6 +95,7 @@ export class PostgresStore implements Store {
     this.leases = new PgLeaseStore(pool);
     this.searchLog = new PgSearchLog(pool);
     this.searchReports = new PgSearchReports(pool);
+    this.curation = new PgCurationStore(pool);
   }
 
   async enqueue(batch: EnqueueBatch, now: number): Promise<EnqueueResult> {

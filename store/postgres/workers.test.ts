@@ -1,6 +1,7 @@
 // Several crawler processes writing one PostgreSQL store at once (issue 22): what no single process
 // can see — each host's count of URLs as every worker queues them, and the same content fetched by
-// two workers at the same moment stored once. Each worker is a store of its own (its own pool).
+// two workers at the same moment stored once; the search's levers pulled on two nodes at once. Each
+// worker is a store of its own (its own pool).
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import pg from 'pg';
@@ -78,6 +79,35 @@ describe('workers writing one PostgreSQL store at once', () => {
       assert.equal(Number((await sql<{ n: string }>(url, 'SELECT count(*) AS n FROM documents'))[0]!.n), 10);
     } finally {
       await Promise.all(workers.map((w) => w.close()));
+    }
+  });
+
+  it("number the levers' changes in commit order, so that a node polling the version misses none", async () => {
+    const url = await server.createDatabase();
+    const writer = await openPostgresStore(url);
+    // (A search node opens the store read-only, and still pulls the levers.)
+    const node = await openPostgresStore(url, { readOnly: true });
+    try {
+      // The first put stalls after it took its number, while the other lever is put.
+      await sql(
+        url,
+        `CREATE FUNCTION stall() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(0.3); RETURN NULL; END $$;
+         CREATE TRIGGER stall AFTER INSERT ON curation_history FOR EACH ROW WHEN (NEW.by = 'slow') EXECUTE FUNCTION stall();`,
+      );
+      const resolved: string[] = [];
+      const slow = writer.curation.put({ at: T0, what: 'synonyms', by: 'slow', value: ['a, b'] }).then(() => resolved.push('slow'));
+      while (!Number((await sql<{ n: string }>(url, "SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event = 'PgSleep'"))[0]!.n));
+      const fast = node.curation.put({ at: T0 + 1, what: 'rules', by: 'fast', value: { queries: [], prefixes: [] } }).then(() => resolved.push('fast'));
+      await Promise.all([slow, fast]);
+      // Had the later begun committed first, a node could have seen its number before the earlier's, lower one, existed.
+      assert.deepEqual(resolved, ['slow', 'fast']);
+      assert.deepEqual(
+        (await node.curation.history(10)).map((c) => c.by),
+        ['fast', 'slow'],
+      );
+      assert.equal(await writer.curation.version(), Number((await sql<{ n: string }>(url, 'SELECT max(n) AS n FROM curation_history'))[0]!.n));
+    } finally {
+      await Promise.all([writer.close(), node.close()]);
     }
   });
 });

@@ -10,7 +10,7 @@ import { StoreOpenError } from '../store.ts';
 export type Db = Database.Database;
 
 /** Bump when the schema changes; `openDb` refuses files from a newer Trawl. */
-export const SCHEMA_VERSION = 17;
+export const SCHEMA_VERSION = 18;
 
 /** A search's filter as the rollups key it ('' for none): filters is the search's JSON object. */
 const FILTER = (filters: string, name: string) => `coalesce(json_extract(${filters}, '$.${name}'), '')`;
@@ -68,6 +68,27 @@ WHEN NOT EXISTS (SELECT 1 FROM search_clicks WHERE search_id = NEW.search_id AND
     WHERE (day, from_query, to_query) IN
       (SELECT b.at / 86400000, a.understood, b.understood FROM searches a JOIN searches b ON b.refines = a.id WHERE a.id = NEW.search_id);
 END;
+`;
+
+/**
+ * The search's levers (store/curation.ts): a row a lever (synonyms, rules) as it is now, and a row a
+ * change, numbered in order (AUTOINCREMENT: a number never given twice, so that `version()` — the
+ * highest — only grows, whatever the bound deletes). Values are JSON text, exactly as put.
+ */
+const CURATION = `
+CREATE TABLE IF NOT EXISTS curation (
+  what  TEXT    PRIMARY KEY,                  -- 'synonyms' | 'rules'
+  value TEXT    NOT NULL,                     -- the lines, or the rules, as JSON
+  at    INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS curation_history (
+  n     INTEGER PRIMARY KEY AUTOINCREMENT,
+  at    INTEGER NOT NULL,
+  what  TEXT    NOT NULL,
+  by    TEXT    NOT NULL,                     -- 'config', or a fingerprint of the admin token or login
+  value TEXT    NOT NULL
+);
+CREATE INDEX IF NOT EXISTS curation_history_what ON curation_history (what, n);
 `;
 
 /** Steps from each older schema version to the next; a fresh database gets SCHEMA directly. */
@@ -143,6 +164,8 @@ const MIGRATIONS: Record<number, string> = {
          FROM searches s JOIN search_clicks c ON c.search_id = s.id
          WHERE c.rowid = (SELECT min(rowid) FROM search_clicks WHERE search_id = s.id) GROUP BY 1, 2, 3, 4, 5) f
        WHERE (search_days.day, search_days.query, search_days.site, search_days.lang, search_days.type) = (f.day, f.query, f.site, f.lang, f.type);`,
+  // 17 → 18: the search's levers, synonyms and rules, with their history.
+  17: CURATION,
 };
 
 const SCHEMA = `
@@ -283,6 +306,8 @@ CREATE TABLE IF NOT EXISTS search_clicks (
 );
 CREATE INDEX IF NOT EXISTS search_clicks_search ON search_clicks (search_id);
 ${ROLLUPS}
+
+${CURATION}
 
 CREATE TABLE IF NOT EXISTS anchors (
   target TEXT NOT NULL,

@@ -92,6 +92,29 @@ describe('the SQLite store: its file and schema', () => {
     }
   });
 
+  it("migrates a schema 17 database to the search's levers: none set, then kept", async () => {
+    const dir = tmp();
+    const fresh = openSqliteStore(dir);
+    await fresh.searchLog.append([], []);
+    await fresh.close();
+    // (Back to schema 17, as the Trawl before the levers were in the store left it.)
+    const raw = new Database(join(dir, DB_FILE));
+    raw.exec('DROP TABLE curation; DROP TABLE curation_history;');
+    raw.pragma('user_version = 17');
+    raw.close();
+    const store = openSqliteStore(dir);
+    try {
+      assert.equal(store.db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
+      assert.equal(await store.curation.synonyms(), undefined);
+      assert.equal(await store.curation.version(), 0);
+      await store.curation.put({ at: T0, what: 'synonyms', by: 'config', value: ['k8s, kubernetes'] });
+      assert.deepEqual(await store.curation.synonyms(), { lines: ['k8s, kubernetes'], at: T0 });
+      assert.equal(await store.curation.version(), 1);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('refuses a database written by a newer Trawl', () => {
     const file = join(tmp(), DB_FILE);
     const raw = new Database(file);
@@ -125,6 +148,8 @@ describe('the SQLite store opened read-only (trawl search, serve, export)', () =
       assert.equal(reader.readOnly, true);
       assert.equal((await reader.documents.get(q.id))!.text, 'read me');
       await assert.rejects(reader.enqueue({ urls: [{ url: 'http://a.org/new', depth: 0 }] }, T0), /readonly|read-only/i);
+      assert.equal(reader.curation.writable, false);
+      await assert.rejects(reader.curation.put({ at: T0, what: 'rules', by: 'x', value: { queries: [], prefixes: [] } }), /readonly|read-only/i);
     } finally {
       await reader.close();
     }
@@ -188,6 +213,17 @@ describe('the SQLite store\u2019s group commit', () => {
     await store.sync();
     for (const q of taken_) await withLink(store, q);
   };
+
+  it('commits a lever pulled at once, with the pages of the group open then, not a group later', async () => {
+    const { store, other, committed } = setup();
+    await fetched(store, 'http://a.org/1');
+    assert.equal(committed(), 1, 'the link of the group is not committed yet');
+    await store.curation.put({ at: T0, what: 'synonyms', by: 'x', value: ['a, b'] });
+    assert.equal(other.prepare('SELECT count(*) AS n FROM curation').pluck().get(), 1);
+    assert.equal(committed(), 2, "the group's pages are committed with it");
+    await store.close();
+    other.close();
+  });
 
   it('shares one transaction between the pages of a group, committed by sync()', async () => {
     const { store, other, committed } = setup();

@@ -15,6 +15,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EnqueueBatch, EnqueueResult, FetchCommit, FetchCommitResult, Store } from '../store.ts';
 import { SqliteAnchorStore } from './anchors.ts';
+import { SqliteCurationStore } from './curation.ts';
 import { SqliteChangeLog } from './changes.ts';
 import { openDb, StoreOpenError, type Db } from './db.ts';
 import { SqliteDocumentStore } from './documents.ts';
@@ -68,6 +69,7 @@ export class SqliteStore implements Store {
   readonly leases: SqliteLeaseStore;
   readonly searchLog: SqliteSearchLog;
   readonly searchReports: SqliteSearchReports;
+  readonly curation: SqliteCurationStore;
   /** A group transaction is open, committed by its timer or sync(). */
   private group = false;
   private groupTimer: NodeJS.Timeout | undefined;
@@ -95,6 +97,8 @@ export class SqliteStore implements Store {
     this.archive = new SqliteArchiveStore(db);
     this.searchLog = new SqliteSearchLog(db);
     this.searchReports = new SqliteSearchReports(db);
+    // (A lever pulled is committed at once, with the pages of the group open then: not 50 ms later.)
+    this.curation = new SqliteCurationStore(db, () => this.commitGroup());
     if (checkpoints && !readOnly) this.checkpointer = new WalCheckpointer(db, location, checkpoints);
   }
 
