@@ -86,8 +86,8 @@ export class Appliance {
   private closedStore = false;
   /** The change log followed, when other processes share the store (follow.ts). */
   private follower: ChangeFollower | undefined;
-  /** The config's URL normalizer (seeds are kept as given; their records by identity). */
-  private readonly normalize: Normalizer;
+  /** The config's URL normalizer (seeds are kept as given; their records by identity; the URLs a rule pins or hides). */
+  readonly normalize: Normalizer;
 
   private constructor(
     readonly config: Readonly<Config>,

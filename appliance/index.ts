@@ -4,3 +4,6 @@ export { listWorkers, type WorkerLine } from './workers.ts';
 export { Coordinator } from './coordinator.ts';
 export { SearchLog, searchLogFor } from './search-log.ts';
 export { SearchReports, searchReportsFor } from './search-reports.ts';
+export { Curation, CuratedSearcher, curationFor, leversOf } from './curation.ts';
+export { ClickLearner } from './click-learner.ts';
+export { ClickModel, CLICK_MODEL } from './click-model.ts';

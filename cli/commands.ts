@@ -1,5 +1,15 @@
 /** The commands themselves. Each reads as the pipeline it runs. */
-import { Appliance, Coordinator, migrateStore, searchLogFor, searchReportsFor, storeLocationOf } from '../appliance/index.ts';
+import {
+  Appliance,
+  Coordinator,
+  CuratedSearcher,
+  curationFor,
+  leversOf,
+  migrateStore,
+  searchLogFor,
+  searchReportsFor,
+  storeLocationOf,
+} from '../appliance/index.ts';
 import { ShardNode } from '../indexer/shards/index.ts';
 import { PRODUCT_VERSION, type Config } from '../config/index.ts';
 import type { CrawlStatus, RenderStatus, SeedStatus } from '../model/index.ts';
@@ -27,9 +37,11 @@ export async function start(urls: string[], flags: CommonFlags & { warc?: string
     const { createApp, listen } = await searchUi();
     const analytics = searchLogFor(config.analytics, app.store, log);
     const reports = searchReportsFor(config.analytics, app.store, analytics);
+    const curation = await curationFor(config, app.store, app.normalize, log);
     const ui = createApp({
       ...serverOptions(config),
-      searcher: app.index,
+      searcher: new CuratedSearcher(app.index, curation),
+      levers: leversOf(curation),
       status: () => app.status(),
       storeHealth: () => app.store.health?.() ?? { up: true },
       version: PRODUCT_VERSION,
@@ -44,6 +56,7 @@ export async function start(urls: string[], flags: CommonFlags & { warc?: string
     onStopSignal(async () => {
       await server?.close();
       await analytics?.close();
+      curation.close();
       await app.close();
     });
     process.stdout.write(
@@ -191,10 +204,12 @@ export async function serveOnly(flags: CommonFlags): Promise<void> {
   const { createApp, listen } = await searchUi();
   const analytics = searchLogFor(config.analytics, app.store, log);
   const reports = searchReportsFor(config.analytics, app.store, analytics);
+  const curation = await curationFor(config, app.store, app.normalize, log);
   const ui = createApp({
     ...serverOptions(config),
-    searcher: app.index,
-    shard: new ShardNode(app.index, shard),
+    searcher: new CuratedSearcher(app.index, curation),
+    levers: leversOf(curation),
+    shard: new ShardNode(app.index, shard, (q) => curation.optionsFor(q, {})),
     status: () => app.status(),
     storeHealth: () => app.store.health?.() ?? { up: true },
     version: PRODUCT_VERSION,
@@ -207,6 +222,7 @@ export async function serveOnly(flags: CommonFlags): Promise<void> {
   onStopSignal(async () => {
     await server.close();
     await analytics?.close();
+    curation.close();
     await app.close();
   });
   process.stdout.write(

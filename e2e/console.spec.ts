@@ -57,3 +57,48 @@ test('the console lists a search made on the page, with its click, once the admi
   await expect(page.locator('#why').getByRole('row')).not.toHaveCount(0);
   expect(errors).toEqual([]);
 });
+
+/** Opens the console in this page, giving the admin token on its login form. */
+async function openConsole(page: import('@playwright/test').Page): Promise<void> {
+  await page.goto(new URL('/console', trawl().url).href);
+  await page.getByLabel('Admin token').fill(TOKEN);
+  await page.getByRole('button', { name: 'Open the console' }).click();
+  await expect(page).toHaveURL(/\/console$/);
+}
+
+test('a synonym added in the console changes the next search', async ({ page }) => {
+  const search = new SearchPage(page, trawl().url);
+  await search.open();
+  await search.search('zebracrossing');
+  await expect(search.results).toHaveCount(0);
+
+  await openConsole(page);
+  const synonyms = page.getByLabel('Synonyms', { exact: true });
+  await synonyms.fill(`${await synonyms.inputValue()}\nzebracrossing => graphword7`.trim());
+  await page.getByRole('button', { name: 'Save the synonyms' }).click();
+  await expect(page).toHaveURL(/\/console#levers$/);
+  await expect(page.getByLabel('Synonyms', { exact: true })).toHaveValue(/zebracrossing => graphword7/);
+  await expect(page.locator('#history').getByRole('row', { name: /synonyms/ }).first()).toContainText('admin token');
+
+  await search.open();
+  await search.search('zebracrossing');
+  await expect(search.results.first()).toHaveAttribute('data-url', /\/graph\/7$/);
+});
+
+test('a pin added in the console puts its page first', async ({ page }) => {
+  const search = new SearchPage(page, trawl().url);
+  await search.open();
+  await search.search('graphword3');
+  await expect(search.results.first()).toHaveAttribute('data-url', /\/graph\/3$/);
+
+  await openConsole(page);
+  await page.getByLabel('Query', { exact: true }).fill('graphword3');
+  await page.getByLabel('Pin (URLs, one a line, in order)').fill(new URL('/graph/9', trawl().web.url).href);
+  await page.getByRole('button', { name: 'Add the rule' }).click();
+  await expect(page.locator('#query-rules')).toContainText('graphword3');
+
+  await search.open();
+  await search.search('graphword3');
+  await expect(search.results.first()).toHaveAttribute('data-url', /\/graph\/9$/);
+  await expect(search.results.nth(1)).toHaveAttribute('data-url', /\/graph\/3$/);
+});

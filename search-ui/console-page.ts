@@ -144,8 +144,13 @@ function whyRow(h: SearchHit, i: number): Html {
     : '';
   const words = (e?.words as { word: string; score: number }[] | undefined)?.map((w) => `${w.word} ${w.score.toFixed(2)}`).join(', ') ?? '';
   const missing = (e?.missing as string[] | undefined)?.length ? ` — missing: ${(e!.missing as string[]).join(', ')}` : '';
+  // (What the levers did: a pin, a section's weight, what clicks taught.)
+  const a = h.adjusted;
+  const levers = [a?.pinned ? 'pinned' : '', a?.section ? `section × ${a.section}` : '', a?.clicks ? `clicks × ${a.clicks}` : ''].filter(Boolean).join(' · ');
   return html`<tr><td class="n">${i + 1}</td><td><a href="${/^https?:\/\//i.test(h.url) ? h.url : '#'}">${h.title || h.url}</a><br><small>${h.url}</small></td>
-<td class="n">${h.score.toFixed(3)}</td><td><small>${words}${missing}</small><br><small>${parts}</small></td></tr>`;
+<td class="n">${a?.pinned ? 'pinned' : h.score.toFixed(3)}</td><td><small>${words}${missing}</small><br><small>${parts}</small>${
+    levers ? html`<br><small class="levers">${levers}</small>` : ''
+  }</td></tr>`;
 }
 
 export function queryBody(d: QueryDetail, p: ConsoleParams, shown: { since: string; until: string }, now: readonly SearchHit[] | undefined): Html {

@@ -7,6 +7,8 @@
  */
 import type {
   ApplianceStatus,
+  CurationChange,
+  SearchRules,
   DayReport,
   LoggedSearch,
   QueryDetail,
@@ -50,6 +52,17 @@ export type SearchConsoleReports = {
   now(): number;
 };
 
+/**
+ * The search's levers (appliance/curation.ts): the synonyms and the rules as they are, replaced
+ * (a change refused answers its reason), and their history. `by`: who (console-access.ts `who`).
+ */
+export type SearchLevers = {
+  current(): { readonly synonyms: readonly string[]; readonly rules: SearchRules };
+  putSynonyms(lines: readonly string[], by: string): Promise<{ readonly error: string } | undefined>;
+  putRules(rules: SearchRules, by: string): Promise<{ readonly error: string } | undefined>;
+  history(limit: number): Promise<readonly CurationChange[]>;
+};
+
 export type UiDeps = {
   readonly searcher: Searcher;
   readonly status: () => Promise<ApplianceStatus>;
@@ -83,6 +96,8 @@ export type UiDeps = {
   readonly analytics?: SearchAnalytics;
   /** The console's reports over the log (also when this server writes no log: a store it only reads). */
   readonly reports?: SearchConsoleReports;
+  /** The synonyms and rules (/api/synonyms, /api/rules, the console); absent: none here (a coordinator). */
+  readonly levers?: SearchLevers;
   /** The shards this server merges, as last checked (a coordinator: /healthz reports them, 503 when none answers). */
   readonly shards?: () => readonly ShardStatus[];
 };

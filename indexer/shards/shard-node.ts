@@ -15,6 +15,7 @@ import { autocomplete } from '../query/autocomplete.ts';
 import { QueryDocuments } from '../query/documents.ts';
 import type { SpellingLookup } from '../query/surface.ts';
 import type { SearchIndex } from '../search-index.ts';
+import type { SearchOptions } from '../search-types.ts';
 import type { IndexView } from '../structures/index-view.ts';
 import { Recorder } from './record.ts';
 import { Misses, replayLens } from './replay.ts';
@@ -95,6 +96,8 @@ export class ShardNode {
     private readonly index: SearchIndex,
     /** "K/N" when this node holds one shard (cluster.shard). */
     readonly shard?: string,
+    /** This node's levers for a query (appliance/curation.ts), for a coordinator that sends none: every node of a cluster reads one set. */
+    private readonly levers?: (q: string) => SearchOptions,
   ) {}
 
   terms(asked: TermsAsked): Promise<TermReport> {
@@ -102,7 +105,8 @@ export class ShardNode {
   }
 
   search(asked: SearchAsked): Promise<ShardAnswer> {
-    return answerSearch(this.index, asked, this.shard);
+    const adjust = asked.adjust ?? this.levers?.(asked.q).adjust;
+    return answerSearch(this.index, adjust ? { ...asked, adjust } : asked, this.shard);
   }
 
   suggest(q: string, limit: number, corpus: CorpusStats | undefined): Promise<ShardSuggestion[]> {

@@ -10,6 +10,7 @@ import { DocumentQuery, ExplanationSchema, SearchQuery, SearchResponseSchema, Su
 import { searchJson } from '../api/search-json.ts';
 import { StatusSchema } from '../api/status-schema.ts';
 import { eventRoutes, logSearch, untracked } from '../analytics.ts';
+import { curationRoutes } from '../curation-api.ts';
 import { reportRoutes } from '../analytics-reports.ts';
 import { HttpError } from '../errors.ts';
 import type { Routes } from '../parts.ts';
@@ -90,6 +91,7 @@ export const jsonApi: Routes = (app, parts) => {
 
   eventRoutes(app, deps.analytics);
   reportRoutes(app, deps.reports, parts.console);
+  curationRoutes(app, deps.levers, parts.console);
 
   app.openapi(suggestRoute, async (c) => {
     const { q, size } = c.req.valid('query');

@@ -7,7 +7,9 @@ import type { Context } from 'hono';
 import { html } from 'hono/html';
 import { normalQuery } from '../../model/index.ts';
 import { reportRange } from '../analytics-reports.ts';
+import { leversSection, prefixRuleOf, queryRuleOf } from '../console-levers.ts';
 import { type ConsoleParams, disabledBody, loginBody, overviewBody, queryBody } from '../console-page.ts';
+import type { SearchLevers } from '../deps.ts';
 import { HttpError } from '../errors.ts';
 import { layout } from '../pages.ts';
 import type { Routes, ServerParts } from '../parts.ts';
@@ -16,6 +18,8 @@ import { statusLine } from '../status-line.ts';
 
 /** Rows of each table of the overview. */
 const ROWS = 50;
+/** Changes to the levers listed (the API has more: /api/curation/history). */
+const HISTORY_ROWS = 20;
 /** A form's body at most (a token, a synonym line): the console's forms are small. */
 const MAX_FORM_BYTES = 64 * 1024;
 
@@ -33,7 +37,7 @@ const paramsOf = (c: Context): ConsoleParams => {
 };
 
 /** A console page, or the login (or why there is no console) when the request may not see it. */
-async function page(c: Context, parts: ServerParts, title: string, body: () => Promise<ReturnType<typeof overviewBody>>) {
+async function page(c: Context, parts: ServerParts, title: string, body: () => Promise<ReturnType<typeof overviewBody>>, status: 200 | 400 = 200) {
   const access = parts.console.check(c);
   const s = statusLine(await parts.status());
   const frame = (b: ReturnType<typeof overviewBody>) =>
@@ -42,7 +46,7 @@ async function page(c: Context, parts: ServerParts, title: string, body: () => P
   if (access === 'login') return c.html(frame(loginBody(false, c.req.path + (new URL(c.req.url).search || ''))), 401);
   if (!parts.deps.reports) return c.html(frame(html`<h1>Search console</h1><p>No search log here: <code>analytics.enabled</code> is false.</p>`), 404);
   try {
-    return c.html(frame(await body()));
+    return c.html(frame(await body()), status);
   } catch (e) {
     if (e instanceof HttpError && e.status === 400) return c.html(frame(html`<h1>Search console</h1><p class="error" role="alert">${e.message}</p>`), 400);
     throw e;
@@ -56,22 +60,59 @@ async function form(c: Context): Promise<Record<string, string>> {
 }
 
 export const consolePages: Routes = (app, parts) => {
-  app.get('/console', (c) =>
-    page(c, parts, 'Search console', async () => {
-      const r = parts.deps.reports!;
-      const params = paramsOf(c);
-      const { range, shown } = reportRange(params, r.now());
-      const [days, top, noResults, noClicks, refinements, suggestions] = await Promise.all([
-        r.days(range),
-        r.queries(range, ROWS, 'top'),
-        r.queries(range, ROWS, 'no-results'),
-        r.queries(range, ROWS, 'no-clicks'),
-        r.refinements(range, ROWS),
-        r.suggestions(range, ROWS),
-      ]);
-      return overviewBody({ params, shown, days, top, noResults, noClicks, refinements, suggestions }, false);
-    }),
-  );
+  /** The overview; `error`: why a change to the levers was refused (shown in their section, a 400). */
+  const overview = (c: Context, error?: string) =>
+    page(
+      c,
+      parts,
+      'Search console',
+      async () => {
+        const r = parts.deps.reports!;
+        const params = paramsOf(c);
+        const { range, shown } = reportRange(params, r.now());
+        const { levers } = parts.deps;
+        const [days, top, noResults, noClicks, refinements, suggestions, history] = await Promise.all([
+          r.days(range),
+          r.queries(range, ROWS, 'top'),
+          r.queries(range, ROWS, 'no-results'),
+          r.queries(range, ROWS, 'no-clicks'),
+          r.refinements(range, ROWS),
+          r.suggestions(range, ROWS),
+          levers?.history(HISTORY_ROWS) ?? [],
+        ]);
+        const leversHtml = levers ? leversSection(levers.current(), history, error) : undefined;
+        return overviewBody({ params, shown, days, top, noResults, noClicks, refinements, suggestions, ...(leversHtml ? { levers: leversHtml } : {}) }, !!levers);
+      },
+      error ? 400 : 200,
+    );
+  app.get('/console', (c) => overview(c));
+
+  /** A change to the levers from a console form: made, then back to them; refused, the overview says why. */
+  const change = (path: string, made: (f: Record<string, string>, levers: SearchLevers, by: string) => Promise<{ error: string } | string | undefined>) =>
+    app.post(path, async (c) => {
+      parts.console.require(c);
+      const levers = parts.deps.levers;
+      if (!levers) throw new HttpError(404, 'no-levers', 'no synonyms or rules here: this server has no store of its own');
+      const refused = await made(await form(c), levers, parts.console.who(c));
+      if (refused) return overview(c, typeof refused === 'string' ? refused : refused.error);
+      return c.redirect('/console#levers', 303);
+    });
+  const lines = (s: string | undefined) => (s ?? '').split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  change('/console/synonyms', (f, l, by) => l.putSynonyms(lines(f.synonyms), by));
+  change('/console/synonyms/add', (f, l, by) => l.putSynonyms([...l.current().synonyms, ...lines(f.line)], by));
+  change('/console/rules/add', (f, l, by) => {
+    const { rules } = l.current();
+    const rule = f.kind === 'prefix' ? prefixRuleOf(f) : queryRuleOf(f);
+    if (typeof rule === 'string') return Promise.resolve(rule);
+    const next = 'prefix' in rule ? { ...rules, prefixes: [...rules.prefixes, rule] } : { ...rules, queries: [...rules.queries, rule] };
+    return l.putRules(next, by);
+  });
+  change('/console/rules/remove', (f, l, by) => {
+    const { rules } = l.current();
+    const i = Number(f.index);
+    const without = <T>(list: readonly T[]) => list.filter((_, k) => k !== i);
+    return l.putRules(f.kind === 'prefix' ? { ...rules, prefixes: without(rules.prefixes) } : { ...rules, queries: without(rules.queries) }, by);
+  });
 
   app.get('/console/query', (c) =>
     page(c, parts, 'Search console', async () => {

@@ -1,0 +1,138 @@
+/**
+ * Ranking that learns from clicks (issue 37): for each query (as understood, its words in any
+ * order: close variants are one) and each page shown for it, the clicks it got over the clicks
+ * expected at the positions it was shown at — clicks over expected clicks (COEC), the expectation
+ * being the click-through rate of each position over every search, which is what position bias
+ * is. Smoothed (SMOOTHING expected clicks of prior at a ratio of 1) and bounded: a page people
+ * choose rises for that query, up to RISE times its score; a page shown often and never chosen
+ * sinks slowly (the square root of its ratio), to SINK at most. One session counts once per query
+ * (shown) and once per query and page (clicked), so that no session, and no bot, moves a page.
+ */
+import type { LoggedSearch, SearchClick } from '../model/index.ts';
+import { normalQuery } from '../model/index.ts';
+
+export const CLICK_MODEL = {
+  /** Positions of a page that are counted (a page of results): beyond, a click is rare and says little. */
+  positions: 10,
+  /** The prior: this many expected clicks at a ratio of 1, added to both sides. */
+  smoothing: 3,
+  /** A page's factor at most (it rises), and at least (it sinks). */
+  rise: 8,
+  sink: 0.5,
+  /** A query's sessions before its clicks weigh (below, too little to tell a choice from chance). */
+  minSessions: 5,
+  /** (query, page) pairs kept at most: the rarest queries beyond are not learned (~200 bytes a pair). */
+  maxPairs: 500_000,
+  /** Sessions remembered to count each once (beyond, the oldest are forgotten: a session is minutes long). */
+  maxSessions: 200_000,
+} as const;
+
+type Pair = { clicks: number; shownAt: Float64Array };
+
+/** A query's words, lower-cased, without its filters (`site:…`, `lang:…`) or operators' marks. */
+export function queryWords(query: string): string[] {
+  return normalQuery(query)
+    .split(' ')
+    .filter((w) => !/^[a-z]+:\S/.test(w))
+    .map((w) => w.replace(/^[-+]+|["'`()]+/g, ''))
+    .filter(Boolean);
+}
+
+/** The key of a query: its words, sorted and unique (close variants are one). */
+export function queryKey(query: string): string {
+  return [...new Set(queryWords(query))].sort().join(' ');
+}
+
+export class ClickModel {
+  private readonly queries = new Map<string, { sessions: number; pages: Map<string, Pair> }>();
+  private pairs = 0;
+  /** Searches and clicks at each position, over every query: the position's click-through rate. */
+  private readonly shownAll: Float64Array;
+  private readonly clickedAll: Float64Array;
+  private readonly seen = new Set<string>();
+  private readonly chosen = new Set<string>();
+
+  constructor(private readonly tuning: typeof CLICK_MODEL = CLICK_MODEL) {
+    this.shownAll = new Float64Array(tuning.positions);
+    this.clickedAll = new Float64Array(tuning.positions);
+  }
+
+  /** A logged search with its clicks (in any order; each search once). */
+  add(search: LoggedSearch, clicks: readonly SearchClick[]): void {
+    const key = queryKey(search.understood);
+    if (!key || !search.shown.length) return;
+    const who = search.session ?? search.id;
+    let q = this.queries.get(key);
+    const shownOnce = !this.seen.has(`${who}\n${key}`);
+    if (shownOnce) {
+      remember(this.seen, `${who}\n${key}`, this.tuning.maxSessions);
+      if (!q) {
+        if (this.pairs >= this.tuning.maxPairs) return;
+        q = { sessions: 0, pages: new Map() };
+        this.queries.set(key, q);
+      }
+      q.sessions++;
+      const n = Math.min(search.shown.length, this.tuning.positions);
+      for (let p = 0; p < n; p++) {
+        const pair = this.pairOf(q, search.shown[p]!);
+        if (pair) pair.shownAt[p]!++;
+        this.shownAll[p]!++;
+      }
+    }
+    if (!q) return;
+    for (const c of clicks) {
+      const p = c.position - 1;
+      if (p < 0 || p >= this.tuning.positions || search.shown[p] !== c.url) continue;
+      const k = `${who}\n${key}\n${c.url}`;
+      if (this.chosen.has(k)) continue;
+      remember(this.chosen, k, this.tuning.maxSessions);
+      const pair = this.pairOf(q, c.url);
+      if (!pair) continue;
+      pair.clicks++;
+      this.clickedAll[p]!++;
+    }
+  }
+
+  /** What clicks taught of `query`: each page's factor (none until it has minSessions sessions). */
+  factors(query: string): { url: string; factor: number }[] {
+    const q = this.queries.get(queryKey(query));
+    if (!q || q.sessions < this.tuning.minSessions) return [];
+    const { smoothing, rise, sink } = this.tuning;
+    const out: { url: string; factor: number }[] = [];
+    for (const [url, pair] of q.pages) {
+      let expected = 0;
+      for (let p = 0; p < pair.shownAt.length; p++) if (pair.shownAt[p]) expected += pair.shownAt[p]! * this.rate(p);
+      const ratio = (pair.clicks + smoothing) / (expected + smoothing);
+      const factor = ratio >= 1 ? Math.min(rise, ratio) : Math.max(sink, Math.sqrt(ratio));
+      // (Within 2 %: no change worth a re-sort.)
+      if (Math.abs(factor - 1) > 0.02) out.push({ url, factor: Math.round(factor * 1000) / 1000 });
+    }
+    return out;
+  }
+
+  /** The queries learned, and the (query, page) pairs kept. */
+  get size(): { queries: number; pairs: number } {
+    return { queries: this.queries.size, pairs: this.pairs };
+  }
+
+  /** Position `p`'s click-through rate over every search (0 before any click there). */
+  private rate(p: number): number {
+    return this.shownAll[p] ? this.clickedAll[p]! / this.shownAll[p]! : 0;
+  }
+
+  private pairOf(q: { pages: Map<string, Pair> }, url: string): Pair | undefined {
+    let pair = q.pages.get(url);
+    if (!pair) {
+      if (this.pairs >= this.tuning.maxPairs) return undefined;
+      pair = { clicks: 0, shownAt: new Float64Array(this.tuning.positions) };
+      q.pages.set(url, pair);
+      this.pairs++;
+    }
+    return pair;
+  }
+}
+
+function remember(set: Set<string>, key: string, max: number): void {
+  if (set.size >= max) set.delete(set.values().next().value!);
+  set.add(key);
+}
