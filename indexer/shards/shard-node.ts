@@ -12,6 +12,7 @@ import type { SearchHit } from '../query/hits.ts';
 import { hitMaker, hitOf, wordsOf } from '../query/hits.ts';
 import { autocomplete } from '../query/autocomplete.ts';
 import { QueryDocuments } from '../query/documents.ts';
+import { Synonyms } from '../query/synonyms.ts';
 import type { SpellingLookup } from '../query/surface.ts';
 import type { SearchIndex } from '../search-index.ts';
 import type { IndexView } from '../structures/index-view.ts';
@@ -27,11 +28,28 @@ import type { CorpusStats, TermReport } from './statistics.ts';
  */
 export const FACETS_SENT = 1000;
 
-/** The first round's question: a query (or, `suggest`, a query being typed), stemmed by these stemmers (the coordinator's order; unset: this index's). */
-export type TermsAsked = { readonly q: string; readonly exact?: boolean; readonly suggest?: boolean; readonly stemmers?: readonly string[] };
+/**
+ * The first round's question: a query (or, `suggest`, a query being typed), stemmed by these
+ * stemmers (the coordinator's order; unset: this index's), with the site's synonyms (their lines:
+ * query/synonyms.ts `Synonyms.lines`) — their terms are looked up too.
+ */
+export type TermsAsked = {
+  readonly q: string;
+  readonly exact?: boolean;
+  readonly suggest?: boolean;
+  readonly stemmers?: readonly string[];
+  readonly synonyms?: readonly string[];
+};
 
-/** The second round's question: the query, the page wanted, and the corpus's statistics (unset: this index's own — a test of what they change). */
-export type SearchAsked = { readonly q: string; readonly exact?: boolean; readonly page: number; readonly size: number; readonly corpus?: CorpusStats };
+/** The second round's question: the query, the page wanted, the corpus's statistics (unset: this index's own — a test of what they change), the synonyms' lines. */
+export type SearchAsked = {
+  readonly q: string;
+  readonly exact?: boolean;
+  readonly page: number;
+  readonly size: number;
+  readonly corpus?: CorpusStats;
+  readonly synonyms?: readonly string[];
+};
 
 /** A candidate as a shard ranks it: its exact score before phrase evidence, and what showing it takes. */
 export type ShardEntry = {
@@ -71,6 +89,8 @@ export type ShardAnswer = {
   readonly suggestion?: string;
   /** Words taken for others, as this shard's first result holds them. */
   readonly corrected?: readonly { readonly from: string; readonly to: string }[];
+  /** The synonyms the query's words had (the same on every shard). */
+  readonly synonyms?: readonly { readonly from: string; readonly to: readonly string[] }[];
   /** Lookups answered from this shard's own statistics (replay.ts): 0 when the corpus's had them all. */
   readonly misses: number;
   /** What this shard answered to those lookups: the coordinator adds them up and asks again. */
@@ -123,7 +143,7 @@ async function reportOver(index: SearchIndex, view: IndexView, asked: TermsAsked
     await index.suggest(asked.q, undefined, recorder.lens);
     return recorder.report();
   }
-  const plan = index.plan(asked.q, asked.exact ?? false, recorder.lens);
+  const plan = index.plan(asked.q, asked.exact ?? false, recorder.lens, askedSynonyms(asked.synonyms));
   // "Did you mean" looks up more, for a word unknown here (it may be known elsewhere).
   if (plan.typed.terms.some((t) => view.docFrequency(t) === 0)) {
     await index.words(
@@ -153,7 +173,8 @@ export function answerSearch(index: SearchIndex, asked: SearchAsked, shard?: str
 async function searchOver(index: SearchIndex, view: IndexView, asked: SearchAsked, shard: string | undefined): Promise<ShardAnswer> {
   const misses = new Misses(new Recorder(index, view, asked.corpus?.stemmers));
   const lens = asked.corpus ? replayLens(view, asked.corpus, misses) : index.lens(view);
-  const r = await index.rank(asked.q, { page: asked.page, size: asked.size, exact: asked.exact ?? false, facetValues: FACETS_SENT }, lens);
+  const options = { page: asked.page, size: asked.size, exact: asked.exact ?? false, synonyms: askedSynonyms(asked.synonyms), facetValues: FACETS_SENT };
+  const r = await index.rank(asked.q, options, lens);
   // (Their starts: an entry needs its URL and title, a hit reads the whole page only if its snippet needs it.)
   await r.docs.loadStarts(r.ranked.map((x) => x.id));
   const entries: ShardEntry[] = [];
@@ -234,6 +255,22 @@ async function suggestOver(index: SearchIndex, view: IndexView, q: string, limit
     const term = [...spelled.keys()].find((t) => text.endsWith(t));
     return term === undefined ? { text } : { text, spelled: text.slice(0, text.length - term.length) + spelled.get(term)! };
   });
+}
+
+/** The last synonyms asked with, compiled: a coordinator sends the same lines with every query until the owner changes them. */
+let lastSynonyms: { readonly lines: readonly string[]; readonly synonyms: Synonyms } | undefined;
+
+/**
+ * The synonyms a coordinator sent (their lines), compiled — once per set (the last one is kept);
+ * undefined for none. A RangeError for a bad line (the shard route refuses one first: a 400).
+ */
+export function askedSynonyms(lines: readonly string[] | undefined): Synonyms | undefined {
+  if (!lines?.length) return undefined;
+  const last = lastSynonyms;
+  if (last && last.lines.length === lines.length && last.lines.every((l, i) => l === lines[i])) return last.synonyms;
+  const synonyms = Synonyms.fromLines(lines);
+  lastSynonyms = { lines: synonyms.lines, synonyms };
+  return synonyms;
 }
 
 /** A SimHash's halves as its 16 hex digits. */
