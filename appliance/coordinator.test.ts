@@ -11,6 +11,7 @@ import { storedDocument } from '../indexer/test-document.ts';
 import { silentLog } from '../lib/log.ts';
 import { Secret } from '../lib/secret.ts';
 import { shardOf } from '../lib/shard.ts';
+import { MAX_SYNONYMS } from '../model/curation.ts';
 import type { StoredDocument } from '../model/index.ts';
 import { createApp, listen, type RunningServer } from '../search-ui/index.ts';
 import { serverDefaults } from '../search-ui/server-fixture.ts';
@@ -146,6 +147,9 @@ describe('a coordinator over shards behind a login', () => {
       ['not json', /the body must be JSON/],
       ['{"q":"x"}', /^page: /],
       ['{"q":"x","page":1,"size":10,"corpus":{"documents":-1}}', /^corpus\.documents: /],
+      // The site's synonyms, as their lines: each as the config takes it, MAX_SYNONYMS at most.
+      ['{"q":"x","page":1,"size":10,"synonyms":["a, b","kill"]}', /^synonyms\.1: synonyms "kill": a group has two entries/],
+      [JSON.stringify({ q: 'x', page: 1, size: 10, synonyms: Array.from({ length: MAX_SYNONYMS + 1 }, () => 'a, b') }), /^synonyms: /],
     ] as const) {
       const res = await post(body);
       assert.equal(res.status, 400, body);

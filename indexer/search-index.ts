@@ -6,7 +6,8 @@
  * stages in order: parse → candidates (query/candidates.ts) → exact scores of the best → phrases
  * (query/phrases.ts) → phrase evidence for the best few → hits, snippets, facets, suggestion.
  * Before the candidates, forgiving search (query/forgive.ts) widens the query's words with their
- * completions (the last word) and corrections (typos), weighted below the words themselves.
+ * completions (the last word), corrections (typos) and the site's synonyms (query/synonyms.ts),
+ * weighted below the words themselves.
  *
  * Each search reads the index through a view opened as it starts (`reading`,
  * structures/index-view.ts): the steps after its waits for the store read the figures and vectors
@@ -34,6 +35,7 @@ import { type Lens, pageOf, type Plan, type Ranking, type SearchOptions, type Se
 import { suggest } from './query/suggest.ts';
 import { autocomplete } from './query/autocomplete.ts';
 import { forgive } from './query/forgive.ts';
+import type { Synonyms } from './query/synonyms.ts';
 import { Spellings } from './query/surface.ts';
 import { scoreAll, slotWeights } from './query/weights.ts';
 import { explainScore } from './query/explain.ts';
@@ -212,12 +214,13 @@ export class SearchIndex implements Searcher {
     return { stats: view, documents: view, vocabulary: this.vocabulary, stemmers: stemmersIn(this.stats.sources) };
   }
 
-  /** A query parsed, forgiven and weighed, with the statistics of `lens` (synchronous: nothing waits). */
-  plan(query: string, exact: boolean, lens: Lens): Plan {
+  /** A query parsed, forgiven (with the site's `synonyms`) and weighed, with the statistics of `lens` (synchronous: nothing waits). */
+  plan(query: string, exact: boolean, lens: Lens, synonyms?: Synonyms): Plan {
     const typed = parseQuery(query, lens.stemmers);
     const { stats, documents } = lens;
     const docsWith = (t: string, n: number) => this.postings.docsWith(t, n);
-    const forgiven = forgive(typed, { stats, documents, vocabulary: lens.vocabulary, docsWith, countTogether: lens.countTogether }, exact);
+    const reads = { stats, documents, vocabulary: lens.vocabulary, docsWith, countTogether: lens.countTogether };
+    const forgiven = forgive(typed, reads, exact, synonyms?.forQuery(typed, lens.stemmers));
     const weights = slotWeights(stats, forgiven.slots);
     const forms = exactForms(stats, documents, typed);
     return { typed, forgiven, weights, exactScores: (ids) => forms(ids, scoreAll(stats, documents, ids, weights)) };
@@ -278,7 +281,7 @@ export class SearchIndex implements Searcher {
     if (!lens) return this.reading((view) => this.rank(query, options, this.lens(view)));
     const { page, size } = pageOf(options);
     const facetValues = options.facetValues ?? FACET_VALUES;
-    const plan = this.plan(query, options.exact ?? false, lens);
+    const plan = this.plan(query, options.exact ?? false, lens, options.synonyms);
     const { forgiven, weights, exactScores } = plan;
     const q = forgiven.query;
     // Everything that reads the first pass's shared arrays happens before the first await: another
@@ -355,8 +358,8 @@ export class SearchIndex implements Searcher {
     return { plan, lens, ranked, evidence, total, capped, partial, facets: facets!, docs, bodies, ...(adjusted?.size ? { adjusted } : {}) };
   }
 
-  /** "Did you mean" (when nothing, or only some words, matched) and the words taken for others — the one the result `first` holds. */
-  async words(r: Ranking, first: number | undefined): Promise<Pick<SearchResponse, 'suggestion' | 'corrected'>> {
+  /** "Did you mean" (when nothing, or only some words, matched), the words taken for others — the one the result `first` holds — and their synonyms. */
+  async words(r: Ranking, first: number | undefined): Promise<Pick<SearchResponse, 'suggestion' | 'corrected' | 'synonyms'>> {
     const { stats, documents, vocabulary } = r.lens;
     const suggestion = r.ranked.length === 0 || r.partial ? await suggest(r.plan.typed, stats, vocabulary, this.spellings, r.docs) : undefined;
     const corrected = [];
@@ -365,7 +368,8 @@ export class SearchIndex implements Searcher {
       const term = c.terms.find((t) => first !== undefined && documents.contains(first, stats.termId(t) ?? -1)) ?? c.term;
       corrected.push({ from: c.word, to: (await this.spellings.closest(term, c.word, r.docs)) ?? term });
     }
-    return { ...(suggestion ? { suggestion } : {}), ...(corrected.length ? { corrected } : {}) };
+    const { synonyms } = r.plan.forgiven;
+    return { ...(suggestion ? { suggestion } : {}), ...(corrected.length ? { corrected } : {}), ...(synonyms.length ? { synonyms } : {}) };
   }
 
   async suggest(query: string, limit?: number, lens?: Lens): Promise<string[]> {

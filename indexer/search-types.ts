@@ -11,6 +11,7 @@ import type { SearchHit } from './query/hits.ts';
 import type { Occurrences } from './query/locate.ts';
 import type { ParsedQuery } from './query/parse.ts';
 import type { Ranked } from './query/rank.ts';
+import type { Synonyms } from './query/synonyms.ts';
 import type { SlotWeights } from './query/weights.ts';
 import type { Stemmer } from './ingest/language/stemmers.ts';
 import type { CorpusStatistics } from './structures/corpus-statistics.ts';
@@ -34,6 +35,8 @@ export type SearchResponse = {
   readonly suggestion?: string;
   /** Words the search also took for others (typos, query/forgive.ts): as typed, and as a page spells the word taken. */
   readonly corrected?: readonly { readonly from: string; readonly to: string }[];
+  /** The synonyms the query's words had (`SearchOptions.synonyms`): an entry of the rules the query holds, and what it also found — as the rules write them. */
+  readonly synonyms?: readonly { readonly from: string; readonly to: readonly string[] }[];
   /** Answered by a coordinator over shards (indexer/shards): which answered, and which are missing from it. */
   readonly shards?: ShardsAnswered;
 };
@@ -105,6 +108,8 @@ export type Ranking = {
 /**
  * `exact`: no forgiving (no completion of the last word, no typo corrected). `explain`: each hit's
  * score taken apart (query/explain.ts; an index's own answer, not a coordinator's over shards).
+ * `synonyms`: the site owner's (query/synonyms.ts), applied below the words themselves — even
+ * when `exact`: they are no guess of the search's, the owner asked for them.
  */
 export type SearchOptions = {
   readonly page?: number;
@@ -113,6 +118,7 @@ export type SearchOptions = {
   readonly explain?: boolean;
   /** The console's levers for this query: pins, hides, sections boosted or buried, what clicks taught (query/adjust.ts). */
   readonly adjust?: Adjustments;
+  readonly synonyms?: Synonyms;
 };
 
 /** Results on a page when the caller names no size, and the most it may ask for (the API's `size` has the same bounds). */

@@ -14,6 +14,7 @@ import { ENOUGH_FULL, missable, sourceGroups } from './coverage.ts';
 import { sourceFilter } from './filters.ts';
 import { FirstPass, knownTermIds, type Match, type MatchReads, MAX_GROUPS } from './first-pass.ts';
 import type { ParsedQuery } from './parse.ts';
+import { holdsGroup, togetherIds } from './together.ts';
 import type { SlotWeights } from './weights.ts';
 
 export type { Match, MatchReads } from './first-pass.ts';
@@ -68,7 +69,13 @@ export class Candidates {
     }
     const { optional, maxMissing } = missable(q);
     const groups = q.groups
-      .map((g, i) => ({ terms: g, ids: knownTermIds(docs, g), df: g.reduce((n, t) => n + docs.holding(t), 0), optional: optional[i]! }))
+      .map((g, i) => ({
+        terms: g,
+        ids: knownTermIds(docs, g),
+        df: g.reduce((n, t) => n + docs.holding(t), 0),
+        optional: optional[i]!,
+        together: togetherIds(q.together?.[i], (t) => docs.ownTermId(t)),
+      }))
       .sort((a, b) => a.df - b.df);
     // (Every candidate holds one of these: the rarest required group, or one of the rarest that may be missed.)
     const sources = sourceGroups(groups, maxMissing);
@@ -77,8 +84,9 @@ export class Candidates {
     if (sourceDf > this.tuning.exactLimit && twoPass)
       return this.firstPass.run({ groups, weights, excludedIds, onSource, partialOnly: false, maxMissing, sources, reads });
     if (sourceDf > 0) {
-      const filtering = groups.length > 1 || excludedIds.length > 0 || onSource !== undefined;
-      const holds = (id: number, g: (typeof groups)[number]) => g.ids.some((t) => docs.contains(id, t));
+      const filtering = groups.length > 1 || excludedIds.length > 0 || onSource !== undefined || q.together !== undefined;
+      const contains = (id: number, t: number) => docs.contains(id, t);
+      const holds = (id: number, g: (typeof groups)[number]) => holdsGroup(contains, id, g.ids, g.together);
       // The documents holding any term of some groups, each once (one term: its postings as they are).
       const union = (of: readonly (typeof groups)[number][]) => {
         const lists = of.flatMap((g) => g.terms.map((t) => this.postings.docsWith(t, docs.holding(t))));
@@ -88,7 +96,8 @@ export class Candidates {
       // missed): when they are enough, they are the candidates.
       const [rarest, ...others] = groups;
       const rarestIds = union([rarest!]);
-      const full = filtering ? rarestIds.filter((id) => others.every((g) => holds(id, g)) && keep(id)) : rarestIds;
+      // (The rarest's own terms may count only together: together.ts.)
+      const full = filtering ? rarestIds.filter((id) => (!rarest!.together || holds(id, rarest!)) && others.every((g) => holds(id, g)) && keep(id)) : rarestIds;
       let ids: ArrayLike<number> = full;
       if (maxMissing > 0 && full.length < ENOUGH_FULL) {
         // Many pages hold one of the words that may be missed: the first pass weighs them from the

@@ -11,7 +11,7 @@
  */
 import { FIELDS, type Field } from '../ingest/fields.ts';
 import { coverageFactor, LINK_PRIOR, linkScale, titleBonus } from '../structures/bm25f.ts';
-import { indexOf, inTitle } from '../structures/vector.ts';
+import { holdsAll, indexOf, inTitle } from '../structures/vector.ts';
 import type { CorpusStatistics } from '../structures/corpus-statistics.ts';
 import type { IndexedDocuments } from '../structures/index-view.ts';
 import type { Slot, SlotWeights } from './weights.ts';
@@ -20,10 +20,12 @@ import type { Slot, SlotWeights } from './weights.ts';
 export type WordExplained = {
   /** The query word (as the index spells it: stemmed, folded). */
   readonly word: string;
-  /** The term found in the page for it: the word itself, or a completion or correction. */
+  /** The term found in the page for it: the word itself, or a completion, correction or synonym. */
   readonly term: string;
   /** Whether `term` is the word itself (in some language), not an alternative. */
   readonly own: boolean;
+  /** When `term` is a synonym (query/synonyms.ts): of what, as the rules write it — "kill", "long running". */
+  readonly synonymOf?: string;
   /** The term's weight in this query: its IDF, times what an alternative counts. */
   readonly weight: number;
   /** Whether the term is in the page's title (the title bonus counts it). */
@@ -79,9 +81,9 @@ export function missingWords(
 ): string[] {
   const v = lens.documents.vector(id);
   if (!v) return [];
-  const { termIds, slotOf, slots, words } = plan.weights;
+  const { termIds, slotOf, slots, words, together } = plan.weights;
   const held = new Uint8Array(slots);
-  for (let k = 0; k < termIds.length; k++) if (indexOf(v.termIds, termIds[k]!) >= 0) held[slotOf[k]!] = 1;
+  for (let k = 0; k < termIds.length; k++) if (indexOf(v.termIds, termIds[k]!) >= 0 && holdsAll(v, together?.[k])) held[slotOf[k]!] = 1;
   const missing = words.filter((_, s) => !held[s]);
   // (A word the index does not know had no slot: no page holds it.)
   for (const slot of plan.forgiven.slots) if (!words.includes(slot.term) && !missing.includes(slot.term)) missing.push(slot.term);
@@ -97,13 +99,13 @@ export function missingWords(
 export function wordsInBody(plan: Scored, lens: ScoredOver, id: number): number {
   const v = lens.documents.vector(id);
   if (!v) return Infinity;
-  const { termIds, slotOf, slots } = plan.weights;
+  const { termIds, slotOf, slots, together } = plan.weights;
   const held = new Uint8Array(slots);
   let n = 0;
   for (let k = 0; k < termIds.length; k++) {
     const row = indexOf(v.termIds, termIds[k]!);
     // (The body's frequencies come first in a vector's: vector.ts.)
-    if (row >= 0 && v.freqs[row]! > 0 && !held[slotOf[k]!]) {
+    if (row >= 0 && v.freqs[row]! > 0 && !held[slotOf[k]!] && holdsAll(v, together?.[k])) {
       held[slotOf[k]!] = 1;
       n++;
     }
@@ -115,7 +117,7 @@ export function wordsInBody(plan: Scored, lens: ScoredOver, id: number): number 
 export function explainScore(plan: Scored, lens: ScoredOver, id: number, evidence: number | undefined): ScoreExplained | undefined {
   const v = lens.documents.vector(id);
   if (!v) return undefined;
-  const { termIds, weights, factors, slotOf, slots, words: slotWords, idfSum, slotIdf, own, alone } = plan.weights;
+  const { termIds, weights, factors, slotOf, slots, words: slotWords, idfSum, slotIdf, own, alone, together } = plan.weights;
   const impact = lens.stats.impactFunction();
   // Per slot, its best alternative in the page (as slotScorer: alternatives of one word are never added up).
   const best = new Float64Array(slots);
@@ -124,7 +126,7 @@ export function explainScore(plan: Scored, lens: ScoredOver, id: number, evidenc
   const holdsOwn = new Uint8Array(slots);
   for (let k = 0; k < termIds.length; k++) {
     const row = indexOf(v.termIds, termIds[k]!);
-    if (row < 0) continue;
+    if (row < 0 || !holdsAll(v, together?.[k])) continue;
     const s = slotOf[k]!;
     const x = weights[k]! * impact(v, row);
     if (x > best[s]!) {
@@ -156,10 +158,13 @@ export function explainScore(plan: Scored, lens: ScoredOver, id: number, evidenc
     FIELDS.forEach((f, i) => {
       if (parts[i]! > 0) fields[f] = weights[k]! * parts[i]!;
     });
+    const term = lens.stats.term(termIds[k]!);
+    const synonymOf = own[k] ? undefined : synonymIn(plan.forgiven.slots, slotWords[s]!, term);
     words.push({
       word: slotWords[s]!,
-      term: lens.stats.term(termIds[k]!),
+      term,
       own: own[k] === 1,
+      ...(synonymOf !== undefined ? { synonymOf } : {}),
       weight: weights[k]!,
       inTitle: inTitle(v, row),
       score: best[s]!,
@@ -187,4 +192,9 @@ export function explainScore(plan: Scored, lens: ScoredOver, id: number, evidenc
     proximity,
     score: scored * exactForms * proximity,
   };
+}
+
+/** What `term` is a synonym of in the slot of `word` (query/synonyms.ts), if it stands for it as one. */
+function synonymIn(slots: readonly Slot[], word: string, term: string): string | undefined {
+  return slots.find((s) => s.term === word)?.alternatives.find((a) => a.term === term && a.synonym !== undefined)?.synonym;
 }

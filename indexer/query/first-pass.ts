@@ -23,6 +23,7 @@ import type { SplitPostings } from '../structures/split-postings.ts';
 import { indexOf, inTitle } from '../structures/vector.ts';
 import { bitCount, ENOUGH_FULL, groupIdfs, missedIdf } from './coverage.ts';
 import { type Scratch, scratchOf } from './first-pass-scratch.ts';
+import { type HeldGroup, heldBits } from './together.ts';
 import type { SlotWeights } from './weights.ts';
 
 /**
@@ -47,7 +48,7 @@ const DENSE_READ = 4;
 
 /** What a first pass is asked: the query's groups (rarest first), its weights, the terms it excludes and its filters. */
 export type FirstPassAsk = {
-  readonly groups: readonly { readonly terms: readonly string[]; readonly optional?: boolean }[];
+  readonly groups: readonly ({ readonly terms: readonly string[]; readonly optional?: boolean } & HeldGroup)[];
   readonly weights: SlotWeights;
   readonly excludedIds: readonly number[];
   readonly onSource: ((id: number) => boolean) | undefined;
@@ -107,6 +108,8 @@ class Pass {
   private readonly required: number;
   private readonly groupIdf: Float64Array;
   private readonly byId: ById;
+  /** A mask without the groups a document holds only terms of that count together with others it lacks (together.ts). */
+  private readonly held: (id: number, mask: number) => number;
 
   constructor(
     private readonly ask: FirstPassAsk,
@@ -121,6 +124,7 @@ class Pass {
     this.groupIdf = groupIdfs(ask.groups, ask.weights, ask.reads.stats);
     const optional = ask.groups.reduce((bits, g, i) => (g.optional && ask.maxMissing > 0 ? bits | (1 << i) : bits), 0);
     this.required = ((1 << ask.groups.length) - 1) & ~optional;
+    this.held = heldBits(ask.groups, (id, t) => ask.reads.documents.contains(id, t)) ?? ((_, m) => m);
   }
 
   run(): Match {
@@ -301,7 +305,7 @@ class Pass {
     const size = this.byId.source.length;
     let n = 0;
     for (let id = 0; id < size; id++) {
-      const m = mask[id]!;
+      const m = this.held(id, mask[id]!);
       if (!this.admits(id, m, need, spare)) continue;
       estimates[n] = this.estimate(id, m);
       ids[n++] = id;
@@ -321,8 +325,9 @@ class Pass {
         const m = mask[id]!;
         if (m & seen) continue;
         mask[id] = m | seen;
-        if (!this.admits(id, m, need, spare)) continue;
-        estimates[n] = this.estimate(id, m);
+        const held = this.held(id, m);
+        if (!this.admits(id, held, need, spare)) continue;
+        estimates[n] = this.estimate(id, held);
         ids[n++] = id;
       }
     }

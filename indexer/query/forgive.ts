@@ -11,6 +11,8 @@
  *   the query's other words tell which was meant. The answer names the likeliest.
  * - Compounds: two words typed apart that the pages write as one ("named tuple": namedtuple) also
  *   match that word, which stands for each of them fully (joinCompounds).
+ * - Synonyms: the site owner's (synonyms.ts), found by the caller, count SYNONYM_FACTOR — even
+ *   when `exact`: they are no guess, the owner asked for them. A word with a synonym is no typo.
  *
  * An alternative never counts as much as the word itself (weights.ts) — when the index knows the
  * word; when it does not, nothing can rank above the alternatives and they count fully. A rare
@@ -32,6 +34,8 @@ import { otherStems } from './languages.ts';
 import { type CountTogether, type DocsWith, withShares } from './shares.ts';
 import type { LooseWord, ParsedQuery } from './parse.ts';
 import type { SlotTerm } from './proximity.ts';
+import { NO_SYNONYMS, SYNONYM_FACTOR, type AppliedSynonym, type SynonymsFound } from './synonyms.ts';
+import { groupTogether } from './together.ts';
 import type { Alternative, Slot } from './weights.ts';
 
 export const PREFIX_FACTOR = 0.9;
@@ -82,6 +86,8 @@ export type Forgiven = {
   /** Every term a snippet marks. */
   readonly marked: readonly string[];
   readonly corrected: readonly Correction[];
+  /** The synonyms the query's words had (synonyms.ts). */
+  readonly synonyms: readonly AppliedSynonym[];
   /**
    * What forgiving costs the query, the measure of its bounds: the postings of the last word's
    * completions, which the first pass reads (withinBudget), and the pages checked to weigh them
@@ -103,8 +109,8 @@ export type ForgiveReads = {
   readonly countTogether?: CountTogether;
 };
 
-export function forgive(q: ParsedQuery, reads: ForgiveReads, exact: boolean): Forgiven {
-  const forgiving = new Forgiving(q, reads);
+export function forgive(q: ParsedQuery, reads: ForgiveReads, exact: boolean, synonyms: SynonymsFound = NO_SYNONYMS): Forgiven {
+  const forgiving = new Forgiving(q, reads, synonyms);
   if (!exact) {
     if (q.last) forgiving.completeLast(q.last);
     for (const w of q.loose) forgiving.correct(w);
@@ -119,8 +125,9 @@ export function forgive(q: ParsedQuery, reads: ForgiveReads, exact: boolean): Fo
  * typo corrected, the last word's completions weighed by the other words; then what it comes to.
  */
 class Forgiving {
-  /** What each word may also stand for besides itself: its completions, its corrections. */
+  /** What each word may also stand for besides itself: its completions, its corrections (its synonyms: `synonyms`). */
   private readonly extra = new Map<string, Alternative[]>();
+  private readonly synonyms = new Map<string, Alternative[]>();
   /**
    * Words the index knows that weigh no more than their alternatives (weights.ts `blend`): rare
    * words corrected, and a last word far rarer than its completions ("func" among "function").
@@ -144,7 +151,14 @@ class Forgiving {
   constructor(
     private readonly q: ParsedQuery,
     private readonly reads: ForgiveReads,
-  ) {}
+    private readonly found: SynonymsFound,
+  ) {
+    for (const [t, terms] of found.bySlot)
+      this.synonyms.set(
+        t,
+        terms.map((a) => ({ ...a, factor: this.factor(t, SYNONYM_FACTOR) })),
+      );
+  }
 
   /** As you type: the terms the last word begins, within the budget — none for a word typed whole in WHOLE_ENOUGH pages. */
   completeLast(last: LooseWord): void {
@@ -188,7 +202,7 @@ class Forgiving {
   correct(w: LooseWord): void {
     const { stats, vocabulary } = this.reads;
     // (Nor is a word corrected that the index knows in another language.)
-    if (w.term === this.typedAway || otherStems(this.q.languages, w.term).some((t) => stats.docFrequency(t) > 0)) return;
+    if (w.term === this.typedAway || this.synonyms.has(w.term) || otherStems(this.q.languages, w.term).some((t) => stats.docFrequency(t) > 0)) return;
     const beingTyped = w.term === this.typing;
     // (No word can be FREQUENT_RATIO times as frequent as a completion in most pages: not looked for.)
     if (beingTyped && FREQUENT_RATIO * this.typingDf > stats.documentCount) return;
@@ -205,7 +219,7 @@ class Forgiving {
     }));
     // (A correction of the last word replaces the stems it goes past: "vacum" is not "vac"; a
     // word being typed keeps the words it begins.)
-    this.extra.set(w.term, beingTyped ? [...this.alternativesOf(w.term), ...taken] : taken);
+    this.extra.set(w.term, beingTyped ? [...this.extraOf(w.term), ...taken] : taken);
     this.corrected.push({ word: w.word, term, terms: cs.map((c) => stats.term(c.id)) });
     this.rareWords.add(w.term);
   }
@@ -221,7 +235,7 @@ class Forgiving {
       .filter((t) => t !== last.term && !parts.has(t))
       .map((t) => [t, ...otherStems(q.languages, t), ...this.alternativesOf(t).map((a) => a.term)]);
     const { stats, documents, countTogether } = this.reads;
-    const shared = withShares(this.alternativesOf(last.term), others, { stats, documents, docsWith, countTogether });
+    const shared = withShares(this.extraOf(last.term), others, { stats, documents, docsWith, countTogether });
     this.extra.set(last.term, shared.alternatives);
     this.shareChecks = shared.checked;
   }
@@ -241,32 +255,39 @@ class Forgiving {
       if (b.joined || a.term === b.term || a.word.length < 2 || b.word.length < 2) continue;
       const term = stem(a.word + b.word);
       if (stats.docFrequency(term) === 0) continue;
-      for (const w of [a, b]) this.extra.set(w.term, [...this.alternativesOf(w.term), { term, factor: COMPOUND_FACTOR }]);
+      for (const w of [a, b]) this.extra.set(w.term, [...this.extraOf(w.term), { term, factor: COMPOUND_FACTOR }]);
     }
   }
 
   /** What forgiving came to: the query as it was when no word stands for another (and one language), else widened. */
   forgiven(): Forgiven {
     const { q, corrected } = this;
+    const { applied: synonyms } = this.found;
     const cost = { completionPostings: this.completionPostings, shareChecks: this.shareChecks };
-    if (!this.extra.size && !q.languages) {
+    if (!this.extra.size && !this.synonyms.size && !q.languages) {
       const slots = q.terms.map((term) => ({ term, alternatives: [{ term, factor: 1, own: true }] }));
-      return { query: q, slots, terms: q.terms, marked: q.terms, corrected, cost };
+      return { query: q, slots, terms: q.terms, marked: q.terms, corrected, synonyms, cost };
     }
     const slots = this.slots();
     const matching = [...new Set(slots.flatMap((s) => s.alternatives.map((a) => a.term)))];
-    const groups = q.groups.map((g) => [...new Set(g.flatMap((t) => [...this.itself(t), ...this.alternativesOf(t).map((a) => a.term)]))]);
+    const members = q.groups.map((g) => g.flatMap((t) => [...this.itself(t).map((term) => ({ term })), ...this.alternativesOf(t)]));
+    const groups = members.map((m) => [...new Set(m.map((a) => a.term))]);
+    // (A synonym of several words holds a group only with all its words: together.ts.)
+    const together = this.synonyms.size ? members.map(groupTogether) : [];
     // (An identifier is no token of a page's text: its words are what a snippet marks — when an
     // identifier was typed. A word completed to one, "text" to text_to_name, marks its own words
-    // only: marking "to" and "name" everywhere would pick the snippet's passage for them.)
+    // only: marking "to" and "name" everywhere would pick the snippet's passage for them. A
+    // synonym's identifier marks its words, as one typed: the owner named it.)
     const typedIdentifier = q.last?.identifier !== undefined;
+    const synonymTerms = new Set([...this.synonyms.values()].flatMap((as) => as.map((a) => a.term)));
     const partsOf = (t: string) =>
       t
         .split(JOINER)
         .map(stem)
-        .filter((p) => typedIdentifier || q.terms.includes(p));
+        .filter((p) => typedIdentifier || synonymTerms.has(t) || q.terms.includes(p));
     const marked = [...new Set(matching.flatMap((t) => (isIdentifier(t) ? [t, ...partsOf(t)] : [t])))];
-    return { query: { ...q, groups, terms: matching }, slots, terms: this.phraseTerms(), marked, corrected, cost };
+    const query = { ...q, groups, terms: matching, ...(together.some(Boolean) ? { together } : {}) };
+    return { query, slots, terms: this.phraseTerms(), marked, corrected, synonyms, cost };
   }
 
   /** Each word with what may stand for it: itself (its stems in every language), then its alternatives. */
@@ -279,7 +300,7 @@ class Forgiving {
     }));
   }
 
-  /** Per word, what stands for it in phrase evidence: itself if known, else its best alternative; the last word with its completions. */
+  /** Per word, what stands for it in phrase evidence: itself if known, else its best alternative; the last word with its completions, a word with its synonyms. */
   private phraseTerms(): SlotTerm[] {
     const { q } = this;
     const { stats } = this.reads;
@@ -288,7 +309,7 @@ class Forgiving {
       [...this.alternativesOf(t)].sort((a, b) => b.factor - a.factor || stats.docFrequency(b.term) - stats.docFrequency(a.term))[0]?.term;
     return q.terms.map(
       (t): SlotTerm =>
-        t === q.last?.term && this.alternativesOf(t).length
+        (t === q.last?.term && this.alternativesOf(t).length) || this.synonyms.has(t)
           ? [...this.itself(t).map((term) => ({ term, factor: 1 })), ...this.alternativesOf(t)]
           : stats.docFrequency(t) > 0
             ? t
@@ -311,7 +332,13 @@ class Forgiving {
     return this.reads.stats.docFrequency(term) > 0 ? f : 1;
   }
 
+  /** What a word may stand for: its completions or corrections, then its synonyms. */
   private alternativesOf(t: string): Alternative[] {
+    const synonyms = this.synonyms.get(t);
+    return synonyms ? [...this.extraOf(t), ...synonyms] : this.extraOf(t);
+  }
+
+  private extraOf(t: string): Alternative[] {
     return this.extra.get(t) ?? [];
   }
 }

@@ -45,6 +45,14 @@ describe('parseQuery', () => {
     assert.deepEqual(parseQuery('OR alone').groups, [['alon']]);
   });
 
+  it('marks a bare word that does not follow the one before it (a synonym of several words needs consecutive words)', () => {
+    const apart = (q: string) => parseQuery(q).loose.map((w) => `${w.term}${w.apart ? '!' : ''}`);
+    assert.deepEqual(apart('long running max_conn'), ['long', 'run', 'max', 'conn']);
+    assert.deepEqual(apart('long OR running'), ['long', 'run!']);
+    assert.deepEqual(apart('long +x running vs y site:a.org z'), ['long', 'run!', 'y!', 'z!']);
+    assert.deepEqual(apart('a long running "long z"'), ['a', 'run!'], 'a word also in a phrase is left out: the next is apart');
+  });
+
   it('reads "vs" after a word as a comparison of the words around it, not as a word', () => {
     assert.deepEqual(parseQuery('varchar vs text').groups, [['varchar'], ['text']]);
     assert.deepEqual(parseQuery('Copy VS. Clone versus move').groups, [['copi'], ['clone'], ['move']]);

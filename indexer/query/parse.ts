@@ -27,6 +27,7 @@
  */
 import { stemmerFor, typedIdentifier, words as foldedWords, type Stemmer } from '../ingest/tokenize.ts';
 import { otherStems, QueryStems, type QueryLanguages } from './languages.ts';
+import type { GroupTogether } from './together.ts';
 import { typesOf } from '../ingest/source.ts';
 
 export const MAX_QUERY_LENGTH = 500;
@@ -41,8 +42,17 @@ export class QueryError extends Error {
 /**
  * `identifier`: the query's last word ends an identifier as typed so far, its words joined by "_"
  * ("pg_st" for "st", "pg_" for "pg": ingest/identifiers.ts), which completes to identifiers.
+ * `apart`: something else stands between it and the word typed bare before it (a phrase, a
+ * +word, OR, "vs", a filter): the two are not consecutive words, which a synonym of several words
+ * needs (query/synonyms.ts).
  */
-export type LooseWord = { readonly term: string; readonly word: string; readonly joined?: boolean; readonly identifier?: string };
+export type LooseWord = {
+  readonly term: string;
+  readonly word: string;
+  readonly joined?: boolean;
+  readonly identifier?: string;
+  readonly apart?: boolean;
+};
 
 export type ParsedQuery = {
   readonly raw: string;
@@ -69,6 +79,8 @@ export type ParsedQuery = {
   readonly languages?: QueryLanguages;
   /** The terms of words typed with diacritics (query/exact-forms.ts), if any. */
   readonly diacritics?: readonly string[];
+  /** Aligned with `groups`, when a synonym of several words widened some (forgive.ts): the terms that hold a group only together (query/together.ts). */
+  readonly together?: readonly (GroupTogether | undefined)[];
 };
 
 /** One item of the query as typed: a word, a quoted phrase, OR, or a filter. */
@@ -132,14 +144,18 @@ class QueryItems {
   private last: LooseWord | undefined;
   /** An OR was read: the next word joins the group of the word before it. */
   private orPending = false;
+  /** The item read before this one was a word typed bare. */
+  private afterBare = false;
 
   constructor(private readonly stems: QueryStems) {}
 
   take(m: RegExpMatchArray): void {
     this.last = undefined;
+    const afterBare = this.afterBare;
+    this.afterBare = false;
     if (m[2] !== undefined) this.phrase(m[2], m[1] === '-');
     else if (m[4] !== undefined) this.filter(m[4].toLowerCase(), m[5]!.toLowerCase(), m[3] === '-');
-    else this.word(m[6]!);
+    else this.word(m[6]!, afterBare);
   }
 
   /** A quoted phrase (or -"a phrase": none of its words). */
@@ -160,23 +176,25 @@ class QueryItems {
     this.filters[kind as FilterKind].push(...FILTER_VALUES[kind as FilterKind](value));
   }
 
-  /** OR, a comparison's "vs", a -word, a +word, or a word typed bare. */
-  private word(word: string): void {
+  /** OR, a comparison's "vs", a -word, a +word, or a word typed bare (`afterBare`: the item before it was one too). */
+  private word(word: string, afterBare: boolean): void {
     if (word === 'OR') this.orPending = this.groups.length > 0;
     else if (COMPARISON.test(word) && this.groups.length > 0) return;
     else if (word.startsWith('-') && word.length > 1) this.excluded.push(...this.stems.tokenize(word.slice(1)));
     else if (word.startsWith('+') && word.length > 1) this.addGroup(this.stems.tokenize(word.slice(1)));
-    else this.bare(word);
+    else this.bare(word, afterBare);
   }
 
   /** A word typed bare: required, and forgiving search may take it for another (each term with the word it was made of). */
-  private bare(word: string): void {
+  private bare(word: string, afterBare: boolean): void {
     const terms = this.stems.tokenize(word);
     this.addGroup(terms);
     // (When the two tokenizations pair up.)
     const typed = foldedWords(word);
     if (typed.length !== terms.length) return;
-    for (let i = 0; i < terms.length; i++) this.loose.push({ term: terms[i]!, word: typed[i]!, ...(i > 0 ? { joined: true } : {}) });
+    this.afterBare = true;
+    const apart = !afterBare && this.loose.length > 0;
+    for (let i = 0; i < terms.length; i++) this.loose.push({ term: terms[i]!, word: typed[i]!, ...(i > 0 ? { joined: true } : apart ? { apart: true } : {}) });
     const identifier = terms.length ? typedIdentifier(word) : undefined;
     if (identifier !== undefined) this.loose[this.loose.length - 1] = { ...this.loose.at(-1)!, identifier };
     this.last = this.loose.at(-1);
@@ -217,11 +235,25 @@ class QueryItems {
       langs: [...new Set(lang)],
       types: [...new Set(type)],
       topics: [...new Set(topic)],
-      loose: this.loose.filter((w) => !inPhrases.has(w.term)),
+      loose: this.looseOutside(inPhrases),
       ...last,
       ...this.inLanguages(unique, excluded),
       ...(this.stems.diacritics.size ? { diacritics: [...this.stems.diacritics] } : {}),
     };
+  }
+
+  /** The words typed bare but those also in a phrase (they stay exact); the word after one left out is apart from the one before. */
+  private looseOutside(inPhrases: ReadonlySet<string>): LooseWord[] {
+    const out: LooseWord[] = [];
+    let gap = false;
+    for (const w of this.loose) {
+      if (inPhrases.has(w.term)) gap = true;
+      else {
+        out.push(gap && out.length && !w.apart ? { ...w, apart: true } : w);
+        gap = false;
+      }
+    }
+    return out;
   }
 
   /** The groups and exclusions — each word matching in every language the index holds (its stem by each stemmer). */

@@ -21,7 +21,16 @@ export type { SlotWeights } from '../structures/bm25f.ts';
  * the index: it ranks above them). `share` (0–1, a last word's completions when the query has
  * other words): how often it is found with them, next to the completion found with them most.
  */
-export type Alternative = { readonly term: string; readonly factor: number; readonly own?: boolean; readonly share?: number };
+export type Alternative = {
+  readonly term: string;
+  readonly factor: number;
+  readonly own?: boolean;
+  readonly share?: number;
+  /** A synonym's (synonyms.ts): the entry of the rules it stands for, as written ("kill"). */
+  readonly synonym?: string;
+  /** A synonym of several words: the others, which a page must hold for this one to count (together.ts). */
+  readonly together?: readonly string[];
+};
 
 /**
  * One query word: its term, and what may stand for it (the term itself first, when known).
@@ -43,12 +52,20 @@ export function slotWeights(stats: CorpusStatistics, slots: readonly Slot[]): Sl
   const alone: number[] = [];
   const slotIdfs: number[] = [];
   const words: string[] = [];
+  const together: (Uint32Array | undefined)[] = [];
   let filled = 0;
   let idfSum = 0;
+  const knownId = (term: string) => {
+    const id = stats.termId(term);
+    return id !== undefined && stats.docFrequencyOf(id) > 0 ? id : undefined;
+  };
   for (const slot of slots) {
     const known = slot.alternatives.flatMap((a) => {
-      const id = stats.termId(a.term);
-      return id !== undefined && stats.docFrequencyOf(id) > 0 ? [{ ...a, id, idf: stats.idf(id) }] : [];
+      const id = knownId(a.term);
+      // (A synonym's words together: none counts where the corpus lacks one of them.)
+      const others = a.together?.map(knownId);
+      if (id === undefined || others?.includes(undefined)) return [];
+      return [{ ...a, id, idf: stats.idf(id), companions: others && Uint32Array.from(others as number[]) }];
     });
     if (!known.length) continue;
     // (Completions with shares are blended at the one found most with the other words. A word on
@@ -70,6 +87,7 @@ export function slotWeights(stats: CorpusStatistics, slots: readonly Slot[]): Sl
       factors.push(a.factor);
       slotOf.push(filled);
       ownFlags.push(a.own ? 1 : 0);
+      together.push(a.companions);
       if (!own) slotIdf = Math.max(slotIdf, w);
     }
     idfSum += slotIdf;
@@ -89,6 +107,7 @@ export function slotWeights(stats: CorpusStatistics, slots: readonly Slot[]): Sl
     slotIdf: Float64Array.from(slotIdfs),
     own: Uint8Array.from(ownFlags),
     alone: Float64Array.from(alone),
+    ...(together.some(Boolean) ? { together } : {}),
   };
 }
 

@@ -11,6 +11,7 @@ import { shardOf } from '../../lib/shard.ts';
 import { simhash } from '../../lib/simhash.ts';
 import type { StoredDocument } from '../../model/index.ts';
 import { tokenize } from '../ingest/tokenize.ts';
+import { Synonyms } from '../query/synonyms.ts';
 import { SearchIndex, type IndexTuning, type SearchResponse } from '../search-index.ts';
 import { storedDocument } from '../test-document.ts';
 import { ShardedSearcher, type ShardTransport } from './coordinator.ts';
@@ -88,6 +89,7 @@ function seen(r: SearchResponse) {
     // (Spelled as a page of its shard spells the word: the words' terms must be the same.)
     suggestion: r.suggestion === undefined ? undefined : tokenize(r.suggestion),
     corrected: r.corrected?.map((c) => ({ from: c.from, to: tokenize(c.to) })),
+    synonyms: r.synonyms,
     hits: r.hits.map((h) => ({ url: h.url, title: h.title, snippet: h.snippet, score: h.score, similar: h.similar, moreSimilar: h.moreSimilar })),
   };
 }
@@ -154,6 +156,35 @@ for (const [how, tuning] of [
         }
         const exact = await coordinator.search(q, { exact: true, size: 20 });
         assert.deepEqual(seen(exact), seen(await whole.search(q, { exact: true, size: 20 })), `${q} (exact)`);
+      }
+    });
+
+    it('applies synonyms as one index does: the shards are told them, and gather their terms', async () => {
+      const synonyms = Synonyms.fromLines([
+        'zzkill => parser',
+        'install, setup',
+        'error => exception, "stack trace"',
+        '"command line" => cli',
+        'options => configuration',
+      ]);
+      const without = await coordinator.search('zzkill options');
+      assert.ok(without.partial && without.corrected === undefined, 'no page says "zzkill"');
+      const found = await coordinator.search('zzkill options', { synonyms });
+      assert.ok(found.hits.length > 0 && !found.partial, 'the synonym finds pages');
+      assert.deepEqual(found.synonyms, [
+        { from: 'zzkill', to: ['parser'] },
+        { from: 'options', to: ['configuration'] },
+      ]);
+      // (Counting the second round's questions: a lookup the first round missed asks again.)
+      let asked = 0;
+      const counting = new ShardedSearcher({ ...transport, search: (i, a) => transport.search(i, a).finally(() => asked++) }, whole.foldDistance);
+      for (const q of ['zzkill options', 'install', 'setup guide', 'error handling', 'command line interface', 'options parse', 'stack trace']) {
+        for (const exact of [false, true]) {
+          asked = 0;
+          const merged = await counting.search(q, { synonyms, exact });
+          assert.deepEqual(seen(merged), seen(await whole.search(q, { synonyms, exact })), `${q}${exact ? ' (exact)' : ''}`);
+          assert.equal(asked, 2, `${q}: every statistic gathered in the first round`);
+        }
       }
     });
 

@@ -107,8 +107,10 @@ export class ShardedSearcher implements Searcher {
     // A query the shards would refuse is refused here (QueryError: 400), before anything is asked.
     const typed = parseQuery(query);
     const exact = options.exact ?? false;
+    // (The site's synonyms go to the shards as their lines: each looks up their terms and ranks with them.)
+    const synonyms = options.synonyms?.size ? { synonyms: options.synonyms.lines } : {};
     const missing = new Map<number, string>();
-    const first = await this.corpus({ q: query, exact }, missing);
+    const first = await this.corpus({ q: query, exact, ...synonyms }, missing);
     const { answering } = first;
     let { corpus } = first;
     let depth = page * size;
@@ -118,7 +120,7 @@ export class ShardedSearcher implements Searcher {
       // (A shard that failed once is not waited for again.)
       const answers = await this.ask(
         answering.filter((i) => !missing.has(i)),
-        (i) => this.transport.search(i, { q: query, exact, page: pages, size, corpus, ...(options.adjust ? { adjust: options.adjust } : {}) }),
+        (i) => this.transport.search(i, { q: query, exact, page: pages, size, corpus, ...synonyms, ...(options.adjust ? { adjust: options.adjust } : {}) }),
         missing,
       );
       // Lookups the first round did not gather (the corpus's plan went where no shard's did):

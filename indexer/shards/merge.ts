@@ -72,6 +72,8 @@ export function mergeAnswers(answers: readonly ShardAnswer[], asked: MergeAsked)
   const first = onPage[0]?.leader.id;
   const corrected =
     (first !== undefined ? used.find((a) => a.entries.some((e) => e.id === first))?.corrected : undefined) ?? used.find((a) => a.corrected)?.corrected;
+  // (Every shard found the same synonyms in the query.)
+  const synonyms = used.find((a) => a.synonyms?.length)?.synonyms;
   // (A phrase's results are those found: counted over the merged list, as one node counts its own.)
   const facets = asked.phrases
     ? facetsOf(
@@ -91,6 +93,7 @@ export function mergeAnswers(answers: readonly ShardAnswer[], asked: MergeAsked)
       facets,
       ...(suggestion ? { suggestion } : {}),
       ...(corrected?.length ? { corrected } : {}),
+      ...(synonyms ? { synonyms } : {}),
     },
     misses: answers.reduce((n, a) => n + a.misses, 0),
   };

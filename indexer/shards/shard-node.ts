@@ -13,6 +13,7 @@ import type { SearchHit } from '../query/hits.ts';
 import { hitMaker, hitOf, wordsOf } from '../query/hits.ts';
 import { autocomplete } from '../query/autocomplete.ts';
 import { QueryDocuments } from '../query/documents.ts';
+import { Synonyms } from '../query/synonyms.ts';
 import type { SpellingLookup } from '../query/surface.ts';
 import type { SearchIndex } from '../search-index.ts';
 import type { SearchOptions } from '../search-types.ts';
@@ -29,10 +30,20 @@ import type { CorpusStats, TermReport } from './statistics.ts';
  */
 export const FACETS_SENT = 1000;
 
-/** The first round's question: a query (or, `suggest`, a query being typed), stemmed by these stemmers (the coordinator's order; unset: this index's). */
-export type TermsAsked = { readonly q: string; readonly exact?: boolean; readonly suggest?: boolean; readonly stemmers?: readonly string[] };
+/**
+ * The first round's question: a query (or, `suggest`, a query being typed), stemmed by these
+ * stemmers (the coordinator's order; unset: this index's), with the site's synonyms (their lines:
+ * query/synonyms.ts `Synonyms.lines`) — their terms are looked up too.
+ */
+export type TermsAsked = {
+  readonly q: string;
+  readonly exact?: boolean;
+  readonly suggest?: boolean;
+  readonly stemmers?: readonly string[];
+  readonly synonyms?: readonly string[];
+};
 
-/** The second round's question: the query, the page wanted, and the corpus's statistics (unset: this index's own — a test of what they change). */
+/** The second round's question: the query, the page wanted, the corpus's statistics (unset: this index's own — a test of what they change), the synonyms' lines. */
 export type SearchAsked = {
   readonly q: string;
   readonly exact?: boolean;
@@ -41,6 +52,7 @@ export type SearchAsked = {
   readonly corpus?: CorpusStats;
   /** The console's levers for the query, applied here as the node ranks (query/adjust.ts): merged by score, pins stay first. */
   readonly adjust?: Adjustments;
+  readonly synonyms?: readonly string[];
 };
 
 /** A candidate as a shard ranks it: its exact score before phrase evidence, and what showing it takes. */
@@ -81,6 +93,8 @@ export type ShardAnswer = {
   readonly suggestion?: string;
   /** Words taken for others, as this shard's first result holds them. */
   readonly corrected?: readonly { readonly from: string; readonly to: string }[];
+  /** The synonyms the query's words had (the same on every shard). */
+  readonly synonyms?: readonly { readonly from: string; readonly to: readonly string[] }[];
   /** Lookups answered from this shard's own statistics (replay.ts): 0 when the corpus's had them all. */
   readonly misses: number;
   /** What this shard answered to those lookups: the coordinator adds them up and asks again. */
@@ -101,12 +115,16 @@ export class ShardNode {
   ) {}
 
   terms(asked: TermsAsked): Promise<TermReport> {
-    return reportTerms(this.index, asked);
+    const synonyms = asked.synonyms ?? this.levers?.(asked.q).synonyms?.lines;
+    return reportTerms(this.index, synonyms ? { ...asked, synonyms } : asked);
   }
 
   search(asked: SearchAsked): Promise<ShardAnswer> {
-    const adjust = asked.adjust ?? this.levers?.(asked.q).adjust;
-    return answerSearch(this.index, adjust ? { ...asked, adjust } : asked, this.shard);
+    // (A coordinator that sends no levers — it has no store — gets this node's, which every node of a cluster shares.)
+    const levers = asked.adjust && asked.synonyms ? undefined : this.levers?.(asked.q);
+    const adjust = asked.adjust ?? levers?.adjust;
+    const synonyms = asked.synonyms ?? levers?.synonyms?.lines;
+    return answerSearch(this.index, { ...asked, ...(adjust ? { adjust } : {}), ...(synonyms ? { synonyms } : {}) }, this.shard);
   }
 
   suggest(q: string, limit: number, corpus: CorpusStats | undefined): Promise<ShardSuggestion[]> {
@@ -136,7 +154,7 @@ async function reportOver(index: SearchIndex, view: IndexView, asked: TermsAsked
     await index.suggest(asked.q, undefined, recorder.lens);
     return recorder.report();
   }
-  const plan = index.plan(asked.q, asked.exact ?? false, recorder.lens);
+  const plan = index.plan(asked.q, asked.exact ?? false, recorder.lens, askedSynonyms(asked.synonyms));
   // "Did you mean" looks up more, for a word unknown here (it may be known elsewhere).
   if (plan.typed.terms.some((t) => view.docFrequency(t) === 0)) {
     await index.words(
@@ -170,6 +188,7 @@ async function searchOver(index: SearchIndex, view: IndexView, asked: SearchAske
     page: asked.page,
     size: asked.size,
     exact: asked.exact ?? false,
+    synonyms: askedSynonyms(asked.synonyms),
     facetValues: FACETS_SENT,
     ...(asked.adjust ? { adjust: asked.adjust } : {}),
   };
@@ -255,6 +274,22 @@ async function suggestOver(index: SearchIndex, view: IndexView, q: string, limit
     const term = [...spelled.keys()].find((t) => text.endsWith(t));
     return term === undefined ? { text } : { text, spelled: text.slice(0, text.length - term.length) + spelled.get(term)! };
   });
+}
+
+/** The last synonyms asked with, compiled: a coordinator sends the same lines with every query until the owner changes them. */
+let lastSynonyms: { readonly lines: readonly string[]; readonly synonyms: Synonyms } | undefined;
+
+/**
+ * The synonyms a coordinator sent (their lines), compiled — once per set (the last one is kept);
+ * undefined for none. A RangeError for a bad line (the shard route refuses one first: a 400).
+ */
+export function askedSynonyms(lines: readonly string[] | undefined): Synonyms | undefined {
+  if (!lines?.length) return undefined;
+  const last = lastSynonyms;
+  if (last && last.lines.length === lines.length && last.lines.every((l, i) => l === lines[i])) return last.synonyms;
+  const synonyms = Synonyms.fromLines(lines);
+  lastSynonyms = { lines: synonyms.lines, synonyms };
+  return synonyms;
 }
 
 /** A SimHash's halves as its 16 hex digits. */

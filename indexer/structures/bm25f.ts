@@ -15,7 +15,7 @@
  * are on most pages (`linkScale`).
  */
 import { FIELDS, type Field } from '../ingest/fields.ts';
-import { freqIn, indexOf, inTitle, recordOf, type DocVector } from './vector.ts';
+import { freqIn, holdsAll, indexOf, inTitle, recordOf, type DocVector } from './vector.ts';
 
 /** `anchor`: the text of links to the page from other pages (store/anchors.ts). */
 export const FIELD_WEIGHT: Readonly<Record<Field, number>> = { title: 3, headings: 2, description: 1.5, url: 1.5, anchor: 2, body: 1 };
@@ -198,6 +198,8 @@ export type SlotWeights = {
    * word, not the word itself (1: nothing; below 1 for a word typed whole, forgive.ts).
    */
   readonly alone: Float64Array;
+  /** Per alternative, when some has them: the terms a document must also hold for it to count (a synonym of several words, query/together.ts). */
+  readonly together?: readonly (Uint32Array | undefined)[];
 };
 
 /**
@@ -207,7 +209,7 @@ export type SlotWeights = {
  * (`coverageFactor`). With one alternative per slot, of factor 1, held by the page, it is `scorer` exactly.
  */
 export function slotScorer(w: SlotWeights, impact: ImpactFunction): (v: DocVector) => number {
-  const { termIds, weights, factors, slotOf, slots, idfSum, slotIdf, own, alone } = w;
+  const { termIds, weights, factors, slotOf, slots, idfSum, slotIdf, own, alone, together } = w;
   const n = termIds.length;
   const best = new Float64Array(slots);
   const titled = new Float64Array(slots);
@@ -219,7 +221,7 @@ export function slotScorer(w: SlotWeights, impact: ImpactFunction): (v: DocVecto
     holdsOwn.fill(0);
     for (let k = 0; k < n; k++) {
       const row = indexOf(v.termIds, termIds[k]!);
-      if (row < 0) continue;
+      if (row < 0 || (together && !holdsAll(v, together[k]))) continue;
       const s = slotOf[k]!;
       const x = weights[k]! * impact(v, row);
       if (x > best[s]!) best[s] = x;

@@ -112,3 +112,10 @@ export function indexOf(sorted: Uint32Array, x: number): number {
   }
   return -1;
 }
+
+/** Whether the document holds every term of `ids` (none given: true) — the other words of a synonym of several words (query/together.ts). */
+export function holdsAll(v: DocVector, ids: Uint32Array | undefined): boolean {
+  if (!ids) return true;
+  for (let i = 0; i < ids.length; i++) if (indexOf(v.termIds, ids[i]!) < 0) return false;
+  return true;
+}

@@ -10,6 +10,7 @@ import { z } from '@hono/zod-openapi';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { MAX_QUERY_LENGTH } from '../../indexer/index.ts';
+import { MAX_SYNONYMS, parseSynonym } from '../../model/curation.ts';
 import type { ShardNode } from '../../indexer/shards/index.ts';
 import { MAX_PINS, MAX_RULES, PREFIX_FACTOR_BOUNDS } from '../../model/index.ts';
 import { HttpError, type ServerEnv } from '../errors.ts';
@@ -30,11 +31,21 @@ const Corpus = z.object({
   alphabet: z.string().max(100_000),
   together: z.record(z.string(), z.record(z.string(), z.number().min(0))),
 });
+/** The site's synonyms, as the coordinator was given them (model/curation.ts): each line as the config takes it. */
+const Synonyms = z
+  .array(
+    z.string().superRefine((line, ctx) => {
+      const r = parseSynonym(line);
+      if ('error' in r) ctx.addIssue({ code: 'custom', message: r.error });
+    }),
+  )
+  .max(MAX_SYNONYMS);
 const TermsBody = z.object({
   q: Query,
   exact: z.boolean().optional(),
   suggest: z.boolean().optional(),
   stemmers: z.array(z.string().max(64)).max(256).optional(),
+  synonyms: Synonyms.optional(),
 });
 /** The console's levers for the query (indexer/query/adjust.ts), as the coordinator's node made them. */
 const Url = z.string().max(8192);
@@ -51,6 +62,7 @@ const SearchBody = z.object({
   size: z.number().int().min(1).max(100),
   corpus: Corpus.optional(),
   adjust: Adjust.optional(),
+  synonyms: Synonyms.optional(),
 });
 const SuggestBody = z.object({ q: z.string().max(MAX_QUERY_LENGTH), limit: z.number().int().min(1).max(20), corpus: Corpus.optional() });
 const HitsBody = z.object({ ids: z.array(count).max(1000), marked: z.array(z.string().max(1000)).max(1000), words: count.optional() });
