@@ -67,7 +67,12 @@ describe('the levers of a search node', () => {
       },
       'admin token',
     );
-    assert.deepEqual(c.adjustFor('kill query site:e.org'), { pin: ['http://e.org/a'], hide: [], prefixes: [{ prefix: 'http://e.org/blog/', factor: 0.5 }], learned: [] });
+    assert.deepEqual(c.adjustFor('kill query site:e.org'), {
+      pin: ['http://e.org/a'],
+      hide: [],
+      prefixes: [{ prefix: 'http://e.org/blog/', factor: 0.5 }],
+      learned: [],
+    });
     assert.deepEqual(c.adjustFor('full VACUUM')?.hide, ['http://e.org/old']);
     assert.deepEqual(c.adjustFor('kill')?.pin, []);
     await c.putRules({ queries: [], prefixes: [] }, 'admin token');

@@ -112,7 +112,8 @@ for (const name of values.sets!.split(',')) {
     const table = async (s: Side) => {
       const out: Record<string, number> = {};
       for (const [g, list] of Object.entries(groups))
-        for (const half of ['all', 'tuning', 'held-out'] as const) out[`${g} ${half}`] = await mrr(s, half === 'all' ? list : list.filter((q) => halfOf(q.q) === half));
+        for (const half of ['all', 'tuning', 'held-out'] as const)
+          out[`${g} ${half}`] = await mrr(s, half === 'all' ? list : list.filter((q) => halfOf(q.q) === half));
       return out;
     };
     const before = await table(sides.model);
@@ -150,7 +151,9 @@ for (const name of values.sets!.split(',')) {
     console.log(`  ${SESSIONS} sessions a query with traffic, ${clicks} clicks; model: ${JSON.stringify(sides.model.learner.model.size)}`);
     console.log(`  MRR@10            ${'before'.padStart(8)} ${'clicks'.padStart(8)} ${'random'.padStart(8)}`);
     for (const k of Object.keys(before))
-      console.log(`  ${k.padEnd(17)} ${before[k]!.toFixed(3).padStart(8)} ${after.model[k]!.toFixed(3).padStart(8)} ${after.random[k]!.toFixed(3).padStart(8)}`);
+      console.log(
+        `  ${k.padEnd(17)} ${before[k]!.toFixed(3).padStart(8)} ${after.model[k]!.toFixed(3).padStart(8)} ${after.random[k]!.toFixed(3).padStart(8)}`,
+      );
     const ok = (b: boolean) => (b ? 'met' : 'NOT met');
     console.log(
       `  targets: traffic ≥ 0.97: ${ok(after.model['traffic all']! >= 0.97)}; no traffic within 0.005: ${ok(Math.abs(after.model['none all']! - before['none all']!) <= 0.005)}; ` +

@@ -77,7 +77,7 @@ for (let i = 0; i < N; i += BATCH) {
     searches.push(s);
     previous = s;
     if (total && random() < 0.4) {
-      const position = 1 + Math.floor(-Math.log(1 - random() * 0.99) * 1.5) % 10;
+      const position = 1 + (Math.floor(-Math.log(1 - random() * 0.99) * 1.5) % 10);
       clicks.push({ searchId: s.id, at: at + 1000, position, url: shown[position - 1]! });
     }
   }
@@ -123,11 +123,17 @@ for (const [name, path, headers] of asked) {
     times.push(performance.now() - t);
     status = res.status;
   }
-  console.log(`${name.padEnd(40)} p50 ${median(times).toFixed(1).padStart(7)} ms   worst ${Math.max(...times).toFixed(1).padStart(7)} ms   (${status})`);
+  console.log(
+    `${name.padEnd(40)} p50 ${median(times).toFixed(1).padStart(7)} ms   worst ${Math.max(...times)
+      .toFixed(1)
+      .padStart(7)} ms   (${status})`,
+  );
 }
 if (!values.store) {
   const rows = (t: string) => (store as ReturnType<typeof openSqliteStore>).db.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number };
-  console.log(`rollup rows: search_days ${rows('search_days').n.toLocaleString('en')}, search_refinements ${rows('search_refinements').n.toLocaleString('en')}`);
+  console.log(
+    `rollup rows: search_days ${rows('search_days').n.toLocaleString('en')}, search_refinements ${rows('search_refinements').n.toLocaleString('en')}`,
+  );
   const bytes = ['crawl.db', 'crawl.db-wal'].reduce((n, f) => n + (statSync(join(dir, f), { throwIfNoEntry: false })?.size ?? 0), 0);
   console.log(`database: ${(bytes / N).toFixed(0)} bytes a search (the log, its indexes and the rollups)`);
 }

@@ -78,7 +78,12 @@ test('a synonym added in the console changes the next search', async ({ page }) 
   await page.getByRole('button', { name: 'Save the synonyms' }).click();
   await expect(page).toHaveURL(/\/console#levers$/);
   await expect(page.getByLabel('Synonyms', { exact: true })).toHaveValue(/zebracrossing => graphword7/);
-  await expect(page.locator('#history').getByRole('row', { name: /synonyms/ }).first()).toContainText('admin token');
+  await expect(
+    page
+      .locator('#history')
+      .getByRole('row', { name: /synonyms/ })
+      .first(),
+  ).toContainText('admin token');
 
   await search.open();
   await search.search('zebracrossing');

@@ -34,7 +34,11 @@ function historyRow(h: CurationChange): Html {
   return html`<tr><td>${new Date(h.at).toISOString().replace('T', ' ').slice(0, 19)}</td><td>${h.what}</td><td>${h.by}</td><td>${what}</td></tr>`;
 }
 
-export function leversSection(current: { readonly synonyms: readonly string[]; readonly rules: SearchRules }, history: readonly CurationChange[], error?: string): Html {
+export function leversSection(
+  current: { readonly synonyms: readonly string[]; readonly rules: SearchRules },
+  history: readonly CurationChange[],
+  error?: string,
+): Html {
   const { rules } = current;
   return html`<section id="levers"><h2>Synonyms and rules</h2>
 ${error ? html`<p class="error" role="alert">${error}</p>` : ''}

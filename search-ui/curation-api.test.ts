@@ -48,7 +48,8 @@ const app = createApp({
 });
 const auth = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 const put = (path: string, body: unknown, headers: Record<string, string> = auth) => app.request(path, { method: 'PUT', headers, body: JSON.stringify(body) });
-const urls = async (q: string) => ((await (await app.request(`/api/search?q=${encodeURIComponent(q)}`)).json()) as { hits: { url: string }[] }).hits.map((h) => h.url);
+const urls = async (q: string) =>
+  ((await (await app.request(`/api/search?q=${encodeURIComponent(q)}`)).json()) as { hits: { url: string }[] }).hits.map((h) => h.url);
 
 describe('the levers over HTTP', () => {
   it('PUT /api/synonyms and /api/rules change the next search; refused with a reason; admin only; in the history', async () => {
@@ -66,20 +67,28 @@ describe('the levers over HTTP', () => {
     assert.equal(rules.status, 200);
     assert.deepEqual(await rules.json(), { queries: [{ match: { query: 'kill' }, pin: ['http://e.org/terminate.html'], hide: [] }], prefixes: [] });
     assert.deepEqual(await urls('kill'), ['http://e.org/terminate.html', 'http://e.org/kill.html']);
+    const answer = (await (await app.request('/api/search?q=kill&explain=1')).json()) as {
+      hits: { adjusted?: unknown; explain: { words: { synonymOf?: string }[] } }[];
+      synonyms: unknown;
+    };
+    assert.deepEqual(answer.hits[0]!.adjusted, { pinned: true });
+    assert.equal(answer.hits[0]!.explain.words[0]!.synonymOf, 'kill');
+    assert.deepEqual(answer.synonyms, [{ from: 'kill', to: ['terminate'] }]);
     const history = (await (await app.request('/api/curation/history', { headers: auth })).json()) as { changes: { what: string; by: string }[] };
     assert.deepEqual(
       history.changes.map((h) => h.what),
       ['rules', 'synonyms'],
     );
     assert.ok(history.changes.every((h) => h.by === 'admin token'));
-    const spec = (await (await app.request('/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>> };
+    const spec = (await (await app.request('/api/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>> };
     assert.ok(spec.paths['/api/synonyms']?.put && spec.paths['/api/rules']?.put && spec.paths['/api/curation/history']?.get);
   });
 
   it("the console's forms edit the synonyms and rules without JavaScript, and say why a change is refused", async () => {
     const login = await app.request('/console/login', { method: 'POST', body: new URLSearchParams({ token: TOKEN, next: '/console' }) });
     const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
-    const post = (path: string, fields: Record<string, string>) => app.request(path, { method: 'POST', headers: { cookie }, body: new URLSearchParams(fields) });
+    const post = (path: string, fields: Record<string, string>) =>
+      app.request(path, { method: 'POST', headers: { cookie }, body: new URLSearchParams(fields) });
     assert.equal((await app.request('/console/synonyms', { method: 'POST', body: new URLSearchParams({ synonyms: 'a, b' }) })).status, 401);
     const saved = await post('/console/synonyms', { synonyms: 'k8s, kubernetes\r\nkill => cancel' });
     assert.equal(saved.status, 303);
@@ -96,7 +105,7 @@ describe('the levers over HTTP', () => {
     assert.match(shown, /<textarea id="synonyms"[^>]*>k8s, kubernetes\nkill =&gt; cancel\nkill =&gt; terminate<\/textarea>/);
     assert.match(shown, /<table id="prefix-rules">.*http:\/\/e\.org\/.*× 2/s);
     assert.match(shown, /<table id="history">/);
-    assert.equal((await post('/console/rules/remove', { kind: 'query', index: '0' })).status, 303);
+    assert.equal((await post('/console/rules/remove', { kind: 'query', index: '1' })).status, 303);
     assert.deepEqual(await urls('backend'), ['http://e.org/terminate.html']);
   });
 });

@@ -18,10 +18,9 @@ import type { ServerApp } from './parts.ts';
 const Url = z.string().min(1).max(8192);
 const SynonymsSchema = z
   .object({
-    synonyms: z
-      .array(z.string().max(1000))
-      .max(MAX_SYNONYMS)
-      .openapi({ description: 'Groups (`k8s, kubernetes`), one-way rules (`kill => terminate, cancel`), quoted phrases (`"long running" => statement_timeout`)' }),
+    synonyms: z.array(z.string().max(1000)).max(MAX_SYNONYMS).openapi({
+      description: 'Groups (`k8s, kubernetes`), one-way rules (`kill => terminate, cancel`), quoted phrases (`"long running" => statement_timeout`)',
+    }),
   })
   .openapi('Synonyms', { example: { synonyms: ['k8s, kubernetes', 'kill => terminate, cancel'] } });
 const Match = z.union([
@@ -34,7 +33,11 @@ const RulesSchema = z
       .array(
         z.object({
           match: Match,
-          pin: z.array(Url).max(MAX_PINS).default([]).openapi({ description: `Shown first, in this order (at most ${MAX_PINS})` }),
+          pin: z
+            .array(Url)
+            .max(MAX_PINS)
+            .default([])
+            .openapi({ description: `Shown first, in this order (at most ${MAX_PINS})` }),
           hide: z.array(Url).max(1000).default([]).openapi({ description: 'Never shown for these queries' }),
         }),
       )
@@ -116,7 +119,16 @@ export function curationRoutes(app: ServerApp, levers: SearchLevers | undefined,
   });
   app.openapi(historyRoute, async (c) => {
     const changes = await allowed(c).history(c.req.valid('query').limit);
-    return c.json({ changes: changes.map((h) => ({ ...h, at: new Date(h.at).toISOString(), value: JSON.parse(JSON.stringify(h.value)) as z.infer<typeof ChangeSchema>['value'] })) }, 200);
+    return c.json(
+      {
+        changes: changes.map((h) => ({
+          ...h,
+          at: new Date(h.at).toISOString(),
+          value: JSON.parse(JSON.stringify(h.value)) as z.infer<typeof ChangeSchema>['value'],
+        })),
+      },
+      200,
+    );
   });
 }
 

@@ -104,6 +104,7 @@ const ScoreExplainedSchema = z
           word: z.string().openapi({ description: 'A query word, as the index spells it (stemmed, folded)' }),
           term: z.string().openapi({ description: 'The term the page holds for it: the word itself, or a completion or correction' }),
           own: z.boolean().openapi({ description: 'Whether term is the word itself' }),
+          synonymOf: z.string().optional().openapi({ description: 'The term is a synonym of this word (search.synonyms, the console)' }),
           weight: z.number().openapi({ description: "The term's weight in the query: its IDF, times what an alternative counts" }),
           inTitle: z.boolean(),
           score: z.number().openapi({ description: "What the word adds: its fields' parts added up" }),
@@ -209,9 +210,25 @@ export const SearchResponseSchema = z
             .optional()
             .openapi({ description: 'The query’s words this page holds nothing for, as typed (a query of three words or more may miss one; two from six)' }),
           explain: ScoreExplainedSchema.optional().openapi({ description: "Asked for with explain=1: the hit's score taken apart (not over shards)" }),
+          adjusted: z
+            .object({
+              pinned: z
+                .literal(true)
+                .optional()
+                .openapi({ description: 'Pinned for this query (the console, PUT /api/rules): shown first, whatever its score' }),
+              section: z.number().optional().openapi({ description: 'The weight of the sections it is under (URL prefixes boosted or buried)' }),
+              clicks: z.number().optional().openapi({ description: 'The factor searchers’ clicks for this query gave it (search.learnFromClicks)' }),
+            })
+            .optional()
+            .openapi({ description: 'What the search console’s levers did to this result' }),
         }),
       )
       .readonly(),
+    synonyms: z
+      .array(z.object({ from: z.string(), to: z.array(z.string()).readonly() }))
+      .readonly()
+      .optional()
+      .openapi({ description: 'The synonyms the search applied (search.synonyms, the console): what the query said, and what it also found' }),
   })
   .openapi('SearchResponse');
 

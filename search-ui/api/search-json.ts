@@ -37,7 +37,9 @@ export function searchJson(r: SearchResponse): SearchJson {
       ...(h.section ? { section: { heading: h.section.heading, url: h.section.url } } : {}),
       ...(h.missing ? { missing: [...h.missing] } : {}),
       ...(h.explain ? { explain: explainJson(h.explain) } : {}),
+      ...(h.adjusted ? { adjusted: { ...h.adjusted } } : {}),
     })),
+    ...(r.synonyms?.length ? { synonyms: r.synonyms.map((x) => ({ from: x.from, to: [...x.to] })) } : {}),
   };
 }
 
@@ -51,6 +53,7 @@ function explainJson(e: ScoreExplained): NonNullable<SearchJson['hits'][number][
       word: w.word,
       term: w.term,
       own: w.own,
+      ...(w.synonymOf ? { synonymOf: w.synonymOf } : {}),
       weight: round(w.weight),
       inTitle: w.inTitle,
       score: round(w.score),

@@ -81,7 +81,10 @@ export const consolePages: Routes = (app, parts) => {
           levers?.history(HISTORY_ROWS) ?? [],
         ]);
         const leversHtml = levers ? leversSection(levers.current(), history, error) : undefined;
-        return overviewBody({ params, shown, days, top, noResults, noClicks, refinements, suggestions, ...(leversHtml ? { levers: leversHtml } : {}) }, !!levers);
+        return overviewBody(
+          { params, shown, days, top, noResults, noClicks, refinements, suggestions, ...(leversHtml ? { levers: leversHtml } : {}) },
+          !!levers,
+        );
       },
       error ? 400 : 200,
     );
@@ -97,7 +100,11 @@ export const consolePages: Routes = (app, parts) => {
       if (refused) return overview(c, typeof refused === 'string' ? refused : refused.error);
       return c.redirect('/console#levers', 303);
     });
-  const lines = (s: string | undefined) => (s ?? '').split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const lines = (s: string | undefined) =>
+    (s ?? '')
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter(Boolean);
   change('/console/synonyms', (f, l, by) => l.putSynonyms(lines(f.synonyms), by));
   change('/console/synonyms/add', (f, l, by) => l.putSynonyms([...l.current().synonyms, ...lines(f.line)], by));
   change('/console/rules/add', (f, l, by) => {
