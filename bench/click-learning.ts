@@ -156,7 +156,8 @@ for (const name of values.sets!.split(',')) {
       );
     const ok = (b: boolean) => (b ? 'met' : 'NOT met');
     console.log(
-      `  targets: traffic ≥ 0.97: ${ok(after.model['traffic all']! >= 0.97)}; no traffic within 0.005: ${ok(Math.abs(after.model['none all']! - before['none all']!) <= 0.005)}; ` +
+      `  targets: traffic ≥ 0.97: ${ok(after.model['traffic all']! >= 0.97)}; ` +
+        `no traffic within 0.005: ${ok(Math.abs(after.model['none all']! - before['none all']!) <= 0.005)}; ` +
         `random clicks: ${(after.random['traffic all']! - before['traffic all']!).toFixed(3)} on the queries with traffic`,
     );
     for (const s of Object.values(sides)) {

@@ -52,7 +52,8 @@ ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
 <h3>Pinned and hidden results</h3>
 ${
   rules.queries.length
-    ? html`<table id="query-rules"><thead><tr><th>For</th><th>Pinned first</th><th>Hidden</th><th></th></tr></thead><tbody>${rules.queries.map(queryRuleRow)}</tbody></table>`
+    ? html`<table id="query-rules"><thead><tr><th>For</th><th>Pinned first</th><th>Hidden</th><th></th></tr></thead>
+<tbody>${rules.queries.map(queryRuleRow)}</tbody></table>`
     : html`<p class="empty">No pins or hides.</p>`
 }
 <form method="post" action="/console/rules/add" class="admin-form"><input type="hidden" name="kind" value="query">
@@ -64,17 +65,20 @@ ${
 <h3>Sections boosted or buried</h3>
 ${
   rules.prefixes.length
-    ? html`<table id="prefix-rules"><thead><tr><th>URLs starting with</th><th>Weight</th><th></th><th></th></tr></thead><tbody>${rules.prefixes.map(prefixRow)}</tbody></table>`
+    ? html`<table id="prefix-rules"><thead><tr><th>URLs starting with</th><th>Weight</th><th></th><th></th></tr></thead>
+<tbody>${rules.prefixes.map(prefixRow)}</tbody></table>`
     : html`<p class="empty">Every section weighs the same.</p>`
 }
 <form method="post" action="/console/rules/add" class="admin-form"><input type="hidden" name="kind" value="prefix">
 <label for="rule-prefix">URL prefix</label> <input id="rule-prefix" name="prefix" required size="40" placeholder="https://example.org/blog/">
-<label for="rule-factor">Weight (0.1 buries, 10 boosts)</label> <input id="rule-factor" name="factor" type="number" min="0.1" max="10" step="0.1" value="2" required>
+<label for="rule-factor">Weight (0.1 buries, 10 boosts)</label>
+<input id="rule-factor" name="factor" type="number" min="0.1" max="10" step="0.1" value="2" required>
 <button type="submit">Add the section rule</button></form>
 <h3>History</h3>
 ${
   history.length
-    ? html`<table id="history"><thead><tr><th>When (UTC)</th><th>What</th><th>By</th><th>Became</th></tr></thead><tbody>${history.map(historyRow)}</tbody></table>`
+    ? html`<table id="history"><thead><tr><th>When (UTC)</th><th>What</th><th>By</th><th>Became</th></tr></thead>
+<tbody>${history.map(historyRow)}</tbody></table>`
     : html`<p class="empty">No change yet.</p>`
 }
 <p><a href="/api/synonyms">Synonyms as JSON</a> · <a href="/api/rules">Rules as JSON</a> · <a href="/api/curation/history">History as JSON</a>

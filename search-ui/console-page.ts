@@ -43,7 +43,8 @@ function rangeForm(p: ConsoleParams, action: string, extra: Html = html``): Html
   const field = (name: keyof ConsoleParams, label: string, type = 'text', hint = '') =>
     html`<label>${label} <input name="${name}" type="${type}" value="${p[name] ?? ''}" placeholder="${hint}" size="12"></label>`;
   return html`<form method="get" action="${action}" class="inline-form console-range">
-${extra}${field('since', 'From', 'date')} ${field('until', 'until', 'date')} ${field('site', 'site:', 'text', 'any host')} ${field('lang', 'lang:', 'text', 'any')}
+${extra}${field('since', 'From', 'date')} ${field('until', 'until', 'date')} ${field('site', 'site:', 'text', 'any host')}
+${field('lang', 'lang:', 'text', 'any')}
 ${field('type', 'type:', 'text', 'any')}
 <button type="submit">Show</button>
 </form>`;
@@ -79,7 +80,8 @@ function daysSection(days: readonly DayReport[], p: ConsoleParams): Html {
 <script type="application/json" id="days-data">${raw(data.replace(/</g, '\\u003c'))}</script>
 ${
   days.length
-    ? html`<details${days.length <= 14 ? raw(' open') : ''}><summary>The figures</summary><table><thead><tr><th>Day (UTC)</th><th>Searches</th><th>Clicked</th></tr></thead>
+    ? html`<details${days.length <= 14 ? raw(' open') : ''}><summary>The figures</summary>
+<table><thead><tr><th>Day (UTC)</th><th>Searches</th><th>Clicked</th></tr></thead>
 <tbody>${rows}</tbody></table></details>`
     : html`<p class="empty">No searches in this range.</p>`
 }
@@ -101,10 +103,12 @@ ${exports('/api/analytics/refinements', p)}</section>`;
 
 function suggestionsSection(rows: readonly SynonymSuggestion[], p: ConsoleParams, canAdd: boolean): Html {
   if (!rows.length)
-    return html`<section id="suggestions"><h2>Synonyms to consider</h2><p class="empty">None yet: a query without a click, then another that was clicked.</p></section>`;
+    return html`<section id="suggestions"><h2>Synonyms to consider</h2>
+<p class="empty">None yet: a query without a click, then another that was clicked.</p></section>`;
   const add = (line: string) =>
     canAdd
-      ? html`<form method="post" action="/console/synonyms/add" class="inline-form"><input type="hidden" name="line" value="${line}"><button type="submit">Add</button></form>`
+      ? html`<form method="post" action="/console/synonyms/add" class="inline-form"><input type="hidden" name="line" value="${line}">
+<button type="submit">Add</button></form>`
       : '';
   const body = rows.map(
     (s) => html`<tr><td><code>${s.line}</code></td><td class="n">${num(s.unclicked)}</td><td class="n">${num(s.toClicked)}</td><td>${add(s.line)}</td></tr>`,
@@ -114,6 +118,8 @@ function suggestionsSection(rows: readonly SynonymSuggestion[], p: ConsoleParams
 <table><thead><tr><th>Synonym</th><th>Unclicked first</th><th>Then clicked</th><th></th></tr></thead><tbody>${body}</tbody></table>
 ${exports('/api/analytics/suggestions', p)}</section>`;
 }
+
+const NO_CLICKS_EMPTY = 'Every query that found something was clicked.';
 
 export function overviewBody(o: Overview, canAdd: boolean): Html {
   const total = o.days.reduce((n, d) => n + d.searches, 0);
@@ -126,7 +132,7 @@ ${rangeForm(o.params, '/console')}
 ${daysSection(o.days, o.params)}
 ${queryTable('top', 'Top queries', o.top, o.params, '/api/analytics/queries', 'No searches in this range.')}
 ${queryTable('no-results', 'Queries that found nothing', o.noResults, o.params, '/api/analytics/no-results', 'Every query found something.')}
-${queryTable('no-clicks', 'Queries with results and no click', o.noClicks, o.params, '/api/analytics/no-clicks', 'Every query that found something was clicked.')}
+${queryTable('no-clicks', 'Queries with results and no click', o.noClicks, o.params, '/api/analytics/no-clicks', NO_CLICKS_EMPTY)}
 ${refinementsSection(o.refinements, o.params)}
 ${suggestionsSection(o.suggestions, o.params, canAdd)}
 ${o.levers ?? ''}
@@ -156,7 +162,8 @@ function whyRow(h: SearchHit, i: number): Html {
 export function queryBody(d: QueryDetail, p: ConsoleParams, shown: { since: string; until: string }, now: readonly SearchHit[] | undefined): Html {
   const byPosition = d.positions.map(
     (x) =>
-      html`<tr><td class="n">${x.position}</td><td class="n">${num(x.shown)}</td><td class="n">${num(x.clicks)}</td><td class="n">${pct(x.clicks, x.shown)}</td></tr>`,
+      html`<tr><td class="n">${x.position}</td><td class="n">${num(x.shown)}</td><td class="n">${num(x.clicks)}</td>
+<td class="n">${pct(x.clicks, x.shown)}</td></tr>`,
   );
   const urls = d.urls.map(
     (u) => html`<tr><td><a href="${/^https?:\/\//i.test(u.url) ? u.url : '#'}">${u.url}</a></td><td class="n">${num(u.shown)}</td>

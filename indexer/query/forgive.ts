@@ -300,7 +300,10 @@ class Forgiving {
     }));
   }
 
-  /** Per word, what stands for it in phrase evidence: itself if known, else its best alternative; the last word with its completions, a word with its synonyms. */
+  /**
+   * Per word, what stands for it in phrase evidence: itself if known, else its best alternative;
+   * the last word with its completions, a word with its synonyms.
+   */
   private phraseTerms(): SlotTerm[] {
     const { q } = this;
     const { stats } = this.reads;

@@ -43,7 +43,10 @@ export type TermsAsked = {
   readonly synonyms?: readonly string[];
 };
 
-/** The second round's question: the query, the page wanted, the corpus's statistics (unset: this index's own — a test of what they change), the synonyms' lines. */
+/**
+ * The second round's question: the query, the page wanted, the corpus's statistics (unset: this
+ * index's own — a test of what they change), the synonyms' lines.
+ */
 export type SearchAsked = {
   readonly q: string;
   readonly exact?: boolean;
