@@ -39,7 +39,7 @@ import type { Synonyms } from './query/synonyms.ts';
 import { Spellings } from './query/surface.ts';
 import { scoreAll, slotWeights } from './query/weights.ts';
 import { explainScore } from './query/explain.ts';
-import { adjustRanking, hasAdjustments, type Adjusted, type IdsOf } from './query/adjust.ts';
+import { adjustRanking, foldPinned, hasAdjustments, isPinned, type Adjusted, type IdsOf } from './query/adjust.ts';
 import type { ImpactLists } from './structures/impacts.ts';
 import { SplitPostings } from './structures/split-postings.ts';
 import { SimHashes } from './structures/simhashes.ts';
@@ -235,7 +235,8 @@ export class SearchIndex implements Searcher {
     const { page, size } = pageOf(options);
     const r = await this.rank(query, { ...options, page, size }, lens);
     const ranked = withEvidence(r.ranked, r.evidence);
-    const onPage = fold(ranked, this.simhashes, this.foldDistance, page * size).slice((page - 1) * size, page * size);
+    const folded = foldPinned(ranked, (rest, wanted) => fold(rest, this.simhashes, this.foldDistance, wanted), page * size);
+    const onPage = folded.slice((page - 1) * size, page * size);
     const { docs } = r;
     await docs.loadStarts(onPage.flatMap((g) => [g.leader, ...g.similar.slice(0, MAX_SIMILAR)].map((x) => x.id)));
     const hits: SearchHit[] = [];
@@ -351,7 +352,8 @@ export class SearchIndex implements Searcher {
         const { key, stem } = stemmerFor(d.lang);
         const body = bodyStart(d.text, forgiven.marked, stem);
         bodies.set(r.id, body);
-        evidence.set(r.id, 1 + PHRASE_WEIGHT * phraseEvidence(d, termsIn(q.languages, key, forgiven.terms), body, stem));
+        // (A pin keeps its place: its score is its rank in the rule, not its evidence.)
+        evidence.set(r.id, isPinned(r.score) ? 1 : 1 + PHRASE_WEIGHT * phraseEvidence(d, termsIn(q.languages, key, forgiven.terms), body, stem));
       }
     }
     const total = q.phrases.length ? ranked.length : matched + totalChange;

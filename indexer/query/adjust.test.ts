@@ -7,6 +7,7 @@ import { SearchIndex } from '../search-index.ts';
 import type { SearchOptions } from '../search-types.ts';
 import { ShardedSearcher, type ShardTransport } from '../shards/coordinator.ts';
 import { answerSearch, hitsOf, reportTerms } from '../shards/shard-node.ts';
+import { simhash } from '../../lib/simhash.ts';
 import { storedDocument } from '../test-document.ts';
 import { type Adjustments, PINNED_SCORE } from './adjust.ts';
 
@@ -67,6 +68,30 @@ describe('the console’s levers (query/adjust.ts)', () => {
     assert.equal(learned.hits[0]!.url, plain[1]);
     assert.deepEqual(learned.hits[0]!.adjusted, { clicks: 5 });
     assert.deepEqual(await urls(index, {}), await urls(index), 'no levers: the ranking as it was');
+  });
+
+  it('folds nothing under a pin, and keeps the pins in their order whatever phrase evidence says', async () => {
+    const text = 'Zeta functions of curves over finite fields, and their zeros. The Riemann hypothesis for curves.';
+    const near = [
+      storedDocument(11, { url: 'http://docs.test/zeta', title: 'Zeta functions', text, simhash: simhash(text)! }),
+      storedDocument(12, { url: 'http://docs.test/mirror', title: 'A mirror', text: `${text} Mirror.`, simhash: simhash(text)! }),
+      storedDocument(13, { url: 'http://docs.test/other', title: 'Other', text: 'Nothing of the kind here.' }),
+    ];
+    const docs = new Map(near.map((d) => [d.id, d]));
+    const own = new SearchIndex((id) => docs.get(id));
+    own.idsOf = (urls) => new Map(urls.flatMap((u) => near.filter((d) => d.url === u).map((d) => [u, d.id] as const)));
+    for (const d of near) own.upsert(d);
+    const plain = await own.search('zeta functions');
+    assert.equal(plain.hits.length, 1, 'the mirror folds under the page');
+    const pinned = await own.search('zeta functions', { adjust: { ...none, pin: ['http://docs.test/other', 'http://docs.test/mirror'] } });
+    assert.deepEqual(
+      pinned.hits.map((h) => [h.url, h.similar?.length ?? 0]),
+      [
+        ['http://docs.test/other', 0],
+        ['http://docs.test/mirror', 0],
+        ['http://docs.test/zeta', 0],
+      ],
+    );
   });
 
   it('over two shards, as on one node', async () => {

@@ -8,6 +8,7 @@
  */
 import type { PrefixRule } from '../../model/index.ts';
 import type { QueryDocuments } from './documents.ts';
+import type { Group } from './fold.ts';
 import type { Ranked } from './rank.ts';
 
 /** A query's adjustments, by URL (as the store normalizes them); each list may be empty. */
@@ -37,6 +38,20 @@ export type Adjusted = {
  * first over shards), less a step per place, so that pins keep their order.
  */
 export const PINNED_SCORE = 1e9;
+
+/** Whether `score` is a pin's (PINNED_SCORE less its place; phrase evidence leaves a pin's score alone). */
+export const isPinned = (score: number): boolean => score > PINNED_SCORE / 2;
+
+/**
+ * Near-duplicates folded as `fold` folds them, the pins apart: a pin stands alone at its place, and
+ * no result folds under one (a pinned page is not the best of its kind: the owner put it there).
+ */
+export function foldPinned(ranked: readonly Ranked[], fold: (rest: readonly Ranked[], wanted: number) => Group[], wanted: number): Group[] {
+  let n = 0;
+  while (n < ranked.length && isPinned(ranked[n]!.score)) n++;
+  if (!n) return fold(ranked, wanted);
+  return [...ranked.slice(0, n).map((leader) => ({ leader, similar: [] })), ...fold(ranked.slice(n), Math.max(0, wanted - n))];
+}
 
 /** Resolves URLs to the index's document ids (the store's): those it does not know are absent. */
 export type IdsOf = (urls: readonly string[]) => Promise<ReadonlyMap<string, number>> | ReadonlyMap<string, number>;

@@ -7,6 +7,7 @@
  * facets summed. Scores are comparable because every shard scored with the corpus's statistics.
  */
 import { facetsOf, type Facets, type FacetValue } from '../query/filters.ts';
+import { foldPinned } from '../query/adjust.ts';
 import { deepEnough, fold } from '../query/fold.ts';
 import { byScore, type Ranked } from '../query/rank.ts';
 import { FACET_VALUES, MAX_SIMILAR, RERANK, withEvidence, type SearchHit, type SearchResponse } from '../search-index.ts';
@@ -56,7 +57,8 @@ export function mergeAnswers(answers: readonly ShardAnswer[], asked: MergeAsked)
   else ranked = deepEnough(rank(shown), rank, simhashes, foldDistance, page * size, total);
   if (wanted > known && !asked.last) return { deeper: wanted };
   const evidence = used.some((a) => a.evidence) ? new Map(used.flatMap((a) => a.evidence ?? [])) : undefined;
-  const onPage = fold(withEvidence(ranked, evidence), simhashes, foldDistance, page * size).slice((page - 1) * size, page * size);
+  const folded = foldPinned(withEvidence(ranked, evidence), (rest, wanted) => fold(rest, simhashes, foldDistance, wanted), page * size);
+  const onPage = folded.slice((page - 1) * size, page * size);
   const fetch = onPage.filter((g) => !entries.get(g.leader.id)!.hit).map((g) => g.leader.id);
   if (fetch.length) return { fetch };
   const hits: SearchHit[] = onPage.map(({ leader, similar }) => {
