@@ -3,9 +3,10 @@
  * order: close variants are one) and each page shown for it, the clicks it got over the clicks
  * expected at the positions it was shown at — clicks over expected clicks (COEC), the expectation
  * being the click-through rate of each position over every search, which is what position bias
- * is. Smoothed (SMOOTHING expected clicks of prior at a ratio of 1) and bounded: a page people
- * choose rises for that query, up to RISE times its score; a page shown often and never chosen
- * sinks slowly (the square root of its ratio), to SINK at most. One session counts once per query
+ * is. Only a difference beyond chance moves a page (`sigmas`), smoothed (`smoothing` expected
+ * clicks of prior at a ratio of 1) and bounded: a page people choose rises for that query, up to
+ * `rise` times its score; a page shown often and never chosen sinks slowly (the square root of its
+ * ratio), to `sink` at most. One session counts once per query
  * (shown) and once per query and page (clicked), so that no session, and no bot, moves a page.
  */
 import type { LoggedSearch, SearchClick } from '../model/index.ts';
@@ -16,6 +17,10 @@ export const CLICK_MODEL = {
   positions: 10,
   /** The prior: this many expected clicks at a ratio of 1, added to both sides. */
   smoothing: 3,
+  /** How far (in a Poisson count's standard deviations, plus one click) a page's clicks must be from those expected to move it. */
+  sigmas: 3,
+  /** A page rises only with this share of the query's clicks at least: the page people choose, not one a few slipped onto. */
+  minShare: 0.25,
   /** A page's factor at most (it rises), and at least (it sinks). */
   rise: 8,
   sink: 0.5,
@@ -93,19 +98,30 @@ export class ClickModel {
     }
   }
 
-  /** What clicks taught of `query`: each page's factor (none until it has minSessions sessions). */
+  /**
+   * What clicks taught of `query`: each page's factor (none until it has minSessions sessions).
+   * A page moves only when its clicks are far from those expected — more than `sigmas` standard
+   * deviations of a Poisson count away — so that clicks falling at random (a searcher's slip, a
+   * bot's guess) move nothing: a page chosen rises by its ratio squared (up to `rise`), a page passed
+   * over sinks by the ratio's square root (down to `sink`).
+   */
   factors(query: string): { url: string; factor: number }[] {
     const q = this.queries.get(queryKey(query));
     if (!q || q.sessions < this.tuning.minSessions) return [];
-    const { smoothing, rise, sink } = this.tuning;
+    const { smoothing, rise, sink, sigmas } = this.tuning;
     const out: { url: string; factor: number }[] = [];
+    let clicks = 0;
+    for (const pair of q.pages.values()) clicks += pair.clicks;
     for (const [url, pair] of q.pages) {
       let expected = 0;
       for (let p = 0; p < pair.shownAt.length; p++) if (pair.shownAt[p]) expected += pair.shownAt[p]! * this.rate(p);
       const ratio = (pair.clicks + smoothing) / (expected + smoothing);
-      const factor = ratio >= 1 ? Math.min(rise, ratio) : Math.max(sink, Math.sqrt(ratio));
-      // (Within 2 %: no change worth a re-sort.)
-      if (Math.abs(factor - 1) > 0.02) out.push({ url, factor: Math.round(factor * 1000) / 1000 });
+      const spread = sigmas * Math.sqrt(expected) + 1;
+      let factor = 1;
+      // (A choice is also a share of the query's clicks: a few slips on one page are not.)
+      if (pair.clicks >= expected + spread && pair.clicks >= this.tuning.minShare * clicks) factor = Math.min(rise, ratio * ratio);
+      else if (pair.clicks <= expected - spread) factor = Math.max(sink, Math.sqrt(ratio));
+      if (factor !== 1) out.push({ url, factor: Math.round(factor * 1000) / 1000 });
     }
     return out;
   }

@@ -12,7 +12,7 @@ import { storedDocument } from '../indexer/test-document.ts';
 import { silentLog } from '../lib/log.ts';
 import { openSqliteStore } from '../store/sqlite/store.ts';
 import type { Store } from '../store/index.ts';
-import { CuratedSearcher, Curation, CurationError } from './curation.ts';
+import { CuratedSearcher, Curation, CurationError, curationFor } from './curation.ts';
 
 const normalize = createNormalizer({ dropIndexFiles: false, lowercasePath: false, stripParams: [], collapseRepeatedParams: false, hostAliases: [] });
 
@@ -50,6 +50,19 @@ describe('the levers of a search node', () => {
       ],
     );
     await assert.rejects(first.putSynonyms(['a => a'], 'x'), (e: Error) => e instanceof CurationError && /adds nothing/.test(e.message));
+  });
+
+  it('learns from clicks unless search.learnFromClicks is false (or there is no search log)', async () => {
+    const settings = (learnFromClicks: boolean, enabled = true) => ({ search: { synonyms: [], learnFromClicks }, analytics: { enabled } });
+    for (const [s, learns] of [
+      [settings(true), true],
+      [settings(false), false],
+      [settings(true, false), false],
+    ] as const) {
+      const c = await curationFor(s, store, normalize, silentLog);
+      opened.push(c);
+      assert.equal(c.learner !== undefined, learns, JSON.stringify(s));
+    }
   });
 
   it('checks rules, normalizes their URLs, and matches them to queries exactly or by their words', async () => {

@@ -75,16 +75,21 @@ for (const name of values.sets!.split(',')) {
     // (A clock of the simulation's own: each action 5 s after the last, so that no search is taken for the one typed before it.)
     let clock = Date.now();
     const now = () => clock;
-    /** A searcher learning from a log of its own (its own store), and the server over it. */
-    const side = async (dir: string) => {
+    /** Searchers logged in a log of their own (their own store); the searcher that learnt from it, once the sessions are over. */
+    const side = (dir: string) => {
       const logStore = openSqliteStore(dir);
       const log = new SearchLog(logStore.searchLog, silentLog, 90, now);
-      const learner = new ClickLearner(logStore.searchLog, silentLog, now, 0);
-      const curation = await Curation.open(app.store.curation, { synonyms: [] }, app.normalize, silentLog, learner);
-      const searcher = new CuratedSearcher(app.index, curation);
-      return { logStore, log, learner, curation, server: createApp({ ...base, searcher, analytics: log }), plain: createApp({ ...base, searcher }) };
+      return { logStore, log, server: createApp({ ...base, searcher: app.index, analytics: log }), plain: createApp({ ...base, searcher: app.index }) };
     };
-    const sides = { model: await side(logDirs[0]!), random: await side(logDirs[1]!) };
+    const sides = { model: side(logDirs[0]!), random: side(logDirs[1]!) };
+    /** After the sessions: the model read from the log (as a node reads it every REFRESH_MS), the searcher with what it learnt. */
+    const learn = async (s: (typeof sides)['model']) => {
+      const learner = new ClickLearner(s.logStore.searchLog, silentLog, now, 0);
+      await learner.refresh();
+      const curation = await Curation.open(app.store.curation, { synonyms: [] }, app.normalize, silentLog, learner);
+      s.plain = createApp({ ...base, searcher: new CuratedSearcher(app.index, curation) });
+      return { learner, curation };
+    };
     type Side = (typeof sides)['model'];
     const search = async (s: Side, q: string, session: string, page = 1) => {
       clock += 5000;
@@ -96,12 +101,15 @@ for (const name of values.sets!.split(',')) {
       const res = await s.server.request('/api/analytics/events', { method: 'POST', body: JSON.stringify({ type: 'click', searchId, position, url }) });
       if (res.status !== 204) throw new Error(`click: ${res.status} ${await res.text()}`);
     };
+    const ranks = new Map<Side, Map<string, number>>();
     const mrr = async (s: Side, list: readonly Query[]) => {
       let sum = 0;
       for (const { q, answers } of list) {
-        const hits = ((await (await s.plain.request(`/api/search?q=${encodeURIComponent(q)}`)).json()) as { hits: { url: string }[] }).hits;
+        const hits = ((await (await s.plain.request(`/api/search?q=${encodeURIComponent(q)}&size=20`)).json()) as { hits: { url: string }[] }).hits;
         const at = hits.findIndex((h) => isAnswer(h.url, answers));
-        if (at >= 0) sum += 1 / (at + 1);
+        if (!ranks.has(s)) ranks.set(s, new Map());
+        ranks.get(s)!.set(q, at + 1);
+        if (at >= 0 && at < 10) sum += 1 / (at + 1);
       }
       return list.length ? sum / list.length : 0;
     };
@@ -117,6 +125,7 @@ for (const name of values.sets!.split(',')) {
       return out;
     };
     const before = await table(sides.model);
+    const ranksBefore = new Map(ranks.get(sides.model));
 
     const next = random(fnv1a32(name));
     let clicks = 0;
@@ -143,27 +152,33 @@ for (const name of values.sets!.split(',')) {
         }
       }
     clock += 60_000;
-    for (const s of Object.values(sides)) {
-      await s.log.close();
-      await s.learner.refresh();
-    }
+    for (const s of Object.values(sides)) await s.log.close();
+    const learnt = { model: await learn(sides.model), random: await learn(sides.random) };
     const after = { model: await table(sides.model), random: await table(sides.random) };
-    console.log(`  ${SESSIONS} sessions a query with traffic, ${clicks} clicks; model: ${JSON.stringify(sides.model.learner.model.size)}`);
-    console.log(`  MRR@10            ${'before'.padStart(8)} ${'clicks'.padStart(8)} ${'random'.padStart(8)}`);
-    for (const k of Object.keys(before))
-      console.log(
-        `  ${k.padEnd(17)} ${before[k]!.toFixed(3).padStart(8)} ${after.model[k]!.toFixed(3).padStart(8)} ${after.random[k]!.toFixed(3).padStart(8)}`,
-      );
-    const ok = (b: boolean) => (b ? 'met' : 'NOT met');
+    // The tuning half's queries with traffic whose answer is not first after: where it was, where it is (0: not in the first 20; held out: not shown).
+    const missed = groups.traffic.filter((q) => halfOf(q.q) === 'tuning' && ranks.get(sides.model)!.get(q.q) !== 1);
     console.log(
-      `  targets: traffic ≥ 0.97: ${ok(after.model['traffic all']! >= 0.97)}; ` +
-        `no traffic within 0.005: ${ok(Math.abs(after.model['none all']! - before['none all']!) <= 0.005)}; ` +
-        `random clicks: ${(after.random['traffic all']! - before['traffic all']!).toFixed(3)} on the queries with traffic`,
+      `  tuning queries not first after the clicks: ${missed.map((q) => `"${q.q}" ${ranksBefore.get(q.q)} → ${ranks.get(sides.model)!.get(q.q)}`).join(', ') || 'none'}`,
     );
-    for (const s of Object.values(sides)) {
-      s.curation.close();
-      await s.logStore.close();
+    console.log(`  ${SESSIONS} sessions a query with traffic, ${clicks} clicks; model: ${JSON.stringify(learnt.model.learner.model.size)}`);
+    const n = (k: string) => {
+      const [g, half] = k.split(' ') as ['traffic' | 'none', string];
+      return groups[g].filter((q) => half === 'all' || halfOf(q.q) === half).length;
+    };
+    console.log(`  MRR@10 (queries)        ${'before'.padStart(8)} ${'clicks'.padStart(8)} ${'random'.padStart(8)}`);
+    for (const k of Object.keys(before)) {
+      const cell = (x: number) => (n(k) ? x.toFixed(3) : '—').padStart(8);
+      console.log(`  ${`${k} (${n(k)})`.padEnd(22)} ${cell(before[k]!)} ${cell(after.model[k]!)} ${cell(after.random[k]!)}`);
     }
+    const ok = (b: boolean) => (b ? 'met' : 'NOT met');
+    const change = (side: Record<string, number>, k: string) => (side[k]! - before[k]!).toFixed(3);
+    console.log(
+      `  targets: with traffic ≥ 0.97: ${ok(after.model['traffic all']! >= 0.97)} (held out: ${after.model['traffic held-out']!.toFixed(3)}); ` +
+        `without traffic within 0.005: ${ok(Math.abs(after.model['none all']! - before['none all']!) <= 0.005)}; ` +
+        `random clicks alone: ${change(after.random, 'traffic all')} (held out ${change(after.random, 'traffic held-out')})`,
+    );
+    for (const s of Object.values(learnt)) s.curation.close();
+    for (const s of Object.values(sides)) await s.logStore.close();
   } finally {
     server.kill();
     await app.close();
