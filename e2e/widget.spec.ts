@@ -4,10 +4,12 @@ import { searchLogOf, trawlForFile } from '../testweb/e2e-fixtures.ts';
 
 // A site (a loopback server of its own: another origin than Trawl's) whose docs Trawl crawls, and
 // whose pages embed Trawl's search widget; Trawl lists its origin in server.corsOrigins.
+const ADMIN_TOKEN = 'widget-e2e-admin-token';
 const trawl = trawlForFile({
   serve: (req, res) => site(req, res),
   seeds: (_web, _other, served) => [`${served!.url}/docs/`],
-  configYaml: (_web, _other, served) => `scope:\n  allow: ["URL:/docs/"]\nperHost:\n  delayMs: 0\nserver:\n  corsOrigins: ["${served!.url}"]\n`,
+  configYaml: (_web, _other, served) =>
+    `scope:\n  allow: ["URL:/docs/"]\nperHost:\n  delayMs: 0\nserver:\n  corsOrigins: ["${served!.url}"]\n  adminToken: ${ADMIN_TOKEN}\n`,
   waitForCrawlEnd: true,
 });
 
@@ -147,6 +149,13 @@ test('the search and the result chosen go to the search log, from the widget', a
   const [logged] = searchLogOf(trawl(), 'paraffin').searches;
   expect(logged?.source).toBe('widget');
   expect(logged?.session).toMatch(/^[0-9a-f]{32}$/);
+  // The console lists it, with its click (its top queries, as JSON for the same table).
+  const top = await page.request.get(new URL('/api/analytics/queries', trawl().url).href, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+  expect((await top.json()).queries).toContainEqual(expect.objectContaining({ query: 'paraffin', searches: 1, clicked: 1, firstClickPosition: 1 }));
+  await page.goto(new URL('/console', trawl().url).href);
+  await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
+  await page.getByRole('button', { name: 'Open the console' }).click();
+  await expect(page.locator('#top').getByRole('row', { name: /paraffin/ })).toContainText('100 %');
 });
 
 test('a result found in a section of its page opens at that section', async ({ page }) => {
