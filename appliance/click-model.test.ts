@@ -39,7 +39,8 @@ describe('the click model', () => {
     assert.ok(first < 1 && first >= CLICK_MODEL.sink, `the first, never chosen: ${first}`);
     // Close variants are one query; others learn nothing from it.
     assert.equal(factorOf(m, 'Query  KILL', SHOWN[3]!), chosen);
-    assert.equal(queryKey('kill query site:e.org'), 'kill query');
+    assert.equal(queryKey('kill query site:e.org -lang:de'), 'kill query');
+    assert.equal(queryKey('String::from_utf8 "vec"'), 'string::from_utf8 vec');
     assert.deepEqual(m.factors('kill'), []);
   });
 

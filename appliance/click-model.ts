@@ -18,9 +18,9 @@ export const CLICK_MODEL = {
   /** The prior: this many expected clicks at a ratio of 1, added to both sides. */
   smoothing: 3,
   /** How far (in a Poisson count's standard deviations, plus one click) a page's clicks must be from those expected to move it. */
-  sigmas: 3,
+  sigmas: 2,
   /** A page rises only with this share of the query's clicks at least: the page people choose, not one a few slipped onto. */
-  minShare: 0.25,
+  minShare: 0.4,
   /** A page's factor at most (it rises), and at least (it sinks). */
   rise: 8,
   sink: 0.5,
@@ -34,11 +34,11 @@ export const CLICK_MODEL = {
 
 type Pair = { clicks: number; shownAt: Float64Array };
 
-/** A query's words, lower-cased, without its filters (`site:…`, `lang:…`) or operators' marks. */
+/** A query's words, lower-cased, without its filters (`site:…`, `lang:…`, `type:`, `topic:`: parse.ts) or operators' marks (`String::new` is a word). */
 export function queryWords(query: string): string[] {
   return normalQuery(query)
     .split(' ')
-    .filter((w) => !/^[a-z]+:\S/.test(w))
+    .filter((w) => !/^-?(site|lang|type|topic):/.test(w))
     .map((w) => w.replace(/^[-+]+|["'`()]+/g, ''))
     .filter(Boolean);
 }
