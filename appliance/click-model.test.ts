@@ -44,6 +44,25 @@ describe('the click model', () => {
     assert.deepEqual(m.factors('kill'), []);
   });
 
+  it("reads a page's results by rank: page 2's first is the 11th, shown and clicked there", () => {
+    const m = new ClickModel();
+    const second = SHOWN.map((u) => `${u}/deeper`);
+    const page2 = (q: string, session: string) => ({ ...search(q, session, second), page: 2 });
+    // (Elsewhere, the 11th result is often chosen: its rate is high.)
+    for (let i = 0; i < 100; i++) {
+      const s = page2(`other ${i % 10}`, `o${i}`);
+      m.add(s, [click(s, 1)]);
+    }
+    // Here it never is, in 30 sessions that looked at page 2: it sinks; the 12th, always chosen, rises.
+    for (let i = 0; i < 30; i++) {
+      m.add(search('deep', `d${i}`), []);
+      const s = page2('deep', `d${i}`);
+      m.add(s, [click(s, 2)]);
+    }
+    assert.ok(factorOf(m, 'deep', second[0]!) < 1, `the 11th, passed over: ${factorOf(m, 'deep', second[0]!)}`);
+    assert.ok(factorOf(m, 'deep', second[1]!) > 1, `the 12th, chosen: ${factorOf(m, 'deep', second[1]!)}`);
+  });
+
   it('counts a session once: one session (a bot) searching and clicking again and again moves nothing', () => {
     const m = new ClickModel();
     for (let i = 0; i < 1000; i++) {

@@ -13,8 +13,8 @@ import type { LoggedSearch, SearchClick } from '../model/index.ts';
 import { normalQuery } from '../model/index.ts';
 
 export const CLICK_MODEL = {
-  /** Positions of a page that are counted (a page of results): beyond, a click is rare and says little. */
-  positions: 10,
+  /** Ranks counted (two pages of results): beyond, a click is rare and says little — and the index weighs the best 20 only (RERANK). */
+  positions: 20,
   /** The prior: this many expected clicks at a ratio of 1, added to both sides. */
   smoothing: 3,
   /** How far (in a Poisson count's standard deviations, plus one click) a page's clicks must be from those expected to move it. */
@@ -31,6 +31,9 @@ export const CLICK_MODEL = {
   /** Sessions remembered to count each once (beyond, the oldest are forgotten: a session is minutes long). */
   maxSessions: 200_000,
 } as const;
+
+/** Results a page, as the search page and the widget ask (PAGE_SIZE.default): a search's page p starts at rank (p − 1) × PAGE. */
+const PAGE = 10;
 
 type Pair = { clicks: number; shownAt: Float64Array };
 
@@ -67,34 +70,39 @@ export class ClickModel {
     const key = queryKey(search.understood);
     if (!key || !search.shown.length) return;
     const who = search.session ?? search.id;
+    // (A rank, not a place on the page: page 2's first result is the 11th — PAGE a page, as the page and the widget ask.)
+    const first = (search.page - 1) * PAGE;
+    if (first >= this.tuning.positions) return;
     let q = this.queries.get(key);
-    const shownOnce = !this.seen.has(`${who}\n${key}`);
-    if (shownOnce) {
+    const newSession = !this.seen.has(`${who}\n${key}`);
+    const pageOnce = !this.seen.has(`${who}\n${key}\n${search.page}`);
+    if (pageOnce) {
       remember(this.seen, `${who}\n${key}`, this.tuning.maxSessions);
+      remember(this.seen, `${who}\n${key}\n${search.page}`, this.tuning.maxSessions);
       if (!q) {
         if (this.pairs >= this.tuning.maxPairs) return;
         q = { sessions: 0, pages: new Map() };
         this.queries.set(key, q);
       }
-      q.sessions++;
-      const n = Math.min(search.shown.length, this.tuning.positions);
+      if (newSession) q.sessions++;
+      const n = Math.min(search.shown.length, this.tuning.positions - first);
       for (let p = 0; p < n; p++) {
         const pair = this.pairOf(q, search.shown[p]!);
-        if (pair) pair.shownAt[p]!++;
-        this.shownAll[p]!++;
+        if (pair) pair.shownAt[first + p]!++;
+        this.shownAll[first + p]!++;
       }
     }
     if (!q) return;
     for (const c of clicks) {
       const p = c.position - 1;
-      if (p < 0 || p >= this.tuning.positions || search.shown[p] !== c.url) continue;
+      if (p < 0 || first + p >= this.tuning.positions || search.shown[p] !== c.url) continue;
       const k = `${who}\n${key}\n${c.url}`;
       if (this.chosen.has(k)) continue;
       remember(this.chosen, k, this.tuning.maxSessions);
       const pair = this.pairOf(q, c.url);
       if (!pair) continue;
       pair.clicks++;
-      this.clickedAll[p]!++;
+      this.clickedAll[first + p]!++;
     }
   }
 
