@@ -7,6 +7,10 @@
  * query once a round and side, as a session of its own. Prints each side's p50 / p99, the median of the per-pair ratios,
  * the searches logged and the bytes a logged search takes in the crawl database.
  *
+ * Issue 37's bench/analytics is three commands: this one (the log's cost and bytes), bench/console.ts
+ * (the console's pages over 1,000,000 logged searches) and bench/click-learning.ts (simulated
+ * searchers: what ranking learns from their clicks).
+ *
  *   npx tsx bench/analytics.ts [--root /usr/share/doc/postgresql-doc-15/html] [--queries bench/relevance/postgresql.json] [--rounds 6]
  */
 import Database from 'better-sqlite3';

@@ -16,7 +16,7 @@
  * out: bench/relevance/split.ts). Targets: MRR@10 ≥ 0.97 of the queries with ≥ 20 sessions; the
  * queries without traffic within 0.005 of before; random clicks within the noise.
  *
- *   npx tsx bench/click-learning.ts [--sets postgresql,python,rust,texlive] [--sessions 30]
+ *   npx tsx bench/click-learning.ts [--sets postgresql,python,rust,texlive] [--sessions 60]
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,7 +38,7 @@ const SETS: Record<string, { root: string; seed: string; autoindex?: boolean; qu
   rust: { root: '/usr/share/doc/rust-doc/html', seed: 'index.html', queries: 'rust.json' },
   texlive: { root: '/usr/share/doc/texlive-doc', seed: '', autoindex: true, queries: 'texlive.json' },
 };
-const { values } = parseArgs({ options: { sets: { type: 'string', default: 'postgresql,python' }, sessions: { type: 'string', default: '30' } } });
+const { values } = parseArgs({ options: { sets: { type: 'string', default: 'postgresql,python' }, sessions: { type: 'string', default: '60' } } });
 const SESSIONS = Number(values.sessions);
 const RANDOM_SHARE = 0.1;
 

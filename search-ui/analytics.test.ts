@@ -8,27 +8,15 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { SearchLog } from '../appliance/search-log.ts';
 import { SearchReports } from '../appliance/search-reports.ts';
-import { SearchIndex } from '../indexer/index.ts';
-import { storedDocument } from '../indexer/test-document.ts';
 import { silentLog } from '../lib/log.ts';
-import type { StoredDocument } from '../model/index.ts';
 import { openSqliteStore } from '../store/sqlite/store.ts';
 import { MAX_EVENT_BYTES } from './analytics.ts';
 import { csvOf } from './analytics-reports.ts';
 import { createApp } from './app.ts';
-import { serverDefaults } from './server-fixture.ts';
+import { serverDefaults, vacuumIndex } from './server-fixture.ts';
 import { idleStatus } from './status-fixture.ts';
 
-const docs = new Map<number, StoredDocument>();
-const index = new SearchIndex((id) => docs.get(id));
-for (const [id, url, title, text] of [
-  [1, 'http://e.org/vacuum.html', 'VACUUM', 'VACUUM reclaims storage occupied by dead tuples.'],
-  [2, 'http://e.org/autovacuum.html', 'Autovacuum', 'The autovacuum daemon runs VACUUM and ANALYZE.'],
-] as const) {
-  const d = storedDocument(id, { url, title, text });
-  docs.set(id, d);
-  index.upsert(d);
-}
+const index = vacuumIndex();
 const store = openSqliteStore(mkdtempSync(join(tmpdir(), 'trawl-analytics-')));
 const searchLog = new SearchLog(store.searchLog, silentLog, 90);
 const reports = new SearchReports(store.searchReports, () => searchLog.flush(), searchLog.now);

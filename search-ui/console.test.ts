@@ -9,26 +9,14 @@ import { after, describe, it } from 'node:test';
 import { PAUSE_MS, SearchLog } from '../appliance/search-log.ts';
 import { SearchReports } from '../appliance/search-reports.ts';
 import { Secret } from '../lib/secret.ts';
-import { SearchIndex } from '../indexer/index.ts';
-import { storedDocument } from '../indexer/test-document.ts';
 import { silentLog } from '../lib/log.ts';
-import type { StoredDocument } from '../model/index.ts';
 import { openSqliteStore } from '../store/sqlite/store.ts';
 import { createApp } from './app.ts';
-import { serverDefaults } from './server-fixture.ts';
+import { serverDefaults, vacuumIndex } from './server-fixture.ts';
 import { STATIC_FILES } from './static-files.ts';
 import { idleStatus } from './status-fixture.ts';
 
-const docs = new Map<number, StoredDocument>();
-const index = new SearchIndex((id) => docs.get(id));
-for (const [id, url, title, text] of [
-  [1, 'http://e.org/vacuum.html', 'VACUUM', 'VACUUM reclaims storage occupied by dead tuples.'],
-  [2, 'http://e.org/autovacuum.html', 'Autovacuum', 'The autovacuum daemon runs VACUUM and ANALYZE.'],
-] as const) {
-  const d = storedDocument(id, { url, title, text });
-  docs.set(id, d);
-  index.upsert(d);
-}
+const index = vacuumIndex();
 const store = openSqliteStore(mkdtempSync(join(tmpdir(), 'trawl-console-')));
 let clock = Date.now();
 const searchLog = new SearchLog(store.searchLog, silentLog, 90, () => clock);

@@ -4,7 +4,10 @@
  * config/schema.ts, not restated here), and a logger that says nothing.
  */
 import { loadConfig } from '../config/index.ts';
+import { SearchIndex } from '../indexer/index.ts';
+import { storedDocument } from '../indexer/test-document.ts';
 import { silentLog } from '../lib/log.ts';
+import type { StoredDocument } from '../model/index.ts';
 import type { UiDeps } from './deps.ts';
 
 export type ConfiguredDeps = Pick<UiDeps, 'log' | 'maxEventStreams' | 'hosts' | 'corsOrigins'>;
@@ -19,4 +22,19 @@ export function serverDefaults(): ConfiguredDeps {
     hosts: { bound: server.host, allowed: server.allowedHosts },
     corsOrigins: server.corsOrigins,
   };
+}
+
+/** An index of two pages about VACUUM (the tests of the search log and the console search it). */
+export function vacuumIndex(): SearchIndex {
+  const docs = new Map<number, StoredDocument>();
+  const index = new SearchIndex((id) => docs.get(id));
+  for (const [id, url, title, text] of [
+    [1, 'http://e.org/vacuum.html', 'VACUUM', 'VACUUM reclaims storage occupied by dead tuples.'],
+    [2, 'http://e.org/autovacuum.html', 'Autovacuum', 'The autovacuum daemon runs VACUUM and ANALYZE.'],
+  ] as const) {
+    const d = storedDocument(id, { url, title, text });
+    docs.set(id, d);
+    index.upsert(d);
+  }
+  return index;
 }

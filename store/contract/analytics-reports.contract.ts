@@ -1,26 +1,13 @@
 /** The contract of the search console's reports: the rollups the store keeps as searches and clicks are appended. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { LoggedSearch, SearchClick } from '../../model/index.ts';
-import { withStore, type StoreFactory } from './harness.ts';
+import type { SearchClick } from '../../model/index.ts';
+import { loggedSearch, withStore, type StoreFactory } from './harness.ts';
 
 const DAY = 86_400_000;
 const day0 = Date.UTC(2026, 10, 30);
 
-const search = (id: string, at: number, extra: Partial<LoggedSearch> = {}): LoggedSearch => ({
-  id,
-  at,
-  source: 'page',
-  query: 'kill query',
-  understood: 'kill query',
-  filters: {},
-  page: 1,
-  total: 2,
-  shown: ['http://e.org/a', 'http://e.org/b'],
-  tookMs: 3.5,
-  prefixes: [],
-  ...extra,
-});
+const search = loggedSearch;
 const click = (searchId: string, at: number, position: number, url = position === 1 ? 'http://e.org/a' : 'http://e.org/b'): SearchClick => ({
   searchId,
   at,

@@ -1,23 +1,9 @@
 /** The contract of the search log: searches and clicks appended in batches, read back, pruned by age. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { LoggedSearch } from '../../model/index.ts';
-import { T0, withStore, type StoreFactory } from './harness.ts';
+import { loggedSearch, T0, withStore, type StoreFactory } from './harness.ts';
 
-const search = (id: string, at: number, extra: Partial<LoggedSearch> = {}): LoggedSearch => ({
-  id,
-  at,
-  source: 'page',
-  query: 'kill query',
-  understood: 'kill query',
-  filters: {},
-  page: 1,
-  total: 2,
-  shown: ['http://e.org/a', 'http://e.org/b'],
-  tookMs: 3.5,
-  prefixes: [],
-  ...extra,
-});
+const search = loggedSearch;
 
 export function searchLogContract(factory: StoreFactory): void {
   const test = (fn: Parameters<typeof withStore>[1]) => withStore(factory, fn);

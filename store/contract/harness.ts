@@ -2,7 +2,7 @@
  * What a backend gives the contract suite: a way to open a fresh, empty store, and to open the same
  * store again (as a process restarting after a crash or a stop would).
  */
-import type { QueuedUrl, StoredDocument } from '../../model/index.ts';
+import type { LoggedSearch, QueuedUrl, StoredDocument } from '../../model/index.ts';
 import type { Store } from '../store.ts';
 
 export type StoreFactory = {
@@ -50,3 +50,19 @@ export function withStore(factory: StoreFactory, test: (store: Store) => Promise
     }
   };
 }
+
+/** A logged search of the search log's contract suites: `kill query`, shown two pages. */
+export const loggedSearch = (id: string, at: number, extra: Partial<LoggedSearch> = {}): LoggedSearch => ({
+  id,
+  at,
+  source: 'page',
+  query: 'kill query',
+  understood: 'kill query',
+  filters: {},
+  page: 1,
+  total: 2,
+  shown: ['http://e.org/a', 'http://e.org/b'],
+  tookMs: 3.5,
+  prefixes: [],
+  ...extra,
+});
