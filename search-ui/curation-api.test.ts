@@ -55,6 +55,7 @@ describe('the levers over HTTP', () => {
   it('PUT /api/synonyms and /api/rules change the next search; refused with a reason; admin only; in the history', async () => {
     assert.equal((await put('/api/synonyms', { synonyms: ['kill => terminate'] }, { 'content-type': 'application/json' })).status, 401);
     assert.equal((await app.request('/api/rules')).status, 401);
+    assert.equal((await put('/api/synonyms', { synonyms: ['a, b'.repeat(1)], pad: 'x'.repeat(5 * 1024 * 1024) })).status, 413);
     assert.deepEqual(await urls('kill'), ['http://e.org/kill.html']);
     const bad = await put('/api/synonyms', { synonyms: ['kill => kill'] });
     assert.equal(bad.status, 400);

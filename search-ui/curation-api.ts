@@ -7,6 +7,7 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { MAX_PINS, MAX_RULES, MAX_SYNONYMS, PREFIX_FACTOR_BOUNDS, type SearchRules } from '../model/index.ts';
 import { ADMIN, ERRORS, error, json } from './api/openapi.ts';
 import { intParam } from './api/schemas.ts';
@@ -67,7 +68,7 @@ const ChangeSchema = z
   })
   .openapi('CurationChange');
 const NONE = error('No levers here: this server has no store of its own (a coordinator: change them on a search node)');
-const ANSWERS = { 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: NONE, 429: ERRORS[429] };
+const ANSWERS = { 400: ERRORS[400], 401: ERRORS[401], 403: ERRORS[403], 404: NONE, 413: error('Body over 4 MB (code: too-large)'), 429: ERRORS[429] };
 
 const getRoute = <S extends z.ZodType>(path: string, summary: string, schema: S) =>
   createRoute({ method: 'get', path, summary, ...ADMIN, responses: { 200: json(schema, 'As they are'), ...ANSWERS } });
@@ -96,7 +97,26 @@ const historyRoute = createRoute({
   responses: { 200: json(z.object({ changes: z.array(ChangeSchema) }), 'The changes'), ...ANSWERS },
 });
 
+/** A PUT's body at most: 10,000 synonym lines or rules of a few hundred bytes each. */
+export const MAX_LEVERS_BYTES = 4 * 1024 * 1024;
+
 export function curationRoutes(app: ServerApp, levers: SearchLevers | undefined, access: ConsoleAccess): void {
+  // (Who asks is checked before a body is read, and a body is bounded: nobody else makes the server parse megabytes.)
+  for (const path of ['/api/synonyms', '/api/rules', '/api/curation/*']) {
+    app.use(path, async (c, next) => {
+      access.require(c);
+      await next();
+    });
+    app.use(
+      path,
+      bodyLimit({
+        maxSize: MAX_LEVERS_BYTES,
+        onError: () => {
+          throw new HttpError(413, 'too-large', `request body over ${MAX_LEVERS_BYTES} bytes`);
+        },
+      }),
+    );
+  }
   const allowed = (c: Context) => {
     access.require(c);
     if (!levers) throw new HttpError(404, 'no-levers', 'no synonyms or rules here: this server has no store of its own');
