@@ -3,13 +3,13 @@
  * 2xx → its rules; 4xx → allow all; 5xx or unreachable → nothing may be fetched now, retry later;
  * redirects followed (up to 5 hops); only the first 500 KiB count; cached per host for 24 hours
  * (in the store, so a resumed crawl does not ask again). The product token of the user agent picks
- * the group.
+ * the group. What robots-parser gets wrong of RFC 9309 is set right around it in rules.ts.
  */
-import robotsParserModule from 'robots-parser';
 import type { RobotsStore } from '../../store/index.ts';
 import type { ErrorCode } from '../../model/index.ts';
 import { clip, fromFetchCode } from '../errors.ts';
 import type { PageFetcher } from '../fetch/fetcher.ts';
+import { parseRobotsTxt } from './rules.ts';
 
 export type RobotsRules =
   | { readonly state: 'rules' | 'allow-all'; isAllowed(url: string): boolean; readonly crawlDelaySeconds?: number; readonly sitemaps: readonly string[] }
@@ -30,9 +30,6 @@ export interface RobotsSource {
   /** Fetches robots.txt for `origin` (e.g. `https://example.org`) and keeps the result. */
   load(origin: string, signal?: AbortSignal): Promise<RobotsRules>;
 }
-
-// robots-parser is CommonJS: at run time the default import is the function its types call `.default`.
-const robotsParser = robotsParserModule as unknown as typeof robotsParserModule.default;
 
 const TTL_MS = 24 * 3600_000;
 const UNAVAILABLE_TTL_MS = 60_000;
@@ -99,14 +96,13 @@ export class RobotsCache implements RobotsSource {
 
   private interpret(origin: string, status: number, body: string): RobotsRules {
     if (status >= 200 && status < 300) {
-      const robot = robotsParser(new URL('/robots.txt', origin).href, body);
-      const delay = robot.getCrawlDelay(this.token);
+      const robot = parseRobotsTxt(new URL('/robots.txt', origin).href, body);
+      const delay = robot.crawlDelay(this.token);
       return {
         state: 'rules',
-        // robots-parser answers undefined for a URL of another host; those are never asked here.
-        isAllowed: (u) => robot.isAllowed(u, this.token) !== false,
+        isAllowed: (u) => robot.isAllowed(u, this.token),
         ...(delay !== undefined ? { crawlDelaySeconds: delay } : {}),
-        sitemaps: robot.getSitemaps(),
+        sitemaps: [...robot.sitemaps],
       };
     }
     if (status >= 400 && status < 500) return { state: 'allow-all', isAllowed: () => true, sitemaps: [] };
