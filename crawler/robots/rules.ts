@@ -13,6 +13,8 @@
  */
 import robotsParserModule from 'robots-parser';
 
+import { canonicalEscapes } from '../urls/normalize.ts';
+
 // robots-parser is CommonJS: at run time the default import is the function its types call `.default`.
 const robotsParser = robotsParserModule as unknown as typeof robotsParserModule.default;
 
@@ -76,18 +78,4 @@ function canonicalUrl(url: string): string {
   } catch {
     return url;
   }
-}
-
-const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
-
-/**
- * Decodes escapes of unreserved characters and uppercases the others — the rule of crawler/urls'
- * normalizer (kept private there, and written again here for the few rules of a robots.txt).
- */
-function canonicalEscapes(s: string): string {
-  if (!s.includes('%')) return s;
-  return s.replace(/%[0-9A-Fa-f]{2}/g, (e) => {
-    const c = String.fromCharCode(Number.parseInt(e.slice(1), 16));
-    return UNRESERVED.test(c) ? c : e.toUpperCase();
-  });
 }

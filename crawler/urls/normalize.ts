@@ -92,8 +92,8 @@ function cleanQuery(query: string, o: NormalizeOptions): string {
   return kept.length ? `?${kept.join('&')}` : '';
 }
 
-/** Uppercases percent-escapes and decodes the ones that stand for unreserved characters. */
-function canonicalEscapes(s: string): string {
+/** Uppercases percent-escapes and decodes the ones that stand for unreserved characters (also robots.txt rules': crawler/robots/rules.ts). */
+export function canonicalEscapes(s: string): string {
   // (A loop, not a replace with a callback per escape: a page's links may hold tens of thousands
   // of escapes — rustdoc's error index links 1,040 playground URLs of code — and this runs on the
   // main thread.)
