@@ -462,12 +462,7 @@ describe('GET /metrics', () => {
     assert.match(after, /^trawl_recrawl_due 7$/m);
     assert.match(after, /^trawl_revisits_total\{result="changed"\} 4$/m);
     // The process metrics operators expect, beside Trawl's own.
-    for (const name of [
-      'process_cpu_seconds_total',
-      'process_resident_memory_bytes',
-      'nodejs_heap_size_used_bytes',
-      'nodejs_eventloop_lag_seconds',
-    ])
+    for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_seconds'])
       assert.match(after, new RegExp(`^${name}(\\{[^}]*\\})? `, 'm'), name);
     // (GC pauses: a histogram whose samples appear once a collection has run — not always yet.)
     assert.match(after, /^# TYPE nodejs_gc_duration_seconds histogram$/m);
