@@ -21,7 +21,7 @@ const tmp = (name: string) => mkdtempSync(join(tmpdir(), `trawl-scale-${name}-`)
 const DELAY_MS = 120;
 const CONNECTIONS = 1;
 const CONCURRENCY = 4;
-/** How long two search nodes may take to agree (a bound on a hang, not a performance target: 10 s was once too short in CI, the machine loaded by the suite). */
+/** How long two search nodes may take to agree (a bound on a hang, not a performance target: 10 s once ran out in CI, the machine loaded by the suite). */
 const CONVERGE_MS = 20_000;
 
 type Proc = { child: ChildProcess; exited: Promise<number | null>; stderr: () => string; stdout: () => string };
