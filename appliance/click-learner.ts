@@ -66,7 +66,11 @@ export class ClickLearner {
         if (!page.length) break;
         const clicks = await this.store.clicksOf(page.map((s) => s.id));
         const bySearch = new Map<string, typeof clicks>();
-        for (const c of clicks) bySearch.set(c.searchId, [...(bySearch.get(c.searchId) ?? []), c]);
+        for (const c of clicks) {
+          const of = bySearch.get(c.searchId);
+          if (of) of.push(c);
+          else bySearch.set(c.searchId, [c]);
+        }
         for (const s of page) {
           this.model.add(s, bySearch.get(s.id) ?? []);
           if (s.at !== this.since) this.atSince.clear();

@@ -6,15 +6,16 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { createNormalizer } from '../crawler/urls/index.ts';
 import { SearchIndex } from '../indexer/index.ts';
 import { storedDocument } from '../indexer/test-document.ts';
+import { DEFAULT_CONFIG } from '../config/defaults.ts';
 import { silentLog } from '../lib/log.ts';
+import { normalizerOf } from './wiring.ts';
 import { openSqliteStore } from '../store/sqlite/store.ts';
 import type { Store } from '../store/index.ts';
 import { CuratedSearcher, Curation, CurationError, curationFor } from './curation.ts';
 
-const normalize = createNormalizer({ dropIndexFiles: false, lowercasePath: false, stripParams: [], collapseRepeatedParams: false, hostAliases: [] });
+const normalize = normalizerOf(DEFAULT_CONFIG);
 
 describe('the levers of a search node', () => {
   let dir: string;

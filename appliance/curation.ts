@@ -22,7 +22,7 @@ import {
   type QueryRule,
   type SearchRules,
 } from '../model/index.ts';
-import type { CurationStore, SearchLogStore } from '../store/index.ts';
+import { type CurationStore, MAX_CURATION_HISTORY, type SearchLogStore } from '../store/index.ts';
 import { ClickLearner } from './click-learner.ts';
 import { queryWords } from './click-model.ts';
 
@@ -34,7 +34,7 @@ const NO_RULES: SearchRules = { queries: [], prefixes: [] };
 export class CurationError extends Error {}
 
 export class Curation {
-  private lines: readonly string[] = [];
+  /** The store's synonyms, compiled (undefined: none); their lines are `compiled.lines`. */
   private compiled: Synonyms | undefined;
   private rules: SearchRules = NO_RULES;
   private seen = -1;
@@ -61,7 +61,8 @@ export class Curation {
   ): Promise<Curation> {
     const c = new Curation(store, normalize, log, learner);
     if (store.writable) {
-      const [last] = (await store.history(50, 'synonyms')).filter((h) => h.by === 'config');
+      // (The whole history kept: the config's last put may lie behind many edits in the console.)
+      const [last] = (await store.history(MAX_CURATION_HISTORY, 'synonyms')).filter((h) => h.by === 'config');
       const fromConfig = JSON.stringify(settings.synonyms);
       if (JSON.stringify(last?.value ?? []) !== fromConfig && (last || settings.synonyms.length))
         await store.put({ at: Date.now(), what: 'synonyms', by: 'config', value: checkedSynonyms(settings.synonyms) });
@@ -72,7 +73,7 @@ export class Curation {
 
   /** The synonyms' lines and the rules as they are now. */
   get current(): { readonly synonyms: readonly string[]; readonly rules: SearchRules } {
-    return { synonyms: this.lines, rules: this.rules };
+    return { synonyms: this.compiled?.lines ?? [], rules: this.rules };
   }
 
   /** The synonyms applied to every search (undefined: none). */
@@ -140,8 +141,7 @@ export class Curation {
     const version = await this.store.version();
     if (version === this.seen) return;
     const [synonyms, rules] = await Promise.all([this.store.synonyms(), this.store.rules()]);
-    this.lines = synonyms?.lines ?? [];
-    this.compiled = this.lines.length ? Synonyms.fromLines(this.lines) : undefined;
+    this.compiled = synonyms?.lines.length ? Synonyms.fromLines(synonyms.lines) : undefined;
     this.rules = rules?.rules ?? NO_RULES;
     this.seen = version;
     this.reloads++;

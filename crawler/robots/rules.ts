@@ -70,6 +70,8 @@ function encodeNonAscii(s: string): string {
 
 /** `url` with canonical percent-escapes (as the crawler's normalizer writes them), for a URL not from it. */
 function canonicalUrl(url: string): string {
+  // (The crawl's URLs are the normalizer's already: without an escape there is nothing to do.)
+  if (!url.includes('%')) return url;
   try {
     const u = new URL(url);
     u.pathname = canonicalEscapes(u.pathname);
