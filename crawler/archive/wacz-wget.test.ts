@@ -43,7 +43,8 @@ describe('openWacz on a WACZ by wget and js-wacz', () => {
       if (!page) return void res.writeHead(404).end();
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(
-        `<!doctype html><html><head><title>${page.title}</title></head><body><h1>${page.title}</h1>${filler()}${page.links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}</body></html>`,
+        `<!doctype html><html><head><title>${page.title}</title></head><body><h1>${page.title}</h1>${filler()}` +
+          `${page.links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}</body></html>`,
       );
     });
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));

@@ -244,7 +244,12 @@ describe('openWacz', () => {
       'com,example)/x 20240102030405 {"url": "https://example.com/x"\n',
       'garbage\n',
     ].join('');
-    const badPages = `{"url":"https://example.com/nohead","title":"No header"}\nnot json\n{"url":"https://example.com/big","title":"${'x'.repeat(1_500_000)}"}\n{"url":"https://example.com/after","title":"After"}\n`;
+    const badPages = [
+      '{"url":"https://example.com/nohead","title":"No header"}',
+      'not json',
+      `{"url":"https://example.com/big","title":"${'x'.repeat(1_500_000)}"}`,
+      '{"url":"https://example.com/after","title":"After"}\n',
+    ].join('\n');
     const pkg = await open(
       await wacz([
         { name: 'archive/data.warc.gz', data: warcBytes },

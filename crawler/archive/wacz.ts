@@ -49,7 +49,10 @@ export type WaczWarc = {
   readonly size: number;
   /** Deflated in the zip (the spec wants stored). */
   readonly compressed: boolean;
-  /** Where its bytes are: the .wacz itself at [start, end) for a stored entry; a deflated one is extracted at first call into a temp file (removed by close()). */
+  /**
+   * Where its bytes are: the .wacz itself at [start, end) for a stored entry; a deflated one is
+   * extracted at first call into a temp file (removed by close()).
+   */
   locate(): Promise<{ path: string; start: number; end: number }>;
 };
 export type WaczProblem = { readonly reason: string; readonly count: number; readonly example?: string };
