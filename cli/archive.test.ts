@@ -2,10 +2,11 @@
 // export --format warc, import into another data directory, start --warc — in child processes.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { ZipFile } from 'yazl';
 import { startFakeWeb, type FakeWeb } from '../testweb/index.ts';
 import { onOutput, waitFor } from '../testweb/wait.ts';
 
@@ -81,9 +82,42 @@ describe('trawl and web archives', () => {
       .map((f) => join(crawled, 'archive', f));
     const r = await run(['import', ...files, '--data', into]);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stderr, /100\.0 % \([\d.]+ of [\d.]+ MB\), \d+ captures/, 'a progress line');
-    assert.match(r.stderr, /imported \d+ captures from \d+ files?: .*6 documents in the index/);
+    for (const f of files) {
+      const name = f.replace(/[.]/g, '\\.');
+      assert.match(r.stderr, new RegExp(`reading ${name}\n`), 'each file named once as it begins');
+      assert.match(r.stderr, new RegExp(`${name}: WARC 1\\.1, gzipped; records [\\d,]+ \\w+.*; \\d+ captures \\(.*\\); read to its end\n`), r.stderr);
+    }
+    assert.match(r.stderr, /imported \d+ captures from \d+ files?: .*6 documents in the index; (all \d+ files were|the file was) read to the end/);
     for (const q of ['graphword2', 'graphword5']) assert.deepEqual(await hitUrls(into, q), await hitUrls(crawled, q), q);
+  });
+
+  it('import accounts for every file: one that is no archive, a zip that is no WACZ, one cut short (exit 1)', async () => {
+    const dir = tmp('bad-files');
+    const good = join(crawled, 'archive', readdirSync(join(crawled, 'archive')).find((f) => f.endsWith('.warc.gz'))!);
+    const bytes = readFileSync(good);
+    const cut = join(dir, 'cut.warc.gz');
+    writeFileSync(cut, bytes.subarray(0, bytes.length - 100));
+    const notes = join(dir, 'notes.warc');
+    writeFileSync(notes, 'not an archive at all\n');
+    const zip = join(dir, 'photos.zip');
+    await new Promise<void>((resolve, reject) => {
+      const z = new ZipFile();
+      z.addBuffer(Buffer.from('a photo'), 'holiday.jpg');
+      z.end();
+      z.outputStream.pipe(createWriteStream(zip)).on('close', resolve).on('error', reject);
+    });
+    const r = await run(['import', good, cut, notes, zip, '--data', tmp('bad-into')]);
+    assert.equal(r.code, 1, r.stderr);
+    const lines = r.stderr.split('\n');
+    const lineOf = (f: string) => lines.find((l) => l.startsWith(`[trawl] ${f}: `)) ?? assert.fail(`no line for ${f}: ${r.stderr}`);
+    assert.match(lineOf(good), /read to its end$/);
+    assert.match(lineOf(cut), /; not read to its end: 1 damaged place$/);
+    assert.match(r.stderr, /damaged at byte [\d,]+: the last [\d,]+ bytes are not a complete record/);
+    assert.match(lineOf(notes), /unknown; no records; 0 captures; not read to its end/);
+    assert.match(r.stderr, /damaged at byte 0: not a WARC or ARC file: it begins "not an archive/);
+    assert.match(lineOf(zip), /not read: .*photos\.zip is a zip but not a WACZ.*holiday\.jpg/);
+    assert.match(r.stderr, /1 of 4 files were read to the end/);
+    assert.match(r.stderr, /error: 3 of 4 files were not read to the end: /);
   });
 
   it('import says what is wrong with a missing file (exit 2), and start --warc imports and serves', async () => {

@@ -3,21 +3,22 @@ import { once } from 'node:events';
 import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { Appliance } from '../appliance/index.ts';
-import { importArchives, type ImportSummary } from '../appliance/import.ts';
+import { importArchives, readToEnd, type FileSummary, type ImportSummary } from '../appliance/import.ts';
 import { PRODUCT_VERSION } from '../config/index.ts';
 import { conversionRecord, warcinfoRecord } from '../crawler/archive/records.ts';
 import { configFrom, IMPORT_SETTINGS, log, say, UsageError, type CommonFlags } from './shared.ts';
 
-/** `trawl import FILE…`: each capture of the archives indexed as if crawled. */
+/** `trawl import FILE…`: each capture of the archives indexed as if crawled. Exit 1 when a file could not be read whole. */
 export async function importFiles(files: string[], flags: CommonFlags): Promise<void> {
-  if (!files.length) throw new UsageError('trawl import: name the WARC (or ARC) files to import, e.g. trawl import crawl.warc.gz');
+  if (!files.length) throw new UsageError('trawl import: name the WARC, ARC or WACZ files to import, e.g. trawl import crawl.warc.gz');
   for (const f of files) if (!existsSync(f)) throw new UsageError(`trawl import: ${f} does not exist`);
   const config = configFrom(flags, [], IMPORT_SETTINGS);
   const app = await Appliance.open(config, { lockFor: 'import', log });
+  let summary: ImportSummary;
   try {
     const { crawler } = await app.createCrawler([], 'off');
     say(`importing ${files.length} file${files.length === 1 ? '' : 's'} into ${app.where}`);
-    const summary = await importWithProgress(crawler, files);
+    summary = await importWithProgress(crawler, files);
     await app.refreshAnchors();
     await app.close();
     say(importLine(summary, (await app.status()).index.documents));
@@ -25,11 +26,22 @@ export async function importFiles(files: string[], flags: CommonFlags): Promise<
     await app.close();
     throw e;
   }
+  if (!summary.complete) throw new ImportIncompleteError(summary);
+}
+
+/** Some file was not read to its end (exit code 1); each was named in its own line already. */
+export class ImportIncompleteError extends Error {
+  readonly code = 'ERR_IMPORT_INCOMPLETE';
+  constructor(s: ImportSummary) {
+    const bad = s.perFile.filter((f) => !readToEnd(f)).map((f) => f.file);
+    super(`${bad.length} of ${s.files} file${s.files === 1 ? ' was' : 's were'} not read to the end: ${bad.join(', ')}`);
+  }
 }
 
 /**
- * Imports with progress on stderr (stdout stays clean): a bar redrawn four times a second on a
- * terminal, a line every 5 s otherwise (logs, CI) — a 10 GB archive takes a while.
+ * Imports with progress on stderr (stdout stays clean): each file named once as it begins, then a
+ * bar redrawn four times a second on a terminal, a line every 5 s otherwise (logs, CI) — a 10 GB
+ * archive takes a while — and each file's own line as it ends.
  */
 export async function importWithProgress(
   crawler: Parameters<typeof importArchives>[0],
@@ -39,21 +51,53 @@ export async function importWithProgress(
   const tty = out.isTTY === true;
   let last = 0;
   let drawn = false;
-  const summary = await importArchives(crawler, files, (p) => {
-    const now = Date.now();
-    if (now - last < (tty ? 250 : 5000) && p.bytes < p.size) return;
-    last = now;
-    const share = p.size ? Math.min(1, p.bytes / p.size) : 1;
-    const text =
-      `${p.file}: ${(share * 100).toFixed(1)} % (${(p.bytes / 1e6).toFixed(1)} of ${(p.size / 1e6).toFixed(1)} MB), ` +
-      `${p.captures.toLocaleString('en')} captures`;
-    if (!tty) return void out.write(`  ${text}\n`);
-    const filled = Math.round(share * 24);
-    out.write(`${`\r[${'#'.repeat(filled)}${'-'.repeat(24 - filled)}] ${text}`.slice(0, (out.columns || 100) - 1)}\x1b[K`);
-    drawn = true;
+  const clear = () => {
+    if (drawn) out.write('\r\x1b[K');
+    drawn = false;
+  };
+  return importArchives(crawler, files, {
+    fileStarted: (file, i, n) => {
+      last = Date.now();
+      out.write(`[trawl] ${n > 1 ? `[${i + 1}/${n}] ` : ''}reading ${file}\n`);
+    },
+    progress: (p) => {
+      const now = Date.now();
+      if (now - last < (tty ? 250 : 5000) || p.bytes >= p.size) return;
+      last = now;
+      const share = p.size ? Math.min(1, p.bytes / p.size) : 1;
+      const mb = (x: number) => (x / 1e6).toFixed(1);
+      const text = `${(share * 100).toFixed(1)} % (${mb(p.bytes)} of ${mb(p.size)} MB), ${p.captures.toLocaleString('en')} captures`;
+      if (!tty) return void out.write(`  ${text}\n`);
+      const filled = Math.round(share * 24);
+      out.write(`${`\r[${'#'.repeat(filled)}${'-'.repeat(24 - filled)}] ${text}`.slice(0, (out.columns || 100) - 1)}\x1b[K`);
+      drawn = true;
+    },
+    fileDone: (f) => {
+      clear();
+      out.write(`[trawl] ${fileLine(f)}\n`);
+    },
   });
-  if (drawn) out.write('\n');
-  return summary;
+}
+
+/** One file's account: its format, its records, what its captures came to, and whether it was read to its end. */
+export function fileLine(f: FileSummary): string {
+  if (f.refused) return `${f.file}: not read: ${f.refused}`;
+  const n = (x: number) => x.toLocaleString('en');
+  const records = Object.entries(f.records)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, x]) => `${n(x)} ${k}`)
+    .join(', ');
+  const outcomes = Object.entries(f.outcomes)
+    .map(([k, x]) => `${n(x)} ${k}`)
+    .join(', ');
+  const skipped = [...f.skipped].map(([reason, x]) => `\n    skipped ${n(x.count)}: ${reason}${x.example ? ` (e.g. ${x.example})` : ''}`).join('');
+  const problems = f.problems.map((p) => `\n    ${n(p.count)} × ${p.reason}${p.example ? ` (e.g. ${p.example})` : ''}`).join('');
+  const damage = f.damage.map((d) => `\n    damaged${d.where ? ` in ${d.where}` : ''} at byte ${n(d.at)}: ${d.reason}`).join('');
+  const end = f.damage.length ? `not read to its end: ${f.damage.length} damaged place${f.damage.length === 1 ? '' : 's'}` : 'read to its end';
+  return (
+    `${f.file}: ${f.format}; ${records ? `records ${records}` : 'no records'}; ` +
+    `${n(f.captures)} captures${outcomes ? ` (${outcomes})` : ''}; ${end}${damage}${skipped}${problems}`
+  );
 }
 
 /** The summary of an import, for people. */
@@ -62,10 +106,11 @@ export function importLine(s: ImportSummary, documents: number): string {
     Object.entries(s.outcomes)
       .map(([k, n]) => `${n.toLocaleString('en')} ${k}`)
       .join(', ') || 'none handled';
-  const skipped = [...s.skipped].map(([reason, x]) => `\n  skipped ${x.count}: ${reason}${x.example ? ` (e.g. ${x.example})` : ''}`).join('');
+  const read = s.perFile.filter(readToEnd).length;
   return (
     `imported ${s.captures.toLocaleString('en')} captures from ${s.files} file${s.files === 1 ? '' : 's'}: ` +
-    `${outcomes}; ${documents.toLocaleString('en')} documents in the index${skipped}`
+    `${outcomes}; ${documents.toLocaleString('en')} documents in the index; ` +
+    `${read === s.files ? (s.files === 1 ? 'the file was' : `all ${s.files} files were`) : `${read} of ${s.files} files were`} read to the end`
   );
 }
 

@@ -122,13 +122,14 @@ export class Crawler extends EventEmitter<CrawlerEvents> {
    * A response that did not come from this crawl's fetch — a record of a web archive (trawl import)
    * — handled as if it had: its URL recorded, the page parsed, stored and indexed with its capture
    * date, its links' anchor text counted. Links are queued only as far as the policy lets them
-   * (an import's policy stops at depth 0: nothing is queued to be fetched).
+   * (an import's policy stops at depth 0: nothing is queued to be fetched). `title`: the one the
+   * archive tells (a WACZ's pages.jsonl), for a page without its own.
    */
-  async ingest(url: string, res: FetchResponse, capturedAt: number): Promise<{ outcome: Outcome['kind'] } | { refused: string }> {
+  async ingest(url: string, res: FetchResponse, capturedAt: number, title?: string): Promise<{ outcome: Outcome['kind'] } | { refused: string }> {
     const a = admit(this.d.policy, url, 0);
     if (!a.ok) return { refused: a.detail ? `${a.reason} (${a.detail})` : a.reason };
     const q = await this.d.frontier.claim({ url: a.url, fetchUrl: a.fetchUrl, depth: 0, tunnel: 0 }, capturedAt);
-    return { outcome: await this.loop.ingest(q, await this.pipeline.received(q, res, capturedAt)) };
+    return { outcome: await this.loop.ingest(q, await this.pipeline.received(q, res, capturedAt, title)) };
   }
 
   /** A host's robots.txt was loaded: its sitemaps (else the conventional /sitemap.xml) feed the frontier. */

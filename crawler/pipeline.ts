@@ -36,6 +36,8 @@ export type Response = {
   readonly conditional: boolean;
   /** The time the URL's end is decided and written at, when it is not now (an archive's capture date). */
   readonly at?: number;
+  /** The page's title as an archive tells it (a WACZ's pages.jsonl), for a page whose own has none. */
+  readonly title?: string;
   /** How the request ended, for the host's politeness. */
   readonly request: RequestEnd;
 };
@@ -132,9 +134,10 @@ export class UrlPipeline implements Pipeline {
   }
 
   /** An archive's capture as a response fetched at `capturedAt` (trawl import). */
-  async received(q: QueuedUrl, res: FetchResponse, capturedAt: number): Promise<Response> {
+  async received(q: QueuedUrl, res: FetchResponse, capturedAt: number, title?: string): Promise<Response> {
     const held = await this.d.store.documents.has(q.id);
-    return { res, started: capturedAt, ended: capturedAt, held, conditional: false, at: capturedAt, request: { at: capturedAt, ok: true } };
+    const at = capturedAt;
+    return { res, started: at, ended: at, held, conditional: false, at, request: { at, ok: true }, ...(title ? { title } : {}) };
   }
 
   async judge(q: QueuedUrl, response: Response, signal: AbortSignal): Promise<UrlEnd> {
@@ -149,7 +152,7 @@ export class UrlPipeline implements Pipeline {
       if (rendering.ms !== undefined) this.d.stats.time('render', rendering.ms);
       this.d.stats.time('parse', performance.now() - p0 - (rendering.ms ?? 0));
     }
-    const extracted = rendering?.extracted;
+    const extracted = withTitle(rendering?.extracted, response.title);
     // (From here on the page's work is on the main thread: it waits for its turn.)
     await this.d.slices?.turn();
     const page = extracted?.kind === 'page' ? await this.pageFacts(q, extracted) : undefined;
@@ -286,4 +289,11 @@ function fetchEvent(q: QueuedUrl, r: Response, outcome: Outcome, change?: Decisi
     ...(r.held ? { held: r.held } : {}),
     ...(change ? { change } : {}),
   };
+}
+
+/** A page without a title of its own is given the one its archive tells (trawl import of a WACZ). */
+function withTitle(extracted: Extracted | undefined, title: string | undefined): Extracted | undefined {
+  if (!title || extracted?.kind !== 'page' || !extracted.page.untitled) return extracted;
+  const { untitled: _, ...page } = extracted.page;
+  return { ...extracted, page: { ...page, title } };
 }

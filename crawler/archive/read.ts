@@ -1,50 +1,73 @@
 /**
  * Reading web archives written by any crawler: WARC (0.17 to 1.1, gzipped or not) through warcio,
- * and ARC (the Internet Archive's older format) by its own few lines below. Yields each capture of a
- * page — a `response` (or `resource`) record with its URL, capture date, status, headers and decoded
- * body — streaming, in bounded memory. What cannot be used is told, not thrown: a record that is not
- * a capture, one too large, and a malformed one (a wrong Content-Length, a gzip member cut short),
- * after which reading goes on from the next record it can find.
+ * and ARC (the Internet Archive's older format, arc.ts). Yields each capture of a page — a
+ * `response` or `resource` record, or a `revisit` resolved to the response it repeats (revisits.ts)
+ * — with its URL, capture date, status, headers and decoded body (chunked and gzip transfers
+ * undone), streaming, in bounded memory. What cannot be used is told, not thrown: a record that is
+ * not a capture is counted by type, one too large is skipped with its reason, and damage (a wrong
+ * Content-Length, a gzip member cut short, bytes that are not a record) is told with where it is,
+ * after which reading goes on from the next record it can find. The last item says what the file
+ * was: its format, its records by type, and whether it was read to its end.
  */
-import { createReadStream, openSync, readSync, closeSync, statSync } from 'node:fs';
-import { createGunzip } from 'node:zlib';
+import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
+import { constants, inflateRawSync } from 'node:zlib';
 import { WARCParser } from 'warcio';
+import { readArc } from './arc.ts';
+import type { ArchiveItem, ArchiveSource, Damage } from './items.ts';
+import { Originals, readOriginal } from './revisits.ts';
 
-export type Capture = {
-  readonly kind: 'capture';
-  readonly url: string;
-  readonly date: number;
-  readonly status: number;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: Buffer;
-  readonly truncated: boolean;
+export type { ArchiveItem, ArchiveSource, Capture, Damage, Ended, Progress, Skipped } from './items.ts';
+
+export type ReadOptions = {
+  /** Records larger than this are skipped (a capture of a video, a disk image). */
+  readonly maxBodyBytes?: number;
+  /** The responses seen so far (shared by the files of one import), for revisits. */
+  readonly originals?: Originals;
 };
-export type Skipped = { readonly kind: 'skipped'; readonly reason: string; readonly url?: string };
-export type Progress = { readonly kind: 'progress'; readonly bytes: number };
 
-/** Records larger than this are skipped (a capture of a video, a disk image). */
 const MAX_RECORD_BYTES = 64 * 1024 * 1024;
+/** Headers that described the bytes on the wire: the body given is whole and decoded. */
+const WIRE = new Set(['transfer-encoding', 'content-encoding', 'content-length']);
 
-/** The captures of an archive file, with the records skipped and how far reading has come. */
-export async function* readArchive(path: string, maxBodyBytes = MAX_RECORD_BYTES): AsyncGenerator<Capture | Skipped | Progress> {
-  const size = statSync(path).size;
-  const gz = startsWith(path, 0, [0x1f, 0x8b]);
-  if (isArc(path, gz)) {
-    yield* readArc(path, gz, maxBodyBytes);
+export const wholeFile = (path: string): ArchiveSource => ({ path, start: 0, end: statSync(path).size });
+
+/** The captures of an archive, with the records skipped, how far reading has come, and at last how it ended. */
+export async function* readArchive(from: string | ArchiveSource, o: ReadOptions = {}): AsyncGenerator<ArchiveItem> {
+  const source = typeof from === 'string' ? wholeFile(from) : from;
+  const maxBodyBytes = o.maxBodyBytes ?? MAX_RECORD_BYTES;
+  const originals = o.originals ?? new Originals();
+  const head = peek(source);
+  const gz = head[0] === 0x1f && head[1] === 0x8b;
+  const text = gz ? gunzipHead(head) : head;
+  if (text.subarray(0, 11).toString('latin1') === 'filedesc://') {
+    yield* readArc(source, gz, maxBodyBytes);
     return;
   }
-  let start = 0;
-  while (start < size) {
-    const parser = new WARCParser(createReadStream(path, { start }));
-    let failedAt: number | undefined;
+  const records: Record<string, number> = {};
+  const versions = new Set<string>();
+  const damage: Damage[] = [];
+  if (!/^WARC\/\d/.test(text.subarray(0, 6).toString('latin1'))) {
+    const shown = JSON.stringify(text.subarray(0, 16).toString('latin1'));
+    damage.push({ at: 0, reason: source.end === source.start ? 'the file is empty' : `not a WARC or ARC file: it begins ${shown}` });
+    yield { kind: 'end', format: 'unknown', compressed: gz, records, damage };
+    return;
+  }
+  let start = source.start;
+  while (start < source.end) {
+    const stream = createReadStream(source.path, { start, end: source.end - 1 });
+    const parser = new WARCParser(stream);
     let lastEnd = start;
+    let failedAt: number;
     try {
       for await (const record of parser) {
         const at = start + parser.offset;
-        yield { kind: 'progress', bytes: at };
-        const type = record.warcType;
+        yield { kind: 'progress', bytes: at - source.start };
+        const type = record.warcType ?? 'untyped';
+        records[type] = (records[type] ?? 0) + 1;
+        const version = /^WARC\/(\d+\.\d+)$/.exec(record.warcHeaders.protocol ?? '');
+        if (version) versions.add(version[1]!);
         const url = record.warcTargetURI ?? undefined;
-        if (type !== 'response' && type !== 'resource') continue;
+        if (type !== 'response' && type !== 'resource' && type !== 'revisit') continue;
         if (!url || !/^https?:\/\//i.test(url)) {
           yield { kind: 'skipped', reason: `a ${type} record without an http(s) WARC-Target-URI`, ...(url ? { url } : {}) };
           continue;
@@ -55,134 +78,115 @@ export async function* readArchive(path: string, maxBodyBytes = MAX_RECORD_BYTES
         }
         const date = Date.parse(record.warcDate ?? '');
         const http = record.httpHeaders;
-        const headers: Record<string, string> = {};
-        if (http) for (const [k, v] of http.headers) headers[k.toLowerCase()] = headers[k.toLowerCase()] ? `${headers[k.toLowerCase()]}, ${v}` : v;
-        else headers['content-type'] = record.warcContentType ?? '';
-        const body = Buffer.from(await record.readFully(true));
-        // A Content-Length that runs past the end of the file swallowed what followed: skip this
-        // record and read on from the next one that can be found.
-        if (!gz && at + parser.recordLength > size) throw new Error(`its Content-Length (${record.warcContentLength}) runs past the end of the file`);
+        let pairs: [string, string][] = http ? [...http.headers] : [['content-type', record.warcContentType ?? '']];
+        // A Content-Length that runs past the end of the file swallowed what followed: this record
+        // is damage, and reading goes on from the next one that can be found.
+        if (!gz && at + record.warcContentLength > source.end)
+          throw new Error(`its Content-Length (${record.warcContentLength}) runs past the end of the file`);
+        let body: Buffer = Buffer.from(await record.readFully(true));
+        if (!gz && at + parser.recordLength > source.end) throw new Error(`its Content-Length (${record.warcContentLength}) runs past the end of the file`);
         lastEnd = at + parser.recordLength;
-        const status = type === 'resource' ? 200 : Number(http?.statusCode ?? 0);
+        let status = type === 'resource' ? 200 : Number(http?.statusCode ?? 0);
+        if (type === 'revisit') {
+          const place = await originals.find(record);
+          const original = place ? await readOriginal(place) : undefined;
+          if (!original) {
+            yield { kind: 'skipped', reason: 'a revisit of a response that is not in the files imported', url };
+            continue;
+          }
+          // (A 304 revisit has no page of its own: the original's status and headers are the page's.)
+          if (!status || status === 304) [status, pairs] = [original.status, original.headers];
+          body = original.body;
+        } else if (status) originals.remember(record, { path: source.path, offset: at, end: source.end });
         if (!status) {
-          yield { kind: 'skipped', reason: 'a response record without an HTTP status line', url };
+          yield { kind: 'skipped', reason: `a ${type} record without an HTTP status line`, url };
           continue;
         }
-        yield {
-          kind: 'capture',
-          url,
-          date: Number.isFinite(date) ? date : Date.now(),
-          status,
-          headers,
-          body,
-          truncated: record.warcHeader('WARC-Truncated') !== undefined && record.warcHeader('WARC-Truncated') !== null,
-        };
+        const headers: Record<string, string> = {};
+        for (const [k, v] of pairs) {
+          const key = k.toLowerCase();
+          if (!WIRE.has(key)) headers[key] = headers[key] ? `${headers[key]}, ${v}` : v;
+        }
+        const truncated = record.warcHeader('WARC-Truncated');
+        yield { kind: 'capture', url, date: Number.isFinite(date) ? date : Date.now(), status, headers, body, truncated: truncated != null };
       }
-      // A gzip member cut short ends the parser quietly: say so when bytes were left unread.
-      const left = size - Math.max(lastEnd, start + parser.offset);
-      if (gz && left > 0) yield { kind: 'skipped', reason: `the last ${left} bytes are not a complete record (a file cut short?)` };
-      return;
+      // A gzip member cut short or damaged ends the parser quietly: say so when bytes were left
+      // unread, and look for a record after them.
+      failedAt = Math.max(lastEnd, start + parser.offset);
+      if (failedAt >= source.end) break;
+      const next = resync(source, failedAt + 1, gz);
+      damage.push({
+        at: failedAt - source.start,
+        reason:
+          next === undefined
+            ? `the last ${source.end - failedAt} bytes are not a complete record (a file cut short?)`
+            : gz
+              ? 'a gzip member that does not inflate'
+              : 'a record that cannot be read',
+      });
+      if (next === undefined) break;
+      start = next;
+      continue;
     } catch (e) {
-      failedAt = start + parser.offset;
-      yield { kind: 'skipped', reason: `a malformed record at byte ${failedAt}: ${(e as Error).message.split('\n')[0]}` };
+      failedAt = Math.max(start + parser.offset, lastEnd);
+      damage.push({ at: failedAt - source.start, reason: `a malformed record: ${(e as Error).message.split('\n')[0]}` });
+    } finally {
+      stream.destroy();
     }
-    const next = resync(path, failedAt + 1, gz);
-    if (next === undefined) return;
+    const next = resync(source, failedAt + 1, gz);
+    if (next === undefined) break;
     start = next;
   }
+  yield { kind: 'end', format: versions.size ? `WARC ${[...versions].sort().join(' and ')}` : 'unknown', compressed: gz, records, damage };
 }
 
 /** Where the next record may begin after `from`: the next gzip member, or the next `WARC/` version line. */
-function resync(path: string, from: number, gz: boolean): number | undefined {
-  const fd = openSync(path, 'r');
+function resync(source: ArchiveSource, from: number, gz: boolean): number | undefined {
+  const fd = openSync(source.path, 'r');
   try {
     const needle = gz ? Buffer.from([0x1f, 0x8b, 0x08]) : Buffer.from('WARC/');
     const chunk = Buffer.alloc(1 << 20);
-    for (let at = from; ; ) {
-      const n = readSync(fd, chunk, 0, chunk.length, at);
+    for (let at = from; at < source.end; ) {
+      const n = readSync(fd, chunk, 0, Math.min(chunk.length, source.end - at), at);
       if (n <= 0) return undefined;
-      for (let i = chunk.subarray(0, n).indexOf(needle); i >= 0; i = chunk.subarray(0, n).indexOf(needle, i + 1)) {
+      const view = chunk.subarray(0, n);
+      for (let i = view.indexOf(needle); i >= 0; i = view.indexOf(needle, i + 1)) {
         // (A WARC header line begins a line: after CRLF, or at the very start.)
-        if (gz || at + i === 0 || (i >= 1 && chunk[i - 1] === 0x0a)) return at + i;
+        if (gz || at + i === source.start || (i >= 1 && view[i - 1] === 0x0a)) return at + i;
       }
       if (n < chunk.length) return undefined;
       at += n - needle.length;
     }
+    return undefined;
   } finally {
     closeSync(fd);
   }
 }
 
-function startsWith(path: string, at: number, bytes: number[]): boolean {
-  const fd = openSync(path, 'r');
+/** The first bytes of the source. */
+function peek(source: ArchiveSource): Buffer {
+  const fd = openSync(source.path, 'r');
   try {
-    const b = Buffer.alloc(bytes.length);
-    return readSync(fd, b, 0, b.length, at) === b.length && bytes.every((x, i) => b[i] === x);
+    const b = Buffer.alloc(Math.min(64 * 1024, source.end - source.start));
+    return b.subarray(0, readSync(fd, b, 0, b.length, source.start));
   } finally {
     closeSync(fd);
   }
-}
-
-/** An ARC file begins with a `filedesc://` record. */
-function isArc(path: string, gz: boolean): boolean {
-  if (!gz) return startsWith(path, 0, [...Buffer.from('filedesc://')]);
-  return /\.arc\.gz$/i.test(path);
 }
 
 /**
- * ARC 1.0: a header line per record — `URL IP-address archive-date content-type length` — then
- * `length` bytes (for http URLs the response, headers and all), then a newline. The first record
- * (`filedesc://`) describes the file.
+ * The first bytes of the first gzip member, from the first bytes of the file: its deflate stream
+ * inflated alone (a later member may be damaged, and the first may be cut off where peek stopped).
  */
-async function* readArc(path: string, gz: boolean, maxBodyBytes: number): AsyncGenerator<Capture | Skipped | Progress> {
-  const stream = createReadStream(path);
-  const source = gz ? stream.pipe(createGunzip()) : stream;
-  let buffer: Buffer = Buffer.alloc(0);
-  let read = 0;
-  for await (const chunk of source as AsyncIterable<Buffer>) {
-    buffer = buffer.length ? Buffer.concat([buffer, chunk]) : chunk;
-    read += chunk.length;
-    for (;;) {
-      while (buffer.length && (buffer[0] === 0x0a || buffer[0] === 0x0d)) buffer = buffer.subarray(1);
-      const eol = buffer.indexOf(0x0a);
-      if (eol < 0) break;
-      const fields = buffer.subarray(0, eol).toString('latin1').trim().split(' ');
-      const length = Number(fields.at(-1));
-      if (fields.length < 5 || !Number.isSafeInteger(length) || length < 0) {
-        yield { kind: 'skipped', reason: `a malformed ARC header line: ${fields.join(' ').slice(0, 80)}` };
-        return;
-      }
-      if (buffer.length < eol + 1 + length) break;
-      const block = buffer.subarray(eol + 1, eol + 1 + length);
-      buffer = buffer.subarray(eol + 1 + length);
-      yield { kind: 'progress', bytes: read };
-      const [url, , date] = fields as [string, string, string];
-      if (!/^https?:\/\//i.test(url)) continue;
-      if (length > maxBodyBytes) {
-        yield { kind: 'skipped', reason: `larger than ${maxBodyBytes} bytes`, url };
-        continue;
-      }
-      const parsed = httpResponse(block);
-      if (!parsed) {
-        yield { kind: 'skipped', reason: 'an ARC record that is not an HTTP response', url };
-        continue;
-      }
-      const d = /^(\d{4})(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)/.exec(date);
-      yield { kind: 'capture', url, date: d ? Date.UTC(+d[1]!, +d[2]! - 1, +d[3]!, +d[4]!, +d[5]!, +d[6]!) : Date.now(), ...parsed, truncated: false };
-    }
+function gunzipHead(head: Buffer): Buffer {
+  const flags = head[3] ?? 0;
+  let at = 10;
+  if (flags & 4) at += 2 + (head.length >= 12 ? head.readUInt16LE(10) : 0);
+  for (const bit of [8, 16]) if (flags & bit) while (at < head.length && head[at++] !== 0);
+  if (flags & 2) at += 2;
+  try {
+    return inflateRawSync(head.subarray(at), { finishFlush: constants.Z_SYNC_FLUSH });
+  } catch {
+    return Buffer.alloc(0);
   }
-}
-
-/** An HTTP response as bytes → status, headers (lower-case), body. */
-function httpResponse(block: Buffer): { status: number; headers: Record<string, string>; body: Buffer } | undefined {
-  const end = block.indexOf('\r\n\r\n');
-  const head = end < 0 ? undefined : block.subarray(0, end).toString('latin1').split('\r\n');
-  const status = head ? /^HTTP\/\d(?:\.\d)? (\d{3})/.exec(head[0]!) : null;
-  if (!head || !status) return undefined;
-  const headers: Record<string, string> = {};
-  for (const line of head.slice(1)) {
-    const i = line.indexOf(':');
-    if (i > 0) headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
-  }
-  return { status: Number(status[1]), headers, body: block.subarray(end + 4) };
 }

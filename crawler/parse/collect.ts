@@ -312,6 +312,7 @@ export class PageCollector {
     return {
       url: pageUrl,
       title: (this.titleText || headings[0] || fallbackTitle(pageUrl)).slice(0, FIELD_CAPS.title),
+      ...(this.titleText ? {} : { untitled: true as const }),
       description: squash(this.description || this.ogDescription).slice(0, FIELD_CAPS.description),
       headings: kept,
       ...(ids.length ? { headingIds: ids } : {}),

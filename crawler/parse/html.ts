@@ -58,6 +58,7 @@ export function parsePlainText(text: string, pageUrl: string): ParsedPage {
   return {
     url: pageUrl,
     title: fallbackTitle(pageUrl).slice(0, FIELD_CAPS.title),
+    untitled: true,
     description: '',
     headings: [],
     text: text.replace(/\r\n?/g, '\n').trim(),

@@ -12,6 +12,8 @@ export type Link = { readonly url: string; readonly text: string; readonly nofol
 
 export type ParsedPage = PageContent & {
   readonly links: readonly Link[];
+  /** The page names no title of its own: `title` is its first heading, or its URL's last segment. */
+  readonly untitled?: true;
   /** `<meta name="robots" content="noindex">` (or none): do not put this page in the index. */
   readonly noindex: boolean;
   /** `<meta name="robots" content="nofollow">` (or none): do not follow this page's links. */
