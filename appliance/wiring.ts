@@ -314,6 +314,8 @@ export function archiveOf(c: Readonly<Config>, store: Store, dataDir: string, lo
     {
       dir: join(dataDir, 'archive'),
       maxFileBytes: c.archive.maxFileBytes,
+      format: c.archive.format,
+      title: `Trawl's crawl of ${c.seeds.length ? c.seeds.join(', ').slice(0, 200) : 'its stored seeds'}`,
       info: { software: `Trawl ${PRODUCT_VERSION}`, isPartOf: c.seeds[0] ?? 'trawl crawl', 'trawl-settings': settings, 'http-header-user-agent': c.userAgent },
     },
     store.archive,

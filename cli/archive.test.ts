@@ -1,12 +1,18 @@
 // Integration: web archives through the `trawl` command as a user types it — crawl with --archive,
-// export --format warc, import into another data directory, start --warc — in child processes.
+// export --format warc, import into another data directory, start --warc; archive.format wacz and
+// export --format wacz, read back with yauzl and warcio — in child processes.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { createWriteStream, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { WARCParser } from 'warcio';
+import yauzl from 'yauzl';
 import { ZipFile } from 'yazl';
+import { responseRecord, warcinfoRecord } from '../crawler/archive/records.ts';
+import { RotatingWarcFile } from '../crawler/archive/warc-file.ts';
 import { startFakeWeb, type FakeWeb } from '../testweb/index.ts';
 import { onOutput, waitFor } from '../testweb/wait.ts';
 
@@ -147,5 +153,142 @@ describe('trawl and web archives', () => {
       child.kill('SIGTERM');
     }
     assert.equal(await exited, 0, output);
+  });
+});
+
+type ZipEntry = { name: string; method: number; dataStart: number; data: Buffer };
+
+/** Every entry of a zip, read by yauzl: its name, compression method, data offset and content. */
+async function zipEntries(zip: yauzl.ZipFile): Promise<ZipEntry[]> {
+  const out: ZipEntry[] = [];
+  for await (const e of zip.eachEntry()) {
+    const { fileDataStart } = await zip.readLocalFileHeaderPromise(e, { minimal: true });
+    const chunks: Buffer[] = [];
+    for await (const c of await zip.openReadStreamPromise(e)) chunks.push(c as Buffer);
+    out.push({ name: e.fileName, method: e.compressionMethod, dataStart: fileDataStart, data: Buffer.concat(chunks) });
+  }
+  return out;
+}
+
+const jsonLines = (b: Buffer) =>
+  b
+    .toString()
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, string>);
+
+/** The URL of the one record at [start, start + length) of `bytes`, as warcio reads it. */
+async function urlAt(bytes: Buffer, start: number, length: number): Promise<string | null | undefined> {
+  const urls = [];
+  for await (const r of new WARCParser([bytes.subarray(start, start + length)])) urls.push(r.warcTargetURI);
+  assert.equal(urls.length, 1);
+  return urls[0];
+}
+
+describe('trawl and WACZ (archive.format wacz, export --format wacz)', () => {
+  let web: FakeWeb;
+  const crawled = tmp('wacz');
+  const config = join(crawled, 'c.json');
+  const archive = join(crawled, 'archive');
+  const graph = (n: number) => `${web.url}graph/${n}`;
+  before(async () => {
+    web = await startFakeWeb({ graphSize: 6 });
+    writeFileSync(config, JSON.stringify({ seeds: [graph(0)], scope: { allow: ['URL:/graph/'] }, archive: { format: 'wacz' } }));
+    const r = await run(['crawl', '--config', config, '--data', crawled, '--archive']);
+    assert.equal(r.code, 0, r.stderr);
+  });
+  after(() => web.close());
+
+  it('crawl --archive packages each WARC file it finishes into a WACZ of its name: the WARC stored, its HTML pages titled', async () => {
+    const files = readdirSync(archive);
+    assert.ok(files.length >= 1 && files.every((f) => f.endsWith('.wacz')), `only WACZ files are left: ${files.join(', ')}`);
+    const pages: Record<string, string>[] = [];
+    for (const f of files) {
+      const entries = await zipEntries(await yauzl.openPromise(join(archive, f), { lazyEntries: true }));
+      const warc = entries.find((e) => e.name.startsWith('archive/'))!;
+      assert.equal(warc.name, `archive/${f.replace(/\.wacz$/, '.warc.gz')}`);
+      assert.equal(warc.method, 0, 'stored');
+      pages.push(...jsonLines(entries.find((e) => e.name === 'pages/pages.jsonl')!.data).slice(1));
+    }
+    assert.deepEqual(
+      pages.map((p) => [p.url, p.title]).sort(),
+      [0, 1, 2, 3, 4, 5].map((n) => [graph(n), `Graph page ${n}`]),
+    );
+  });
+
+  it('export finds the archived records inside the WACZ files; --format wacz packages them, to a file or stdout', async () => {
+    const warc = await run(['export', '--format', 'warc', '--data', crawled]);
+    assert.equal(warc.code, 0, warc.stderr);
+    assert.match(warc.stderr, /exported 6 pages as WARC: 6 archived responses, 0 as their extracted text/);
+
+    const out = join(tmp('wacz-export'), 'out.wacz');
+    const r = await run(['export', '--format', 'wacz', '--output', out, '--data', crawled]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout.length, 0, 'nothing on stdout');
+    assert.match(r.stderr, /exported 6 pages as WACZ: 6 archived responses, 0 as their extracted text; 6 captures indexed, 6 pages listed, [\d.]+ kB/);
+    assert.deepEqual(readdirSync(join(out, '..')), ['out.wacz'], 'its temporary files removed');
+    const bytes = readFileSync(out);
+    const entries = await zipEntries(await yauzl.openPromise(out, { lazyEntries: true }));
+    const byName = new Map(entries.map((e) => [e.name, e]));
+    const manifest = JSON.parse(byName.get('datapackage.json')!.data.toString()) as { resources: { path: string; hash: string; bytes: number }[] };
+    for (const res of manifest.resources) {
+      assert.equal(res.hash, `sha256:${createHash('sha256').update(byName.get(res.path)!.data).digest('hex')}`, res.path);
+      assert.equal(res.bytes, byName.get(res.path)!.data.length, res.path);
+    }
+    const lines = byName.get('indexes/index.cdx')!.data.toString().trim().split('\n');
+    assert.equal(lines.length, 6);
+    const urls = [];
+    for (const line of lines) {
+      const cdx = JSON.parse(line.slice(line.indexOf('{'))) as Record<string, string>;
+      const entry = byName.get(`archive/${cdx.filename}`)!;
+      assert.equal(entry.method, 0);
+      assert.equal(await urlAt(bytes, entry.dataStart + Number(cdx.offset), Number(cdx.length)), cdx.url);
+      urls.push(cdx.url);
+    }
+    assert.deepEqual(urls.sort(), [0, 1, 2, 3, 4, 5].map(graph).sort());
+    const pages = jsonLines(byName.get('pages/pages.jsonl')!.data);
+    assert.equal(pages[0]!.format, 'json-pages-1.0');
+    assert.deepEqual(
+      pages
+        .slice(1)
+        .map((p) => [p.url, p.title])
+        .sort(),
+      [0, 1, 2, 3, 4, 5].map((n) => [graph(n), `Graph page ${n}`]),
+    );
+
+    const piped = await run(['export', '--format', 'wacz', '--data', crawled]);
+    assert.equal(piped.code, 0, piped.stderr);
+    const fromStdout = await zipEntries(await yauzl.fromBufferPromise(piped.stdout, { lazyEntries: true }));
+    assert.deepEqual(
+      fromStdout.map((e) => e.name),
+      entries.map((e) => e.name),
+    );
+    const jsonl = await run(['export', '--output', out, '--data', crawled]);
+    assert.equal(jsonl.code, 2, 'JSONL goes to stdout');
+  });
+
+  it('packages at the next start a WARC file a crash left open', async () => {
+    const file = new RotatingWarcFile(archive, 1 << 30, (name) => warcinfoRecord(name, {}));
+    const url = 'http://crashed.test/page';
+    const html = Buffer.from('<html><head><title>Left open</title></head><body>x</body></html>');
+    const headers = { 'content-type': 'text/html' };
+    const x = { url, date: new Date(), status: 200, requestHeaders: {}, responseHeaders: headers, body: html, truncated: false };
+    await file.append((await responseRecord(x)).bytes);
+    const open = readdirSync(archive).find((f) => f.endsWith('.open'))!;
+    assert.ok(open, 'a file left open (the crash: never closed)');
+    const r = await run(['crawl', '--config', config, '--data', crawled, '--archive']);
+    assert.equal(r.code, 0, r.stderr);
+    const wacz = open.replace(/\.warc\.gz\.open$/, '.wacz');
+    assert.ok(
+      readdirSync(archive).every((f) => f.endsWith('.wacz')),
+      readdirSync(archive).join(', '),
+    );
+    const entries = await zipEntries(await yauzl.openPromise(join(archive, wacz), { lazyEntries: true }));
+    assert.deepEqual(
+      jsonLines(entries.find((e) => e.name === 'pages/pages.jsonl')!.data)
+        .slice(1)
+        .map((p) => [p.url, p.title]),
+      [[url, 'Left open']],
+    );
   });
 });

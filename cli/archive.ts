@@ -1,11 +1,17 @@
-/** `trawl import` (web archives made searchable) and `trawl export --format warc`. */
+/** `trawl import` (web archives made searchable) and `trawl export --format warc|wacz`. */
 import { once } from 'node:events';
-import { closeSync, existsSync, openSync, readSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, createReadStream, createWriteStream, existsSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import { Appliance } from '../appliance/index.ts';
 import { importArchives, readToEnd, type FileSummary, type ImportSummary } from '../appliance/import.ts';
 import { PRODUCT_VERSION } from '../config/index.ts';
 import { conversionRecord, warcinfoRecord } from '../crawler/archive/records.ts';
+import type { WaczPage } from '../crawler/archive/wacz-write.ts';
+import { locateWarc, type WarcLocation } from '../crawler/archive/warc-file.ts';
 import { configFrom, IMPORT_SETTINGS, log, say, UsageError, type CommonFlags } from './shared.ts';
 
 /** `trawl import FILE…`: each capture of the archives indexed as if crawled. Exit 1 when a file could not be read whole. */
@@ -114,44 +120,76 @@ export function importLine(s: ImportSummary, documents: number): string {
   );
 }
 
+/** The WARC file of an export, and its name inside the WACZ of one. */
+const EXPORT_NAME = 'trawl-export.warc.gz';
+
 /**
- * `trawl export --format warc [--since DATE]`: the stored pages as gzipped WARC on stdout — each
- * archived response as it was recorded, and for a page fetched while archiving was off a
- * `conversion` record of its extracted text.
+ * `trawl export --format warc|wacz [--since DATE] [--output FILE]`: the stored pages as gzipped WARC
+ * — each archived response as it was recorded, and for a page fetched while archiving was off a
+ * `conversion` record of its extracted text — on stdout or into FILE. With wacz, that WARC is
+ * written to a temporary file first, then packaged as a WACZ with the archived pages listed (their
+ * title from the store, their capture date); the converted ones are in its WARC but not listed (a
+ * player replays responses, not conversion records).
  */
-export async function exportWarc(flags: CommonFlags & { since?: string }): Promise<void> {
+export async function exportArchive(flags: CommonFlags & { since?: string; format?: string; output?: string }): Promise<void> {
   const since = flags.since ? Date.parse(flags.since) : 0;
   if (!Number.isFinite(since)) throw new UsageError(`--since ${flags.since}: not a date (e.g. 2026-11-01 or 2026-11-01T12:00:00Z)`);
+  const wacz = flags.format === 'wacz';
+  if (flags.output && !existsSync(dirname(resolve(flags.output)))) throw new UsageError(`--output ${flags.output}: its folder does not exist`);
   // (The store and the archive are read; the in-RAM index is neither loaded nor needed.)
   const app = await Appliance.open(configFrom(flags), { log, noIndex: true });
-  const write = async (bytes: Uint8Array) => {
-    if (!process.stdout.write(bytes)) await once(process.stdout, 'drain');
-  };
+  // A WACZ's WARC and page list wait in a temporary folder: beside the output (the same disk), else the system's.
+  const temp = wacz ? mkdtempSync(join(flags.output ? dirname(resolve(flags.output)) : tmpdir(), '.trawl-export-')) : undefined;
   try {
-    await write(
-      await warcinfoRecord('trawl-export.warc.gz', {
-        software: `Trawl ${PRODUCT_VERSION}`,
-        description: `the pages stored in ${app.dataDir}${since ? ` fetched since ${new Date(since).toISOString()}` : ''}`,
-      }),
-    );
+    const out = temp ? createWriteStream(join(temp, EXPORT_NAME)) : flags.output ? createWriteStream(flags.output) : process.stdout;
+    const pages = temp ? createWriteStream(join(temp, 'pages.jsonl')) : undefined;
+    const write = async (stream: Writable, bytes: Uint8Array | string) => {
+      if (!stream.write(bytes)) await once(stream, 'drain');
+    };
+    const description = `the pages stored in ${app.dataDir}${since ? ` fetched since ${new Date(since).toISOString()}` : ''}`;
+    await write(out, await warcinfoRecord(EXPORT_NAME, { software: `Trawl ${PRODUCT_VERSION}`, description }));
+    const archive = join(app.dataDir, 'archive');
+    const located = new Map<string, Promise<WarcLocation | undefined>>();
+    const where = (file: string) => located.get(file) ?? located.set(file, locateWarc(archive, file)).get(file)!;
     let copied = 0;
     let converted = 0;
     for await (const d of app.store.documents.all()) {
       if (d.fetchedAt < since) continue;
       const ref = await app.store.archive.latest(d.id);
-      const path = ref ? [join(app.dataDir, 'archive', ref.file), join(app.dataDir, 'archive', `${ref.file}.open`)].find((p) => existsSync(p)) : undefined;
-      if (ref && path) {
-        await write(readRange(path, ref.offset, ref.length));
+      const at = ref ? await where(ref.file) : undefined;
+      if (ref && at) {
+        await write(out, readRange(at.path, at.start + ref.offset, ref.length));
+        if (pages) await write(pages, `${JSON.stringify({ url: d.url, ts: ref.date, ...(d.title ? { title: d.title } : {}) } satisfies WaczPage)}\n`);
         copied++;
       } else {
-        await write((await conversionRecord(d.url, new Date(d.fetchedAt), d.title, d.text)).bytes);
+        await write(out, (await conversionRecord(d.url, new Date(d.fetchedAt), d.title, d.text)).bytes);
         converted++;
       }
     }
-    say(`exported ${copied + converted} pages as WARC: ${copied} archived responses, ${converted} as their extracted text`);
+    const what = `${copied} archived responses, ${converted} as their extracted text`;
+    if (out !== process.stdout) await finished(out.end());
+    if (!temp || !pages) return say(`exported ${copied + converted} pages as WARC: ${what}`);
+    await finished(pages.end());
+    const { writeWacz } = await import('../crawler/archive/wacz-write.ts');
+    const s = await writeWacz(flags.output ?? process.stdout, {
+      warcs: [{ name: EXPORT_NAME, path: join(temp, EXPORT_NAME) }],
+      pages: linesOf(join(temp, 'pages.jsonl')),
+      title: `Trawl export of ${app.dataDir}`,
+      description: `${description[0]!.toUpperCase()}${description.slice(1)}, exported by Trawl ${PRODUCT_VERSION}.`,
+      software: `Trawl ${PRODUCT_VERSION}`,
+    });
+    say(`exported ${copied + converted} pages as WACZ: ${what}; ${s.records} captures indexed, ${s.pages} pages listed, ${sizeOf(s.bytes)}`);
   } finally {
+    if (temp) rmSync(temp, { recursive: true, force: true });
     await app.close();
   }
+}
+
+const sizeOf = (bytes: number) => (bytes < 1e6 ? `${(bytes / 1e3).toFixed(1)} kB` : `${(bytes / 1e6).toFixed(1)} MB`);
+
+/** The pages an export wrote down, one JSON object a line. */
+async function* linesOf(path: string): AsyncGenerator<WaczPage> {
+  for await (const line of createInterface({ input: createReadStream(path), crlfDelay: Infinity })) if (line) yield JSON.parse(line) as WaczPage;
 }
 
 function readRange(path: string, offset: number, length: number): Buffer {

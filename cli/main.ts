@@ -28,7 +28,7 @@ const migrate = lazy(commands, 'migrate');
 const exportDocuments = lazy(reading, 'exportDocuments');
 const worker = lazy(cluster, 'worker');
 const workers = lazy(cluster, 'workers');
-const exportWarc = lazy(archive, 'exportWarc');
+const exportArchive = lazy(archive, 'exportArchive');
 const importFiles = lazy(archive, 'importFiles');
 const classify = lazy(() => import('./classify.ts'), 'classify');
 const say = (message: string) => process.stderr.write(`[trawl] ${message}\n`);
@@ -166,13 +166,20 @@ program
 
 program
   .command('export')
-  .description('write every indexed document to stdout: one JSON object a line (JSONL), or gzipped WARC')
+  .description('write every indexed document to stdout: one JSON object a line (JSONL), gzipped WARC, or a WACZ')
   .addOption(configOpt())
   .addOption(dataOpt())
   .addOption(storeOpt())
-  .option('--format <format>', 'output format: jsonl, or warc (the archived responses, else the extracted text)', 'jsonl')
-  .option('--since <date>', 'only pages fetched since this date (warc)')
-  .action(async (flags: CommonFlags & { format?: string; since?: string }) => (flags.format === 'warc' ? exportWarc(flags) : exportDocuments(flags)));
+  .option(
+    '--format <format>',
+    'output format: jsonl; warc (the archived responses, else the extracted text); or wacz (that WARC packaged for ReplayWeb.page, the archived pages listed)',
+    'jsonl',
+  )
+  .option('--since <date>', 'only pages fetched since this date (warc, wacz)')
+  .option('--output <file>', 'write to this file, not stdout (warc, wacz)')
+  .action(async (flags: CommonFlags & { format?: string; since?: string; output?: string }) =>
+    flags.format === 'warc' || flags.format === 'wacz' ? exportArchive(flags) : exportDocuments(flags),
+  );
 
 program
   .command('import')

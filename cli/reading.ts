@@ -39,8 +39,9 @@ export async function search(words: string[], flags: CommonFlags & { json?: bool
  * `trawl export`: every indexed document as one JSON object a line — read from the store alone: the
  * in-RAM index is not loaded, nor needed (it was 0.3 s of the 0.7 s an export of 10,000 pages took, and 40 MB).
  */
-export async function exportDocuments(flags: CommonFlags & { format?: string }): Promise<void> {
-  if (flags.format && flags.format !== 'jsonl') throw new UsageError(`--format ${flags.format} is not supported; use --format jsonl`);
+export async function exportDocuments(flags: CommonFlags & { format?: string; output?: string }): Promise<void> {
+  if (flags.format && flags.format !== 'jsonl') throw new UsageError(`--format ${flags.format} is not supported; use --format jsonl, warc or wacz`);
+  if (flags.output) throw new UsageError('--output is for --format warc and wacz: JSONL goes to stdout');
   const config = configFrom(flags);
   const app = await Appliance.open(config, { log, noIndex: true });
   try {

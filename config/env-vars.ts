@@ -18,6 +18,7 @@ export const ENV_VARS: Readonly<Record<string, { path: string[]; type: 'string' 
   TRAWL_BROWSER: { path: ['render', 'browserPath'], type: 'string' },
   TRAWL_PROXY: { path: ['fetch', 'proxy'], type: 'string' },
   TRAWL_ARCHIVE_WARC: { path: ['archive', 'warc'], type: 'bool' },
+  TRAWL_ARCHIVE_FORMAT: { path: ['archive', 'format'], type: 'string' },
   // The usual variables, upper and lower case (a lower-case one, when set, wins: read last).
   HTTP_PROXY: { path: ['fetch', 'httpProxy'], type: 'string' },
   HTTPS_PROXY: { path: ['fetch', 'httpsProxy'], type: 'string' },

@@ -151,6 +151,14 @@ export const configSchema = z.strictObject({
       maxFileBytes: int(64 * 1024, 1024 ** 4)
         .default(1024 ** 3)
         .describe('A WARC file is finished, and the next begun, at this size (default 1 GB).'),
+      format: z
+        .enum(['warc', 'wacz'])
+        .default('warc')
+        .describe(
+          'How finished files are kept: `warc`, as gzipped WARC files; `wacz`, each packaged into a WACZ of the same name ' +
+            "(Webrecorder's WACZ 1.1.1: the WARC stored as it is, a CDXJ index, the HTML pages with their titles, a manifest of hashes), " +
+            'which ReplayWeb.page opens, and the WARC file removed. With wacz, the WARC files already in the folder are packaged at the start.',
+        ),
     })
     .prefault({}),
   extract: z

@@ -5,6 +5,11 @@
  * changed page is a new response: every version is kept, and the crawl database points to the
  * latest (store/archive.ts). Records are written one at a time, in the order the fetches ended;
  * archiving never fails a fetch: a write that fails is logged, and the crawl goes on.
+ *
+ * With `archive.format` wacz, each WARC file finished (rotated, closed at the end, or recovered at
+ * the start) is packaged into a WACZ of its name (wacz-package.ts), one at a time, beside the crawl:
+ * the crawl does not wait for it, its close does. A packaging that fails is logged, and its WARC
+ * file kept (the next start tries again).
  */
 import type { Log } from '../../lib/log.ts';
 import type { ArchiveStore } from '../../store/index.ts';
@@ -17,24 +22,38 @@ export type ArchiveOptions = {
   readonly maxFileBytes: number;
   /** The warcinfo's fields: the software and version, the crawl's settings (secrets never). */
   readonly info: Readonly<Record<string, string>>;
+  /** `wacz`: each finished WARC file packaged into a WACZ (archive.format). */
+  readonly format: 'warc' | 'wacz';
+  /** The WACZ's title and software (its datapackage.json). */
+  readonly title: string;
 };
 
-export type ArchiveFigures = { readonly records: number; readonly bytes: number; readonly failures: number };
+export type ArchiveFigures = { readonly records: number; readonly bytes: number; readonly failures: number; readonly packaged: number };
 
 export class WarcArchive {
   private readonly file: RotatingWarcFile;
   private queue: Promise<void> = Promise.resolve();
-  private readonly figures = { records: 0, bytes: 0, failures: 0 };
+  private readonly figures = { records: 0, bytes: 0, failures: 0, packaged: 0 };
   private sinceSync = 0;
+  private packing: Promise<void> = Promise.resolve();
 
   constructor(
-    o: ArchiveOptions,
+    private readonly o: ArchiveOptions,
     private readonly store: ArchiveStore,
     private readonly log: Log,
   ) {
     const recovered = RotatingWarcFile.recover(o.dir);
     if (recovered.length) log.warn(`archive: finished ${recovered.length} WARC file(s) a stop left open, each cut back to its last complete record`);
-    this.file = new RotatingWarcFile(o.dir, o.maxFileBytes, (name) => warcinfoRecord(name, o.info));
+    const wacz = o.format === 'wacz';
+    this.file = new RotatingWarcFile(o.dir, o.maxFileBytes, (name) => warcinfoRecord(name, o.info), wacz ? (path) => this.pack(path) : undefined);
+    if (wacz) {
+      this.packing = import('./wacz-package.ts').then(
+        ({ unpackaged }) => {
+          for (const path of unpackaged(o.dir)) this.pack(path);
+        },
+        (e: unknown) => log.warn(`archive: WACZ packaging unavailable: ${(e as Error).message}`),
+      );
+    }
   }
 
   /**
@@ -73,13 +92,29 @@ export class WarcArchive {
     this.file.sync();
   }
 
+  /** Everything written and finished (and, with wacz, packaged). */
   async close(): Promise<void> {
     await this.queue;
     this.file.close();
+    // (A packaging may queue another behind it, those found at the start: wait for the last.)
+    for (let last: Promise<void> | undefined; last !== this.packing; ) await (last = this.packing);
   }
 
   stats(): ArchiveFigures {
     return { ...this.figures };
+  }
+
+  /** Packages a finished WARC file, after those before it. */
+  private pack(path: string): void {
+    const title = this.o.title;
+    const software = this.o.info.software ?? 'Trawl';
+    this.packing = this.packing
+      .then(() => import('./wacz-package.ts'))
+      .then(({ packageWarc }) => packageWarc(path, { title, software }))
+      .then(
+        () => void this.figures.packaged++,
+        (e: unknown) => this.log.warn(`archive: ${path} could not be packaged as WACZ (the WARC file is kept): ${(e as Error).message}`),
+      );
   }
 
   private async make(x: Exchange): Promise<{ response: Serialized; request: Serialized }> {

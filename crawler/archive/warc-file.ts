@@ -4,7 +4,9 @@
  * is named `….warc.gz.open`; a file is given its final name once finished. Beside the open file, an
  * index of where each record ends (`.idx`), appended after each record: after a crash (kill -9), the
  * next start cuts the open file back to the end of its last complete record and finishes it, so
- * every finished file is valid and nothing half-written is ever read.
+ * every finished file is valid and nothing half-written is ever read. With archive.format wacz, a
+ * finished file is then packaged into a WACZ of the same name (wacz-package.ts): its bytes are the
+ * WACZ's stored entry `archive/<name>`, where `locateWarc` finds them.
  */
 import {
   closeSync,
@@ -27,6 +29,36 @@ const INDEX = '.idx';
 
 export type Placed = { readonly file: string; readonly offset: number; readonly length: number };
 
+/** Where a WARC file's bytes are: in the file at `path`, from byte `start` (0 but in a WACZ). */
+export type WarcLocation = { readonly path: string; readonly start: number };
+
+/** The WACZ a finished WARC file `name` is packaged into: `<name>.wacz`, its .warc(.gz) dropped. */
+export const waczNameOf = (name: string): string => `${name.replace(/\.warc(\.gz)?$/i, '')}.wacz`;
+
+/**
+ * Where the bytes of WARC file `file` (its final name, as the store's refs keep it) are in `dir`:
+ * the file, finished or still open, else the STORED entry `archive/<file>` of its WACZ; undefined
+ * when none is there. A record at (offset, length) of the file is at (start + offset, length) of the path.
+ */
+export async function locateWarc(dir: string, file: string): Promise<WarcLocation | undefined> {
+  for (const path of [join(dir, file), join(dir, file + OPEN)]) if (existsSync(path)) return { path, start: 0 };
+  const wacz = join(dir, waczNameOf(file));
+  if (!existsSync(wacz)) return undefined;
+  const { default: yauzl } = await import('yauzl');
+  // (The central directory is read, not the entries: a few kB at the end of the file.)
+  const zip = await yauzl.openPromise(wacz, { lazyEntries: true, autoClose: false });
+  try {
+    for await (const entry of zip.eachEntry()) {
+      if (entry.fileName !== `archive/${file}`) continue;
+      if (entry.compressionMethod !== 0) throw new Error(`${wacz}: archive/${file} is compressed, not stored: its records cannot be read in place`);
+      return { path: wacz, start: (await zip.readLocalFileHeaderPromise(entry, { minimal: true })).fileDataStart };
+    }
+    return undefined;
+  } finally {
+    zip.close();
+  }
+}
+
 export class RotatingWarcFile {
   private fd: number | undefined;
   private name: string | undefined;
@@ -39,6 +71,8 @@ export class RotatingWarcFile {
     private readonly maxFileBytes: number,
     /** The first record of every new file (its warcinfo), serialized for that file's name. */
     private readonly header: (fileName: string) => Promise<Uint8Array>,
+    /** Told of each file finished (rotated or closed), by its final path. */
+    private readonly finished?: (path: string) => void,
   ) {
     mkdirSync(dir, { recursive: true });
   }
@@ -94,10 +128,9 @@ export class RotatingWarcFile {
     if (this.fd !== undefined) this.finish();
   }
 
-  /** The path of a file by its final name, whether it is finished yet or still being written. */
-  pathOf(file: string): string {
-    const final = join(this.dir, file);
-    return existsSync(final) ? final : final + OPEN;
+  /** Where a file is by its final name: still being written, finished, or packaged into a WACZ. */
+  locate(file: string): Promise<WarcLocation | undefined> {
+    return locateWarc(this.dir, file);
   }
 
   private async start(): Promise<void> {
@@ -117,10 +150,12 @@ export class RotatingWarcFile {
     fsyncSync(this.fd!);
     closeSync(this.fd!);
     closeSync(this.index!);
-    renameSync(path, join(this.dir, this.name!));
+    const final = join(this.dir, this.name!);
+    renameSync(path, final);
     rmSync(path + INDEX, { force: true });
     this.fd = this.index = this.name = undefined;
     this.size = 0;
+    this.finished?.(final);
   }
 }
 
