@@ -4,7 +4,10 @@
  * URL is asked as given and as a crawl asks it, normalized first (the fetched form, which the robots
  * gate checks), with the config's default URL options.
  *
- * Cases of RFC 9309 all hold but these, answered the other way on purpose:
+ * Cases of RFC 9309 all hold but these three, where Google's tests expect what RFC 9309's own
+ * examples contradict (§2.2.2's table: `/foo/bar/U+E38384` is matched as `/foo/bar/%E3%83%84`, and
+ * `/foo/bar/%62%61%7A` as `/foo/bar/baz`, an unreserved octet "MUST be unencoded prior to
+ * comparison"): Trawl answers as the RFC says.
  * - ID_Encoding, `http://foo.bar/foo/bar/ツ` not allowed by `Allow: /foo/bar/ツ` (or `%E3%83%84`): Google
  *   expects a caller to pass the URL unencoded to see it fail; every URL Trawl asks about is parsed
  *   (WHATWG), which writes it as `/foo/bar/%E3%83%84` — the path the rule names.
