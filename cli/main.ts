@@ -183,8 +183,11 @@ program
 
 program
   .command('import')
-  .description('make web archives searchable: each page of the WARC (or ARC) files indexed as if crawled, with its URL and capture date')
-  .argument('<files...>', 'WARC or ARC files, gzipped or not')
+  .description(
+    'make web archives searchable: each page of the WARC, ARC or WACZ files indexed as if crawled, with its URL and capture date; ' +
+      'exit 1 when a file could not be read to its end',
+  )
+  .argument('<files...>', 'WARC or ARC files (gzipped or not), or WACZ packages')
   .addOption(configOpt())
   .addOption(dataOpt())
   .addOption(storeOpt())
