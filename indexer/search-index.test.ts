@@ -246,4 +246,16 @@ describe('a query that updates straddle', () => {
     await assert.rejects(() => index.search('x'.repeat(5000)), QueryError);
     assert.equal(index.stats.openViews, 0);
   });
+
+  it('counts a phrase found in more pages than it keeps as a lower bound, in one pass or two', async () => {
+    for (const tuning of [{}, { exactLimit: 10, headDf: 10 }]) {
+      docs.clear();
+      const index = new SearchIndex((id) => docs.get(id), undefined, tuning);
+      for (let id = 1; id <= 60; id++) add(index, doc(id, `Setting ${id}`, `Here the default value ${id} is kept; ${'other words '.repeat(id % 7)}and more.`));
+      const r = await index.search('"the default"');
+      assert.equal(r.hits.length, 10);
+      assert.ok(r.total < 60, `${JSON.stringify(tuning)}: ${r.total} kept of 60 found`);
+      assert.equal(r.totalIsLowerBound, true, `${JSON.stringify(tuning)}: the total is at least ${r.total}`);
+    }
+  });
 });

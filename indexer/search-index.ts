@@ -320,7 +320,8 @@ export class SearchIndex implements Searcher {
         docs,
         this.sequencesOf,
       );
-      capped = found.checked < matched;
+      // (Not every candidate checked, or more found than kept: either way more pages hold the phrase.)
+      capped = found.checked < matched || found.found > found.ranked.length;
       ranked = found.ranked;
       facets = countFacets(
         lens.documents,

@@ -39,13 +39,16 @@ export type PhraseCheck = {
 /** Phrases as one stemmer makes them, and that stemmer (which reads a page's text). */
 export type PhraseSet = { readonly phrases: readonly (readonly string[])[]; readonly stem: (word: string) => string };
 
+export type PhrasesFound = { readonly ranked: Ranked[]; readonly checked: number; readonly found: number };
+
 /**
- * The best of the candidates that hold every phrase, until `shown` are found, and how many were
- * checked (so the caller knows whether the total is a lower bound). Hashes that match are
+ * The best of the candidates that hold every phrase, until `shown` are found, how many were
+ * checked and how many found (so the caller knows whether the total is a lower bound: with
+ * `rescore`, more than `shown` are found before the best are kept). Hashes that match are
  * confirmed on the text of the pages kept; if one was wrong (a collision: never seen but
  * possible), all are checked again, every match confirmed.
  */
-export async function withPhrases(check: PhraseCheck, docs: QueryDocuments, sequencesOf: SequenceLookup): Promise<{ ranked: Ranked[]; checked: number }> {
+export async function withPhrases(check: PhraseCheck, docs: QueryDocuments, sequencesOf: SequenceLookup): Promise<PhrasesFound> {
   return (await checkPhrases(check, docs, sequencesOf, true)) ?? (await checkPhrases(check, docs, sequencesOf, false))!;
 }
 
@@ -60,7 +63,7 @@ async function checkPhrases(
   docs: QueryDocuments,
   sequencesOf: SequenceLookup,
   trustHashes: boolean,
-): Promise<{ ranked: Ranked[]; checked: number } | undefined> {
+): Promise<PhrasesFound | undefined> {
   // Per set of phrases (one per language): their hashes and their test on a page's text.
   const checks = new Map<PhraseSet, { hashes: number[][]; holds: (d: StoredDocument) => boolean }>();
   const base: PhraseSet = { phrases, stem: defaultStem };
@@ -105,7 +108,7 @@ async function checkPhrases(
     const d = await docs.get(r.id);
     if (!d || !checkOf(r.id).holds(d)) return undefined;
   }
-  return { ranked, checked };
+  return { ranked, checked, found: found.length };
 }
 
 /**
