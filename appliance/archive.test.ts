@@ -3,8 +3,7 @@
 // directory answers the same queries with the same URLs; a WARC written by wget imports; files cut
 // short or with a wrong Content-Length cost their bad records only; a crash leaves a readable file.
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
-import { promisify } from 'node:util';
+import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +15,7 @@ import { responseRecord, warcinfoRecord } from '../crawler/archive/records.ts';
 import { RotatingWarcFile } from '../crawler/archive/warc-file.ts';
 import { IMPORT_SETTINGS } from '../cli/shared.ts';
 import { startFakeWeb, type FakeWeb } from '../testweb/index.ts';
+import { wgetWarc } from '../testweb/wget.ts';
 import { Appliance } from './appliance.ts';
 import { importArchives } from './import.ts';
 
@@ -147,23 +147,8 @@ describe('importing archives from elsewhere', () => {
 
   it('imports a WARC written by wget, links and anchor text included', async () => {
     const dir = tmp('wget');
-    // (Asynchronously: the test web answers from this very process.)
-    await promisify(execFile)(
-      'wget',
-      [
-        '--quiet',
-        '--recursive',
-        '--level=2',
-        '--no-parent',
-        '-e',
-        'robots=off',
-        `--warc-file=${join(dir, 'site')}`,
-        `--directory-prefix=${join(dir, 'files')}`,
-        new URL('/graph/0', web.url).href,
-      ],
-      { timeout: 60_000 },
-    );
-    const { app, summary } = await importInto([join(dir, 'site.warc.gz')]);
+    const warc = await wgetWarc(dir, new URL('/graph/0', web.url).href);
+    const { app, summary } = await importInto([warc]);
     try {
       assert.ok((summary.outcomes.indexed ?? 0) >= 3, JSON.stringify(summary.outcomes));
       assert.equal((await app.index.search('graphword1')).hits[0]?.url, new URL('/graph/1', web.url).href);

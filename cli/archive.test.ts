@@ -12,6 +12,7 @@ import { WARCParser } from 'warcio';
 import yauzl from 'yauzl';
 import { ZipFile } from 'yazl';
 import { responseRecord, warcinfoRecord } from '../crawler/archive/records.ts';
+import { zipEntries } from '../crawler/archive/wacz-fixture.ts';
 import { RotatingWarcFile } from '../crawler/archive/warc-file.ts';
 import { startFakeWeb, type FakeWeb } from '../testweb/index.ts';
 import { onOutput, waitFor } from '../testweb/wait.ts';
@@ -155,20 +156,6 @@ describe('trawl and web archives', () => {
     assert.equal(await exited, 0, output);
   });
 });
-
-type ZipEntry = { name: string; method: number; dataStart: number; data: Buffer };
-
-/** Every entry of a zip, read by yauzl: its name, compression method, data offset and content. */
-async function zipEntries(zip: yauzl.ZipFile): Promise<ZipEntry[]> {
-  const out: ZipEntry[] = [];
-  for await (const e of zip.eachEntry()) {
-    const { fileDataStart } = await zip.readLocalFileHeaderPromise(e, { minimal: true });
-    const chunks: Buffer[] = [];
-    for await (const c of await zip.openReadStreamPromise(e)) chunks.push(c as Buffer);
-    out.push({ name: e.fileName, method: e.compressionMethod, dataStart: fileDataStart, data: Buffer.concat(chunks) });
-  }
-  return out;
-}
 
 const jsonLines = (b: Buffer) =>
   b

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { startFakeWeb, type FakeWeb } from '../testweb/index.ts';
+import { wgetWarc } from '../testweb/wget.ts';
 
 const BIN = new URL('../bin/trawl.js', import.meta.url).pathname;
 const JS_WACZ = new URL('../node_modules/@harvard-lil/js-wacz/bin/cli.js', import.meta.url).pathname;
@@ -70,23 +71,9 @@ describe('trawl and WACZ packages', () => {
 
   it("imports a WACZ by js-wacz of wget's WARC: its pages searchable, its one fault told", async () => {
     const dir = tmp('wget');
-    await promisify(execFile)(
-      'wget',
-      [
-        '--quiet',
-        '--recursive',
-        '--level=2',
-        '--no-parent',
-        '-e',
-        'robots=off',
-        `--warc-file=${join(dir, 'site')}`,
-        `--directory-prefix=${join(dir, 'files')}`,
-        `${web.url}graph/0`,
-      ],
-      { timeout: 60_000 },
-    );
+    const warc = await wgetWarc(dir, `${web.url}graph/0`);
     const wacz = join(dir, 'site.wacz');
-    await promisify(execFile)(process.execPath, [JS_WACZ, 'create', '-f', join(dir, 'site.warc.gz'), '-o', wacz, '--log-level', 'error'], { timeout: 60_000 });
+    await promisify(execFile)(process.execPath, [JS_WACZ, 'create', '-f', warc, '-o', wacz, '--log-level', 'error'], { timeout: 60_000 });
     const into = tmp('wget-into');
     const r = await run(['import', wacz, '--data', into]);
     assert.equal(r.code, 0, r.stderr);

@@ -8,6 +8,7 @@ import { createWriteStream } from 'node:fs';
 import { basename } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { crc32, deflateRawSync, gzipSync } from 'node:zlib';
+import type yauzl from 'yauzl';
 import yazl from 'yazl';
 
 export const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
@@ -163,4 +164,18 @@ let zeros: Buffer | undefined;
 export function deflatedZeros(): Buffer {
   zeros ??= deflateRawSync(Buffer.alloc(200_000_000), { level: 9 });
   return zeros;
+}
+
+export type ReadEntry = { readonly name: string; readonly method: number; readonly dataStart: number; readonly data: Buffer };
+
+/** Every entry of a zip as yauzl reads it: its name, compression method, data offset and content. */
+export async function zipEntries(zip: yauzl.ZipFile): Promise<ReadEntry[]> {
+  const out: ReadEntry[] = [];
+  for await (const e of zip.eachEntry()) {
+    const { fileDataStart } = await zip.readLocalFileHeaderPromise(e, { minimal: true });
+    const chunks: Buffer[] = [];
+    for await (const c of await zip.openReadStreamPromise(e)) chunks.push(c as Buffer);
+    out.push({ name: e.fileName, method: e.compressionMethod, dataStart: fileDataStart, data: Buffer.concat(chunks) });
+  }
+  return out;
 }

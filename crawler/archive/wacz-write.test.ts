@@ -11,6 +11,7 @@ import { describe, it } from 'node:test';
 import { WARCParser } from 'warcio';
 import yauzl from 'yauzl';
 import { conversionRecord, requestRecord, responseRecord, revisitRecord, warcinfoRecord, type Exchange } from './records.ts';
+import { zipEntries } from './wacz-fixture.ts';
 import { writeWacz } from './wacz-write.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'trawl-wacz-write-'));
@@ -41,19 +42,6 @@ async function warcFile(dir: string, name: string, urls: string[]): Promise<stri
   const path = join(dir, name);
   writeFileSync(path, Buffer.concat(parts));
   return path;
-}
-
-type Entry = { name: string; method: number; dataStart: number; data: Buffer };
-
-async function entriesOf(zip: yauzl.ZipFile): Promise<Entry[]> {
-  const out: Entry[] = [];
-  for await (const e of zip.eachEntry()) {
-    const { fileDataStart } = await zip.readLocalFileHeaderPromise(e, { minimal: true });
-    const chunks: Buffer[] = [];
-    for await (const c of await zip.openReadStreamPromise(e)) chunks.push(c as Buffer);
-    out.push({ name: e.fileName, method: e.compressionMethod, dataStart: fileDataStart, data: Buffer.concat(chunks) });
-  }
-  return out;
 }
 
 /** The one record at `[start, start + length)` of `bytes`, read by warcio. */
@@ -90,7 +78,7 @@ describe('writeWacz', () => {
     assert.equal(summary.pages, 2);
     assert.equal(summary.records, 5, 'a response for each of the 4 URLs, and one revisit');
 
-    const entries = await entriesOf(await yauzl.openPromise(out, { lazyEntries: true }));
+    const entries = await zipEntries(await yauzl.openPromise(out, { lazyEntries: true }));
     const byName = new Map(entries.map((e) => [e.name, e]));
     assert.deepEqual(
       entries.map((e) => e.name),
@@ -195,7 +183,7 @@ describe('writeWacz', () => {
     const bytes = Buffer.concat(chunks);
     assert.equal(summary.bytes, bytes.length);
     assert.deepEqual(summary, { records: 1, pages: 1, bytes: bytes.length });
-    const entries = await entriesOf(await yauzl.fromBufferPromise(bytes, { lazyEntries: true }));
+    const entries = await zipEntries(await yauzl.fromBufferPromise(bytes, { lazyEntries: true }));
     assert.equal(entries.length, 5);
     assert.ok(entries[0]!.data.equals(readFileSync(warcs[0]!.path)));
   });
