@@ -1,6 +1,7 @@
 /** `trawl import` (web archives made searchable) and `trawl export --format warc|wacz`. */
+import { readRange } from '../lib/read-range.ts';
 import { once } from 'node:events';
-import { closeSync, createReadStream, createWriteStream, existsSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -190,15 +191,4 @@ const sizeOf = (bytes: number) => (bytes < 1e6 ? `${(bytes / 1e3).toFixed(1)} kB
 /** The pages an export wrote down, one JSON object a line. */
 async function* linesOf(path: string): AsyncGenerator<WaczPage> {
   for await (const line of createInterface({ input: createReadStream(path), crlfDelay: Infinity })) if (line) yield JSON.parse(line) as WaczPage;
-}
-
-function readRange(path: string, offset: number, length: number): Buffer {
-  const fd = openSync(path, 'r');
-  try {
-    const b = Buffer.alloc(length);
-    readSync(fd, b, 0, length, offset);
-    return b;
-  } finally {
-    closeSync(fd);
-  }
 }

@@ -9,6 +9,7 @@
  * after which reading goes on from the next record it can find. The last item says what the file
  * was: its format, its records by type, and whether it was read to its end.
  */
+import { readRange } from '../../lib/read-range.ts';
 import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
 import { constants, inflateRawSync } from 'node:zlib';
 import { WARCParser } from 'warcio';
@@ -165,13 +166,7 @@ function resync(source: ArchiveSource, from: number, gz: boolean): number | unde
 
 /** The first bytes of the source. */
 function peek(source: ArchiveSource): Buffer {
-  const fd = openSync(source.path, 'r');
-  try {
-    const b = Buffer.alloc(Math.min(64 * 1024, source.end - source.start));
-    return b.subarray(0, readSync(fd, b, 0, b.length, source.start));
-  } finally {
-    closeSync(fd);
-  }
+  return readRange(source.path, source.start, Math.min(64 * 1024, source.end - source.start));
 }
 
 /**

@@ -1,8 +1,9 @@
 // archive.format wacz, below the crawl: the files a RotatingWarcFile finishes (rotated, then closed)
 // packaged each into a WACZ of its name, the WARC removed; every record then found by its ref
 // (file, offset, length) inside the WACZ; the pages listed are the 200 HTML responses, titled.
+import { readRange } from '../../lib/read-range.ts';
 import assert from 'node:assert/strict';
-import { closeSync, mkdtempSync, openSync, readdirSync, readSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -24,17 +25,6 @@ const page = (url: string, body: Buffer | string, headers: Record<string, string
   body: typeof body === 'string' ? Buffer.from(body) : body,
   truncated: false,
 });
-
-function readAt(path: string, at: number, length: number): Buffer {
-  const fd = openSync(path, 'r');
-  try {
-    const b = Buffer.alloc(length);
-    readSync(fd, b, 0, length, at);
-    return b;
-  } finally {
-    closeSync(fd);
-  }
-}
 
 describe('WACZ packaging of finished WARC files', () => {
   it('packages each file a rotation or the close finishes; every ref then reads its record inside the WACZ', async () => {
@@ -67,7 +57,7 @@ describe('WACZ packaging of finished WARC files', () => {
       assert.equal(where?.path, join(dir, waczNameOf(at.file)));
       assert.ok(where.start > 0);
       const records = [];
-      for await (const r of new WARCParser([readAt(where.path, where.start + at.offset, at.length)])) records.push(r.warcTargetURI);
+      for await (const r of new WARCParser([readRange(where.path, where.start + at.offset, at.length)])) records.push(r.warcTargetURI);
       assert.deepEqual(records, [url]);
       assert.deepEqual(await file.locate(at.file), where);
     }

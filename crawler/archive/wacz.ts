@@ -8,7 +8,8 @@
  * memory but datapackage.json: a stored WARC is read in place in the .wacz, a deflated one is
  * extracted to a temporary file when first asked for.
  */
-import { closeSync, createWriteStream, openSync, readSync } from 'node:fs';
+import { readRange } from '../../lib/read-range.ts';
+import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -24,14 +25,9 @@ export class WaczError extends Error {
 
 /** True when the file begins as a zip does (PK\x03\x04, or PK\x05\x06 for an empty zip). */
 export function isZip(path: string): boolean {
-  const fd = openSync(path, 'r');
-  try {
-    const b = Buffer.alloc(4);
-    if (readSync(fd, b, 0, 4, 0) < 4 || b[0] !== 0x50 || b[1] !== 0x4b) return false;
-    return (b[2] === 3 && b[3] === 4) || (b[2] === 5 && b[3] === 6);
-  } finally {
-    closeSync(fd);
-  }
+  const b = readRange(path, 0, 4);
+  if (b.length < 4 || b[0] !== 0x50 || b[1] !== 0x4b) return false;
+  return (b[2] === 3 && b[3] === 4) || (b[2] === 5 && b[3] === 6);
 }
 
 export type WaczLimits = {
