@@ -5,5 +5,6 @@ export { Coordinator } from './coordinator.ts';
 export { SearchLog, searchLogFor } from './search-log.ts';
 export { SearchReports, searchReportsFor } from './search-reports.ts';
 export { Curation, CuratedSearcher, curationFor, leversOf } from './curation.ts';
+export { SharedThreadSearcher } from './shared-thread-searcher.ts';
 export { ClickLearner } from './click-learner.ts';
 export { ClickModel, CLICK_MODEL } from './click-model.ts';

@@ -8,6 +8,7 @@ import {
   migrateStore,
   searchLogFor,
   searchReportsFor,
+  SharedThreadSearcher,
   storeLocationOf,
 } from '../appliance/index.ts';
 import { ShardNode } from '../indexer/shards/index.ts';
@@ -40,7 +41,8 @@ export async function start(urls: string[], flags: CommonFlags & { warc?: string
     const curation = await curationFor(config, app.store, app.normalize, log);
     const ui = createApp({
       ...serverOptions(config),
-      searcher: new CuratedSearcher(app.index, curation),
+      // (Searches share the main thread with the crawl's page work: lib/slices.ts.)
+      searcher: new CuratedSearcher(new SharedThreadSearcher(app.index, app.feed.slices), curation),
       levers: leversOf(curation),
       status: () => app.status(),
       storeHealth: () => app.store.health?.() ?? { up: true },

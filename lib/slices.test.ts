@@ -71,4 +71,65 @@ describe('Slices', () => {
     await new Promise((r) => setImmediate(r));
     assert.equal(slices.queued, 0, 'each waiting caller let go, one a turn of the loop');
   });
+
+  it('leaves work that waits for turns about half the thread while searches come back to back (each search let in on a turn of the loop, as a socket is)', async () => {
+    const shareOfWork = async (gated: boolean) => {
+      const slices = new Slices(3);
+      let work = 0;
+      let searching = 0;
+      let stop = false;
+      // (Work that always has more to do, a millisecond a unit: a crawl at full speed.)
+      const crawl = (async () => {
+        while (!stop) {
+          await slices.turn();
+          busy(1);
+          work += 1;
+        }
+      })();
+      const search = async () => {
+        busy(6);
+        searching += 6;
+      };
+      const until = performance.now() + 400;
+      while (performance.now() < until) {
+        await new Promise((r) => setImmediate(r));
+        await (gated ? slices.search(search) : search());
+      }
+      stop = true;
+      await crawl;
+      return work / (work + searching);
+    };
+    const gated = await shareOfWork(true);
+    // (Searches not gated: the work gets one slice between two of them — what the debt is for.)
+    const ungated = await shareOfWork(false);
+    assert.ok(gated >= 0.42 && gated > ungated + 0.08, `the work had ${(100 * gated).toFixed(0)} % of the thread (ungated ${(100 * ungated).toFixed(0)} %)`);
+    assert.ok(ungated < 0.36, `ungated, the work still had ${(100 * ungated).toFixed(0)} %`);
+  });
+
+  it('keeps no search waiting when searches come a few a second, nor when no work waits', async () => {
+    const slices = new Slices(3);
+    let stop = false;
+    const crawl = (async () => {
+      while (!stop) {
+        await slices.turn();
+        busy(1);
+      }
+    })();
+    const waits: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      await new Promise((r) => setTimeout(r, 30));
+      const asked = performance.now();
+      await slices.search(async () => {
+        waits.push(performance.now() - asked);
+        busy(6);
+      });
+    }
+    stop = true;
+    await crawl;
+    // (Nothing waits now: a search goes at once whatever it owes.)
+    const asked = performance.now();
+    await slices.search(async () => void waits.push(performance.now() - asked));
+    waits.sort((a, b) => a - b);
+    assert.ok(waits[Math.floor(waits.length / 2)]! < 1, `searches waited ${waits.map((w) => w.toFixed(1)).join(', ')} ms`);
+  });
 });

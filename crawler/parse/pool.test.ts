@@ -14,6 +14,13 @@ import { DEFAULT_CONFIG } from '../../config/defaults.ts';
 import { extract, type Extracted, type ParseJob } from './extract.ts';
 import { LeaveToWorker } from './jobs.ts';
 import { ParseFailure, ParsePool } from './pool.ts';
+import { readdirSync } from 'node:fs';
+import { threadNiceness, WORKER_NICENESS } from '../../lib/thread-priority.ts';
+
+/** Every thread of this process and its nice value. */
+function threadNicenesses(): Map<number, number | undefined> {
+  return new Map(readdirSync('/proc/self/task').map((t) => [Number(t), threadNiceness(Number(t))]));
+}
 
 /** What the config's defaults give every parse job (appliance/wiring.ts). */
 const SETTINGS = parseSettingsOf(DEFAULT_CONFIG);
@@ -73,6 +80,17 @@ describe('ParsePool', () => {
     assert.ok(r.kind === 'page');
     assert.deepEqual([r.page.links.length, r.page.linksCut], [15, 25]);
     assert.deepEqual(pool.parsed, { inWorkers: 1, inline: 0 }, 'parsed in the worker');
+  });
+
+  it('runs its workers below the main thread\u2019s priority (Linux: a nice value per thread), the main thread left as it was', async () => {
+    const before = threadNicenesses();
+    const pool = new ParsePool(2);
+    pools.push(pool);
+    await pool.ready();
+    const now = threadNicenesses();
+    const lowered = [...now].filter(([tid, n]) => !before.has(tid) && n === WORKER_NICENESS);
+    assert.ok(lowered.length >= 2, `two new threads at nice ${WORKER_NICENESS}: ${JSON.stringify([...now])}`);
+    assert.equal(now.get(process.pid), before.get(process.pid), 'the main thread keeps its priority');
   });
 
   it('parses in worker threads exactly as inline', async () => {

@@ -4,6 +4,7 @@
  * extractor module (bundle.ts); without a bundler, worker-entry.mjs loads both through tsx.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { lowerThisThread } from '../../lib/thread-priority.ts';
 import type { Extracted, ParseJob } from './extract.ts';
 
 /**
@@ -14,6 +15,9 @@ import type { Extracted, ParseJob } from './extract.ts';
 export function serve(extract: (job: ParseJob) => Extracted | Promise<Extracted>, configure?: (config: unknown) => void | Promise<void>): void {
   const port = parentPort;
   if (!port) throw new Error('serve() runs in a worker thread');
+  // (A worker yields a contended core to the main thread, which answers searches and stores and
+  // indexes every page: lib/thread-priority.ts.)
+  lowerThisThread();
   const configured = configure?.((workerData as { config?: unknown } | undefined)?.config);
   // The id of the job being parsed, shared with the pool: if this thread dies or takes too long,
   // the pool knows which page it was working on (messages sent before death may arrive after it).
