@@ -1,7 +1,14 @@
 /**
- * The change log in PostgreSQL. Sequence numbers come from the one row of `change_head`, taken as
- * the last statement of a transaction: its lock, held until the commit, gives numbers in commit
- * order (migrations.ts says why that matters to a reader that follows the log).
+ * The change log in PostgreSQL. A writer's transaction adds its changes to `change_pending`, which
+ * no two writers contend on (no row is shared): their commits, and their WAL flushes, overlap. A
+ * change is numbered after its commit, by a run of the sequencer (`sequence`): one short
+ * transaction at a time (an advisory lock) that moves every committed pending row into `changes`
+ * with the next numbers of `change_head`. Only sequencer runs number, one after the other, each
+ * visible before the next takes the lock: a change not yet numbered takes a number above every
+ * number a reader has seen (migrations.ts says why that matters to a reader that follows the log).
+ * A run sees only rows committed when its move began; one committed meanwhile waits for the next
+ * run — its writer's own, which every writer makes after its commit (`numberChanges`), or a
+ * reader's (since, lastSeq, the watcher's poll), so that a writer killed after its commit is numbered too.
  *
  * Many search nodes read the log (store/changes.ts): each holds it in `change_readers`, and a prune
  * forgets only what every live reader holds. The row of `change_log` says how far it was pruned; a
@@ -16,14 +23,40 @@ import { run, transaction, type Queryable } from './db.ts';
 /** The channel a commit that logged changes notifies (delivered at the commit; one a transaction: same payload). */
 export const CHANGES_CHANNEL = 'trawl_changes';
 
+/** Any 64-bit number that is Trawl's own: the advisory lock a sequencer run holds. */
+const SEQUENCER_LOCK = 0x7472_6177_6c01;
+
+// (The head is read without a lock: the run that numbers these rows starts after this commit, when
+// the head is at least this. Ids follow the order given.)
 const LOG = `
-WITH head AS (UPDATE change_head SET seq = seq + cardinality($1::bigint[]) RETURNING seq),
-logged AS (
-  INSERT INTO changes (seq, doc_id, op)
-  SELECT head.seq - cardinality($1::bigint[]) + c.ord, c.doc_id, c.op FROM head, unnest($1::bigint[], $2::text[]) WITH ORDINALITY AS c(doc_id, op, ord)
-  RETURNING seq
+WITH logged AS (
+  INSERT INTO change_pending (doc_id, op)
+  SELECT c.doc_id, c.op FROM unnest($1::bigint[], $2::text[]) WITH ORDINALITY AS c(doc_id, op, ord) ORDER BY c.ord
+  RETURNING 1
 )
-SELECT seq, pg_notify('${CHANGES_CHANNEL}', '') FROM logged`;
+SELECT pg_current_xact_id()::text AS xid, (SELECT seq FROM change_head) AS after, (SELECT count(*) FROM logged)::int AS n`;
+
+/**
+ * The sequencer's move, run with its lock held, in a statement of its own (its snapshot is taken
+ * after the lock, so it sees the runs before it). Pending rows in id order: a change to a document
+ * that another transaction changed waited for that one's commit before it was added, so it comes
+ * after. `changes.xid` lets a writer find its numbers (`mine`: those given before this run too).
+ */
+const MOVE = `
+WITH moved AS (DELETE FROM change_pending RETURNING id, doc_id, op, xid),
+n AS (SELECT count(*) AS n FROM moved),
+head AS (UPDATE change_head SET seq = seq + n.n FROM n WHERE n.n > 0 RETURNING seq, n.n, pg_notify('${CHANGES_CHANNEL}', '')),
+logged AS (
+  INSERT INTO changes (seq, doc_id, op, xid)
+  SELECT head.seq - head.n + row_number() OVER (ORDER BY m.id), m.doc_id, m.op, m.xid FROM moved m, head
+  RETURNING seq, xid
+)
+SELECT seq FROM logged WHERE xid = $1::xid8
+UNION ALL SELECT seq FROM changes WHERE seq > $2 AND xid = $1::xid8
+ORDER BY seq`;
+
+/** What a writer's transaction logged, to be numbered after its commit (numberChanges). */
+export type LoggedChanges = { readonly xid: string; readonly after: number; readonly count: number };
 
 /**
  * A watcher's safety net besides LISTEN: how often it looks at the head of the log anyway (a
@@ -34,24 +67,54 @@ const WATCH_POLL_MS = 5000;
 const RELISTEN_MS = [250, 5000] as const;
 
 /**
- * Appends changes (in the caller's transaction — as its last statement, to hold the head's lock
- * the shortest time). Returns their sequence numbers, in the order given.
+ * Adds changes to the log in the caller's transaction (after the writes they tell of: a change to
+ * a document another transaction holds waits for that one's commit). They are numbered after the
+ * commit: pass what this returns to `numberChanges` then.
  */
-export async function logChanges(q: Queryable, changes: readonly { readonly docId: number; readonly op: Change['op'] }[]): Promise<number[]> {
-  if (!changes.length) return [];
-  const { rows } = await run<{ seq: number }>(q, LOG, [changes.map((c) => c.docId), changes.map((c) => c.op)]);
-  const last = Math.max(...rows.map((r) => r.seq));
-  return changes.map((_, i) => last - changes.length + 1 + i);
+export async function logChanges(q: Queryable, changes: readonly { readonly docId: number; readonly op: Change['op'] }[]): Promise<LoggedChanges | undefined> {
+  if (!changes.length) return undefined;
+  const row = (await run<{ xid: string; after: number; n: number }>(q, LOG, [changes.map((c) => c.docId), changes.map((c) => c.op)])).rows[0]!;
+  return { xid: row.xid, after: row.after, count: row.n };
+}
+
+/**
+ * After the commit of what `logChanges` logged: a sequencer run (waiting for the one in progress,
+ * if any — a flush at most), then the numbers of those changes, in the order given. Undefined when
+ * they are no longer in the log: pruned, so every reader — this process's too — has them already.
+ */
+export async function numberChanges(pool: pg.Pool, logged: LoggedChanges): Promise<number[] | undefined> {
+  const seqs = await sequence(pool, true, logged);
+  return seqs?.length === logged.count ? seqs : undefined;
+}
+
+/**
+ * A sequencer run: numbers the pending changes committed so far (none when `wait` is false and
+ * another run holds the lock: that one numbers them, or the next). Returns the numbers of `mine`'s.
+ */
+async function sequence(pool: pg.Pool, wait: boolean, mine?: LoggedChanges): Promise<number[] | undefined> {
+  return transaction(
+    pool,
+    async (q) => {
+      if (wait) await run(q, 'SELECT pg_advisory_xact_lock($1)', [SEQUENCER_LOCK]);
+      else if (!(await run<{ got: boolean }>(q, 'SELECT pg_try_advisory_xact_lock($1) AS got', [SEQUENCER_LOCK])).rows[0]!.got) return undefined;
+      const { rows } = await run<{ seq: number }>(q, MOVE, [mine?.xid ?? '0', mine?.after ?? Number.MAX_SAFE_INTEGER]);
+      return rows.map((r) => r.seq);
+    },
+    { readWrite: true },
+  );
 }
 
 export class PgChangeLog implements ChangeLog {
   constructor(private readonly pool: pg.Pool) {}
 
   async since(seq: number): Promise<Change[]> {
+    await sequence(this.pool, false);
     return (await run<Change>(this.pool, 'SELECT seq, doc_id AS "docId", op FROM changes WHERE seq > $1 ORDER BY seq', [seq])).rows;
   }
 
+  /** (Changes committed but not numbered yet were given no number: a sequencer run first.) */
   async lastSeq(): Promise<number> {
+    await sequence(this.pool, false);
     return (await run<{ seq: number }>(this.pool, 'SELECT seq FROM change_head')).rows[0]!.seq;
   }
 

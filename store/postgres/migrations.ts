@@ -311,6 +311,15 @@ CREATE TABLE curation_history (
 CREATE INDEX curation_history_what ON curation_history (what, n);
 `,
   },
+  {
+    version: 11,
+    name: 'changes numbered after their commit: no row every writer waits on (changes.ts)',
+    // (Numbers so far stay as they are; changes.xid: which transaction logged a change, for its writer.)
+    sql: `
+CREATE TABLE change_pending (id bigserial PRIMARY KEY, doc_id bigint NOT NULL, op text NOT NULL, xid xid8 NOT NULL DEFAULT pg_current_xact_id());
+ALTER TABLE changes ADD COLUMN xid xid8;
+`,
+  },
 ];
 
 /** The schema version this Trawl writes. */

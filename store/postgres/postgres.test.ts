@@ -7,7 +7,6 @@ import pg from 'pg';
 import { startPostgres, watchStatements } from '../../testweb/postgres.ts';
 import { doc, T0, taken } from '../contract/harness.ts';
 import { ReadOnlyStoreError, StoreLocationError, StoreOpenError } from '../store.ts';
-import { logChanges } from './changes.ts';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.ts';
 import { openPostgresStore, type PostgresStore } from './store.ts';
 
@@ -22,12 +21,6 @@ async function sql<R extends pg.QueryResultRow>(url: string, text: string, param
   } finally {
     await c.end();
   }
-}
-
-/** Polls `condition` (each poll a round trip to the server) until it holds; fails after 500 polls. */
-async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) if (await condition()) return;
-  assert.fail(`never came true: ${what}`);
 }
 
 /** Counts the statements a store sends (each is one round trip to the server). */
@@ -91,10 +84,10 @@ describe('the PostgreSQL store: its schema and migrations', () => {
     // Back to schema 1, as a Trawl before leases left it.
     await sql(
       url,
-      'DROP TABLE hosts, change_log, change_readers, workers, searches, search_clicks, search_days, search_refinements, curation, curation_history; ' +
+      'DROP TABLE hosts, change_log, change_readers, workers, searches, search_clicks, search_days, search_refinements, curation, curation_history, change_pending; ' +
         'DROP INDEX documents_hash_id; ' +
         'DROP FUNCTION trawl_search_rolled_up, trawl_click_rolled_up; ' +
-        'CREATE INDEX documents_hash ON documents (hash); ALTER TABLE urls DROP COLUMN found_on; ALTER TABLE documents DROP COLUMN heading_ids; ' +
+        'CREATE INDEX documents_hash ON documents (hash); ALTER TABLE urls DROP COLUMN found_on; ALTER TABLE documents DROP COLUMN heading_ids; ALTER TABLE changes DROP COLUMN xid; ' +
         'DELETE FROM trawl_migrations WHERE version >= 2',
     );
     const migrated = await openPostgresStore(url);
@@ -405,41 +398,6 @@ describe('several processes on one PostgreSQL store', () => {
       assert.equal(await workers[1]!.changes.lastSeq(), 60);
     } finally {
       await Promise.all(workers.map((w) => w.close()));
-    }
-  });
-
-  it('numbers changes in commit order: a change committed later never takes a number below one already seen', async () => {
-    const url = await server.createDatabase();
-    const store = await openPostgresStore(url);
-    const [a, b] = [await taken(store, 'http://a.org/a'), await taken(store, 'http://a.org/b')];
-    // Another worker's transaction logs a change and has not committed yet.
-    const other = new pg.Client({ connectionString: url });
-    await other.connect();
-    try {
-      await other.query('BEGIN');
-      await other.query(
-        `INSERT INTO documents (id, url, title, description, headings, text, content_type, bytes, truncated, http_status, fetched_at, hash)
-        VALUES ($1, 'http://a.org/a', 't', '', '', 'a', 'text/html', 1, false, 200, 1, 'h')`,
-        [a.id],
-      );
-      const [first] = await logChanges(other, [{ docId: a.id, op: 'put' }]);
-      const second = store.documents.put(doc(b.id, 'b'));
-      // This store's put waits for the other transaction (its lock on the head of the log)…
-      await until(
-        async () => Number((await sql<{ n: string }>(url, 'SELECT count(*) AS n FROM pg_locks WHERE NOT granted'))[0]!.n) > 0,
-        'a transaction waits for a lock',
-      );
-      assert.deepEqual(await store.changes.since(0), [], 'nothing is visible before the first commits');
-      await other.query('COMMIT');
-      // …and takes the next number once it has committed.
-      assert.equal(await second, first! + 1);
-      assert.deepEqual(
-        (await store.changes.since(0)).map((c) => c.seq),
-        [first, first! + 1],
-      );
-    } finally {
-      await other.end();
-      await store.close();
     }
   });
 });
