@@ -6,7 +6,7 @@ import { after, describe, it } from 'node:test';
 import pg from 'pg';
 import { startPostgres } from '../../testweb/postgres.ts';
 import { doc, taken } from '../contract/harness.ts';
-import { logChanges, numberChanges } from './changes.ts';
+import { logChanges, numberChanges } from './sequencer.ts';
 import { openPostgresStore } from './store.ts';
 
 const server = await startPostgres();
@@ -44,6 +44,28 @@ describe('the PostgreSQL change log: numbers given after the commit', () => {
       assert.equal(await store.changes.lastSeq(), seqA);
     } finally {
       await other.end();
+      await store.close();
+    }
+  });
+
+  it('tells a writer the numbers another run gave its changes without waiting for the lock of a run in progress', async () => {
+    const url = await server.createDatabase();
+    const store = await openPostgresStore(url);
+    const [writer, holder] = await Promise.all([openWriter(url), openWriter(url)]);
+    try {
+      await writer.query('BEGIN');
+      const logged = (await logChanges(writer, [{ docId: 7, op: 'put' }]))!;
+      await writer.query('COMMIT');
+      assert.deepEqual(await store.changes.since(0), [{ seq: 1, docId: 7, op: 'put' }], "a reader's run numbered it");
+      // A run whose client has not come round to its commit yet (a crawler's event loop busy): it holds the sequencer's lock.
+      await holder.query('BEGIN');
+      await holder.query(`SELECT pg_advisory_xact_lock(${0x7472_6177_6c01})`);
+      const numbers = numberChanges(store.pool, logged);
+      const outcome = await Promise.race([numbers, new Promise((r) => setTimeout(() => r('waiting'), 3000))]);
+      assert.deepEqual(outcome, [1], 'told at once');
+      await holder.query('COMMIT');
+    } finally {
+      await Promise.all([writer.end(), holder.end()]);
       await store.close();
     }
   });

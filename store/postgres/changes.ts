@@ -1,14 +1,9 @@
 /**
- * The change log in PostgreSQL. A writer's transaction adds its changes to `change_pending`, which
- * no two writers contend on (no row is shared): their commits, and their WAL flushes, overlap. A
- * change is numbered after its commit, by a run of the sequencer (`sequence`): one short
- * transaction at a time (an advisory lock) that moves every committed pending row into `changes`
- * with the next numbers of `change_head`. Only sequencer runs number, one after the other, each
- * visible before the next takes the lock: a change not yet numbered takes a number above every
- * number a reader has seen (migrations.ts says why that matters to a reader that follows the log).
- * A run sees only rows committed when its move began; one committed meanwhile waits for the next
- * run — its writer's own, which every writer makes after its commit (`numberChanges`), or a
- * reader's (since, lastSeq, the watcher's poll), so that a writer killed after its commit is numbered too.
+ * The change log in PostgreSQL. A change is numbered after its writer's commit, by a run of the
+ * sequencer (sequencer.ts), so that writers' commits, and their WAL flushes, overlap instead of
+ * queueing on the one row of the head; the numbers a reader sees still have no gap, and a change
+ * numbered later takes a number above them (migrations.ts says why that matters to a reader that
+ * follows the log). Readers run the sequencer too (since, lastSeq).
  *
  * Many search nodes read the log (store/changes.ts): each holds it in `change_readers`, and a prune
  * forgets only what every live reader holds. The row of `change_log` says how far it was pruned; a
@@ -18,45 +13,10 @@
 import pg from 'pg';
 import type { Change } from '../../model/index.ts';
 import type { ChangeLog } from '../changes.ts';
-import { run, transaction, type Queryable } from './db.ts';
+import { run, transaction } from './db.ts';
+import { CHANGES_CHANNEL, sequencePending } from './sequencer.ts';
 
-/** The channel a commit that logged changes notifies (delivered at the commit; one a transaction: same payload). */
-export const CHANGES_CHANNEL = 'trawl_changes';
-
-/** Any 64-bit number that is Trawl's own: the advisory lock a sequencer run holds. */
-const SEQUENCER_LOCK = 0x7472_6177_6c01;
-
-// (The head is read without a lock: the run that numbers these rows starts after this commit, when
-// the head is at least this. Ids follow the order given.)
-const LOG = `
-WITH logged AS (
-  INSERT INTO change_pending (doc_id, op)
-  SELECT c.doc_id, c.op FROM unnest($1::bigint[], $2::text[]) WITH ORDINALITY AS c(doc_id, op, ord) ORDER BY c.ord
-  RETURNING 1
-)
-SELECT pg_current_xact_id()::text AS xid, (SELECT seq FROM change_head) AS after, (SELECT count(*) FROM logged)::int AS n`;
-
-/**
- * The sequencer's move, run with its lock held, in a statement of its own (its snapshot is taken
- * after the lock, so it sees the runs before it). Pending rows in id order: a change to a document
- * that another transaction changed waited for that one's commit before it was added, so it comes
- * after. `changes.xid` lets a writer find its numbers (`mine`: those given before this run too).
- */
-const MOVE = `
-WITH moved AS (DELETE FROM change_pending RETURNING id, doc_id, op, xid),
-n AS (SELECT count(*) AS n FROM moved),
-head AS (UPDATE change_head SET seq = seq + n.n FROM n WHERE n.n > 0 RETURNING seq, n.n, pg_notify('${CHANGES_CHANNEL}', '')),
-logged AS (
-  INSERT INTO changes (seq, doc_id, op, xid)
-  SELECT head.seq - head.n + row_number() OVER (ORDER BY m.id), m.doc_id, m.op, m.xid FROM moved m, head
-  RETURNING seq, xid
-)
-SELECT seq FROM logged WHERE xid = $1::xid8
-UNION ALL SELECT seq FROM changes WHERE seq > $2 AND xid = $1::xid8
-ORDER BY seq`;
-
-/** What a writer's transaction logged, to be numbered after its commit (numberChanges). */
-export type LoggedChanges = { readonly xid: string; readonly after: number; readonly count: number };
+export { CHANGES_CHANNEL };
 
 /**
  * A watcher's safety net besides LISTEN: how often it looks at the head of the log anyway (a
@@ -66,58 +26,17 @@ const WATCH_POLL_MS = 5000;
 /** A broken LISTEN connection is opened again after this, doubling up to the most. */
 const RELISTEN_MS = [250, 5000] as const;
 
-/**
- * Adds changes to the log in the caller's transaction (after the writes they tell of: a change to
- * a document another transaction holds waits for that one's commit). They are numbered after the
- * commit: pass what this returns to `numberChanges` then.
- */
-export async function logChanges(q: Queryable, changes: readonly { readonly docId: number; readonly op: Change['op'] }[]): Promise<LoggedChanges | undefined> {
-  if (!changes.length) return undefined;
-  const row = (await run<{ xid: string; after: number; n: number }>(q, LOG, [changes.map((c) => c.docId), changes.map((c) => c.op)])).rows[0]!;
-  return { xid: row.xid, after: row.after, count: row.n };
-}
-
-/**
- * After the commit of what `logChanges` logged: a sequencer run (waiting for the one in progress,
- * if any — a flush at most), then the numbers of those changes, in the order given. Undefined when
- * they are no longer in the log: pruned, so every reader — this process's too — has them already.
- */
-export async function numberChanges(pool: pg.Pool, logged: LoggedChanges): Promise<number[] | undefined> {
-  const seqs = await sequence(pool, true, logged);
-  return seqs?.length === logged.count ? seqs : undefined;
-}
-
-/**
- * A sequencer run: numbers the pending changes committed so far (none when `wait` is false and
- * another run holds the lock: that one numbers them, or the next). Returns the numbers of `mine`'s.
- */
-async function sequence(pool: pg.Pool, wait: boolean, mine?: LoggedChanges): Promise<number[] | undefined> {
-  return transaction(
-    pool,
-    async (q) => {
-      // (JIT off for the move: the planner, knowing nothing of a table emptied at every run, guesses
-      // millions of rows and compiles for ~0.3 s a run — the run's whole time, and every writer's wait.)
-      const lock = wait ? 'pg_advisory_xact_lock($1), true' : 'pg_try_advisory_xact_lock($1)';
-      const { got } = (await run<{ got: boolean }>(q, `SELECT set_config('jit', 'off', true), ${lock} AS got`, [SEQUENCER_LOCK])).rows[0]!;
-      if (!got) return undefined;
-      const { rows } = await run<{ seq: number }>(q, MOVE, [mine?.xid ?? '0', mine?.after ?? Number.MAX_SAFE_INTEGER]);
-      return rows.map((r) => r.seq);
-    },
-    { readWrite: true },
-  );
-}
-
 export class PgChangeLog implements ChangeLog {
   constructor(private readonly pool: pg.Pool) {}
 
   async since(seq: number): Promise<Change[]> {
-    await sequence(this.pool, false);
+    await sequencePending(this.pool);
     return (await run<Change>(this.pool, 'SELECT seq, doc_id AS "docId", op FROM changes WHERE seq > $1 ORDER BY seq', [seq])).rows;
   }
 
   /** (Changes committed but not numbered yet were given no number: a sequencer run first.) */
   async lastSeq(): Promise<number> {
-    await sequence(this.pool, false);
+    await sequencePending(this.pool);
     return (await run<{ seq: number }>(this.pool, 'SELECT seq FROM change_head')).rows[0]!.seq;
   }
 

@@ -13,7 +13,7 @@
 import type pg from 'pg';
 import type { EnqueueBatch, EnqueueResult, FetchCommit, FetchCommitResult } from '../store.ts';
 import type { Finish } from '../urls.ts';
-import { logChanges, numberChanges, type LoggedChanges } from './changes.ts';
+import { logChanges, numberChanges, type LoggedChanges } from './sequencer.ts';
 import { isConnectionError, run, transaction, type Queryable } from './db.ts';
 import { addDuplicates, putDocuments, removeDocuments, touchDocuments, type DocumentPut } from './documents.ts';
 import { enqueueBatches } from './seen.ts';
