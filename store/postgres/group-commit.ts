@@ -143,7 +143,7 @@ export class GroupCommit {
 
   /**
    * Commits a group, calls `committed` (the next group may start: its commit overlaps this one's
-   * numbering), then numbers its changes (changes.ts) and tells each fetch.
+   * numbering), then numbers its changes (sequencer.ts) and tells each fetch.
    */
   private async write(group: readonly Pending[], committed: () => void): Promise<void> {
     let told = false;
@@ -194,7 +194,7 @@ async function numbered(pool: pg.Pool, logged: LoggedChanges): Promise<readonly 
 /**
  * The writes of a group in the caller's transaction, in the order FetchCommit gives — stored copies
  * leave, duplicates, new copies, touches, links, the records — each step one statement for the
- * whole group, and the change log last (changes.ts). Each fetch's result is finished with the
+ * whole group, and the change log last (sequencer.ts). Each fetch's result is finished with the
  * numbers of the group's changes, learnt after the commit.
  *
  * The content-seen test: the crawler's reads before the commit, so a page stored as new content
