@@ -18,7 +18,8 @@
  * queued through the store's enqueue, then host-claim latency.
  *
  * Every process runs the product as it ships — built first (scripts/build.ts) into .build/bench/scale,
- * or `--build DIR`, another build's trawl.js, to compare two versions — never tsx.
+ * or `--build DIR`, another build's trawl.js, to compare two versions — never tsx. `--against CHECKOUT`:
+ * that checkout's product too, each run paired with this one's (bench/scale-against.ts).
  *
  * `--mode workers`: the PostgreSQL runs are N `trawl worker` processes and one `trawl serve` search
  * node that indexes what they store (each `trawl crawl` of the default mode indexes every page);
@@ -26,7 +27,7 @@
  * database's, sampled every 50 ms — the delay from the k-th page stored to the node holding k.
  *
  *   npx tsx bench/scale.ts [--part 1,2] [--root DIR] [--hosts 16] [--workers 1,2,4] [--runs 1] [--durable on|off] [--sqlite on|off] [--latency-ms 0]
- *                          [--mode crawl|workers] [--top 4] [--profile DIR] [--build DIR] [--urls 1000000] [--frontier-hosts 10000]
+ *                          [--mode crawl|workers] [--top 4] [--profile DIR] [--build DIR] [--against CHECKOUT] [--urls 1000000] [--frontier-hosts 10000]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -45,6 +46,7 @@ import type { FrontierFigures, FrontierSettings } from './scale-frontier.ts';
 import { figuresOf, productEnv } from './compiled.ts';
 import { postmasterOf, procCpu, serverCpu } from './process-cpu.ts';
 import { buildTrawl } from '../scripts/build.ts';
+import { AGAINST, buildAgainst, printAgainst } from './scale-against.ts';
 
 const { values } = parseArgs({
   options: {
@@ -78,6 +80,8 @@ const { values } = parseArgs({
     mode: { type: 'string', default: 'crawl' },
     /** A directory with another build's trawl.js (scripts/build.ts), run instead of this tree's: to compare two versions. */
     build: { type: 'string' },
+    /** Another checkout (its node_modules in place): its product built and run alternately with this one's, run for run (bench/scale-against.ts). */
+    against: { type: 'string' },
   },
 });
 const parts = values.part!.split(',');
@@ -87,6 +91,9 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const built = values.build ?? join('.build', 'bench', 'scale');
 if (!values.build) await buildTrawl({ trawl: 'cli/main.ts' }, built);
 const BIN = resolve(fileURLToPath(new URL('..', import.meta.url)), built, 'trawl.js');
+const sides = [{ suffix: '', bin: BIN }, ...(values.against ? [{ suffix: AGAINST, bin: await buildAgainst(values.against) }] : [])];
+/** The trawl.js the next run starts (this checkout's, or --against's). */
+let bin = BIN;
 const made: string[] = []; // every directory made (configs, the processes' data): removed when the bench exits
 const tmp = (name: string) => made[made.push(mkdtempSync(join(tmpdir(), `trawl-bench-scale-${name}-`))) - 1]!;
 process.on('exit', () => {
@@ -128,9 +135,13 @@ async function part1(): Promise<void> {
     const byLabel = new Map<string, Run[]>();
     for (let r = 0; r < Number(values.runs); r++) {
       for (const n of [...(values.sqlite === 'off' ? [] : [0]), ...workerCounts]) {
-        const run = n === 0 ? await sqliteRun(seed, port, root) : await postgresRun(n, seed, port, root, hostCount);
-        byLabel.set(run.label, [...(byLabel.get(run.label) ?? []), run]);
-        printRun(run, reachable.size);
+        for (const side of sides) {
+          bin = side.bin;
+          const run = n === 0 ? await sqliteRun(seed, port, root) : await postgresRun(n, seed, port, root, hostCount);
+          run.label += side.suffix;
+          byLabel.set(run.label, [...(byLabel.get(run.label) ?? []), run]);
+          printRun(run, reachable.size);
+        }
       }
     }
     const med = (label: string, f: (r: Run) => number) => median((byLabel.get(label) ?? []).map(f));
@@ -160,6 +171,7 @@ async function part1(): Promise<void> {
           )} ms`,
       );
     if (delays.length) console.log(`a page stored → searchable on the search node (target: within a second), medians: ${delays.join('; ')}`);
+    if (values.against) printAgainst(byLabel, workerCounts, values.against);
   } finally {
     web.kill();
   }
@@ -185,7 +197,7 @@ type Child = { child: ChildProcess; exited: Promise<number | null>; cpu: () => n
 /** `trawl ARGS` in a fresh process; its CPU seconds (all threads) sampled from /proc every 200 ms until it exits. */
 function trawl(args: string[]): Child {
   const profile = values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile] : [];
-  const child = spawn(process.execPath, [...profile, BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: productEnv() });
+  const child = spawn(process.execPath, [...profile, bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: productEnv() });
   let stderr = '';
   let stdout = '';
   child.stdout!.on('data', (d: Buffer) => (stdout = (stdout + d.toString()).slice(-4000)));
@@ -264,7 +276,8 @@ async function postgresRun(n: number, seed: string, port: number, root: string, 
     ).rows;
     const dbMB = Number((await admin.query<{ s: string }>("SELECT pg_database_size('crawl') AS s")).rows[0]!.s) / 1e6;
     await admin.end();
-    const store = await openPostgresStore(location, { readOnly: true });
+    // (Another checkout's crawl may have left an older schema: this one's migration first, to read it.)
+    const store = await openPostgresStore(location, bin === BIN ? { readOnly: true } : {});
     const { found, pages } = await storedFigures(store, root, port);
     await store.close();
     return {

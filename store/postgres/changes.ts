@@ -1,7 +1,9 @@
 /**
- * The change log in PostgreSQL. Sequence numbers come from the one row of `change_head`, taken as
- * the last statement of a transaction: its lock, held until the commit, gives numbers in commit
- * order (migrations.ts says why that matters to a reader that follows the log).
+ * The change log in PostgreSQL. A change is numbered after its writer's commit, by a run of the
+ * sequencer (sequencer.ts), so that writers' commits, and their WAL flushes, overlap instead of
+ * queueing on the one row of the head; the numbers a reader sees still have no gap, and a change
+ * numbered later takes a number above them (migrations.ts says why that matters to a reader that
+ * follows the log). Readers run the sequencer too (since, lastSeq).
  *
  * Many search nodes read the log (store/changes.ts): each holds it in `change_readers`, and a prune
  * forgets only what every live reader holds. The row of `change_log` says how far it was pruned; a
@@ -11,19 +13,10 @@
 import pg from 'pg';
 import type { Change } from '../../model/index.ts';
 import type { ChangeLog } from '../changes.ts';
-import { run, transaction, type Queryable } from './db.ts';
+import { run, transaction } from './db.ts';
+import { CHANGES_CHANNEL, sequencePending } from './sequencer.ts';
 
-/** The channel a commit that logged changes notifies (delivered at the commit; one a transaction: same payload). */
-export const CHANGES_CHANNEL = 'trawl_changes';
-
-const LOG = `
-WITH head AS (UPDATE change_head SET seq = seq + cardinality($1::bigint[]) RETURNING seq),
-logged AS (
-  INSERT INTO changes (seq, doc_id, op)
-  SELECT head.seq - cardinality($1::bigint[]) + c.ord, c.doc_id, c.op FROM head, unnest($1::bigint[], $2::text[]) WITH ORDINALITY AS c(doc_id, op, ord)
-  RETURNING seq
-)
-SELECT seq, pg_notify('${CHANGES_CHANNEL}', '') FROM logged`;
+export { CHANGES_CHANNEL };
 
 /**
  * A watcher's safety net besides LISTEN: how often it looks at the head of the log anyway (a
@@ -33,25 +26,17 @@ const WATCH_POLL_MS = 5000;
 /** A broken LISTEN connection is opened again after this, doubling up to the most. */
 const RELISTEN_MS = [250, 5000] as const;
 
-/**
- * Appends changes (in the caller's transaction — as its last statement, to hold the head's lock
- * the shortest time). Returns their sequence numbers, in the order given.
- */
-export async function logChanges(q: Queryable, changes: readonly { readonly docId: number; readonly op: Change['op'] }[]): Promise<number[]> {
-  if (!changes.length) return [];
-  const { rows } = await run<{ seq: number }>(q, LOG, [changes.map((c) => c.docId), changes.map((c) => c.op)]);
-  const last = Math.max(...rows.map((r) => r.seq));
-  return changes.map((_, i) => last - changes.length + 1 + i);
-}
-
 export class PgChangeLog implements ChangeLog {
   constructor(private readonly pool: pg.Pool) {}
 
   async since(seq: number): Promise<Change[]> {
+    await sequencePending(this.pool);
     return (await run<Change>(this.pool, 'SELECT seq, doc_id AS "docId", op FROM changes WHERE seq > $1 ORDER BY seq', [seq])).rows;
   }
 
+  /** (Changes committed but not numbered yet were given no number: a sequencer run first.) */
   async lastSeq(): Promise<number> {
+    await sequencePending(this.pool);
     return (await run<{ seq: number }>(this.pool, 'SELECT seq FROM change_head')).rows[0]!.seq;
   }
 

@@ -1,9 +1,9 @@
 /**
  * The document store in PostgreSQL: what was extracted from each fetched page, keyed by the URL
  * record's id, with the token sequence of its text (dropped whenever the page changes). Every put
- * and remove is appended to the change log in the same transaction (changes.ts). The writes are
- * functions over a `Queryable` and over many documents at once, so that a group commit
- * (group-commit.ts) writes the documents of all its fetches with one statement each.
+ * and remove is appended to the change log in the same transaction (sequencer.ts: numbered after
+ * the commit). The writes are functions over a `Queryable` and over many documents at once, so
+ * that a group commit (group-commit.ts) writes the documents of all its fetches with one statement each.
  */
 import type pg from 'pg';
 import type { DocumentFacts, DocumentTopic, StoredDocument } from '../../model/index.ts';

@@ -2,8 +2,7 @@
  * Group commit on PostgreSQL: the fetches a crawler hands over within GROUP_WINDOW_MS of each
  * other (or while the group before is being written) share one transaction, written by one
  * statement per table for all of them (arrays, unnest), so that a page costs a share of ~10 round
- * trips, one commit (one WAL flush) and one turn at the head of the change log (changes.ts) instead
- * of its own — as SQLite groups the pages of 50 ms (store/sqlite/store.ts). A group is written when
+ * trips and one commit (one WAL flush) instead of its own — as SQLite groups the pages of 50 ms (store/sqlite/store.ts). A group is written when
  * its window ends, when it is full (MAX_GROUP), or at `settled()` (sync).
  *
  * Each fetch is still all or nothing, and told only once durable: `commit()` resolves after the
@@ -14,7 +13,7 @@
 import type pg from 'pg';
 import type { EnqueueBatch, EnqueueResult, FetchCommit, FetchCommitResult } from '../store.ts';
 import type { Finish } from '../urls.ts';
-import { logChanges } from './changes.ts';
+import { logChanges, numberChanges, type LoggedChanges } from './sequencer.ts';
 import { isConnectionError, run, transaction, type Queryable } from './db.ts';
 import { addDuplicates, putDocuments, removeDocuments, touchDocuments, type DocumentPut } from './documents.ts';
 import { enqueueBatches } from './seen.ts';
@@ -62,6 +61,8 @@ const fetchWrite = (c: FetchCommit): Write => ({
 export class GroupCommit {
   private waiting: Pending[] = [];
   private running = 0;
+  /** Groups written whose fetches are not told yet (their changes being numbered). */
+  private numbering = 0;
   /** The window of the group waiting (its first fetch was handed over): written when it ends. */
   private window: NodeJS.Timeout | undefined;
   private idle: (() => void)[] = [];
@@ -101,7 +102,7 @@ export class GroupCommit {
 
   /** Writes what waits at once; resolves once every fetch handed over so far is committed (or failed). */
   settled(): Promise<void> {
-    if (!this.running && !this.waiting.length) return Promise.resolve();
+    if (!this.running && !this.numbering && !this.waiting.length) return Promise.resolve();
     const done = new Promise<void>((resolve) => this.idle.push(resolve));
     this.next(true);
     return done;
@@ -129,38 +130,72 @@ export class GroupCommit {
       }
       this.waiting = later;
       this.running++;
-      void this.write(group).finally(() => {
+      this.numbering++;
+      void this.write(group, () => {
         this.running--;
         this.next(false);
-        if (!this.running && !this.waiting.length) for (const resolve of this.idle.splice(0)) resolve();
+      }).finally(() => {
+        this.numbering--;
+        if (!this.running && !this.numbering && !this.waiting.length) for (const resolve of this.idle.splice(0)) resolve();
       });
     }
   }
 
-  private async write(group: readonly Pending[]): Promise<void> {
+  /**
+   * Commits a group, calls `committed` (the next group may start: its commit overlaps this one's
+   * numbering), then numbers its changes (sequencer.ts) and tells each fetch.
+   */
+  private async write(group: readonly Pending[], committed: () => void): Promise<void> {
+    let told = false;
+    const release = () => {
+      if (!told) committed();
+      told = true;
+    };
     try {
-      const results = await transaction(this.pool, (q) => commitGroup(q, group));
+      const { results, logged } = await transaction(this.pool, (q) => commitGroup(q, group));
+      release();
       this.figures.groups++;
       this.figures.fetches += group.length;
-      this.statistics?.grew(results.reduce((n, r, i) => n + r.enqueued.added.length + (group[i]!.write.document && !r.contentSeen ? 1 : 0), 0));
+      this.statistics?.grew(
+        results.map((r) => r([])).reduce((n, r, i) => n + r.enqueued.added.length + (group[i]!.write.document && !r.contentSeen ? 1 : 0), 0),
+      );
+      const seqs = logged ? await numbered(this.pool, logged) : [];
       group.forEach((p, i) => {
-        p.resolve(results[i]!);
+        p.resolve(results[i]!(seqs));
       });
     } catch (e) {
       if (group.length === 1 || isConnectionError(e)) {
+        release();
         for (const p of group) p.reject(e);
         return;
       }
       // One fetch's writes were refused (or the group could not be written): each on its own.
-      for (const p of group) await this.write([p]);
+      for (const p of group) await this.write([p], () => undefined);
+      release();
+    } finally {
+      release();
     }
+  }
+}
+
+/**
+ * The numbers of a committed group's changes. Undefined (each fetch told no number) when they
+ * could not be learnt — pruned already, or the server unreachable after the commit: the changes
+ * are durable and numbered by a later sequencer run, and a follower of the log applies them.
+ */
+async function numbered(pool: pg.Pool, logged: LoggedChanges): Promise<readonly (number | undefined)[]> {
+  try {
+    return (await numberChanges(pool, logged)) ?? [];
+  } catch {
+    return [];
   }
 }
 
 /**
  * The writes of a group in the caller's transaction, in the order FetchCommit gives — stored copies
  * leave, duplicates, new copies, touches, links, the records — each step one statement for the
- * whole group, and the change log last (its head is locked until the commit: changes.ts).
+ * whole group, and the change log last (sequencer.ts). Each fetch's result is finished with the
+ * numbers of the group's changes, learnt after the commit.
  *
  * The content-seen test: the crawler's reads before the commit, so a page stored as new content
  * first takes a lock on its hash (an advisory lock, released at the commit; all the group's in hash
@@ -168,7 +203,10 @@ export class GroupCommit {
  * another transaction stored meanwhile, or an earlier fetch of the group stores, gives the fetch up
  * (`contentSeen`: nothing of it is written) and the crawler records a duplicate instead.
  */
-async function commitGroup(q: Queryable, group: readonly Pending[]): Promise<FetchCommitResult[]> {
+async function commitGroup(
+  q: Queryable,
+  group: readonly Pending[],
+): Promise<{ results: ((seqs: readonly (number | undefined)[]) => FetchCommitResult)[]; logged: LoggedChanges | undefined }> {
   const seen = await contentSeen(
     q,
     group.map((p) => p.write),
@@ -208,16 +246,22 @@ async function commitGroup(q: Queryable, group: readonly Pending[]): Promise<Fet
     ...(removed.has(w.id) ? [{ docId: w.id, op: 'remove' as const }] : []),
     ...(w.document ? [{ docId: w.document.doc.id, op: 'put' as const }] : []),
   ]);
-  const seqs = await logChanges(q, changes);
-  let at = 0;
-  return group.map(({ write: w }) => {
+  const logged = await logChanges(q, changes);
+  let next = 0;
+  const results = group.map(({ write: w }) => {
     const same = seen.get(w.id);
-    if (same) return { enqueued: NOTHING_QUEUED, contentSeen: same };
-    const result: { stored?: number; removed?: number; enqueued: EnqueueResult } = { enqueued: enqueued.get(w.id) ?? NOTHING_QUEUED };
-    if (removed.has(w.id)) result.removed = seqs[at++]!;
-    if (w.document) result.stored = seqs[at++]!;
-    return result;
+    if (same) return () => ({ enqueued: NOTHING_QUEUED, contentSeen: same });
+    const at = next;
+    const [removes, puts] = [removed.has(w.id), Boolean(w.document)];
+    next += Number(removes) + Number(puts);
+    return (seqs: readonly (number | undefined)[]) => {
+      const result: { stored?: number; removed?: number; enqueued: EnqueueResult } = { enqueued: enqueued.get(w.id) ?? NOTHING_QUEUED };
+      if (removes && seqs[at] !== undefined) result.removed = seqs[at];
+      if (puts && seqs[at + Number(removes)] !== undefined) result.stored = seqs[at + Number(removes)];
+      return result;
+    };
   });
+  return { results, logged };
 }
 
 /** The fetches of the group given up for content stored before them (see commitGroup), by id. */

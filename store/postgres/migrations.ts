@@ -13,6 +13,7 @@
 import type pg from 'pg';
 import { StoreOpenError } from '../store.ts';
 import { redactLocation, type Queryable } from './db.ts';
+import { SEQUENCER_FUNCTION } from './sequencer.ts';
 
 /** A search's filter as the rollups key it ('' for none). */
 const FILTER = (filters: string, name: string) => `coalesce(${filters}->>'${name}', '')`;
@@ -309,6 +310,16 @@ CREATE TABLE curation_history (
   value text NOT NULL
 );
 CREATE INDEX curation_history_what ON curation_history (what, n);
+`,
+  },
+  {
+    version: 11,
+    name: 'changes numbered after their commit: no row every writer waits on (changes.ts)',
+    // (Numbers so far stay as they are; changes.xid: which transaction logged a change, for its writer.)
+    sql: `
+CREATE TABLE change_pending (id bigserial PRIMARY KEY, doc_id bigint NOT NULL, op text NOT NULL, xid xid8 NOT NULL DEFAULT pg_current_xact_id());
+ALTER TABLE changes ADD COLUMN xid xid8;
+${SEQUENCER_FUNCTION};
 `,
   },
 ];

@@ -1,13 +1,13 @@
 // What is particular to the PostgreSQL store: its migrations, read-only openings, locations that
-// never show a password, errors a user can act on, and several processes on one database. (The
-// behaviour every backend shares is in the contract suite: contract.test.ts.)
+// never show a password, errors a user can act on, text PostgreSQL cannot hold, anchors and the
+// take in one round trip. (Several processes on one database: workers.test.ts; the change log's
+// numbers: changes.test.ts; the behaviour every backend shares: the contract suite, contract.test.ts.)
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import pg from 'pg';
 import { startPostgres, watchStatements } from '../../testweb/postgres.ts';
 import { doc, T0, taken } from '../contract/harness.ts';
 import { ReadOnlyStoreError, StoreLocationError, StoreOpenError } from '../store.ts';
-import { logChanges } from './changes.ts';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.ts';
 import { openPostgresStore, type PostgresStore } from './store.ts';
 
@@ -22,12 +22,6 @@ async function sql<R extends pg.QueryResultRow>(url: string, text: string, param
   } finally {
     await c.end();
   }
-}
-
-/** Polls `condition` (each poll a round trip to the server) until it holds; fails after 500 polls. */
-async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) if (await condition()) return;
-  assert.fail(`never came true: ${what}`);
 }
 
 /** Counts the statements a store sends (each is one round trip to the server). */
@@ -91,10 +85,10 @@ describe('the PostgreSQL store: its schema and migrations', () => {
     // Back to schema 1, as a Trawl before leases left it.
     await sql(
       url,
-      'DROP TABLE hosts, change_log, change_readers, workers, searches, search_clicks, search_days, search_refinements, curation, curation_history; ' +
+      'DROP TABLE hosts, change_log, change_readers, workers, searches, search_clicks, search_days, search_refinements, curation, curation_history, change_pending; ' +
         'DROP INDEX documents_hash_id; ' +
         'DROP FUNCTION trawl_search_rolled_up, trawl_click_rolled_up; ' +
-        'CREATE INDEX documents_hash ON documents (hash); ALTER TABLE urls DROP COLUMN found_on; ALTER TABLE documents DROP COLUMN heading_ids; ' +
+        'CREATE INDEX documents_hash ON documents (hash); ALTER TABLE urls DROP COLUMN found_on; ALTER TABLE documents DROP COLUMN heading_ids; ALTER TABLE changes DROP COLUMN xid; ' +
         'DELETE FROM trawl_migrations WHERE version >= 2',
     );
     const migrated = await openPostgresStore(url);
@@ -312,133 +306,6 @@ describe('the PostgreSQL store: taking a URL in one round trip', () => {
       assert.equal(await store.documents.has(held.id), true);
       assert.equal(statements.n, 3);
     } finally {
-      await store.close();
-    }
-  });
-});
-
-describe('several processes on one PostgreSQL store', () => {
-  it('queues each URL once when workers queue overlapping links at the same moment, without deadlocks', async () => {
-    const url = await server.createDatabase();
-    const workers = await Promise.all(Array.from({ length: 4 }, () => openPostgresStore(url)));
-    try {
-      const all = Array.from({ length: 400 }, (_, i) => ({ url: `http://h${i % 7}.org/${i}`, depth: 1 }));
-      // Each worker queues every link, in its own order, in batches of 50.
-      const results = await Promise.all(
-        workers.map(async (w, k) => {
-          const mine = k % 2 ? [...all].reverse() : all.slice(k * 37).concat(all.slice(0, k * 37));
-          const added: string[] = [];
-          for (let i = 0; i < mine.length; i += 50) added.push(...(await w.enqueue({ urls: mine.slice(i, i + 50) }, T0)).added);
-          return added;
-        }),
-      );
-      const added = results.flat();
-      assert.equal(added.length, 400);
-      assert.equal(new Set(added).size, 400);
-      assert.equal((await workers[0]!.urls.counts()).queued, 400);
-      assert.deepEqual(await workers[0]!.rejections.all(), [{ reason: 'already-seen', count: 1200 }]);
-    } finally {
-      await Promise.all(workers.map((w) => w.close()));
-    }
-  });
-
-  it('never hands one URL to two workers taking from the same host at once', async () => {
-    const url = await server.createDatabase();
-    const workers = await Promise.all(Array.from({ length: 3 }, () => openPostgresStore(url)));
-    try {
-      await workers[0]!.enqueue({ urls: Array.from({ length: 60 }, (_, i) => ({ url: `http://a.org/${i}`, depth: 0 })) }, T0);
-      const taken = await Promise.all(
-        workers.map(async (w) => {
-          const ids: number[] = [];
-          for (let q = await w.urls.take('a.org', { kinds: ['queued'], now: T0 }); q; q = await w.urls.take('a.org', { kinds: ['queued'], now: T0 }))
-            ids.push(q.id);
-          return ids;
-        }),
-      );
-      const ids = taken.flat();
-      assert.equal(ids.length, 60);
-      assert.equal(new Set(ids).size, 60);
-    } finally {
-      await Promise.all(workers.map((w) => w.close()));
-    }
-  });
-
-  it('gives each host to one worker when many claim at the same moment', async () => {
-    const url = await server.createDatabase();
-    const workers = await Promise.all(Array.from({ length: 4 }, () => openPostgresStore(url)));
-    try {
-      await workers[0]!.enqueue({ urls: Array.from({ length: 60 }, (_, i) => ({ url: `http://h${i}.org/`, depth: 0 })) }, T0);
-      // Each worker claims on three connections at once, two hosts at a time, until none is left.
-      const claimLoop = async (w: PostgresStore, k: number) => {
-        const mine: string[] = [];
-        for (let got = ['start']; got.length; ) mine.push(...(got = await w.leases.claim(`w${k}`, { max: 2, now: T0, leaseMs: 60_000 })));
-        return mine;
-      };
-      const claimed = await Promise.all(workers.map(async (w, k) => (await Promise.all([claimLoop(w, k), claimLoop(w, k), claimLoop(w, k)])).flat()));
-      const hosts = claimed.flat();
-      assert.equal(new Set(hosts).size, 60);
-      assert.equal(hosts.length, 60, 'no host claimed twice');
-      const held = await workers[0]!.leases.held(T0);
-      for (const [k, mine] of claimed.entries()) for (const h of mine) assert.equal(held.find((l) => l.host === h)?.worker, `w${k}`);
-    } finally {
-      await Promise.all(workers.map((w) => w.close()));
-    }
-  });
-
-  it('numbers the change log without a gap when workers store pages at once', async () => {
-    const url = await server.createDatabase();
-    const workers = await Promise.all(Array.from({ length: 3 }, () => openPostgresStore(url)));
-    try {
-      await Promise.all(
-        workers.map(async (w, k) => {
-          for (let i = 0; i < 20; i++) {
-            const q = await taken(w, `http://w${k}.org/${i}`);
-            await w.commitFetch({ id: q.id, outcome: { kind: 'indexed', status: 200 }, revisit: null, document: { doc: doc(q.id, `page ${k} ${i}`) } }, T0);
-          }
-        }),
-      );
-      const seqs = (await workers[0]!.changes.since(0)).map((c) => c.seq);
-      assert.deepEqual(
-        seqs,
-        Array.from({ length: 60 }, (_, i) => i + 1),
-      );
-      assert.equal(await workers[1]!.changes.lastSeq(), 60);
-    } finally {
-      await Promise.all(workers.map((w) => w.close()));
-    }
-  });
-
-  it('numbers changes in commit order: a change committed later never takes a number below one already seen', async () => {
-    const url = await server.createDatabase();
-    const store = await openPostgresStore(url);
-    const [a, b] = [await taken(store, 'http://a.org/a'), await taken(store, 'http://a.org/b')];
-    // Another worker's transaction logs a change and has not committed yet.
-    const other = new pg.Client({ connectionString: url });
-    await other.connect();
-    try {
-      await other.query('BEGIN');
-      await other.query(
-        `INSERT INTO documents (id, url, title, description, headings, text, content_type, bytes, truncated, http_status, fetched_at, hash)
-        VALUES ($1, 'http://a.org/a', 't', '', '', 'a', 'text/html', 1, false, 200, 1, 'h')`,
-        [a.id],
-      );
-      const [first] = await logChanges(other, [{ docId: a.id, op: 'put' }]);
-      const second = store.documents.put(doc(b.id, 'b'));
-      // This store's put waits for the other transaction (its lock on the head of the log)…
-      await until(
-        async () => Number((await sql<{ n: string }>(url, 'SELECT count(*) AS n FROM pg_locks WHERE NOT granted'))[0]!.n) > 0,
-        'a transaction waits for a lock',
-      );
-      assert.deepEqual(await store.changes.since(0), [], 'nothing is visible before the first commits');
-      await other.query('COMMIT');
-      // …and takes the next number once it has committed.
-      assert.equal(await second, first! + 1);
-      assert.deepEqual(
-        (await store.changes.since(0)).map((c) => c.seq),
-        [first, first! + 1],
-      );
-    } finally {
-      await other.end();
       await store.close();
     }
   });
