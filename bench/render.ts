@@ -4,6 +4,7 @@
  *
  *   npx tsx bench/render.ts [--runs 3] [--concurrency 1,2,4] [--spa-runs 1] [--spa-pages 500]
  *                           [--settle-ms N] [--crawlee-wait networkidle|load] [--part 1|2|all] [--no-crawlee]
+ *                           [--against DIR]   (part 2: also Trawl from the worktree DIR, e.g. main's, as `old`)
  *   (Debian: apt-get install postgresql-doc-15 nginx-light chromium)
  *
  * Part 1, the PostgreSQL docs (plain HTML, served by nginx in its own process), crawled with
@@ -43,6 +44,7 @@ const { values } = parseArgs({
     'crawlee-wait': { type: 'string', default: 'networkidle' },
     part: { type: 'string', default: 'all' },
     'no-crawlee': { type: 'boolean', default: false },
+    against: { type: 'string' },
   },
 });
 const CHROMIUM = '/usr/bin/chromium';
@@ -133,7 +135,8 @@ async function runChild<T>(args: string[], env: NodeJS.ProcessEnv = process.env)
   };
 }
 
-const trawlOnce = (settings: CrawlSettings) => runChild<CrawlFigures>(['--import', 'tsx', join(HERE, 'render-once.ts'), 'crawl', JSON.stringify(settings)]);
+const trawlOnce = (settings: CrawlSettings, benchDir = HERE) =>
+  runChild<CrawlFigures>(['--import', 'tsx', join(benchDir, 'render-once.ts'), 'crawl', JSON.stringify(settings)]);
 
 function load(): string {
   return readFileSync('/proc/loadavg', 'latin1').split(' ').slice(0, 3).join(' ');
@@ -230,43 +233,41 @@ if (values.part === 'all' || values.part === '2') {
       `Trawl: render.mode auto, settleMs ${settle ?? 'default (500)'}, concurrency 8, perHost maxConnections 8, delayMs 0; ` +
       `Crawlee: ${crawleeDir ? `minConcurrency = maxConcurrency, waitUntil ${values['crawlee-wait']}` : 'skipped'}`,
   );
-  type Row = {
-    pps: number;
-    seconds: number;
-    wall: number;
-    found: number;
-    cpu: number;
-    browserCpu: number;
-    browserMB: number;
+  type Row = { pps: number; seconds: number; wall: number; found: number; cpu: number; browserCpu: number; browserMB: number } & {
     statusBrowserMB?: number;
     rssMB: number;
     serverCpu: number;
   };
-  const rows = new Map<number, { trawl: Row[]; crawlee: Row[] }>();
+  type Who = 'trawl' | 'crawlee' | 'old';
+  const against = values.against ? join(values.against, 'bench') : undefined;
+  const contenders: Who[] = ['trawl', ...(crawleeDir ? (['crawlee'] as const) : []), ...(against ? (['old'] as const) : [])];
+  const rows = new Map<number, Record<Who, Row[]>>();
   for (const c of levels) {
-    const at = { trawl: [] as Row[], crawlee: [] as Row[] };
+    const at: Record<Who, Row[]> = { trawl: [], crawlee: [], old: [] };
     rows.set(c, at);
     for (let r = 0; r < Number(values['spa-runs']); r++) {
-      const order = r % 2 === 0 || !crawleeDir ? ['trawl', 'crawlee'] : ['crawlee', 'trawl'];
+      const order = r % 2 === 0 ? contenders : [...contenders].reverse();
       for (const who of order) {
-        if (who === 'crawlee' && !crawleeDir) continue;
         const s0 = serverCpu();
         console.log(`  ${who} c=${c} run ${r + 1} (load ${load()})`);
-        if (who === 'trawl') {
+        if (who !== 'crawlee') {
           const {
             figures: f,
             tree,
             wallSeconds,
-          } = await trawlOnce({
-            seeds: [`${base}/`],
-            concurrency: 8,
-            perHost: { delayMs: 0, maxConnections: 8 },
-            render: { mode: 'auto', concurrency: c, ...(settle !== undefined ? { settleMs: settle } : {}) },
-            sampleMs: 1000, // the renderer reads its browser's memory at most once a second; status() also runs SQLite counts
-            queries: ['spahome', ...checks.map((n) => `spaword${n}`)],
-            progressMs: 10_000,
-            label: `trawl c=${c}`,
-          });
+          } = await trawlOnce(
+            {
+              seeds: [`${base}/`],
+              concurrency: 8,
+              perHost: { delayMs: 0, maxConnections: 8 },
+              render: { mode: 'auto', concurrency: c, ...(settle !== undefined ? { settleMs: settle } : {}) },
+              sampleMs: 1000, // the renderer reads its browser's memory at most once a second; status() also runs SQLite counts
+              queries: ['spahome', ...checks.map((n) => `spaword${n}`)],
+              progressMs: 10_000,
+              label: `${who} c=${c}`,
+            },
+            who === 'old' ? against : HERE,
+          );
           const okHome = f.hits.spahome?.includes(`${base}/`) ?? false;
           const okDocs = checks.filter((n) => f.hits[`spaword${n}`]?.includes(`${base}/docs/${n}`));
           const rendered = f.render?.rendered ?? 0;
@@ -282,9 +283,9 @@ if (values.part === 'all' || values.part === '2') {
             rssMB: f.peakRssMB,
             serverCpu: serverCpu() - s0,
           };
-          at.trawl.push(row);
+          at[who].push(row);
           console.log(
-            `    trawl c=${c}: ${rendered} rendered (${f.render?.failed ?? 0} failed, mean ${f.render?.meanMs ?? 0} ms a page), ` +
+            `    ${who} c=${c}: ${rendered} rendered (${f.render?.failed ?? 0} failed, mean ${f.render?.meanMs ?? 0} ms a page), ` +
               `${f.indexed} indexed of ${pages + 1}, in ${fmt(f.seconds, 1)} s → ${fmt(row.pps, 2)} rendered pages/s; ` +
               `search finds home ${okHome ? 'yes' : 'NO'}, spaword${checks.join('/')} ${okDocs.length}/${checks.length}; ` +
               `CPU ${fmt(f.cpuSeconds, 1)} s + browser ${fmt(tree.cpuSeconds, 1)} s; ` +
@@ -356,29 +357,38 @@ if (values.part === 'all' || values.part === '2') {
   console.log(
     `\npart 2 result (medians; browser memory: peak PSS summed over the crawler's descendant processes, sampled every 200 ms by this bench, for both):`,
   );
-  const m = (xs: Row[], k: keyof Row, d = 1) =>
-    `${fmt(median(xs.map((x) => x[k] as number)), d)}${range(
-      xs.map((x) => x[k] as number),
-      d,
-    )}`;
+  const col = (xs: Row[], k: keyof Row) => xs.map((x) => x[k] as number);
+  const m = (xs: Row[], k: keyof Row, d = 1) => `${fmt(median(col(xs, k)), d)}${range(col(xs, k), d)}`;
   for (const [c, at] of rows) {
-    for (const who of ['trawl', 'crawlee'] as const) {
+    for (const who of contenders) {
       const xs = at[who];
       if (!xs.length) continue;
       console.log(
         `  c=${c} ${who.padEnd(7)}: ${m(xs, 'pps', 2)} pages/s, ${m(xs, 'seconds')} s (process wall ${m(xs, 'wall')} s), ` +
           `pages with their text ${m(xs, 'found', 0)} of ${pages + 1}, ` +
           `CPU ${m(xs, 'cpu')} s + browser ${m(xs, 'browserCpu')} s, ` +
-          `browser peak ${m(xs, 'browserMB', 0)} MB${who === 'trawl' ? ` (status: ${m(xs, 'statusBrowserMB', 0)} MB)` : ''}, ` +
+          `browser peak ${m(xs, 'browserMB', 0)} MB${who !== 'crawlee' ? ` (status: ${m(xs, 'statusBrowserMB', 0)} MB)` : ''}, ` +
           `process peak RSS ${m(xs, 'rssMB', 0)} MB`,
       );
     }
+    // Run r of each contender was made next to run r of the others (alternated): their ratio is a pair's.
+    const paired = (other: Row[]) => at.trawl.map((x, i) => x.pps / (other[i]?.pps ?? NaN)).filter((x) => !Number.isNaN(x));
+    const mem = (xs: Row[]) => median(xs.map((x) => x.browserMB + x.rssMB));
+    if (at.old.length) {
+      const pairs = paired(at.old);
+      console.log(
+        `  c=${c}: Trawl / Trawl from ${values.against} pages/s: median of ${pairs.length} paired ratios ${fmt(median(pairs), 2)}×${range(pairs, 2)}; ` +
+          `memory (browser + process) ${fmt(mem(at.trawl), 0)} MB vs ${fmt(mem(at.old), 0)} MB`,
+      );
+    }
     if (at.trawl.length && at.crawlee.length) {
-      const speed = median(at.trawl.map((x) => x.pps)) / median(at.crawlee.map((x) => x.pps));
-      const mem = (xs: Row[]) => median(xs.map((x) => x.browserMB + x.rssMB));
+      const pairs = paired(at.crawlee);
+      const speed = median(pairs);
       const memOk = mem(at.trawl) <= mem(at.crawlee);
       console.log(
-        `  c=${c}: Trawl / Crawlee pages/s ${fmt(speed, 2)}× (target ≥ 1.5×: ${speed >= 1.5 ? 'met' : 'NOT met'}); ` +
+        `  c=${c}: Trawl / Crawlee pages/s: median of ${pairs.length} paired ratios ${fmt(speed, 2)}×${range(pairs, 2)}, ` +
+          `ratio of medians ${fmt(median(at.trawl.map((x) => x.pps)) / median(at.crawlee.map((x) => x.pps)), 2)}× ` +
+          `(target ≥ 1.5×: ${speed >= 1.5 ? 'met' : 'NOT met'}); ` +
           `memory (browser + process) ${fmt(mem(at.trawl), 0)} MB vs ${fmt(mem(at.crawlee), 0)} MB ` +
           `(no more: ${memOk ? 'met' : 'NOT met'}) → target ${speed >= 1.5 && memOk ? 'MET' : 'NOT met'}`,
       );

@@ -266,19 +266,23 @@ async function steps(run: TabRun, o: RenderOptions, started: number, ended: Abor
   const { page, traffic, fail } = run.x;
   await page.goto(run.x.job.url, { waitUntil: 'domcontentloaded', timeout: 0 });
   const snapshotMs = Math.min(SNAPSHOT_MAX_MS, o.timeoutMs * SNAPSHOT_SHARE);
-  const settledBy = await waitUntilSettled(page, traffic, {
+  const settled = await waitUntilSettled(page, traffic, {
     settleMs: o.settleMs,
     until: started + o.timeoutMs - snapshotMs,
     loadedAt: () => run.loadedAt,
     ended,
+    maxChars: o.maxBytes,
   });
+  // An idle page was read in the probe that found it idle (one round trip into the page, not three).
+  if (typeof settled.snapshot === 'number') throw tooLarge(fail, settled.snapshot, o.maxBytes);
+  if (typeof settled.snapshot === 'string') return { html: settled.snapshot, url: page.url(), settledBy: settled.by };
   // A script can build a DOM of any size without a single request: measured in the page before it
   // is serialized for us (in the page's world: a page that fools this only misleads about itself).
   const size = Number(await page.evaluate(DOM_SIZE));
   if (size > o.maxBytes) throw tooLarge(fail, size, o.maxBytes);
   const html = await page.content();
   if (html.length > o.maxBytes) throw tooLarge(fail, html.length, o.maxBytes);
-  return { html, url: page.url(), settledBy };
+  return { html, url: page.url(), settledBy: settled.by };
 }
 
 const DOM_SIZE = `document.documentElement ? document.documentElement.outerHTML.length : 0`;

@@ -19,6 +19,12 @@ import type { RenderFailure, RenderJob, RenderOptions } from './types.ts';
 /** Resource types made through subFetch: what builds the DOM. Everything else is aborted unasked. */
 export const FETCHED: ReadonlySet<string> = new Set(['document', 'script', 'stylesheet', 'xhr', 'fetch']);
 
+/**
+ * Sub-requests whose handling the page counts itself until its code has run (settle.ts): after the
+ * others (scripts, stylesheets, frames) the settle wait asks for a longer stillness.
+ */
+const COUNTED_IN_PAGE: ReadonlySet<string> = new Set(['xhr', 'fetch']);
+
 /** Sub-fetches of one page at once, as a browser's per-host limit: bounds the bytes held to this × the budget. */
 const PARALLEL_FETCHES = 6;
 
@@ -47,15 +53,38 @@ export class Traffic implements NetworkView {
   bytes = 0;
   readonly #starts = new Set<{ at: number }>();
   #lastChange = performance.now();
+  #lastUncounted = -Infinity;
+  #uncounted = 0;
 
-  begin(): () => void {
+  /** A sub-request of this resource type begins; the function returned ends it. */
+  begin(type: string): () => void {
     const entry = { at: performance.now() };
     this.#starts.add(entry);
     this.#lastChange = entry.at;
     return () => {
       this.#starts.delete(entry);
       this.#lastChange = performance.now();
+      this.#answered(type);
     };
+  }
+
+  /** A sub-request aborted before it began (refused, over the limits): the page handles that answer too. */
+  refused(type: string): void {
+    this.#answered(type);
+  }
+
+  #answered(type: string): void {
+    if (COUNTED_IN_PAGE.has(type)) return;
+    this.#uncounted += 1;
+    this.#lastUncounted = performance.now();
+  }
+
+  sinceUncountedMs(now: number): number {
+    return now - this.#lastUncounted;
+  }
+
+  uncountedEnded(): number {
+    return this.#uncounted;
   }
 
   inFlight(): number {
@@ -129,16 +158,18 @@ function originOf(url: string): string | undefined {
 
 async function subRequest(route: Route, request: Request, x: Interception, slots: Semaphore): Promise<void> {
   const url = request.url();
-  if (!FETCHED.has(request.resourceType()) || !/^https?:/i.test(url)) return route.abort('blockedbyclient');
+  const type = request.resourceType();
+  if (!FETCHED.has(type)) return route.abort('blockedbyclient');
   const { options: o, traffic } = x;
+  if (!/^https?:/i.test(url)) return refuse(route, traffic, type);
   traffic.requests += 1;
   if (traffic.requests > o.maxRequests) {
     x.fail('too-many-requests', `more than ${o.maxRequests} sub-requests (the last: ${url})`);
-    return route.abort('blockedbyclient');
+    return refuse(route, traffic, type);
   }
-  if (o.allowRequest && !o.allowRequest(url)) return route.abort('blockedbyclient');
+  if (o.allowRequest && !o.allowRequest(url)) return refuse(route, traffic, type);
 
-  const done = traffic.begin();
+  const done = traffic.begin(type);
   await slots.acquire();
   try {
     const remaining = o.maxBytes - traffic.bytes;
@@ -167,6 +198,11 @@ async function subRequest(route: Route, request: Request, x: Interception, slots
     slots.release();
     done();
   }
+}
+
+async function refuse(route: Route, traffic: Traffic, type: string): Promise<void> {
+  await route.abort('blockedbyclient');
+  traffic.refused(type);
 }
 
 /** The page a request belongs to; undefined for a service worker's (which are blocked anyway). */

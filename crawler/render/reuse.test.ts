@@ -27,6 +27,22 @@ const PAGES: Record<string, string> = {
     "fetch('/api/data').then(() => fetch('/api/data')).then(() => fetch('/api/data')).then((r) => r.text())" +
       `.then((t) => { document.getElementById('root').textContent = 'chain ' + t; });`,
   ),
+  // Its data reaches the DOM through a promise chain, a 0 ms timer, a microtask and a second fetch.
+  '/deferred': page(
+    "fetch('/api/data').then((r) => r.text()).then((a) => new Promise((ok) => setTimeout(() => ok(a), 0)))" +
+      ".then((a) => new Promise((ok) => queueMicrotask(() => ok(a)))).then((a) => fetch('/api/data').then((r) => r.text()).then((b) => a + b))" +
+      `.then((t) => { document.getElementById('root').textContent = 'deferred ' + t; });`,
+  ),
+  // A scheduler's way (React's): the render is cut into 40 slices of 5 ms, one MessageChannel message
+  // each, none of which changes the DOM until the last; 200 ms in all, longer than any stillness asked.
+  '/scheduled': page(
+    "fetch('/api/data').then((r) => r.text()).then((t) => { let i = 0; const ch = new MessageChannel();" +
+      ' ch.port1.onmessage = () => { const end = performance.now() + 5; while (performance.now() < end);' +
+      " if (++i < 40) ch.port2.postMessage(0); else document.getElementById('root').textContent = 'scheduled ' + t; };" +
+      ' ch.port2.postMessage(0); });',
+  ),
+  // A chunk loaded after the load event (a lazy route's script), which fetches the page's data.
+  '/chunked': page(`addEventListener('load', () => { const s = document.createElement('script'); s.src = '/chunk.js'; document.head.append(s); });`),
   '/done': page(`fetch('/api/data').then((r) => r.text()).then((t) => { document.getElementById('root').textContent = t; });`),
   '/storage': page(`const seen = localStorage.getItem('k') || sessionStorage.getItem('k') || document.cookie.includes('k=') || window.name === 'k';
 document.getElementById('root').textContent = seen ? 'storage-seen' : 'storage-empty';
@@ -40,6 +56,10 @@ localStorage.setItem('k', '1'); sessionStorage.setItem('k', '1'); document.cooki
 const handler: RequestListener = (req, res) => {
   const path = (req.url ?? '/').split('?')[0]!;
   if (path === '/api/data') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('datawordarrived');
+  if (path === '/chunk.js') {
+    const chunk = "fetch('/api/data').then((r) => r.text()).then((t) => { document.getElementById('root').textContent = 'chunk ' + t; });";
+    return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(chunk);
+  }
   const body = PAGES[path];
   if (body === undefined) return void res.writeHead(404).end();
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
@@ -145,6 +165,19 @@ describe('the renderer, page after page', () => {
     assert.match(delayed.html, /datawordarrived/);
     assert.equal(delayed.requests, 1);
     assert.match(rendered(await renderer.render(await job('/chain'))).html, /chain datawordarrived/);
+  });
+
+  it('reads whole a page whose data comes through timers, microtasks, a scheduler or a late script', async () => {
+    for (const [path, expected] of [
+      ['/deferred', /deferred datawordarriveddatawordarrived/],
+      ['/scheduled', /scheduled datawordarrived/],
+      ['/chunked', /chunk datawordarrived/],
+    ] as const) {
+      const result = rendered(await renderer.render(await job(path)));
+      assert.match(result.html, expected, path);
+      assert.equal(result.settledBy, 'idle', path);
+      assert.match(result.html, /^<!DOCTYPE html><html>/, `${path}: the document as page.content() serializes it`);
+    }
   });
 
   it('renders the pages of one origin in one renderer process, carrying nothing over', async () => {

@@ -38,7 +38,7 @@ export type RenderOptions = {
   /**
    * Quiet time that means "settled" when a page keeps a short timer or animation going, and the
    * horizon of the timers waited for (default 500); a page with nothing pending settles after
-   * min(150, settleMs) of stillness (settle.ts).
+   * min(50, settleMs) of stillness (150 after a script, stylesheet or frame not yet seen loaded; settle.ts).
    */
   readonly settleMs: number;
   /** Sub-requests per page (default 200). */
