@@ -126,7 +126,8 @@ export const configSchema = z.strictObject({
           .default(500)
           .describe(
             "The upper bound of the settle wait's quiet: a page with nothing pending (no request, no timer or animation frame due within settleMs) " +
-              'is taken once its DOM, network and callbacks have been still for min(50 ms, settleMs) (150 ms after a script or stylesheet not yet seen loaded); ' +
+              'is taken once its DOM, network and callbacks have been still for min(50 ms, settleMs) ' +
+              '(150 ms after a script or stylesheet not yet seen loaded); ' +
               'one that keeps a short timer or animation going, ' +
               'when no request has been in flight for settleMs; one that keeps a request open forever, when its DOM has not changed for settleMs.',
           ),

@@ -72,7 +72,7 @@ describe('Slices', () => {
     assert.equal(slices.queued, 0, 'each waiting caller let go, one a turn of the loop');
   });
 
-  it('leaves work that waits for turns about half the thread while searches come back to back (each search let in on a turn of the loop, as a socket is)', async () => {
+  it('leaves work that waits for turns about half the thread while searches come back to back (each let in on a turn of the loop)', async () => {
     const shareOfWork = async (gated: boolean) => {
       const slices = new Slices(3);
       let work = 0;

@@ -85,10 +85,12 @@ describe('the PostgreSQL store: its schema and migrations', () => {
     // Back to schema 1, as a Trawl before leases left it.
     await sql(
       url,
-      'DROP TABLE hosts, change_log, change_readers, workers, searches, search_clicks, search_days, search_refinements, curation, curation_history, change_pending; ' +
+      'DROP TABLE hosts, change_log, change_readers, workers, searches, search_clicks, search_days, search_refinements, ' +
+        'curation, curation_history, change_pending; ' +
         'DROP INDEX documents_hash_id; ' +
         'DROP FUNCTION trawl_search_rolled_up, trawl_click_rolled_up; ' +
-        'CREATE INDEX documents_hash ON documents (hash); ALTER TABLE urls DROP COLUMN found_on; ALTER TABLE documents DROP COLUMN heading_ids; ALTER TABLE changes DROP COLUMN xid; ' +
+        'CREATE INDEX documents_hash ON documents (hash); ALTER TABLE urls DROP COLUMN found_on; ' +
+        'ALTER TABLE documents DROP COLUMN heading_ids; ALTER TABLE changes DROP COLUMN xid; ' +
         'DELETE FROM trawl_migrations WHERE version >= 2',
     );
     const migrated = await openPostgresStore(url);
