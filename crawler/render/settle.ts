@@ -119,28 +119,20 @@ export function settleInitScript(horizonMs: number): string {
     const pm = o && o.postMessage;
     if (pm) o.postMessage = function () { stir(); return pm.apply(this, arguments); };
   }
-  if (f) {
-    w.fetch = function () {
-      const done = begin();
-      try {
-        const p = f.apply(this, arguments);
-        p.then(done, done);
-        return p;
-      } catch (e) { done(); throw e; }
-    };
-  }
+  // (A call answering a promise, pending from the call until the promise settles.)
+  const pendingWhile = (call) => function () {
+    const done = begin();
+    try {
+      const p = call.apply(this, arguments);
+      p.then(done, done);
+      return p;
+    } catch (e) { done(); throw e; }
+  };
+  if (f) w.fetch = pendingWhile(f);
   const R = w.Response && w.Response.prototype;
   for (const name of ['json', 'text', 'arrayBuffer', 'blob', 'formData']) {
     const read = R && R[name];
-    if (typeof read !== 'function') continue;
-    R[name] = function () {
-      const done = begin();
-      try {
-        const p = read.apply(this, arguments);
-        p.then(done, done);
-        return p;
-      } catch (e) { done(); throw e; }
-    };
+    if (typeof read === 'function') R[name] = pendingWhile(read);
   }
   if (send) {
     w.XMLHttpRequest.prototype.send = function () {
