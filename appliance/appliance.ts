@@ -216,7 +216,12 @@ export class Appliance {
     crawler.on('anchors', (targets) => this.feed.anchorsChanged(targets));
     if (crawl.extraction.templates) this.cleaner = new TemplateCleaner(crawl.extraction.templates, this.store, this.feed, this.log);
     // Pages crawled early were indexed before most links to them were seen.
-    crawler.on('done', () => void this.refreshAnchors().catch((e: unknown) => this.log.warn(`anchor text: ${(e as Error).message}`)));
+    crawler.on('done', () => {
+      const t0 = performance.now();
+      void this.refreshAnchors()
+        .then((n) => this.log.info(`anchor text: ${n} pages brought up to date with the links found after them (${Math.round(performance.now() - t0)} ms)`))
+        .catch((e: unknown) => this.log.warn(`anchor text: ${(e as Error).message}`));
+    });
     crawler.on('done', ({ reason }) => {
       if (revisits === 'continuous' && reason !== 'stopped') void this.sleepUntilDue();
     });

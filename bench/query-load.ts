@@ -5,7 +5,9 @@
  * arrives meanwhile (no coordinated omission); a latency runs from the request's send to the end
  * of its body (this process's own timer delays are not the server's). Runs until a line `stop`
  * (or the end) on stdin, then prints one JSON line: each answered query as [when it was sent, in
- * ms since the epoch; its latency in ms], and the count of the others by cause.
+ * ms since the epoch; its latency in ms], and the count of the others by cause. A rate of 0 asks
+ * back to back instead (closed loop: one query in flight, the next sent when the last has come
+ * back): the heaviest load one searcher can put on the server.
  *
  *   node --import tsx bench/query-load.ts BASE_URL RATE_PER_SECOND QUERIES_JSON
  */
@@ -14,7 +16,7 @@ import { createInterface } from 'node:readline';
 const [base, rateArg, queriesJson] = process.argv.slice(2);
 const rate = Number(rateArg);
 const queries = JSON.parse(queriesJson ?? '[]') as string[];
-if (!base || !(rate > 0) || !queries.length) {
+if (!base || !(rate >= 0) || !queries.length) {
   console.error('usage: query-load.ts BASE_URL RATE_PER_SECOND QUERIES_JSON');
   process.exit(2);
 }
@@ -41,6 +43,9 @@ async function ask(q: string): Promise<void> {
 const interval = 1000 / rate;
 const start = performance.now();
 let n = 0;
+const backToBack = async (): Promise<void> => {
+  while (!stopped) await ask(queries[n++ % queries.length]!);
+};
 const tick = (): void => {
   if (stopped) return;
   const p = ask(queries[n % queries.length]!);
@@ -49,7 +54,10 @@ const tick = (): void => {
   n++;
   setTimeout(tick, Math.max(0, start + n * interval - performance.now()));
 };
-tick();
+if (rate === 0) {
+  const p = backToBack();
+  inFlight.add(p);
+} else tick();
 
 for await (const line of createInterface({ input: process.stdin })) if (line.trim() === 'stop') break;
 stopped = true;

@@ -295,13 +295,13 @@ export function exposure(config: Readonly<Config>): string | undefined {
   );
 }
 
-/** The search server's settings: the names it answers to, the live dashboards it keeps open, the origins it shares the search with. */
 /** What every search server of these commands is given besides what it serves: the server's settings, and the logger. */
-function serverOptions(config: Config) {
+export function serverOptions(config: Config) {
   return {
     log,
     hosts: { bound: config.server.host, allowed: config.server.allowedHosts },
     maxEventStreams: config.server.maxEventStreams,
+    apiRate: config.server.apiRate,
     serverAuth: config.server.auth,
     corsOrigins: config.server.corsOrigins,
   };

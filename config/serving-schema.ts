@@ -44,6 +44,12 @@ export const serverSettings = z
         'Origins (`https://www.example.org`) whose pages may call the search API from the browser — /api/search and /api/suggest, ' +
           'as the search widget does; `*` for any. Empty: none. The status and the admin API never answer another origin.',
       ),
+    apiRate: int(1, 1_000_000)
+      .default(20)
+      .describe(
+        'Requests a second that one client address may make to /api/* (bursts of twice that); more get 429 with Retry-After. ' +
+          'Raise it behind a proxy that sends every user from one address, or for a load test.',
+      ),
     maxEventStreams: int(1, 10_000)
       .default(32)
       .describe('Live dashboards (server-sent event streams of /api/events) open at once; more get 503 with Retry-After.'),

@@ -10,7 +10,7 @@ import { silentLog } from '../lib/log.ts';
 import type { StoredDocument } from '../model/index.ts';
 import type { UiDeps } from './deps.ts';
 
-export type ConfiguredDeps = Pick<UiDeps, 'log' | 'maxEventStreams' | 'hosts' | 'corsOrigins'>;
+export type ConfiguredDeps = Pick<UiDeps, 'log' | 'maxEventStreams' | 'apiRate' | 'hosts' | 'corsOrigins'>;
 
 const { server } = loadConfig({ env: {} });
 
@@ -19,6 +19,7 @@ export function serverDefaults(): ConfiguredDeps {
   return {
     log: silentLog,
     maxEventStreams: server.maxEventStreams,
+    apiRate: server.apiRate,
     hosts: { bound: server.host, allowed: server.allowedHosts },
     corsOrigins: server.corsOrigins,
   };
