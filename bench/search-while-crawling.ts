@@ -66,7 +66,11 @@ const load = () =>
     .map((x) => x.toFixed(2))
     .join(' ');
 const pct = (xs: readonly number[], p: number) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]! : NaN);
-const median = (xs: readonly number[]) => pct(xs, 0.5);
+/** The median of the runs' figures (of an even count, the mean of the two in the middle). */
+const median = (xs: readonly number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return !s.length ? NaN : s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
 const fmt = (n: number, d = 1) => (Number.isFinite(n) ? n.toFixed(d) : '–');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
