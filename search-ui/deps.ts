@@ -1,7 +1,7 @@
 /**
  * What the search server is given (`UiDeps`): the searcher, the status, the admin actions, the
  * logger, and the server's settings. The settings the config always gives (config/schema.ts:
- * `server.maxEventStreams`, `server.host` and `server.allowedHosts`, `server.corsOrigins`) are
+ * `server.maxEventStreams`, `server.apiRate`, `server.host` and `server.allowedHosts`, `server.corsOrigins`) are
  * required, so that their defaults live in the schema alone; the limits the config does not hold
  * are the named constants below.
  */
@@ -27,8 +27,6 @@ import type { AdminActions } from './routes/admin.ts';
 import type { ServerAuth } from './access.ts';
 import type { HostPolicy } from './guards.ts';
 
-/** Requests a second that one address may make to /api/* (bursts of twice that), unless `apiRate` says otherwise. */
-export const API_RATE_PER_SECOND = 20;
 /** How often /api/events sends the status, unless `eventIntervalMs` says otherwise. */
 export const EVENT_INTERVAL_MS = 1000;
 
@@ -84,8 +82,8 @@ export type UiDeps = {
   /** The admin actions; they are on only with `adminToken` too. */
   readonly admin?: AdminActions;
   readonly adminToken?: string | undefined;
-  /** Requests per second (and twice that at once) that one address may make to /api/* (default API_RATE_PER_SECOND). */
-  readonly apiRate?: number;
+  /** Requests per second (and twice that at once) that one address may make to /api/* (server.apiRate). */
+  readonly apiRate: number;
   /** How often /api/events sends the status, in ms (default EVENT_INTERVAL_MS; tests make it quick). */
   readonly eventIntervalMs?: number;
   /** Process metrics (CPU, heap, event loop, GC) in /metrics; on unless turned off. */

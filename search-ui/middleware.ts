@@ -10,7 +10,7 @@ import { secureHeaders } from 'hono/secure-headers';
 import { requireAccess } from './access.ts';
 import { compressResponses } from './compress.ts';
 import { apiCors } from './cors.ts';
-import { API_RATE_PER_SECOND, type UiDeps } from './deps.ts';
+import type { UiDeps } from './deps.ts';
 import type { ServerEnv } from './errors.ts';
 import { checkHost, hstsOverHttps } from './guards.ts';
 import { revalidateJson } from './http-cache.ts';
@@ -89,7 +89,7 @@ export const MIDDLEWARE: readonly MiddlewareEntry[] = [
     name: 'API rate limit',
     path: '/api/*',
     why: "a token bucket per address, before any API handler runs: a 429 costs no search (a coordinator's shard requests pass: rate-limit.ts)",
-    make: (deps) => apiRateLimit(deps.apiRate ?? API_RATE_PER_SECOND, deps.adminToken),
+    make: (deps) => apiRateLimit(deps.apiRate, deps.adminToken),
   },
   {
     name: 'revalidation',
